@@ -1,0 +1,118 @@
+// Emits src/generated/routes.ts: one @hono/zod-openapi route per operation, with zod schemas for
+// path, query, headers, body and every response, plus the operation table the app and auth read.
+import { deref, isObject, type Json, type JsonObject } from './load.ts';
+import type { OperationModel, ParamModel, SpecModel } from './model.ts';
+import { ZodEmitter } from './zod.ts';
+
+const SKIPPED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'content-length']);
+
+function resolveTop(doc: JsonObject, schema: Json): JsonObject {
+  try {
+    const resolved = deref(doc, schema);
+    return isObject(resolved) ? resolved : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Parameters arrive as strings; numbers, booleans and arrays are coerced before validation. */
+function paramExpr(zod: ZodEmitter, doc: JsonObject, p: ParamModel, indent: string): string {
+  const s = resolveTop(doc, p.schema);
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  let out: string;
+  if ((type === 'integer' || type === 'number') && !s.enum) out = zod.expr(p.schema, indent).replace(/^z\.number\(\)/, 'z.coerce.number()');
+  else if (type === 'boolean') out = 'z.stringbool()';
+  else if (type === 'array') {
+    const items = resolveTop(doc, s.items ?? {});
+    const itemType = items.type;
+    const inner = itemType === 'integer' || itemType === 'number' ? zod.expr(s.items, indent).replace(/^z\.number\(\)/, 'z.coerce.number()') : zod.expr(s.items, indent);
+    out = `z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? v : [v]), z.array(${inner}))`;
+  } else out = zod.expr(p.schema, indent);
+  if (s.default !== undefined && !isObject(s.default) && p.in !== 'path') return `${out}.default(${JSON.stringify(s.default)})`;
+  return p.required ? out : `${out}.optional()`;
+}
+
+function paramObject(zod: ZodEmitter, doc: JsonObject, params: ParamModel[], indent: string): string {
+  const inner = `${indent}  `;
+  const lines = params.map((p) => `${inner}${JSON.stringify(p.in === 'header' ? p.name.toLowerCase() : p.name)}: ${paramExpr(zod, doc, p, inner)},`);
+  return `z.object({\n${lines.join('\n')}\n${indent}})`;
+}
+
+export function requestParams(op: OperationModel): Record<'path' | 'query' | 'header', ParamModel[]> {
+  return {
+    path: op.parameters.filter((p) => p.in === 'path'),
+    query: op.parameters.filter((p) => p.in === 'query'),
+    header: op.parameters.filter((p) => p.in === 'header' && !SKIPPED_HEADERS.has(p.name.toLowerCase())),
+  };
+}
+
+function routeFor(zod: ZodEmitter, doc: JsonObject, op: OperationModel): string {
+  const i2 = '    ';
+  const i3 = '      ';
+  const params = requestParams(op);
+  const request: string[] = [];
+  if (params.path.length) request.push(`${i3}params: ${paramObject(zod, doc, params.path, i3)},`);
+  if (params.query.length) request.push(`${i3}query: ${paramObject(zod, doc, params.query, i3)},`);
+  if (params.header.length) request.push(`${i3}headers: ${paramObject(zod, doc, params.header, i3)},`);
+  if (op.body) {
+    const schema = zod.expr(op.body.schema, `${i3}  `);
+    request.push(`${i3}body: { required: ${op.body.required}, content: { ${JSON.stringify(op.body.contentType)}: { schema: ${schema} } } },`);
+  }
+  const responses = op.responses.map((r) => {
+    const status = /^\d+$/.test(r.status) ? r.status : JSON.stringify(r.status);
+    const content = r.contentType ? `, content: { ${JSON.stringify(r.contentType)}: { schema: ${zod.expr(r.schema, i3)} } }` : '';
+    return `${i3}${status}: { description: ${JSON.stringify(r.description || r.status)}${content} },`;
+  });
+  const lines = [
+    `${i2}operationId: ${JSON.stringify(op.operationId ?? op.id)},`,
+    `${i2}method: ${JSON.stringify(op.method)},`,
+    `${i2}path: ${JSON.stringify(op.path)},`,
+  ];
+  if (request.length) lines.push(`${i2}request: {\n${request.join('\n')}\n${i2}},`);
+  lines.push(`${i2}responses: {\n${responses.join('\n')}\n${i2}},`);
+  return `  ${op.id}: createRoute({\n${lines.join('\n')}\n  }),`;
+}
+
+function operationRow(op: OperationModel): string {
+  const fields = {
+    operationId: op.operationId ?? op.id,
+    handler: op.id,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    scopes: op.scopes,
+    bodyContentType: op.body?.contentType ?? null,
+    bodyRequired: op.body?.required ?? false,
+  };
+  return `  ${JSON.stringify(fields).replace(/"(\w+)":/g, '$1: ')},`;
+}
+
+export function emitRoutes(model: SpecModel, header: string): string {
+  const zod = new ZodEmitter(model.doc);
+  const routes = model.operations.map((op) => routeFor(zod, model.doc, op));
+  return [
+    header,
+    `import { createRoute, z } from '@hono/zod-openapi';`,
+    '',
+    ...zod.declarations.map((d) => `${d}\n`),
+    'export const routes = {',
+    ...routes,
+    '} as const;',
+    '',
+    'export interface OperationMeta {',
+    '  operationId: string;',
+    '  /** Key in `routes` and in the handler interface. */',
+    '  handler: keyof typeof routes;',
+    '  method: string;',
+    '  path: string;',
+    '  /** Scopes the operation requires; null when it is public. */',
+    '  scopes: readonly string[] | null;',
+    '  bodyContentType: string | null;',
+    '  bodyRequired: boolean;',
+    '}',
+    '',
+    'export const operations: readonly OperationMeta[] = [',
+    ...model.operations.map(operationRow),
+    '];',
+    '',
+  ].join('\n');
+}

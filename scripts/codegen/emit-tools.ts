@@ -1,0 +1,39 @@
+// Emits src/generated/mcp-tools.ts and mcp-tools.json: the MCP tool descriptors with their bindings.
+import type { Descriptor } from './tools.ts';
+
+const INTERFACES = `export type JsonSchema = Record<string, unknown>;
+
+export interface ToolArg {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'body';
+  key: string;
+}
+
+export interface ToolBinding {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';
+  path: string;
+  body: 'none' | 'merged' | 'whole';
+  contentType?: string;
+  args: ToolArg[];
+}
+
+export interface ToolDescriptor {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema & { type: 'object' };
+  outputSchema?: JsonSchema & { type: 'object' };
+  annotations: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  toolset?: string;
+  binding: ToolBinding;
+}
+`;
+
+export function emitToolsTs(tools: Descriptor[], header: string): string {
+  return `${header}${INTERFACES}\nexport const toolDescriptors: ToolDescriptor[] = ${JSON.stringify(tools, null, 2)};\n`;
+}
+
+export function emitToolsJson(tools: Descriptor[], headerText: string): string {
+  return `${JSON.stringify({ $comment: headerText, tools }, null, 2)}\n`;
+}

@@ -1,0 +1,145 @@
+// Runtime of the generated SDK: an openapi-fetch client with bearer credential, retry on 429/503
+// honouring Retry-After, typed problem errors, and flat-argument calls shared with the MCP tools.
+import createFetchClient from 'openapi-fetch';
+
+export interface ArgBinding {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'body';
+  key: string;
+}
+
+export interface OperationBinding {
+  operationId: string;
+  method: string;
+  path: string;
+  body: 'none' | 'merged' | 'whole';
+  contentType?: string;
+  args: readonly ArgBinding[];
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** A JWT or API key, sent as `Authorization: Bearer <credential>`; a function is asked on every request. */
+  credential?: string | (() => string | undefined);
+  /** Injectable fetch, e.g. `(req) => app.fetch(req)` to call an in-process app. */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Retries after 429 or 503 (default 2). */
+  maxRetries?: number;
+  /** A Retry-After longer than this (default 30 s) is not waited for: the error is returned. */
+  maxRetryDelayMs?: number;
+  headers?: Record<string, string>;
+}
+
+/** A non-2xx answer from the API; `problem` is the RFC 9457 body when there is one. */
+export class ApiProblemError<P = unknown> extends Error {
+  readonly status: number;
+  readonly problem: P;
+  readonly code?: string;
+  readonly requestId?: string;
+
+  constructor(status: number, problem: P, requestId?: string) {
+    const body = (typeof problem === 'object' && problem !== null ? problem : {}) as { detail?: string; title?: string; code?: string };
+    super(`${status} ${body.title ?? 'Error'}: ${body.detail ?? (typeof problem === 'string' ? problem : 'request failed')}`);
+    this.name = 'ApiProblemError';
+    this.status = status;
+    this.problem = problem;
+    this.code = body.code;
+    this.requestId = requestId;
+  }
+}
+
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function retryingFetch(
+  inner: (input: Request) => Promise<Response>,
+  maxRetries: number,
+  maxDelayMs: number,
+): (input: Request) => Promise<Response> {
+  return async (input) => {
+    for (let attempt = 0; ; attempt++) {
+      const request = attempt < maxRetries ? input.clone() : input;
+      const response = await inner(request);
+      if ((response.status !== 429 && response.status !== 503) || attempt >= maxRetries) return response;
+      const delay = retryAfterMs(response.headers.get('retry-after')) ?? 250 * 2 ** attempt;
+      if (delay > maxDelayMs) return response;
+      await response.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  };
+}
+
+interface SplitArgs {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  header: Record<string, string>;
+  body: unknown;
+}
+
+export function splitArgs(binding: OperationBinding, args: Record<string, unknown>): SplitArgs {
+  const out: SplitArgs = { path: {}, query: {}, header: {}, body: undefined };
+  for (const arg of binding.args) {
+    const value = args[arg.name];
+    if (value === undefined) continue;
+    if (arg.in === 'body') {
+      if (binding.body === 'whole') out.body = value;
+      else out.body = { ...(out.body as object | undefined), [arg.key]: value };
+    } else if (arg.in === 'header') out.header[arg.key] = String(value);
+    else out[arg.in][arg.key] = value;
+  }
+  if (binding.body === 'merged' && out.body === undefined && binding.args.some((a) => a.in === 'body')) out.body = {};
+  return out;
+}
+
+function formBody(body: unknown): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
+  }
+  return params;
+}
+
+type LooseRequest = (
+  method: string,
+  path: string,
+  init: Record<string, unknown>,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+export function createRuntime<Paths extends {}>(options: ClientOptions) {
+  const fetchImpl = options.fetch ?? ((input: Request) => globalThis.fetch(input));
+  const raw = createFetchClient<Paths>({
+    baseUrl: options.baseUrl,
+    headers: options.headers,
+    fetch: retryingFetch(fetchImpl, options.maxRetries ?? 2, options.maxRetryDelayMs ?? 30_000),
+  });
+  const credential = typeof options.credential === 'function' ? options.credential : () => options.credential as string | undefined;
+  raw.use({
+    onRequest({ request }) {
+      const value = credential();
+      if (value) request.headers.set('Authorization', `Bearer ${value}`);
+      return request;
+    },
+  });
+  const request = (raw as unknown as { request: LooseRequest }).request;
+
+  async function call<T>(binding: OperationBinding, args: Record<string, unknown> = {}): Promise<T> {
+    const { path, query, header, body } = splitArgs(binding, args);
+    const init: Record<string, unknown> = { params: { path, query, header } };
+    if (binding.body !== 'none' && body !== undefined) {
+      init.body = body;
+      if (binding.contentType === 'application/x-www-form-urlencoded') {
+        init.bodySerializer = formBody;
+        init.headers = { 'Content-Type': binding.contentType };
+      }
+    }
+    const { data, error, response } = await request(binding.method, binding.path, init);
+    if (!response.ok) throw new ApiProblemError(response.status, error, response.headers.get('x-request-id') ?? undefined);
+    return data as T;
+  }
+
+  return { raw, call };
+}

@@ -1,0 +1,131 @@
+// Builds one MCP tool descriptor per operation: the merged inputSchema, outputSchema, annotations,
+// and the binding that says where each argument goes in the HTTP request.
+import { asObjectSchema, inlineSchema } from './inline-schema.ts';
+import { isObject, type JsonObject } from './load.ts';
+import type { AppliedTool } from './manifest.ts';
+import { successResponse, type OperationModel } from './model.ts';
+import { argName, uniqueNamer } from './naming.ts';
+import { strictProfileViolations } from './strict-profile.ts';
+
+export interface ArgBinding {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'body';
+  key: string;
+}
+
+export interface Binding {
+  operationId: string;
+  method: string;
+  path: string;
+  body: 'none' | 'merged' | 'whole';
+  contentType?: string;
+  args: ArgBinding[];
+}
+
+export interface Descriptor {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+  annotations: JsonObject;
+  toolset?: string;
+  binding: Binding;
+}
+
+const SKIPPED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'content-length']);
+
+interface InputParts {
+  properties: JsonObject;
+  required: string[];
+  args: ArgBinding[];
+  body: Binding['body'];
+}
+
+/** Merges path, query, header and body fields into one argument object, renaming collisions. */
+export function buildInput(doc: JsonObject, op: OperationModel): InputParts {
+  const parts: InputParts = { properties: {}, required: [], args: [], body: 'none' };
+  const unique = uniqueNamer();
+  const seen = new Set<string>();
+  const add = (location: ArgBinding['in'], key: string, schema: JsonObject, required: boolean) => {
+    let name = argName(key);
+    if (seen.has(name)) name = argName(`${location}_${key}`);
+    name = unique(name);
+    seen.add(name);
+    parts.properties[name] = schema;
+    if (required) parts.required.push(name);
+    parts.args.push({ name, in: location, key });
+  };
+  for (const p of op.parameters) {
+    if (p.in === 'cookie' || (p.in === 'header' && SKIPPED_HEADERS.has(p.name.toLowerCase()))) continue;
+    const schema = inlineSchema(doc, p.schema, { mode: 'input' });
+    if (p.description && schema.description === undefined) schema.description = p.description;
+    add(p.in, p.name, schema, p.required);
+  }
+  if (op.body) {
+    const schema = inlineSchema(doc, op.body.schema, { mode: 'input' });
+    const object = asObjectSchema(schema);
+    const props = object && isObject(object.properties) ? object.properties : undefined;
+    const freeForm = object && isObject(object.additionalProperties);
+    if (props && Object.keys(props).length && !freeForm) {
+      parts.body = 'merged';
+      const required = new Set(Array.isArray(object?.required) ? object.required.map(String) : []);
+      for (const [key, sub] of Object.entries(props)) add('body', key, isObject(sub) ? sub : {}, op.body.required && required.has(key));
+    } else {
+      parts.body = 'whole';
+      if (op.body.description && schema.description === undefined) schema.description = op.body.description;
+      add('body', 'body', schema, op.body.required);
+      parts.args[parts.args.length - 1].key = '';
+    }
+  }
+  return parts;
+}
+
+function annotationsFor(op: OperationModel): JsonObject {
+  switch (op.method) {
+    case 'get':
+    case 'head':
+    case 'options':
+      return { readOnlyHint: true };
+    case 'delete':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true };
+    case 'put':
+      return { readOnlyHint: false, idempotentHint: true };
+    default:
+      return { readOnlyHint: false };
+  }
+}
+
+function describe(op: OperationModel): string {
+  const parts = [op.summary, op.description].filter((s): s is string => Boolean(s));
+  if (parts.length === 2 && parts[1].startsWith(parts[0])) parts.shift();
+  const text = parts.join('\n\n') || `${op.method.toUpperCase()} ${op.path}`;
+  return text.length > 1024 ? `${text.slice(0, 1021)}...` : text;
+}
+
+export function buildDescriptor(doc: JsonObject, tool: AppliedTool): { descriptor: Descriptor; violations: string[] } {
+  const { op, override, name } = tool;
+  const input = buildInput(doc, op);
+  const inputSchema: JsonObject = { type: 'object', properties: input.properties };
+  if (input.required.length) inputSchema.required = input.required;
+  inputSchema.additionalProperties = false;
+  const success = successResponse(op);
+  const output = success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, { mode: 'output' })) : undefined;
+  const binding: Binding = { operationId: op.operationId ?? name, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args };
+  if (op.body) binding.contentType = op.body.contentType;
+  const descriptor: Descriptor = {
+    name,
+    title: override.title ?? op.summary ?? name,
+    description: override.description ?? describe(op),
+    inputSchema,
+    annotations: { ...annotationsFor(op), ...(override.annotations ?? {}) },
+    binding,
+  };
+  if (output) descriptor.outputSchema = output;
+  if (override.toolset) descriptor.toolset = override.toolset;
+  const violations = [
+    ...strictProfileViolations(inputSchema, `${name}.inputSchema`),
+    ...(output ? strictProfileViolations(output, `${name}.outputSchema`) : []),
+  ];
+  return { descriptor, violations };
+}

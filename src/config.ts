@@ -1,0 +1,73 @@
+// Configuration from environment variables: one pure function, so main.ts is the only reader of process.env.
+
+export interface RateLimitConfig {
+  /** Requests per window for one credential (API key, or user for a JWT). */
+  perCredential: number;
+  /** Requests per window for one client address on public operations. */
+  perAddress: number;
+  windowSeconds: number;
+  /** How often each instance merges its counts into the shared table. */
+  syncIntervalMs: number;
+}
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  jwt: { secret?: string; issuer: string; audience: string; ttlSeconds: number };
+  apiKeyPepper?: string;
+  rateLimit: RateLimitConfig;
+  /** Origins allowed to call /mcp from a browser; requests with another Origin get 403. */
+  mcpAllowedOrigins: string[];
+  mcpResultCapBytes: number;
+  /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
+  trustProxy: boolean;
+  publicBaseUrl: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function loadConfig(env: Env): AppConfig {
+  const port = int(env, 'PORT', 3000);
+  const host = env.HOST || '127.0.0.1';
+  return {
+    port,
+    host,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || './data',
+    logLevel: env.LOG_LEVEL || 'info',
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576),
+    jwt: {
+      secret: env.JWT_SECRET || undefined,
+      issuer: env.JWT_ISSUER || 'service',
+      audience: env.JWT_AUDIENCE || 'service-api',
+      ttlSeconds: int(env, 'JWT_TTL_SECONDS', 900),
+    },
+    apiKeyPepper: env.API_KEY_PEPPER || undefined,
+    rateLimit: {
+      perCredential: int(env, 'RATE_LIMIT_PER_CREDENTIAL', 600),
+      perAddress: int(env, 'RATE_LIMIT_PER_ADDRESS', 120),
+      windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
+      syncIntervalMs: int(env, 'RATE_LIMIT_SYNC_MS', 1000),
+    },
+    mcpAllowedOrigins: list(env.MCP_ALLOWED_ORIGINS),
+    mcpResultCapBytes: int(env, 'MCP_RESULT_CAP_BYTES', 100_000),
+    trustProxy: env.TRUST_PROXY === 'true',
+    publicBaseUrl: env.PUBLIC_BASE_URL || `http://${host}:${port}`,
+  };
+}

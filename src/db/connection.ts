@@ -1,0 +1,168 @@
+// Opens the database: PostgreSQL from a URL, or embedded PGlite served over a private unix
+// socket so that both are reached through the same postgres.js client.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import postgres from 'postgres';
+
+export interface Database {
+  sql: postgres.Sql;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent the embedded database is used. */
+  databaseUrl?: string;
+  /** Folder holding the embedded database's files; created when missing. */
+  dataDir?: string;
+  /** Keep the embedded database in memory only (tests). */
+  memory?: boolean;
+  /** Schema list set as `search_path` on every connection. */
+  searchPath?: string;
+  /** Pool size for PostgreSQL (default 10). The embedded database always uses one connection. */
+  max?: number;
+}
+
+// PGlite has a single backend. The socket server shares it between connections by queueing
+// protocol messages one at a time, so the unnamed statement and portal of the extended protocol
+// are shared too: two connections stay apart only while each one's Parse/Bind/Execute arrive in
+// one socket read. One connection removes that risk; postgres.js still pipelines queries and
+// holds them back while a transaction runs, which the multiplexer would do anyway.
+const EMBEDDED_POOL_SIZE = 1;
+// Room for the pool plus the dedicated connections postgres.js opens for `listen` and `reserve`.
+const EMBEDDED_SOCKET_CONNECTIONS = 8;
+
+const ignoreNotice = (): void => {};
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
+  if (!options.dataDir && !options.memory) {
+    throw new Error('openDatabase needs databaseUrl, dataDir or memory: true');
+  }
+  return openEmbedded(options);
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    onnotice: ignoreNotice,
+    connection: connectionParameters(options),
+  });
+  await checkReachable(sql);
+  return { sql, kind: 'postgres', close: () => sql.end() };
+}
+
+async function openEmbedded(options: DatabaseOptions): Promise<Database> {
+  if (options.memory) return servePglite(await PGlite.create(), options);
+  const dataDir = resolve(options.dataDir as string);
+  await mkdir(dataDir, { recursive: true });
+  const unlock = await lockDataDir(dataDir);
+  try {
+    const db = await servePglite(await PGlite.create(dataDir), options);
+    const close = async (): Promise<void> => {
+      try {
+        await db.close();
+      } finally {
+        await unlock();
+      }
+    };
+    return { ...db, close };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+// PGlite takes no lock on its data folder, and two processes writing one folder lose rows
+// (for example `npm run db:migrate` beside a running server), so a pid file makes that an error.
+// The start time tells a stale file from a previous process that had our pid (containers).
+const LOCK_FILE = 'service-mcp.lock';
+const ownLock = `${process.pid} ${Math.round(performance.timeOrigin)}`;
+
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const file = join(dataDir, LOCK_FILE);
+  try {
+    await writeFile(file, ownLock, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = await readFile(file, 'utf8').catch(() => '');
+    if (isHeld(holder)) {
+      const pid = holder.split(' ')[0];
+      throw new Error(`data folder ${dataDir} is in use by process ${pid} (lock file ${file})`);
+    }
+    await writeFile(file, ownLock);
+  }
+  return () => rm(file, { force: true });
+}
+
+function isHeld(holder: string): boolean {
+  const pid = Number(holder.split(' ')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return holder === ownLock;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Serves an already created PGlite through postgres.js; `close()` also closes the PGlite.
+ * Tests use it to start each database from a migrated template instead of running initdb.
+ */
+export async function servePglite(
+  pglite: PGlite,
+  options: Pick<DatabaseOptions, 'searchPath'> = {},
+): Promise<Database> {
+  // PGlite ignores startup parameters, and its single session is shared by every socket
+  // connection, so a session-level SET applies to all of them.
+  if (options.searchPath) await pglite.exec(`set search_path to ${options.searchPath}`);
+  // A unix socket inside a fresh 0700 folder: the server has no authentication, so unlike a
+  // TCP port it must not be reachable by other users; it also cannot collide with a used port.
+  const socketDir = await mkdtemp(join(tmpdir(), 'pglite-'));
+  const path = join(socketDir, '.s.PGSQL.5432');
+  const server = new PGLiteSocketServer({
+    db: pglite,
+    path,
+    maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
+  });
+  const sql = postgres({
+    path,
+    user: 'postgres',
+    database: 'postgres',
+    max: EMBEDDED_POOL_SIZE,
+    onnotice: ignoreNotice,
+  });
+  const close = async (): Promise<void> => {
+    await sql.end();
+    await server.stop();
+    await pglite.close();
+    await rm(socketDir, { recursive: true, force: true });
+  };
+  try {
+    await server.start();
+    await checkReachable(sql);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { sql, kind: 'pglite', close };
+}
+
+function connectionParameters(options: DatabaseOptions): Record<string, string> {
+  return options.searchPath ? { search_path: options.searchPath } : {};
+}
+
+// postgres.js connects lazily; a wrong URL or a dead server should fail here, at startup.
+async function checkReachable(sql: postgres.Sql): Promise<void> {
+  try {
+    await sql`select 1`;
+  } catch (error) {
+    await sql.end({ timeout: 0 });
+    throw error;
+  }
+}

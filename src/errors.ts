@@ -1,0 +1,90 @@
+// The one error type that crosses the wire, and its exhaustive code-to-status mapping.
+
+export const errorStatus = {
+  validation_failed: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  insufficient_scope: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  already_exists: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  password_too_long: 422,
+  rate_limited: 429,
+  internal: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface FieldError {
+  pointer?: string;
+  field?: string;
+  code: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = errorStatus[code];
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+}
+
+const titles: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  code: string;
+  request_id: string;
+  errors?: FieldError[];
+}
+
+export function toProblem(error: ApiError, requestId: string, instance?: string): Problem {
+  const problem: Problem = {
+    type: `https://docs.service.example/errors/${error.code}`,
+    title: titles[error.status] ?? 'Error',
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    request_id: requestId,
+  };
+  if (instance) problem.instance = instance;
+  if (error.errors?.length) problem.errors = error.errors;
+  return problem;
+}

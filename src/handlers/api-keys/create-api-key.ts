@@ -1,0 +1,16 @@
+import type { CreateApiKeyInput, CreateApiKeyOutput } from '../../generated/handlers.ts';
+import { requireAdmin, type HandlerContext } from '../context.ts';
+import { apiKeyBody } from './shape.ts';
+import { insertApiKey } from './store.ts';
+
+export async function createApiKey(input: CreateApiKeyInput, ctx: HandlerContext): Promise<CreateApiKeyOutput> {
+  const principal = requireAdmin(ctx);
+  const { sql, ids, clock, apiKeyPepper } = ctx.deps;
+  const { row, key } = await insertApiKey(sql, ids, clock, apiKeyPepper, {
+    workspaceId: principal.workspaceId,
+    name: input.body.name,
+    createdBy: principal.userId || null,
+  });
+  ctx.deps.log.info({ key_id: row.id, prefix: row.prefix }, 'api key minted');
+  return { status: 201, body: { ...apiKeyBody(row), key } };
+}

@@ -1,0 +1,91 @@
+// What runs before every operation's handler, driven by the contract's operation table: bearer
+// authentication and scope check for protected operations, throttling per credential (or per client
+// address for public ones), and the request content type.
+import type { MiddlewareHandler } from 'hono';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { rateLimitHeaders, type RateLimiter } from '../auth/rate-limiter.ts';
+import type { RateLimitConfig } from '../config.ts';
+import type { Principal } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import type { OperationMeta } from '../generated/routes.ts';
+import type { AppEnv } from './request-context.ts';
+
+export interface GuardOptions {
+  authenticator: Authenticator;
+  limiter: RateLimiter;
+  rateLimit: RateLimitConfig;
+}
+
+export function hasScope(principal: Principal, required: readonly string[]): boolean {
+  return required.every((scope) => principal.scopes.includes('*') || principal.scopes.includes(scope));
+}
+
+export function unauthorized(tokenSent: boolean): ApiError {
+  const challenge = tokenSent ? 'Bearer error="invalid_token"' : 'Bearer';
+  return new ApiError('unauthorized', 'A valid bearer credential is required: log in again or use an active API key.', {
+    headers: { 'WWW-Authenticate': challenge },
+  });
+}
+
+/** Authenticates the caller; used by every protected operation and by /mcp. */
+export function authenticate(authenticator: Authenticator): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    const principal = await authenticator.authenticate(header);
+    if (!principal) throw unauthorized(Boolean(header?.trim()));
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+export function throttle(limiter: RateLimiter, config: RateLimitConfig): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get('principal');
+    const [bucket, limit, policy] = principal
+      ? [principal.kind === 'api_key' ? `key:${principal.credentialId}` : `user:${principal.userId}`, config.perCredential, 'credential']
+      : [`addr:${c.get('clientAddress')}`, config.perAddress, 'address'];
+    const result = limiter.check(bucket, limit, config.windowSeconds, policy);
+    const headers = rateLimitHeaders(result);
+    if (!result.allowed) {
+      throw new ApiError('rate_limited', `Too many requests; retry after ${result.resetSeconds} seconds.`, { headers });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function requireContentType(op: OperationMeta): MiddlewareHandler<AppEnv> {
+  const expected = op.bodyContentType?.toLowerCase();
+  return async (c, next) => {
+    const hasBody = c.req.header('content-length') !== '0' && (c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined);
+    if ((hasBody || op.bodyRequired) && mediaType(c.req.header('content-type')) !== expected) {
+      throw new ApiError('unsupported_media_type', `This operation accepts ${expected} request bodies.`, { headers: { Accept: expected ?? '' } });
+    }
+    await next();
+  };
+}
+
+function requireScopes(scopes: readonly string[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get('principal');
+    if (principal && !hasScope(principal, scopes)) {
+      throw new ApiError('insufficient_scope', `This operation needs the scope ${scopes.join(', ')}.`, {
+        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"` },
+      });
+    }
+    await next();
+  };
+}
+
+/** The middleware chain for one operation, built once at start-up. */
+export function operationGuard(op: OperationMeta, options: GuardOptions): MiddlewareHandler<AppEnv>[] {
+  const chain: MiddlewareHandler<AppEnv>[] = [];
+  if (op.scopes) chain.push(authenticate(options.authenticator), requireScopes(op.scopes));
+  chain.push(throttle(options.limiter, options.rateLimit));
+  if (op.bodyContentType) chain.push(requireContentType(op));
+  return chain;
+}

@@ -1,0 +1,27 @@
+// Renders every error as RFC 9457 problem+json; unexpected faults become a logged 500 without details.
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError, toProblem } from '../errors.ts';
+
+export function problemResponse(error: ApiError, requestId: string, instance?: string): Response {
+  const headers = new Headers({ 'Content-Type': 'application/problem+json', 'X-Request-Id': requestId });
+  for (const [name, value] of Object.entries(error.headers ?? {})) headers.set(name, value);
+  return new Response(JSON.stringify(toProblem(error, requestId, instance)), { status: error.status, headers });
+}
+
+/** Maps anything thrown to an ApiError; what is not already one is an internal fault. */
+export function asApiError(error: unknown): { apiError: ApiError; internal: boolean } {
+  if (error instanceof ApiError) return { apiError: error, internal: false };
+  if (error instanceof HTTPException && error.status < 500) {
+    const code = error.status === 413 ? 'payload_too_large' : error.status === 415 ? 'unsupported_media_type' : 'bad_request';
+    return { apiError: new ApiError(code, error.message || 'The request is malformed.'), internal: false };
+  }
+  return { apiError: new ApiError('internal', 'An unexpected error occurred; quote the request id when reporting it.'), internal: true };
+}
+
+export function handleError(error: unknown, c: Context): Response {
+  const { apiError, internal } = asApiError(error);
+  const requestId = c.get('requestId') ?? 'unknown';
+  if (internal) c.get('log')?.error({ err: error }, 'unhandled error');
+  return problemResponse(apiError, requestId, new URL(c.req.url).pathname);
+}

@@ -1,0 +1,76 @@
+// Builds the Deps object from an open database and the configuration: secrets, JWTs, passwords,
+// the authenticator with its cache, the shared rate limiter. Used by main.ts, the CLI and tests.
+import { readFileSync } from 'node:fs';
+import pino, { type Logger } from 'pino';
+import yaml from 'js-yaml';
+import { createAuthenticator } from './auth/authenticator.ts';
+import { loadOrCreateJwtKey } from './auth/jwt.ts';
+import { createJwtService } from './auth/jwt.ts';
+import { createLoginThrottle } from './auth/login-throttle.ts';
+import { createPasswordHasher, type Argon2Params } from './auth/passwords.ts';
+import { createRateLimiter } from './auth/rate-limiter.ts';
+import { loadOrCreateSecret } from './auth/server-secrets.ts';
+import type { AppConfig } from './config.ts';
+import type { Database } from './db/connection.ts';
+import type { Clock, Deps } from './deps.ts';
+import { createIds } from './ids.ts';
+
+export interface ServiceOptions {
+  db: Database;
+  config: AppConfig;
+  log?: Logger;
+  clock?: Clock;
+  /** Only tests pass lighter parameters, to keep the suite quick; production uses OWASP's. */
+  argon2Params?: Argon2Params;
+}
+
+export interface Services {
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+const contractPath = new URL('../openapi/openapi.yaml', import.meta.url);
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'service-mcp' },
+    // Belt and braces: nothing logs these fields, and if something ever does they are masked.
+    redact: { paths: ['authorization', '*.authorization', 'password', '*.password', 'key', 'token', '*.token', 'access_token'], censor: '[redacted]' },
+  });
+}
+
+export async function createServices(options: ServiceOptions): Promise<Services> {
+  const { db, config } = options;
+  const { sql } = db;
+  const clock = options.clock ?? { now: () => new Date() };
+  const log = options.log ?? createLogger(config.logLevel);
+  const jwtKey = await loadOrCreateJwtKey(sql, config.jwt.secret);
+  const apiKeyPepper = await loadOrCreateSecret(sql, 'api_key_pepper', config.apiKeyPepper);
+  const jwt = createJwtService({ keys: [jwtKey], activeKid: jwtKey.kid, issuer: config.jwt.issuer, audience: config.jwt.audience, ttlSeconds: config.jwt.ttlSeconds, clock });
+  // The embedded database serves one instance, and its socket bridge does not carry NOTIFY.
+  const authenticator = createAuthenticator({ sql, jwt, pepper: apiKeyPepper, clock, log, invalidation: db.kind === 'pglite' ? 'local' : 'notify' });
+  const limiter = createRateLimiter({ sql, clock, syncIntervalMs: config.rateLimit.syncIntervalMs, log });
+  const deps: Deps = {
+    sql,
+    clock,
+    ids: createIds(clock),
+    log,
+    config,
+    authenticator,
+    jwt,
+    passwords: createPasswordHasher({ params: options.argon2Params }),
+    limiter,
+    loginThrottle: createLoginThrottle({ sql, clock }),
+    apiKeyPepper,
+    openapiDocument: yaml.load(readFileSync(contractPath, 'utf8')) as Record<string, unknown>,
+  };
+  await authenticator.ready();
+  return {
+    deps,
+    async close() {
+      await authenticator.close();
+      await limiter.close();
+    },
+  };
+}

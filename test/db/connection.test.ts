@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/connection.ts';
+import { createTestDatabase } from '../helpers/db.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function testDatabase(): Promise<Database> {
+  const db = await createTestDatabase({ migrate: false });
+  cleanups.push(() => db.close());
+  return db;
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'db-connection-test-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('openDatabase', () => {
+  it('opens the kind of database the environment names', async () => {
+    const db = await testDatabase();
+    expect(db.kind).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite');
+  });
+
+  it('answers many concurrent queries, each with its own rows', async () => {
+    const db = await testDatabase();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => db.sql`select ${i}::int as i, ${`v${i}`} as v`),
+    );
+    results.forEach((rows, i) => expect(rows).toEqual([{ i, v: `v${i}` }]));
+  });
+
+  it('runs concurrent transactions that commit or roll back independently', async () => {
+    const db = await testDatabase();
+    await db.sql`create table items (id int primary key, n int not null)`;
+    const transactions = Array.from({ length: 20 }, (_, id) =>
+      db.sql.begin(async (tx) => {
+        await tx`insert into items (id, n) values (${id}, 1)`;
+        await tx`update items set n = n + 1 where id = ${id}`;
+        const [row] = await tx`select n from items where id = ${id}`;
+        if (id % 4 === 0) throw new Error(`roll back ${id}`);
+        return row.n as number;
+      }),
+    );
+    const reads = Array.from({ length: 20 }, () => db.sql`select count(*)::int as count from items`);
+    const outcomes = await Promise.allSettled([...transactions, ...reads]);
+
+    const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(failed.map((outcome) => (outcome as PromiseRejectedResult).reason.message).sort()).toEqual(
+      ['roll back 0', 'roll back 12', 'roll back 16', 'roll back 4', 'roll back 8'],
+    );
+    const committed = outcomes.slice(0, 20).filter((outcome) => outcome.status === 'fulfilled');
+    expect(committed.map((outcome) => (outcome as PromiseFulfilledResult<number>).value)).toEqual(
+      Array(15).fill(2),
+    );
+    const [{ count }] = await db.sql`select count(*)::int as count from items`;
+    expect(count).toBe(15);
+  });
+
+  it('creates a missing data folder and keeps its data across close and reopen', async () => {
+    const dataDir = join(await tempDir(), 'nested', 'data');
+    const first = await openDatabase({ dataDir });
+    await first.sql`create table notes (body text not null)`;
+    await first.sql`insert into notes (body) values ('kept')`;
+    await first.close();
+
+    const second = await openDatabase({ dataDir });
+    cleanups.push(() => second.close());
+    expect(second.kind).toBe('pglite');
+    expect(await second.sql`select body from notes`).toEqual([{ body: 'kept' }]);
+  });
+
+  it('refuses a data folder that an open database holds', async () => {
+    const dataDir = await tempDir();
+    const first = await openDatabase({ dataDir });
+    cleanups.push(() => first.close());
+
+    await expect(openDatabase({ dataDir })).rejects.toThrow(`in use by process ${process.pid}`);
+  });
+
+  it('takes over a lock file left by a process that has exited', async () => {
+    const dataDir = await tempDir();
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(join(dataDir, 'service-mcp.lock'), '999999999 0');
+
+    const db = await openDatabase({ dataDir });
+    cleanups.push(() => db.close());
+    expect(await db.sql`select 1 as one`).toEqual([{ one: 1 }]);
+  });
+
+  it('applies searchPath to the embedded database', async () => {
+    const db = await openDatabase({ memory: true, searchPath: 'app, public' });
+    cleanups.push(() => db.close());
+    await db.sql`create schema app`;
+    await db.sql`create table things (id int)`;
+    const [{ schema }] = await db.sql`
+      select table_schema as schema from information_schema.tables where table_name = 'things'`;
+    expect(schema).toBe('app');
+  });
+
+  it('rejects options that name no database', async () => {
+    await expect(openDatabase({})).rejects.toThrow(/databaseUrl, dataDir or memory/);
+  });
+
+  it('rejects a PostgreSQL URL nobody answers at', async () => {
+    await expect(openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none' })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+  });
+
+  it('leaves nothing open after close, so the process exits', () => {
+    const connection = fileURLToPath(new URL('../../src/db/connection.ts', import.meta.url));
+    const script = `
+      const { openDatabase } = await import(${JSON.stringify(connection)});
+      const db = await openDatabase({ memory: true });
+      await Promise.all([db.sql\`select 1\`, db.sql.begin((tx) => tx\`select 2\`)]);
+      await db.close();
+    `;
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '--eval', script],
+      { encoding: 'utf8', timeout: 50_000 },
+    );
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+  });
+});
