@@ -1,0 +1,108 @@
+// Access tokens: HS256 JWTs (RFC 9068 `at+jwt`) carrying the user and workspace, with key ids so
+// signing keys can rotate while older tokens still verify.
+import { createHash, randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
+import type { Sql } from 'postgres';
+import type { Clock } from '../deps.ts';
+import { loadOrCreateSecret, minSecretBytes } from './server-secrets.ts';
+
+export interface JwtKey {
+  kid: string;
+  secret: Uint8Array;
+}
+
+export interface JwtServiceOptions {
+  keys: JwtKey[];
+  /** The key that signs new tokens; the others only verify. */
+  activeKid: string;
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+  clock: Clock;
+}
+
+export interface LoginResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+}
+
+export interface VerifiedToken {
+  userId: string;
+  workspaceId: string;
+  jti: string;
+}
+
+export interface JwtService {
+  sign(subject: { userId: string; workspaceId: string }): Promise<LoginResponse>;
+  /** Resolves null for every token that is not valid now; never rejects for a bad token. */
+  verify(token: string): Promise<VerifiedToken | null>;
+}
+
+export const accessTokenType = 'at+jwt';
+const algorithm = 'HS256';
+
+export function createJwtService(options: JwtServiceOptions): JwtService {
+  const keys = new Map(options.keys.map((key) => [key.kid, key.secret]));
+  checkOptions(options, keys);
+  const activeSecret = keys.get(options.activeKid)!;
+  const selectKey = (header: JWTHeaderParameters) => {
+    const secret = header.kid === undefined ? undefined : keys.get(header.kid);
+    if (!secret) throw new Error('unknown kid');
+    return secret;
+  };
+
+  return {
+    async sign({ userId, workspaceId }) {
+      const now = Math.floor(options.clock.now().getTime() / 1000);
+      const token = await new SignJWT({ wid: workspaceId })
+        .setProtectedHeader({ alg: algorithm, typ: accessTokenType, kid: options.activeKid })
+        .setIssuer(options.issuer)
+        .setAudience(options.audience)
+        .setSubject(userId)
+        .setJti(randomUUID())
+        .setIssuedAt(now)
+        .setExpirationTime(now + options.ttlSeconds)
+        .sign(activeSecret);
+      return { access_token: token, token_type: 'bearer', expires_in: options.ttlSeconds };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, selectKey, {
+          algorithms: [algorithm],
+          issuer: options.issuer,
+          audience: options.audience,
+          typ: accessTokenType,
+          currentDate: options.clock.now(),
+          requiredClaims: ['sub', 'wid', 'jti', 'iat', 'exp'],
+        });
+        const { sub, wid, jti } = payload;
+        if (typeof sub !== 'string' || typeof wid !== 'string' || typeof jti !== 'string') return null;
+        return { userId: sub, workspaceId: wid, jti };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+function checkOptions(options: JwtServiceOptions, keys: Map<string, Uint8Array>): void {
+  if (keys.size !== options.keys.length) throw new Error('jwt: duplicate kid in the key list');
+  if (!keys.has(options.activeKid)) throw new Error(`jwt: active kid ${options.activeKid} is not in the key list`);
+  for (const [kid, secret] of keys) {
+    if (secret.length < minSecretBytes) throw new Error(`jwt: key ${kid} is shorter than ${minSecretBytes} bytes`);
+  }
+  if (!Number.isInteger(options.ttlSeconds) || options.ttlSeconds <= 0) throw new Error('jwt: ttlSeconds must be a positive integer');
+  if (!options.issuer || !options.audience) throw new Error('jwt: issuer and audience are required');
+}
+
+/** A stable, non-secret key id: the first 16 base64url characters of SHA-256 of the secret. */
+export function kidFor(secret: Uint8Array): string {
+  return createHash('sha256').update(secret).digest('base64url').slice(0, 16);
+}
+
+/** The signing key from configuration (base64url, ≥ 32 bytes), or the one kept in the database. */
+export async function loadOrCreateJwtKey(sql: Sql, configuredSecret?: string): Promise<JwtKey> {
+  const secret = await loadOrCreateSecret(sql, 'jwt_hs256', configuredSecret);
+  return { kid: kidFor(secret), secret };
+}
