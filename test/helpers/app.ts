@@ -1,0 +1,109 @@
+// Builds the real app on a fresh test database (PGlite, or a PostgreSQL schema when DATABASE_URL is
+// set), with helpers to sign up users and mint keys through the public API.
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createApp, type App } from '../../src/app.ts';
+import { loadConfig, type AppConfig } from '../../src/config.ts';
+import type { Clock, Deps } from '../../src/deps.ts';
+import { createServices } from '../../src/services.ts';
+import { createTestDatabase } from './db.ts';
+import type { Database } from '../../src/db/connection.ts';
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Reuse a database (e.g. two instances on one PostgreSQL schema). */
+  db?: Database;
+}
+
+export interface TestApp {
+  app: App;
+  deps: Deps;
+  db: Database;
+  config: AppConfig;
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  signup(overrides?: Partial<SignupBody>): Promise<SignupResult>;
+  createKey(token: string, name?: string): Promise<{ id: string; key: string }>;
+  close(): Promise<void>;
+}
+
+export interface SignupBody {
+  email: string;
+  password: string;
+  name: string;
+  workspace_name: string;
+}
+
+export interface SignupResult {
+  token: string;
+  userId: string;
+  workspaceId: string;
+  email: string;
+  password: string;
+}
+
+// Light argon2 parameters keep the suite quick; the OWASP parameters are tested in test/auth.
+const testArgon2 = { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 };
+let counter = 0;
+
+export function uniqueEmail(tag = 'user'): string {
+  counter += 1;
+  return `${tag}.${process.pid}.${Date.now()}.${counter}@example.com`;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const ownDb = !options.db;
+  const db = options.db ?? (await createTestDatabase());
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ADDRESS: '100000', ...options.env });
+  const services = await createServices({ db, config, clock: options.clock, log: pino({ level: 'silent' }), argon2Params: testArgon2 });
+  const app = createApp(services.deps);
+  const request: TestApp['request'] = (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    return Promise.resolve(app.request(path, { ...init, headers, body }));
+  };
+  const signup: TestApp['signup'] = async (overrides = {}) => {
+    const body = { email: uniqueEmail(), password: 'correct horse battery', name: 'Test User', workspace_name: 'Test Workspace', ...overrides };
+    const res = await request('/api/v1/users/signup', { method: 'POST', json: body });
+    if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
+    const json = (await res.json()) as { user: { id: string }; workspace: { id: string }; login: { access_token: string } };
+    return { token: json.login.access_token, userId: json.user.id, workspaceId: json.workspace.id, email: body.email, password: body.password };
+  };
+  const createKey: TestApp['createKey'] = async (token, name = 'test key') => {
+    const res = await request('/api/v1/api-keys', { method: 'POST', token, json: { name } });
+    if (res.status !== 201) throw new Error(`create key failed: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string; key: string };
+  };
+  return {
+    app,
+    deps: services.deps,
+    db,
+    config,
+    request,
+    signup,
+    createKey,
+    async close() {
+      await services.close();
+      if (ownDb) await db.close();
+    },
+  };
+}
+
+/** Serves the app on a real port (127.0.0.1, chosen by the OS). */
+export async function listen(app: App): Promise<{ url: string; server: ServerType; close(): Promise<void> }> {
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
