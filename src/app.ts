@@ -3,6 +3,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import type { Context, MiddlewareHandler } from 'hono';
+import { adminPaths, adminRoutes } from './admin/routes.ts';
 import type { Deps } from './deps.ts';
 import { ApiError } from './errors.ts';
 import { operations, routes, type OperationMeta } from './generated/routes.ts';
@@ -66,10 +67,12 @@ export function createApp(deps: Deps) {
     // The route table's handler types are per-operation; the registry is checked against them by tsc.
     app.openapi(routes[op.handler] as never, operationHandler(op, deps) as never);
   }
+  adminRoutes(app);
   docsRoutes(app, deps.openapiDocument);
   const unmatched = unmatchedRequest(operations, [
     { path: '/openapi.json', methods: ['GET'] },
     { path: '/docs', methods: ['GET'] },
+    ...adminPaths,
   ]);
   app.notFound((c) => problemResponse(unmatched(c.req.method, new URL(c.req.url).pathname), c.get('requestId') ?? 'unknown', new URL(c.req.url).pathname));
   app.onError(handleError);

@@ -3,6 +3,7 @@
 // address for public ones), and the request content type.
 import type { MiddlewareHandler } from 'hono';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { bearerCredentials } from '../auth/bearer-credentials.ts';
 import { rateLimitHeaders, type RateLimiter } from '../auth/rate-limiter.ts';
 import type { RateLimitConfig } from '../config.ts';
 import type { Principal } from '../deps.ts';
@@ -32,7 +33,7 @@ export function authenticate(authenticator: Authenticator): MiddlewareHandler<Ap
   return async (c, next) => {
     const header = c.req.header('authorization');
     const principal = await authenticator.authenticate(header);
-    if (!principal) throw unauthorized(Boolean(header?.trim()));
+    if (!principal) throw unauthorized(bearerCredentials(header).length > 0);
     c.set('principal', principal);
     await next();
   };

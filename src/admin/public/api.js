@@ -1,0 +1,104 @@
+// The panel's only way to the service: the public REST API on the same origin, with the bearer
+// token in the Authorization header. Errors arrive as RFC 9457 problem+json and become ApiProblem.
+
+export class ApiProblem extends Error {
+  /**
+   * @param {number} status
+   * @param {{ code?: string, detail?: string, title?: string, request_id?: string, errors?: Array<{ field?: string, pointer?: string, message: string }> } | null} body
+   */
+  constructor(status, body) {
+    super(body?.detail || body?.title || `The request failed (HTTP ${status}).`);
+    this.name = 'ApiProblem';
+    this.status = status;
+    this.code = body?.code ?? 'unknown';
+    this.requestId = body?.request_id;
+    this.errors = body?.errors ?? [];
+  }
+}
+
+/**
+ * @param {{ getToken: () => string | null, onUnauthorized: (problem: ApiProblem) => void, fetch?: typeof fetch }} options
+ */
+export function createApi(options) {
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {{ body?: unknown, auth?: boolean }} [init]
+   */
+  async function request(method, path, init = {}) {
+    const auth = init.auth !== false;
+    const token = auth ? options.getToken() : null;
+    /** @type {Record<string, string>} */
+    const headers = { Accept: 'application/json, application/problem+json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    let res;
+    try {
+      res = await doFetch(path, {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+    } catch {
+      throw new ApiProblem(0, { code: 'network', detail: 'The service could not be reached. Check your connection and try again.' });
+    }
+    if (res.status === 204) return null;
+    const body = await res.json().catch(() => null);
+    if (res.ok) return body;
+    const problem = new ApiProblem(res.status, body);
+    // Any 401 on an authenticated call means the session is over (expired, or the member was removed).
+    if (res.status === 401 && auth) options.onUnauthorized(problem);
+    throw problem;
+  }
+
+  /** @param {number} limit @param {string | null} [cursor] */
+  const pageQuery = (limit, cursor) => `?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+  /** @param {string} id */
+  const seg = (id) => encodeURIComponent(id);
+
+  return {
+    /** @param {string} email @param {string} password */
+    login: (email, password) => request('POST', '/api/v1/users/login', { body: { email, password }, auth: false }),
+    /** @param {{ token: string, name: string, password: string }} body */
+    acceptInvitation: (body) => request('POST', '/api/v1/invitations/accept', { body, auth: false }),
+    me: () => request('GET', '/api/v1/users/me'),
+    /** @param {string | null} [cursor] */
+    listKeys: (cursor) => request('GET', `/api/v1/api-keys${pageQuery(100, cursor)}`),
+    /** @param {string} name */
+    createKey: (name) => request('POST', '/api/v1/api-keys', { body: { name } }),
+    /** @param {string} id */
+    revokeKey: (id) => request('DELETE', `/api/v1/api-keys/${seg(id)}`),
+    /** @param {string | null} [cursor] */
+    listMembers: (cursor) => request('GET', `/api/v1/members${pageQuery(100, cursor)}`),
+    /** @param {string} email @param {'admin' | 'member'} role */
+    invite: (email, role) => request('POST', '/api/v1/invitations', { body: { email, role } }),
+    /** @param {string} userId @param {'admin' | 'member'} role */
+    changeRole: (userId, role) => request('PATCH', `/api/v1/members/${seg(userId)}`, { body: { role } }),
+    /** @param {string} userId */
+    removeMember: (userId) => request('DELETE', `/api/v1/members/${seg(userId)}`),
+  };
+}
+
+/** @typedef {ReturnType<typeof createApi>} Api */
+
+/**
+ * Every page of a cursor list.
+ * @template T
+ * @param {(cursor: string | null) => Promise<{ data: T[], has_more: boolean, next_cursor: string | null }>} fetchPage
+ * @returns {Promise<T[]>}
+ */
+export async function allPages(fetchPage) {
+  const items = [];
+  let cursor = null;
+  for (let i = 0; i < 50; i += 1) {
+    const page = await fetchPage(cursor);
+    items.push(...page.data);
+    if (!page.has_more || !page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return items;
+}

@@ -1,0 +1,110 @@
+// Small DOM helpers. Everything is built with createElement and textContent: the page has no
+// HTML-string sinks, which the Content-Security-Policy (Trusted Types) enforces.
+
+/**
+ * Creates an element. `props`: `class`, `text`, `on` (event handlers), `dataset`, boolean and value
+ * properties (`hidden`, `disabled`, `required`, `readOnly`, `value`, `checked`, `selected`), and any other
+ * key as an attribute (null/false skip it).
+ * @param {string} tag
+ * @param {Record<string, any> | null} [props]
+ * @param {...(Node | string | null | undefined | false | Array<Node | string | null | undefined | false>)} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'text') el.textContent = value;
+    else if (key === 'on') for (const [type, fn] of Object.entries(value)) el.addEventListener(type, fn);
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (PROPS.has(key)) /** @type {any} */ (el)[key] = value;
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+const PROPS = new Set(['hidden', 'disabled', 'required', 'readOnly', 'value', 'checked', 'selected', 'tabIndex']);
+
+/** @param {Element} el @param {any[]} children */
+function append(el, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+}
+
+/** Replaces an element's children. @param {Element} el @param {...any} children */
+export function mount(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+let uid = 0;
+/** A unique id for label/aria wiring. @param {string} prefix */
+export function uniqueId(prefix) {
+  uid += 1;
+  return `${prefix}-${uid}`;
+}
+
+const ICONS = {
+  key: 'M15 7a2 2 0 1 1 0 4 2 2 0 0 1 0-4Zm-6 6 3.5-3.5M3 21v-3l7.5-7.5A6 6 0 1 1 15 15l-1 1h-2v2h-2v2H7l-1 1H3Z',
+  users: 'M16 19v-1a4 4 0 0 0-4-4H7a4 4 0 0 0-4 4v1M9.5 10a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7ZM21 19v-1a4 4 0 0 0-3-3.9M15.5 3.1a3.5 3.5 0 0 1 0 6.8',
+  lock: 'M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  check: 'M5 12.5 10 17l9-10',
+  alert: 'M12 8v5m0 3.5v.5M10.3 3.9 2.4 18a2 2 0 0 0 1.7 3h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z',
+  info: 'M12 11v6m0-9.5v.5M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20Z',
+  plus: 'M12 5v14M5 12h14',
+  logout: 'M15 17l5-5-5-5M20 12H9M12 21H5a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h7',
+  x: 'M6 6l12 12M18 6 6 18',
+  mail: 'M3 5h18v14H3zM3 6l9 7 9-7',
+};
+
+/**
+ * An inline SVG icon, hidden from assistive technology.
+ * @param {keyof typeof ICONS} name
+ */
+export function icon(name, className = 'icon') {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', className);
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(NS, 'path');
+  path.setAttribute('d', ICONS[name]);
+  svg.append(path);
+  return svg;
+}
+
+/**
+ * A banner: `error` is an alert (announced at once), the others are polite status messages.
+ * @param {'error' | 'success' | 'info' | 'warning'} kind
+ * @param {string} message
+ * @param {{ title?: string, onDismiss?: () => void }} [options]
+ */
+export function banner(kind, message, options = {}) {
+  const iconName = kind === 'success' ? 'check' : kind === 'info' ? 'info' : 'alert';
+  const close = options.onDismiss
+    ? h('button', { type: 'button', class: 'banner-close', 'aria-label': 'Dismiss message', on: { click: options.onDismiss } }, icon('x'))
+    : null;
+  return h(
+    'div',
+    { class: `banner banner-${kind}`, role: kind === 'error' ? 'alert' : 'status' },
+    icon(iconName, 'icon banner-icon'),
+    h('div', { class: 'banner-body' }, options.title ? h('strong', { class: 'banner-title', text: options.title }) : null, h('span', { text: message })),
+    close,
+  );
+}
+
+/** @param {string} text @param {'green' | 'gray' | 'indigo' | 'amber' | 'red'} tone */
+export function badge(text, tone) {
+  return h('span', { class: `badge badge-${tone}` }, h('span', { class: 'badge-dot', 'aria-hidden': 'true' }), text);
+}
+
+/** Visually hidden text for screen readers. @param {string} text */
+export function srOnly(text) {
+  return h('span', { class: 'sr-only', text });
+}

@@ -1,0 +1,122 @@
+// The signed-in layout: top bar (workspace, user, sign-out), the Settings navigation and the main
+// region, plus the pieces every page shares (page header, admin-only notice, loading and empty states).
+import { badge, banner, h, icon } from './dom.js';
+import { initials, roleLabel } from './format.js';
+
+export const navItems = [
+  { path: '/admin/api-keys', label: 'API keys', icon: /** @type {const} */ ('key') },
+  { path: '/admin/members', label: 'Members', icon: /** @type {const} */ ('users') },
+];
+
+/**
+ * @param {{ me: any, path: string, navigate: (path: string) => void, signOut: () => void }} options
+ * @returns {{ shell: HTMLElement, main: HTMLElement }}
+ */
+export function renderShell(options) {
+  const { me } = options;
+  const main = h('main', { id: 'main', class: 'main', tabIndex: -1 });
+  const logo = h('img', { src: new URL('./icon.svg', import.meta.url).pathname, alt: '', class: 'brand-logo', width: '28', height: '28' });
+  const userName = me.user?.name ?? 'API key';
+  const topbar = h(
+    'header',
+    { class: 'topbar' },
+    h('a', { class: 'brand', href: '/admin/api-keys', on: { click: linkHandler(options.navigate) } }, logo, h('span', { class: 'brand-name', text: 'Agent Platform' })),
+    h('span', { class: 'topbar-sep', 'aria-hidden': 'true', text: '/' }),
+    h('span', { class: 'workspace-name', title: 'Workspace', text: me.workspace.name }),
+    h(
+      'div',
+      { class: 'topbar-user' },
+      h('span', { class: 'avatar', 'aria-hidden': 'true', text: initials(userName, me.user?.email) }),
+      h('span', { class: 'user-text' }, h('span', { class: 'user-name', text: userName }), h('span', { class: 'user-email', text: me.user?.email ?? '' })),
+      badge(roleLabel(me.role), me.role === 'member' ? 'gray' : 'indigo'),
+      h('button', { type: 'button', class: 'btn btn-ghost btn-sm', on: { click: options.signOut } }, icon('logout'), h('span', { text: 'Sign out' })),
+    ),
+  );
+  const links = navItems.map((item) =>
+    h(
+      'li',
+      null,
+      h(
+        'a',
+        { href: item.path, class: 'nav-link', 'aria-current': item.path === options.path ? 'page' : null, on: { click: linkHandler(options.navigate) } },
+        icon(item.icon),
+        h('span', { text: item.label }),
+      ),
+    ),
+  );
+  const sidebar = h('nav', { class: 'sidebar', 'aria-label': 'Settings' }, h('h2', { class: 'sidebar-heading', text: 'Settings' }), h('ul', { class: 'nav-list' }, links));
+  const shell = h('div', { class: 'shell' }, topbar, h('div', { class: 'layout' }, sidebar, main));
+  return { shell, main };
+}
+
+/** In-app navigation for plain clicks; modified clicks (new tab, etc.) keep the browser's behaviour. @param {(path: string) => void} navigate */
+function linkHandler(navigate) {
+  /** @param {MouseEvent} event */
+  return (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(/** @type {HTMLAnchorElement} */ (event.currentTarget).pathname);
+  };
+}
+
+/**
+ * @param {{ title: string, description: string, action?: HTMLElement | null }} options
+ */
+export function pageHeader(options) {
+  return h(
+    'div',
+    { class: 'page-header' },
+    h('div', { class: 'page-heading' }, h('h1', { class: 'page-title', tabIndex: -1, text: options.title }), h('p', { class: 'page-description', text: options.description })),
+    options.action ?? null,
+  );
+}
+
+/**
+ * What a member who is not an admin sees instead of the management forms.
+ * @param {{ title: string, message: string, me: any }} options
+ */
+export function adminOnlyNotice(options) {
+  return h(
+    'section',
+    { class: 'card empty-state locked', 'aria-labelledby': 'admin-only-title' },
+    h('span', { class: 'empty-icon' }, icon('lock')),
+    h('h2', { id: 'admin-only-title', class: 'empty-title', text: options.title }),
+    h('p', { class: 'empty-text', text: options.message }),
+    h('p', { class: 'empty-text muted' }, 'You are signed in as ', h('strong', { text: roleLabel(options.me.role) }), ` of ${options.me.workspace.name}.`),
+  );
+}
+
+/** @param {string} label */
+export function loadingState(label) {
+  return h('div', { class: 'loading-state', role: 'status', 'aria-live': 'polite' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { text: label }));
+}
+
+/**
+ * @param {{ icon: 'key' | 'users', title: string, message: string, action?: HTMLElement }} options
+ */
+export function emptyState(options) {
+  return h(
+    'div',
+    { class: 'empty-state' },
+    h('span', { class: 'empty-icon' }, icon(options.icon)),
+    h('h2', { class: 'empty-title', text: options.title }),
+    h('p', { class: 'empty-text', text: options.message }),
+    options.action ?? null,
+  );
+}
+
+/** @param {string} message @param {() => void} retry */
+export function errorState(message, retry) {
+  return h(
+    'div',
+    { class: 'error-state' },
+    banner('error', message, { title: 'Could not load this page' }),
+    h('button', { type: 'button', class: 'btn btn-secondary', text: 'Try again', on: { click: retry } }),
+  );
+}
+
+/** Moves focus to the page title so keyboard and screen-reader users land on the new page. @param {HTMLElement} main */
+export function focusTitle(main) {
+  const title = main.querySelector('h1');
+  if (title instanceof HTMLElement) title.focus({ preventScroll: true });
+}

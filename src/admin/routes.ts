@@ -1,0 +1,68 @@
+// Serves the admin panel (Settings: API keys, Members) at /admin. The panel is static: one HTML shell
+// for every page and the ES modules and CSS it loads; it talks to the public REST API only.
+import type { Context, Hono } from 'hono';
+import { ApiError } from '../errors.ts';
+import type { AppEnv } from '../http/request-context.ts';
+import { assetsBase, loadAdminAssets, type AdminAssets, type StaticFile } from './assets.ts';
+
+/** The panel's pages: each answers with the same shell, which routes on the client. */
+export const adminPages = ['/admin', '/admin/api-keys', '/admin/members', '/admin/join'] as const;
+
+/** Paths for the service's 404/405 table. */
+export const adminPaths = [...adminPages, '/admin/', '/admin/assets/{build}/{file}'].map((path) => ({ path, methods: ['GET'] }));
+
+export const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  // The panel builds its DOM with textContent only; this makes any HTML-string sink a violation.
+  "require-trusted-types-for 'script'",
+].join('; ');
+
+export const securityHeaders: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': contentSecurityPolicy,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+};
+
+const REVALIDATE = 'no-cache';
+const FOREVER = 'public, max-age=31536000, immutable';
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+function serveFile(c: Context<AppEnv>, file: StaticFile, cacheControl: string): Response {
+  const headers = new Headers({ ...securityHeaders, 'Cache-Control': cacheControl, ETag: file.etag });
+  if (etagMatches(c.req.header('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
+  headers.set('Content-Type', file.contentType);
+  headers.set('Content-Length', String(file.body.byteLength));
+  return new Response(c.req.method === 'HEAD' ? null : file.body, { status: 200, headers });
+}
+
+export function adminRoutes(app: Hono<AppEnv>, assets: AdminAssets = loadAdminAssets()): void {
+  for (const path of adminPages) app.get(path, (c) => serveFile(c, assets.page, REVALIDATE));
+  app.get('/admin/', (c) => c.redirect('/admin', 308));
+  app.get('/admin/assets/:build/:file', (c) => {
+    const file = assets.files.get(c.req.param('file'));
+    if (!file) throw new ApiError('not_found', `No admin asset ${c.req.param('file')}.`);
+    // A page from an earlier deploy may still ask for its build; it gets today's file, revalidated.
+    const current = c.req.path.startsWith(`${assetsBase(assets.buildId)}/`);
+    return serveFile(c, file, current ? FOREVER : REVALIDATE);
+  });
+}

@@ -1,0 +1,138 @@
+// The hot exchanges, tools/list and tools/call, answered without building an SDK Server and transport per request.
+//
+// Building those per request costs about ten times the REST call itself (see test/mcp/bench/mcp-bench.ts), while
+// one shared instance is what leaked data between callers in SDK 1.x before 1.26. So this path keeps no state
+// beyond values computed at start (the serialized tool lists, the served versions) and a cache of envelope
+// verdicts. It only takes requests that are plainly valid for their era; everything else, including anything it is
+// unsure of, returns `undefined` and is served by the SDK, so it never answers differently from the SDK
+// (test/mcp/fast-path-parity.test.ts sends the same requests down both paths and compares the answers).
+
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  classifyInboundRequest,
+  type CallToolResult,
+  type Implementation,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import type { ToolDispatcher } from './dispatch.ts';
+import { jsonRpcResult } from './json-rpc.ts';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from './server-factory.ts';
+
+export type FastPath = (request: Request, message: unknown) => Promise<Response> | undefined;
+
+interface Call {
+  id: string | number;
+  method: 'tools/list' | 'tools/call';
+  params: Record<string, unknown>;
+}
+
+type Era = 'legacy' | 'modern';
+
+const LEGACY_VERSIONS = new Set<string>(LEGACY_PROTOCOL_VERSIONS);
+const PARAM_KEYS: Record<Call['method'], Set<string>> = {
+  'tools/list': new Set(['_meta']),
+  'tools/call': new Set(['name', 'arguments', '_meta']),
+};
+const ENVELOPE_CACHE_LIMIT = 1_000;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function hasOnlyKeys(value: Record<string, unknown>, allowed: Set<string>): boolean {
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
+}
+
+/** A single JSON-RPC request for one of the two methods, with params of the plain shape the SDK also accepts. */
+function plainCall(message: unknown): Call | undefined {
+  if (!isPlainObject(message) || message.jsonrpc !== '2.0') return undefined;
+  const { id, method } = message;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  if (method !== 'tools/list' && method !== 'tools/call') return undefined;
+  const params = message.params ?? {};
+  if (!isPlainObject(params) || !hasOnlyKeys(params, PARAM_KEYS[method])) return undefined;
+  if (params._meta !== undefined && !isPlainObject(params._meta)) return undefined;
+  if (method === 'tools/call') {
+    if (typeof params.name !== 'string') return undefined;
+    if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
+  }
+  return { id: id as string | number, method, params };
+}
+
+/** 2025-era request as the SDK's stateless legacy transport would accept it (same Accept and version checks). */
+function isPlainLegacy(request: Request, meta: Record<string, unknown> | undefined): boolean {
+  if (meta && PROTOCOL_VERSION_META_KEY in meta) return false;
+  if (meta?.progressToken !== undefined && typeof meta.progressToken !== 'string' && typeof meta.progressToken !== 'number') {
+    return false;
+  }
+  const version = request.headers.get('mcp-protocol-version');
+  if (version !== null && !LEGACY_VERSIONS.has(version)) return false;
+  const accept = request.headers.get('accept');
+  return accept !== null && accept.includes('application/json') && accept.includes('text/event-stream');
+}
+
+function createEnvelopeCheck() {
+  // Clients send the same envelope on every request, so the SDK's verdict on one is remembered by its JSON text.
+  const valid = new Set<string>();
+  return (call: Call, meta: Record<string, unknown>): boolean => {
+    const key = JSON.stringify(meta);
+    if (valid.has(key)) return true;
+    const verdict = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: MODERN_PROTOCOL_VERSION,
+      mcpMethodHeader: call.method,
+      body: { jsonrpc: '2.0', id: call.id, method: call.method, params: { _meta: meta } },
+    });
+    if (verdict.kind !== 'modern') return false;
+    if (valid.size >= ENVELOPE_CACHE_LIMIT) valid.clear();
+    valid.add(key);
+    return true;
+  };
+}
+
+/** 2026-07-28 request whose standard headers mirror its body, as SEP-2243 requires and the SDK checks. */
+function isPlainModern(request: Request, call: Call, meta: Record<string, unknown>, envelopeOk: ReturnType<typeof createEnvelopeCheck>) {
+  if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) return false;
+  const headers = request.headers;
+  if (headers.get('mcp-protocol-version') !== MODERN_PROTOCOL_VERSION || headers.get('mcp-method') !== call.method) return false;
+  if (call.method === 'tools/call' && headers.get('mcp-name') !== call.params.name) return false;
+  return envelopeOk(call, meta);
+}
+
+export function createFastPath(options: { wireTools: Tool[]; dispatcher: ToolDispatcher; serverInfo: Implementation }): FastPath {
+  const { dispatcher } = options;
+  const serverMeta = { [SERVER_INFO_META_KEY]: options.serverInfo };
+  // The modern list carries the cache fields the SDK fills in when no hint is configured.
+  const listJson: Record<Era, string> = {
+    legacy: JSON.stringify({ tools: options.wireTools }),
+    modern: JSON.stringify({ tools: options.wireTools, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: serverMeta }),
+  };
+  const envelopeOk = createEnvelopeCheck();
+
+  function eraOf(request: Request, call: Call): Era | undefined {
+    const meta = call.params._meta as Record<string, unknown> | undefined;
+    if (isPlainLegacy(request, meta)) return 'legacy';
+    return meta && isPlainModern(request, call, meta, envelopeOk) ? 'modern' : undefined;
+  }
+
+  function encode(era: Era, result: CallToolResult): string {
+    return JSON.stringify(era === 'modern' ? { ...result, resultType: 'complete', _meta: serverMeta } : result);
+  }
+
+  return (request, message) => {
+    const call = plainCall(message);
+    if (!call) return undefined;
+    const era = eraOf(request, call);
+    if (!era) return undefined;
+    if (call.method === 'tools/list') return Promise.resolve(jsonRpcResult(call.id, listJson[era]));
+    const name = call.params.name as string;
+    // Unknown tools go to the SDK, which owns the shape of JSON-RPC errors.
+    if (!dispatcher.has(name)) return undefined;
+    const args = call.params.arguments as Record<string, unknown> | undefined;
+    const authorization = request.headers.get('authorization') ?? undefined;
+    return dispatcher.call(name, args, authorization).then((result) => jsonRpcResult(call.id, encode(era, result)));
+  };
+}

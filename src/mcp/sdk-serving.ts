@@ -1,0 +1,38 @@
+// The SDK's own serving of both eras, used for every exchange the fast path does not take (handshakes, discovery,
+// malformed or unusual requests), so that those answers are exactly the SDK's.
+//
+// - 2026-07-28: `createMcpHandler` in strict modern mode with JSON responses.
+// - 2025 era: the SDK's stateless fallback streams SSE, and this server answers JSON only, so the legacy leg is
+//   the same per-request idiom with `enableJsonResponse`: a fresh Server and transport per request, closed after.
+
+import {
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
+import { jsonRpcError } from './json-rpc.ts';
+
+export type SdkServing = (request: Request, parsedBody: unknown) => Promise<Response>;
+
+export function createSdkServing(factory: McpServerFactory, onerror?: (error: Error) => void): SdkServing {
+  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', onerror });
+
+  async function legacy(request: Request, parsedBody: unknown): Promise<Response> {
+    // Stateless serving has no session to stream on (GET) or to end (DELETE).
+    if (request.method !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed.', null, { allow: 'POST' });
+    const server = await factory({ era: 'legacy', requestInfo: request });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    if (onerror) transport.onerror = onerror;
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+    } finally {
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    }
+  }
+
+  return async (request, parsedBody) =>
+    (await isLegacyRequest(request, parsedBody)) ? legacy(request, parsedBody) : modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+}

@@ -1,0 +1,115 @@
+// Builds the REST request for one tool call from the tool's binding, planned once per tool.
+//
+// Serialisation rules (the same ones the REST contract documents for its parameters):
+// - path: `String(value)` percent-encoded with encodeURIComponent, so `/` and `?` in an id cannot change the route;
+// - query: scalars as `String(value)`, arrays repeat the key (`?tag=a&tag=b`, OpenAPI form/explode), objects as
+//   one JSON string (there is no deep-object style in our contract), null/undefined omitted;
+// - header: scalars as `String(value)`, arrays comma-joined (RFC 9110 list), objects as JSON;
+// - body: `merged` gathers the body args into one object under their keys, `whole` sends the one body arg as is;
+//   JSON media types are JSON-encoded, a string for a non-JSON media type (e.g. text/csv) is sent verbatim.
+
+import type { ToolArg, ToolDescriptor } from './tool-descriptor.ts';
+
+export interface RequestPlan {
+  method: string;
+  /** Literal path pieces; the path arg names sit between them (pieces.length === pathArgs.length + 1). */
+  pieces: string[];
+  pathArgs: string[];
+  query: ToolArg[];
+  headers: ToolArg[];
+  body: ToolArg[];
+  bodyMode: 'none' | 'merged' | 'whole';
+  contentType: string;
+  jsonBody: boolean;
+}
+
+// Framing and credential headers come from the MCP request, never from tool arguments.
+const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'content-type', 'cookie', 'transfer-encoding']);
+const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+export function planRequest(tool: ToolDescriptor): RequestPlan {
+  const { binding } = tool;
+  const argByKey = new Map(binding.args.filter((a) => a.in === 'path').map((a) => [a.key, a.name]));
+  const pieces: string[] = [];
+  const pathArgs: string[] = [];
+  let rest = binding.path;
+  for (let m = /\{([^}]+)\}/.exec(rest); m; m = /\{([^}]+)\}/.exec(rest)) {
+    const argName = argByKey.get(m[1]);
+    if (!argName) throw new Error(`tool ${tool.name}: path parameter {${m[1]}} has no argument`);
+    pieces.push(rest.slice(0, m.index));
+    pathArgs.push(argName);
+    rest = rest.slice(m.index + m[0].length);
+  }
+  pieces.push(rest);
+  const bodyArgs = binding.args.filter((a) => a.in === 'body');
+  if (binding.body === 'whole' && bodyArgs.length !== 1) {
+    throw new Error(`tool ${tool.name}: a whole-body binding needs exactly one body argument`);
+  }
+  const reserved = binding.args.find((a) => a.in === 'header' && RESERVED_HEADERS.has(a.key.toLowerCase()));
+  if (reserved) throw new Error(`tool ${tool.name}: header argument ${reserved.key} is reserved for the transport`);
+  const contentType = binding.contentType ?? 'application/json';
+  return {
+    method: binding.method,
+    pieces,
+    pathArgs,
+    query: binding.args.filter((a) => a.in === 'query'),
+    headers: binding.args.filter((a) => a.in === 'header'),
+    body: bodyArgs,
+    bodyMode: binding.body,
+    contentType,
+    jsonBody: JSON_MEDIA.test(contentType),
+  };
+}
+
+function scalar(value: unknown): string {
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function buildUrl(plan: RequestPlan, args: Record<string, unknown>, baseUrl: string): string {
+  let url = baseUrl + plan.pieces[0];
+  for (let i = 0; i < plan.pathArgs.length; i++) {
+    url += encodeURIComponent(scalar(args[plan.pathArgs[i]])) + plan.pieces[i + 1];
+  }
+  let sep = url.includes('?') ? '&' : '?';
+  for (const arg of plan.query) {
+    const value = args[arg.name];
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      url += `${sep}${encodeURIComponent(arg.key)}=${encodeURIComponent(scalar(item))}`;
+      sep = '&';
+    }
+  }
+  return url;
+}
+
+function buildBody(plan: RequestPlan, args: Record<string, unknown>): string | undefined {
+  if (plan.bodyMode === 'none') return undefined;
+  let body: unknown;
+  if (plan.bodyMode === 'whole') {
+    body = args[plan.body[0].name];
+    if (body === undefined) return undefined;
+  } else {
+    const merged: Record<string, unknown> = {};
+    for (const arg of plan.body) if (args[arg.name] !== undefined) merged[arg.key] = args[arg.name];
+    body = merged;
+  }
+  return !plan.jsonBody && typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+export function buildRequest(
+  plan: RequestPlan,
+  args: Record<string, unknown>,
+  baseUrl: string,
+  authorization: string | undefined,
+): Request {
+  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+  for (const arg of plan.headers) {
+    const value = args[arg.name];
+    if (value === undefined || value === null) continue;
+    headers[arg.key.toLowerCase()] = Array.isArray(value) ? value.map(scalar).join(', ') : scalar(value);
+  }
+  if (authorization !== undefined) headers.authorization = authorization;
+  const body = buildBody(plan, args);
+  if (body !== undefined) headers['content-type'] = plan.contentType;
+  return new Request(buildUrl(plan, args, baseUrl), { method: plan.method, headers, body });
+}

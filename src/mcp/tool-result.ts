@@ -1,0 +1,104 @@
+// Turns the REST response of a tool call into an MCP CallToolResult, and caps its size.
+
+import { STATUS_CODES } from 'node:http';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+
+export interface ResultShape {
+  name: string;
+  /** True when the tool advertises an outputSchema: successful results then carry structuredContent. */
+  structured: boolean;
+  /** How a caller gets the rest of a capped result (from the tool's pagination arguments). */
+  pagingHint: string;
+  capBytes: number;
+}
+
+interface FieldError {
+  pointer?: string;
+  field?: string;
+  code?: string;
+  message?: string;
+}
+
+const JSON_TYPE = /\bjson\b/i;
+
+function text(value: string, isError = false): CallToolResult {
+  return isError ? { content: [{ type: 'text', text: value }], isError } : { content: [{ type: 'text', text: value }] };
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function pagingHint(name: string, inputSchema: Record<string, unknown>): string {
+  const props = isObject(inputSchema.properties) ? inputSchema.properties : {};
+  if ('limit' in props && 'cursor' in props) {
+    return `call ${name} again with a smaller \`limit\` and pass each response's \`next_cursor\` as \`cursor\` to page through the rest`;
+  }
+  if ('limit' in props) return `call ${name} again with a smaller \`limit\``;
+  return `narrow the request (more specific arguments or a more specific tool) so the result is smaller`;
+}
+
+/** Cuts `body` to the cap on a character boundary and says how to get the rest; never returns partial structured data. */
+function capped(shape: ResultShape, body: string): CallToolResult | undefined {
+  // UTF-8 needs at most 3 bytes per UTF-16 unit, so most results skip the exact byte count.
+  if (body.length * 3 <= shape.capBytes) return undefined;
+  const total = Buffer.byteLength(body);
+  if (total <= shape.capBytes) return undefined;
+  const room = new Uint8Array(Math.max(0, shape.capBytes - 600));
+  const { read } = new TextEncoder().encodeInto(body, room);
+  const marker =
+    `\n\n[result truncated: the response is ${total} bytes, over the ${shape.capBytes}-byte limit for one tool result. ` +
+    `Only the first ${room.length} bytes are shown above (the JSON is incomplete, and structuredContent is omitted). ` +
+    `To get the rest, ${shape.pagingHint}.]`;
+  // isError: a successful result of a tool with an outputSchema must carry complete structuredContent, which a cut one cannot.
+  return text(body.slice(0, read) + marker, true);
+}
+
+export function problemMessage(status: number, problem: Record<string, unknown> | undefined): string {
+  // Reason phrases from the status table: in-process responses carry no statusText.
+  const title = typeof problem?.title === 'string' ? problem.title : (STATUS_CODES[status] ?? 'Error');
+  const detail = typeof problem?.detail === 'string' ? `: ${problem.detail}` : '';
+  const lines = [`${status} ${title}${detail}`];
+  const errors = Array.isArray(problem?.errors) ? (problem.errors as FieldError[]) : [];
+  for (const e of errors) {
+    const where = e.field ?? e.pointer?.replace(/^\//, '').replaceAll('/', '.') ?? '';
+    lines.push(`- ${where ? `${where}: ` : ''}${e.message ?? ''}${e.code ? ` (${e.code})` : ''}`);
+  }
+  const resolution = problem?.resolution;
+  if (resolution !== undefined) lines.push(`Next step: ${JSON.stringify(resolution)}`);
+  if (typeof problem?.request_id === 'string') lines.push(`request_id: ${problem.request_id}`);
+  return lines.join('\n');
+}
+
+function errorResult(shape: ResultShape, res: Response, body: string): CallToolResult {
+  const parsed = JSON_TYPE.test(res.headers.get('content-type') ?? '') ? parseJson(body) : undefined;
+  const problem = isObject(parsed) ? parsed : undefined;
+  const message = problemMessage(res.status, problem);
+  // 1.x clients (through 1.32) validate structuredContent against the outputSchema even on isError results
+  // (typescript-sdk#1943), so for those tools the problem travels as JSON text instead.
+  if (problem && !shape.structured) {
+    return { content: [{ type: 'text', text: message }], structuredContent: problem, isError: true };
+  }
+  const raw = problem ? `\n\n${body}` : body ? `\n\n${body.slice(0, 2000)}` : '';
+  return text(message + raw, true);
+}
+
+export async function toToolResult(shape: ResultShape, res: Response): Promise<CallToolResult> {
+  const body = await res.text();
+  if (res.status < 200 || res.status > 299) return capped(shape, body) ?? errorResult(shape, res, body);
+  if (body === '') return text(`${res.status} ${STATUS_CODES[res.status] ?? 'OK'}: the operation succeeded and returned no content.`);
+  const cut = capped(shape, body);
+  if (cut) return cut;
+  if (!shape.structured) return text(body);
+  const parsed = parseJson(body);
+  // The JSON text stays as the API sent it: clients that only read `content` get the same bytes.
+  return isObject(parsed) ? { content: [{ type: 'text', text: body }], structuredContent: parsed } : text(body);
+}
