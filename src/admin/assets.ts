@@ -7,7 +7,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface StaticFile {
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   contentType: string;
   etag: string;
 }
@@ -29,7 +29,7 @@ const contentTypes: Record<string, string> = {
 const defaultDir = fileURLToPath(new URL('./public/', import.meta.url));
 const SHELL = 'index.html';
 
-function staticFile(body: Uint8Array, name: string): StaticFile {
+function staticFile(body: Uint8Array<ArrayBuffer>, name: string): StaticFile {
   const contentType = contentTypes[extname(name)];
   if (!contentType) throw new Error(`admin assets: no content type for ${name}`);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
@@ -53,6 +53,6 @@ export function loadAdminAssets(dir = defaultDir): AdminAssets {
   const buildId = build.digest('hex').slice(0, 12);
   const shell = raw.get(SHELL)!.toString('utf8').replaceAll('{{assets}}', assetsBase(buildId));
   const files = new Map<string, StaticFile>();
-  for (const [name, body] of raw) if (name !== SHELL) files.set(name, staticFile(body, name));
+  for (const [name, body] of raw) if (name !== SHELL) files.set(name, staticFile(new Uint8Array(body), name));
   return { buildId, page: staticFile(new TextEncoder().encode(shell), SHELL), files };
 }

@@ -11,8 +11,8 @@ import { signInPage } from './sign-in.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
-/** @type {{ token: string | null, me: any, generation: number }} */
-const state = { token: loadToken(), me: null, generation: 0 };
+/** @type {{ token: string | null, me: any, generation: number, path: string }} */
+const state = { token: loadToken(), me: null, generation: 0, path: '' };
 
 const api = createApi({
   getToken: () => state.token,
@@ -43,48 +43,81 @@ function startSession(token) {
 /** @param {{ kind: 'warning' | 'success', message: string }} notice */
 function endSession(notice) {
   if (!state.token) return;
+  // The email (not the password) is kept in memory so signing in again is one field.
+  const email = state.me?.user?.email ?? null;
   state.token = null;
   state.me = null;
   clearToken();
-  showSignIn(notice);
+  showSignIn(notice, email);
 }
 
-/** @param {{ kind: 'warning' | 'success', message: string } | null} notice */
-function showSignIn(notice) {
+/** @param {{ kind: 'warning' | 'success', message: string } | null} notice @param {string | null} [email] */
+function showSignIn(notice, email = null) {
   state.generation += 1;
+  state.path = location.pathname;
   document.title = 'Sign in · Agent Platform';
   if (location.pathname === '/admin/join') {
     joinPage(root, { api, onSignedIn: startSession, navigate });
     return;
   }
-  signInPage(root, { api, notice, onSignedIn: startSession, navigate });
+  signInPage(root, { api, notice, email, onSignedIn: startSession, navigate });
 }
 
 /** @param {{ focus?: boolean }} [options] */
 async function render(options = {}) {
   if (!state.token) return showSignIn(null);
-  const generation = ++state.generation;
-  const alive = () => generation === state.generation && state.token !== null;
   if (!pages[location.pathname]) history.replaceState(null, '', DEFAULT_PAGE);
-  if (!state.me) {
-    mount(root, h('div', { class: 'boot' }, loadingState('Loading your workspace…')));
-    try {
-      state.me = await api.me();
-    } catch (error) {
-      if (!alive()) return;
-      const message = error instanceof ApiProblem ? error.message : 'Something went wrong.';
-      mount(root, h('div', { class: 'boot' }, errorState(message, () => void render(options))));
-      return;
-    }
-    if (!alive()) return;
+  if (state.me) {
+    draw(options);
+    void refreshMe();
+    return;
   }
+  const generation = ++state.generation;
+  mount(root, h('div', { class: 'boot' }, loadingState('Loading your workspace…')));
+  try {
+    const me = await api.me();
+    if (generation !== state.generation) return;
+    state.me = me;
+  } catch (error) {
+    if (generation !== state.generation || !state.token) return;
+    const message = error instanceof ApiProblem ? error.message : 'Something went wrong.';
+    mount(root, h('div', { class: 'boot' }, errorState(message, () => void render(options))));
+    return;
+  }
+  draw(options);
+}
+
+/** Renders the signed-in layout and the current page; work of the page drawn before stops mattering. @param {{ focus?: boolean }} options */
+function draw(options) {
+  const generation = ++state.generation;
+  state.path = location.pathname;
   const me = state.me;
   const { shell, main } = renderShell({ me, path: location.pathname, navigate, signOut: () => endSession({ kind: 'success', message: 'You have signed out.' }) });
   mount(root, shell);
   const isAdmin = me.role === 'owner' || me.role === 'admin';
-  pages[location.pathname](main, { api, me, isAdmin, alive });
+  pages[location.pathname](main, { api, me, isAdmin, alive: () => generation === state.generation && state.token !== null });
   if (options.focus !== false) focusTitle(main);
 }
 
-window.addEventListener('popstate', () => void render());
+/**
+ * Each page view re-reads the principal: a role changed by an admin shows on the next page, and a
+ * session that ended (expired, member removed) is noticed there, through the API's 401.
+ */
+async function refreshMe() {
+  const generation = state.generation;
+  try {
+    const me = await api.me();
+    if (generation !== state.generation || !state.token) return;
+    const before = state.me;
+    state.me = me;
+    if (me.role !== before.role || me.user?.id !== before.user?.id || me.workspace.name !== before.workspace.name) draw({ focus: false });
+  } catch {
+    // A 401 has already ended the session; anything else leaves the page as it is.
+  }
+}
+
+// In-page links (the skip link) fire popstate too; only a change of page re-renders.
+window.addEventListener('popstate', () => {
+  if (location.pathname !== state.path) void render();
+});
 void render({ focus: false });

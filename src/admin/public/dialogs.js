@@ -20,7 +20,9 @@ export function openDialog(options) {
   dialog.addEventListener('close', () => {
     dialog.remove();
     for (const fn of closeHandlers) fn();
-    if (opener && opener.isConnected) opener.focus();
+    // The opener may be gone (a revoked key's button): the page title is the next best place.
+    const target = opener?.isConnected ? opener : document.querySelector('main h1');
+    if (target instanceof HTMLElement) target.focus();
   });
   document.body.append(dialog);
   dialog.showModal();
@@ -45,6 +47,8 @@ export function openDialog(options) {
     },
   };
 }
+
+/** @typedef {ReturnType<typeof openDialog>} DialogHandle */
 
 /**
  * Sets a button busy while `work` runs; shows its error in `errorSlot`. Returns the result, or undefined on error.

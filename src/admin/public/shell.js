@@ -29,7 +29,7 @@ export function renderShell(options) {
       h('span', { class: 'avatar', 'aria-hidden': 'true', text: initials(userName, me.user?.email) }),
       h('span', { class: 'user-text' }, h('span', { class: 'user-name', text: userName }), h('span', { class: 'user-email', text: me.user?.email ?? '' })),
       badge(roleLabel(me.role), me.role === 'member' ? 'gray' : 'indigo'),
-      h('button', { type: 'button', class: 'btn btn-ghost btn-sm', on: { click: options.signOut } }, icon('logout'), h('span', { text: 'Sign out' })),
+      h('button', { type: 'button', class: 'btn btn-ghost btn-sm', on: { click: options.signOut } }, icon('logout'), h('span', { class: 'btn-label', text: 'Sign out' })),
     ),
   );
   const links = navItems.map((item) =>

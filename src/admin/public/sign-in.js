@@ -6,7 +6,7 @@ import { applyFieldErrors, field, input, submitButton } from './forms.js';
 
 /**
  * @param {HTMLElement} root
- * @param {{ api: import('./api.js').Api, notice: { kind: 'warning' | 'success', message: string } | null, onSignedIn: (token: string) => void, navigate: (path: string) => void }} options
+ * @param {{ api: import('./api.js').Api, notice: { kind: 'warning' | 'success', message: string } | null, email?: string | null, onSignedIn: (token: string) => void, navigate: (path: string) => void }} options
  */
 export function signInPage(root, options) {
   const email = input({ type: 'email', name: 'email', autocomplete: 'username', required: true, maxlength: '254', spellcheck: 'false' });
@@ -36,7 +36,12 @@ export function signInPage(root, options) {
   const notice = options.notice ? banner(options.notice.kind, options.notice.message) : null;
   const join = h('a', { href: '/admin/join', class: 'link', text: 'Join a workspace', on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate('/admin/join')) } });
   mount(root, authCard('sign-in-title', 'Sign in to the admin panel', 'Manage API keys and members of your workspace.', [notice, form, h('p', { class: 'auth-footer' }, 'Have an invitation? ', join)]));
-  email.focus();
+  if (options.email) {
+    email.value = options.email;
+    password.focus();
+  } else {
+    email.focus();
+  }
 }
 
 /**
