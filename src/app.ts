@@ -11,6 +11,7 @@ import type { HandlerContext } from './handlers/context.ts';
 import { handlers } from './handlers/registry.ts';
 import { docsRoutes } from './http/docs.ts';
 import { operationGuard } from './http/operation-guard.ts';
+import { MCP_PATH, mcpRoutes } from './http/mcp-route.ts';
 import { handleError, problemResponse } from './http/problem.ts';
 import { requestContext, type AppEnv } from './http/request-context.ts';
 import { unmatchedRequest } from './http/unmatched.ts';
@@ -24,14 +25,20 @@ export function honoPath(template: string): string {
   return template.replace(/\{([^}]+)\}/g, ':$1');
 }
 
-function respond(c: Context<AppEnv>, out: HandlerResult): Response {
+/** JSON bodies the app serialized, by response, so in-process MCP tool calls need not read them back. */
+type BodyTexts = WeakMap<Response, string>;
+
+function respond(out: HandlerResult, texts: BodyTexts): Response {
   const headers = new Headers(out.headers);
   if (out.body === undefined) return new Response(null, { status: out.status, headers });
   headers.set('Content-Type', out.status >= 400 ? 'application/problem+json' : 'application/json');
-  return new Response(JSON.stringify(out.body), { status: out.status, headers });
+  const text = JSON.stringify(out.body);
+  const response = new Response(text, { status: out.status, headers });
+  texts.set(response, text);
+  return response;
 }
 
-function operationHandler(op: OperationMeta, deps: Deps) {
+function operationHandler(op: OperationMeta, deps: Deps, texts: BodyTexts) {
   const handler = handlers[op.handler] as unknown as AnyHandler;
   const request = (routes[op.handler] as { request?: Record<string, unknown> }).request ?? {};
   const targets: Array<[string, string]> = [];
@@ -44,7 +51,7 @@ function operationHandler(op: OperationMeta, deps: Deps) {
     const input: Record<string, unknown> = {};
     for (const [field, target] of targets) input[field] = valid(target);
     const ctx: HandlerContext = { deps, principal: c.get('principal'), requestId: c.get('requestId'), clientAddress: c.get('clientAddress') };
-    return respond(c, await handler(input, ctx));
+    return respond(await handler(input, ctx), texts);
   };
 }
 
@@ -60,18 +67,21 @@ export function createApp(deps: Deps) {
       },
     }),
   );
+  const texts: BodyTexts = new WeakMap();
   const guardOptions = { authenticator: deps.authenticator, limiter: deps.limiter, rateLimit: deps.config.rateLimit };
   for (const op of operations) {
     const guards = operationGuard(op, guardOptions) as [MiddlewareHandler<AppEnv>, ...MiddlewareHandler<AppEnv>[]];
     app.on(op.method, honoPath(op.path), ...guards);
     // The route table's handler types are per-operation; the registry is checked against them by tsc.
-    app.openapi(routes[op.handler] as never, operationHandler(op, deps) as never);
+    app.openapi(routes[op.handler] as never, operationHandler(op, deps, texts) as never);
   }
+  mcpRoutes(app, deps, (response) => texts.get(response));
   adminRoutes(app);
   docsRoutes(app, deps.openapiDocument);
   const unmatched = unmatchedRequest(operations, [
     { path: '/openapi.json', methods: ['GET'] },
     { path: '/docs', methods: ['GET'] },
+    { path: MCP_PATH, methods: ['POST', 'GET', 'DELETE'] },
     ...adminPaths,
   ]);
   app.notFound((c) => problemResponse(unmatched(c.req.method, new URL(c.req.url).pathname), c.get('requestId') ?? 'unknown', new URL(c.req.url).pathname));
