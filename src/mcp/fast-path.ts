@@ -1,11 +1,12 @@
-// The hot exchanges, tools/list and tools/call, answered without building an SDK Server and transport per request.
+// The hot exchanges, tools/list and tools/call, answered without building an SDK Server and transport
+// per request.
 //
-// Building those per request costs about ten times the REST call itself (see test/mcp/bench/mcp-bench.ts), while
-// one shared instance is what leaked data between callers in SDK 1.x before 1.26. So this path keeps no state
-// beyond values computed at start (the serialized tool lists, the served versions) and a cache of envelope
-// verdicts. It only takes requests that are plainly valid for their era; everything else, including anything it is
-// unsure of, returns `undefined` and is served by the SDK, so it never answers differently from the SDK
-// (test/mcp/fast-path-parity.test.ts sends the same requests down both paths and compares the answers).
+// Building those per request costs several times the REST call itself (test/mcp/bench/mcp-bench.ts),
+// while sharing one instance between callers is what leaked data in SDK 1.x before 1.26. So this path
+// keeps no per-caller state: only values computed at start (the serialized tool lists) and a cache of
+// envelope verdicts. It takes only requests that are plainly valid for their era; anything else, and
+// anything it is unsure of, returns `undefined` and is served by the SDK. It must never answer
+// differently from the SDK: test/mcp/fast-path-parity.test.ts sends the same requests down both paths.
 
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -17,10 +18,16 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { ToolDispatcher } from './dispatch.ts';
-import { jsonRpcResult } from './json-rpc.ts';
+import { jsonRpcResult, jsonRpcThrown } from './json-rpc.ts';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from './server-factory.ts';
 
 export type FastPath = (request: Request, message: unknown) => Promise<Response> | undefined;
+
+export interface FastPathOptions {
+  wireTools: Tool[];
+  dispatcher: ToolDispatcher;
+  serverInfo: Implementation;
+}
 
 interface Call {
   id: string | number;
@@ -29,6 +36,7 @@ interface Call {
 }
 
 type Era = 'legacy' | 'modern';
+type Meta = Record<string, unknown>;
 
 const LEGACY_VERSIONS = new Set<string>(LEGACY_PROTOCOL_VERSIONS);
 const PARAM_KEYS: Record<Call['method'], Set<string>> = {
@@ -46,7 +54,7 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: Set<string>): bool
   return true;
 }
 
-/** A single JSON-RPC request for one of the two methods, with params of the plain shape the SDK also accepts. */
+/** One JSON-RPC request for one of the two methods, with params of a shape the SDK also accepts. */
 function plainCall(message: unknown): Call | undefined {
   if (!isPlainObject(message) || message.jsonrpc !== '2.0') return undefined;
   const { id, method } = message;
@@ -62,22 +70,21 @@ function plainCall(message: unknown): Call | undefined {
   return { id: id as string | number, method, params };
 }
 
-/** 2025-era request as the SDK's stateless legacy transport would accept it (same Accept and version checks). */
-function isPlainLegacy(request: Request, meta: Record<string, unknown> | undefined): boolean {
+/** A 2025-era request as the SDK's stateless legacy transport accepts it (same Accept and version rules). */
+function isPlainLegacy(request: Request, meta: Meta | undefined): boolean {
   if (meta && PROTOCOL_VERSION_META_KEY in meta) return false;
-  if (meta?.progressToken !== undefined && typeof meta.progressToken !== 'string' && typeof meta.progressToken !== 'number') {
-    return false;
-  }
+  const token = meta?.progressToken;
+  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return false;
   const version = request.headers.get('mcp-protocol-version');
   if (version !== null && !LEGACY_VERSIONS.has(version)) return false;
   const accept = request.headers.get('accept');
   return accept !== null && accept.includes('application/json') && accept.includes('text/event-stream');
 }
 
-function createEnvelopeCheck() {
-  // Clients send the same envelope on every request, so the SDK's verdict on one is remembered by its JSON text.
+/** The SDK's verdict on a 2026-07-28 `_meta` envelope; clients resend the same one, so it is remembered. */
+function createEnvelopeCheck(): (call: Call, meta: Meta) => boolean {
   const valid = new Set<string>();
-  return (call: Call, meta: Record<string, unknown>): boolean => {
+  return (call, meta) => {
     const key = JSON.stringify(meta);
     if (valid.has(key)) return true;
     const verdict = classifyInboundRequest({
@@ -93,27 +100,30 @@ function createEnvelopeCheck() {
   };
 }
 
-/** 2026-07-28 request whose standard headers mirror its body, as SEP-2243 requires and the SDK checks. */
-function isPlainModern(request: Request, call: Call, meta: Record<string, unknown>, envelopeOk: ReturnType<typeof createEnvelopeCheck>) {
-  if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) return false;
-  const headers = request.headers;
-  if (headers.get('mcp-protocol-version') !== MODERN_PROTOCOL_VERSION || headers.get('mcp-method') !== call.method) return false;
+/** A 2026-07-28 request whose standard headers mirror its body, as SEP-2243 requires and the SDK checks. */
+function isPlainModern(request: Request, call: Call, meta: Meta, envelopeOk: ReturnType<typeof createEnvelopeCheck>) {
+  if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION) return false;
+  if (!isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) return false;
+  const { headers } = request;
+  if (headers.get('mcp-protocol-version') !== MODERN_PROTOCOL_VERSION) return false;
+  if (headers.get('mcp-method') !== call.method) return false;
   if (call.method === 'tools/call' && headers.get('mcp-name') !== call.params.name) return false;
   return envelopeOk(call, meta);
 }
 
-export function createFastPath(options: { wireTools: Tool[]; dispatcher: ToolDispatcher; serverInfo: Implementation }): FastPath {
+export function createFastPath(options: FastPathOptions): FastPath {
   const { dispatcher } = options;
   const serverMeta = { [SERVER_INFO_META_KEY]: options.serverInfo };
-  // The modern list carries the cache fields the SDK fills in when no hint is configured.
+  // The modern list carries the cache fields the SDK fills in when no cache hint is configured.
+  const modernList = { resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: serverMeta };
   const listJson: Record<Era, string> = {
     legacy: JSON.stringify({ tools: options.wireTools }),
-    modern: JSON.stringify({ tools: options.wireTools, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: serverMeta }),
+    modern: JSON.stringify({ tools: options.wireTools, ...modernList }),
   };
   const envelopeOk = createEnvelopeCheck();
 
   function eraOf(request: Request, call: Call): Era | undefined {
-    const meta = call.params._meta as Record<string, unknown> | undefined;
+    const meta = call.params._meta as Meta | undefined;
     if (isPlainLegacy(request, meta)) return 'legacy';
     return meta && isPlainModern(request, call, meta, envelopeOk) ? 'modern' : undefined;
   }
@@ -133,6 +143,9 @@ export function createFastPath(options: { wireTools: Tool[]; dispatcher: ToolDis
     if (!dispatcher.has(name)) return undefined;
     const args = call.params.arguments as Record<string, unknown> | undefined;
     const authorization = request.headers.get('authorization') ?? undefined;
-    return dispatcher.call(name, args, authorization).then((result) => jsonRpcResult(call.id, encode(era, result)));
+    return dispatcher.call(name, args, authorization).then(
+      (result) => jsonRpcResult(call.id, encode(era, result)),
+      (error: unknown) => jsonRpcThrown(call.id, error),
+    );
   };
 }

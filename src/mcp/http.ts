@@ -1,12 +1,12 @@
-// The Streamable HTTP entry for POST /mcp: stateless, JSON responses, both protocol eras. The app mounts it after
-// its auth middleware, so every request that reaches it already carries an accepted credential.
+// The Streamable HTTP entry for POST /mcp: stateless, JSON responses, both protocol eras. The app mounts
+// it after its auth middleware, so every request that reaches it already carries an accepted credential.
 
 import { isJsonContentType, readRequestBody, type Implementation } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from './tool-descriptor.ts';
 import type { ToolDispatcher } from './dispatch.ts';
 import { createServerFactory, toWireTools } from './server-factory.ts';
 import { createSdkServing } from './sdk-serving.ts';
-import { createFastPath } from './fast-path.ts';
+import { createFastPath, type FastPath } from './fast-path.ts';
 import { createOriginCheck } from './origin.ts';
 import { jsonRpcError } from './json-rpc.ts';
 
@@ -15,15 +15,15 @@ export interface McpHttpHandlerOptions {
   dispatcher: ToolDispatcher;
   serverInfo: Implementation;
   /**
-   * Browser origins allowed to call /mcp. An entry with a scheme (`https://app.example.com`) must match the
-   * Origin exactly; a bare hostname (`localhost`) matches any scheme and port. Requests without Origin pass.
+   * Browser origins allowed to call /mcp: `https://app.example.com` matches that origin exactly, a bare
+   * hostname (`localhost`) any scheme and port. Requests without Origin (non-browser clients) pass.
    */
   allowedOrigins?: string[];
-  /** Largest POST body read, in bytes (the SDK's default: 4 MiB). */
+  /** Largest POST body read, in bytes (default 4 MiB, the SDK's). */
   maxRequestBodySize?: number;
-  /** Serve plain tools/list and tools/call without the per-request SDK server (default true; false for parity tests). */
+  /** Answer plain tools/list and tools/call without a per-request SDK server (default true). */
   fastPath?: boolean;
-  /** Reports rejected or failed exchanges (for logging); it never changes a response. */
+  /** Reports rejected or failed exchanges for logging; it never changes a response. */
   onerror?: (error: Error) => void;
 }
 
@@ -41,7 +41,7 @@ function parse(text: string): unknown {
 async function readBody(request: Request, maxBytes: number): Promise<string | undefined> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   // With a declared length in bounds, text() lets @hono/node-server read the socket directly; touching
-  // `request.body` would first convert the Node stream to a web stream, which costs more than the whole REST call.
+  // `request.body` first converts the Node stream to a web stream, which costs more than the REST call.
   if (declared <= maxBytes) return request.text();
   const read = await readRequestBody(request, maxBytes);
   return read.tooLarge ? undefined : read.text;
@@ -57,21 +57,24 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     authorization: (ctx) => ctx.requestInfo?.headers.get('authorization') ?? undefined,
   });
   const sdk = createSdkServing(factory, options.onerror);
-  const fast = options.fastPath === false ? () => undefined : createFastPath({ wireTools, dispatcher, serverInfo });
+  const fast: FastPath =
+    options.fastPath === false ? () => undefined : createFastPath({ wireTools, dispatcher, serverInfo });
   const checkOrigin = createOriginCheck(options.allowedOrigins ?? []);
   const maxBytes = options.maxRequestBodySize ?? 4 * 1024 * 1024;
+  const tooLarge = `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
 
   return async (request) => {
     const refused = checkOrigin(request);
     if (refused) return refused;
-    if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return sdk(request, undefined);
+    const json = request.method === 'POST' && isJsonContentType(request.headers.get('content-type'));
+    if (!json) return sdk(request, undefined);
     const text = await readBody(request, maxBytes);
-    if (text === undefined) return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
+    if (text === undefined) return jsonRpcError(413, -32000, tooLarge);
     const message = parse(text);
     const answered = fast(request, message);
     if (answered) return answered;
     // The body is consumed; the SDK gets an equivalent request (only on this slower, rarer path).
-    const replay = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
-    return sdk(replay, message);
+    const { url, headers, signal } = request;
+    return sdk(new Request(url, { method: 'POST', headers, body: text, signal }), message);
   };
 }

@@ -1,9 +1,9 @@
-// The SDK's own serving of both eras, used for every exchange the fast path does not take (handshakes, discovery,
-// malformed or unusual requests), so that those answers are exactly the SDK's.
+// The SDK's own serving of both eras, for every exchange the fast path does not take (handshakes,
+// discovery, malformed or unusual requests), so those answers are exactly the SDK's.
 //
 // - 2026-07-28: `createMcpHandler` in strict modern mode with JSON responses.
-// - 2025 era: the SDK's stateless fallback streams SSE, and this server answers JSON only, so the legacy leg is
-//   the same per-request idiom with `enableJsonResponse`: a fresh Server and transport per request, closed after.
+// - 2025 era: the SDK's stateless fallback streams SSE and this server answers JSON only, so the legacy
+//   leg is the same per-request idiom with `enableJsonResponse`: a fresh Server and transport per request.
 
 import {
   WebStandardStreamableHTTPServerTransport,
@@ -22,7 +22,10 @@ export function createSdkServing(factory: McpServerFactory, onerror?: (error: Er
     // Stateless serving has no session to stream on (GET) or to end (DELETE).
     if (request.method !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed.', null, { allow: 'POST' });
     const server = await factory({ era: 'legacy', requestInfo: request });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     if (onerror) transport.onerror = onerror;
     await server.connect(transport);
     try {
@@ -33,6 +36,8 @@ export function createSdkServing(factory: McpServerFactory, onerror?: (error: Er
     }
   }
 
-  return async (request, parsedBody) =>
-    (await isLegacyRequest(request, parsedBody)) ? legacy(request, parsedBody) : modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+  return async (request, parsedBody) => {
+    if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody);
+    return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+  };
 }

@@ -1,17 +1,24 @@
-// The one MCP server definition both transports serve: a low-level SDK `Server` per serving unit (one HTTP
-// exchange, or one stdio connection), answering tools/list from a list built once and tools/call through the
-// dispatcher. Nothing here outlives its unit, so no caller can observe another caller's request.
+// The one MCP server definition both transports serve: a low-level SDK `Server` per serving unit (one
+// HTTP exchange, or one stdio connection) answering tools/list from a list built once and tools/call
+// through the dispatcher. Nothing here outlives its unit, so no caller can observe another's request.
 
-import { Server, type Implementation, type McpServerFactory, type McpRequestContext, type Tool } from '@modelcontextprotocol/server';
+import {
+  Server,
+  type Implementation,
+  type McpRequestContext,
+  type McpServerFactory,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from './tool-descriptor.ts';
 import type { ToolDispatcher } from './dispatch.ts';
 
-/** The 2025-era revisions served over the initialize handshake, newest first; 2026-07-28 is negotiated via server/discover. */
+/** 2025-era revisions served over the initialize handshake, newest first. */
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+/** The stateless revision, negotiated through server/discover. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 export const SERVED_PROTOCOL_VERSIONS: string[] = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS];
 
-/** The wire form of the tool list, built once: descriptors minus their REST binding. */
+/** The wire form of the tool list, built once: the descriptors minus their REST binding. */
 export function toWireTools(tools: ToolDescriptor[]): Tool[] {
   return tools.map((t) => ({
     name: t.name,
@@ -27,7 +34,7 @@ export interface ServerFactoryOptions {
   wireTools: Tool[];
   dispatcher: ToolDispatcher;
   serverInfo: Implementation;
-  /** The credential a unit's tool calls carry: the HTTP request's own header, or the launcher's fixed key. */
+  /** The credential a unit's tool calls carry: the HTTP request's own header, or the launcher's key. */
   authorization: (ctx: McpRequestContext) => string | undefined;
 }
 

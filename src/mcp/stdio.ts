@@ -1,16 +1,18 @@
-// The `service-mcp` stdio server a desktop agent client launches: the same tools as POST /mcp, each call sent to
-// the API over HTTP with the key from SERVICE_API_KEY. stdout carries protocol messages only; every problem this
-// module reports itself is one line on stderr.
+// The `service-mcp` stdio server a desktop agent client launches: the same tools as POST /mcp, each
+// call sent to the API over HTTP with the key from SERVICE_API_KEY. stdout carries protocol messages
+// only; every problem this module reports itself is one line on stderr.
 
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ToolDescriptor } from './tool-descriptor.ts';
+import { retryingFetch } from '../generated/sdk-runtime.ts';
 import { createToolDispatcher } from './dispatch.ts';
 import { createServerFactory, toWireTools } from './server-factory.ts';
 
 export const DEFAULT_API_BASE = 'http://127.0.0.1:3000';
 const STARTUP_CHECK_TIMEOUT_MS = 10_000;
+const KEY_HELP = 'an API key from Settings > API Keys';
 
 export interface StdioConfig {
   apiKey: string;
@@ -20,20 +22,30 @@ export interface StdioConfig {
 /** Thrown for a configuration the launcher cannot serve with; the message is the one stderr line. */
 export class LaunchError extends Error {}
 
-/** Reads the launcher's two variables. Only SERVICE_API_KEY names the key: look-alike names are ignored on purpose. */
+/** Reads the launcher's two variables. Only SERVICE_API_KEY names the key; look-alikes are ignored. */
 export function readConfig(env: NodeJS.ProcessEnv): StdioConfig {
   const apiKey = env.SERVICE_API_KEY?.trim();
   if (!apiKey) {
     throw new LaunchError(
-      'service-mcp: SERVICE_API_KEY is not set; add it to the "env" of this server in your MCP client configuration (an API key from Settings > API Keys) and restart the client.',
+      `service-mcp: SERVICE_API_KEY is not set; add it to the "env" of this server in your MCP client ` +
+        `configuration (${KEY_HELP}) and restart the client.`,
     );
   }
   const apiBase = (env.SERVICE_API_BASE?.trim() || DEFAULT_API_BASE).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]/.test(apiBase)) throw new LaunchError(`service-mcp: SERVICE_API_BASE must be an http(s) URL, got "${apiBase}".`);
+  if (!/^https?:\/\/[^/]/.test(apiBase)) {
+    throw new LaunchError(`service-mcp: SERVICE_API_BASE must be an http(s) URL, got "${apiBase}".`);
+  }
   return { apiKey, apiBase };
 }
 
-/** Fails fast on a key the API rejects, so the client shows an error instead of a server with no usable tools. */
+function unreachable(config: StdioConfig, error: unknown): LaunchError {
+  const { cause } = error as { cause?: { code?: string; message?: string } };
+  const detail = cause?.code ?? cause?.message;
+  const reason = `${error instanceof Error ? error.message : String(error)}${detail ? ` (${detail})` : ''}`;
+  return new LaunchError(`service-mcp: cannot reach the API at ${config.apiBase} (SERVICE_API_BASE): ${reason}.`);
+}
+
+/** Fails fast on a key the API rejects, so the client shows an error rather than tools that all fail. */
 export async function checkKey(config: StdioConfig, send: typeof fetch = fetch): Promise<void> {
   const url = `${config.apiBase}/api/v1/users/me`;
   let response: Response;
@@ -43,32 +55,35 @@ export async function checkKey(config: StdioConfig, send: typeof fetch = fetch):
       signal: AbortSignal.timeout(STARTUP_CHECK_TIMEOUT_MS),
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    const reason = `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause})` : ''}`;
-    throw new LaunchError(`service-mcp: cannot reach the API at ${config.apiBase} (SERVICE_API_BASE): ${reason}.`);
+    throw unreachable(config, error);
   }
   await response.body?.cancel();
   if (response.status === 401 || response.status === 403) {
     throw new LaunchError(
-      `service-mcp: the API at ${config.apiBase} rejected SERVICE_API_KEY (HTTP ${response.status}); the key is wrong, revoked or for another host. Mint a new key in Settings > API Keys.`,
+      `service-mcp: the API at ${config.apiBase} rejected SERVICE_API_KEY (HTTP ${response.status}); ` +
+        `the key is wrong, revoked or for another host. Use ${KEY_HELP}.`,
     );
   }
   if (!response.ok) {
-    throw new LaunchError(`service-mcp: ${url} answered HTTP ${response.status}; check that SERVICE_API_BASE is the API host (not the marketing site).`);
+    throw new LaunchError(
+      `service-mcp: ${url} answered HTTP ${response.status}; check that SERVICE_API_BASE is the API host ` +
+        `(not the marketing site).`,
+    );
   }
 }
 
 export interface StdioServerOptions {
   tools: ToolDescriptor[];
   config: StdioConfig;
-  /** Sends REST requests; global fetch by default. The generated API client can take its place later. */
+  /** Sends REST requests; global fetch by default. The generated API client can take its place. */
   fetch?: (request: Request) => Promise<Response>;
 }
 
 export function startStdioServer(options: StdioServerOptions) {
   const { config } = options;
-  const send = options.fetch ?? ((request: Request) => fetch(request));
-  const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  // The generated SDK's transport: retries 429/503 honouring Retry-After, like every SDK call.
+  const send = options.fetch ?? retryingFetch((request: Request) => fetch(request), 2, 30_000);
+  const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
   const dispatcher = createToolDispatcher({ tools: options.tools, fetch: send, baseUrl: config.apiBase });
   const authorization = `Bearer ${config.apiKey}`;
   const factory = createServerFactory({
@@ -80,16 +95,19 @@ export function startStdioServer(options: StdioServerOptions) {
   return serveStdio(factory, { onerror: (error) => process.stderr.write(`service-mcp: ${error.message}\n`) });
 }
 
-/** `--tools <module>` serves another descriptor module (tests, or a reduced toolset); the generated one by default. */
+/** `--tools <module>` serves another descriptor module (tests, a reduced toolset); else the generated one. */
 async function loadTools(argv: string[]): Promise<ToolDescriptor[]> {
   const flag = argv.indexOf('--tools');
-  const specifier = flag >= 0 && argv[flag + 1] ? pathToFileURL(argv[flag + 1]).href : '../generated/mcp-tools.ts';
+  const path = flag >= 0 ? argv[flag + 1] : undefined;
+  const specifier = path ? pathToFileURL(path).href : '../generated/mcp-tools.ts';
   const loaded = (await import(specifier)) as { toolDescriptors?: ToolDescriptor[] };
-  if (!Array.isArray(loaded.toolDescriptors)) throw new LaunchError(`service-mcp: ${specifier} exports no toolDescriptors array.`);
+  if (!Array.isArray(loaded.toolDescriptors)) {
+    throw new LaunchError(`service-mcp: ${specifier} exports no toolDescriptors array.`);
+  }
   return loaded.toolDescriptors;
 }
 
-export async function main(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function main(argv = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     const config = readConfig(env);
     const tools = await loadTools(argv);

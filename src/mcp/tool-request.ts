@@ -1,12 +1,13 @@
 // Builds the REST request for one tool call from the tool's binding, planned once per tool.
 //
-// Serialisation rules (the same ones the REST contract documents for its parameters):
-// - path: `String(value)` percent-encoded with encodeURIComponent, so `/` and `?` in an id cannot change the route;
-// - query: scalars as `String(value)`, arrays repeat the key (`?tag=a&tag=b`, OpenAPI form/explode), objects as
-//   one JSON string (there is no deep-object style in our contract), null/undefined omitted;
-// - header: scalars as `String(value)`, arrays comma-joined (RFC 9110 list), objects as JSON;
-// - body: `merged` gathers the body args into one object under their keys, `whole` sends the one body arg as is;
-//   JSON media types are JSON-encoded, a string for a non-JSON media type (e.g. text/csv) is sent verbatim.
+// Serialization rules (OpenAPI's defaults for the parameter styles our contract uses):
+// - path: `String(value)` percent-encoded with encodeURIComponent, so `/` or `?` in an id cannot change
+//   the route;
+// - query: scalars as `String(value)`, arrays repeat the key (`?tag=a&tag=b`, form/explode), objects as
+//   one JSON string (the contract has no deepObject parameters), null and undefined omitted;
+// - header: scalars as `String(value)`, arrays comma-joined (an RFC 9110 list), objects as JSON;
+// - body: `merged` gathers the body args into one object under their keys, `whole` sends the one body
+//   arg as is; JSON media types are JSON-encoded, a string for another media type (text/csv) verbatim.
 
 import type { ToolArg, ToolDescriptor } from './tool-descriptor.ts';
 
@@ -26,34 +27,44 @@ export interface RequestPlan {
 // Framing and credential headers come from the MCP request, never from tool arguments.
 const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'content-type', 'cookie', 'transfer-encoding']);
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b/i;
+const PATH_PARAM = /\{([^}]+)\}/;
 
-export function planRequest(tool: ToolDescriptor): RequestPlan {
-  const { binding } = tool;
-  const argByKey = new Map(binding.args.filter((a) => a.in === 'path').map((a) => [a.key, a.name]));
+/** Splits `/a/{x}/b` into literal pieces and the argument names that fill the gaps. */
+function planPath(tool: ToolDescriptor): { pieces: string[]; pathArgs: string[] } {
+  const argByKey = new Map(tool.binding.args.filter((a) => a.in === 'path').map((a) => [a.key, a.name]));
+  const required = new Set((tool.inputSchema.required as string[] | undefined) ?? []);
   const pieces: string[] = [];
   const pathArgs: string[] = [];
-  let rest = binding.path;
-  for (let m = /\{([^}]+)\}/.exec(rest); m; m = /\{([^}]+)\}/.exec(rest)) {
+  let rest = tool.binding.path;
+  for (let m = PATH_PARAM.exec(rest); m; m = PATH_PARAM.exec(rest)) {
     const argName = argByKey.get(m[1]);
-    if (!argName) throw new Error(`tool ${tool.name}: path parameter {${m[1]}} has no argument`);
+    // A path argument the schema lets the caller omit would put "undefined" into the route.
+    if (!argName || !required.has(argName)) {
+      throw new Error(`tool ${tool.name}: path parameter {${m[1]}} needs a required argument`);
+    }
     pieces.push(rest.slice(0, m.index));
     pathArgs.push(argName);
     rest = rest.slice(m.index + m[0].length);
   }
   pieces.push(rest);
+  return { pieces, pathArgs };
+}
+
+export function planRequest(tool: ToolDescriptor): RequestPlan {
+  const { binding, name } = tool;
   const bodyArgs = binding.args.filter((a) => a.in === 'body');
   if (binding.body === 'whole' && bodyArgs.length !== 1) {
-    throw new Error(`tool ${tool.name}: a whole-body binding needs exactly one body argument`);
+    throw new Error(`tool ${name}: a whole-body binding needs exactly one body argument`);
   }
-  const reserved = binding.args.find((a) => a.in === 'header' && RESERVED_HEADERS.has(a.key.toLowerCase()));
-  if (reserved) throw new Error(`tool ${tool.name}: header argument ${reserved.key} is reserved for the transport`);
+  const headers = binding.args.filter((a) => a.in === 'header');
+  const reserved = headers.find((a) => RESERVED_HEADERS.has(a.key.toLowerCase()));
+  if (reserved) throw new Error(`tool ${name}: header argument ${reserved.key} is reserved for the transport`);
   const contentType = binding.contentType ?? 'application/json';
   return {
     method: binding.method,
-    pieces,
-    pathArgs,
+    ...planPath(tool),
     query: binding.args.filter((a) => a.in === 'query'),
-    headers: binding.args.filter((a) => a.in === 'header'),
+    headers,
     body: bodyArgs,
     bodyMode: binding.body,
     contentType,

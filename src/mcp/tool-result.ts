@@ -22,7 +22,8 @@ interface FieldError {
 const JSON_TYPE = /\bjson\b/i;
 
 function text(value: string, isError = false): CallToolResult {
-  return isError ? { content: [{ type: 'text', text: value }], isError } : { content: [{ type: 'text', text: value }] };
+  const content = [{ type: 'text' as const, text: value }];
+  return isError ? { content, isError } : { content };
 }
 
 function parseJson(body: string): unknown {
@@ -40,26 +41,31 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function pagingHint(name: string, inputSchema: Record<string, unknown>): string {
   const props = isObject(inputSchema.properties) ? inputSchema.properties : {};
   if ('limit' in props && 'cursor' in props) {
-    return `call ${name} again with a smaller \`limit\` and pass each response's \`next_cursor\` as \`cursor\` to page through the rest`;
+    return (
+      `call ${name} again with a smaller \`limit\` and pass each response's \`next_cursor\` as \`cursor\` ` +
+      `to page through the rest`
+    );
   }
   if ('limit' in props) return `call ${name} again with a smaller \`limit\``;
   return `narrow the request (more specific arguments or a more specific tool) so the result is smaller`;
 }
 
-/** Cuts `body` to the cap on a character boundary and says how to get the rest; never returns partial structured data. */
+/** Cuts `body` to the cap on a character boundary and says how to get the rest; never partial structured data. */
 function capped(shape: ResultShape, body: string): CallToolResult | undefined {
   // UTF-8 needs at most 3 bytes per UTF-16 unit, so most results skip the exact byte count.
   if (body.length * 3 <= shape.capBytes) return undefined;
   const total = Buffer.byteLength(body);
   if (total <= shape.capBytes) return undefined;
-  const room = new Uint8Array(Math.max(0, shape.capBytes - 600));
-  const { read } = new TextEncoder().encodeInto(body, room);
-  const marker =
-    `\n\n[result truncated: the response is ${total} bytes, over the ${shape.capBytes}-byte limit for one tool result. ` +
-    `Only the first ${room.length} bytes are shown above (the JSON is incomplete, and structuredContent is omitted). ` +
-    `To get the rest, ${shape.pagingHint}.]`;
-  // isError: a successful result of a tool with an outputSchema must carry complete structuredContent, which a cut one cannot.
-  return text(body.slice(0, read) + marker, true);
+  const marker = (shown: number) =>
+    `\n\n[result truncated: the response is ${total} bytes, over the ${shape.capBytes}-byte limit for one ` +
+    `tool result. Only the first ${shown} bytes are shown above (the JSON is incomplete, and ` +
+    `structuredContent is omitted). To get the rest, ${shape.pagingHint}.]`;
+  // The marker with the cap in place of the shown count is at least as long as the final one.
+  const room = new Uint8Array(Math.max(0, shape.capBytes - Buffer.byteLength(marker(shape.capBytes))));
+  const { read, written } = new TextEncoder().encodeInto(body, room);
+  // isError: a successful result of a tool with an outputSchema must carry complete structuredContent,
+  // which a cut one cannot.
+  return text(body.slice(0, read) + marker(written), true);
 }
 
 export function problemMessage(status: number, problem: Record<string, unknown> | undefined): string {
@@ -91,10 +97,11 @@ function errorResult(shape: ResultShape, res: Response, body: string): CallToolR
   return text(message + raw, true);
 }
 
-export async function toToolResult(shape: ResultShape, res: Response): Promise<CallToolResult> {
-  const body = await res.text();
+export function toToolResult(shape: ResultShape, res: Response, body: string): CallToolResult {
   if (res.status < 200 || res.status > 299) return capped(shape, body) ?? errorResult(shape, res, body);
-  if (body === '') return text(`${res.status} ${STATUS_CODES[res.status] ?? 'OK'}: the operation succeeded and returned no content.`);
+  if (body === '') {
+    return text(`${res.status} ${STATUS_CODES[res.status] ?? 'OK'}: the operation succeeded and returned no content.`);
+  }
   const cut = capped(shape, body);
   if (cut) return cut;
   if (!shape.structured) return text(body);
