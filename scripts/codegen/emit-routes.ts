@@ -15,20 +15,38 @@ function resolveTop(doc: JsonObject, schema: Json): JsonObject {
   }
 }
 
+const JS_TYPES: Record<string, (value: Json) => boolean> = {
+  string: (v) => typeof v === 'string',
+  integer: (v) => Number.isInteger(v),
+  number: (v) => typeof v === 'number',
+  boolean: (v) => typeof v === 'boolean',
+};
+
+/** Whether a default can be written as `.default(value)`: documents carry defaults such as `"10"` on integers. */
+function defaultFits(doc: JsonObject, schema: JsonObject, value: Json): boolean {
+  if (value === null || isObject(value)) return false;
+  if (Array.isArray(schema.enum)) return schema.enum.includes(value);
+  if ('const' in schema) return schema.const === value;
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'array') return Array.isArray(value) && value.every((item) => defaultFits(doc, resolveTop(doc, schema.items ?? {}), item));
+  if (Array.isArray(value)) return false;
+  return typeof type === 'string' && type in JS_TYPES ? JS_TYPES[type](value) : type === undefined;
+}
+
 /** Parameters arrive as strings; numbers, booleans and arrays are coerced before validation. */
 function paramExpr(zod: ZodEmitter, doc: JsonObject, p: ParamModel, indent: string): string {
   const s = resolveTop(doc, p.schema);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  const coerced = (schema: JsonObject) => zod.expr(schema, indent).replace(/^z\.number\(\)/, 'z.coerce.number()');
   let out: string;
-  if ((type === 'integer' || type === 'number') && !s.enum) out = zod.expr(p.schema, indent).replace(/^z\.number\(\)/, 'z.coerce.number()');
+  if ((type === 'integer' || type === 'number') && !s.enum) out = coerced(s);
   else if (type === 'boolean') out = 'z.stringbool()';
   else if (type === 'array') {
     const items = resolveTop(doc, s.items ?? {});
-    const itemType = items.type;
-    const inner = itemType === 'integer' || itemType === 'number' ? zod.expr(s.items, indent).replace(/^z\.number\(\)/, 'z.coerce.number()') : zod.expr(s.items, indent);
+    const inner = items.type === 'integer' || items.type === 'number' ? coerced(items) : zod.expr(s.items, indent);
     out = `z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? v : [v]), z.array(${inner}))`;
   } else out = zod.expr(p.schema, indent);
-  if (s.default !== undefined && !isObject(s.default) && p.in !== 'path') return `${out}.default(${JSON.stringify(s.default)})`;
+  if (s.default !== undefined && p.in !== 'path' && defaultFits(doc, s, s.default)) return `${out}.default(${JSON.stringify(s.default)})`;
   return p.required ? out : `${out}.optional()`;
 }
 
@@ -74,16 +92,16 @@ function routeFor(zod: ZodEmitter, doc: JsonObject, op: OperationModel): string 
 }
 
 function operationRow(op: OperationModel): string {
-  const fields = {
-    operationId: op.operationId ?? op.id,
-    handler: op.id,
-    method: op.method.toUpperCase(),
-    path: op.path,
-    scopes: op.scopes,
-    bodyContentType: op.body?.contentType ?? null,
-    bodyRequired: op.body?.required ?? false,
-  };
-  return `  ${JSON.stringify(fields).replace(/"(\w+)":/g, '$1: ')},`;
+  const fields: Array<[string, Json]> = [
+    ['operationId', op.operationId ?? op.id],
+    ['handler', op.id],
+    ['method', op.method.toUpperCase()],
+    ['path', op.path],
+    ['scopes', op.scopes],
+    ['bodyContentType', op.body?.contentType ?? null],
+    ['bodyRequired', op.body?.required ?? false],
+  ];
+  return `  meta({ ${fields.map(([key, value]) => `${key}: ${JSON.stringify(value)}`).join(', ')} }),`;
 }
 
 export function emitRoutes(model: SpecModel, header: string): string {
@@ -109,6 +127,10 @@ export function emitRoutes(model: SpecModel, header: string): string {
     '  bodyContentType: string | null;',
     '  bodyRequired: boolean;',
     '}',
+    '',
+    '// Each row goes through meta() so its type is OperationMeta: thousands of distinct literal row types would',
+    '// make the array type a union too complex to represent (TS2590).',
+    'const meta = (row: OperationMeta): OperationMeta => row;',
     '',
     'export const operations: readonly OperationMeta[] = [',
     ...model.operations.map(operationRow),

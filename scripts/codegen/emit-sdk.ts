@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { OperationModel, SpecModel } from './model.ts';
 import { successResponse } from './model.ts';
-import { typeName } from './naming.ts';
+import { propertyKey } from './naming.ts';
 import type { Binding } from './tools.ts';
 
 const q = JSON.stringify;
@@ -16,6 +16,7 @@ export function emitSdkRuntime(header: string): string {
 function argType(op: OperationModel, binding: Binding, arg: Binding['args'][number]): string {
   const t = `NonNullable<paths[${q(op.path)}][${q(op.method)}]>`;
   if (arg.in === 'header') return 'string';
+  if (arg.in === 'path' && op.parameters.some((p) => p.in === 'path' && p.name === arg.key && p.implicit)) return 'string';
   if (arg.in === 'body') {
     const body = `NonNullable<${t}['requestBody']>['content'][${q(binding.contentType ?? '')}]`;
     return binding.body === 'whole' ? body : `NonNullable<${body}>[${q(arg.key)}]`;
@@ -51,7 +52,7 @@ export function emitSdk(model: SpecModel, entries: SdkEntry[], header: string): 
     '',
   ];
   for (const { op, binding, required } of entries) {
-    const name = typeName(op.id);
+    const name = op.typeName;
     parts.push(`export type ${name}Args = ${argsType(op, binding, new Set(required))};`);
     parts.push(`export type ${name}Result = ${resultType(op)};`);
     parts.push(`const ${op.id}Binding: OperationBinding = ${q(binding)};`, '');
@@ -63,14 +64,14 @@ export function emitSdk(model: SpecModel, entries: SdkEntry[], header: string): 
   parts.push('    /** The underlying openapi-fetch client, for calls that need full control. */');
   parts.push('    raw: runtime.raw,');
   for (const { op, required } of entries) {
-    const name = typeName(op.id);
+    const name = op.typeName;
     const optional = required.length === 0 ? ' = {}' : '';
     parts.push(`    ${op.id}: (args: ${name}Args${optional}) => runtime.call<${name}Result>(${op.id}Binding, args),`);
   }
   parts.push('  };', '}', '', 'export type Client = ReturnType<typeof createClient>;', '');
   parts.push('/** Bindings by operationId, for callers that dispatch by name (the stdio tool server). */');
   parts.push('export const operationBindings: Record<string, OperationBinding> = {');
-  for (const { op } of entries) parts.push(`  ${q(op.operationId ?? op.id)}: ${op.id}Binding,`);
+  for (const { op } of entries) parts.push(`  ${propertyKey(op.operationId ?? op.id)}: ${op.id}Binding,`);
   parts.push('};', '');
   return parts.join('\n');
 }

@@ -31,7 +31,9 @@ export interface ToolDescriptor {
 `;
 
 export function emitToolsTs(tools: Descriptor[], header: string): string {
-  return `${header}${INTERFACES}\nexport const toolDescriptors: ToolDescriptor[] = ${JSON.stringify(tools, null, 2)};\n`;
+  // JSON is a TypeScript literal except for one key: a quoted "__proto__" would set a prototype, not a property.
+  const literal = JSON.stringify(tools, null, 2).replace(/"__proto__":/g, '["__proto__"]:');
+  return `${header}${INTERFACES}\nexport const toolDescriptors: ToolDescriptor[] = ${literal};\n`;
 }
 
 export function emitToolsJson(tools: Descriptor[], headerText: string): string {

@@ -1,8 +1,8 @@
 // Runs every emitter over one contract and returns the files, without touching the disk.
 import { basename } from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { emitHandlers } from './emit-handlers.ts';
 import { emitRoutes } from './emit-routes.ts';
+import { emitTypes } from './emit-types.ts';
 import { emitSdk, emitSdkRuntime, type SdkEntry } from './emit-sdk.ts';
 import { emitToolsJson, emitToolsTs } from './emit-tools.ts';
 import { loadSpec } from './load.ts';
@@ -30,25 +30,26 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   const warn = options.warn ?? (() => {});
   const loaded = loadSpec(options.spec);
   const model = buildModel(loaded);
+  for (const message of model.warnings) warn(message);
   const manifest = loadManifest(options.manifest);
   const applied = applyManifest(model.operations, manifest, warn);
   const text = headerText(relativeName(options.spec), options.manifest ? relativeName(options.manifest) : undefined);
   const header = `// ${text}\n/* eslint-disable */\n`;
 
-  const descriptors = applied.map((tool) => buildDescriptor(model.doc, tool));
+  const inputs = new Map(model.operations.map((op) => [op, buildInput(model.doc, op)]));
+  const descriptors = applied.map((tool) => buildDescriptor(model.doc, tool, inputs.get(tool.op)!));
   const violations = descriptors.flatMap((d) => d.violations);
   if (violations.length) throw new ManifestError(`tool schemas break the strict-client profile:\n  ${violations.slice(0, 20).join('\n  ')}`);
   const tools = descriptors.map((d) => d.descriptor);
 
   const sdkEntries: SdkEntry[] = model.operations.map((op) => {
-    const input = buildInput(model.doc, op);
+    const input = inputs.get(op)!;
     const binding = { operationId: op.operationId ?? op.id, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args, ...(op.body ? { contentType: op.body.contentType } : {}) };
     return { op, binding, required: input.required };
   });
 
-  const ast = await openapiTS(model.doc as never, { silent: true, alphabetize: false });
   return [
-    { name: 'types.ts', content: `${header}${astToString(ast)}` },
+    { name: 'types.ts', content: await emitTypes(model.doc, header) },
     { name: 'routes.ts', content: emitRoutes(model, header) },
     { name: 'handlers.ts', content: emitHandlers(model, header) },
     { name: 'sdk-runtime.ts', content: emitSdkRuntime(header) },

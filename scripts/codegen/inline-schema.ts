@@ -1,6 +1,7 @@
 // Makes self-contained JSON Schemas for MCP tools: references inlined, recursion cut at a bounded depth,
 // OpenAPI 3.0 dialect converted to JSON Schema 2020-12, keywords strict clients reject removed.
 import { deref, isObject, pointerGet, type Json, type JsonObject } from './load.ts';
+import { fitsType, keptKeyword } from './schema-keywords.ts';
 
 export interface InlineOptions {
   /** `input` drops readOnly properties, `output` drops writeOnly ones. */
@@ -11,29 +12,24 @@ export interface InlineOptions {
   maxNodes?: number;
 }
 
-const KNOWN_FORMATS = new Set([
-  'date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname',
-  'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float',
-  'double', 'password', 'binary', 'iso-time', 'iso-date-time',
-]);
-const DROPPED = new Set(['nullable', 'discriminator', 'xml', 'externalDocs', 'example', 'examples', '$schema', '$id', '$anchor', '$defs', 'definitions', 'readOnly', 'writeOnly', 'deprecated', '$comment', 'contentMediaType', 'contentEncoding', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$dynamicAnchor', 'title']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'additionalItems']);
+const SCHEMA_VALUES = new Set(['not', 'contains', 'propertyNames', 'if', 'then', 'else']);
 
-export function patternCompiles(pattern: string): boolean {
+/** Follows local references; an unresolvable one reads as an empty schema rather than failing codegen. */
+function safeDeref(doc: JsonObject, value: Json): Json {
   try {
-    new RegExp(pattern, 'u');
-    return true;
+    return deref(doc, value);
   } catch {
-    return false;
+    return {};
   }
 }
 
 /** A short stand-in for a cut branch that still says what type it had. */
-function stub(doc: JsonObject, target: Json): JsonObject {
+function stub(target: Json): JsonObject {
   const resolved = isObject(target) ? target : {};
-  const type = typeof resolved.type === 'string' ? resolved.type : isObject(resolved.properties) ? 'object' : undefined;
+  const declared = typeof resolved.type === 'string' ? keptKeyword('type', resolved.type) : undefined;
+  const type = typeof declared === 'string' ? declared : isObject(resolved.properties) ? 'object' : undefined;
   const out: JsonObject = { description: 'Nested structure omitted (recursive or too deep).' };
   if (type) out.type = type;
   if (type === 'array') out.items = {};
@@ -49,7 +45,7 @@ export function inlineSchema(doc: JsonObject, schema: Json, options: InlineOptio
     if (node === true) return {};
     if (node === false) return { not: {} };
     if (!isObject(node)) return {};
-    if (--budget < 0) return stub(doc, node);
+    if (--budget < 0) return stub(safeDeref(doc, node));
     if (typeof node.$ref === 'string') {
       const ref = node.$ref;
       let target: Json;
@@ -58,7 +54,7 @@ export function inlineSchema(doc: JsonObject, schema: Json, options: InlineOptio
       } catch {
         return {};
       }
-      if (stack.includes(ref) || stack.length >= maxRefDepth) return stub(doc, deref(doc, target));
+      if (stack.includes(ref) || stack.length >= maxRefDepth) return stub(safeDeref(doc, target));
       stack.push(ref);
       const siblings = Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$ref'));
       const inner = visit(target);
@@ -69,45 +65,53 @@ export function inlineSchema(doc: JsonObject, schema: Json, options: InlineOptio
     return convert(node);
   };
 
+  const subschemaMap = (key: string, value: JsonObject): JsonObject => {
+    const dropped = options.mode === 'input' ? 'readOnly' : 'writeOnly';
+    const props: JsonObject = {};
+    for (const [name, sub] of Object.entries(value)) {
+      const resolved = safeDeref(doc, sub);
+      if (key === 'properties' && isObject(resolved) && resolved[dropped] === true) continue;
+      Object.defineProperty(props, name, { value: visit(sub), enumerable: true, writable: true, configurable: true });
+    }
+    return props;
+  };
+
   const convert = (node: JsonObject): JsonObject => {
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(node)) {
-      if (DROPPED.has(key) || key.startsWith('x-')) continue;
-      if (SCHEMA_MAPS.has(key) && isObject(value)) {
-        const props: JsonObject = {};
-        for (const [name, sub] of Object.entries(value)) {
-          const resolved = deref(doc, sub);
-          if (key === 'properties' && isObject(resolved) && resolved[options.mode === 'input' ? 'readOnly' : 'writeOnly'] === true) continue;
-          props[name] = visit(sub);
-        }
-        out[key] = props;
-      } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-        out[key] = value.map(visit);
+      if (SCHEMA_MAPS.has(key)) {
+        if (isObject(value)) out[key] = subschemaMap(key, value);
+      } else if (SCHEMA_LISTS.has(key)) {
+        if (Array.isArray(value) && value.length) out[key] = value.map(visit);
       } else if (SCHEMA_VALUES.has(key)) {
-        out[key] = Array.isArray(value) ? { anyOf: value.map(visit) } : visit(value);
-      } else if (key === 'format') {
-        if (typeof value === 'string' && KNOWN_FORMATS.has(value)) out.format = value;
-      } else if (key === 'pattern') {
-        if (typeof value === 'string' && patternCompiles(value)) out.pattern = value;
+        out[key] = visit(value);
+      } else if (key === 'items') {
+        // Draft 4 tuples (`items: [a, b]`, `additionalItems`) become 2020-12 `prefixItems` and `items`.
+        if (Array.isArray(value)) out.prefixItems = value.map(visit);
+        else out.items = value === false ? false : visit(value);
+      } else if (key === 'additionalItems') {
+        if (Array.isArray(node.items)) out.items = value === false ? false : visit(value);
+      } else if (key === 'additionalProperties') {
+        // `false` stays literal: strict clients look for exactly `additionalProperties: false`.
+        out.additionalProperties = value === false ? false : visit(value);
       } else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {
-        const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
+        const bound = node[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
         if (typeof value === 'number') out[key] = value;
-        else if (value === true && typeof node[bound] === 'number') out[key] = node[bound];
-      } else if (key === 'required') {
-        if (Array.isArray(value) && value.length) out.required = value.filter((v) => typeof v === 'string');
-      } else if (key === 'type') {
-        out.type = Array.isArray(value) && value.length === 1 ? value[0] : value;
+        else if (value === true && typeof bound === 'number') out[key] = bound;
       } else {
-        out[key] = value;
+        const kept = keptKeyword(key, value);
+        if (kept !== undefined) out[key] = kept;
       }
     }
     if (node.exclusiveMinimum === true) delete out.minimum;
     if (node.exclusiveMaximum === true) delete out.maximum;
     if (node.nullable === true) makeNullable(out);
+    if (out.default !== undefined && !fitsType(out.default, out.type)) delete out.default;
     if ((out.type === 'array' || (Array.isArray(out.type) && out.type.includes('array'))) && out.items === undefined) out.items = {};
-    if (Array.isArray(out.required) && isObject(out.properties)) {
-      const props = out.properties;
-      out.required = out.required.filter((name) => typeof name === 'string' && name in props);
+    if (Array.isArray(out.required) && isObject(node.properties) && isObject(out.properties)) {
+      // Only the properties this mode dropped (readOnly in input, writeOnly in output) stop being required.
+      const [declared, kept] = [node.properties, out.properties];
+      out.required = out.required.filter((name) => typeof name === 'string' && (Object.hasOwn(kept, name) || !Object.hasOwn(declared, name)));
       if (!out.required.length) delete out.required;
     }
     return out;
@@ -118,12 +122,11 @@ export function inlineSchema(doc: JsonObject, schema: Json, options: InlineOptio
 }
 
 function makeNullable(out: JsonObject): void {
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
   if (typeof out.type === 'string') out.type = [out.type, 'null'];
   else if (Array.isArray(out.type)) {
     if (!out.type.includes('null')) out.type = [...out.type, 'null'];
-  } else if (Array.isArray(out.enum)) {
-    if (!out.enum.includes(null)) out.enum = [...out.enum, null];
-  } else {
+  } else if (!Array.isArray(out.enum)) {
     const copy = { ...out };
     for (const key of Object.keys(out)) delete out[key];
     out.anyOf = [copy, { type: 'null' }];
@@ -136,20 +139,30 @@ function makeNullable(out: JsonObject): void {
  */
 export function asObjectSchema(schema: JsonObject): JsonObject | undefined {
   if (Array.isArray(schema.allOf)) {
-    const merged: JsonObject = { type: 'object', properties: {} };
+    // The schema's own keywords beside allOf (`{ allOf: [Base], properties: { extra }, required: [...] }`) join.
+    const { allOf, ...own } = schema;
+    let properties: JsonObject = {};
     const required = new Set<string>();
-    for (const part of schema.allOf) {
-      const obj = isObject(part) ? asObjectSchema(part) : undefined;
+    let description: Json | undefined;
+    for (const part of [...allOf, own]) {
+      const obj = isObject(part) ? asObjectSchema(part) ?? constraintsOnly(part) : undefined;
       if (!obj) return undefined;
-      Object.assign(merged.properties as JsonObject, obj.properties ?? {});
+      properties = { ...properties, ...(isObject(obj.properties) ? obj.properties : {}) };
       for (const r of Array.isArray(obj.required) ? obj.required : []) required.add(String(r));
-      if (typeof obj.description === 'string' && merged.description === undefined) merged.description = obj.description;
+      description ??= typeof obj.description === 'string' ? obj.description : undefined;
     }
-    if (typeof schema.description === 'string') merged.description = schema.description;
+    const merged: JsonObject = { type: 'object', properties };
+    if (typeof schema.description === 'string') description = schema.description;
+    if (description !== undefined) merged.description = description;
     if (required.size) merged.required = [...required];
     return merged;
   }
   if (schema.oneOf || schema.anyOf || schema.not) return undefined;
   const isObj = schema.type === 'object' || (schema.type === undefined && isObject(schema.properties));
   return isObj ? { ...schema, type: 'object' } : undefined;
+}
+
+/** An allOf part that only adds `required` or a description to the others (no type, no sub-schemas). */
+function constraintsOnly(part: JsonObject): JsonObject | undefined {
+  return Object.keys(part).every((k) => k === 'required' || k === 'description') ? part : undefined;
 }

@@ -1,7 +1,7 @@
 // Reads mcp-tools.yaml and applies it to the operation model: names, titles, descriptions, annotations,
 // toolsets and exclusions. Every mistake fails codegen with a message naming the entry.
 import { existsSync, readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import yaml from 'js-yaml';
 import { isObject, type JsonObject } from './load.ts';
 import type { OperationModel } from './model.ts';
 import { isValidToolName } from './naming.ts';
@@ -17,41 +17,67 @@ export interface ToolOverride {
 }
 
 export interface Manifest {
-  toolsets: Record<string, string>;
-  tools: Record<string, ToolOverride>;
+  /** The file the manifest came from, to name it in messages. */
+  label: string;
+  toolsets: Map<string, string>;
+  /** A Map, not an object: operationIds such as `constructor` or `__proto__` must not find inherited members. */
+  tools: Map<string, ToolOverride>;
 }
 
 export class ManifestError extends Error {}
 
-const ENTRY_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'toolset', 'exclude', 'reason']);
-const ANNOTATION_FIELDS = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+const STRING_FIELDS = ['name', 'title', 'description', 'toolset', 'reason'] as const;
+const ENTRY_FIELDS = new Set<string>([...STRING_FIELDS, 'annotations', 'exclude']);
+const HINTS = new Set(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
 export function loadManifest(file: string | undefined): Manifest {
-  if (!file || !existsSync(file)) return { toolsets: {}, tools: {} };
-  const raw: unknown = parseYaml(readFileSync(file, 'utf8')) ?? {};
-  if (!isObject(raw)) throw new ManifestError(`${file}: the manifest must be a mapping`);
-  for (const key of Object.keys(raw)) {
-    if (key !== 'tools' && key !== 'toolsets') throw new ManifestError(`${file}: unknown top-level key "${key}" (expected tools, toolsets)`);
+  if (!file) return { label: 'manifest', toolsets: new Map(), tools: new Map() };
+  if (!existsSync(file)) throw new ManifestError(`${file}: the manifest file does not exist`);
+  return parseManifest(yaml.load(readFileSync(file, 'utf8')), file);
+}
+
+function checkEntry(label: string, key: string, entry: unknown, toolsets: Map<string, string>): ToolOverride {
+  const where = `${label}: tools.${key}`;
+  if (!isObject(entry)) throw new ManifestError(`${where} must be a mapping`);
+  for (const field of Object.keys(entry)) {
+    if (!ENTRY_FIELDS.has(field)) throw new ManifestError(`${where} has unknown field "${field}"`);
   }
-  const toolsets = isObject(raw.toolsets) ? (raw.toolsets as Record<string, string>) : {};
-  const tools: Record<string, ToolOverride> = {};
-  for (const [key, entry] of Object.entries(isObject(raw.tools) ? raw.tools : {})) {
-    if (!isObject(entry)) throw new ManifestError(`mcp-tools.yaml: tools.${key} must be a mapping`);
-    for (const field of Object.keys(entry)) {
-      if (!ENTRY_FIELDS.has(field)) throw new ManifestError(`mcp-tools.yaml: tools.${key} has unknown field "${field}"`);
-    }
-    for (const field of Object.keys(isObject(entry.annotations) ? entry.annotations : {})) {
-      if (!ANNOTATION_FIELDS.has(field)) throw new ManifestError(`mcp-tools.yaml: tools.${key}.annotations has unknown field "${field}"`);
-    }
-    if (entry.exclude === true && (typeof entry.reason !== 'string' || !entry.reason.trim())) {
-      throw new ManifestError(`mcp-tools.yaml: tools.${key} is excluded without a reason`);
-    }
-    if (entry.toolset !== undefined && typeof entry.toolset === 'string' && Object.keys(toolsets).length && !(entry.toolset in toolsets)) {
-      throw new ManifestError(`mcp-tools.yaml: tools.${key} names unknown toolset "${entry.toolset}"`);
-    }
-    tools[key] = entry as ToolOverride;
+  for (const field of STRING_FIELDS) {
+    if (entry[field] !== undefined && typeof entry[field] !== 'string') throw new ManifestError(`${where}.${field} must be a string`);
   }
-  return { toolsets, tools };
+  if (entry.exclude !== undefined && typeof entry.exclude !== 'boolean') throw new ManifestError(`${where}.exclude must be true or false`);
+  if (entry.annotations !== undefined && !isObject(entry.annotations)) throw new ManifestError(`${where}.annotations must be a mapping`);
+  for (const [field, value] of Object.entries(isObject(entry.annotations) ? entry.annotations : {})) {
+    if (field === 'title' ? typeof value !== 'string' : !HINTS.has(field)) throw new ManifestError(`${where}.annotations has unknown field "${field}"`);
+    if (HINTS.has(field) && typeof value !== 'boolean') throw new ManifestError(`${where}.annotations.${field} must be true or false`);
+  }
+  if (entry.exclude === true && (typeof entry.reason !== 'string' || !entry.reason.trim())) {
+    throw new ManifestError(`${where} is excluded without a reason`);
+  }
+  if (typeof entry.toolset === 'string' && toolsets.size && !toolsets.has(entry.toolset)) {
+    throw new ManifestError(`${where} names unknown toolset "${entry.toolset}"`);
+  }
+  return entry as ToolOverride;
+}
+
+/** Checks a parsed manifest; every mistake throws a ManifestError naming the entry. */
+export function parseManifest(raw: unknown, label = 'mcp-tools.yaml'): Manifest {
+  const doc = raw ?? {};
+  if (!isObject(doc)) throw new ManifestError(`${label}: the manifest must be a mapping`);
+  for (const key of Object.keys(doc)) {
+    if (key !== 'tools' && key !== 'toolsets') throw new ManifestError(`${label}: unknown top-level key "${key}" (expected tools, toolsets)`);
+  }
+  for (const key of ['tools', 'toolsets']) {
+    if (doc[key] !== undefined && doc[key] !== null && !isObject(doc[key])) throw new ManifestError(`${label}: ${key} must be a mapping`);
+  }
+  const toolsets = new Map<string, string>();
+  for (const [name, description] of Object.entries(isObject(doc.toolsets) ? doc.toolsets : {})) {
+    if (typeof description !== 'string') throw new ManifestError(`${label}: toolsets.${name} must be a description string`);
+    toolsets.set(name, description);
+  }
+  const tools = new Map<string, ToolOverride>();
+  for (const [key, entry] of Object.entries(isObject(doc.tools) ? doc.tools : {})) tools.set(key, checkEntry(label, key, entry, toolsets));
+  return { label, toolsets, tools };
 }
 
 /** The key an operation answers to in the manifest: its operationId, or `METHOD /path`. */
@@ -66,22 +92,23 @@ export interface AppliedTool {
 }
 
 export function applyManifest(operations: OperationModel[], manifest: Manifest, warn: (msg: string) => void): AppliedTool[] {
+  const { label } = manifest;
   const byKey = new Map(operations.map((op) => [manifestKey(op), op]));
-  for (const key of Object.keys(manifest.tools)) {
-    if (!byKey.has(key)) throw new ManifestError(`mcp-tools.yaml: tools.${key} names an unknown operationId "${key}"`);
+  for (const key of manifest.tools.keys()) {
+    if (!byKey.has(key)) throw new ManifestError(`${label}: tools.${key} names an unknown operationId "${key}"`);
   }
   const owners = new Map<string, string>();
   const applied: AppliedTool[] = [];
   for (const op of operations) {
     const key = manifestKey(op);
-    const override = manifest.tools[key] ?? {};
+    const override = manifest.tools.get(key) ?? {};
     if (override.exclude) continue;
     const name = override.name ?? op.toolName;
     if (!isValidToolName(name)) {
-      throw new ManifestError(`mcp-tools.yaml: tools.${key}: tool name "${name}" does not match ^[a-zA-Z0-9_-]{1,64}$`);
+      throw new ManifestError(`${label}: tools.${key}: tool name "${name}" does not match ^[a-zA-Z0-9_-]{1,64}$`);
     }
     const previous = owners.get(name);
-    if (previous) throw new ManifestError(`mcp-tools.yaml: tools.${key}: tool name "${name}" is already used by ${previous}`);
+    if (previous) throw new ManifestError(`${label}: tools.${key}: tool name "${name}" is already used by ${previous}`);
     owners.set(name, key);
     if (name.length > 48) warn(`warning: tool name "${name}" (${key}) is longer than 48 characters; clients that prefix names may cut it`);
     applied.push({ op, override, name });

@@ -1,6 +1,6 @@
 // Turns an OpenAPI document into the operation model every emitter reads.
 import { deref, isObject, type Json, type JsonObject, type LoadedSpec } from './load.ts';
-import { operationIdentifier, toolNameFor, uniqueNamer } from './naming.ts';
+import { asciiFold, operationIdentifier, toolNameFor, typeName, uniqueNamer } from './naming.ts';
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type Method = (typeof METHODS)[number];
@@ -11,6 +11,8 @@ export interface ParamModel {
   required: boolean;
   schema: Json;
   description?: string;
+  /** A `{name}` of the path template that no parameter declares; openapi-typescript's types do not have it. */
+  implicit?: true;
 }
 
 export interface BodyModel {
@@ -30,8 +32,10 @@ export interface ResponseModel {
 
 export interface OperationModel {
   operationId?: string;
-  /** Unique camelCase identifier used for TypeScript names. */
+  /** Unique camelCase identifier: the handler, route and client method name. */
   id: string;
+  /** Unique PascalCase stem of the operation's TypeScript type names (`${typeName}Input`, ...). */
+  typeName: string;
   toolName: string;
   method: Method;
   path: string;
@@ -46,10 +50,18 @@ export interface OperationModel {
 }
 
 export interface SpecModel {
+  /** The document, with duplicate operationIds made unique (openapi-typescript keys types by operationId). */
   doc: JsonObject;
   version: '3.0' | '3.1';
   operations: OperationModel[];
+  warnings: string[];
 }
+
+/**
+ * Names the emitted code already uses beside the operation ids: `raw` is the client's escape hatch, and
+ * `__proto__` as an object-literal key sets the prototype instead of a property.
+ */
+const TAKEN_IDS = ['raw', '__proto__', 'constructor'];
 
 const CONTENT_PREFERENCE = [/^application\/json$/, /\+json$/, /json/, /^application\/x-www-form-urlencoded$/, /^multipart\/form-data$/, /^text\//];
 
@@ -94,6 +106,13 @@ function mergeParameters(pathLevel: ParamModel[], opLevel: ParamModel[]): ParamM
   return [...pathLevel.filter((p) => !own.has(key(p))), ...opLevel];
 }
 
+/** A `{name}` in the path template that no parameter declares still needs a value: it becomes a string parameter. */
+function withTemplateParams(path: string, params: ParamModel[]): ParamModel[] {
+  const declared = new Set(params.filter((p) => p.in === 'path').map((p) => p.name));
+  const missing = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).filter((name, i, all) => !declared.has(name) && all.indexOf(name) === i);
+  return missing.length ? [...missing.map((name): ParamModel => ({ name, in: 'path', required: true, schema: { type: 'string' }, implicit: true })), ...params] : params;
+}
+
 function readBody(doc: JsonObject, raw: Json | undefined): BodyModel | undefined {
   const body = raw === undefined ? undefined : deref(doc, raw);
   if (!isObject(body) || !isObject(body.content)) return undefined;
@@ -134,12 +153,25 @@ function readScopes(doc: JsonObject, op: JsonObject): string[] | null {
   return Object.values(first).flatMap((scopes) => (Array.isArray(scopes) ? scopes.map(String) : []));
 }
 
+/** Unique names across the document, handed out in document order so every run names alike. */
+function namers() {
+  return { id: uniqueNamer(TAKEN_IDS), type: uniqueNamer(), tool: uniqueNamer(), operationId: uniqueNamer() };
+}
+
+function operationNames(names: ReturnType<typeof namers>, declared: string | undefined, method: Method, path: string) {
+  const operationId = declared === undefined ? undefined : names.operationId(declared);
+  const named = operationId !== undefined && /[a-zA-Z0-9]/.test(asciiFold(operationId));
+  const id = names.id(operationIdentifier(named ? operationId! : `${method} ${path.replace(/\{([^}]*)\}/g, 'by $1')}`));
+  return { operationId, id, typeName: names.type(typeName(id)), toolName: names.tool(toolNameFor(operationId, method, path)) };
+}
+
 export function buildModel(spec: LoadedSpec): SpecModel {
-  const { doc } = spec;
+  const doc: JsonObject = { ...spec.doc };
+  const paths: JsonObject = isObject(doc.paths) ? { ...doc.paths } : {};
+  doc.paths = paths;
   const operations: OperationModel[] = [];
-  const nextId = uniqueNamer();
-  const nextTool = uniqueNamer();
-  const paths = isObject(doc.paths) ? doc.paths : {};
+  const warnings: string[] = [];
+  const names = namers();
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = deref(doc, rawItem);
     if (!isObject(item)) continue;
@@ -147,24 +179,27 @@ export function buildModel(spec: LoadedSpec): SpecModel {
     for (const method of METHODS) {
       const op = item[method];
       if (!isObject(op)) continue;
-      const operationId = typeof op.operationId === 'string' && op.operationId.trim() ? op.operationId : undefined;
+      const declared = typeof op.operationId === 'string' && op.operationId.trim() ? op.operationId : undefined;
+      const named = operationNames(names, declared, method, path);
+      if (named.operationId !== declared) {
+        warnings.push(`warning: operationId "${declared}" of ${method.toUpperCase()} ${path} is used before; this operation is called "${named.operationId}"`);
+        paths[path] = { ...(deref(doc, paths[path]) as JsonObject), [method]: { ...op, operationId: named.operationId ?? null } };
+      }
       operations.push({
-        operationId,
-        id: nextId(operationIdentifier(operationId ?? `${method} ${path.replace(/\{([^}]*)\}/g, 'by $1')}`)),
-        toolName: nextTool(toolNameFor(operationId, method, path)),
+        ...named,
         method,
         path,
         summary: typeof op.summary === 'string' ? op.summary.trim() : undefined,
         description: typeof op.description === 'string' ? op.description.trim() : undefined,
         tags: Array.isArray(op.tags) ? op.tags.map(String) : [],
-        parameters: mergeParameters(pathParams, readParameters(doc, op.parameters)),
+        parameters: withTemplateParams(path, mergeParameters(pathParams, readParameters(doc, op.parameters))),
         body: readBody(doc, op.requestBody),
         responses: readResponses(doc, op.responses),
         scopes: readScopes(doc, op),
       });
     }
   }
-  return { doc, version: spec.version, operations };
+  return { doc, version: spec.version, operations, warnings };
 }
 
 export function successResponse(op: OperationModel): ResponseModel | undefined {

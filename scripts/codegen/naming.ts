@@ -17,15 +17,27 @@ function fit(name: string, max = 64): string {
   return name.length <= max ? name : `${name.slice(0, max - 8)}_${shortHash(name)}`;
 }
 
-/** A tool name from an operationId, or from method and path when there is none. */
-export function toolNameFor(operationId: string | undefined, method: string, path: string): string {
-  const source = operationId ?? `${method}_${path.replace(/\{([^}]*)\}/g, 'by_$1')}`;
-  const cleaned = source
+/** Latin letters without their accents (`Über` -> `Uber`), so names keep them instead of dropping them. */
+export function asciiFold(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+}
+
+function cleanToolName(source: string): string {
+  return asciiFold(source)
     .replace(/[^a-zA-Z0-9_-]+/g, '_')
     .replace(/_+/g, '_')
     .replace(/^[_-]+|[_-]+$/g, '');
-  const base = operationId ? cleaned : cleaned.toLowerCase();
-  return fit(base || `${method}_root`);
+}
+
+/**
+ * A tool name from an operationId, or from method and path when there is none or nothing of it survives
+ * sanitising (`日本語`, `---`).
+ */
+export function toolNameFor(operationId: string | undefined, method: string, path: string): string {
+  const fromId = operationId === undefined ? '' : cleanToolName(operationId);
+  if (fromId) return fit(fromId);
+  const fromPath = cleanToolName(`${method}_${path.replace(/\{([^}]*)\}/g, 'by_$1')}`).toLowerCase();
+  return fit(fromPath === method ? `${method}_root` : fromPath);
 }
 
 const RESERVED = new Set(
@@ -46,7 +58,7 @@ export function operationIdentifier(text: string): string {
 
 /** A valid, readable TypeScript identifier in camelCase. */
 export function identifier(text: string): string {
-  const words = text.split(/[^a-zA-Z0-9]+/).filter(Boolean);
+  const words = asciiFold(text).split(/[^a-zA-Z0-9]+/).filter(Boolean);
   let out = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
   if (!out) out = 'op';
   if (/^[0-9]/.test(out)) out = `_${out}`;
@@ -71,7 +83,7 @@ const ARG_REPLACEMENTS: Array<[RegExp, string]> = [
 
 /** An MCP argument name that strict clients accept: `^[a-zA-Z0-9_.-]{1,64}$`. */
 export function argName(text: string): string {
-  let out = text;
+  let out = asciiFold(text);
   for (const [pattern, replacement] of ARG_REPLACEMENTS) out = out.replace(pattern, replacement);
   out = out.replace(/[^a-zA-Z0-9_.-]+/g, '_').replace(/^_+(?=.)/, '');
   return fit(out || 'arg');
@@ -86,4 +98,9 @@ export function uniqueNamer(taken: Iterable<string> = []): (name: string) => str
     used.add(candidate);
     return candidate;
   };
+}
+
+/** An object-literal key for any string: a quoted `"__proto__"` would set the prototype, the computed form does not. */
+export function propertyKey(name: string): string {
+  return name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name);
 }

@@ -35,7 +35,7 @@ export interface Descriptor {
 
 const SKIPPED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'content-length']);
 
-interface InputParts {
+export interface InputParts {
   properties: JsonObject;
   required: string[];
   args: ArgBinding[];
@@ -66,7 +66,9 @@ export function buildInput(doc: JsonObject, op: OperationModel): InputParts {
     const schema = inlineSchema(doc, op.body.schema, { mode: 'input' });
     const object = asObjectSchema(schema);
     const props = object && isObject(object.properties) ? object.properties : undefined;
-    const freeForm = object && isObject(object.additionalProperties);
+    // A body declared open (`additionalProperties: true` or a schema) is a map: it travels whole. A closed one
+    // (`additionalProperties: false`) or one that says nothing is merged field by field.
+    const freeForm = object && object.additionalProperties !== undefined && object.additionalProperties !== false;
     if (props && Object.keys(props).length && !freeForm) {
       parts.body = 'merged';
       const required = new Set(Array.isArray(object?.required) ? object.required.map(String) : []);
@@ -103,9 +105,8 @@ function describe(op: OperationModel): string {
   return text.length > 1024 ? `${text.slice(0, 1021)}...` : text;
 }
 
-export function buildDescriptor(doc: JsonObject, tool: AppliedTool): { descriptor: Descriptor; violations: string[] } {
+export function buildDescriptor(doc: JsonObject, tool: AppliedTool, input = buildInput(doc, tool.op)): { descriptor: Descriptor; violations: string[] } {
   const { op, override, name } = tool;
-  const input = buildInput(doc, op);
   const inputSchema: JsonObject = { type: 'object', properties: input.properties };
   if (input.required.length) inputSchema.required = input.required;
   inputSchema.additionalProperties = false;

@@ -1,8 +1,8 @@
 // Emits zod source code from JSON Schema (OpenAPI 3.0 and 3.1 dialects). Named component schemas
 // become exported constants in dependency order; references into a cycle go through z.lazy.
-import { patternCompiles } from './inline-schema.ts';
-import { isObject, pointerGet, type Json, type JsonObject } from './load.ts';
-import { typeName, uniqueNamer } from './naming.ts';
+import { patternCompiles } from './schema-keywords.ts';
+import { decodePointerSegment, isObject, pointerGet, type Json, type JsonObject } from './load.ts';
+import { propertyKey, typeName, uniqueNamer } from './naming.ts';
 
 const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;
 
@@ -32,7 +32,7 @@ export class ZodEmitter {
   private refExpr(ref: string, indent: string): string {
     const match = COMPONENT_REF.exec(ref);
     if (match) {
-      const name = decodeURIComponent(match[1]).replace(/~1/g, '/').replace(/~0/g, '~');
+      const name = decodePointerSegment(match[1]);
       const id = this.ident(name);
       if (this.emitted.has(id)) return id;
       if (this.onStack.has(id)) return `z.lazy(() => ${id})`;
@@ -74,9 +74,17 @@ export class ZodEmitter {
   private base(s: JsonObject, indent: string): string {
     if ('const' in s) return isObject(s.const) || Array.isArray(s.const) ? 'z.unknown()' : `z.literal(${lit(s.const)})`;
     if (Array.isArray(s.enum)) return this.enumExpr(s.enum);
-    if (Array.isArray(s.allOf)) return this.allOf(s.allOf, indent);
-    const union = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
-    if (union) return this.union(union.map((m) => this.expr(m, indent)));
+    // Properties written beside allOf/oneOf/anyOf (`{ allOf: [Base], properties: { extra } }`) constrain too.
+    const combinator = ['allOf', 'oneOf', 'anyOf'].find((k) => Array.isArray(s[k]));
+    if (combinator) {
+      const { [combinator]: members, nullable: _, ...own } = s;
+      const parts = isObject(own.properties) && Object.keys(own.properties).length ? [own] : [];
+      if (combinator === 'allOf') return this.allOf([...(members as Json[]), ...parts], indent);
+      const union = this.union((members as Json[]).map((m) => this.expr(m, indent)));
+      if (!parts.length) return union;
+      const shape = this.expr(parts[0], indent);
+      return union === 'z.unknown()' ? shape : `z.intersection(${union}, ${shape})`;
+    }
     if (Array.isArray(s.type)) {
       const types = s.type.filter((t): t is string => typeof t === 'string');
       const nonNull = types.filter((t) => t !== 'null');
@@ -121,18 +129,31 @@ export class ZodEmitter {
         return 'z.boolean()';
       case 'null':
         return 'z.null()';
-      case 'array': {
-        const items = Array.isArray(s.items) ? 'z.unknown()' : this.expr(s.items, indent);
-        let out = `z.array(${items})`;
-        if (typeof s.minItems === 'number') out += `.min(${s.minItems})`;
-        if (typeof s.maxItems === 'number') out += `.max(${s.maxItems})`;
-        return out;
-      }
+      case 'array':
+        return this.arrayExpr(s, indent);
       case 'object':
         return this.objectExpr(s, indent);
       default:
         return 'z.unknown()';
     }
+  }
+
+  /** Arrays, and tuples (`prefixItems`, or Draft 4 `items: [...]`) whose listed items may be absent, as in JSON Schema. */
+  private arrayExpr(s: JsonObject, indent: string): string {
+    const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
+    const min = typeof s.minItems === 'number' ? s.minItems : undefined;
+    const max = typeof s.maxItems === 'number' ? s.maxItems : undefined;
+    if (!prefix) {
+      let out = `z.array(${this.expr(s.items, indent)})`;
+      if (min !== undefined) out += `.min(${min})`;
+      if (max !== undefined) out += `.max(${max})`;
+      return out;
+    }
+    const rest = Array.isArray(s.items) ? s.additionalItems : s.items;
+    const members = prefix.map((item) => `${this.expr(item, indent)}.optional()`);
+    const out = `z.tuple([${members.join(', ')}]${rest === false ? '' : `, ${this.expr(rest, indent)}`})`;
+    const checks = [min !== undefined ? `z.minLength(${min})` : '', max !== undefined ? `z.maxLength(${max})` : ''].filter(Boolean);
+    return checks.length ? `${out}.check(${checks.join(', ')})` : out;
   }
 
   private stringExpr(s: JsonObject): string {
@@ -147,10 +168,11 @@ export class ZodEmitter {
 
   private numberExpr(s: JsonObject, integer: boolean): string {
     let out = integer ? 'z.number().int()' : 'z.number()';
+    // 3.0 writes `exclusiveMinimum: true` beside `minimum`; 3.1 writes the bound itself, maybe beside a `minimum`.
     const bound = (key: string, exclusive: Json, method: string, strictMethod: string) => {
       const value = s[key];
       if (typeof exclusive === 'number') out += `.${strictMethod}(${exclusive})`;
-      else if (typeof value === 'number') out += `.${exclusive === true ? strictMethod : method}(${value})`;
+      if (typeof value === 'number') out += `.${exclusive === true ? strictMethod : method}(${value})`;
     };
     bound('minimum', s.exclusiveMinimum ?? false, 'gte', 'gt');
     bound('maximum', s.exclusiveMaximum ?? false, 'lte', 'lt');
@@ -164,10 +186,11 @@ export class ZodEmitter {
     const inner = `${indent}  `;
     const lines = Object.entries(props).map(([key, sub]) => {
       const value = this.expr(sub, inner);
-      return `${inner}${lit(key)}: ${required.has(key) ? value : `${value}.optional()`},`;
+      return `${inner}${propertyKey(key)}: ${required.has(key) ? value : `${value}.optional()`},`;
     });
     const shape = lines.length ? `{\n${lines.join('\n')}\n${indent}}` : '{}';
-    const extra = s.additionalProperties;
+    // Keys matched by patternProperties are not "additional": with those, stay loose rather than reject them.
+    const extra = isObject(s.patternProperties) && Object.keys(s.patternProperties).length ? undefined : s.additionalProperties;
     if (extra === false) return `z.strictObject(${shape})`;
     if (isObject(extra) && Object.keys(extra).length) {
       const value = this.expr(extra, indent);

@@ -8,6 +8,7 @@ export type GetHealthInput = Record<string, never>;
 export type GetHealthOutput = 
   | { status: 200; body: NonNullable<paths["/healthz"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/healthz"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/healthz"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/healthz"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type SignupInput = {
@@ -18,8 +19,11 @@ export type SignupOutput =
   | { status: 201; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
   | { status: 400; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 429; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type LoginInput = {
   body: NonNullable<NonNullable<paths["/api/v1/users/login"]["post"]>['requestBody']>['content']["application/json"];
@@ -29,8 +33,11 @@ export type LoginOutput =
   | { status: 200; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
   | { status: 400; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 429; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type GetMeInput = Record<string, never>;
 
@@ -38,7 +45,8 @@ export type GetMeOutput =
   | { status: 200; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
   | { status: 401; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 429; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListMembersInput = {
   query: NonNullable<NonNullable<paths["/api/v1/members"]["get"]>['parameters']['query']>;
@@ -49,7 +57,8 @@ export type ListMembersOutput =
   | { status: 400; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 429; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type RemoveMemberInput = {
   path: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['parameters']['path'];
@@ -61,7 +70,8 @@ export type RemoveMemberOutput =
   | { status: 403; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 429; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type UpdateMemberRoleInput = {
   path: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['parameters']['path'];
@@ -75,7 +85,10 @@ export type UpdateMemberRoleOutput =
   | { status: 403; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 413; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type InviteMemberInput = {
   body: NonNullable<NonNullable<paths["/api/v1/invitations"]["post"]>['requestBody']>['content']["application/json"];
@@ -87,7 +100,10 @@ export type InviteMemberOutput =
   | { status: 401; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 413; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type AcceptInvitationInput = {
   body: NonNullable<NonNullable<paths["/api/v1/invitations/accept"]["post"]>['requestBody']>['content']["application/json"];
@@ -99,8 +115,11 @@ export type AcceptInvitationOutput =
   | { status: 401; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 429; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListApiKeysInput = {
   query: NonNullable<NonNullable<paths["/api/v1/api-keys"]["get"]>['parameters']['query']>;
@@ -111,7 +130,8 @@ export type ListApiKeysOutput =
   | { status: 400; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 429; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type CreateApiKeyInput = {
   body: NonNullable<NonNullable<paths["/api/v1/api-keys"]["post"]>['requestBody']>['content']["application/json"];
@@ -122,7 +142,10 @@ export type CreateApiKeyOutput =
   | { status: 400; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 413; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type RevokeApiKeyInput = {
   path: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['parameters']['path'];
@@ -133,7 +156,8 @@ export type RevokeApiKeyOutput =
   | { status: 401; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 429; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {

@@ -36,43 +36,32 @@ export const toolDescriptors: ToolDescriptor[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
-        "body": {
-          "type": "object",
-          "required": [
-            "email",
-            "password",
-            "name",
-            "workspace_name"
-          ],
-          "additionalProperties": {
-            "not": {}
-          },
-          "properties": {
-            "email": {
-              "type": "string",
-              "format": "email",
-              "maxLength": 254
-            },
-            "password": {
-              "type": "string",
-              "description": "8 to 1024 characters.",
-              "minLength": 1
-            },
-            "name": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200
-            },
-            "workspace_name": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200
-            }
-          }
+        "email": {
+          "type": "string",
+          "format": "email",
+          "maxLength": 254
+        },
+        "password": {
+          "type": "string",
+          "description": "8 to 1024 characters; longer ones are refused with 422 before any work is spent on them.",
+          "minLength": 8
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "workspace_name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
         }
       },
       "required": [
-        "body"
+        "email",
+        "password",
+        "name",
+        "workspace_name"
       ],
       "additionalProperties": false
     },
@@ -83,12 +72,27 @@ export const toolDescriptors: ToolDescriptor[] = [
       "operationId": "signup",
       "method": "POST",
       "path": "/api/v1/users/signup",
-      "body": "whole",
+      "body": "merged",
       "args": [
         {
-          "name": "body",
+          "name": "email",
           "in": "body",
-          "key": ""
+          "key": "email"
+        },
+        {
+          "name": "password",
+          "in": "body",
+          "key": "password"
+        },
+        {
+          "name": "name",
+          "in": "body",
+          "key": "name"
+        },
+        {
+          "name": "workspace_name",
+          "in": "body",
+          "key": "workspace_name"
         }
       ],
       "contentType": "application/json"
@@ -191,36 +195,25 @@ export const toolDescriptors: ToolDescriptor[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
-        "body": {
-          "type": "object",
-          "required": [
-            "email",
-            "password"
-          ],
-          "additionalProperties": {
-            "not": {}
-          },
-          "properties": {
-            "email": {
-              "type": "string",
-              "format": "email",
-              "maxLength": 254
-            },
-            "password": {
-              "type": "string",
-              "description": "8 to 1024 characters.",
-              "minLength": 1
-            },
-            "workspace_id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$",
-              "description": "The workspace to log in to, for users in more than one; defaults to the oldest membership."
-            }
-          }
+        "email": {
+          "type": "string",
+          "format": "email",
+          "maxLength": 254
+        },
+        "password": {
+          "type": "string",
+          "description": "The account's password.",
+          "minLength": 1
+        },
+        "workspace_id": {
+          "type": "string",
+          "pattern": "^ws_[0-9a-z]{26}$",
+          "description": "The workspace to log in to, for users in more than one; defaults to the oldest membership."
         }
       },
       "required": [
-        "body"
+        "email",
+        "password"
       ],
       "additionalProperties": false
     },
@@ -231,12 +224,22 @@ export const toolDescriptors: ToolDescriptor[] = [
       "operationId": "login",
       "method": "POST",
       "path": "/api/v1/users/login",
-      "body": "whole",
+      "body": "merged",
       "args": [
         {
-          "name": "body",
+          "name": "email",
           "in": "body",
-          "key": ""
+          "key": "email"
+        },
+        {
+          "name": "password",
+          "in": "body",
+          "key": "password"
+        },
+        {
+          "name": "workspace_id",
+          "in": "body",
+          "key": "workspace_id"
         }
       ],
       "contentType": "application/json"
@@ -543,28 +546,17 @@ export const toolDescriptors: ToolDescriptor[] = [
           "pattern": "^usr_[0-9a-z]{26}$",
           "description": "The member's user id."
         },
-        "body": {
-          "type": "object",
-          "required": [
-            "role"
-          ],
-          "additionalProperties": {
-            "not": {}
-          },
-          "properties": {
-            "role": {
-              "type": "string",
-              "enum": [
-                "admin",
-                "member"
-              ]
-            }
-          }
+        "role": {
+          "type": "string",
+          "enum": [
+            "admin",
+            "member"
+          ]
         }
       },
       "required": [
         "user_id",
-        "body"
+        "role"
       ],
       "additionalProperties": false
     },
@@ -576,7 +568,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "operationId": "update_member_role",
       "method": "PATCH",
       "path": "/api/v1/members/{user_id}",
-      "body": "whole",
+      "body": "merged",
       "args": [
         {
           "name": "user_id",
@@ -584,9 +576,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "key": "user_id"
         },
         {
-          "name": "body",
+          "name": "role",
           "in": "body",
-          "key": ""
+          "key": "role"
         }
       ],
       "contentType": "application/json"
@@ -636,33 +628,22 @@ export const toolDescriptors: ToolDescriptor[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
-        "body": {
-          "type": "object",
-          "required": [
-            "email",
-            "role"
-          ],
-          "additionalProperties": {
-            "not": {}
-          },
-          "properties": {
-            "email": {
-              "type": "string",
-              "format": "email",
-              "maxLength": 254
-            },
-            "role": {
-              "type": "string",
-              "enum": [
-                "admin",
-                "member"
-              ]
-            }
-          }
+        "email": {
+          "type": "string",
+          "format": "email",
+          "maxLength": 254
+        },
+        "role": {
+          "type": "string",
+          "enum": [
+            "admin",
+            "member"
+          ]
         }
       },
       "required": [
-        "body"
+        "email",
+        "role"
       ],
       "additionalProperties": false
     },
@@ -673,12 +654,17 @@ export const toolDescriptors: ToolDescriptor[] = [
       "operationId": "invite_member",
       "method": "POST",
       "path": "/api/v1/invitations",
-      "body": "whole",
+      "body": "merged",
       "args": [
         {
-          "name": "body",
+          "name": "email",
           "in": "body",
-          "key": ""
+          "key": "email"
+        },
+        {
+          "name": "role",
+          "in": "body",
+          "key": "role"
         }
       ],
       "contentType": "application/json"
@@ -728,37 +714,26 @@ export const toolDescriptors: ToolDescriptor[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
-        "body": {
-          "type": "object",
-          "required": [
-            "token",
-            "name",
-            "password"
-          ],
-          "additionalProperties": {
-            "not": {}
-          },
-          "properties": {
-            "token": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200
-            },
-            "name": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200
-            },
-            "password": {
-              "type": "string",
-              "description": "8 to 1024 characters.",
-              "minLength": 1
-            }
-          }
+        "token": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "password": {
+          "type": "string",
+          "description": "8 to 1024 characters; longer ones are refused with 422 before any work is spent on them.",
+          "minLength": 8
         }
       },
       "required": [
-        "body"
+        "token",
+        "name",
+        "password"
       ],
       "additionalProperties": false
     },
@@ -769,12 +744,22 @@ export const toolDescriptors: ToolDescriptor[] = [
       "operationId": "accept_invitation",
       "method": "POST",
       "path": "/api/v1/invitations/accept",
-      "body": "whole",
+      "body": "merged",
       "args": [
         {
-          "name": "body",
+          "name": "token",
           "in": "body",
-          "key": ""
+          "key": "token"
+        },
+        {
+          "name": "name",
+          "in": "body",
+          "key": "name"
+        },
+        {
+          "name": "password",
+          "in": "body",
+          "key": "password"
         }
       ],
       "contentType": "application/json"
@@ -1016,25 +1001,14 @@ export const toolDescriptors: ToolDescriptor[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
-        "body": {
-          "type": "object",
-          "required": [
-            "name"
-          ],
-          "additionalProperties": {
-            "not": {}
-          },
-          "properties": {
-            "name": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 100
-            }
-          }
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
         }
       },
       "required": [
-        "body"
+        "name"
       ],
       "additionalProperties": false
     },
@@ -1045,12 +1019,12 @@ export const toolDescriptors: ToolDescriptor[] = [
       "operationId": "create_api_key",
       "method": "POST",
       "path": "/api/v1/api-keys",
-      "body": "whole",
+      "body": "merged",
       "args": [
         {
-          "name": "body",
+          "name": "name",
           "in": "body",
-          "key": ""
+          "key": "name"
         }
       ],
       "contentType": "application/json"

@@ -28,11 +28,11 @@ export const ProblemSchema: z.ZodType = z.looseObject({
 
 export const EmailSchema: z.ZodType = z.email().max(254);
 
-export const PasswordSchema: z.ZodType = z.string().min(1);
+export const NewPasswordSchema: z.ZodType = z.string().min(8);
 
 export const SignupRequestSchema: z.ZodType = z.strictObject({
   "email": EmailSchema,
-  "password": PasswordSchema,
+  "password": NewPasswordSchema,
   "name": z.string().min(1).max(200),
   "workspace_name": z.string().min(1).max(200),
 });
@@ -70,6 +70,8 @@ export const SessionResponseSchema: z.ZodType = z.looseObject({
   "role": RoleSchema,
   "login": LoginResponseSchema,
 });
+
+export const PasswordSchema: z.ZodType = z.string().min(1);
 
 export const LoginRequestSchema: z.ZodType = z.strictObject({
   "email": EmailSchema,
@@ -129,7 +131,7 @@ export const InvitationCreatedSchema: z.ZodType = z.looseObject({
 export const AcceptInvitationRequestSchema: z.ZodType = z.strictObject({
   "token": z.string().min(1).max(200),
   "name": z.string().min(1).max(200),
-  "password": PasswordSchema,
+  "password": NewPasswordSchema,
 });
 
 export const ApiKeyIdSchema: z.ZodType = z.string().regex(new RegExp("^key_[0-9a-z]{26}$", 'u'));
@@ -165,6 +167,7 @@ export const routes = {
     responses: {
       200: { description: "The service and its database answer.", content: { "application/json": { schema: HealthSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
@@ -179,8 +182,11 @@ export const routes = {
       201: { description: "The user, the new workspace and a login response.", content: { "application/json": { schema: SessionResponseSchema } } },
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   login: createRoute({
@@ -194,8 +200,11 @@ export const routes = {
       200: { description: "A bearer JWT.", content: { "application/json": { schema: LoginResponseSchema } } },
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_me: createRoute({
@@ -207,6 +216,7 @@ export const routes = {
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_members: createRoute({
@@ -225,6 +235,7 @@ export const routes = {
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   remove_member: createRoute({
@@ -243,6 +254,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_member_role: createRoute({
@@ -262,7 +274,10 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   invite_member: createRoute({
@@ -278,7 +293,10 @@ export const routes = {
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   accept_invitation: createRoute({
@@ -294,8 +312,11 @@ export const routes = {
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_api_keys: createRoute({
@@ -314,6 +335,7 @@ export const routes = {
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   create_api_key: createRoute({
@@ -328,7 +350,10 @@ export const routes = {
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   revoke_api_key: createRoute({
@@ -346,6 +371,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
 } as const;
@@ -362,17 +388,21 @@ export interface OperationMeta {
   bodyRequired: boolean;
 }
 
+// Each row goes through meta() so its type is OperationMeta: thousands of distinct literal row types would
+// make the array type a union too complex to represent (TS2590).
+const meta = (row: OperationMeta): OperationMeta => row;
+
 export const operations: readonly OperationMeta[] = [
-  {operationId: "get_health",handler: "get_health",method: "GET",path: "/healthz",scopes: null,bodyContentType: null,bodyRequired: false},
-  {operationId: "signup",handler: "signup",method: "POST",path: "/api/v1/users/signup",scopes: null,bodyContentType: "application/json",bodyRequired: true},
-  {operationId: "login",handler: "login",method: "POST",path: "/api/v1/users/login",scopes: null,bodyContentType: "application/json",bodyRequired: true},
-  {operationId: "get_me",handler: "get_me",method: "GET",path: "/api/v1/users/me",scopes: ["users:read"],bodyContentType: null,bodyRequired: false},
-  {operationId: "list_members",handler: "list_members",method: "GET",path: "/api/v1/members",scopes: ["members:read"],bodyContentType: null,bodyRequired: false},
-  {operationId: "remove_member",handler: "remove_member",method: "DELETE",path: "/api/v1/members/{user_id}",scopes: ["members:write"],bodyContentType: null,bodyRequired: false},
-  {operationId: "update_member_role",handler: "update_member_role",method: "PATCH",path: "/api/v1/members/{user_id}",scopes: ["members:write"],bodyContentType: "application/json",bodyRequired: true},
-  {operationId: "invite_member",handler: "invite_member",method: "POST",path: "/api/v1/invitations",scopes: ["members:write"],bodyContentType: "application/json",bodyRequired: true},
-  {operationId: "accept_invitation",handler: "accept_invitation",method: "POST",path: "/api/v1/invitations/accept",scopes: null,bodyContentType: "application/json",bodyRequired: true},
-  {operationId: "list_api_keys",handler: "list_api_keys",method: "GET",path: "/api/v1/api-keys",scopes: ["api_keys:read"],bodyContentType: null,bodyRequired: false},
-  {operationId: "create_api_key",handler: "create_api_key",method: "POST",path: "/api/v1/api-keys",scopes: ["api_keys:write"],bodyContentType: "application/json",bodyRequired: true},
-  {operationId: "revoke_api_key",handler: "revoke_api_key",method: "DELETE",path: "/api/v1/api-keys/{key_id}",scopes: ["api_keys:write"],bodyContentType: null,bodyRequired: false},
+  meta({ operationId: "get_health", handler: "get_health", method: "GET", path: "/healthz", scopes: null, bodyContentType: null, bodyRequired: false }),
+  meta({ operationId: "signup", handler: "signup", method: "POST", path: "/api/v1/users/signup", scopes: null, bodyContentType: "application/json", bodyRequired: true }),
+  meta({ operationId: "login", handler: "login", method: "POST", path: "/api/v1/users/login", scopes: null, bodyContentType: "application/json", bodyRequired: true }),
+  meta({ operationId: "get_me", handler: "get_me", method: "GET", path: "/api/v1/users/me", scopes: ["users:read"], bodyContentType: null, bodyRequired: false }),
+  meta({ operationId: "list_members", handler: "list_members", method: "GET", path: "/api/v1/members", scopes: ["members:read"], bodyContentType: null, bodyRequired: false }),
+  meta({ operationId: "remove_member", handler: "remove_member", method: "DELETE", path: "/api/v1/members/{user_id}", scopes: ["members:write"], bodyContentType: null, bodyRequired: false }),
+  meta({ operationId: "update_member_role", handler: "update_member_role", method: "PATCH", path: "/api/v1/members/{user_id}", scopes: ["members:write"], bodyContentType: "application/json", bodyRequired: true }),
+  meta({ operationId: "invite_member", handler: "invite_member", method: "POST", path: "/api/v1/invitations", scopes: ["members:write"], bodyContentType: "application/json", bodyRequired: true }),
+  meta({ operationId: "accept_invitation", handler: "accept_invitation", method: "POST", path: "/api/v1/invitations/accept", scopes: null, bodyContentType: "application/json", bodyRequired: true }),
+  meta({ operationId: "list_api_keys", handler: "list_api_keys", method: "GET", path: "/api/v1/api-keys", scopes: ["api_keys:read"], bodyContentType: null, bodyRequired: false }),
+  meta({ operationId: "create_api_key", handler: "create_api_key", method: "POST", path: "/api/v1/api-keys", scopes: ["api_keys:write"], bodyContentType: "application/json", bodyRequired: true }),
+  meta({ operationId: "revoke_api_key", handler: "revoke_api_key", method: "DELETE", path: "/api/v1/api-keys/{key_id}", scopes: ["api_keys:write"], bodyContentType: null, bodyRequired: false }),
 ];

@@ -260,10 +260,15 @@ export interface components {
          */
         Email: string;
         /**
-         * @description 8 to 1024 characters.
+         * @description The account's password.
          * @example correct horse battery staple
          */
         Password: string;
+        /**
+         * @description 8 to 1024 characters; longer ones are refused with 422 before any work is spent on them.
+         * @example correct horse battery staple
+         */
+        NewPassword: string;
         /** @enum {string} */
         Role: "owner" | "admin" | "member";
         /**
@@ -279,7 +284,7 @@ export interface components {
         };
         SignupRequest: {
             email: components["schemas"]["Email"];
-            password: components["schemas"]["Password"];
+            password: components["schemas"]["NewPassword"];
             /** @example Ada Lovelace */
             name: string;
             /** @example Analytical Engines */
@@ -369,7 +374,7 @@ export interface components {
         AcceptInvitationRequest: {
             token: string;
             name: string;
-            password: components["schemas"]["Password"];
+            password: components["schemas"]["NewPassword"];
         };
         CreateApiKeyRequest: {
             /** @example CI runner */
@@ -393,7 +398,10 @@ export interface components {
             revoked_at: components["schemas"]["Timestamp"] | null;
         };
         ApiKeyCreated: components["schemas"]["ApiKey"] & {
-            /** @description The full key, `svc_<prefix>_<secret>`. Shown only in this response. */
+            /**
+             * @description The full key, `svc_<prefix>_<secret>`. Shown only in this response.
+             * @example svc_k7v2m9qa_3Fq9ZxT2bLw8NcVh0RkYpD4s7GhJ2k
+             */
             key: string;
         };
         ApiKeyList: components["schemas"]["CursorPage"] & {
@@ -469,6 +477,33 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request body is larger than the service accepts. */
+        ContentTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is not of the media type this operation accepts. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description An unexpected fault; quote the request id when reporting it. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The service cannot serve requests right now. */
         ServiceUnavailable: {
             headers: {
@@ -517,6 +552,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -544,8 +580,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     login: {
@@ -572,8 +611,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     get_me: {
@@ -597,6 +639,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     list_members: {
@@ -626,6 +669,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     remove_member: {
@@ -652,6 +696,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     update_member_role: {
@@ -684,7 +729,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     invite_member: {
@@ -713,7 +761,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     accept_invitation: {
@@ -742,8 +793,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     list_api_keys: {
@@ -773,6 +827,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     create_api_key: {
@@ -800,7 +855,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     revoke_api_key: {
@@ -828,6 +886,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

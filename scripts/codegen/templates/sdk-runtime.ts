@@ -95,12 +95,39 @@ export function splitArgs(binding: OperationBinding, args: Record<string, unknow
   return out;
 }
 
+const fieldText = (item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
+
 function formBody(body: unknown): URLSearchParams {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
-    for (const item of Array.isArray(value) ? value : [value]) params.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, fieldText(item));
   }
   return params;
+}
+
+/** Multipart fields: Blobs (files) as parts of their own, anything else as text. */
+function multipartBody(body: unknown): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    for (const item of Array.isArray(value) ? value : [value]) form.append(key, item instanceof Blob ? item : fieldText(item));
+  }
+  return form;
+}
+
+/** Text and binary bodies go as they are; anything else as JSON text. */
+function rawBody(body: unknown): BodyInit {
+  if (typeof body === 'string' || body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return body as BodyInit;
+  return JSON.stringify(body);
+}
+
+/** How a body of the binding's media type is written; JSON (the default) needs nothing. */
+function bodyOptions(contentType: string | undefined): Record<string, unknown> {
+  const type = (contentType ?? 'application/json').toLowerCase();
+  if (type.includes('json')) return {};
+  if (type === 'application/x-www-form-urlencoded') return { bodySerializer: formBody, headers: { 'Content-Type': contentType } };
+  // fetch writes the multipart Content-Type itself, with the boundary.
+  if (type === 'multipart/form-data') return { bodySerializer: multipartBody };
+  return { bodySerializer: rawBody, headers: { 'Content-Type': contentType } };
 }
 
 type LooseRequest = (
@@ -129,13 +156,7 @@ export function createRuntime<Paths extends {}>(options: ClientOptions) {
   async function call<T>(binding: OperationBinding, args: Record<string, unknown> = {}): Promise<T> {
     const { path, query, header, body } = splitArgs(binding, args);
     const init: Record<string, unknown> = { params: { path, query, header } };
-    if (binding.body !== 'none' && body !== undefined) {
-      init.body = body;
-      if (binding.contentType === 'application/x-www-form-urlencoded') {
-        init.bodySerializer = formBody;
-        init.headers = { 'Content-Type': binding.contentType };
-      }
-    }
+    if (binding.body !== 'none' && body !== undefined) Object.assign(init, { body }, bodyOptions(binding.contentType));
     const { data, error, response } = await request(binding.method, binding.path, init);
     if (!response.ok) throw new ApiProblemError(response.status, error, response.headers.get('x-request-id') ?? undefined);
     return data as T;
