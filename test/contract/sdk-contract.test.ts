@@ -6,7 +6,8 @@ import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
 import { operations } from '../../src/generated/routes.ts';
 import { ApiProblemError, createClient, operationBindings } from '../../src/generated/sdk.ts';
 import type { OperationBinding } from '../../src/generated/sdk-runtime.ts';
-import { createTestApp, listen, uniqueEmail, type TestApp } from '../helpers/app.ts';
+import { seedWorkspace } from '../helpers/seed.ts';
+import { createTestApp, listen, type TestApp } from '../helpers/app.ts';
 import { npmMockFlags, startPrismMock, watchPrism, type PrismServer } from '../helpers/prism.ts';
 import { Contract } from './contract.ts';
 import { checkOutcome, type Outcome } from './outcome.ts';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   real = { app, close: server.close };
   // Prism's security check only needs an `Authorization: Bearer …` header.
   targets.set('prism mock', { baseUrl: prism.url, credential: 'any-token', fixtures: {}, expectSuccess: true, watchPrism: true });
-  targets.set('real server', { ...(await seedRealServer(server.url)), expectSuccess: false, watchPrism: false });
+  targets.set('real server', { baseUrl: server.url, ...(await seedWorkspace(server.url, 'contract')), expectSuccess: false, watchPrism: false });
 });
 
 afterAll(async () => {
@@ -54,19 +55,6 @@ afterAll(async () => {
   await real?.close();
   await real?.app.close();
 });
-
-// Resources whose ids the operations take, found by parameter name, so those calls can succeed.
-async function seedRealServer(baseUrl: string): Promise<Pick<Target, 'baseUrl' | 'credential' | 'fixtures'>> {
-  const anonymous = createClient({ baseUrl });
-  const password = 'correct horse battery';
-  const session = await anonymous.signup({ email: uniqueEmail('owner'), password, name: 'Contract Owner', workspace_name: 'Contract' });
-  const admin = createClient({ baseUrl, credential: session.login.access_token });
-  const key = await admin.create_api_key({ name: 'contract fixture' });
-  const invitation = await admin.invite_member({ email: uniqueEmail('member'), role: 'member' });
-  const member = await anonymous.accept_invitation({ token: invitation.token, name: 'Contract Member', password });
-  const pending = await admin.invite_member({ email: uniqueEmail('invitee'), role: 'member' });
-  return { baseUrl, credential: session.login.access_token, fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token } };
-}
 
 describe('the operation list', () => {
   it('holds every operation of the contract, each with an SDK function', () => {

@@ -7,13 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
 import { ApiProblemError, createClient } from '../../src/generated/sdk.ts';
 import { Contract } from '../contract/contract.ts';
-import { Sampler, type Fixtures } from '../contract/sampler.ts';
+import { Sampler } from '../contract/sampler.ts';
+import { seedWorkspace, type SeededWorkspace } from '../helpers/seed.ts';
 import { createTestApp, listen, uniqueEmail, type TestApp } from '../helpers/app.ts';
 
-interface Side {
-  credential: string;
-  fixtures: Fixtures;
-}
+type Side = SeededWorkspace;
 
 const contract = Contract.load();
 let t: TestApp;
@@ -21,18 +19,6 @@ let server: { url: string; close(): Promise<void> };
 let sdkSide: Side;
 let mcpSide: Side;
 let mcp: Client;
-
-async function seed(baseUrl: string): Promise<Side> {
-  const anonymous = createClient({ baseUrl });
-  const password = 'correct horse battery';
-  const session = await anonymous.signup({ email: uniqueEmail('parity'), password, name: 'Parity Owner', workspace_name: 'Parity' });
-  const admin = createClient({ baseUrl, credential: session.login.access_token });
-  const key = await admin.create_api_key({ name: 'parity fixture' });
-  const invitation = await admin.invite_member({ email: uniqueEmail('member'), role: 'member' });
-  const member = await anonymous.accept_invitation({ token: invitation.token, name: 'Parity Member', password });
-  const pending = await admin.invite_member({ email: uniqueEmail('invitee'), role: 'member' });
-  return { credential: session.login.access_token, fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token } };
-}
 
 /** Ids, timestamps, tokens, keys and generated emails differ between two runs of the same call. */
 function mask(value: unknown): unknown {
@@ -93,8 +79,8 @@ async function viaMcp(name: string, args: Record<string, unknown>): Promise<{ st
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app);
-  sdkSide = await seed(server.url);
-  mcpSide = await seed(server.url);
+  sdkSide = await seedWorkspace(server.url, 'parity');
+  mcpSide = await seedWorkspace(server.url, 'parity');
   mcp = new Client({ name: 'parity', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${mcpSide.credential}` } } }));
 });

@@ -1,0 +1,22 @@
+// A workspace seeded through the generated SDK with one resource of each kind an operation takes by
+// id, keyed by parameter name (`key_id`, `user_id`, `token`), so data-driven tests can call every
+// operation with ids that exist.
+import { createClient } from '../../src/generated/sdk.ts';
+import { uniqueEmail } from './app.ts';
+
+export interface SeededWorkspace {
+  credential: string;
+  fixtures: Record<string, unknown>;
+}
+
+export async function seedWorkspace(baseUrl: string, tag = 'seed'): Promise<SeededWorkspace> {
+  const anonymous = createClient({ baseUrl });
+  const password = 'correct horse battery';
+  const session = await anonymous.signup({ email: uniqueEmail(tag), password, name: `${tag} owner`, workspace_name: tag });
+  const admin = createClient({ baseUrl, credential: session.login.access_token });
+  const key = await admin.create_api_key({ name: `${tag} fixture` });
+  const invitation = await admin.invite_member({ email: uniqueEmail('member'), role: 'member' });
+  const member = await anonymous.accept_invitation({ token: invitation.token, name: `${tag} member`, password });
+  const pending = await admin.invite_member({ email: uniqueEmail('invitee'), role: 'member' });
+  return { credential: session.login.access_token, fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token } };
+}
