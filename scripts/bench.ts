@@ -1,0 +1,146 @@
+// npm run bench [-- --quick]: ratios measured in one run, never absolute figures. Starts a plain
+// node:http server and the real service (each in its own child process), measures every target in
+// interleaved autocannon rounds from this process, times the code generator against
+// openapi-typescript, prints a markdown table and writes it to test-output/bench.md.
+// The service runs on embedded PGlite in a temporary DATA_DIR, or on PostgreSQL (a private schema,
+// dropped afterwards) when DATABASE_URL is set.
+//
+// Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
+// (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
+// --codegen-runs N · --skip-codegen · --log-level L (service log level, default silent) · --profile
+// (writes the service's CPU profile to test-output/profiles/).
+// Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { authRows } from './bench/auth-rows.ts';
+import { timeCodegen, type CodegenTimingResult } from './bench/codegen-timing.ts';
+import { createCredentials } from './bench/credentials.ts';
+import { httpRows } from './bench/http-rows.ts';
+import { mcpRows } from './bench/mcp-rows.ts';
+import { renderReport } from './bench/report.ts';
+import { preflight, ratioRows, runInterleaved, type RowGroup, type Target } from './bench/row-runner.ts';
+import { startServerProcess, type ServerProcess } from './bench/server-process.ts';
+import { describeMethod } from './bench/how-measured.ts';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '10' },
+    'codegen-runs': { type: 'string' },
+    'skip-codegen': { type: 'boolean', default: false },
+    'log-level': { type: 'string', default: 'silent' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+
+const quick = args.quick as boolean;
+const num = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
+// The HTTP rounds get a time budget: more targets (rows added later) mean fewer rounds, not a longer run.
+// Short slots and many rounds spread bursts of machine noise over all targets better than a few long ones.
+const settings = {
+  budgetSeconds: num(args.seconds, quick ? 12 : 135),
+  // autocannon runs whole seconds (its sampling tick is 1 s), so fractions are rounded up.
+  durationSeconds: Math.max(1, Math.ceil(num(args.duration, quick ? 1 : 2))),
+  warmupSeconds: Math.ceil(num(args.warmup, quick ? 0 : 1)),
+  connections: num(args.connections, 10),
+  codegenRuns: num(args['codegen-runs'], quick ? 1 : 5),
+};
+const roundsFor = (targets: number) =>
+  args.rounds !== undefined ? Number(args.rounds) : Math.max(quick ? 2 : 5, Math.floor(settings.budgetSeconds / (targets * settings.durationSeconds)));
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const started = performance.now();
+const progress = (line: string) => process.stderr.write(`bench [${Math.round((performance.now() - started) / 1000)} s]: ${line}\n`);
+
+const servers: ServerProcess[] = [];
+const tmpDirs: string[] = [];
+let cleaned = false;
+async function cleanUp(): Promise<void> {
+  if (cleaned) return;
+  cleaned = true;
+  await Promise.allSettled(servers.map((s) => s.stop()));
+  for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
+}
+process.on('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+
+async function measureHttp() {
+  const profileDir = join(repoRoot, 'test-output/profiles');
+  const execArgv = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  progress(`starting node:http and the service (${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'})`);
+  const [plain, service] = await Promise.all([
+    startServerProcess('node:http', join(repoRoot, 'scripts/bench/serve-plain.ts'), { cwd: repoRoot }),
+    startServerProcess('service', join(repoRoot, 'scripts/bench/serve-service.ts'), {
+      cwd: repoRoot,
+      execArgv,
+      env: { BENCH_SERVICE: JSON.stringify({ databaseUrl, logLevel: args['log-level'] }) },
+    }),
+  ]);
+  servers.push(plain, service);
+  const credentials = await createCredentials(service.url);
+  // /mcp is young: if its handshake fails, report that and measure the other rows.
+  const mcp = await mcpRows(service, credentials).catch((error: Error): RowGroup => ({ targets: [], rows: [], notes: [`MCP rows skipped: ${error.message}`] }));
+  const groups: RowGroup[] = [httpRows({ plain, service }), authRows(service, credentials), mcp];
+  const targets: Target[] = groups.flatMap((g) => g.targets);
+  await preflight(targets);
+  const rounds = roundsFor(targets.length);
+  const estimate = targets.length * (settings.warmupSeconds + rounds * settings.durationSeconds);
+  progress(`${targets.length} targets × ${rounds} rounds × ${settings.durationSeconds} s (about ${Math.round(estimate)} s)`);
+  const loadBefore = loadavg()[0];
+  const stats = await runInterleaved(targets, { ...settings, rounds, progress });
+  await Promise.all([plain.stop(), service.stop()]);
+  if (args.profile) progress(`service CPU profile written under ${profileDir}`);
+  return {
+    service,
+    rounds,
+    load: `${loadBefore.toFixed(1)} at the start of the rounds, ${loadavg()[0].toFixed(1)} at the end`,
+    rows: groups.flatMap((g) => ratioRows(g.rows, stats)),
+    targets: [...stats.values()],
+    notes: groups.flatMap((g) => g.notes ?? []),
+  };
+}
+
+try {
+  const http = await measureHttp();
+  let codegen: CodegenTimingResult | undefined;
+  if (!args['skip-codegen']) {
+    progress(`timing codegen (${settings.codegenRuns} alternating runs each)`);
+    const tmpDir = mkdtempSync(join(tmpdir(), 'bench-codegen-'));
+    tmpDirs.push(tmpDir);
+    codegen = await timeCodegen({
+      repoRoot,
+      specsDir: resolve(repoRoot, '../shared/specs'),
+      tmpDir,
+      runs: settings.codegenRuns,
+      progress,
+    });
+  }
+  const report = renderReport({
+    rows: [...http.rows, ...(codegen ? [codegen.row] : [])],
+    targets: http.targets,
+    facts: {
+      date: new Date().toISOString(),
+      mode: quick ? 'quick (smoke run: too short for conclusions)' : 'full',
+      'service database': http.service.info.database ?? 'unknown',
+      machine: `${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`,
+      'load average (1 min)': `${http.load} (other work on the machine; above the CPU count, expect noisy rows)`,
+    },
+    howMeasured: describeMethod({ ...settings, rounds: http.rounds, logLevel: args['log-level'] as string, codegen }),
+    notes: http.notes,
+  });
+  process.stdout.write(`\n${report}`);
+  mkdirSync(join(repoRoot, 'test-output'), { recursive: true });
+  writeFileSync(join(repoRoot, 'test-output/bench.md'), report);
+  progress('written to test-output/bench.md');
+} catch (error) {
+  process.exitCode = 1;
+  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  await cleanUp();
+}

@@ -1,0 +1,45 @@
+// The "how measured" paragraph of the report, filled in with this run's settings.
+import type { CodegenTimingResult } from './codegen-timing.ts';
+
+export interface MethodSettings {
+  rounds: number;
+  budgetSeconds: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  codegenRuns: number;
+  logLevel: string;
+  codegen?: CodegenTimingResult;
+}
+
+export function describeMethod(s: MethodSettings): string {
+  const parts = [
+    `Every target is a real HTTP server on 127.0.0.1 started by the benchmark: plain node:http answering a small JSON body,`,
+    `and the service — createServices + createApp, served by @hono/node-server, with bench-only routes for the auth rows —`,
+    `each in its own child Node process. autocannon (programmatic API, ${s.connections} connections, no pipelining) runs in the`,
+    `parent process. Separate processes are the fairer layout on a 2-core machine: the load generator takes one core and the`,
+    `server under test (a single JS thread, embedded PGlite included) the other, the same for the baseline as for the service;`,
+    `with the baseline in the load generator's process it would compete with autocannon for one thread and look slower than it is.`,
+    `Only one target is loaded at a time; idle servers cost nothing. After ${s.warmupSeconds ? `a ${s.warmupSeconds} s warm-up per target` : 'no warm-up (quick mode)'}, ${s.rounds}`,
+    `interleaved rounds of ${s.durationSeconds} s per target run (about ${s.budgetSeconds} s in all, so adding targets means fewer`,
+    `rounds, not a longer run), so machine noise hits all targets alike. Each round starts one target later than the one`,
+    `before (A, B, C / B, C, A / …), so no target always runs right after the same one and inherits its leftover garbage`,
+    `(forcing a GC between runs was tried and rejected: it made every following run about 50% more expensive). Each figure is the median over`,
+    `rounds of requests/sec (completed requests ÷ run time), and every row is the ratio of two`,
+    `medians from this one run. Any non-2xx answer fails the run, and each target's answer is checked once before measuring.`,
+    `Server CPU per request comes from the child's process.cpuUsage() around each run; when the baseline saturates the load`,
+    `generator rather than its server, the req/s ratios against node:http flatter the service, and the CPU ratios do not.`,
+    `The auth rows read one workspace row by primary key through a zod-validated query, on the same route code behind the`,
+    `public guard chain (a) or the protected one (b: JWT, c: API key), both built by operationGuard; the user and key come`,
+    `from the real sign-up and key-minting API. Rate limits are raised so the throttle runs but never refuses. Log level: ${s.logLevel}.`,
+  ];
+  if (s.codegen) {
+    parts.push(
+      `Codegen: \`node --import tsx scripts/codegen.ts --spec <doc> --out <tmp>\` against`,
+      `\`node node_modules/openapi-typescript/bin/cli.js <doc> -o <tmp>\` on the largest document in ../shared/specs`,
+      `(${s.codegen.spec.split('/').pop()}), each a fresh child process, ${s.codegenRuns} alternating runs each, median wall time;`,
+      `child CPU time comes from /proc/self/stat (cutime + cstime).`,
+    );
+  }
+  return parts.join(' ');
+}
