@@ -58,15 +58,17 @@ function operationHandler(op: OperationMeta, deps: Deps, texts: BodyTexts) {
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestContext({ log: deps.log, trustProxy: deps.config.trustProxy }));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: deps.config.bodyLimitBytes,
-      onError: () => {
-        throw new ApiError('payload_too_large', `The request body exceeds ${deps.config.bodyLimitBytes} bytes.`);
-      },
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: deps.config.bodyLimitBytes,
+    onError: () => {
+      throw new ApiError('payload_too_large', `The request body exceeds ${deps.config.bodyLimitBytes} bytes.`);
+    },
+  });
+  // Reading `c.req.raw.body` makes the node adapter build a full Request, so bodiless reads skip the
+  // limit: a GET or HEAD without Content-Length or Transfer-Encoding cannot carry a body.
+  const bodiless = (c: Context<AppEnv>) =>
+    (c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined;
+  app.use('*', (c, next) => (bodiless(c) ? next() : limit(c, next)));
   const texts: BodyTexts = new WeakMap();
   const guardOptions = { authenticator: deps.authenticator, limiter: deps.limiter, rateLimit: deps.config.rateLimit };
   for (const op of operations) {
@@ -84,7 +86,7 @@ export function createApp(deps: Deps) {
     { path: MCP_PATH, methods: ['POST', 'GET', 'DELETE'] },
     ...adminPaths,
   ]);
-  app.notFound((c) => problemResponse(unmatched(c.req.method, new URL(c.req.url).pathname), c.get('requestId') ?? 'unknown', new URL(c.req.url).pathname));
+  app.notFound((c) => problemResponse(unmatched(c.req.method, c.req.path), c.get('requestId') ?? 'unknown', c.req.path));
   app.onError(handleError);
   return app;
 }

@@ -8,6 +8,7 @@
 // resolved true, every live instance has acknowledged it, so the very next request anywhere is
 // rejected. An instance whose LISTEN connection is broken stops using its cache within two
 // heartbeats (and clears it on re-LISTEN); the cache TTL bounds staleness if all else fails.
+import { createSecretKey } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
 import type { Clock, Principal } from '../deps.ts';
@@ -68,6 +69,7 @@ interface KeyRow {
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const { sql, jwt, pepper, clock, log } = options;
   if (pepper.length < 32) throw new Error('authenticator: the API-key pepper must have at least 32 bytes');
+  const pepperKey = createSecretKey(pepper);
   const now = () => clock.now().getTime();
   const cache = createPrincipalCache({
     maxEntries: options.cacheMaxEntries ?? 10_000,
@@ -106,7 +108,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     const parsed = parseApiKey(text);
     if (!parsed) return null;
     const entry = await loadApiKey(parsed.prefix);
-    if (!entry || !verifySecret(parsed.secret, entry.secretHash, pepper)) return null;
+    if (!entry || !verifySecret(parsed.secret, entry.secretHash, pepperKey)) return null;
     lastUsed.touch(entry.keyId, clock.now());
     return entry.principal;
   }

@@ -10,8 +10,13 @@ const token68 = /^[A-Za-z0-9\-._~+/]+=*$/;
  * Accepts repeats separated by commas or spaces (`Bearer a, Bearer b`, `Bearer a Bearer b`);
  * the scheme name is case-insensitive. Words not introduced by `Bearer` are ignored.
  */
+const single = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+
 export function bearerCredentials(header: string | undefined): string[] {
   if (!header || header.length > maxHeaderLength) return [];
+  // The common case, one credential, without splitting the header.
+  const one = single.exec(header);
+  if (one) return [one[1]];
   const words = header.split(/[\s,]+/).filter((word) => word !== '');
   const credentials: string[] = [];
   for (let i = 0; i < words.length - 1 && credentials.length < maxBearerCredentials; i += 1) {

@@ -1,6 +1,6 @@
 // Access tokens: HS256 JWTs (RFC 9068 `at+jwt`) carrying the user and workspace, with key ids so
 // signing keys can rotate while older tokens still verify.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createSecretKey, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
 import type { Sql } from 'postgres';
 import type { Clock } from '../deps.ts';
@@ -45,9 +45,11 @@ const algorithm = 'HS256';
 export function createJwtService(options: JwtServiceOptions): JwtService {
   const keys = new Map(options.keys.map((key) => [key.kid, key.secret]));
   checkOptions(options, keys);
-  const activeSecret = keys.get(options.activeKid)!;
+  // jose imports a raw secret on every call; a KeyObject made once skips that (about half of verify).
+  const keyObjects = new Map([...keys].map(([kid, secret]) => [kid, createSecretKey(secret)]));
+  const activeSecret = keyObjects.get(options.activeKid)!;
   const selectKey = (header: JWTHeaderParameters) => {
-    const secret = header.kid === undefined ? undefined : keys.get(header.kid);
+    const secret = header.kid === undefined ? undefined : keyObjects.get(header.kid);
     if (!secret) throw new Error('unknown kid');
     return secret;
   };

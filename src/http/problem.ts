@@ -22,6 +22,6 @@ export function asApiError(error: unknown): { apiError: ApiError; internal: bool
 export function handleError(error: unknown, c: Context): Response {
   const { apiError, internal } = asApiError(error);
   const requestId = c.get('requestId') ?? 'unknown';
-  if (internal) c.get('log')?.error({ err: error }, 'unhandled error');
-  return problemResponse(apiError, requestId, new URL(c.req.url).pathname);
+  if (internal) c.get('log')?.error({ err: error, request_id: requestId }, 'unhandled error');
+  return problemResponse(apiError, requestId, c.req.path);
 }

@@ -1,5 +1,5 @@
-// Per-request context: the request id (echoed in X-Request-Id), a child logger carrying it, and one
-// access-log line per request. Headers are never logged, so no credential reaches the logs.
+// Per-request context: the request id (echoed in X-Request-Id), the logger, and one access-log line
+// per request carrying the request id. Headers are never logged, so no credential reaches the logs.
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
@@ -21,15 +21,16 @@ export function requestContext(options: { log: Logger; trustProxy: boolean }): M
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const started = performance.now();
-    const log = options.log.child({ request_id: requestId });
     c.set('requestId', requestId);
-    c.set('log', log);
+    c.set('log', options.log);
     c.set('principal', null);
     c.set('clientAddress', clientAddress(c.req.header('x-forwarded-for'), c.env?.incoming?.socket?.remoteAddress, options.trustProxy));
     await next();
     c.res.headers.set('X-Request-Id', requestId);
-    const path = new URL(c.req.url).pathname;
-    log.info({ method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    if (options.log.isLevelEnabled('info')) {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      options.log.info({ request_id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms }, 'request');
+    }
   };
 }
 
