@@ -1,10 +1,10 @@
 // The service's database for one benchmark run: embedded PGlite in a fresh temporary DATA_DIR, or,
 // when a PostgreSQL URL is given, a private schema on it, so nothing is left behind either way.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
+import { openPrivateSchema } from '../../src/db/private-schema.ts';
 
 export interface BenchDatabase extends Database {
   /** For the report: where the data lives. */
@@ -33,22 +33,7 @@ async function openEmbedded(): Promise<BenchDatabase> {
 }
 
 async function openSchema(databaseUrl: string): Promise<BenchDatabase> {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  // search_path may name a schema that does not exist yet; it resolves once it is created.
-  const db = await openDatabase({ databaseUrl, searchPath: schema });
-  const close = async () => {
-    try {
-      await db.sql.unsafe(`drop schema if exists ${schema} cascade`);
-    } finally {
-      await db.close();
-    }
-  };
-  try {
-    await db.sql.unsafe(`create schema ${schema}`);
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const db = await openPrivateSchema(databaseUrl, 'bench');
   const host = new URL(databaseUrl).host;
-  return { ...db, close, description: `PostgreSQL at ${host} (private schema)` };
+  return { ...db, description: `PostgreSQL at ${host} (private schema)` };
 }

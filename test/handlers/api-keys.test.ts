@@ -38,13 +38,20 @@ describe('list_api_keys', () => {
   });
 
   it('records last use without a write per request', async () => {
-    const admin = await t.signup();
-    const key = await t.createKey(admin.token);
-    expect((await t.request('/api/v1/users/me', { token: key.key })).status).toBe(200);
-    const [before] = await t.deps.sql`select last_used_at from api_keys where id = ${key.id}`;
-    expect(before.last_used_at).toBeNull();
-    await t.deps.authenticator.close();
-    const [after] = await t.deps.sql`select last_used_at from api_keys where id = ${key.id}`;
+    // A second instance on the same database, so closing it (which flushes) leaves the shared one running.
+    const instance = await createTestApp({ db: t.db });
+    let keyId = '';
+    try {
+      const admin = await instance.signup();
+      const key = await instance.createKey(admin.token);
+      keyId = key.id;
+      expect((await instance.request('/api/v1/users/me', { token: key.key })).status).toBe(200);
+      const [before] = await t.deps.sql`select last_used_at from api_keys where id = ${key.id}`;
+      expect(before.last_used_at).toBeNull();
+    } finally {
+      await instance.close();
+    }
+    const [after] = await t.deps.sql`select last_used_at from api_keys where id = ${keyId}`;
     expect(after.last_used_at).toBeInstanceOf(Date);
   });
 });

@@ -1,9 +1,9 @@
 // A private, migrated database per call: a fresh schema on DATABASE_URL when it is set, else
 // an in-memory PGlite. Tests running in parallel never see each other's rows.
-import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { openDatabase, servePglite, type Database } from '../../src/db/connection.ts';
+import { servePglite, type Database } from '../../src/db/connection.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { openPrivateSchema } from '../../src/db/private-schema.ts';
 
 export interface TestDatabaseOptions {
   /** Apply src/db/migrations (default true); false gives an empty database. */
@@ -17,24 +17,14 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
 }
 
 async function createSchemaDatabase(url: string, migrated: boolean): Promise<Database> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  // search_path may name a schema that does not exist yet; it resolves once it is created.
-  const db = await openDatabase({ databaseUrl: url, searchPath: schema });
-  const close = async (): Promise<void> => {
-    try {
-      await db.sql.unsafe(`drop schema if exists ${schema} cascade`);
-    } finally {
-      await db.close();
-    }
-  };
+  const db = await openPrivateSchema(url, 't');
   try {
-    await db.sql.unsafe(`create schema ${schema}`);
     if (migrated) await migrate(db.sql);
   } catch (error) {
-    await close();
+    await db.close();
     throw error;
   }
-  return { ...db, close };
+  return db;
 }
 
 // Running initdb takes seconds in WASM; loading a dumped data folder takes a fraction of that,
