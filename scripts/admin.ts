@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
+import { effectiveKeyRole, type KeyRole } from '../src/handlers/api-keys/shape.ts';
 import { createAdminCommands, type AdminCommands } from './admin/commands.ts';
 import pino from 'pino';
 
@@ -16,8 +17,10 @@ commands:
                    creates a workspace and its owner; the password is read from
                    OWNER_PASSWORD, or generated and printed once
   list-workspaces
-  mint-key --workspace <ws_id> --name <key name>
-                   prints the new key once; store it in a secret manager
+  mint-key --workspace <ws_id> --name <key name> [--role admin|member]
+                   prints the new key once; store it in a secret manager. The key
+                   belongs to the workspace (no creator) and acts with --role
+                   (default admin) until revoked
   list-keys --workspace <ws_id>
   revoke-key --key <key_id>
                    rejected by every instance from the next request on
@@ -33,6 +36,7 @@ const { values, positionals } = parseArgs({
     'owner-name': { type: 'string' },
     workspace: { type: 'string' },
     key: { type: 'string' },
+    role: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -57,15 +61,16 @@ async function run(commands: AdminCommands, command: string | undefined): Promis
       for (const w of await commands.listWorkspaces()) console.log(`${w.id}\t${w.name}\t${w.members} member(s)\t${w.created_at.toISOString()}`);
       return;
     case 'mint-key': {
-      const out = await commands.mintKey({ workspaceId: required('workspace'), name: required('name') });
-      console.log(`key ${out.id} (prefix ${out.prefix}) minted for ${out.workspaceId}`);
+      const out = await commands.mintKey({ workspaceId: required('workspace'), name: required('name'), role: (values.role ?? 'admin') as KeyRole });
+      console.log(`key ${out.id} (prefix ${out.prefix}) minted for ${out.workspaceId}, acting as ${out.role}`);
       console.log(`SERVICE_API_KEY=${out.key}`);
       console.log('This is the only time the key is shown.');
       return;
     }
     case 'list-keys':
       for (const k of await commands.listKeys(required('workspace'))) {
-        console.log(`${k.id}\t${k.prefix}\t${k.name}\t${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}\tlast used ${k.last_used_at?.toISOString() ?? 'never'}`);
+        const status = k.revoked_at ? `revoked ${k.revoked_at.toISOString()} (${k.revoked_reason ?? 'revoked'})` : `active as ${effectiveKeyRole(k)}`;
+        console.log(`${k.id}\t${k.prefix}\t${k.name}\t${status}\tcreated by ${k.created_by ?? 'operator CLI'}\tlast used ${k.last_used_at?.toISOString() ?? 'never'}`);
       }
       return;
     case 'revoke-key': {

@@ -1,12 +1,13 @@
 // The operator commands, over Deps, so the CLI and its tests share one implementation.
 import type { Deps } from '../../src/deps.ts';
-import type { ApiKeyRow } from '../../src/handlers/api-keys/shape.ts';
-import { insertApiKey, revokeApiKeyRow } from '../../src/handlers/api-keys/store.ts';
+import type { ApiKeyRow, KeyRole } from '../../src/handlers/api-keys/shape.ts';
+import { insertApiKey, listKeys, revokeApiKeyRow } from '../../src/handlers/api-keys/store.ts';
 
 export interface AdminCommands {
   createWorkspace(input: { name: string; ownerEmail: string; ownerName: string; password: string }): Promise<{ workspaceId: string; userId: string; email: string }>;
   listWorkspaces(): Promise<Array<{ id: string; name: string; members: number; created_at: Date }>>;
-  mintKey(input: { workspaceId: string; name: string }): Promise<{ id: string; prefix: string; key: string; workspaceId: string }>;
+  /** A workspace key with no creator, acting with `role` (default admin). */
+  mintKey(input: { workspaceId: string; name: string; role?: KeyRole }): Promise<{ id: string; prefix: string; key: string; workspaceId: string; role: KeyRole }>;
   listKeys(workspaceId: string): Promise<ApiKeyRow[]>;
   revokeKey(keyId: string): Promise<ApiKeyRow>;
 }
@@ -31,16 +32,15 @@ export function createAdminCommands(deps: Deps): AdminCommands {
         select w.id, w.name, w.created_at, (select count(*)::int from memberships m where m.workspace_id = w.id) as members
         from workspaces w order by w.created_at, w.id`;
     },
-    async mintKey({ workspaceId, name }) {
+    async mintKey({ workspaceId, name, role = 'admin' }) {
+      if (role !== 'admin' && role !== 'member') throw new Error(`--role must be admin or member, not "${String(role)}"`);
       const [workspace] = await sql`select id from workspaces where id = ${workspaceId}`;
       if (!workspace) throw new Error(`no workspace ${workspaceId}`);
-      const { row, key } = await insertApiKey(sql, ids, clock, apiKeyPepper, { workspaceId, name, createdBy: null });
-      return { id: row.id, prefix: row.prefix, key, workspaceId };
+      const { row, key } = await insertApiKey(sql, ids, clock, apiKeyPepper, { workspaceId, name, createdBy: null, role });
+      return { id: row.id, prefix: row.prefix, key, workspaceId, role: row.role };
     },
     async listKeys(workspaceId) {
-      return sql<ApiKeyRow[]>`
-        select id, name, prefix, scopes, created_by, created_at, last_used_at, revoked_at from api_keys
-        where workspace_id = ${workspaceId} order by created_at desc, id desc`;
+      return listKeys(sql, workspaceId, { limit: 10_000 });
     },
     async revokeKey(keyId) {
       const [owner] = await sql<{ workspace_id: string }[]>`select workspace_id from api_keys where id = ${keyId}`;

@@ -63,6 +63,7 @@ interface KeyRow {
   workspace_id: string;
   secret_hash: string;
   scopes: string[];
+  role: 'admin' | 'member';
   created_by: string | null;
 }
 
@@ -95,7 +96,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (cached?.kind === 'api_key') return cached;
     const epoch = cache.epoch();
     const rows = await sql<KeyRow[]>`
-      select k.id, k.workspace_id, k.secret_hash, k.scopes, k.created_by
+      select k.id, k.workspace_id, k.secret_hash, k.scopes, k.role, k.created_by
       from api_keys k join workspaces w on w.id = k.workspace_id
       where k.prefix = ${prefix} and k.revoked_at is null`;
     if (rows.length === 0) return undefined;
@@ -109,8 +110,21 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (!parsed) return null;
     const entry = await loadApiKey(parsed.prefix);
     if (!entry || !verifySecret(parsed.secret, entry.secretHash, pepperKey)) return null;
+    const role = await keyRole(entry);
+    if (!role) return null;
     lastUsed.touch(entry.keyId, clock.now());
-    return entry.principal;
+    return role === entry.principal.role ? entry.principal : Object.freeze({ ...entry.principal, role });
+  }
+
+  /**
+   * A key never carries more than its creator has now: its own role, lowered to the creator's
+   * current membership (cached and invalidated like a JWT's), and nothing once the creator left.
+   */
+  async function keyRole(entry: ApiKeyEntry): Promise<Principal['role'] | undefined> {
+    if (!entry.createdBy) return entry.principal.role;
+    const creatorRole = await loadRole(entry.principal.workspaceId, entry.createdBy);
+    if (!creatorRole) return undefined;
+    return creatorRole === 'member' ? 'member' : entry.principal.role;
   }
 
   async function loadRole(workspaceId: string, userId: string): Promise<Principal['role'] | undefined> {
@@ -156,7 +170,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 }
 
 /**
- * An API key acts as an admin-equivalent integration of its workspace, whoever minted it; the
+ * An API key is an integration of its workspace acting with its own role (admin or member); the
  * principal's userId is the creator (empty for keys minted by the operator CLI without a user).
  */
 function apiKeyEntry(row: KeyRow): ApiKeyEntry {
@@ -164,9 +178,9 @@ function apiKeyEntry(row: KeyRow): ApiKeyEntry {
     kind: 'api_key' as const,
     userId: row.created_by ?? '',
     workspaceId: row.workspace_id,
-    role: 'admin' as const,
+    role: row.role,
     scopes: Object.freeze([...row.scopes]) as string[],
     credentialId: row.id,
   });
-  return { kind: 'api_key', keyId: row.id, secretHash: row.secret_hash, principal };
+  return { kind: 'api_key', keyId: row.id, secretHash: row.secret_hash, principal, createdBy: row.created_by };
 }

@@ -6,7 +6,10 @@ export interface ApiKeyEntry {
   kind: 'api_key';
   keyId: string;
   secretHash: string;
+  /** Its role is the key's own; the authenticator lowers it to the creator's current role. */
   principal: Principal;
+  /** Null for keys minted by the operator CLI. */
+  createdBy: string | null;
 }
 
 export interface MembershipEntry {
@@ -67,14 +70,15 @@ export function createPrincipalCache(options: { maxEntries: number; ttlMs: numbe
     evict(target) {
       epoch += 1;
       if (target.type === 'all') return clear();
-      if (target.type === 'membership') {
-        entries.delete(membershipCacheKey(target.workspaceId, target.userId));
-        return;
-      }
-      // Revocations are rare and the cache is bounded, so a scan beats keeping a second index.
+      // Revocations and membership changes are rare and the cache is bounded, so a scan beats
+      // keeping a second index. A membership change also drops the keys that member created:
+      // removal revokes them in the same transaction, so one notification covers both.
       for (const [key, { entry }] of entries) {
-        if (entry.kind === 'api_key' && entry.keyId === target.keyId) entries.delete(key);
+        if (entry.kind !== 'api_key') continue;
+        const { workspaceId } = entry.principal;
+        if (target.type === 'api_key' ? entry.keyId === target.keyId : workspaceId === target.workspaceId && entry.createdBy === target.userId) entries.delete(key);
       }
+      if (target.type === 'membership') entries.delete(membershipCacheKey(target.workspaceId, target.userId));
     },
     clear,
     get size() {

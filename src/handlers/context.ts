@@ -15,7 +15,7 @@ export function requirePrincipal(ctx: HandlerContext): Principal {
   return ctx.principal;
 }
 
-/** Owners and admins manage members and keys; API keys act with admin rights in their workspace. */
+/** Owners and admins manage members and keys; an API key passes when its effective role is admin (see authenticator.ts). */
 export function requireAdmin(ctx: HandlerContext): Principal {
   const principal = requirePrincipal(ctx);
   if (principal.role !== 'owner' && principal.role !== 'admin') {

@@ -5,6 +5,7 @@ import { listApiKeys } from './api-keys/list-api-keys.ts';
 import { revokeApiKey } from './api-keys/revoke-api-key.ts';
 import type { HandlerContext } from './context.ts';
 import { acceptInvitation } from './members/accept-invitation.ts';
+import { acceptInvitationAsMe } from './members/accept-invitation-as-me.ts';
 import { inviteMember } from './members/invite-member.ts';
 import { listMembers } from './members/list-members.ts';
 import { removeMember } from './members/remove-member.ts';
@@ -24,6 +25,7 @@ export const handlers: Handlers<HandlerContext> = {
   remove_member: removeMember,
   invite_member: inviteMember,
   accept_invitation: acceptInvitation,
+  accept_invitation_as_me: acceptInvitationAsMe,
   list_api_keys: listApiKeys,
   create_api_key: createApiKey,
   revoke_api_key: revokeApiKey,

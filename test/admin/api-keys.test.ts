@@ -2,7 +2,7 @@
 // read once, used against the API, revoked in the panel, and rejected on the very next request.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listen, type SignupResult, type TestApp } from '../helpers/app.ts';
+import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { isFocused, launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
 
 let t: TestApp;
@@ -125,6 +125,27 @@ describe('admin panel: API keys', () => {
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await expect.poll(() => isFocused(create)).toBe(true);
     await page.getByRole('row', { name: /Keyboard key/ }).waitFor();
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the role each key acts with, and that a departed member’s keys were revoked with them', async () => {
+    const inv = (await (await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email: uniqueEmail('leaver'), role: 'admin' } })).json()) as any;
+    const joined = (await (await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'Charles Babbage', password: 'leaver password' } })).json()) as any;
+    await t.createKey(joined.login.access_token, 'Babbage export');
+    await t.createKey(owner.token, 'Owner sync');
+    expect((await t.request(`/api/v1/members/${joined.user.id}`, { method: 'DELETE', token: owner.token })).status).toBe(204);
+
+    const { page, context, problems } = await openPage(browser, server.url);
+    await page.goto('/admin/api-keys');
+    await signInThroughForm(page, owner.email, owner.password);
+    await page.getByText('When a member leaves the workspace, the keys they created are revoked').waitFor();
+    const departed = page.getByRole('row', { name: /Babbage export/ });
+    await departed.getByText('Revoked').waitFor();
+    await departed.getByText('Creator left').waitFor();
+    await departed.getByText('Former member').waitFor();
+    const active = page.getByRole('row', { name: /Owner sync/ });
+    await active.getByText('Acts as admin').waitFor();
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });

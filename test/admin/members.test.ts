@@ -133,6 +133,7 @@ describe('admin panel: members', () => {
     await signInThroughForm(admin.page, owner.email, owner.password);
     await admin.page.getByRole('button', { name: 'Remove Mary Somerville' }).click();
     const confirm = admin.page.getByRole('dialog', { name: 'Remove member?' });
+    await confirm.getByText('the API keys they created are revoked').waitFor();
     await confirm.getByRole('button', { name: 'Remove member' }).click();
     await admin.page.getByRole('status').filter({ hasText: 'Mary Somerville was removed' }).waitFor();
     expect(await admin.page.getByRole('row', { name: /Mary Somerville/ }).count()).toBe(0);
@@ -145,6 +146,27 @@ describe('admin panel: members', () => {
     expect(unexpectedProblems(removed.problems, [401])).toEqual([]);
     await admin.context.close();
     await removed.context.close();
+  });
+
+  it('lets a person who already has an account join by signing in, never by guessing on the join form', async () => {
+    const existing = await t.signup({ name: 'Sophie Germain', workspace_name: 'Elasticity' });
+    const res = await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email: existing.email, role: 'member' } });
+    const invitation = (await res.json()) as { token: string };
+    const { page, context, problems } = await openPage(browser, server.url);
+    await page.goto('/admin/join');
+    await page.getByLabel('Invitation token').fill(invitation.token);
+    await page.getByLabel('Your name').fill('Sophie Germain');
+    await page.getByLabel('Password').fill('a wrong password');
+    await page.getByRole('button', { name: 'Join workspace' }).click();
+    await page.getByText('An account with this email already exists').waitFor();
+    await page.getByLabel('Email').fill(existing.email);
+    await page.getByLabel('Password').fill(existing.password);
+    await page.getByRole('button', { name: 'Sign in and join' }).click();
+    await page.getByRole('navigation', { name: 'Settings' }).waitFor();
+    await page.getByText('Analytical Engines').first().waitFor();
+    expect(await roleOf(existing.userId)).toBe('member');
+    expect(unexpectedProblems(problems, [409])).toEqual([]);
+    await context.close();
   });
 
   it('lets an invited person join from the join page with the token', async () => {

@@ -6,6 +6,7 @@ import type { Database } from '../../src/db/connection.ts';
 import { createAuthenticator, type Authenticator } from '../../src/auth/authenticator.ts';
 import { invalidateApiKey, invalidateMembership } from '../../src/auth/invalidation.ts';
 import { createJwtService } from '../../src/auth/jwt.ts';
+import { revokeKeysCreatedBy } from '../../src/handlers/api-keys/store.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { fixedClock, seedApiKey, seedMember, testPepper } from './seed.ts';
 
@@ -72,6 +73,35 @@ describe.skipIf(!url)('two instances sharing one PostgreSQL database', () => {
     });
     await instanceA.settle(invalidation);
     expect(await instanceB.authenticate(header)).toBeNull();
+  });
+
+  it("refuses on one instance a key whose creator was removed through the other, on the next request", async () => {
+    const owner = await seedMember(db.sql);
+    const admin = await seedMember(db.sql, 'admin', owner.workspaceId);
+    const { key } = await seedApiKey(db.sql, admin);
+    expect(await instanceA.authenticate(`Bearer ${key}`)).not.toBeNull();
+    expect(await instanceB.authenticate(`Bearer ${key}`)).not.toBeNull();
+    const invalidation = await db.sql.begin(async (tx) => {
+      await tx`delete from memberships where workspace_id = ${admin.workspaceId} and user_id = ${admin.userId}`;
+      await revokeKeysCreatedBy(tx, clock, admin.workspaceId, admin.userId);
+      return invalidateMembership(tx, admin.workspaceId, admin.userId);
+    });
+    await instanceA.settle(invalidation);
+    expect(await instanceB.authenticate(`Bearer ${key}`)).toBeNull();
+    expect(await instanceA.authenticate(`Bearer ${key}`)).toBeNull();
+  });
+
+  it('lowers on one instance the role of a key whose creator was demoted through the other', async () => {
+    const owner = await seedMember(db.sql);
+    const admin = await seedMember(db.sql, 'admin', owner.workspaceId);
+    const { key } = await seedApiKey(db.sql, admin);
+    expect((await instanceB.authenticate(`Bearer ${key}`))?.role).toBe('admin');
+    const invalidation = await db.sql.begin(async (tx) => {
+      await tx`update memberships set role = 'member' where workspace_id = ${admin.workspaceId} and user_id = ${admin.userId}`;
+      return invalidateMembership(tx, admin.workspaceId, admin.userId);
+    });
+    await instanceA.settle(invalidation);
+    expect((await instanceB.authenticate(`Bearer ${key}`))?.role).toBe('member');
   });
 
   it('does not evict anything for a transaction that rolls back', async () => {

@@ -56,8 +56,8 @@ describe('bearerCredentials', () => {
 });
 
 describe('authenticate', () => {
-  it('resolves an API key to an admin-equivalent principal of its workspace', async () => {
-    const owner = await seedMember(db.sql, 'member');
+  it('resolves an API key to a principal of its workspace acting with its own role', async () => {
+    const owner = await seedMember(db.sql, 'owner');
     const { key, keyId } = await seedApiKey(db.sql, owner);
     expect(await auth.authenticate(`Bearer ${key}`)).toEqual({
       kind: 'api_key',
@@ -67,6 +67,15 @@ describe('authenticate', () => {
       scopes: ['*'],
       credentialId: keyId,
     });
+  });
+
+  it('lowers an API key to the role its creator has now, and refuses it once the creator left', async () => {
+    const member = await seedMember(db.sql, 'member');
+    const { key } = await seedApiKey(db.sql, member);
+    expect((await auth.authenticate(`Bearer ${key}`))?.role).toBe('member');
+    await db.sql`delete from memberships where user_id = ${member.userId}`;
+    await auth.settle({ target: { type: 'membership', workspaceId: member.workspaceId, userId: member.userId }, nonce: '' });
+    expect(await auth.authenticate(`Bearer ${key}`)).toBeNull();
   });
 
   it('resolves a JWT to its user with the role of the membership', async () => {

@@ -90,7 +90,7 @@ export async function refusals(target: E2eTarget): Promise<void> {
   await target.expectInvalidRequest(target.client().signup({ email: 'not-an-email', password, name: 'X', workspace_name: 'X' }), 'email');
   // Valid for the contract, so the proxy forwards it and checks the server's own 400 on the way back.
   const badCursor = await problem(owner.client.list_api_keys({ cursor: 'not-a-cursor-this-api-returned' }));
-  expect([badCursor.status, badCursor.problem.code]).toEqual([400, 'validation_failed']);
+  expect([badCursor.status, badCursor.problem.code]).toEqual([400, 'invalid_cursor']);
 
   const other = await signUp(target, 'foreign');
   const foreignKey = await other.client.create_api_key({ name: 'not yours' });
@@ -104,4 +104,38 @@ export async function refusals(target: E2eTarget): Promise<void> {
   expect((await other.client.list_api_keys()).data.find((k) => k.id === foreignKey.id)?.revoked_at).toBeNull();
 }
 
-export const credentialScenarios = { apiKeyJourney, memberJourney, refusals };
+/** invite an existing account → public accept refused (409) whatever the password → log in → accept as me. */
+export async function existingAccountInvitation(target: E2eTarget): Promise<void> {
+  const inviter = await signUp(target, 'inviter');
+  const invitee = await signUp(target, 'invitee');
+  const invitation = await inviter.client.invite_member({ email: invitee.email, role: 'member' });
+  for (const guess of ['not the password', password]) {
+    const refused = await problem(target.client().accept_invitation({ token: invitation.token, name: 'Guess', password: guess }));
+    expect([refused.status, refused.problem.code]).toEqual([409, 'account_exists']);
+  }
+  const login = await target.client().login({ email: invitee.email, password });
+  const session = await target.client(login.access_token).accept_invitation_as_me({ token: invitation.token });
+  expect(session).toMatchObject({ role: 'member', user: { id: invitee.userId } });
+  const joined = await target.client(session.login.access_token).get_me();
+  expect(joined).toMatchObject({ role: 'member', user: { id: invitee.userId } });
+}
+
+/** an admin mints a key → is demoted (key acts as member) → is removed (key refused, listed as revoked). */
+export async function departedAdminKey(target: E2eTarget): Promise<void> {
+  const owner = await signUp(target, 'departing');
+  const { session, client: admin } = await addMember(target, owner.client, 'admin');
+  const minted = await admin.create_api_key({ name: 'admin key' });
+  const byKey = target.client(minted.key);
+  expect((await byKey.get_me()).role).toBe('admin');
+
+  await owner.client.update_member_role({ user_id: session.user.id, role: 'member' });
+  expect((await byKey.get_me()).role).toBe('member');
+  expect((await problem(byKey.list_api_keys())).status).toBe(403);
+
+  await owner.client.remove_member({ user_id: session.user.id });
+  expect((await problem(byKey.get_me())).status).toBe(401);
+  const listed = (await owner.client.list_api_keys()).data.find((k) => k.id === minted.id);
+  expect(listed).toMatchObject({ created_by: session.user.id, role: 'admin', effective_role: null, revoked_reason: 'creator_removed' });
+}
+
+export const credentialScenarios = { apiKeyJourney, memberJourney, refusals, existingAccountInvitation, departedAdminKey };

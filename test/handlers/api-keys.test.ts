@@ -31,7 +31,7 @@ describe('list_api_keys', () => {
     for (const name of ['one', 'two', 'three']) made.push(await t.createKey(admin.token, name));
     const first = (await (await t.request('/api/v1/api-keys?limit=2', { token: admin.token })).json()) as any;
     expect(first.data.map((k: any) => k.name)).toEqual(['three', 'two']);
-    expect(Object.keys(first.data[0]).sort()).toEqual(['created_at', 'created_by', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes']);
+    expect(Object.keys(first.data[0]).sort()).toEqual(['created_at', 'created_by', 'effective_role', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'revoked_reason', 'role', 'scopes']);
     const second = (await (await t.request(`/api/v1/api-keys?limit=2&cursor=${first.next_cursor}`, { token: admin.token })).json()) as any;
     expect(second.data.map((k: any) => k.name)).toEqual(['one']);
     expect(second.has_more).toBe(false);

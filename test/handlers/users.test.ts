@@ -99,7 +99,7 @@ describe('login', () => {
     const other = await t.signup();
     const invite = await t.request('/api/v1/invitations', { method: 'POST', token: other.token, json: { email: owner.email, role: 'member' } });
     const { token } = (await invite.json()) as { token: string };
-    const accepted = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token, name: 'Owner', password: owner.password } });
+    const accepted = await t.request('/api/v1/invitations/accept-as-me', { method: 'POST', token: owner.token, json: { token } });
     expect(accepted.status).toBe(201);
     const res = await login(owner.email, owner.password, { workspace_id: other.workspaceId });
     const jwt = ((await res.json()) as any).access_token;

@@ -47,6 +47,13 @@ describe('npm run admin', () => {
       expect(workspaceId).toBeTruthy();
       const minted = await cli('mint-key', '--workspace', workspaceId!, '--name', 'cron');
       expect(minted.stdout).toMatch(/SERVICE_API_KEY=svc_[a-z0-9]{8}_[A-Za-z0-9]+/);
+      expect(minted.stdout).toContain('acting as admin');
+      const member = await cli('mint-key', '--workspace', workspaceId!, '--name', 'reports', '--role', 'member');
+      expect(member.stdout).toContain('acting as member');
+      await expect(cli('mint-key', '--workspace', workspaceId!, '--name', 'x', '--role', 'owner')).rejects.toMatchObject({ code: 1 });
+      const listed = await cli('list-keys', '--workspace', workspaceId!);
+      expect(listed.stdout).toContain('active as member');
+      expect(listed.stdout).toContain('created by operator CLI');
       await expect(cli('bogus')).rejects.toMatchObject({ code: 1 });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,8 @@ import { adminOnlyNotice, emptyState, errorState, loadingState, pageHeader } fro
  */
 export function apiKeysPage(main, ctx) {
   document.title = 'API keys · Settings · Agent Platform';
-  const description = 'Keys let services and scripts call the API on behalf of this workspace.';
+  const description =
+    'Keys let services and scripts call the API on behalf of this workspace. A key acts with the role of the member who created it, never more: it acts as a member at once if they are made a member. When a member leaves the workspace, the keys they created are revoked. Keys made with the operator CLI belong to the workspace and act with the role the CLI gave them.';
   if (!ctx.isAdmin) {
     const message = 'Only workspace admins and the owner can create, list or revoke API keys. Ask one of them if a service needs a key.';
     mount(main, pageHeader({ title: 'API keys', description }), adminOnlyNotice({ title: 'API key management is admin-only', message, me: ctx.me }));
@@ -51,7 +52,7 @@ export function apiKeysPage(main, ctx) {
       mount(card, emptyState({ icon: 'key', title: 'No API keys yet', message: 'Create a key to let a service, a script or an agent call the API.', action: first }));
       return;
     }
-    const head = ['Name', 'Key', 'Created by', 'Created', 'Last used', 'Status'].map((t) => h('th', { scope: 'col', text: t }));
+    const head = ['Name', 'Key', 'Created by', 'Created', 'Last used', 'Status', 'Acts as'].map((t) => h('th', { scope: 'col', text: t }));
     const table = h(
       'table',
       { class: 'table' },
@@ -69,6 +70,9 @@ export function apiKeysPage(main, ctx) {
     const revoked = Boolean(key.revoked_at);
     const status = revoked ? badge('Revoked', 'gray') : badge('Active', 'green');
     if (revoked) status.title = `Revoked ${fullDate(key.revoked_at)}`;
+    const why = key.revoked_reason === 'creator_removed' ? h('span', { class: 'cell-sub', text: 'Creator left' }) : null;
+    const actsAs = key.effective_role ? h('span', { class: 'nowrap', text: `Acts as ${key.effective_role}` }) : h('span', { class: 'muted', text: '—' });
+    if (key.effective_role && key.effective_role !== key.role) actsAs.title = `Minted as ${key.role}; lowered to its creator's current role`;
     const scopes = key.scopes.includes('*') ? 'All scopes' : key.scopes.join(', ');
     const action = revoked
       ? h('span', { class: 'muted', 'aria-hidden': 'true', text: '—' })
@@ -81,14 +85,15 @@ export function apiKeysPage(main, ctx) {
       h('td', { class: 'nowrap', text: creator(key.created_by) }),
       h('td', null, timeElement(key.created_at)),
       h('td', null, key.last_used_at ? timeElement(key.last_used_at, { relativeTime: true }) : h('span', { class: 'muted', text: 'Never' })),
-      h('td', null, status),
+      h('td', null, status, why),
+      h('td', null, actsAs),
       h('td', { class: 'cell-actions' }, action),
     );
   }
 
   /** @param {string | null} userId */
   function creator(userId) {
-    if (!userId) return 'Operator CLI';
+    if (!userId) return 'Operator CLI (workspace key)';
     return state.people.get(userId) ?? 'Former member';
   }
 

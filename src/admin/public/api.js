@@ -25,11 +25,11 @@ export function createApi(options) {
   /**
    * @param {string} method
    * @param {string} path
-   * @param {{ body?: unknown, auth?: boolean }} [init]
+   * @param {{ body?: unknown, auth?: boolean, bearer?: string }} [init]
    */
   async function request(method, path, init = {}) {
     const auth = init.auth !== false;
-    const token = auth ? options.getToken() : null;
+    const token = init.bearer ?? (auth ? options.getToken() : null);
     /** @type {Record<string, string>} */
     const headers = { Accept: 'application/json, application/problem+json' };
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -51,7 +51,7 @@ export function createApi(options) {
     if (res.ok) return body;
     const problem = new ApiProblem(res.status, body);
     // Any 401 on an authenticated call means the session is over (expired, or the member was removed).
-    if (res.status === 401 && auth) options.onUnauthorized(problem);
+    if (res.status === 401 && auth && !init.bearer) options.onUnauthorized(problem);
     throw problem;
   }
 
@@ -65,6 +65,8 @@ export function createApi(options) {
     login: (email, password) => request('POST', '/api/v1/users/login', { body: { email, password }, auth: false }),
     /** @param {{ token: string, name: string, password: string }} body */
     acceptInvitation: (body) => request('POST', '/api/v1/invitations/accept', { body, auth: false }),
+    /** An existing account accepts with its own login, not with a password on the join form. @param {string} token @param {string} login */
+    acceptInvitationAsMe: (token, login) => request('POST', '/api/v1/invitations/accept-as-me', { body: { token }, bearer: login }),
     me: () => request('GET', '/api/v1/users/me'),
     /** @param {string | null} [cursor] */
     listKeys: (cursor) => request('GET', `/api/v1/api-keys${pageQuery(100, cursor)}`),

@@ -1,5 +1,7 @@
-// Accepting an invitation: the one-time token an admin handed over, a name and a password (the
-// accept_invitation operation), which signs the new member in.
+// Accepting an invitation. A new person enters the one-time token an admin handed over, a name and a
+// password (accept_invitation), which creates the account. Someone who already has an account signs
+// in with it and accepts with that login (accept_invitation_as_me): the join form never checks an
+// existing account's password, so whoever holds an invitation cannot use it to guess one.
 import { ApiProblem } from './api.js';
 import { banner, h, mount } from './dom.js';
 import { applyFieldErrors, field, input, submitButton } from './forms.js';
@@ -11,34 +13,64 @@ import { authCard } from './sign-in.js';
  */
 export function joinPage(root, options) {
   const token = input({ type: 'text', name: 'token', autocomplete: 'off', required: true, maxlength: '200', spellcheck: 'false', class: 'input input-mono' });
-  const name = input({ type: 'text', name: 'name', autocomplete: 'name', required: true, maxlength: '200' });
-  const password = input({ type: 'password', name: 'password', autocomplete: 'new-password', required: true, minlength: '8', maxlength: '1024' });
-  const submit = submitButton('Join workspace', { class: 'btn btn-primary btn-block' });
-  const errorSlot = h('div', { class: 'form-error' });
-  const form = /** @type {HTMLFormElement} */ (
-    h(
-      'form',
-      { class: 'auth-form', 'aria-labelledby': 'join-title' },
-      field({ label: 'Invitation token', control: token, hint: 'The token an admin of the workspace gave you (starts with inv_).' }),
-      field({ label: 'Your name', control: name }),
-      field({ label: 'Password', control: password, hint: 'At least 8 characters. If you already have an account, use its password.' }),
-      errorSlot,
-      submit,
-    )
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  const slot = h('div');
+  const back = h('a', { href: '/admin', class: 'link', text: 'Sign in', on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate('/admin')) } });
+  const tokenField = field({ label: 'Invitation token', control: token, hint: 'The token an admin of the workspace gave you (starts with inv_).' });
+  mount(root, authCard('join-title', 'Join a workspace', 'Accept the invitation an admin sent you.', [slot, h('p', { class: 'auth-footer' }, 'Already a member? ', back)]));
+  showNewAccount();
+  token.focus();
+
+  /** @param {HTMLButtonElement} submit @param {HTMLElement} errorSlot @param {HTMLFormElement} form @param {() => Promise<string>} action */
+  async function attempt(submit, errorSlot, form, action) {
     submit.disabled = true;
     mount(errorSlot);
     try {
-      const session = await options.api.acceptInvitation({ token: token.value.trim(), name: name.value.trim(), password: password.value });
-      options.onSignedIn(session.login.access_token);
+      options.onSignedIn(await action());
     } catch (error) {
+      if (error instanceof ApiProblem && error.code === 'account_exists') return showExistingAccount(error.message);
       mount(errorSlot, banner('error', error instanceof ApiProblem ? applyFieldErrors(form, error) : 'Joining failed.'));
       submit.disabled = false;
     }
-  });
-  const back = h('a', { href: '/admin', class: 'link', text: 'Sign in', on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate('/admin')) } });
-  mount(root, authCard('join-title', 'Join a workspace', 'Accept the invitation an admin sent you.', [form, h('p', { class: 'auth-footer' }, 'Already a member? ', back)]));
-  token.focus();
+  }
+
+  function showNewAccount() {
+    const name = input({ type: 'text', name: 'name', autocomplete: 'name', required: true, maxlength: '200' });
+    const password = input({ type: 'password', name: 'password', autocomplete: 'new-password', required: true, minlength: '8', maxlength: '1024' });
+    const submit = submitButton('Join workspace', { class: 'btn btn-primary btn-block' });
+    const errorSlot = h('div', { class: 'form-error' });
+    const existing = h('button', { type: 'button', class: 'btn btn-secondary btn-block', text: 'I already have an account', on: { click: () => showExistingAccount(null) } });
+    const form = /** @type {HTMLFormElement} */ (
+      h('form', { class: 'auth-form', 'aria-labelledby': 'join-title' }, tokenField, field({ label: 'Your name', control: name }), field({ label: 'Password', control: password, hint: 'At least 8 characters, for your new account.' }), errorSlot, submit, existing)
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void attempt(submit, errorSlot, form, async () => {
+        const session = await options.api.acceptInvitation({ token: token.value.trim(), name: name.value.trim(), password: password.value });
+        return session.login.access_token;
+      });
+    });
+    mount(slot, form);
+  }
+
+  /** @param {string | null} reason */
+  function showExistingAccount(reason) {
+    const email = input({ type: 'email', name: 'email', autocomplete: 'username', required: true, maxlength: '254', spellcheck: 'false' });
+    const password = input({ type: 'password', name: 'password', autocomplete: 'current-password', required: true, maxlength: '1024' });
+    const submit = submitButton('Sign in and join', { class: 'btn btn-primary btn-block' });
+    const errorSlot = h('div', { class: 'form-error' });
+    const notice = banner('info', reason ?? 'Sign in with the account the invitation was sent to; the invitation is then accepted with that sign-in.');
+    const form = /** @type {HTMLFormElement} */ (
+      h('form', { class: 'auth-form', 'aria-labelledby': 'join-title' }, notice, tokenField, field({ label: 'Email', control: email }), field({ label: 'Password', control: password }), errorSlot, submit)
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void attempt(submit, errorSlot, form, async () => {
+        const login = await options.api.login(email.value.trim(), password.value);
+        const session = await options.api.acceptInvitationAsMe(token.value.trim(), login.access_token);
+        return session.login.access_token;
+      });
+    });
+    mount(slot, form);
+    email.focus();
+  }
 }

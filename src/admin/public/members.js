@@ -116,7 +116,7 @@ export function membersPage(main, ctx) {
         'form',
         { class: 'dialog-form' },
         field({ label: 'Email', control: email }),
-        field({ label: 'Role', control: role, hint: 'Admins can manage members and API keys. Members can use the platform.' }),
+        field({ label: 'Role', control: role, hint: 'Admins can manage members and API keys. Members can use the platform. API keys act with their creator’s current role.' }),
         errorSlot,
         h('div', { class: 'dialog-actions' }, cancel, submit),
       )
@@ -151,7 +151,7 @@ export function membersPage(main, ctx) {
   async function removeMember(m) {
     await confirmDialog({
       title: 'Remove member?',
-      message: [h('strong', { text: m.name }), ` (${m.email}) loses access to ${ctx.me.workspace.name} at once: their sessions stop working on their next request.`],
+      message: [h('strong', { text: m.name }), ` (${m.email}) loses access to ${ctx.me.workspace.name} at once: their sessions stop working on their next request, and the API keys they created are revoked.`],
       confirmLabel: 'Remove member',
       busyLabel: 'Removing…',
       action: async () => {
