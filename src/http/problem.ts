@@ -1,7 +1,11 @@
 // Renders every error as RFC 9457 problem+json; unexpected faults become a logged 500 without details.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { isDatabaseUnavailable } from '../db/availability.ts';
 import { ApiError, toProblem } from '../errors.ts';
+
+// Long enough for a pooled client to reconnect to a restarted server, short enough not to stall a client.
+const DATABASE_RETRY_AFTER_SECONDS = '1';
 
 export function problemResponse(error: ApiError, requestId: string, instance?: string): Response {
   const headers = new Headers({ 'Content-Type': 'application/problem+json', 'X-Request-Id': requestId });
@@ -9,9 +13,15 @@ export function problemResponse(error: ApiError, requestId: string, instance?: s
   return new Response(JSON.stringify(toProblem(error, requestId, instance)), { status: error.status, headers });
 }
 
-/** Maps anything thrown to an ApiError; what is not already one is an internal fault. */
+/** Maps anything thrown to an ApiError; what is neither one nor a database outage is an internal fault. */
 export function asApiError(error: unknown): { apiError: ApiError; internal: boolean } {
   if (error instanceof ApiError) return { apiError: error, internal: false };
+  if (isDatabaseUnavailable(error)) {
+    const apiError = new ApiError('database_unavailable', 'The database cannot be reached right now; retry shortly.', {
+      headers: { 'Retry-After': DATABASE_RETRY_AFTER_SECONDS },
+    });
+    return { apiError, internal: false };
+  }
   if (error instanceof HTTPException && error.status < 500) {
     const code = error.status === 413 ? 'payload_too_large' : error.status === 415 ? 'unsupported_media_type' : 'bad_request';
     return { apiError: new ApiError(code, error.message || 'The request is malformed.'), internal: false };
@@ -23,5 +33,6 @@ export function handleError(error: unknown, c: Context): Response {
   const { apiError, internal } = asApiError(error);
   const requestId = c.get('requestId') ?? 'unknown';
   if (internal) c.get('log')?.error({ err: error, request_id: requestId }, 'unhandled error');
+  else if (apiError.code === 'database_unavailable') c.get('log')?.warn({ err: error, request_id: requestId }, 'database unavailable');
   return problemResponse(apiError, requestId, c.req.path);
 }

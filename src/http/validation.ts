@@ -12,7 +12,9 @@ function pointer(path: PropertyKey[]): string {
 export function fieldErrors(target: string, error: ZodError): FieldError[] {
   const where = LOCATION[target] ?? target;
   return error.issues.map((issue) => {
-    const entry: FieldError = { code: issue.code, message: issue.message };
+    // A custom check names its own code (e.g. `invalid_character` from the generated text check).
+    const custom = issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : undefined;
+    const entry: FieldError = { code: custom ?? issue.code, message: issue.message };
     if (where === 'body') entry.pointer = issue.path.length ? pointer(issue.path) : '';
     else entry.field = issue.path.length ? `${where}.${issue.path.map(String).join('.')}` : where;
     return entry;

@@ -1,0 +1,30 @@
+// Tells a database that cannot be reached right now (restarting, refusing or dropping connections) from
+// a fault in our own code: the first is a 503 the client may retry, the second a 500. postgres.js
+// reconnects on the next query by itself, so recognising the error is all recovery needs.
+
+// Socket errors from node:net while connecting to, reading from or writing to the server.
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN']);
+// postgres.js's own connection errors (CONNECTION_ENDED also covers a client closed during shutdown).
+const CLIENT_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+// SQLSTATEs a server sends while it shuts down, restarts or is full: admin_shutdown, crash_shutdown,
+// cannot_connect_now, too_many_connections (class 08, connection_exception, is matched by prefix).
+const SERVER_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+function unavailable(error: { code?: unknown; syscall?: unknown; name?: unknown }): boolean {
+  const code = error.code;
+  if (typeof code !== 'string') return false;
+  if (CLIENT_CODES.has(code) || SOCKET_CODES.has(code)) return true;
+  // A missing unix socket (the embedded database's bridge gone) reports ENOENT from connect().
+  if (code === 'ENOENT') return error.syscall === 'connect';
+  return error.name === 'PostgresError' && (code.startsWith('08') || SERVER_STATES.has(code));
+}
+
+/** Whether the error, or one it wraps, says the database cannot be reached right now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if (unavailable(current as { code?: unknown })) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
