@@ -24,6 +24,8 @@ export function authRows(service: ServerProcess, credentials: BenchCredentials):
       { name: names.key, server: service, request: read(benchReadPaths.protected, credentials.apiKey), check: expectWorkspace },
     ],
     rows: [
+      // Same route, same checks: only the credential differs (JWT: alg pinned, typ, kid, iss, aud, iat, exp, lifetime).
+      { label: 'JWT auth / API-key auth on the same route', a: names.jwt, b: names.key, goal: { op: '>=', value: 0.9 } },
       { label: 'read (b) JWT / (a) no auth', a: names.jwt, b: names.none },
       { label: 'read (c) API key / (a) no auth', a: names.key, b: names.none, goal: { op: '>=', value: 0.9 } },
       { label: 'read (a) no auth vs node:http', a: names.none, b: plainTarget },

@@ -1,9 +1,10 @@
 // Access tokens: HS256 JWTs (RFC 9068 `at+jwt`) carrying the user and workspace, with key ids so
-// signing keys can rotate while older tokens still verify.
+// signing keys can rotate while older tokens still verify. jose signs; jwt-verify.ts verifies.
 import { createHash, createSecretKey, randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
+import { SignJWT } from 'jose';
 import type { Sql } from 'postgres';
 import type { Clock } from '../deps.ts';
+import { accessTokenType, verifyAccessToken, type VerifyPolicy } from './jwt-verify.ts';
 import { loadOrCreateSecret, minSecretBytes } from './server-secrets.ts';
 
 export interface JwtKey {
@@ -17,7 +18,10 @@ export interface JwtServiceOptions {
   activeKid: string;
   issuer: string;
   audience: string;
+  /** Lifetime of signed tokens, and the longest lifetime a verified token may claim. */
   ttlSeconds: number;
+  /** How far ahead of this clock another instance's `iat` may be (default 30 s). */
+  clockSkewSeconds?: number;
   clock: Clock;
 }
 
@@ -39,19 +43,21 @@ export interface JwtService {
   verify(token: string): Promise<VerifiedToken | null>;
 }
 
-export const accessTokenType = 'at+jwt';
 const algorithm = 'HS256';
+const defaultClockSkewSeconds = 30;
 
 export function createJwtService(options: JwtServiceOptions): JwtService {
   const keys = new Map(options.keys.map((key) => [key.kid, key.secret]));
   checkOptions(options, keys);
-  // jose imports a raw secret on every call; a KeyObject made once skips that (about half of verify).
+  // KeyObjects made once: jose would import a raw secret on every sign, and createHmac takes them as they are.
   const keyObjects = new Map([...keys].map(([kid, secret]) => [kid, createSecretKey(secret)]));
   const activeSecret = keyObjects.get(options.activeKid)!;
-  const selectKey = (header: JWTHeaderParameters) => {
-    const secret = header.kid === undefined ? undefined : keyObjects.get(header.kid);
-    if (!secret) throw new Error('unknown kid');
-    return secret;
+  const policy: VerifyPolicy = {
+    keys: keyObjects,
+    issuer: options.issuer,
+    audience: options.audience,
+    ttlSeconds: options.ttlSeconds,
+    clockSkewSeconds: options.clockSkewSeconds ?? defaultClockSkewSeconds,
   };
 
   return {
@@ -68,22 +74,10 @@ export function createJwtService(options: JwtServiceOptions): JwtService {
         .sign(activeSecret);
       return { access_token: token, token_type: 'bearer', expires_in: options.ttlSeconds };
     },
+    // Synchronous inside (see jwt-verify.ts); the promise keeps the interface the authenticator awaits.
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, selectKey, {
-          algorithms: [algorithm],
-          issuer: options.issuer,
-          audience: options.audience,
-          typ: accessTokenType,
-          currentDate: options.clock.now(),
-          requiredClaims: ['sub', 'wid', 'jti', 'iat', 'exp'],
-        });
-        const { sub, wid, jti } = payload;
-        if (typeof sub !== 'string' || typeof wid !== 'string' || typeof jti !== 'string') return null;
-        return { userId: sub, workspaceId: wid, jti };
-      } catch {
-        return null;
-      }
+      const claims = verifyAccessToken(token, policy, options.clock.now().getTime() / 1000);
+      return claims && { userId: claims.sub, workspaceId: claims.wid, jti: claims.jti };
     },
   };
 }
@@ -96,6 +90,8 @@ function checkOptions(options: JwtServiceOptions, keys: Map<string, Uint8Array>)
   }
   if (!Number.isInteger(options.ttlSeconds) || options.ttlSeconds <= 0) throw new Error('jwt: ttlSeconds must be a positive integer');
   if (!options.issuer || !options.audience) throw new Error('jwt: issuer and audience are required');
+  const skew = options.clockSkewSeconds;
+  if (skew !== undefined && (!Number.isInteger(skew) || skew < 0)) throw new Error('jwt: clockSkewSeconds must be a non-negative integer');
 }
 
 /** A stable, non-secret key id: the first 16 base64url characters of SHA-256 of the secret. */
