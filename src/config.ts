@@ -26,6 +26,8 @@ export interface AppConfig {
   /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
   trustProxy: boolean;
   publicBaseUrl: string;
+  /** How long a stop signal waits for in-flight requests before cutting them and exiting non-zero. */
+  shutdownTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -69,5 +71,6 @@ export function loadConfig(env: Env): AppConfig {
     mcpResultCapBytes: int(env, 'MCP_RESULT_CAP_BYTES', 100_000),
     trustProxy: env.TRUST_PROXY === 'true',
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://${host}:${port}`,
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
   };
 }
