@@ -1,23 +1,35 @@
 // Mounts the MCP Streamable HTTP endpoint at /mcp behind the same bearer authentication as the REST
-// operations. Tool calls run through the app itself (app.fetch), so scope checks, workspace scoping,
-// validation, throttling and error mapping are the REST pipeline's own; the caller's connection is
-// carried along so per-address throttling of public operations sees the real client.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// operations. Every JSON-RPC message counts once against the caller's credential, as a REST request does.
+// Tool calls run through the app itself (app.fetch), so scope checks, workspace scoping, validation and
+// error mapping are the REST pipeline's own; what the /mcp request verified (principal, request id,
+// client address) is carried into that in-process request, so the credential is checked and counted once,
+// the logs link the two, and public operations are throttled per the real client address.
 import type { Hono } from 'hono';
 import type { Deps } from '../deps.ts';
 import { toolDescriptors } from '../generated/mcp-tools.ts';
 import { createToolDispatcher } from '../mcp/dispatch.ts';
 import { createMcpHttpHandler } from '../mcp/http.ts';
-import { authenticate } from './operation-guard.ts';
-import type { AppEnv } from './request-context.ts';
+import { isLoopbackHostname } from '../mcp/origin.ts';
+import { authenticate, countCredential } from './operation-guard.ts';
+import type { AppEnv, CarriedContext } from './request-context.ts';
 
 export const MCP_PATH = '/mcp';
 
+/** The Host names a loopback-bound server answers to: loopback ones and the public base URL's. */
+function allowedHosts(deps: Deps): string[] | undefined {
+  const bind = deps.config.host.replace(/^\[(.*)\]$/, '$1');
+  if (!isLoopbackHostname(bind) && !bind.startsWith('127.')) return undefined;
+  return [new URL(deps.config.publicBaseUrl).hostname];
+}
+
 export function mcpRoutes(app: Hono<AppEnv>, deps: Deps, responseText: (response: Response) => string | undefined): void {
-  const connection = new AsyncLocalStorage<AppEnv['Bindings']>();
   const dispatcher = createToolDispatcher({
     tools: toolDescriptors,
-    fetch: async (request) => app.fetch(request, connection.getStore()),
+    // The context is the CarriedContext this route hands the handler below; nothing else supplies one.
+    fetch: async (request, context) => app.fetch(request, { carried: context as CarriedContext | undefined }),
+    // The REST route validates the arguments; checking them against the tool schema too would be a second,
+    // different validator on every call.
+    validation: 'api',
     resultCapBytes: deps.config.mcpResultCapBytes,
     responseText,
   });
@@ -26,8 +38,20 @@ export function mcpRoutes(app: Hono<AppEnv>, deps: Deps, responseText: (response
     dispatcher,
     serverInfo: { name: 'service-mcp', version: '0.1.0' },
     allowedOrigins: deps.config.mcpAllowedOrigins,
+    allowedHosts: allowedHosts(deps),
     onerror: (error) => deps.log.warn({ err: error.message }, 'mcp exchange refused'),
   });
-  // Tool calls are throttled as the REST operations they run; the envelope itself is not counted twice.
-  app.on(['GET', 'POST', 'DELETE'], MCP_PATH, authenticate(deps.authenticator), (c) => connection.run(c.env, () => handler(c.req.raw)));
+  const { limiter, config } = deps;
+  app.on(['GET', 'POST', 'DELETE'], MCP_PATH, authenticate(deps.authenticator), async (c) => {
+    const principal = c.get('principal');
+    if (!principal) throw new Error('/mcp reached without a principal');
+    let limits: Record<string, string> = {};
+    const admit = (messages: number) => {
+      limits = countCredential(limiter, config.rateLimit, principal, messages);
+    };
+    const context: CarriedContext = { principal, requestId: c.get('requestId'), clientAddress: c.get('clientAddress') };
+    const response = await handler(c.req.raw, { admit, context });
+    for (const [name, value] of Object.entries(limits)) response.headers.set(name, value);
+    return response;
+  });
 }

@@ -1,10 +1,11 @@
 // What runs before every operation's handler, driven by the contract's operation table: bearer
 // authentication and scope check for protected operations, throttling per credential (or per client
-// address for public ones), and the request content type.
+// address for public ones), and the request content type. The REST request of an MCP tool call takes the
+// principal its /mcp request verified (and counted) instead of authenticating and counting it again.
 import type { MiddlewareHandler } from 'hono';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { bearerCredentials } from '../auth/bearer-credentials.ts';
-import { rateLimitHeaders, type RateLimiter } from '../auth/rate-limiter.ts';
+import { rateLimitHeaders, type RateLimiter, type RateLimitResult } from '../auth/rate-limiter.ts';
 import type { RateLimitConfig } from '../config.ts';
 import type { Principal } from '../deps.ts';
 import { ApiError } from '../errors.ts';
@@ -31,6 +32,11 @@ export function unauthorized(tokenSent: boolean): ApiError {
 /** Authenticates the caller; used by every protected operation and by /mcp. */
 export function authenticate(authenticator: Authenticator): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const carried = c.env?.carried;
+    if (carried) {
+      c.set('principal', carried.principal);
+      return next();
+    }
     const header = c.req.header('authorization');
     const principal = await authenticator.authenticate(header);
     if (!principal) throw unauthorized(bearerCredentials(header).length > 0);
@@ -39,19 +45,41 @@ export function authenticate(authenticator: Authenticator): MiddlewareHandler<Ap
   };
 }
 
+function credentialBucket(principal: Principal): string {
+  return principal.kind === 'api_key' ? `key:${principal.credentialId}` : `user:${principal.userId}`;
+}
+
+function rateLimited(result: RateLimitResult): ApiError {
+  const headers = rateLimitHeaders(result);
+  return new ApiError('rate_limited', `Too many requests; retry after ${result.resetSeconds} seconds.`, { headers });
+}
+
+/**
+ * Counts `requests` requests against the principal's credential, one limiter check each, and returns the
+ * RateLimit headers; throws the 429 problem at the first one over the limit. /mcp counts every JSON-RPC
+ * message this way, so a batch costs what its messages would cost one by one.
+ */
+export function countCredential(limiter: RateLimiter, config: RateLimitConfig, principal: Principal, requests: number): Record<string, string> {
+  let result = limiter.check(credentialBucket(principal), config.perCredential, config.windowSeconds, 'credential');
+  for (let i = 1; i < requests && result.allowed; i++) {
+    result = limiter.check(credentialBucket(principal), config.perCredential, config.windowSeconds, 'credential');
+  }
+  if (!result.allowed) throw rateLimited(result);
+  return rateLimitHeaders(result);
+}
+
 export function throttle(limiter: RateLimiter, config: RateLimitConfig): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = c.get('principal');
+    // A tool call's credential was counted with its /mcp message; public operations still count per address.
+    if (principal && c.env?.carried) return next();
     const [bucket, limit, policy] = principal
-      ? [principal.kind === 'api_key' ? `key:${principal.credentialId}` : `user:${principal.userId}`, config.perCredential, 'credential']
+      ? [credentialBucket(principal), config.perCredential, 'credential']
       : [`addr:${c.get('clientAddress')}`, config.perAddress, 'address'];
     const result = limiter.check(bucket, limit, config.windowSeconds, policy);
-    const headers = rateLimitHeaders(result);
-    if (!result.allowed) {
-      throw new ApiError('rate_limited', `Too many requests; retry after ${result.resetSeconds} seconds.`, { headers });
-    }
+    if (!result.allowed) throw rateLimited(result);
     await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    for (const [name, value] of Object.entries(rateLimitHeaders(result))) c.res.headers.set(name, value);
   };
 }
 

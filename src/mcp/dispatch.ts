@@ -1,20 +1,33 @@
-// Runs MCP tool calls through the REST pipeline: validate the arguments, build the HTTP request from
-// the tool's binding, send it with the caller's credential through `fetch`, and shape the response as
-// a tool result.
+// Runs MCP tool calls through the REST pipeline: check the arguments, build the HTTP request from the
+// tool's binding, send it with the caller's credential through `fetch`, and shape the response as a tool
+// result.
 
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from './tool-descriptor.ts';
 import { buildRequest, planRequest, type RequestPlan } from './tool-request.ts';
+import { argumentNames } from './argument-names.ts';
 import { pagingHint, toToolResult, type ResultShape } from './tool-result.ts';
 
 export interface ToolDispatcherOptions {
   tools: ToolDescriptor[];
-  /** Sends one REST request: the in-process app (`app.fetch`) on the server, global fetch in stdio. */
-  fetch: (request: Request) => Promise<Response>;
+  /**
+   * Sends one REST request: the in-process app (`app.fetch`) on the server, global fetch in stdio.
+   * `context` is what the caller of `call` handed over for its exchange (the server's verified caller).
+   */
+  fetch: (request: Request, context?: unknown) => Promise<Response>;
   /** Prefix for the binding paths; the in-process app only needs a syntactically valid origin. */
   baseUrl?: string;
+  /**
+   * Who validates argument values. `schema` (default): the dispatcher, against each tool's inputSchema,
+   * before any request; for an API across a network (the stdio launcher), where a bad call would otherwise
+   * cost a round trip and a request of the key's quota. `api`: the REST route's own validation is the one
+   * check (the in-process server), whose problem the result reports under the tool's argument names; the
+   * dispatcher then checks only what building the request needs: known argument names and the path
+   * arguments.
+   */
+  validation?: 'schema' | 'api';
   /** Largest tool result text, in UTF-8 bytes, before it is cut (default 100 000). */
   resultCapBytes?: number;
   /**
@@ -31,12 +44,13 @@ export interface ToolDispatcher {
     name: string,
     args: Record<string, unknown> | undefined,
     authorization: string | undefined,
+    context?: unknown,
   ): Promise<CallToolResult>;
   has(name: string): boolean;
 }
 
 interface CompiledTool {
-  validate: ValidateFunction;
+  validate: (args: Record<string, unknown>) => string[];
   plan: RequestPlan;
   shape: ResultShape;
 }
@@ -64,9 +78,8 @@ function describeError(e: ErrorObject): string {
   return `\`${path || '(arguments)'}\` ${e.message ?? 'is invalid'}`;
 }
 
-function invalidArguments(name: string, errors: ErrorObject[]): CallToolResult {
-  const reasons = [...new Set(errors.map(describeError))].join('; ');
-  const text = `Invalid arguments for ${name}: ${reasons}. Fix them and call ${name} again.`;
+function invalidArguments(name: string, reasons: string[]): CallToolResult {
+  const text = `Invalid arguments for ${name}: ${[...new Set(reasons)].join('; ')}. Fix them and call ${name} again.`;
   return { content: [{ type: 'text', text }], isError: true };
 }
 
@@ -76,21 +89,43 @@ function failed(name: string, error: unknown): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function compile(tools: ToolDescriptor[], capBytes: number): Map<string, CompiledTool> {
+function schemaValidator(ajv: Ajv2020, tool: ToolDescriptor): CompiledTool['validate'] {
+  const validate: ValidateFunction = ajv.compile(tool.inputSchema);
+  return (args) => (validate(args) ? [] : (validate.errors ?? []).map(describeError));
+}
+
+/** What building the request needs: every argument bound somewhere, every path argument a non-empty scalar. */
+function bindingValidator(tool: ToolDescriptor, plan: RequestPlan): CompiledTool['validate'] {
+  const known = new Set(tool.binding.args.map((a) => a.name));
+  return (args) => {
+    const reasons: string[] = [];
+    for (const name in args) if (!known.has(name)) reasons.push(`\`${name}\` is not a known argument`);
+    for (const name of plan.pathArgs) {
+      const value = args[name];
+      if (value === undefined || value === null) reasons.push(`\`${name}\` is required`);
+      else if (typeof value === 'object' || value === '') reasons.push(`\`${name}\` must be a non-empty string`);
+    }
+    return reasons;
+  };
+}
+
+function compile(tools: ToolDescriptor[], capBytes: number, validation: 'schema' | 'api'): Map<string, CompiledTool> {
   // strict: false because OpenAPI-derived schemas carry annotation keywords (example, x-*) ajv does not know.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
-  addFormats(ajv);
+  const ajv = validation === 'schema' ? new Ajv2020({ allErrors: true, strict: false, validateSchema: false }) : undefined;
+  if (ajv) addFormats(ajv);
   const compiled = new Map<string, CompiledTool>();
   for (const tool of tools) {
     if (compiled.has(tool.name)) throw new Error(`duplicate tool name ${tool.name}`);
+    const plan = planRequest(tool);
     compiled.set(tool.name, {
-      validate: ajv.compile(tool.inputSchema),
-      plan: planRequest(tool),
+      validate: ajv ? schemaValidator(ajv, tool) : bindingValidator(tool, plan),
+      plan,
       shape: {
         name: tool.name,
         structured: tool.outputSchema !== undefined,
         pagingHint: pagingHint(tool.name, tool.inputSchema),
         capBytes,
+        argumentNames: argumentNames(tool),
       },
     });
   }
@@ -101,7 +136,7 @@ export function createToolDispatcher(options: ToolDispatcherOptions): ToolDispat
   const capBytes = options.resultCapBytes ?? 100_000;
   if (!(capBytes >= 1_000)) throw new Error('resultCapBytes must be at least 1000');
   const baseUrl = (options.baseUrl ?? 'http://localhost').replace(/\/$/, '');
-  const compiled = compile(options.tools, capBytes);
+  const compiled = compile(options.tools, capBytes, options.validation ?? 'schema');
   const send = options.fetch;
   const known = options.responseText ?? (() => undefined);
 
@@ -109,13 +144,15 @@ export function createToolDispatcher(options: ToolDispatcherOptions): ToolDispat
     name: string,
     args: Record<string, unknown> | undefined,
     authorization: string | undefined,
+    context?: unknown,
   ): Promise<CallToolResult> {
     const tool = compiled.get(name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const input = args ?? {};
-    if (!tool.validate(input)) return invalidArguments(name, tool.validate.errors ?? []);
+    const reasons = tool.validate(input);
+    if (reasons.length > 0) return invalidArguments(name, reasons);
     try {
-      const response = await send(buildRequest(tool.plan, input, baseUrl, authorization));
+      const response = await send(buildRequest(tool.plan, input, baseUrl, authorization), context);
       return toToolResult(tool.shape, response, known(response) ?? (await response.text()));
     } catch (error) {
       // An unreachable API (stdio launcher) or a response cut off is the tool's failure, not the protocol's.

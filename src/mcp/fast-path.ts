@@ -21,7 +21,7 @@ import type { ToolDispatcher } from './dispatch.ts';
 import { jsonRpcResult, jsonRpcThrown } from './json-rpc.ts';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from './server-factory.ts';
 
-export type FastPath = (request: Request, message: unknown) => Promise<Response> | undefined;
+export type FastPath = (request: Request, message: unknown, context?: unknown) => Promise<Response> | undefined;
 
 export interface FastPathOptions {
   wireTools: Tool[];
@@ -128,11 +128,15 @@ export function createFastPath(options: FastPathOptions): FastPath {
     return meta && isPlainModern(request, call, meta, envelopeOk) ? 'modern' : undefined;
   }
 
+  // `{...result, resultType, _meta}` serialized, with the constant tail serialized once.
+  const modernTail = `,"resultType":"complete","_meta":${JSON.stringify(serverMeta)}}`;
   function encode(era: Era, result: CallToolResult): string {
-    return JSON.stringify(era === 'modern' ? { ...result, resultType: 'complete', _meta: serverMeta } : result);
+    const json = JSON.stringify(result);
+    if (era === 'legacy') return json;
+    return json === '{}' ? `{${modernTail.slice(1)}` : json.slice(0, -1) + modernTail;
   }
 
-  return (request, message) => {
+  return (request, message, context) => {
     const call = plainCall(message);
     if (!call) return undefined;
     const era = eraOf(request, call);
@@ -143,7 +147,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     if (!dispatcher.has(name)) return undefined;
     const args = call.params.arguments as Record<string, unknown> | undefined;
     const authorization = request.headers.get('authorization') ?? undefined;
-    return dispatcher.call(name, args, authorization).then(
+    return dispatcher.call(name, args, authorization, context).then(
       (result) => jsonRpcResult(call.id, encode(era, result)),
       (error: unknown) => jsonRpcThrown(call.id, error),
     );

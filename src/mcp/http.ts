@@ -1,5 +1,6 @@
 // The Streamable HTTP entry for POST /mcp: stateless, JSON responses, both protocol eras. The app mounts
-// it after its auth middleware, so every request that reaches it already carries an accepted credential.
+// it after its auth middleware, so every request that reaches it already carries an accepted credential;
+// the app's `admit` hook counts each exchange's messages before any of them runs.
 
 import { isJsonContentType, readRequestBody, type Implementation } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from './tool-descriptor.ts';
@@ -7,8 +8,9 @@ import type { ToolDispatcher } from './dispatch.ts';
 import { createServerFactory, toWireTools } from './server-factory.ts';
 import { createSdkServing } from './sdk-serving.ts';
 import { createFastPath, type FastPath } from './fast-path.ts';
-import { createOriginCheck } from './origin.ts';
+import { createHostCheck, createOriginCheck } from './origin.ts';
 import { jsonRpcError } from './json-rpc.ts';
+import { refuseBatch } from './batch.ts';
 
 export interface McpHttpHandlerOptions {
   tools: ToolDescriptor[];
@@ -19,6 +21,11 @@ export interface McpHttpHandlerOptions {
    * hostname (`localhost`) any scheme and port. Requests without Origin (non-browser clients) pass.
    */
   allowedOrigins?: string[];
+  /**
+   * Set for a server bound to loopback: the Host header must then be a loopback name or one of these
+   * hostnames (DNS rebinding protection). Unset: Host is not checked.
+   */
+  allowedHosts?: string[];
   /** Largest POST body read, in bytes (default 4 MiB, the SDK's). */
   maxRequestBodySize?: number;
   /** Answer plain tools/list and tools/call without a per-request SDK server (default true). */
@@ -27,7 +34,18 @@ export interface McpHttpHandlerOptions {
   onerror?: (error: Error) => void;
 }
 
-export type McpHttpHandler = (request: Request) => Promise<Response>;
+/** Per-exchange hooks of the mounting app. */
+export interface McpExchange {
+  /**
+   * Called once per exchange, after the Origin and Host checks and before anything runs, with the number of
+   * JSON-RPC messages it carries (1 for a GET, DELETE or unparseable body). Throws to refuse the exchange.
+   */
+  admit?(messages: number): void;
+  /** Handed to the dispatcher with every tool call of the exchange (the app's verified caller). */
+  context?: unknown;
+}
+
+export type McpHttpHandler = (request: Request, exchange?: McpExchange) => Promise<Response>;
 
 function parse(text: string): unknown {
   try {
@@ -50,31 +68,43 @@ async function readBody(request: Request, maxBytes: number): Promise<string | un
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
   const wireTools = toWireTools(options.tools);
   const { dispatcher, serverInfo } = options;
+  // The SDK hands the factory the request it serves, so the exchange's context is found by request.
+  const contexts = new WeakMap<Request, unknown>();
   const factory = createServerFactory({
     wireTools,
     dispatcher,
     serverInfo,
     authorization: (ctx) => ctx.requestInfo?.headers.get('authorization') ?? undefined,
+    context: (ctx) => (ctx.requestInfo ? contexts.get(ctx.requestInfo) : undefined),
   });
   const sdk = createSdkServing(factory, options.onerror);
   const fast: FastPath =
     options.fastPath === false ? () => undefined : createFastPath({ wireTools, dispatcher, serverInfo });
   const checkOrigin = createOriginCheck(options.allowedOrigins ?? []);
+  const checkHost = options.allowedHosts ? createHostCheck(options.allowedHosts) : () => undefined;
   const maxBytes = options.maxRequestBodySize ?? 4 * 1024 * 1024;
   const tooLarge = `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
 
-  return async (request) => {
-    const refused = checkOrigin(request);
+  return async (request, exchange = {}) => {
+    const refused = checkHost(request) ?? checkOrigin(request);
     if (refused) return refused;
     const json = request.method === 'POST' && isJsonContentType(request.headers.get('content-type'));
-    if (!json) return sdk(request, undefined);
+    if (!json) {
+      exchange.admit?.(1);
+      return sdk(request, undefined);
+    }
     const text = await readBody(request, maxBytes);
     if (text === undefined) return jsonRpcError(413, -32000, tooLarge);
     const message = parse(text);
-    const answered = fast(request, message);
+    exchange.admit?.(Array.isArray(message) ? Math.max(1, message.length) : 1);
+    const batchRefused = Array.isArray(message) ? refuseBatch(request, message) : undefined;
+    if (batchRefused) return batchRefused;
+    const answered = fast(request, message, exchange.context);
     if (answered) return answered;
     // The body is consumed; the SDK gets an equivalent request (only on this slower, rarer path).
     const { url, headers, signal } = request;
-    return sdk(new Request(url, { method: 'POST', headers, body: text, signal }), message);
+    const forwarded = new Request(url, { method: 'POST', headers, body: text, signal });
+    if (exchange.context !== undefined) contexts.set(forwarded, exchange.context);
+    return sdk(forwarded, message);
   };
 }

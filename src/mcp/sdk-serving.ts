@@ -1,7 +1,11 @@
 // The SDK's own serving of both eras, for every exchange the fast path does not take (handshakes,
 // discovery, malformed or unusual requests), so those answers are exactly the SDK's.
 //
-// - 2026-07-28: `createMcpHandler` in strict modern mode with JSON responses.
+// - 2026-07-28: `createMcpHandler` in strict modern mode. Its default response mode (`auto`) answers JSON
+//   and switches to SSE only when a handler sends a message before its result; no handler here sends any
+//   (no progress, logging, sampling or elicitation), so every answer is JSON, as test/mcp/http-security
+//   checks. `responseMode: 'json'` would say so too, but the SDK then prints a plain-text warning to the
+//   console at start, which would land in the JSON log stream.
 // - 2025 era: the SDK's stateless fallback streams SSE and this server answers JSON only, so the legacy
 //   leg is the same per-request idiom with `enableJsonResponse`: a fresh Server and transport per request.
 
@@ -16,7 +20,7 @@ import { jsonRpcError } from './json-rpc.ts';
 export type SdkServing = (request: Request, parsedBody: unknown) => Promise<Response>;
 
 export function createSdkServing(factory: McpServerFactory, onerror?: (error: Error) => void): SdkServing {
-  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', onerror });
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
 
   async function legacy(request: Request, parsedBody: unknown): Promise<Response> {
     // Stateless serving has no session to stream on (GET) or to end (DELETE).

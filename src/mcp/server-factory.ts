@@ -36,6 +36,8 @@ export interface ServerFactoryOptions {
   serverInfo: Implementation;
   /** The credential a unit's tool calls carry: the HTTP request's own header, or the launcher's key. */
   authorization: (ctx: McpRequestContext) => string | undefined;
+  /** What the mounting app verified for the unit's HTTP request, handed to the dispatcher's fetch. */
+  context?: (ctx: McpRequestContext) => unknown;
 }
 
 export function createServerFactory(options: ServerFactoryOptions): McpServerFactory {
@@ -43,13 +45,14 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
   const { dispatcher, serverInfo } = options;
   return (ctx) => {
     const authorization = options.authorization(ctx);
+    const context = options.context?.(ctx);
     const server = new Server(serverInfo, {
       capabilities: { tools: { listChanged: false } },
       supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
     });
     server.setRequestHandler('tools/list', () => listResult);
     server.setRequestHandler('tools/call', (request) =>
-      dispatcher.call(request.params.name, request.params.arguments, authorization),
+      dispatcher.call(request.params.name, request.params.arguments, authorization, context),
     );
     return server;
   };

@@ -12,7 +12,8 @@ import { createServerFactory, toWireTools } from './server-factory.ts';
 
 export const DEFAULT_API_BASE = 'http://127.0.0.1:3000';
 const STARTUP_CHECK_TIMEOUT_MS = 10_000;
-const KEY_HELP = 'an API key from Settings > API Keys';
+// The admin panel's page, named as the README and the panel name it.
+const KEY_HELP = 'an API key from Settings → API keys';
 
 export interface StdioConfig {
   apiKey: string;

@@ -2,6 +2,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ArgumentNamer, FieldError } from './argument-names.ts';
 
 export interface ResultShape {
   name: string;
@@ -10,13 +11,8 @@ export interface ResultShape {
   /** How a caller gets the rest of a capped result (from the tool's pagination arguments). */
   pagingHint: string;
   capBytes: number;
-}
-
-interface FieldError {
-  pointer?: string;
-  field?: string;
-  code?: string;
-  message?: string;
+  /** Maps the field errors of a REST validation problem to the tool's argument names. */
+  argumentNames?: ArgumentNamer;
 }
 
 const JSON_TYPE = /\bjson\b/i;
@@ -68,26 +64,48 @@ function capped(shape: ResultShape, body: string): CallToolResult | undefined {
   return text(body.slice(0, read) + marker(written), true);
 }
 
-export function problemMessage(status: number, problem: Record<string, unknown> | undefined): string {
+/**
+ * `Invalid arguments for <tool>: \`name\` <message> (<code>); …` when every field error of a validation
+ * problem names a tool argument; undefined otherwise (the problem's own detail then stands).
+ */
+function invalidArguments(shape: ResultShape, errors: FieldError[]): string | undefined {
+  if (!shape.argumentNames || errors.length === 0) return undefined;
+  const reasons: string[] = [];
+  for (const e of errors) {
+    const name = shape.argumentNames(e);
+    if (name === undefined) return undefined;
+    reasons.push(`\`${name}\` ${e.message ?? 'is invalid'}${e.code ? ` (${e.code})` : ''}`);
+  }
+  return `Invalid arguments for ${shape.name}: ${[...new Set(reasons)].join('; ')}. Fix them and call ${shape.name} again.`;
+}
+
+export function problemMessage(status: number, problem: Record<string, unknown> | undefined, shape?: ResultShape): string {
   // Reason phrases from the status table: in-process responses carry no statusText.
   const title = typeof problem?.title === 'string' ? problem.title : (STATUS_CODES[status] ?? 'Error');
+  const errors = Array.isArray(problem?.errors) ? (problem.errors as FieldError[]) : [];
+  const invalid = shape && problem?.code === 'validation_failed' ? invalidArguments(shape, errors) : undefined;
+  if (invalid) return [`${status} ${title}: ${invalid}`, ...trailer(problem)].join('\n');
   const detail = typeof problem?.detail === 'string' ? `: ${problem.detail}` : '';
   const lines = [`${status} ${title}${detail}`];
-  const errors = Array.isArray(problem?.errors) ? (problem.errors as FieldError[]) : [];
   for (const e of errors) {
     const where = e.field ?? e.pointer?.replace(/^\//, '').replaceAll('/', '.') ?? '';
     lines.push(`- ${where ? `${where}: ` : ''}${e.message ?? ''}${e.code ? ` (${e.code})` : ''}`);
   }
+  return [...lines, ...trailer(problem)].join('\n');
+}
+
+function trailer(problem: Record<string, unknown> | undefined): string[] {
+  const lines: string[] = [];
   const resolution = problem?.resolution;
   if (resolution !== undefined) lines.push(`Next step: ${JSON.stringify(resolution)}`);
   if (typeof problem?.request_id === 'string') lines.push(`request_id: ${problem.request_id}`);
-  return lines.join('\n');
+  return lines;
 }
 
 function errorResult(shape: ResultShape, res: Response, body: string): CallToolResult {
   const parsed = JSON_TYPE.test(res.headers.get('content-type') ?? '') ? parseJson(body) : undefined;
   const problem = isObject(parsed) ? parsed : undefined;
-  const message = problemMessage(res.status, problem);
+  const message = problemMessage(res.status, problem, shape);
   // 1.x clients (through 1.32) validate structuredContent against the outputSchema even on isError results
   // (typescript-sdk#1943), so for those tools the problem travels as JSON text instead.
   if (problem && !shape.structured) {

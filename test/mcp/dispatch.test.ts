@@ -152,6 +152,39 @@ describe('createToolDispatcher argument validation', () => {
   });
 });
 
+describe('createToolDispatcher with validation left to the API', () => {
+  // Answers like the REST route's validation hook: one field error per location, under the wire names.
+  const strict = new Hono();
+  strict.all('/api/v1/things/:id/:sub', (c) => {
+    const errors = [
+      { field: 'header.x-trace', code: 'too_big', message: 'Too big' },
+      { field: 'query.tag.1', code: 'invalid_type', message: 'Expected string' },
+      { pointer: '/size', code: 'too_small', message: 'Too small' },
+    ];
+    const problem = { title: 'Bad Request', status: 400, detail: 'The request is invalid: header.x-trace Too big.', code: 'validation_failed', errors };
+    return c.json(problem, 400, { 'content-type': 'application/problem+json' });
+  });
+  const api = createToolDispatcher({ tools: [thing], fetch: async (req) => strict.fetch(req), validation: 'api' });
+
+  it('sends values the schema refuses to the API and names its field errors by tool argument', async () => {
+    const result = await api.call('update_thing', { id: '1', sub: 's', size: 0, tag: ['a', 2], trace: ['t'] }, undefined);
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^400 Bad Request: Invalid arguments for update_thing: `trace` Too big \(too_big\); `tag\[1\]` Expected string \(invalid_type\); `size` Too small \(too_small\)\. Fix them and call update_thing again\./,
+    );
+  });
+
+  it.each([
+    [{ sub: 's' }, '`id` is required'],
+    [{ id: '', sub: 's' }, '`id` must be a non-empty string'],
+    [{ id: '1', sub: 's', color: 'red' }, '`color` is not a known argument'],
+  ])('refuses %j before any request, naming the argument', async (args, message) => {
+    const result = await api.call('update_thing', args, undefined);
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toBe(`Invalid arguments for update_thing: ${message}. Fix them and call update_thing again.`);
+  });
+});
+
 describe('createToolDispatcher results', () => {
   const shapes = new Hono();
   shapes.get('/list', (c) => c.json([1, 2, 3]));

@@ -89,7 +89,8 @@ describe.each(clients)('POST /mcp with the %s', (_name, connect) => {
     const result = await client.callTool({ name: 'create_lead', arguments: { email: 'x@y.example', first_name: 'bad' } });
     expect(result.isError).toBe(true);
     const text = (result.content as { text: string }[])[0].text;
-    expect(text).toMatch(/^400 Bad Request: The request body is invalid\.\n- first_name: must not be "bad" \(invalid\)/);
+    // A validation problem is told in the tool's argument names, not the request's fields.
+    expect(text).toMatch(/^400 Bad Request: Invalid arguments for create_lead: `first_name` must not be "bad" \(invalid\)\. Fix them and call create_lead again\./);
   });
 
   it('returns the problem as structured content for a tool without outputSchema', async () => {

@@ -104,6 +104,7 @@ describe('service-mcp start-up failures', () => {
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/SERVICE_API_KEY is not set/);
+    expect(stderr).toContain('an API key from Settings → API keys');
   });
 
   it('exits non-zero with one stderr line naming SERVICE_API_KEY when the API rejects the key', async () => {
@@ -112,6 +113,7 @@ describe('service-mcp start-up failures', () => {
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/rejected SERVICE_API_KEY \(HTTP 401\)/);
+    expect(stderr).toContain('Use an API key from Settings → API keys.');
   });
 
   it('exits non-zero with one stderr line naming SERVICE_API_BASE when the API is unreachable', async () => {
