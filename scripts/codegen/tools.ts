@@ -1,10 +1,11 @@
 // Builds one MCP tool descriptor per operation: the merged inputSchema, outputSchema, annotations,
 // and the binding that says where each argument goes in the HTTP request.
-import { asObjectSchema, inlineSchema } from './inline-schema.ts';
-import { isObject, type JsonObject } from './load.ts';
+import { inlineSchema } from './inline-schema.ts';
+import { isObject, type Json, type JsonObject } from './load.ts';
 import type { AppliedTool } from './manifest.ts';
 import { successResponse, type OperationModel } from './model.ts';
 import { argName, uniqueNamer } from './naming.ts';
+import { asObjectSchema } from './object-schema.ts';
 import { strictProfileViolations } from './strict-profile.ts';
 
 export interface ArgBinding {
@@ -35,6 +36,17 @@ export interface Descriptor {
 
 const SKIPPED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'content-length']);
 
+/**
+ * Characters of compact JSON each of a tool's two schemas may take. Clients send every tool schema to the model
+ * on every turn; 16 KiB still holds the widest schemas real documents write out whole (twilio's CreateStream
+ * input is about 15 KB), while a recursive group is cut to a described stub where it would grow past it.
+ */
+export const TOOL_SCHEMA_BUDGET = 16 * 1024;
+/** The least share of the budget an argument gets when the arguments before it used the rest. */
+const MIN_ARGUMENT_SHARE = 1024;
+/** The input object around the arguments: `type`, `properties`, `additionalProperties`, the braces. */
+const INPUT_WRAPPER = 80;
+
 export interface InputParts {
   properties: JsonObject;
   required: string[];
@@ -47,6 +59,9 @@ export function buildInput(doc: JsonObject, op: OperationModel): InputParts {
   const parts: InputParts = { properties: {}, required: [], args: [], body: 'none' };
   const unique = uniqueNamer();
   const seen = new Set<string>();
+  // The arguments share one budget, in order: parameters (usually small) first, then the body.
+  let left = TOOL_SCHEMA_BUDGET - INPUT_WRAPPER;
+  const inline = (schema: Json) => inlineSchema(doc, schema, { mode: 'input', maxChars: Math.max(left, MIN_ARGUMENT_SHARE) });
   const add = (location: ArgBinding['in'], key: string, schema: JsonObject, required: boolean) => {
     let name = argName(key);
     if (seen.has(name)) name = argName(`${location}_${key}`);
@@ -55,15 +70,16 @@ export function buildInput(doc: JsonObject, op: OperationModel): InputParts {
     parts.properties[name] = schema;
     if (required) parts.required.push(name);
     parts.args.push({ name, in: location, key });
+    left -= JSON.stringify(schema).length + (name.length + 4) * (required ? 2 : 1);
   };
   for (const p of op.parameters) {
     if (p.in === 'cookie' || (p.in === 'header' && SKIPPED_HEADERS.has(p.name.toLowerCase()))) continue;
-    const schema = inlineSchema(doc, p.schema, { mode: 'input' });
+    const schema = inline(p.schema);
     if (p.description && schema.description === undefined) schema.description = p.description;
     add(p.in, p.name, schema, p.required);
   }
   if (op.body) {
-    const schema = inlineSchema(doc, op.body.schema, { mode: 'input' });
+    const schema = inline(op.body.schema);
     const object = asObjectSchema(schema);
     const props = object && isObject(object.properties) ? object.properties : undefined;
     // A body declared open (`additionalProperties: true` or a schema) is a map: it travels whole. A closed one
@@ -111,7 +127,7 @@ export function buildDescriptor(doc: JsonObject, tool: AppliedTool, input = buil
   if (input.required.length) inputSchema.required = input.required;
   inputSchema.additionalProperties = false;
   const success = successResponse(op);
-  const output = success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, { mode: 'output' })) : undefined;
+  const output = success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, { mode: 'output', maxChars: TOOL_SCHEMA_BUDGET })) : undefined;
   const binding: Binding = { operationId: op.operationId ?? name, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args };
   if (op.body) binding.contentType = op.body.contentType;
   const descriptor: Descriptor = {

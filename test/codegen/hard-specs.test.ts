@@ -1,11 +1,14 @@
-// Documents larger and stranger than the shared ones, built in code (test/codegen/synthetic-specs.ts):
-// recursion, odd names, both dialects, every location and media type, several files, thousands of operations.
-// Each must generate tools with unique valid names and strict, compilable schemas; the output must type-check.
-import { readFileSync } from 'node:fs';
+// Documents the repository owns, built in code (test/codegen/synthetic-specs.ts): recursion, odd names, both
+// dialects, every location and media type, several files, thousands of operations, and the shapes of the
+// optional real corpus (synthetic-real-shapes.ts). Each must generate tools with unique valid names and strict,
+// compilable schemas; the output must type-check.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../scripts/codegen/load.ts';
+import { TOOL_SCHEMA_BUDGET } from '../../scripts/codegen/tools.ts';
 import { ajvCompileError, generateDoc, generateFrom, removeDir, strictAjv, strictProfileProblems, tempDir, toolNameProblems, typecheck, writeDocuments, writeFiles, type GeneratedRun, type ToolDescriptorJson } from '../helpers/codegen.ts';
+import { petstoreYaml } from './synthetic-real-shapes.ts';
 import { externalFiles, hardSpecs, manyOperations } from './synthetic-specs.ts';
 
 const LARGE_RESOURCES = 750; // 4 operations each: 3000 operations
@@ -26,12 +29,14 @@ beforeAll(async () => {
   for (const [name, build] of Object.entries(hardSpecs)) await keep(name, generateDoc(join(root, name), build()));
   writeDocuments(join(root, 'external-files'), externalFiles());
   await keep('external-files', generateFrom(join(root, 'external-files/openapi.yaml')));
+  writeFileSync(join(root, 'petstore.yaml'), petstoreYaml);
+  await keep('petstore-yaml', generateFrom(join(root, 'petstore.yaml')));
   await keep('200-operations', generateDoc(join(root, '200-operations'), manyOperations(50)));
   await keep('3000-operations', generateDoc(join(root, '3000-operations'), manyOperations(LARGE_RESOURCES)));
 }, 120_000);
 afterAll(() => removeDir(root));
 
-const names = [...Object.keys(hardSpecs), 'external-files', '200-operations', '3000-operations'];
+const names = [...Object.keys(hardSpecs), 'external-files', 'petstore-yaml', '200-operations', '3000-operations'];
 const run = (name: string) => runs.get(name)!;
 const file = (name: string, file: string) => run(name).files.find((f) => f.name === file)!.content;
 const toolNamed = (name: string, tool: string): ToolDescriptorJson => run(name).tools.find((t) => t.name === tool)!;
@@ -45,6 +50,7 @@ function schemaProblems(tools: ToolDescriptorJson[]): string[] {
       const error = ajvCompileError(ajv, schema);
       if (error) problems.push(`${tool.name}: ${error}`);
       problems.push(...strictProfileProblems(schema).map((p) => `${tool.name}: ${p}`));
+      if (JSON.stringify(schema).length > TOOL_SCHEMA_BUDGET) problems.push(`${tool.name}: over the size budget`);
     }
   }
   return problems;
@@ -57,7 +63,7 @@ describe('codegen on hard synthetic documents', () => {
     expect(tools.length).toBe(file(name, 'routes.ts').match(/: createRoute\(\{/g)?.length ?? 0);
   });
 
-  it.each(names)('emits strict, compilable tool schemas for %s', (name) => {
+  it.each(names)('emits strict, compilable tool schemas within the size budget for %s', (name) => {
     // The 3000 operations repeat one pattern; every 7th tool covers each shape and keeps Ajv's compile time down.
     const tools = name === '3000-operations' ? run(name).tools.filter((_, i) => i % 7 === 0) : run(name).tools;
     expect(schemaProblems(tools)).toEqual([]);
@@ -94,7 +100,7 @@ describe('what the hard documents exercise', () => {
 
   it('keeps openapi-typescript\'s discriminator rewriting out of the routes', () => {
     const routes = file('openapi-3.0-dialect', 'routes.ts');
-    expect(routes).toContain('export const DogSchema: z.ZodType = z.intersection(z.looseObject({\n  "kind": z.string().optional(),\n}), z.looseObject({\n  "barks": z.boolean(),\n}));');
+    expect(routes).toContain('export const DogSchema: z.ZodType = z.intersection(z.looseObject({\n  "kind": z.string().check(storableText).optional(),\n}), z.looseObject({\n  "barks": z.boolean(),\n}));');
     expect(routes).not.toContain('z.enum(["Dog"])');
   });
 
@@ -125,5 +131,39 @@ describe('what the hard documents exercise', () => {
   it('writes a readable 3000-operation mcp-tools.json', () => {
     const json = JSON.parse(readFileSync(join(outDirs.get('3000-operations')!, 'mcp-tools.json'), 'utf8')) as { tools: unknown[] };
     expect(json.tools).toHaveLength(LARGE_RESOURCES * 4);
+  });
+});
+
+describe('what the shapes of the real corpus exercise', () => {
+  it('names every operation of a document without operationIds from its method and path', () => {
+    const tools = run('no-operation-ids').tools;
+    expect(tools.length).toBe(7 * 5 + 6);
+    for (const tool of tools) expect(tool.name).toMatch(/^(get|put|post|delete|patch|head|options|trace)_[a-z0-9_-]+$/);
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_api_v3_movie-file', 'get_api_v3_movie_file', 'get_api_v3_movie_by_movieid_file', 'head_api_v3_filesystem']));
+  });
+
+  it('keeps StartTime< and StartTime> apart, recording the real keys', () => {
+    const args = toolNamed('versioned-json-paths', 'ListCall').binding.args.filter((a) => a.key.startsWith('StartTime'));
+    expect(args.map((a) => [a.name, a.key])).toEqual([['StartTime', 'StartTime'], ['StartTime_lt', 'StartTime<'], ['StartTime_gt', 'StartTime>']]);
+  });
+
+  it('merges form-encoded bodies into the arguments', () => {
+    const tool = toolNamed('versioned-json-paths', 'CreateCall');
+    expect(tool.binding).toMatchObject({ contentType: 'application/x-www-form-urlencoded', body: 'merged', path: '/2010-04-01/Accounts/{AccountSid}/Calls.json' });
+    expect(tool.inputSchema.required).toEqual(['AccountSid', 'To', 'From']);
+  });
+
+  it('keeps the Authorization header out of every tool', () => {
+    for (const name of names) {
+      for (const tool of run(name).tools) expect(tool.binding.args.filter((a) => a.in === 'header' && a.key.toLowerCase() === 'authorization')).toEqual([]);
+    }
+  });
+
+  it('serves {id}.json beside {name}.json', () => {
+    expect(run('inline-3.1').tools.map((t) => [t.name, t.binding.path])).toEqual([['updateGroup', '/groups/{id}.json'], ['getGroup', '/groups/{name}.json'], ['createUpload', '/uploads.json']]);
+  });
+
+  it('reads YAML response codes written as numbers', () => {
+    expect(toolNamed('petstore-yaml', 'showPetById').outputSchema).toMatchObject({ type: 'object', required: ['id', 'name'] });
   });
 });

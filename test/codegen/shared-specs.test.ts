@@ -1,28 +1,20 @@
-// Generality: the generator runs on every real public document in ../shared/specs/ (beside the checkout,
-// locally and on CI). Each must generate; tool names must be unique and valid; every tool schema must compile
-// in a strict Ajv and meet the strict-client profile; everything emitted must type-check in one tsc run.
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// Generality on real public documents: the optional corpus in ../shared/specs/ (beside the checkout where the
+// team keeps it; a clone has nothing there). Each must generate; tool names must be unique and valid; every
+// tool schema must compile in a strict Ajv and meet the strict-client profile; everything emitted must
+// type-check in one tsc run. Without the corpus these are skipped, saying why: the same guarantees run on
+// repository-owned documents of the same shapes in hard-specs.test.ts.
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ajvCompileError, generateFrom, removeDir, sharedSpecsDir, strictAjv, strictProfileProblems, tempDir, toolNameProblems, typecheck, writeFiles, type GeneratedRun } from '../helpers/codegen.ts';
+import { TOOL_SCHEMA_BUDGET } from '../../scripts/codegen/tools.ts';
+import { ajvCompileError, generateFrom, removeDir, repoRoot, sharedSpecsDir, strictAjv, strictProfileProblems, tempDir, toolNameProblems, typecheck, writeFiles, type GeneratedRun } from '../helpers/codegen.ts';
 
-const specs = readdirSync(sharedSpecsDir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+const present = existsSync(sharedSpecsDir);
+const absent = `${relative(repoRoot, sharedSpecsDir)} is absent: this corpus is optional (its shapes are covered by hard-specs.test.ts)`;
+if (!present) console.warn(`shared-specs.test.ts skipped: ${absent}`);
+const specs = present ? readdirSync(sharedSpecsDir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort() : [];
 const runs = new Map<string, GeneratedRun | Error>();
 let root: string;
-
-beforeAll(async () => {
-  root = tempDir('shared');
-  for (const spec of specs) {
-    try {
-      const result = await generateFrom(join(sharedSpecsDir, spec));
-      writeFiles(join(root, spec), result.files);
-      runs.set(spec, result);
-    } catch (error) {
-      runs.set(spec, error as Error);
-    }
-  }
-}, 120_000);
-afterAll(() => removeDir(root));
 
 function generated(spec: string): GeneratedRun {
   const result = runs.get(spec);
@@ -31,7 +23,21 @@ function generated(spec: string): GeneratedRun {
   return result;
 }
 
-describe('codegen on the shared real documents', () => {
+describe.skipIf(!present)(present ? 'codegen on the shared real documents' : `codegen on the shared real documents (skipped: ${absent})`, () => {
+  beforeAll(async () => {
+    root = tempDir('shared');
+    for (const spec of specs) {
+      try {
+        const result = await generateFrom(join(sharedSpecsDir, spec));
+        writeFiles(join(root, spec), result.files);
+        runs.set(spec, result);
+      } catch (error) {
+        runs.set(spec, error as Error);
+      }
+    }
+  }, 120_000);
+  afterAll(() => removeDir(root));
+
   it('finds the documents', () => {
     expect(specs.length).toBeGreaterThanOrEqual(6);
   });
@@ -44,7 +50,7 @@ describe('codegen on the shared real documents', () => {
     expect(toolNameProblems(generated(spec).tools.map((t) => t.name))).toEqual([]);
   });
 
-  it.each(specs)('emits tool schemas for %s that compile in a strict Ajv and meet the strict profile', (spec) => {
+  it.each(specs)('emits tool schemas for %s that compile in a strict Ajv, meet the strict profile and fit the size budget', (spec) => {
     const ajv = strictAjv();
     const problems: string[] = [];
     for (const tool of generated(spec).tools) {
@@ -53,6 +59,7 @@ describe('codegen on the shared real documents', () => {
         const error = ajvCompileError(ajv, schema);
         if (error) problems.push(`${tool.name}.${kind}: ${error}`);
         problems.push(...strictProfileProblems(schema).map((p) => `${tool.name}.${kind}: ${p}`));
+        if (JSON.stringify(schema).length > TOOL_SCHEMA_BUDGET) problems.push(`${tool.name}.${kind}: over the size budget`);
       }
     }
     expect(problems).toEqual([]);

@@ -1,9 +1,12 @@
 // Synthetic OpenAPI documents built in code: larger and stranger than the shared real ones, each aimed at one
 // way a generator breaks (size, recursion, odd names, external files; dialects and media types are in
-// synthetic-dialects.ts). `hardSpecs` lists the one-file documents.
+// synthetic-dialects.ts; the shapes of the optional real corpus in synthetic-real-shapes.ts). `hardSpecs` lists
+// the one-file documents.
 import type { JsonObject } from '../../scripts/codegen/load.ts';
 import { doc31, json, ok, ref } from './synthetic-builders.ts';
 import { locationsAndMedia, openapi30, openapi31, webhooksOnly } from './synthetic-dialects.ts';
+import { inlineThreeOne, noOperationIds, versionedJsonPaths } from './synthetic-real-shapes.ts';
+import { recursiveGroup } from './synthetic-recursive-group.ts';
 
 /** `resources * 4` operations (list, create, read, replace, delete on 2 paths), each resource with its own schemas. */
 export function manyOperations(resources: number): JsonObject {
@@ -152,8 +155,12 @@ export function externalFiles(): Record<string, JsonObject> {
 export const hardSpecs: Record<string, () => JsonObject> = {
   'webhooks-only': webhooksOnly,
   'recursive-schemas': recursiveSchemas,
+  'recursive-group': () => recursiveGroup(),
   'odd-names': oddNames,
   'openapi-3.0-dialect': openapi30,
   'openapi-3.1-dialect': openapi31,
   'locations-and-media': locationsAndMedia,
+  'no-operation-ids': noOperationIds,
+  'versioned-json-paths': versionedJsonPaths,
+  'inline-3.1': inlineThreeOne,
 };

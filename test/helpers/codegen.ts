@@ -13,7 +13,7 @@ import { generate, type GeneratedFile } from '../../scripts/codegen/generate.ts'
 import type { Json, JsonObject } from '../../scripts/codegen/load.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-/** The shared real documents sit beside the checkout, locally and on CI. */
+/** The optional corpus of real public documents, beside the checkout where the team keeps it; a clone has none. */
 export const sharedSpecsDir = join(repoRoot, '../shared/specs');
 const tmpRoot = join(repoRoot, '.tmp');
 
@@ -100,26 +100,33 @@ export function ajvCompileError(ajv: InstanceType<typeof Ajv2020>, schema: JsonO
 
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs']);
 const DATA = new Set(['enum', 'const', 'default', 'examples']);
+/** Keywords whose value is one schema, where the Inspector wants an object rather than a bare boolean. */
+const SCHEMA_VALUED = new Set(['items', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'contentSchema']);
 
 /**
  * The strict-client profile, checked independently of the generator's own check: a top-level object with no
- * oneOf/anyOf/allOf, no `$ref` anywhere, and `items` on every array.
+ * oneOf/anyOf/allOf, no `$ref` anywhere, and `items` on every array. Also portability as the MCP Inspector's
+ * `--strict` check sees it: no `type` list (single-type dialects reject it) and no bare boolean where a schema
+ * object is expected.
  */
 export function strictProfileProblems(schema: JsonObject): string[] {
   const problems: string[] = [];
   if (schema.type !== 'object') problems.push('top: type is not "object"');
   for (const key of ['oneOf', 'anyOf', 'allOf']) if (key in schema) problems.push(`top: ${key}`);
-  const walk = (node: Json, path: string): void => {
+  const walk = (node: Json, path: string, key?: string): void => {
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}/${i}`));
+    // A boolean in a list or map of schemas (key undefined) or under a one-schema keyword is a boolean schema.
+    if (typeof node === 'boolean' && (key === undefined || SCHEMA_VALUED.has(key))) problems.push(`${path}: boolean schema`);
     if (node === null || typeof node !== 'object') return;
     if ('$ref' in node) problems.push(`${path}: $ref`);
+    if (Array.isArray(node.type)) problems.push(`${path}: type list`);
     const types = Array.isArray(node.type) ? node.type : [node.type];
     if (types.includes('array') && node.items === undefined) problems.push(`${path}: array without items`);
     for (const [key, child] of Object.entries(node)) {
-      if (DATA.has(key)) continue;
+      if (DATA.has(key) || key === 'required' || key === 'type') continue;
       if (SCHEMA_MAPS.has(key) && child && typeof child === 'object' && !Array.isArray(child)) {
         for (const [name, sub] of Object.entries(child)) walk(sub, `${path}/${key}/${name}`);
-      } else walk(child, `${path}/${key}`);
+      } else walk(child, `${path}/${key}`, key);
     }
   };
   walk(schema, '');
