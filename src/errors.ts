@@ -3,6 +3,7 @@
 export const errorStatus = {
   validation_failed: 400,
   bad_request: 400,
+  invalid_cursor: 400,
   unauthorized: 401,
   invalid_credentials: 401,
   forbidden: 403,
@@ -11,6 +12,7 @@ export const errorStatus = {
   method_not_allowed: 405,
   conflict: 409,
   already_exists: 409,
+  account_exists: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
@@ -18,6 +20,7 @@ export const errorStatus = {
   rate_limited: 429,
   internal: 500,
   service_unavailable: 503,
+  database_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -23,7 +23,8 @@ export type SignupOutput =
   | { status: 415; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type LoginInput = {
   body: NonNullable<NonNullable<paths["/api/v1/users/login"]["post"]>['requestBody']>['content']["application/json"];
@@ -37,7 +38,8 @@ export type LoginOutput =
   | { status: 415; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/users/login"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type GetMeInput = Record<string, never>;
 
@@ -46,7 +48,8 @@ export type GetMeOutput =
   | { status: 401; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListMembersInput = {
   query: NonNullable<NonNullable<paths["/api/v1/members"]["get"]>['parameters']['query']>;
@@ -58,7 +61,8 @@ export type ListMembersOutput =
   | { status: 401; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/members"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type RemoveMemberInput = {
   path: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['parameters']['path'];
@@ -71,7 +75,8 @@ export type RemoveMemberOutput =
   | { status: 404; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/members/{user_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type UpdateMemberRoleInput = {
   path: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['parameters']['path'];
@@ -88,7 +93,8 @@ export type UpdateMemberRoleOutput =
   | { status: 413; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type InviteMemberInput = {
   body: NonNullable<NonNullable<paths["/api/v1/invitations"]["post"]>['requestBody']>['content']["application/json"];
@@ -103,7 +109,8 @@ export type InviteMemberOutput =
   | { status: 413; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type AcceptInvitationInput = {
   body: NonNullable<NonNullable<paths["/api/v1/invitations/accept"]["post"]>['requestBody']>['content']["application/json"];
@@ -112,14 +119,31 @@ export type AcceptInvitationInput = {
 export type AcceptInvitationOutput = 
   | { status: 201; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
   | { status: 400; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 401; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type AcceptInvitationAsMeInput = {
+  body: NonNullable<NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type AcceptInvitationAsMeOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListApiKeysInput = {
   query: NonNullable<NonNullable<paths["/api/v1/api-keys"]["get"]>['parameters']['query']>;
@@ -131,7 +155,8 @@ export type ListApiKeysOutput =
   | { status: 401; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type CreateApiKeyInput = {
   body: NonNullable<NonNullable<paths["/api/v1/api-keys"]["post"]>['requestBody']>['content']["application/json"];
@@ -145,7 +170,8 @@ export type CreateApiKeyOutput =
   | { status: 413; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type RevokeApiKeyInput = {
   path: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['parameters']['path'];
@@ -157,7 +183,8 @@ export type RevokeApiKeyOutput =
   | { status: 403; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 500; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
@@ -170,6 +197,7 @@ export interface Handlers<Ctx> {
   update_member_role(input: UpdateMemberRoleInput, ctx: Ctx): Promise<UpdateMemberRoleOutput>;
   invite_member(input: InviteMemberInput, ctx: Ctx): Promise<InviteMemberOutput>;
   accept_invitation(input: AcceptInvitationInput, ctx: Ctx): Promise<AcceptInvitationOutput>;
+  accept_invitation_as_me(input: AcceptInvitationAsMeInput, ctx: Ctx): Promise<AcceptInvitationAsMeOutput>;
   list_api_keys(input: ListApiKeysInput, ctx: Ctx): Promise<ListApiKeysOutput>;
   create_api_key(input: CreateApiKeyInput, ctx: Ctx): Promise<CreateApiKeyOutput>;
   revoke_api_key(input: RevokeApiKeyInput, ctx: Ctx): Promise<RevokeApiKeyOutput>;

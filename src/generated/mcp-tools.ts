@@ -297,7 +297,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       ],
       "properties": {
         "user": {
-          "description": "The user; for an API key, the admin who minted it (null when the operator CLI minted it).",
+          "description": "The user; for an API key, the member who minted it (null when the operator CLI minted it).",
           "oneOf": [
             {
               "type": "object",
@@ -358,7 +358,8 @@ export const toolDescriptors: ToolDescriptor[] = [
             "owner",
             "admin",
             "member"
-          ]
+          ],
+          "description": "The role this credential acts with; for an API key, its effective role (admin or member)."
         },
         "credential": {
           "type": "object",
@@ -441,11 +442,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "Pass as `cursor` to get the next page; null on the last page."
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
         },
         "data": {
           "type": "array",
@@ -499,7 +504,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "remove_member",
     "title": "Remove a member",
-    "description": "Remove a member\n\nAdmin-only. The removed member's tokens stop working on their next request. The owner cannot be removed.",
+    "description": "Remove a member\n\nAdmin-only. The removed member's tokens stop working on their next request, and the API keys they created are revoked with the membership. The owner cannot be removed.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -709,8 +714,8 @@ export const toolDescriptors: ToolDescriptor[] = [
   },
   {
     "name": "accept_invitation",
-    "title": "Accept an invitation",
-    "description": "Accept an invitation\n\nJoins the inviting workspace with the invitation token, a name and a password, and logs in.",
+    "title": "Accept an invitation with a new account",
+    "description": "Accept an invitation with a new account\n\nCreates an account for the invited email with the given name and password, joins the inviting workspace and logs in. When the invited email already has an account this answers 409 `account_exists` whatever the password, checks no password and leaves the token unused: log in, then accept with `accept_invitation_as_me`.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -856,9 +861,135 @@ export const toolDescriptors: ToolDescriptor[] = [
     "toolset": "account"
   },
   {
+    "name": "accept_invitation_as_me",
+    "title": "Accept an invitation with your login",
+    "description": "Accept an invitation with your login\n\nFor an invited email that already has an account: log in first, then accept with that login (a JWT; API keys cannot accept). The logged-in user's email must be the invited one. Joins the inviting workspace with the invited role and answers with a login for it.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "token": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "token"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "accept_invitation_as_me",
+      "method": "POST",
+      "path": "/api/v1/invitations/accept-as-me",
+      "body": "merged",
+      "args": [
+        {
+          "name": "token",
+          "in": "body",
+          "key": "token"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "user",
+        "workspace",
+        "role",
+        "login"
+      ],
+      "properties": {
+        "user": {
+          "type": "object",
+          "required": [
+            "id",
+            "email",
+            "name",
+            "created_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^usr_[0-9a-z]{26}$"
+            },
+            "email": {
+              "type": "string",
+              "format": "email",
+              "maxLength": 254
+            },
+            "name": {
+              "type": "string"
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        },
+        "workspace": {
+          "type": "object",
+          "required": [
+            "id",
+            "name",
+            "created_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^ws_[0-9a-z]{26}$"
+            },
+            "name": {
+              "type": "string"
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        },
+        "role": {
+          "type": "string",
+          "enum": [
+            "owner",
+            "admin",
+            "member"
+          ]
+        },
+        "login": {
+          "type": "object",
+          "required": [
+            "access_token",
+            "token_type",
+            "expires_in"
+          ],
+          "properties": {
+            "access_token": {
+              "type": "string",
+              "description": "The bearer JWT."
+            },
+            "token_type": {
+              "type": "string",
+              "const": "bearer"
+            },
+            "expires_in": {
+              "type": "integer",
+              "description": "Lifetime of the token in seconds."
+            }
+          }
+        }
+      }
+    },
+    "toolset": "account"
+  },
+  {
     "name": "list_api_keys",
     "title": "List API keys",
-    "description": "List API keys\n\nAdmin-only. Lists the workspace's keys, newest first. The secret is never shown.",
+    "description": "List API keys\n\nAdmin-only. Lists the workspace's keys, newest first, each with its creator and the role it acts with now. The secret is never shown.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -905,11 +1036,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "Pass as `cursor` to get the next page; null on the last page."
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
         },
         "data": {
           "type": "array",
@@ -920,10 +1055,13 @@ export const toolDescriptors: ToolDescriptor[] = [
               "name",
               "prefix",
               "scopes",
+              "role",
+              "effective_role",
               "created_by",
               "created_at",
               "last_used_at",
-              "revoked_at"
+              "revoked_at",
+              "revoked_reason"
             ],
             "properties": {
               "id": {
@@ -943,6 +1081,29 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "type": "string"
                 }
               },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "admin",
+                  "member"
+                ],
+                "description": "The most the key may do; its minter's role at mint time, or what the operator CLI gave it."
+              },
+              "effective_role": {
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "admin",
+                      "member"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ],
+                "description": "The role the key acts with now, `role` lowered to its creator's current role; null once revoked."
+              },
               "created_by": {
                 "oneOf": [
                   {
@@ -953,7 +1114,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                     "type": "null"
                   }
                 ],
-                "description": "The admin who minted it; null when minted by the operator CLI."
+                "description": "The member who minted it; null when minted by the operator CLI (a workspace key)."
               },
               "created_at": {
                 "type": "string",
@@ -980,6 +1141,21 @@ export const toolDescriptors: ToolDescriptor[] = [
                     "type": "null"
                   }
                 ]
+              },
+              "revoked_reason": {
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "revoked",
+                      "creator_removed"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ],
+                "description": "Why the key stopped working, `revoked` by an admin or `creator_removed` with its creator; null while active."
               }
             }
           }
@@ -997,7 +1173,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "create_api_key",
     "title": "Create an API key",
-    "description": "Create an API key\n\nAdmin-only. Returns the full key once; it cannot be shown again.",
+    "description": "Create an API key\n\nAdmin-only. Returns the full key once; it cannot be shown again. The key acts with the minter's role (an owner's keys act as admin), lowered at once if the minter is demoted, and is revoked when the minter leaves the workspace.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1049,6 +1225,29 @@ export const toolDescriptors: ToolDescriptor[] = [
             "type": "string"
           }
         },
+        "role": {
+          "type": "string",
+          "enum": [
+            "admin",
+            "member"
+          ],
+          "description": "The most the key may do; its minter's role at mint time, or what the operator CLI gave it."
+        },
+        "effective_role": {
+          "oneOf": [
+            {
+              "type": "string",
+              "enum": [
+                "admin",
+                "member"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The role the key acts with now, `role` lowered to its creator's current role; null once revoked."
+        },
         "created_by": {
           "oneOf": [
             {
@@ -1059,7 +1258,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ],
-          "description": "The admin who minted it; null when minted by the operator CLI."
+          "description": "The member who minted it; null when minted by the operator CLI (a workspace key)."
         },
         "created_at": {
           "type": "string",
@@ -1087,6 +1286,21 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           ]
         },
+        "revoked_reason": {
+          "oneOf": [
+            {
+              "type": "string",
+              "enum": [
+                "revoked",
+                "creator_removed"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "Why the key stopped working, `revoked` by an admin or `creator_removed` with its creator; null while active."
+        },
         "key": {
           "type": "string",
           "description": "The full key, `svc_<prefix>_<secret>`. Shown only in this response.",
@@ -1098,10 +1312,13 @@ export const toolDescriptors: ToolDescriptor[] = [
         "name",
         "prefix",
         "scopes",
+        "role",
+        "effective_role",
         "created_by",
         "created_at",
         "last_used_at",
         "revoked_at",
+        "revoked_reason",
         "key"
       ]
     },
@@ -1150,10 +1367,13 @@ export const toolDescriptors: ToolDescriptor[] = [
         "name",
         "prefix",
         "scopes",
+        "role",
+        "effective_role",
         "created_by",
         "created_at",
         "last_used_at",
-        "revoked_at"
+        "revoked_at",
+        "revoked_reason"
       ],
       "properties": {
         "id": {
@@ -1173,6 +1393,29 @@ export const toolDescriptors: ToolDescriptor[] = [
             "type": "string"
           }
         },
+        "role": {
+          "type": "string",
+          "enum": [
+            "admin",
+            "member"
+          ],
+          "description": "The most the key may do; its minter's role at mint time, or what the operator CLI gave it."
+        },
+        "effective_role": {
+          "oneOf": [
+            {
+              "type": "string",
+              "enum": [
+                "admin",
+                "member"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The role the key acts with now, `role` lowered to its creator's current role; null once revoked."
+        },
         "created_by": {
           "oneOf": [
             {
@@ -1183,7 +1426,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ],
-          "description": "The admin who minted it; null when minted by the operator CLI."
+          "description": "The member who minted it; null when minted by the operator CLI (a workspace key)."
         },
         "created_at": {
           "type": "string",
@@ -1210,6 +1453,21 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "revoked_reason": {
+          "oneOf": [
+            {
+              "type": "string",
+              "enum": [
+                "revoked",
+                "creator_removed"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "Why the key stopped working, `revoked` by an admin or `creator_removed` with its creator; null while active."
         }
       }
     },

@@ -8,58 +8,60 @@ export const HealthSchema: z.ZodType = z.looseObject({
   "database": z.literal("ok"),
 });
 
+const storableText = z.refine((s) => typeof s !== 'string' || !/\u0000|\p{Cs}/u.test(s), { message: 'must not contain U+0000 (NUL) or an unpaired UTF-16 surrogate', params: { code: 'invalid_character' } });
+
 export const FieldErrorSchema: z.ZodType = z.looseObject({
-  "pointer": z.string().optional(),
-  "field": z.string().optional(),
-  "code": z.string(),
-  "message": z.string(),
+  "pointer": z.string().check(storableText).optional(),
+  "field": z.string().check(storableText).optional(),
+  "code": z.string().check(storableText),
+  "message": z.string().check(storableText),
 });
 
 export const ProblemSchema: z.ZodType = z.looseObject({
-  "type": z.string(),
-  "title": z.string(),
+  "type": z.string().check(storableText),
+  "title": z.string().check(storableText),
   "status": z.number().int(),
-  "detail": z.string(),
-  "instance": z.string().optional(),
-  "code": z.string(),
-  "request_id": z.string(),
+  "detail": z.string().check(storableText),
+  "instance": z.string().check(storableText).optional(),
+  "code": z.string().check(storableText),
+  "request_id": z.string().check(storableText),
   "errors": z.array(FieldErrorSchema).optional(),
 });
 
-export const EmailSchema: z.ZodType = z.email().max(254);
+export const EmailSchema: z.ZodType = z.email().max(254).check(storableText);
 
-export const NewPasswordSchema: z.ZodType = z.string().min(8);
+export const NewPasswordSchema: z.ZodType = z.string().min(8).check(storableText);
 
 export const SignupRequestSchema: z.ZodType = z.strictObject({
   "email": EmailSchema,
   "password": NewPasswordSchema,
-  "name": z.string().min(1).max(200),
-  "workspace_name": z.string().min(1).max(200),
+  "name": z.string().min(1).max(200).check(storableText),
+  "workspace_name": z.string().min(1).max(200).check(storableText),
 });
 
-export const UserIdSchema: z.ZodType = z.string().regex(new RegExp("^usr_[0-9a-z]{26}$", 'u'));
+export const UserIdSchema: z.ZodType = z.string().regex(new RegExp("^usr_[0-9a-z]{26}$", 'u')).check(storableText);
 
-export const TimestampSchema: z.ZodType = z.iso.datetime({ offset: true });
+export const TimestampSchema: z.ZodType = z.iso.datetime({ offset: true }).check(storableText);
 
 export const UserSchema: z.ZodType = z.looseObject({
   "id": UserIdSchema,
   "email": EmailSchema,
-  "name": z.string(),
+  "name": z.string().check(storableText),
   "created_at": TimestampSchema,
 });
 
-export const WorkspaceIdSchema: z.ZodType = z.string().regex(new RegExp("^ws_[0-9a-z]{26}$", 'u'));
+export const WorkspaceIdSchema: z.ZodType = z.string().regex(new RegExp("^ws_[0-9a-z]{26}$", 'u')).check(storableText);
 
 export const WorkspaceSchema: z.ZodType = z.looseObject({
   "id": WorkspaceIdSchema,
-  "name": z.string(),
+  "name": z.string().check(storableText),
   "created_at": TimestampSchema,
 });
 
 export const RoleSchema: z.ZodType = z.enum(["owner","admin","member"]);
 
 export const LoginResponseSchema: z.ZodType = z.looseObject({
-  "access_token": z.string(),
+  "access_token": z.string().check(storableText),
   "token_type": z.literal("bearer"),
   "expires_in": z.number().int(),
 });
@@ -71,7 +73,7 @@ export const SessionResponseSchema: z.ZodType = z.looseObject({
   "login": LoginResponseSchema,
 });
 
-export const PasswordSchema: z.ZodType = z.string().min(1);
+export const PasswordSchema: z.ZodType = z.string().min(1).check(storableText);
 
 export const LoginRequestSchema: z.ZodType = z.strictObject({
   "email": EmailSchema,
@@ -81,8 +83,8 @@ export const LoginRequestSchema: z.ZodType = z.strictObject({
 
 export const CredentialSchema: z.ZodType = z.looseObject({
   "type": z.enum(["jwt","api_key"]),
-  "id": z.string(),
-  "scopes": z.array(z.string()),
+  "id": z.string().check(storableText),
+  "scopes": z.array(z.string().check(storableText)),
 });
 
 export const MeSchema: z.ZodType = z.looseObject({
@@ -94,13 +96,13 @@ export const MeSchema: z.ZodType = z.looseObject({
 
 export const CursorPageSchema: z.ZodType = z.looseObject({
   "has_more": z.boolean(),
-  "next_cursor": z.string().nullable(),
+  "next_cursor": z.string().check(storableText).nullable(),
 });
 
 export const MemberSchema: z.ZodType = z.looseObject({
   "user_id": UserIdSchema,
   "email": EmailSchema,
-  "name": z.string(),
+  "name": z.string().check(storableText),
   "role": RoleSchema,
   "joined_at": TimestampSchema,
 });
@@ -118,33 +120,42 @@ export const InviteRequestSchema: z.ZodType = z.strictObject({
   "role": z.enum(["admin","member"]),
 });
 
-export const InvitationIdSchema: z.ZodType = z.string().regex(new RegExp("^inv_[0-9a-z]{26}$", 'u'));
+export const InvitationIdSchema: z.ZodType = z.string().regex(new RegExp("^inv_[0-9a-z]{26}$", 'u')).check(storableText);
 
 export const InvitationCreatedSchema: z.ZodType = z.looseObject({
   "id": InvitationIdSchema,
   "email": EmailSchema,
   "role": z.enum(["admin","member"]),
   "expires_at": TimestampSchema,
-  "token": z.string(),
+  "token": z.string().check(storableText),
 });
 
 export const AcceptInvitationRequestSchema: z.ZodType = z.strictObject({
-  "token": z.string().min(1).max(200),
-  "name": z.string().min(1).max(200),
+  "token": z.string().min(1).max(200).check(storableText),
+  "name": z.string().min(1).max(200).check(storableText),
   "password": NewPasswordSchema,
 });
 
-export const ApiKeyIdSchema: z.ZodType = z.string().regex(new RegExp("^key_[0-9a-z]{26}$", 'u'));
+export const AcceptInvitationAsMeRequestSchema: z.ZodType = z.strictObject({
+  "token": z.string().min(1).max(200).check(storableText),
+});
+
+export const ApiKeyIdSchema: z.ZodType = z.string().regex(new RegExp("^key_[0-9a-z]{26}$", 'u')).check(storableText);
+
+export const KeyRoleSchema: z.ZodType = z.enum(["admin","member"]);
 
 export const ApiKeySchema: z.ZodType = z.looseObject({
   "id": ApiKeyIdSchema,
-  "name": z.string(),
-  "prefix": z.string().regex(new RegExp("^[a-z0-9]{8}$", 'u')),
-  "scopes": z.array(z.string()),
+  "name": z.string().check(storableText),
+  "prefix": z.string().regex(new RegExp("^[a-z0-9]{8}$", 'u')).check(storableText),
+  "scopes": z.array(z.string().check(storableText)),
+  "role": KeyRoleSchema,
+  "effective_role": z.union([KeyRoleSchema, z.null()]),
   "created_by": z.union([UserIdSchema, z.null()]),
   "created_at": TimestampSchema,
   "last_used_at": z.union([TimestampSchema, z.null()]),
   "revoked_at": z.union([TimestampSchema, z.null()]),
+  "revoked_reason": z.union([z.enum(["revoked","creator_removed"]), z.null()]),
 });
 
 export const ApiKeyListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -152,11 +163,11 @@ export const ApiKeyListSchema: z.ZodType = z.intersection(CursorPageSchema, z.lo
 }));
 
 export const CreateApiKeyRequestSchema: z.ZodType = z.strictObject({
-  "name": z.string().min(1).max(100),
+  "name": z.string().min(1).max(100).check(storableText),
 });
 
 export const ApiKeyCreatedSchema: z.ZodType = z.intersection(ApiKeySchema, z.looseObject({
-  "key": z.string().regex(new RegExp("^svc_[a-z0-9]{8}_[A-Za-z0-9]+$", 'u')),
+  "key": z.string().regex(new RegExp("^svc_[a-z0-9]{8}_[A-Za-z0-9]+$", 'u')).check(storableText),
 }));
 
 export const routes = {
@@ -168,7 +179,7 @@ export const routes = {
       200: { description: "The service and its database answer.", content: { "application/json": { schema: HealthSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   signup: createRoute({
@@ -187,6 +198,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   login: createRoute({
@@ -205,6 +217,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_me: createRoute({
@@ -217,6 +230,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_members: createRoute({
@@ -226,7 +240,7 @@ export const routes = {
     request: {
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).optional(),
+        "cursor": z.string().max(512).check(storableText).optional(),
       }),
     },
     responses: {
@@ -236,6 +250,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   remove_member: createRoute({
@@ -255,6 +270,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_member_role: createRoute({
@@ -278,6 +294,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   invite_member: createRoute({
@@ -297,6 +314,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   accept_invitation: createRoute({
@@ -307,9 +325,8 @@ export const routes = {
       body: { required: true, content: { "application/json": { schema: AcceptInvitationRequestSchema } } },
     },
     responses: {
-      201: { description: "The user, the workspace joined and a login response.", content: { "application/json": { schema: SessionResponseSchema } } },
+      201: { description: "The new user, the workspace joined and a login response.", content: { "application/json": { schema: SessionResponseSchema } } },
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -317,6 +334,28 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  accept_invitation_as_me: createRoute({
+    operationId: "accept_invitation_as_me",
+    method: "post",
+    path: "/api/v1/invitations/accept-as-me",
+    request: {
+      body: { required: true, content: { "application/json": { schema: AcceptInvitationAsMeRequestSchema } } },
+    },
+    responses: {
+      201: { description: "The user, the workspace joined and a login response for it.", content: { "application/json": { schema: SessionResponseSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_api_keys: createRoute({
@@ -326,7 +365,7 @@ export const routes = {
     request: {
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).optional(),
+        "cursor": z.string().max(512).check(storableText).optional(),
       }),
     },
     responses: {
@@ -336,6 +375,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   create_api_key: createRoute({
@@ -354,6 +394,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   revoke_api_key: createRoute({
@@ -372,6 +413,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
 } as const;
@@ -402,6 +444,7 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "update_member_role", handler: "update_member_role", method: "PATCH", path: "/api/v1/members/{user_id}", scopes: ["members:write"], bodyContentType: "application/json", bodyRequired: true }),
   meta({ operationId: "invite_member", handler: "invite_member", method: "POST", path: "/api/v1/invitations", scopes: ["members:write"], bodyContentType: "application/json", bodyRequired: true }),
   meta({ operationId: "accept_invitation", handler: "accept_invitation", method: "POST", path: "/api/v1/invitations/accept", scopes: null, bodyContentType: "application/json", bodyRequired: true }),
+  meta({ operationId: "accept_invitation_as_me", handler: "accept_invitation_as_me", method: "POST", path: "/api/v1/invitations/accept-as-me", scopes: ["users:write"], bodyContentType: "application/json", bodyRequired: true }),
   meta({ operationId: "list_api_keys", handler: "list_api_keys", method: "GET", path: "/api/v1/api-keys", scopes: ["api_keys:read"], bodyContentType: null, bodyRequired: false }),
   meta({ operationId: "create_api_key", handler: "create_api_key", method: "POST", path: "/api/v1/api-keys", scopes: ["api_keys:write"], bodyContentType: "application/json", bodyRequired: true }),
   meta({ operationId: "revoke_api_key", handler: "revoke_api_key", method: "DELETE", path: "/api/v1/api-keys/{key_id}", scopes: ["api_keys:write"], bodyContentType: null, bodyRequired: false }),

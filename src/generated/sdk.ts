@@ -66,6 +66,12 @@ export type AcceptInvitationArgs = {
 export type AcceptInvitationResult = NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][201]['content']["application/json"];
 const accept_invitationBinding: OperationBinding = {"operationId":"accept_invitation","method":"POST","path":"/api/v1/invitations/accept","body":"merged","args":[{"name":"token","in":"body","key":"token"},{"name":"name","in":"body","key":"name"},{"name":"password","in":"body","key":"password"}],"contentType":"application/json"};
 
+export type AcceptInvitationAsMeArgs = {
+  "token": NonNullable<NonNullable<NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['requestBody']>['content']["application/json"]>["token"];
+};
+export type AcceptInvitationAsMeResult = NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][201]['content']["application/json"];
+const accept_invitation_as_meBinding: OperationBinding = {"operationId":"accept_invitation_as_me","method":"POST","path":"/api/v1/invitations/accept-as-me","body":"merged","args":[{"name":"token","in":"body","key":"token"}],"contentType":"application/json"};
+
 export type ListApiKeysArgs = {
   "limit"?: NonNullable<NonNullable<paths["/api/v1/api-keys"]["get"]>['parameters']["query"]>["limit"];
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/api-keys"]["get"]>['parameters']["query"]>["cursor"];
@@ -100,6 +106,7 @@ export function createClient(options: ClientOptions) {
     update_member_role: (args: UpdateMemberRoleArgs) => runtime.call<UpdateMemberRoleResult>(update_member_roleBinding, args),
     invite_member: (args: InviteMemberArgs) => runtime.call<InviteMemberResult>(invite_memberBinding, args),
     accept_invitation: (args: AcceptInvitationArgs) => runtime.call<AcceptInvitationResult>(accept_invitationBinding, args),
+    accept_invitation_as_me: (args: AcceptInvitationAsMeArgs) => runtime.call<AcceptInvitationAsMeResult>(accept_invitation_as_meBinding, args),
     list_api_keys: (args: ListApiKeysArgs = {}) => runtime.call<ListApiKeysResult>(list_api_keysBinding, args),
     create_api_key: (args: CreateApiKeyArgs) => runtime.call<CreateApiKeyResult>(create_api_keyBinding, args),
     revoke_api_key: (args: RevokeApiKeyArgs) => runtime.call<RevokeApiKeyResult>(revoke_api_keyBinding, args),
@@ -119,6 +126,7 @@ export const operationBindings: Record<string, OperationBinding> = {
   "update_member_role": update_member_roleBinding,
   "invite_member": invite_memberBinding,
   "accept_invitation": accept_invitationBinding,
+  "accept_invitation_as_me": accept_invitation_as_meBinding,
   "list_api_keys": list_api_keysBinding,
   "create_api_key": create_api_keyBinding,
   "revoke_api_key": revoke_api_keyBinding,

@@ -113,7 +113,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member
-         * @description Admin-only. The removed member's tokens stop working on their next request. The owner cannot be removed.
+         * @description Admin-only. The removed member's tokens stop working on their next request, and the API keys they created are revoked with the membership. The owner cannot be removed.
          */
         delete: operations["remove_member"];
         options?: never;
@@ -155,10 +155,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Accept an invitation
-         * @description Joins the inviting workspace with the invitation token, a name and a password, and logs in.
+         * Accept an invitation with a new account
+         * @description Creates an account for the invited email with the given name and password, joins the inviting workspace and logs in. When the invited email already has an account this answers 409 `account_exists` whatever the password, checks no password and leaves the token unused: log in, then accept with `accept_invitation_as_me`.
          */
         post: operations["accept_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/accept-as-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation with your login
+         * @description For an invited email that already has an account: log in first, then accept with that login (a JWT; API keys cannot accept). The logged-in user's email must be the invited one. Joins the inviting workspace with the invited role and answers with a login for it.
+         */
+        post: operations["accept_invitation_as_me"];
         delete?: never;
         options?: never;
         head?: never;
@@ -174,13 +194,13 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Admin-only. Lists the workspace's keys, newest first. The secret is never shown.
+         * @description Admin-only. Lists the workspace's keys, newest first, each with its creator and the role it acts with now. The secret is never shown.
          */
         get: operations["list_api_keys"];
         put?: never;
         /**
          * Create an API key
-         * @description Admin-only. Returns the full key once; it cannot be shown again.
+         * @description Admin-only. Returns the full key once; it cannot be shown again. The key acts with the minter's role (an owner's keys act as admin), lowered at once if the minter is demoted, and is revoked when the minter leaves the workspace.
          */
         post: operations["create_api_key"];
         delete?: never;
@@ -337,9 +357,10 @@ export interface components {
             scopes: string[];
         };
         Me: {
-            /** @description The user; for an API key, the admin who minted it (null when the operator CLI minted it). */
+            /** @description The user; for an API key, the member who minted it (null when the operator CLI minted it). */
             user: components["schemas"]["User"] | null;
             workspace: components["schemas"]["Workspace"];
+            /** @description The role this credential acts with; for an API key, its effective role (admin or member). */
             role: components["schemas"]["Role"];
             credential: components["schemas"]["Credential"];
         };
@@ -376,6 +397,11 @@ export interface components {
             name: string;
             password: components["schemas"]["NewPassword"];
         };
+        AcceptInvitationAsMeRequest: {
+            token: string;
+        };
+        /** @enum {string} */
+        KeyRole: "admin" | "member";
         CreateApiKeyRequest: {
             /** @example CI runner */
             name: string;
@@ -391,11 +417,17 @@ export interface components {
              *     ]
              */
             scopes: string[];
-            /** @description The admin who minted it; null when minted by the operator CLI. */
+            /** @description The most the key may do; its minter's role at mint time, or what the operator CLI gave it. */
+            role: components["schemas"]["KeyRole"];
+            /** @description The role the key acts with now, `role` lowered to its creator's current role; null once revoked. */
+            effective_role: components["schemas"]["KeyRole"] | null;
+            /** @description The member who minted it; null when minted by the operator CLI (a workspace key). */
             created_by: components["schemas"]["UserId"] | null;
             created_at: components["schemas"]["Timestamp"];
             last_used_at: components["schemas"]["Timestamp"] | null;
             revoked_at: components["schemas"]["Timestamp"] | null;
+            /** @description Why the key stopped working, `revoked` by an admin or `creator_removed` with its creator; null while active. */
+            revoked_reason: ("revoked" | "creator_removed") | null;
         };
         ApiKeyCreated: components["schemas"]["ApiKey"] & {
             /**
@@ -504,9 +536,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The service cannot serve requests right now. */
+        /** @description The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds. */
         ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -585,6 +618,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     login: {
@@ -616,6 +650,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     get_me: {
@@ -640,6 +675,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     list_members: {
@@ -670,6 +706,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     remove_member: {
@@ -697,6 +734,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     update_member_role: {
@@ -733,6 +771,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     invite_member: {
@@ -765,6 +804,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     accept_invitation: {
@@ -780,7 +820,40 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The user, the workspace joined and a login response. */
+            /** @description The new user, the workspace joined and a login response. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accept_invitation_as_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationAsMeRequest"];
+            };
+        };
+        responses: {
+            /** @description The user, the workspace joined and a login response for it. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -791,13 +864,14 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     list_api_keys: {
@@ -828,6 +902,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     create_api_key: {
@@ -859,6 +934,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revoke_api_key: {
@@ -887,6 +963,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
