@@ -7,6 +7,10 @@ let user: SignupResult;
 let key: { id: string; key: string };
 let now = new Date();
 const clock = { now: () => now };
+// The throttling cases stay in the middle of one window (of the next minute, so tokens signed now are
+// still valid), so a window boundary cannot reset the count mid-test.
+const midWindowMs = Math.floor(Date.now() / 60_000) * 60_000 + 90_000;
+const midWindow = { now: () => new Date(midWindowMs) };
 beforeAll(async () => {
   t = await createTestApp({ clock });
   user = await t.signup();
@@ -25,7 +29,7 @@ async function expect401(res: Response, challenge: string) {
 }
 
 async function jwtSecret(): Promise<Uint8Array> {
-  const [row] = await t.deps.sql<{ value: string }[]>`select value from server_secrets where name = 'jwt_hs256'`;
+  const [row] = await t.deps.db.sql<{ value: string }[]>`select value from server_secrets where name = 'jwt_hs256'`;
   return new Uint8Array(Buffer.from(row.value, 'base64url'));
 }
 
@@ -76,7 +80,7 @@ describe('bearer authentication', () => {
 
   it('refuses a credential whose scopes do not cover the operation with 403 insufficient_scope', async () => {
     const narrow = await t.createKey(user.token, 'narrow');
-    await t.deps.sql`update api_keys set scopes = ${t.deps.sql.array(['users:read'])} where id = ${narrow.id}`;
+    await t.deps.db.sql`update api_keys set scopes = ${t.deps.db.sql.array(['users:read'])} where id = ${narrow.id}`;
     const fresh = await createTestApp({ db: t.db });
     try {
       expect((await fresh.request('/api/v1/users/me', { token: narrow.key })).status).toBe(200);
@@ -92,7 +96,7 @@ describe('bearer authentication', () => {
 
 describe('throttling', () => {
   it('answers 429 with Retry-After and RateLimit headers once a credential spends its quota', async () => {
-    const limited = await createTestApp({ db: t.db, env: { RATE_LIMIT_PER_CREDENTIAL: '3', RATE_LIMIT_WINDOW_SECONDS: '60' } });
+    const limited = await createTestApp({ db: t.db, clock: midWindow, env: { RATE_LIMIT_PER_CREDENTIAL: '3', RATE_LIMIT_WINDOW_SECONDS: '60' } });
     try {
       const statuses = [];
       let last: Response | undefined;
@@ -112,7 +116,7 @@ describe('throttling', () => {
   });
 
   it('throttles public operations per client address', async () => {
-    const limited = await createTestApp({ db: t.db, env: { RATE_LIMIT_PER_ADDRESS: '2' } });
+    const limited = await createTestApp({ db: t.db, clock: midWindow, env: { RATE_LIMIT_PER_ADDRESS: '2' } });
     try {
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await limited.request('/healthz')).status);
