@@ -50,6 +50,8 @@ interface WindowState {
   /** Last total read from the database, including what this instance had pushed by then. */
   global: number;
   unsynced: number;
+  /** Pushed by a sync whose statement has not answered yet: still counted until the new total is read. */
+  pushing: number;
 }
 
 interface CounterRow {
@@ -83,7 +85,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (!state || state.windowStart !== windowStart || state.windowSeconds !== windowSeconds) {
       // A window that ended with unsynced requests: the next sync still records them.
       if (state && state.unsynced > 0) retired.push([bucket, state]);
-      state = { windowStart, windowSeconds, global: 0, unsynced: 0 };
+      state = { windowStart, windowSeconds, global: 0, unsynced: 0, pushing: 0 };
       states.set(bucket, state);
     }
     return state;
@@ -93,7 +95,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     const nowMs = clock.now().getTime();
     longestWindowSeconds = Math.max(longestWindowSeconds, windowSeconds);
     const state = stateFor(bucket, windowSeconds, nowMs);
-    const used = state.global + state.unsynced;
+    const used = state.global + state.pushing + state.unsynced;
     const allowed = used < limit;
     if (allowed) state.unsynced += 1;
     const remaining = Math.max(0, limit - used - (allowed ? 1 : 0));
@@ -101,12 +103,25 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     return { allowed, limit, remaining, resetSeconds, windowSeconds, policy };
   }
 
+  function applyTotals(rows: CounterRow[]): void {
+    for (const row of rows) {
+      const state = states.get(row.bucket);
+      // The window may have rolled over while the statement ran: only update the one it was for.
+      if (state && state.windowStart === new Date(row.window_start).getTime()) {
+        state.global = Math.max(state.global, Number(row.count));
+      }
+    }
+  }
+
   /** One statement for every dirty bucket: add the unsynced counts, return the new totals. */
   async function upsert(batch: [string, WindowState][]): Promise<CounterRow[]> {
     const pushed = batch.map(([, state]) => state.unsynced);
-    for (const [, state] of batch) state.unsynced = 0;
+    for (const [i, [, state]] of batch.entries()) {
+      state.unsynced = 0;
+      state.pushing += pushed[i];
+    }
     try {
-      return await sql<CounterRow[]>`
+      const rows = await sql<CounterRow[]>`
         insert into rate_limit_counters (bucket, window_start, count)
         select * from unnest(${sql.array(batch.map(([bucket]) => bucket))}::text[],
                              ${sql.array(batch.map(([, s]) => new Date(s.windowStart).toISOString()))}::timestamptz[],
@@ -114,9 +129,14 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         on conflict (bucket, window_start)
         do update set count = rate_limit_counters.count + excluded.count
         returning bucket, window_start, count`;
+      applyTotals(rows);
+      return rows;
     } catch (error) {
       batch.forEach(([, state], i) => (state.unsynced += pushed[i]));
       throw error;
+    } finally {
+      // Once answered, the total read back includes what was pushed (or, on failure, unsynced holds it again).
+      batch.forEach(([, state], i) => (state.pushing -= pushed[i]));
     }
   }
 
@@ -144,22 +164,14 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     const live = liveStates(nowMs);
     const dirty = [...retired.splice(0), ...live.filter(([, s]) => s.unsynced > 0)];
     const clean = live.filter(([, s]) => s.unsynced === 0);
-    const rows: CounterRow[] = [];
     try {
-      if (dirty.length) rows.push(...(await upsert(dirty)));
+      if (dirty.length) await upsert(dirty);
     } catch (error) {
       // upsert restored the counts; replaced windows must stay queued to be pushed next time.
       retired.push(...dirty.filter(([bucket, s]) => states.get(bucket) !== s));
       throw error;
     }
-    if (clean.length) rows.push(...(await refresh(clean)));
-    for (const row of rows) {
-      const state = states.get(row.bucket);
-      // The window may have rolled over while the statement ran: only update the one it was for.
-      if (state && state.windowStart === new Date(row.window_start).getTime()) {
-        state.global = Math.max(state.global, Number(row.count));
-      }
-    }
+    if (clean.length) applyTotals(await refresh(clean));
     syncCount += 1;
     if (syncCount % (options.pruneEverySyncs ?? 60) === 0) await prune(nowMs);
   }

@@ -29,6 +29,30 @@ async function storedCount(bucket: string): Promise<number> {
 }
 
 describe('RateLimiter', () => {
+  it('keeps counting requests whose counts a running sync is pushing', async () => {
+    const rl = limiter();
+    expect(rl.check('in-flight', 2, 60).allowed).toBe(true);
+    // Hold the counters table so the sync's statement waits, then check while it is in flight.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.sql.begin(async (tx) => {
+      await tx`lock table rate_limit_counters in exclusive mode`;
+      locked();
+      await held;
+    });
+    await isLocked;
+    const syncing = rl.sync();
+    await new Promise((resolve) => setImmediate(resolve));
+    const meanwhile = [rl.check('in-flight', 2, 60).allowed, rl.check('in-flight', 2, 60).allowed];
+    release();
+    await holder;
+    await syncing;
+    expect(meanwhile).toEqual([true, false]);
+    expect(rl.check('in-flight', 2, 60).allowed).toBe(false);
+  });
+
   it('allows up to the limit in a window and refuses the rest', () => {
     const clock = fixedClock();
     const rl = limiter(clock);
