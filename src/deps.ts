@@ -1,5 +1,7 @@
-// The plain typed object every handler receives: database, clock, ids, logger, configuration and the
-// credential services. Built once by createServices (src/services.ts); tests pass a fixed clock.
+// The plain typed object every operation receives, grouped by what it is for: the database, time and
+// ids, the logger, configuration, the credential services, and the parsed contract. Built once by
+// createServices (src/services.ts); tests pass a fixed clock. Add a new group (or a field to the
+// group it belongs to) rather than another top-level field.
 import type { Logger } from 'pino';
 import type { Sql } from 'postgres';
 import type { Authenticator } from './auth/authenticator.ts';
@@ -28,18 +30,34 @@ export interface Principal {
   credentialId: string;
 }
 
-export interface Deps {
+/** The open database; `kind` tells what the embedded one cannot do (no NOTIFY across its socket). */
+export interface DbDeps {
   sql: Sql;
+  kind: 'postgres' | 'pglite';
+}
+
+/** Credentials: who is calling, how they log in, and how much they may call. */
+export interface AuthDeps {
+  authenticator: Authenticator;
+  jwt: JwtService;
+  passwords: PasswordHasher;
+  loginThrottle: LoginThrottle;
+  limiter: RateLimiter;
+  /** Server secret keying the HMACs of API keys, invitation tokens and list cursors. */
+  apiKeyPepper: Uint8Array;
+}
+
+export interface ContractDeps {
+  /** The contract, parsed once, served at /openapi.json. */
+  openapiDocument: Record<string, unknown>;
+}
+
+export interface Deps {
+  db: DbDeps;
   clock: Clock;
   ids: Ids;
   log: Logger;
   config: AppConfig;
-  authenticator: Authenticator;
-  jwt: JwtService;
-  passwords: PasswordHasher;
-  limiter: RateLimiter;
-  loginThrottle: LoginThrottle;
-  apiKeyPepper: Uint8Array;
-  /** The contract, parsed once, served at /openapi.json. */
-  openapiDocument: Record<string, unknown>;
+  auth: AuthDeps;
+  contract: ContractDeps;
 }

@@ -52,18 +52,20 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const authenticator = createAuthenticator({ sql, jwt, pepper: apiKeyPepper, clock, log, invalidation: db.kind === 'pglite' ? 'local' : 'notify' });
   const limiter = createRateLimiter({ sql, clock, syncIntervalMs: config.rateLimit.syncIntervalMs, log });
   const deps: Deps = {
-    sql,
+    db: { sql, kind: db.kind },
     clock,
     ids: createIds(clock),
     log,
     config,
-    authenticator,
-    jwt,
-    passwords: createPasswordHasher({ params: options.argon2Params }),
-    limiter,
-    loginThrottle: createLoginThrottle({ sql, clock }),
-    apiKeyPepper,
-    openapiDocument: yaml.load(readFileSync(contractPath, 'utf8')) as Record<string, unknown>,
+    auth: {
+      authenticator,
+      jwt,
+      passwords: createPasswordHasher({ params: options.argon2Params }),
+      loginThrottle: createLoginThrottle({ sql, clock }),
+      limiter,
+      apiKeyPepper,
+    },
+    contract: { openapiDocument: yaml.load(readFileSync(contractPath, 'utf8')) as Record<string, unknown> },
   };
   await authenticator.ready();
   return {

@@ -1,55 +1,61 @@
-// The operator commands, over Deps, so the CLI and its tests share one implementation.
+// The operator commands: the same operations the API runs, with an operator actor, so the CLI
+// applies the same checks and writes the same rows. The CLI and its tests share this.
+import { findApiKeyWorkspace, type ApiKeyRow, type KeyRole } from '../../src/data/api-keys.ts';
+import { normaliseEmail } from '../../src/data/users.ts';
+import { listAllWorkspaces, type WorkspaceSummary } from '../../src/data/workspaces.ts';
 import type { Deps } from '../../src/deps.ts';
-import type { ApiKeyRow, KeyRole } from '../../src/handlers/api-keys/shape.ts';
-import { insertApiKey, listKeys, revokeApiKeyRow } from '../../src/handlers/api-keys/store.ts';
+import { ApiError } from '../../src/errors.ts';
+import { SignupRequestSchema } from '../../src/generated/routes.ts';
+import { fieldErrors } from '../../src/http/validation.ts';
+import { operatorActor } from '../../src/operations/actor.ts';
+import { createApiKey } from '../../src/operations/api-keys/create-api-key.ts';
+import { listApiKeys } from '../../src/operations/api-keys/list-api-keys.ts';
+import { revokeApiKey } from '../../src/operations/api-keys/revoke-api-key.ts';
+import { signup } from '../../src/operations/users/signup.ts';
 
 export interface AdminCommands {
   createWorkspace(input: { name: string; ownerEmail: string; ownerName: string; password: string }): Promise<{ workspaceId: string; userId: string; email: string }>;
-  listWorkspaces(): Promise<Array<{ id: string; name: string; members: number; created_at: Date }>>;
+  listWorkspaces(): Promise<WorkspaceSummary[]>;
   /** A workspace key with no creator, acting with `role` (default admin). */
   mintKey(input: { workspaceId: string; name: string; role?: KeyRole }): Promise<{ id: string; prefix: string; key: string; workspaceId: string; role: KeyRole }>;
   listKeys(workspaceId: string): Promise<ApiKeyRow[]>;
   revokeKey(keyId: string): Promise<ApiKeyRow>;
 }
 
+/** The contract's own check of a body, so the CLI refuses what the API would refuse, field by field. */
+function contractChecked(schema: typeof SignupRequestSchema, body: Record<string, unknown>): void {
+  const result = schema.safeParse(body);
+  if (result.success) return;
+  const errors = fieldErrors('json', result.error);
+  throw new ApiError('validation_failed', `The request is invalid: ${errors.map((e) => `${e.pointer} ${e.message}`).join('; ')}.`, { errors });
+}
+
+// The operator lists everything at once; a workspace with more keys than this is not a CLI's job.
+const LIST_ALL = 10_000;
+
 export function createAdminCommands(deps: Deps): AdminCommands {
-  const { sql, ids, clock, apiKeyPepper, passwords, authenticator } = deps;
   return {
     async createWorkspace({ name, ownerEmail, ownerName, password }) {
-      const hash = await passwords.hashPassword(password);
-      const now = clock.now();
-      return sql.begin(async (tx) => {
-        const workspaceId = ids.make('ws');
-        const userId = ids.make('usr');
-        await tx`insert into workspaces (id, name, created_at) values (${workspaceId}, ${name}, ${now})`;
-        await tx`insert into users (id, email, name, password_hash, created_at) values (${userId}, ${ownerEmail.trim()}, ${ownerName}, ${hash}, ${now})`;
-        await tx`insert into memberships (workspace_id, user_id, role, created_at) values (${workspaceId}, ${userId}, 'owner', ${now})`;
-        return { workspaceId, userId, email: ownerEmail.trim() };
-      });
+      // Typed at a shell, so surrounding spaces are forgiven before the contract's check.
+      const email = normaliseEmail(ownerEmail);
+      contractChecked(SignupRequestSchema, { email, password, name: ownerName, workspace_name: name });
+      const { user, workspace } = await signup(deps, { email, password, name: ownerName, workspaceName: name });
+      return { workspaceId: workspace.id, userId: user.id, email: user.email };
     },
-    async listWorkspaces() {
-      return sql<Array<{ id: string; name: string; members: number; created_at: Date }>>`
-        select w.id, w.name, w.created_at, (select count(*)::int from memberships m where m.workspace_id = w.id) as members
-        from workspaces w order by w.created_at, w.id`;
-    },
+    listWorkspaces: () => listAllWorkspaces(deps.db.sql),
     async mintKey({ workspaceId, name, role = 'admin' }) {
       if (role !== 'admin' && role !== 'member') throw new Error(`--role must be admin or member, not "${String(role)}"`);
-      const [workspace] = await sql`select id from workspaces where id = ${workspaceId}`;
-      if (!workspace) throw new Error(`no workspace ${workspaceId}`);
-      const { row, key } = await insertApiKey(sql, ids, clock, apiKeyPepper, { workspaceId, name, createdBy: null, role });
+      const { row, key } = await createApiKey(deps, await operatorActor(deps, workspaceId), { name, role });
       return { id: row.id, prefix: row.prefix, key, workspaceId, role: row.role };
     },
     async listKeys(workspaceId) {
-      return listKeys(sql, workspaceId, { limit: 10_000 });
+      return listApiKeys(deps, await operatorActor(deps, workspaceId), { limit: LIST_ALL });
     },
     async revokeKey(keyId) {
-      const [owner] = await sql<{ workspace_id: string }[]>`select workspace_id from api_keys where id = ${keyId}`;
-      if (!owner) throw new Error(`no key ${keyId}`);
-      const revoked = await revokeApiKeyRow(sql, clock, owner.workspace_id, keyId);
-      if (!revoked) throw new Error(`no key ${keyId}`);
-      // Waits until every live instance has dropped the key from its cache.
-      await authenticator.settle(revoked.invalidation);
-      return revoked.row;
+      const workspaceId = await findApiKeyWorkspace(deps.db.sql, keyId);
+      if (!workspaceId) throw new ApiError('not_found', `No key ${keyId}.`);
+      // The same revoke as the API's: it returns once every live instance has dropped the key.
+      return revokeApiKey(deps, await operatorActor(deps, workspaceId), keyId);
     },
   };
 }

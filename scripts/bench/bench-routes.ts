@@ -28,12 +28,12 @@ function readRoute(path: string) {
 
 function guards(path: string, scopes: string[] | null, deps: Deps): MiddlewareHandler<AppEnv>[] {
   // operationGuard reads only the scopes and the body type; the other fields just fill the shape.
-  const op: OperationMeta = { operationId: 'bench_read', handler: 'get_me', method: 'GET', path, scopes, bodyContentType: null, bodyRequired: false };
-  return operationGuard(op, { authenticator: deps.authenticator, limiter: deps.limiter, rateLimit: deps.config.rateLimit });
+  const op: OperationMeta = { operationId: 'bench_read', handler: 'get_me', method: 'GET', path, scopes, body: null, responses: {} };
+  return operationGuard(op, { authenticator: deps.auth.authenticator, limiter: deps.auth.limiter, rateLimit: deps.config.rateLimit });
 }
 
 export function mountBenchRoutes(app: App, deps: Deps): void {
-  const { sql } = deps;
+  const { sql } = deps.db;
   const variants: [string, string[] | null][] = [
     [benchReadPaths.public, null],
     [benchReadPaths.protected, ['users:read']],

@@ -7,8 +7,10 @@
 // costs a legitimate user at most one window after a burst of typos. Refused attempts are not
 // recorded (the password is not even checked), so a blocked client cannot extend its own block.
 //
-// Login is rare, so this reads and writes the database directly.
+// Emails are compared in any letter case, as accounts are (see normaliseEmail). Login is rare, so
+// this reads and writes the database directly.
 import type { Sql } from 'postgres';
+import { normaliseEmail } from '../data/users.ts';
 import type { Clock } from '../deps.ts';
 
 export interface LoginThrottleOptions {
@@ -31,8 +33,6 @@ export interface LoginThrottle {
   recordFailure(email: string, address: string): Promise<void>;
 }
 
-const normaliseEmail = (email: string) => email.trim().toLowerCase();
-
 export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottle {
   const { sql, clock } = options;
   const maxFailures = options.maxFailures ?? 10;
@@ -45,7 +45,7 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
       // are inside it, that is until the oldest of these leaves it.
       const rows = await sql<{ failed_at: Date }[]>`
         select failed_at from login_failures
-        where lower(email) = ${normaliseEmail(email)} and address = ${address}
+        where lower(email) = lower(${normaliseEmail(email)}) and address = ${address}
           and failed_at > ${new Date(now - windowMs)} and failed_at <= ${new Date(now)}
         order by failed_at desc
         limit ${maxFailures}`;
@@ -60,7 +60,7 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
       // Keeps the table small without a sweeper: old rows for this pair go when it fails again.
       await sql`
         delete from login_failures
-        where lower(email) = ${normalised} and address = ${address} and failed_at <= ${new Date(now - windowMs)}`;
+        where lower(email) = lower(${normalised}) and address = ${address} and failed_at <= ${new Date(now - windowMs)}`;
     },
   };
 }

@@ -1,6 +1,8 @@
-// What every handler receives besides its typed input, and the role checks handlers share.
+// What every handler receives besides its typed input. Handlers are thin adapters: they turn the
+// request's credential into an Actor, call the operation in src/operations, and shape its result.
 import type { Deps, Principal } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import { actorFromPrincipal, type Actor } from '../operations/actor.ts';
 
 export interface HandlerContext {
   deps: Deps;
@@ -15,11 +17,5 @@ export function requirePrincipal(ctx: HandlerContext): Principal {
   return ctx.principal;
 }
 
-/** Owners and admins manage members and keys; an API key passes when its effective role is admin (see authenticator.ts). */
-export function requireAdmin(ctx: HandlerContext): Principal {
-  const principal = requirePrincipal(ctx);
-  if (principal.role !== 'owner' && principal.role !== 'admin') {
-    throw new ApiError('forbidden', 'Only workspace admins can do this.');
-  }
-  return principal;
-}
+/** The caller as an operation sees it; 401 when the request carries no credential. */
+export const actorFrom = (ctx: HandlerContext): Actor => actorFromPrincipal(requirePrincipal(ctx));

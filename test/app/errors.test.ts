@@ -103,7 +103,7 @@ describe('unexpected faults', () => {
     const broken = await createTestApp();
     try {
       const user = await broken.signup();
-      await broken.deps.sql`alter table workspaces rename to workspaces_gone`;
+      await broken.deps.db.sql`alter table workspaces rename to workspaces_gone`;
       const res = await broken.request('/api/v1/users/me', { token: user.token });
       expect(res.status).toBe(500);
       const body = await problem(res);

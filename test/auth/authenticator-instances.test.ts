@@ -6,7 +6,7 @@ import type { Database } from '../../src/db/connection.ts';
 import { createAuthenticator, type Authenticator } from '../../src/auth/authenticator.ts';
 import { invalidateApiKey, invalidateMembership } from '../../src/auth/invalidation.ts';
 import { createJwtService } from '../../src/auth/jwt.ts';
-import { revokeKeysCreatedBy } from '../../src/handlers/api-keys/store.ts';
+import { revokeKeysCreatedBy } from '../../src/data/api-keys.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { fixedClock, seedApiKey, seedMember, testPepper } from './seed.ts';
 
@@ -83,7 +83,7 @@ describe.skipIf(!url)('two instances sharing one PostgreSQL database', () => {
     expect(await instanceB.authenticate(`Bearer ${key}`)).not.toBeNull();
     const invalidation = await db.sql.begin(async (tx) => {
       await tx`delete from memberships where workspace_id = ${admin.workspaceId} and user_id = ${admin.userId}`;
-      await revokeKeysCreatedBy(tx, clock, admin.workspaceId, admin.userId);
+      await revokeKeysCreatedBy(tx, admin.workspaceId, admin.userId, clock.now());
       return invalidateMembership(tx, admin.workspaceId, admin.userId);
     });
     await instanceA.settle(invalidation);

@@ -16,7 +16,7 @@ describe('create_api_key', () => {
     expect(body.key).toMatch(/^svc_[a-z0-9]{8}_[A-Za-z0-9]+$/);
     expect(body.key.startsWith(`svc_${body.prefix}_`)).toBe(true);
     expect(body).toMatchObject({ name: 'CI runner', scopes: ['*'], created_by: admin.userId, last_used_at: null, revoked_at: null });
-    const rows = await t.deps.sql`select * from api_keys where id = ${body.id}`;
+    const rows = await t.deps.db.sql`select * from api_keys where id = ${body.id}`;
     expect(JSON.stringify(rows)).not.toContain(body.key.slice(13));
     const list = await (await t.request('/api/v1/api-keys', { token: admin.token })).text();
     expect(list).not.toContain(body.key);
@@ -46,12 +46,12 @@ describe('list_api_keys', () => {
       const key = await instance.createKey(admin.token);
       keyId = key.id;
       expect((await instance.request('/api/v1/users/me', { token: key.key })).status).toBe(200);
-      const [before] = await t.deps.sql`select last_used_at from api_keys where id = ${key.id}`;
+      const [before] = await t.deps.db.sql`select last_used_at from api_keys where id = ${key.id}`;
       expect(before.last_used_at).toBeNull();
     } finally {
       await instance.close();
     }
-    const [after] = await t.deps.sql`select last_used_at from api_keys where id = ${keyId}`;
+    const [after] = await t.deps.db.sql`select last_used_at from api_keys where id = ${keyId}`;
     expect(after.last_used_at).toBeInstanceOf(Date);
   });
 });

@@ -41,7 +41,7 @@ describe('accept_invitation for an email that already has an account', () => {
     const token = await invite(inviter, invitee.email);
     const res = await acceptPublic(token, invitee.password);
     expect(JSON.stringify(await res.json())).not.toContain('access_token');
-    const rows = await t.deps.sql`select 1 from memberships where workspace_id = ${inviter.workspaceId} and user_id = ${invitee.userId}`;
+    const rows = await t.deps.db.sql`select 1 from memberships where workspace_id = ${inviter.workspaceId} and user_id = ${invitee.userId}`;
     expect(rows.length).toBe(0);
   });
 });
@@ -90,7 +90,7 @@ describe('accept_invitation_as_me', () => {
     const invitee = await t.signup();
     const first = await invite(inviter, invitee.email);
     expect((await acceptAsMe(first, invitee.token)).status).toBe(201);
-    await t.deps.sql`update invitations set accepted_at = null where workspace_id = ${inviter.workspaceId}`;
+    await t.deps.db.sql`update invitations set accepted_at = null where workspace_id = ${inviter.workspaceId}`;
     expect((await acceptAsMe(first, invitee.token)).status).toBe(409);
   });
 

@@ -54,7 +54,7 @@ describe('invitations', () => {
   it('stores only a hash of the invitation token', async () => {
     const admin = await t.signup();
     const inv = await invite(admin);
-    const rows = await t.deps.sql`select token_hash from invitations where id = ${inv.id}`;
+    const rows = await t.deps.db.sql`select token_hash from invitations where id = ${inv.id}`;
     expect(rows[0].token_hash).not.toContain(inv.token);
     expect(JSON.stringify(rows)).not.toContain(inv.token);
   });

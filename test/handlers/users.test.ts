@@ -45,7 +45,7 @@ describe('signup', () => {
   it('leaves nothing behind when signup fails', async () => {
     const email = uniqueEmail('partial');
     await t.request('/api/v1/users/signup', { method: 'POST', json: { email, password: 'x'.repeat(1025), name: 'A', workspace_name: 'Ghost' } });
-    const rows = await t.deps.sql`select 1 from users where email = ${email}`;
+    const rows = await t.deps.db.sql`select 1 from users where email = ${email}`;
     expect(rows.length).toBe(0);
   });
 });
@@ -78,11 +78,11 @@ describe('login', () => {
   it('rehashes the stored password on login when the parameters changed', async () => {
     const user = await t.signup();
     const older = createPasswordHasher({ params: { memoryCost: 2048, timeCost: 1, parallelism: 1, outputLen: 32 } });
-    await t.deps.sql`update users set password_hash = ${await older.hashPassword(user.password)} where id = ${user.userId}`;
+    await t.deps.db.sql`update users set password_hash = ${await older.hashPassword(user.password)} where id = ${user.userId}`;
     expect((await login(user.email, user.password)).status).toBe(200);
-    const [row] = await t.deps.sql<{ password_hash: string }[]>`select password_hash from users where id = ${user.userId}`;
+    const [row] = await t.deps.db.sql<{ password_hash: string }[]>`select password_hash from users where id = ${user.userId}`;
     expect(row.password_hash).toContain('m=1024');
-    expect(t.deps.passwords.needsRehash(row.password_hash)).toBe(false);
+    expect(t.deps.auth.passwords.needsRehash(row.password_hash)).toBe(false);
   });
 
   it('blocks the 11th attempt within 15 minutes with 429 and Retry-After, even with the right password', async () => {

@@ -15,7 +15,7 @@ let servers: Array<{ url: string; close(): Promise<void> }> = [];
 describe.skipIf(!url)('two instances on one PostgreSQL database', () => {
   beforeAll(async () => {
     a = await createTestApp({ env });
-    const [{ schema }] = await a.deps.sql<{ schema: string }[]>`select current_schema() as schema`;
+    const [{ schema }] = await a.deps.db.sql<{ schema: string }[]>`select current_schema() as schema`;
     secondDb = await openDatabase({ databaseUrl: url, searchPath: schema });
     b = await createTestApp({ db: secondDb, env });
     servers = [await listen(a.app), await listen(b.app)];
@@ -55,11 +55,11 @@ describe.skipIf(!url)('two instances on one PostgreSQL database', () => {
     const admin = await a.signup();
     const key = await a.createKey(admin.token);
     for (let i = 0; i < 3; i++) expect((await call(0, '/api/v1/users/me', key.key)).status).toBe(200);
-    await a.deps.limiter.sync();
-    await b.deps.limiter.sync();
+    await a.deps.auth.limiter.sync();
+    await b.deps.auth.limiter.sync();
     for (let i = 0; i < 3; i++) expect((await call(1, '/api/v1/users/me', key.key)).status).toBe(200);
-    await b.deps.limiter.sync();
-    await a.deps.limiter.sync();
+    await b.deps.auth.limiter.sync();
+    await a.deps.auth.limiter.sync();
     expect((await call(0, '/api/v1/users/me', key.key)).status).toBe(429);
     expect((await call(1, '/api/v1/users/me', key.key)).status).toBe(429);
   });

@@ -32,8 +32,8 @@ describe('tools/call authentication', () => {
     const credential = kind === 'a JWT' ? jwt : key;
     let calls = 0;
     // The real authenticator, counted: the app under test gets it through deps like any other.
-    const counting: Authenticator = { ...t.deps.authenticator, authenticate: (header) => (calls++, t.deps.authenticator.authenticate(header)) };
-    const app = createApp({ ...t.deps, authenticator: counting });
+    const counting: Authenticator = { ...t.deps.auth.authenticator, authenticate: (header) => (calls++, t.deps.auth.authenticator.authenticate(header)) };
+    const app = createApp({ ...t.deps, auth: { ...t.deps.auth, authenticator: counting } });
     const res = await call(app, 'get_me', {}, { authorization: `Bearer ${credential}` });
     const answer = (await res.json()) as ToolAnswer;
     expect(answer.result?.isError, toolText(answer)).toBeFalsy();

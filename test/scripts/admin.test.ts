@@ -32,7 +32,7 @@ describe('admin commands', () => {
   });
 
   it('refuses to mint a key for a workspace that does not exist', async () => {
-    await expect(createAdminCommands(t.deps).mintKey({ workspaceId: 'ws_nope', name: 'x' })).rejects.toThrow(/no workspace/);
+    await expect(createAdminCommands(t.deps).mintKey({ workspaceId: 'ws_nope', name: 'x' })).rejects.toThrow(/no workspace/i);
   });
 });
 

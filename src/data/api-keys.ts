@@ -1,0 +1,91 @@
+// The api_keys table. Tenant rows: every function takes the workspace id right after the queryable,
+// except findApiKeyWorkspace, which the operator (who works across tenants) uses to find it.
+import type { Ids } from '../deps.ts';
+import { query, type Queryable } from './queryable.ts';
+import type { Role } from './memberships.ts';
+import type { PageBound } from './paging.ts';
+
+export type KeyRole = 'admin' | 'member';
+export type RevokedReason = 'revoked' | 'creator_removed';
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  role: KeyRole;
+  created_by: string | null;
+  /** The creator's current role in the key's workspace; null for CLI keys and for creators who left. */
+  creator_role: Role | null;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  revoked_reason: RevokedReason | null;
+}
+
+/** Every listed column of a key `k`, with its creator's current role from the membership `m`. */
+const keyColumns = (q: Queryable) => query(q)`
+  k.id, k.name, k.prefix, k.scopes, k.role, k.created_by, m.role as creator_role,
+  k.created_at, k.last_used_at, k.revoked_at, k.revoked_reason`;
+const creatorJoin = (q: Queryable) => query(q)`left join memberships m on m.workspace_id = k.workspace_id and m.user_id = k.created_by`;
+
+export interface NewApiKey {
+  name: string;
+  prefix: string;
+  secretHash: string;
+  role: KeyRole;
+  createdBy: string | null;
+  now: Date;
+}
+
+/** Stores a minted key; undefined when its prefix is already taken (the caller mints another). */
+export async function insertApiKey(q: Queryable, workspaceId: string, ids: Ids, fields: NewApiKey): Promise<ApiKeyRow | undefined> {
+  const sql = query(q);
+  const [row] = await sql<ApiKeyRow[]>`
+    with k as (
+      insert into api_keys (id, workspace_id, name, prefix, secret_hash, scopes, role, created_by, created_at)
+      values (${ids.make('key')}, ${workspaceId}, ${fields.name}, ${fields.prefix}, ${fields.secretHash},
+              ${sql.array(['*'])}, ${fields.role}, ${fields.createdBy}, ${fields.now})
+      on conflict (prefix) do nothing
+      returning *)
+    select ${keyColumns(q)} from k ${creatorJoin(q)}`;
+  return row;
+}
+
+/** A page of the workspace's keys, newest first, strictly before `before` when given. */
+export function listApiKeys(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound }): Promise<ApiKeyRow[]> {
+  const sql = query(q);
+  const { before } = page;
+  return sql<ApiKeyRow[]>`
+    select ${keyColumns(q)} from api_keys k ${creatorJoin(q)}
+    where k.workspace_id = ${workspaceId}
+      ${before ? sql`and (k.created_at, k.id) < (${before.at}::timestamptz, ${before.id})` : sql``}
+    order by k.created_at desc, k.id desc
+    limit ${page.limit}`;
+}
+
+/** Marks the key revoked; a second revoke keeps the first time. Undefined when the workspace has no such key. */
+export async function revokeApiKey(q: Queryable, workspaceId: string, keyId: string, now: Date): Promise<ApiKeyRow | undefined> {
+  const [row] = await query(q)<ApiKeyRow[]>`
+    with k as (
+      update api_keys set revoked_at = coalesce(revoked_at, ${now}), revoked_reason = coalesce(revoked_reason, 'revoked')
+      where id = ${keyId} and workspace_id = ${workspaceId}
+      returning *)
+    select ${keyColumns(q)} from k ${creatorJoin(q)}`;
+  return row;
+}
+
+/** Revokes the active keys a member created in the workspace; returns their ids. */
+export async function revokeKeysCreatedBy(q: Queryable, workspaceId: string, userId: string, now: Date): Promise<string[]> {
+  const rows = await query(q)<{ id: string }[]>`
+    update api_keys set revoked_at = ${now}, revoked_reason = 'creator_removed'
+    where workspace_id = ${workspaceId} and created_by = ${userId} and revoked_at is null
+    returning id`;
+  return rows.map((r) => r.id);
+}
+
+/** The workspace a key belongs to, for the operator who names a key without its workspace. */
+export async function findApiKeyWorkspace(q: Queryable, keyId: string): Promise<string | undefined> {
+  const [row] = await query(q)<{ workspace_id: string }[]>`select workspace_id from api_keys where id = ${keyId}`;
+  return row?.workspace_id;
+}

@@ -1,0 +1,10 @@
+// A member row as the contract shows it.
+import type { MemberRow } from '../../data/memberships.ts';
+
+export const memberBody = (m: MemberRow) => ({
+  user_id: m.user_id,
+  email: m.email,
+  name: m.name,
+  role: m.role,
+  joined_at: m.created_at.toISOString(),
+});

@@ -1,0 +1,28 @@
+// The two ways of accepting an invitation share these steps: find a valid invitation by its token
+// (locked, so it is used once) and join its workspace with the invited role.
+import type { TransactionSql } from 'postgres';
+import { lockOpenInvitationByTokenHash, markInvitationAccepted, type InvitationRow } from '../../data/invitations.ts';
+import { insertMembership } from '../../data/memberships.ts';
+import type { UserRow } from '../../data/users.ts';
+import { findWorkspace } from '../../data/workspaces.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+import type { JoinedWorkspace } from '../users/signup.ts';
+import { hashInvitationToken } from './invitation-token.ts';
+
+/** Locks the unexpired, unused invitation with this token until the transaction ends. */
+export async function lockInvitation(deps: Deps, tx: TransactionSql, token: string, now: Date): Promise<InvitationRow> {
+  const invitation = await lockOpenInvitationByTokenHash(tx, hashInvitationToken(token, deps.auth.apiKeyPepper), now);
+  if (!invitation) throw new ApiError('not_found', 'This invitation is unknown, already used or expired; ask an admin for a new one.');
+  return invitation;
+}
+
+/** Adds the user to the invitation's workspace and uses the invitation up. */
+export async function joinWorkspace(tx: TransactionSql, invitation: InvitationRow, user: UserRow, now: Date): Promise<JoinedWorkspace> {
+  const joined = await insertMembership(tx, invitation.workspace_id, { userId: user.id, role: invitation.role, now });
+  if (!joined) throw new ApiError('already_exists', 'You are already a member of this workspace.');
+  await markInvitationAccepted(tx, invitation.workspace_id, invitation.id, now);
+  const workspace = await findWorkspace(tx, invitation.workspace_id);
+  if (!workspace) throw new Error(`invitation ${invitation.id} names a missing workspace`);
+  return { user, workspace, role: invitation.role };
+}

@@ -1,0 +1,42 @@
+import type { Role } from '../../data/memberships.ts';
+import { insertMembership } from '../../data/memberships.ts';
+import { insertUser, normaliseEmail, type UserRow } from '../../data/users.ts';
+import { insertWorkspace, type WorkspaceRow } from '../../data/workspaces.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+
+/** A person and the workspace they now belong to: what signup and both invitation acceptances yield. */
+export interface JoinedWorkspace {
+  user: UserRow;
+  workspace: WorkspaceRow;
+  role: Role;
+}
+
+export interface SignupRequest {
+  email: string;
+  password: string;
+  name: string;
+  workspaceName: string;
+}
+
+export const emailTaken = () =>
+  new ApiError('already_exists', 'An account with this email already exists; log in instead.', {
+    errors: [{ pointer: '/email', code: 'already_exists', message: 'an account with this email already exists' }],
+  });
+
+/**
+ * Creates a workspace and its owner. Public: the REST signup and the operator CLI's
+ * create-workspace both run this; only the REST answer adds a login.
+ */
+export async function signup(deps: Deps, request: SignupRequest): Promise<JoinedWorkspace> {
+  // Hashing checks the length first and throws before any work on an over-long password.
+  const passwordHash = await deps.auth.passwords.hashPassword(request.password);
+  const now = deps.clock.now();
+  return deps.db.sql.begin(async (tx) => {
+    const workspace = await insertWorkspace(tx, deps.ids, { name: request.workspaceName, now });
+    const user = await insertUser(tx, deps.ids, { email: normaliseEmail(request.email), name: request.name, passwordHash, now });
+    if (!user) throw emailTaken();
+    await insertMembership(tx, workspace.id, { userId: user.id, role: 'owner', now });
+    return { user, workspace, role: 'owner' as const };
+  });
+}
