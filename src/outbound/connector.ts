@@ -1,0 +1,84 @@
+// The undici connector that enforces the address policy at connect time: an IP literal is checked
+// before any socket opens (Node never looks literals up), a hostname's DNS answers are checked in
+// the lookup the socket itself uses (so there is no gap for DNS rebinding between check and
+// connect), and the socket's remote address is checked again once connected (and, for https,
+// after the handshake), before any byte of the HTTP request is written: a second line of defence
+// should a future Node or undici path open a socket without our lookup.
+import dns from 'node:dns';
+import net from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import type { ConnectionOptions } from 'node:tls';
+import { buildConnector } from 'undici';
+import type { AddressPolicy } from './address-policy.ts';
+import { OutboundError } from './outbound-error.ts';
+
+/** Resolves a hostname to every address it has; injectable so tests can point names anywhere. */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolver: Resolver = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+export interface GuardedConnectorOptions {
+  policy: AddressPolicy;
+  resolve: Resolver;
+  connectTimeoutMs: number;
+  /** TLS settings for every connection (a private CA for tests or an internal PKI). */
+  tls?: Pick<ConnectionOptions, 'ca'>;
+}
+
+function refusal(policy: AddressPolicy, address: string): OutboundError | undefined {
+  const verdict = policy(address);
+  if (verdict.allowed) return undefined;
+  return new OutboundError(
+    'address_not_allowed',
+    `connecting to ${address} is not allowed (${verdict.addressClass} address)`,
+    { address, addressClass: verdict.addressClass },
+  );
+}
+
+type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A `lookup` for net/tls.connect that refuses the whole name when any answer is not allowed. */
+function guardedLookup(policy: AddressPolicy, resolve: Resolver) {
+  return (hostname: string, options: dns.LookupOptions | number, callback: LookupCallback): void => {
+    const all = typeof options === 'object' && options.all === true;
+    resolve(hostname).then(
+      (answers) => {
+        if (answers.length === 0) {
+          callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+          return;
+        }
+        for (const answer of answers) {
+          const refused = refusal(policy, answer.address);
+          if (refused) return callback(refused, []);
+        }
+        if (all) callback(null, answers);
+        else callback(null, answers[0].address, answers[0].family);
+      },
+      (error: Error) => callback(error, []),
+    );
+  };
+}
+
+export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
+  const { policy } = options;
+  const connect = buildConnector({
+    ...options.tls,
+    timeout: options.connectTimeoutMs,
+    lookup: guardedLookup(policy, options.resolve),
+  } as buildConnector.BuildOptions);
+  return (target, callback) => {
+    if (net.isIP(target.hostname)) {
+      const refused = refusal(policy, target.hostname);
+      if (refused) return callback(refused, null);
+    }
+    connect(target, (error, socket) => {
+      if (error) return callback(error, null);
+      const refused = refusal(policy, socket.remoteAddress ?? '');
+      if (refused) {
+        socket.destroy();
+        return callback(refused, null);
+      }
+      callback(null, socket);
+    });
+  };
+}
