@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
+import { startServiceJobs } from './jobs/service-jobs.ts';
 import { createLogger, createServices } from './services.ts';
 import { handleShutdownSignals } from './shutdown.ts';
 
@@ -16,6 +17,7 @@ try {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db.sql, { log });
   const services = await createServices({ db, config, log });
+  const jobs = await startServiceJobs({ db, config: config.jobs, log, work: config.jobs.inProcess });
   const app = createApp(services.deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, host: config.host, database: db.kind, migrations_applied: applied.length }, `listening on http://${config.host}:${info.port}`);
@@ -24,7 +26,10 @@ try {
     server,
     log,
     timeoutMs: config.shutdownTimeoutMs,
+    // Running jobs get the same time to finish as requests, at the same time.
+    onSignal: () => void jobs.stop({ timeoutMs: config.shutdownTimeoutMs }),
     async close() {
+      await jobs.stop({ timeoutMs: config.shutdownTimeoutMs });
       await services.close();
       await db.close();
     },

@@ -9,6 +9,8 @@ export interface ShutdownOptions {
   server: Server;
   log: Logger;
   timeoutMs: number;
+  /** Called at the signal, while requests drain: starts stopping work that runs beside them (the job worker). */
+  onSignal?(): void;
   /** Closes what the server used (services, then the database); runs once no request is left. */
   close(): Promise<void>;
   /** process.exit in main.ts; the process must end even if a library left a handle open. */
@@ -31,6 +33,7 @@ export function handleShutdownSignals(options: ShutdownOptions): void {
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    options.onSignal?.();
     // Stops listening at once, and calls back when the last connection has ended.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     log.info({ signal, open_requests: openRequests, timeout_ms: options.timeoutMs }, 'shutting down');

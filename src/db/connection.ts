@@ -10,6 +10,8 @@ import postgres from 'postgres';
 export interface Database {
   sql: postgres.Sql;
   kind: 'postgres' | 'pglite';
+  /** The same database as a URL for other clients (the job library's `pg` pool); for PGlite it names the socket folder. */
+  connectionString?: string;
   close(): Promise<void>;
 }
 
@@ -52,7 +54,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     connection: connectionParameters(options),
   });
   await checkReachable(sql);
-  return { sql, kind: 'postgres', close: () => sql.end() };
+  return { sql, kind: 'postgres', connectionString: url, close: () => sql.end() };
 }
 
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
@@ -150,7 +152,9 @@ export async function servePglite(
     await close();
     throw error;
   }
-  return { sql, kind: 'pglite', close };
+  // libpq-style `host=<folder>`: `pg` then connects to <folder>/.s.PGSQL.5432, the socket above.
+  const connectionString = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
+  return { sql, kind: 'pglite', connectionString, close };
 }
 
 function connectionParameters(options: DatabaseOptions): Record<string, string> {

@@ -1,0 +1,147 @@
+// Background jobs on the service's own database, with pg-boss 10: a registry of job kinds,
+// enqueue (optionally inside the caller's transaction), cron schedules, and the worker lifecycle.
+import PgBoss from 'pg-boss';
+import type { Sql, TransactionSql } from 'postgres';
+import type { Logger } from 'pino';
+import type { JobKind } from './job-kind.ts';
+import { startJobWorker, type JobWorker } from './job-worker.ts';
+import { pgBossDb } from './transaction-adapter.ts';
+
+export interface EnqueueOptions {
+  /** Insert with this connection or transaction: the job exists only if the caller's transaction commits. */
+  tx?: Sql | TransactionSql;
+  /** Do not run before this time (a Date) or before this many seconds from now. */
+  startAfter?: Date | number;
+  /** Overrides the kind's singletonKey(payload); deduplicates according to the kind's policy. */
+  singletonKey?: string;
+  /** A UUID for the job: a second enqueue with the same id is ignored (returns null) while the first is kept. */
+  id?: string;
+  priority?: number;
+}
+
+/** What handlers and jobs use to queue work: the part of Jobs that belongs in Deps. */
+export interface JobQueue {
+  /** Returns the job id, or null when the policy, singleton key or id deduplicated it. */
+  enqueue<P>(kind: JobKind<P>, payload: P, options?: EnqueueOptions): Promise<string | null>;
+  /** Enqueues `payload` on every match of a 5-field cron expression (one schedule per kind). */
+  schedule<P>(kind: JobKind<P>, cron: string, payload: P, options?: { tz?: string }): Promise<void>;
+  unschedule(kind: JobKind): Promise<void>;
+}
+
+export interface JobsOptions {
+  /** A URL `pg` understands (Database.connectionString); pg-boss keeps its own small pool on it. */
+  connectionString: string;
+  /** The service's client, for job checkpoints (JobContext.once). */
+  sql: Sql;
+  log: Logger;
+  /** pg-boss's tables live in this schema (default `pgboss`); created at start. */
+  schema?: string;
+  /** Connections of pg-boss's pool (default 2). PGlite has one session behind its socket: keep it small. */
+  poolSize?: number;
+  /** How often one instance (whichever gets there first) expires stuck jobs and archives old ones. */
+  maintenanceIntervalSeconds?: number;
+  worker: { concurrency: number; pollIntervalMs: number };
+}
+
+export interface Jobs extends JobQueue {
+  /** Adds kinds before start(); a name registered twice throws. */
+  register(...kinds: JobKind[]): void;
+  /** Installs or migrates pg-boss's schema, creates the registered kinds' queues; with `work`, runs them. */
+  start(options: { work: boolean }): Promise<void>;
+  /** Stops taking jobs, lets running ones finish for up to `timeoutMs`, then closes pg-boss's pool; once. */
+  stop(options: { timeoutMs: number }): Promise<void>;
+  /** Reads one job (state, retry count, output: the last error of a failed job). */
+  getJob(kind: JobKind, id: string): Promise<PgBoss.JobWithMetadata | null>;
+}
+
+// pg-boss refuses a polling interval below 500 ms.
+const MIN_POLL_MS = 500;
+
+export function createJobs(options: JobsOptions): Jobs {
+  const { concurrency, pollIntervalMs } = options.worker;
+  if (!options.connectionString) throw new Error('createJobs needs a connectionString');
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('worker.concurrency must be an integer >= 1');
+  if (!(pollIntervalMs >= MIN_POLL_MS)) throw new Error(`worker.pollIntervalMs must be at least ${MIN_POLL_MS}`);
+  const kinds = new Map<string, JobKind>();
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    schema: options.schema ?? 'pgboss',
+    max: options.poolSize ?? 2,
+    application_name: 'service-mcp jobs',
+    supervise: true,
+    schedule: true,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+    pollingIntervalSeconds: pollIntervalMs / 1000,
+  });
+  boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+  let worker: JobWorker | undefined;
+  let started = false;
+  let stopped: Promise<void> | undefined;
+
+  const registered = <P>(kind: JobKind<P>): JobKind<P> => {
+    if (kinds.get(kind.name) !== kind) throw new Error(`job kind ${kind.name} is not registered`);
+    return kind;
+  };
+
+  return {
+    register(...added) {
+      if (started) throw new Error('register job kinds before start()');
+      for (const kind of added) {
+        if (kinds.has(kind.name)) throw new Error(`job kind ${kind.name} is registered twice`);
+        kinds.set(kind.name, kind);
+      }
+    },
+
+    async start({ work }) {
+      started = true;
+      await boss.start();
+      for (const kind of kinds.values()) await ensureQueue(boss, kind);
+      if (work) worker = startJobWorker({ boss, sql: options.sql, kinds: [...kinds.values()], concurrency, pollIntervalMs, log: options.log });
+    },
+
+    // Idempotent: shutdown calls it at the signal and again before closing the database.
+    stop({ timeoutMs }) {
+      stopped ??= (async () => {
+        await worker?.stop(timeoutMs);
+        if (started) await boss.stop({ graceful: false, close: true });
+      })();
+      return stopped;
+    },
+
+    async enqueue(kind, payload, enqueueOptions = {}) {
+      const { tx, startAfter, singletonKey, id, priority } = enqueueOptions;
+      const data = registered(kind).payload.parse(payload) as object;
+      const key = singletonKey ?? kind.singletonKey?.(payload);
+      const sendOptions: PgBoss.SendOptions = { ...(tx && { db: pgBossDb(tx) }), ...(key && { singletonKey: key }), ...(id && { id }), ...(priority !== undefined && { priority }), ...(startAfter !== undefined && { startAfter }) };
+      const jobId = await boss.send(kind.name, data, sendOptions);
+      // A job inserted in a caller's transaction is not visible until it commits; polling finds it.
+      if (jobId && !tx && startAfter === undefined) worker?.wake(kind.name);
+      return jobId;
+    },
+
+    async schedule(kind, cron, payload, scheduleOptions = {}) {
+      const data = registered(kind).payload.parse(payload) as object;
+      await boss.schedule(kind.name, cron, data, { tz: scheduleOptions.tz ?? 'UTC' });
+    },
+
+    async unschedule(kind) {
+      await boss.unschedule(registered(kind).name);
+    },
+
+    getJob: (kind, id) => boss.getJobById(registered(kind).name, id),
+  };
+}
+
+// Queue options are stored in the database; updating them at every start applies a changed policy.
+async function ensureQueue(boss: PgBoss, kind: JobKind): Promise<void> {
+  const queue: PgBoss.Queue = {
+    name: kind.name,
+    policy: kind.policy,
+    retryLimit: kind.retry.limit,
+    retryDelay: kind.retry.delaySeconds,
+    retryBackoff: kind.retry.backoff,
+    expireInSeconds: kind.expireInSeconds,
+  };
+  if (await boss.getQueue(kind.name)) await boss.updateQueue(kind.name, queue);
+  else await boss.createQueue(kind.name, queue);
+}
