@@ -1,6 +1,6 @@
 // Emits src/generated/handlers.ts: one typed function per operation, typed by openapi-typescript's
 // `paths`. A handler map missing an operation, or returning an undeclared status, fails to compile.
-import type { OperationModel, SpecModel } from './model.ts';
+import type { MediaModel, OperationModel, ResponseModel, SpecModel } from './model.ts';
 import { requestParams } from './emit-routes.ts';
 
 const q = JSON.stringify;
@@ -17,6 +17,15 @@ function pathType(op: OperationModel, t: string): string {
   return implicit.length === op.parameters.filter((p) => p.in === 'path').length ? extra : `NonNullable<${t}['parameters']['path']> & ${extra}`;
 }
 
+/**
+ * One media type: its value (a JSON value, or the text of a text body). Several: a union tagged by the media
+ * type that was sent, `{ contentType: 'text/csv'; value: string } | { contentType: 'application/json'; value: ... }`.
+ */
+function bodyType(media: MediaModel[], content: string): string {
+  if (media.length === 1) return `${content}[${q(media[0].type)}]`;
+  return `(${media.map((m) => `{ contentType: ${q(m.type)}; value: ${content}[${q(m.type)}] }`).join(' | ')})`;
+}
+
 function inputType(op: OperationModel): string {
   const t = opType(op);
   const params = requestParams(op);
@@ -28,26 +37,39 @@ function inputType(op: OperationModel): string {
     fields.push(`  headers: { ${headers.join('; ')} };`);
   }
   if (op.body) {
-    const body = `NonNullable<${t}['requestBody']>['content'][${q(op.body.contentType)}]`;
+    const body = bodyType(op.body.media, `NonNullable<${t}['requestBody']>['content']`);
     fields.push(`  body: ${op.body.required ? body : `${body} | undefined`};`);
   }
   return fields.length ? `{\n${fields.join('\n')}\n}` : 'Record<string, never>';
 }
 
+/** Headers the contract requires of a response (a redirect's `Location`) are required of the handler too. */
+function headersType(r: ResponseModel): string {
+  const required = r.headers.filter((h) => h.required).map((h) => `${q(h.name)}: string`);
+  return required.length ? `headers: { ${required.join('; ')} } & Record<string, string>` : 'headers?: Record<string, string>';
+}
+
+/** A text body (CSV, HTML) may also be a stream, so a large download need not be held in memory. */
+function responseBodyType(op: OperationModel, r: ResponseModel): string {
+  const declared = `${opType(op)}['responses'][${r.status}]['content'][${q(r.contentType!)}]`;
+  return r.kind === 'json' ? declared : `${declared} | BodyStream`;
+}
+
 function outputType(op: OperationModel): string {
-  const t = opType(op);
   const variants = op.responses
     .filter((r) => /^\d{3}$/.test(r.status))
     .map((r) =>
       r.contentType
-        ? `  | { status: ${r.status}; body: ${t}['responses'][${r.status}]['content'][${q(r.contentType)}]; headers?: Record<string, string> }`
-        : `  | { status: ${r.status}; body?: undefined; headers?: Record<string, string> }`,
+        ? `  | { status: ${r.status}; body: ${responseBodyType(op, r)}; ${headersType(r)} }`
+        : `  | { status: ${r.status}; body?: undefined; ${headersType(r)} }`,
     );
   return variants.length ? `\n${variants.join('\n')}` : '{ status: number; body?: unknown; headers?: Record<string, string> }';
 }
 
 export function emitHandlers(model: SpecModel, header: string): string {
   const parts: string[] = [header, `import type { paths } from './types.ts';`, ''];
+  parts.push('/** A streamed text body: chunks of UTF-8 bytes or strings. */');
+  parts.push('export type BodyStream = ReadableStream<Uint8Array> | AsyncIterable<string | Uint8Array>;', '');
   for (const op of model.operations) {
     const name = op.typeName;
     parts.push(`export type ${name}Input = ${inputType(op)};`, '');

@@ -73,8 +73,11 @@ function routeFor(zod: ZodEmitter, doc: JsonObject, op: OperationModel): string 
   if (params.query.length) request.push(`${i3}query: ${paramObject(zod, doc, params.query, i3)},`);
   if (params.header.length) request.push(`${i3}headers: ${paramObject(zod, doc, params.header, i3)},`);
   if (op.body) {
-    const schema = zod.expr(op.body.schema, `${i3}  `);
-    request.push(`${i3}body: { required: ${op.body.required}, content: { ${JSON.stringify(op.body.contentType)}: { schema: ${schema} } } },`);
+    const content = op.body.media.map((m) => `${JSON.stringify(m.type)}: { schema: ${zod.expr(m.schema, `${i3}  `)} }`);
+    // With several media types the route must not call the body required: @hono/zod-openapi would then run its
+    // JSON validator on a CSV body. The operation guard refuses a missing body instead (415).
+    const required = op.body.required && op.body.media.length === 1;
+    request.push(`${i3}body: { required: ${required}, content: { ${content.join(', ')} } },`);
   }
   const responses = op.responses.map((r) => {
     const status = /^\d+$/.test(r.status) ? r.status : JSON.stringify(r.status);
@@ -91,15 +94,23 @@ function routeFor(zod: ZodEmitter, doc: JsonObject, op: OperationModel): string 
   return `  ${op.id}: createRoute({\n${lines.join('\n')}\n  }),`;
 }
 
+/** Declared response media by status key (`200`, `4XX`, `default`); null for a response without content. */
+function responseMedia(op: OperationModel): JsonObject {
+  const out: JsonObject = {};
+  for (const r of op.responses) out[r.status] = r.contentType ? { type: r.contentType, kind: r.kind ?? 'text' } : null;
+  return out;
+}
+
 function operationRow(op: OperationModel): string {
+  const body = op.body ? { required: op.body.required, media: op.body.media.map((m) => ({ type: m.type, kind: m.kind })) } : null;
   const fields: Array<[string, Json]> = [
     ['operationId', op.operationId ?? op.id],
     ['handler', op.id],
     ['method', op.method.toUpperCase()],
     ['path', op.path],
     ['scopes', op.scopes],
-    ['bodyContentType', op.body?.contentType ?? null],
-    ['bodyRequired', op.body?.required ?? false],
+    ['body', body],
+    ['responses', responseMedia(op)],
   ];
   return `  meta({ ${fields.map(([key, value]) => `${key}: ${JSON.stringify(value)}`).join(', ')} }),`;
 }
@@ -116,6 +127,9 @@ export function emitRoutes(model: SpecModel, header: string): string {
     ...routes,
     '} as const;',
     '',
+    '/** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */',
+    "export interface MediaEntry { type: string; kind: 'json' | 'form' | 'text' }",
+    '',
     'export interface OperationMeta {',
     '  operationId: string;',
     '  /** Key in `routes` and in the handler interface. */',
@@ -124,8 +138,10 @@ export function emitRoutes(model: SpecModel, header: string): string {
     '  path: string;',
     '  /** Scopes the operation requires; null when it is public. */',
     '  scopes: readonly string[] | null;',
-    '  bodyContentType: string | null;',
-    '  bodyRequired: boolean;',
+    '  /** The request body: whether it is required and every media type it may come in; null when there is none. */',
+    '  body: { required: boolean; media: readonly MediaEntry[] } | null;',
+    '  /** The media type of each declared response, by status key (`200`, `4XX`, `default`); null when it has no content. */',
+    '  responses: Readonly<Record<string, MediaEntry | null>>;',
     '}',
     '',
     '// Each row goes through meta() so its type is OperationMeta: thousands of distinct literal row types would',

@@ -4,7 +4,27 @@ import { readFileSync } from 'node:fs';
 import type { OperationModel, SpecModel } from './model.ts';
 import { successResponse } from './model.ts';
 import { propertyKey } from './naming.ts';
-import type { Binding } from './tools.ts';
+import type { Binding, InputParts } from './tools.ts';
+
+/**
+ * The tool's binding plus how the response is read: `parseAs: 'text'` when the success body is text (CSV,
+ * HTML), and `redirect: 'manual'` when the operation declares a 3xx, so the caller gets the redirect (its
+ * status and Location) instead of fetch following it to a page on another site.
+ */
+export type SdkBinding = Binding & { parseAs?: 'text'; redirect?: 'manual' };
+
+export function sdkBinding(op: OperationModel, input: InputParts): SdkBinding {
+  const binding: SdkBinding = { operationId: op.operationId ?? op.id, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args };
+  if (op.body) binding.contentType = op.body.contentType;
+  const success = successResponse(op);
+  if (success?.kind && success.kind !== 'json') binding.parseAs = 'text';
+  if (declaresRedirect(op)) binding.redirect = 'manual';
+  return binding;
+}
+
+function declaresRedirect(op: OperationModel): boolean {
+  return op.responses.some((r) => /^3(\d\d|XX)$/.test(r.status));
+}
 
 const q = JSON.stringify;
 
@@ -30,15 +50,19 @@ function argsType(op: OperationModel, binding: Binding, required: Set<string>): 
   return `{\n${fields.join('\n')}\n}`;
 }
 
-function resultType(op: OperationModel): string {
+function successType(op: OperationModel): string {
   const success = successResponse(op);
   if (!success || !success.contentType || !/^\d{3}$/.test(success.status)) return 'void';
   return `NonNullable<paths[${q(op.path)}][${q(op.method)}]>['responses'][${success.status}]['content'][${q(success.contentType)}]`;
 }
 
+function resultType(op: OperationModel): string {
+  return declaresRedirect(op) ? `${successType(op)} | Redirect` : successType(op);
+}
+
 export interface SdkEntry {
   op: OperationModel;
-  binding: Binding;
+  binding: SdkBinding;
   required: string[];
 }
 
@@ -46,9 +70,9 @@ export function emitSdk(model: SpecModel, entries: SdkEntry[], header: string): 
   const parts: string[] = [
     header,
     `import type { paths } from './types.ts';`,
-    `import { createRuntime, type ClientOptions, type OperationBinding } from './sdk-runtime.ts';`,
+    `import { createRuntime, type ClientOptions, type OperationBinding, type Redirect } from './sdk-runtime.ts';`,
     '',
-    `export { ApiProblemError, type ClientOptions } from './sdk-runtime.ts';`,
+    `export { ApiProblemError, type ClientOptions, type Redirect } from './sdk-runtime.ts';`,
     '',
   ];
   for (const { op, binding, required } of entries) {

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { emitHandlers } from './emit-handlers.ts';
 import { emitRoutes } from './emit-routes.ts';
 import { emitTypes } from './emit-types.ts';
-import { emitSdk, emitSdkRuntime, type SdkEntry } from './emit-sdk.ts';
+import { emitSdk, emitSdkRuntime, sdkBinding, type SdkEntry } from './emit-sdk.ts';
 import { emitToolsJson, emitToolsTs } from './emit-tools.ts';
 import { loadSpec } from './load.ts';
 import { applyManifest, loadManifest, ManifestError } from './manifest.ts';
@@ -44,8 +44,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
 
   const sdkEntries: SdkEntry[] = model.operations.map((op) => {
     const input = inputs.get(op)!;
-    const binding = { operationId: op.operationId ?? op.id, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args, ...(op.body ? { contentType: op.body.contentType } : {}) };
-    return { op, binding, required: input.required };
+    return { op, binding: sdkBinding(op, input), required: input.required };
   });
 
   return [

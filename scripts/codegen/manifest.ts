@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { isObject, type JsonObject } from './load.ts';
-import type { OperationModel } from './model.ts';
+import { isBrowserOnly, type OperationModel } from './model.ts';
 import { isValidToolName } from './naming.ts';
 
 export interface ToolOverride {
@@ -22,6 +22,11 @@ export interface Manifest {
   toolsets: Map<string, string>;
   /** A Map, not an object: operationIds such as `constructor` or `__proto__` must not find inherited members. */
   tools: Map<string, ToolOverride>;
+  /**
+   * Whether a manifest was given. A contract with one must exclude its browser-only operations there; without
+   * one (a third-party document), they are left out with a warning.
+   */
+  given: boolean;
 }
 
 export class ManifestError extends Error {}
@@ -31,7 +36,7 @@ const ENTRY_FIELDS = new Set<string>([...STRING_FIELDS, 'annotations', 'exclude'
 const HINTS = new Set(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
 export function loadManifest(file: string | undefined): Manifest {
-  if (!file) return { label: 'manifest', toolsets: new Map(), tools: new Map() };
+  if (!file) return { label: 'manifest', toolsets: new Map(), tools: new Map(), given: false };
   if (!existsSync(file)) throw new ManifestError(`${file}: the manifest file does not exist`);
   return parseManifest(yaml.load(readFileSync(file, 'utf8')), file);
 }
@@ -77,7 +82,7 @@ export function parseManifest(raw: unknown, label = 'mcp-tools.yaml'): Manifest 
   }
   const tools = new Map<string, ToolOverride>();
   for (const [key, entry] of Object.entries(isObject(doc.tools) ? doc.tools : {})) tools.set(key, checkEntry(label, key, entry, toolsets));
-  return { label, toolsets, tools };
+  return { label, toolsets, tools, given: true };
 }
 
 /** The key an operation answers to in the manifest: its operationId, or `METHOD /path`. */
@@ -103,6 +108,14 @@ export function applyManifest(operations: OperationModel[], manifest: Manifest, 
     const key = manifestKey(op);
     const override = manifest.tools.get(key) ?? {};
     if (override.exclude) continue;
+    if (isBrowserOnly(op)) {
+      const what = `${op.method.toUpperCase()} ${op.path} answers only with HTML pages or redirects, which a browser follows and a tool cannot`;
+      if (!manifest.given) {
+        warn(`warning: ${key}: ${what}; it is not a tool`);
+        continue;
+      }
+      throw new ManifestError(`${label}: tools.${key}: ${what}; exclude it (exclude: true with a reason)`);
+    }
     const name = override.name ?? op.toolName;
     if (!isValidToolName(name)) {
       throw new ManifestError(`${label}: tools.${key}: tool name "${name}" does not match ^[a-zA-Z0-9_-]{1,64}$`);

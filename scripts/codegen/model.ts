@@ -15,11 +15,31 @@ export interface ParamModel {
   implicit?: true;
 }
 
+/**
+ * How the generated glue carries a media type: `json` is parsed and validated with zod, `form` is parsed as a
+ * form, and everything else (`text/csv`, `text/html`, ...) travels as text.
+ */
+export type MediaKind = 'json' | 'form' | 'text';
+
+export interface MediaModel {
+  type: string;
+  kind: MediaKind;
+  schema: Json;
+}
+
 export interface BodyModel {
   required: boolean;
+  /** The preferred media type (JSON first): the one the SDK and the MCP tool send. */
   contentType: string;
   schema: Json;
+  /** Every declared media type, in document order; the route accepts each of them. */
+  media: MediaModel[];
   description?: string;
+}
+
+export interface ResponseHeaderModel {
+  name: string;
+  required: boolean;
 }
 
 export interface ResponseModel {
@@ -27,7 +47,10 @@ export interface ResponseModel {
   status: string;
   description: string;
   contentType?: string;
+  /** How the body of `contentType` is written; undefined when the response has no content. */
+  kind?: MediaKind;
   schema?: Json;
+  headers: ResponseHeaderModel[];
 }
 
 export interface OperationModel {
@@ -74,6 +97,13 @@ export function pickContentType(content: JsonObject): string | undefined {
   return types[0];
 }
 
+export function mediaKind(type: string): MediaKind {
+  const t = type.toLowerCase();
+  if (/json/.test(t)) return 'json';
+  if (t === 'application/x-www-form-urlencoded' || t === 'multipart/form-data') return 'form';
+  return 'text';
+}
+
 function readParameters(doc: JsonObject, list: Json | undefined): ParamModel[] {
   if (!Array.isArray(list)) return [];
   const out: ParamModel[] = [];
@@ -118,13 +148,28 @@ function readBody(doc: JsonObject, raw: Json | undefined): BodyModel | undefined
   if (!isObject(body) || !isObject(body.content)) return undefined;
   const contentType = pickContentType(body.content);
   if (!contentType) return undefined;
-  const media = deref(doc, body.content[contentType]);
+  const content = body.content;
+  const media = Object.keys(content).map((type): MediaModel => {
+    const entry = deref(doc, content[type]);
+    return { type, kind: mediaKind(type), schema: isObject(entry) && entry.schema !== undefined ? entry.schema : {} };
+  });
   return {
     required: body.required === true,
     contentType,
-    schema: isObject(media) && media.schema !== undefined ? media.schema : {},
+    schema: media.find((m) => m.type === contentType)!.schema,
+    media,
     description: typeof body.description === 'string' ? body.description : undefined,
   };
+}
+
+/** A 3xx response's `Location` is always required of the handler; other headers when the contract says so. */
+function readResponseHeaders(doc: JsonObject, status: string, raw: Json | undefined): ResponseHeaderModel[] {
+  if (!isObject(raw)) return [];
+  return Object.entries(raw).map(([name, value]) => {
+    const header = deref(doc, value);
+    const redirect = /^3\d\d$/.test(status) && name.toLowerCase() === 'location';
+    return { name, required: redirect || (isObject(header) && header.required === true) };
+  });
 }
 
 function readResponses(doc: JsonObject, raw: Json | undefined): ResponseModel[] {
@@ -135,11 +180,14 @@ function readResponses(doc: JsonObject, raw: Json | undefined): ResponseModel[] 
     const content = isObject(r.content) ? r.content : {};
     const contentType = pickContentType(content);
     const media = contentType ? deref(doc, content[contentType]) : undefined;
+    const key = String(status).toUpperCase() === 'DEFAULT' ? 'default' : String(status).toUpperCase();
     return {
-      status: String(status).toUpperCase() === 'DEFAULT' ? 'default' : String(status).toUpperCase(),
+      status: key,
       description: typeof r.description === 'string' ? r.description : '',
       contentType,
+      kind: contentType ? mediaKind(contentType) : undefined,
       schema: isObject(media) ? media.schema : undefined,
+      headers: readResponseHeaders(doc, key, r.headers),
     };
   });
 }
@@ -204,4 +252,13 @@ export function buildModel(spec: LoadedSpec): SpecModel {
 
 export function successResponse(op: OperationModel): ResponseModel | undefined {
   return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status === '2XX');
+}
+
+/**
+ * An operation a browser uses, not a program: every success or redirect response it declares is an HTML page
+ * or a 3xx. Such an operation cannot be an MCP tool; the manifest must exclude it.
+ */
+export function isBrowserOnly(op: OperationModel): boolean {
+  const answers = op.responses.filter((r) => /^[23](\d\d|XX)$/.test(r.status));
+  return answers.length > 0 && answers.every((r) => r.status.startsWith('3') || r.contentType?.toLowerCase() === 'text/html');
 }

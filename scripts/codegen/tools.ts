@@ -4,7 +4,7 @@ import { inlineSchema } from './inline-schema.ts';
 import { isObject, type Json, type JsonObject } from './load.ts';
 import type { AppliedTool } from './manifest.ts';
 import { successResponse, type OperationModel } from './model.ts';
-import { argName, uniqueNamer } from './naming.ts';
+import { argName, headerArgName, uniqueNamer } from './naming.ts';
 import { asObjectSchema } from './object-schema.ts';
 import { strictProfileViolations } from './strict-profile.ts';
 
@@ -63,7 +63,7 @@ export function buildInput(doc: JsonObject, op: OperationModel): InputParts {
   let left = TOOL_SCHEMA_BUDGET - INPUT_WRAPPER;
   const inline = (schema: Json) => inlineSchema(doc, schema, { mode: 'input', maxChars: Math.max(left, MIN_ARGUMENT_SHARE) });
   const add = (location: ArgBinding['in'], key: string, schema: JsonObject, required: boolean) => {
-    let name = argName(key);
+    let name = location === 'header' ? headerArgName(key) : argName(key);
     if (seen.has(name)) name = argName(`${location}_${key}`);
     name = unique(name);
     seen.add(name);

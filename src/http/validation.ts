@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { ZodError } from 'zod';
 import { ApiError, type FieldError } from '../errors.ts';
 
-const LOCATION: Record<string, string> = { param: 'path', query: 'query', header: 'header', json: 'body', form: 'body' };
+const LOCATION: Record<string, string> = { param: 'path', query: 'query', header: 'header', json: 'body', form: 'body', text: 'body' };
 
 function pointer(path: PropertyKey[]): string {
   return `/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;

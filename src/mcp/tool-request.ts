@@ -113,7 +113,8 @@ export function buildRequest(
   baseUrl: string,
   authorization: string | undefined,
 ): Request {
-  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+  // Text results (a CSV download) are tool results too; JSON stays preferred.
+  const headers: Record<string, string> = { accept: 'application/json, application/problem+json, text/*;q=0.8' };
   for (const arg of plan.headers) {
     const value = args[arg.name];
     if (value === undefined || value === null) continue;

@@ -47,15 +47,15 @@ export function pagingHint(name: string, inputSchema: Record<string, unknown>): 
 }
 
 /** Cuts `body` to the cap on a character boundary and says how to get the rest; never partial structured data. */
-function capped(shape: ResultShape, body: string): CallToolResult | undefined {
+function capped(shape: ResultShape, body: string, contentType: string | null): CallToolResult | undefined {
   // UTF-8 needs at most 3 bytes per UTF-16 unit, so most results skip the exact byte count.
   if (body.length * 3 <= shape.capBytes) return undefined;
   const total = Buffer.byteLength(body);
   if (total <= shape.capBytes) return undefined;
+  const incomplete = JSON_TYPE.test(contentType ?? 'json') ? 'the JSON is incomplete, and structuredContent is omitted' : `the ${mediaTypeOf(contentType)} text is cut`;
   const marker = (shown: number) =>
     `\n\n[result truncated: the response is ${total} bytes, over the ${shape.capBytes}-byte limit for one ` +
-    `tool result. Only the first ${shown} bytes are shown above (the JSON is incomplete, and ` +
-    `structuredContent is omitted). To get the rest, ${shape.pagingHint}.]`;
+    `tool result. Only the first ${shown} bytes are shown above (${incomplete}). To get the rest, ${shape.pagingHint}.]`;
   // The marker with the cap in place of the shown count is at least as long as the final one.
   const room = new Uint8Array(Math.max(0, shape.capBytes - Buffer.byteLength(marker(shape.capBytes))));
   const { read, written } = new TextEncoder().encodeInto(body, room);
@@ -115,12 +115,17 @@ function errorResult(shape: ResultShape, res: Response, body: string): CallToolR
   return text(message + raw, true);
 }
 
+function mediaTypeOf(contentType: string | null): string {
+  return (contentType ?? '').split(';')[0].trim();
+}
+
 export function toToolResult(shape: ResultShape, res: Response, body: string): CallToolResult {
-  if (res.status < 200 || res.status > 299) return capped(shape, body) ?? errorResult(shape, res, body);
+  const type = res.headers.get('content-type');
+  if (res.status < 200 || res.status > 299) return capped(shape, body, type) ?? errorResult(shape, res, body);
   if (body === '') {
     return text(`${res.status} ${STATUS_CODES[res.status] ?? 'OK'}: the operation succeeded and returned no content.`);
   }
-  const cut = capped(shape, body);
+  const cut = capped(shape, body, type);
   if (cut) return cut;
   if (!shape.structured) return text(body);
   const parsed = parseJson(body);

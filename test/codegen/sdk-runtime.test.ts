@@ -50,3 +50,38 @@ describe('sdk runtime request bodies', () => {
     expect(new URL(request.url).searchParams.get('StartTime<')).toBe('2024');
   });
 });
+
+describe('sdk runtime responses', () => {
+  async function answer(binding: Partial<OperationBinding>, response: Response): Promise<{ result: unknown; request: Request }> {
+    let request: Request | undefined;
+    const runtime = createRuntime<Record<string, never>>({
+      baseUrl: 'http://api.test',
+      fetch: async (r) => {
+        request = r;
+        return response;
+      },
+    });
+    const result = await runtime.call({ operationId: 'op', method: 'GET', path: '/x', body: 'none', args: [], ...binding }, {});
+    return { result, request: request! };
+  }
+  const csv = () => new Response('a,b\n1,2\n', { headers: { 'content-type': 'text/csv' } });
+  const found = () => new Response(null, { status: 302, headers: { location: 'https://elsewhere.test/done' } });
+
+  const cases: Array<[string, { given: Partial<OperationBinding>; response: () => Response; want: unknown }]> = [
+    ['reads a text body as text', { given: { parseAs: 'text' }, response: csv, want: 'a,b\n1,2\n' }],
+    ['returns a declared redirect with its status and Location', { given: { redirect: 'manual' }, response: found, want: { redirect: true, status: 302, location: 'https://elsewhere.test/done' } }],
+    ['returns a page when a redirecting operation answers 200', { given: { parseAs: 'text', redirect: 'manual' }, response: () => new Response('<p>hi</p>', { headers: { 'content-type': 'text/html' } }), want: '<p>hi</p>' }],
+  ];
+  it.each(cases)('%s', async (_, { given, response, want }) => {
+    expect((await answer(given, response())).result).toEqual(want);
+  });
+
+  it('asks fetch not to follow redirects for an operation that declares one', async () => {
+    expect((await answer({ redirect: 'manual' }, found())).request.redirect).toBe('manual');
+    expect((await answer({ parseAs: 'text' }, csv())).request.redirect).toBe('follow');
+  });
+
+  it('throws on a redirect the operation does not declare', async () => {
+    await expect(answer({}, found())).rejects.toThrow(/^302 /);
+  });
+});

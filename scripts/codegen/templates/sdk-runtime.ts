@@ -1,5 +1,6 @@
 // Runtime of the generated SDK: an openapi-fetch client with bearer credential, retry on 429/503
-// honouring Retry-After, typed problem errors, and flat-argument calls shared with the MCP tools.
+// honouring Retry-After, typed problem errors, flat-argument calls shared with the MCP tools, text bodies
+// (CSV, HTML) read as text, and declared redirects returned rather than followed.
 import createFetchClient from 'openapi-fetch';
 
 export interface ArgBinding {
@@ -15,6 +16,17 @@ export interface OperationBinding {
   body: 'none' | 'merged' | 'whole';
   contentType?: string;
   args: readonly ArgBinding[];
+  /** Read the success body as text (CSV, HTML) instead of JSON. */
+  parseAs?: 'text';
+  /** The operation declares a 3xx: return it as a Redirect instead of following it. */
+  redirect?: 'manual';
+}
+
+/** What an operation that declares a 3xx returns when the API redirects: the caller decides whether to follow. */
+export interface Redirect {
+  redirect: true;
+  status: number;
+  location: string | null;
 }
 
 export interface ClientOptions {
@@ -157,7 +169,13 @@ export function createRuntime<Paths extends {}>(options: ClientOptions) {
     const { path, query, header, body } = splitArgs(binding, args);
     const init: Record<string, unknown> = { params: { path, query, header } };
     if (binding.body !== 'none' && body !== undefined) Object.assign(init, { body }, bodyOptions(binding.contentType));
+    if (binding.parseAs) init.parseAs = binding.parseAs;
+    if (binding.redirect) init.redirect = binding.redirect;
     const { data, error, response } = await request(binding.method, binding.path, init);
+    if (binding.redirect && response.status >= 300 && response.status < 400) {
+      const redirect: Redirect = { redirect: true, status: response.status, location: response.headers.get('location') };
+      return redirect as T;
+    }
     if (!response.ok) throw new ApiProblemError(response.status, error, response.headers.get('x-request-id') ?? undefined);
     return data as T;
   }
