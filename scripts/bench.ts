@@ -19,6 +19,7 @@ import { authRows } from './bench/auth-rows.ts';
 import { timeCodegen, type CodegenTimingResult } from './bench/codegen-timing.ts';
 import { createCredentials } from './bench/credentials.ts';
 import { httpRows } from './bench/http-rows.ts';
+import { idempotencyRows } from './bench/idempotency-rows.ts';
 import { mcpRows } from './bench/mcp-rows.ts';
 import { renderReport } from './bench/report.ts';
 import { preflight, ratioRows, runInterleaved, type RowGroup, type Target } from './bench/row-runner.ts';
@@ -86,7 +87,7 @@ async function measureHttp() {
   const credentials = await createCredentials(service.url);
   // /mcp is young: if its handshake fails, report that and measure the other rows.
   const mcp = await mcpRows(service, credentials).catch((error: Error): RowGroup => ({ targets: [], rows: [], notes: [`MCP rows skipped: ${error.message}`] }));
-  const groups: RowGroup[] = [httpRows({ plain, service }), authRows(service, credentials), mcp];
+  const groups: RowGroup[] = [httpRows({ plain, service }), authRows(service, credentials), mcp, idempotencyRows(service, credentials)];
   const targets: Target[] = groups.flatMap((g) => g.targets);
   await preflight(targets);
   const rounds = roundsFor(targets.length);

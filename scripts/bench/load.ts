@@ -8,6 +8,8 @@ export interface RequestSpec {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Replaces `[<id>]` in the request (headers included) with a fresh id on every request. */
+  idReplacement?: boolean;
 }
 
 export interface LoadOptions {
@@ -36,6 +38,7 @@ export async function load(baseUrl: string, spec: RequestSpec, options: LoadOpti
     method: spec.method,
     headers: spec.headers,
     body: spec.body,
+    idReplacement: spec.idReplacement ?? false,
     connections: options.connections,
     pipelining: 1,
     duration: options.durationSeconds,

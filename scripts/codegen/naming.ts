@@ -89,6 +89,14 @@ export function argName(text: string): string {
   return fit(out || 'arg');
 }
 
+/**
+ * The argument name of a header parameter: snake case (`Idempotency-Key` -> `idempotency_key`), since header
+ * names are case-insensitive words joined by hyphens and agents expect arguments spelt like the body's fields.
+ */
+export function headerArgName(header: string): string {
+  return argName(header.toLowerCase().replace(/-/g, '_'));
+}
+
 /** Gives every name in order a unique variant, deterministically (`x`, `x_2`, `x_3`...). */
 export function uniqueNamer(taken: Iterable<string> = []): (name: string) => string {
   const used = new Set(taken);

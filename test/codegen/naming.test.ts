@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../scripts/codegen/load.ts';
 import { buildModel } from '../../scripts/codegen/model.ts';
-import { argName, identifier, isValidToolName, operationIdentifier, propertyKey, toolNameFor, typeName, uniqueNamer } from '../../scripts/codegen/naming.ts';
+import { argName, headerArgName, identifier, isValidToolName, operationIdentifier, propertyKey, toolNameFor, typeName, uniqueNamer } from '../../scripts/codegen/naming.ts';
 
 describe('toolNameFor', () => {
   const cases: Array<[string, { given: [string | undefined, string, string]; want: string }]> = [
@@ -67,6 +67,17 @@ describe('argName', () => {
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     expect(argName(given)).toBe(want);
+  });
+});
+
+describe('headerArgName', () => {
+  const cases: Array<[string, { given: string; want: string }]> = [
+    ['snake-cases a hyphenated header', { given: 'Idempotency-Key', want: 'idempotency_key' }],
+    ['lower-cases a header in any spelling', { given: 'X-REQUEST-ID', want: 'x_request_id' }],
+    ['keeps a one-word header', { given: 'Prefer', want: 'prefer' }],
+  ];
+  it.each(cases)('%s', (_, { given, want }) => {
+    expect(headerArgName(given)).toBe(want);
   });
 });
 

@@ -27,7 +27,7 @@ describe('inputSchema', () => {
       'merges path, query, header and body fields into one object',
       {
         given: { parameters: [param('id', 'path'), param('limit', 'query', { type: 'integer' }), param('X-Trace', 'header')], requestBody: { required: true, ...json({ type: 'object', required: ['name'], properties: { name: { type: 'string' }, note: { type: 'string' } } }) } },
-        want: { args: ['id<-path:id', 'limit<-query:limit', 'X-Trace<-header:X-Trace', 'name<-body:name', 'note<-body:note'], required: ['id', 'name'], body: 'merged' },
+        want: { args: ['id<-path:id', 'limit<-query:limit', 'x_trace<-header:X-Trace', 'name<-body:name', 'note<-body:note'], required: ['id', 'name'], body: 'merged' },
       },
     ],
     [
@@ -52,7 +52,7 @@ describe('inputSchema', () => {
     ],
     [
       'keeps a header that only contains the word authorization',
-      { given: { parameters: [param('id', 'path'), param('X-Authorization-Context', 'header')] }, want: { args: ['id<-path:id', 'X-Authorization-Context<-header:X-Authorization-Context'], required: ['id'], body: 'none' } },
+      { given: { parameters: [param('id', 'path'), param('X-Authorization-Context', 'header')] }, want: { args: ['id<-path:id', 'x_authorization_context<-header:X-Authorization-Context'], required: ['id'], body: 'none' } },
     ],
     ['sends an array body whole under one argument', { given: { requestBody: { required: true, ...json({ type: 'array', items: { type: 'string' } }) } }, want: { args: ['id<-path:id', 'body<-body:'], required: ['id', 'body'], body: 'whole' } }],
     ['sends a oneOf body whole', { given: { requestBody: json({ oneOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'string' }] }) }, want: { args: ['id<-path:id', 'body<-body:'], required: ['id'], body: 'whole' } }],
