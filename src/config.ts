@@ -28,6 +28,18 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** How long a stop signal waits for in-flight requests before cutting them and exiting non-zero. */
   shutdownTimeoutMs: number;
+  /** Fetching user-given URLs: whether loopback/private addresses are reachable, and our User-Agent. */
+  outbound: { allowPrivate: boolean; userAgent: string };
+  jobs: JobsConfig;
+}
+
+export interface JobsConfig {
+  /** Run background jobs inside the service; false leaves them to `npm run worker` processes. */
+  inProcess: boolean;
+  /** Jobs of one kind a process runs at once. */
+  concurrency: number;
+  /** Pause between polls of an empty queue. */
+  pollIntervalMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -72,5 +84,21 @@ export function loadConfig(env: Env): AppConfig {
     trustProxy: env.TRUST_PROXY === 'true',
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://${host}:${port}`,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    outbound: {
+      allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true',
+      userAgent: env.OUTBOUND_USER_AGENT || 'service-mcp/0.1 (+outbound fetcher)',
+    },
+    jobs: loadJobsConfig(env),
   };
+}
+
+function loadJobsConfig(env: Env): JobsConfig {
+  const inProcess = env.JOBS_IN_PROCESS !== 'false';
+  // The embedded database admits one process, so no separate worker could ever run the jobs.
+  if (!inProcess && !env.DATABASE_URL) throw new Error('JOBS_IN_PROCESS=false needs DATABASE_URL (a worker cannot share the embedded database)');
+  const concurrency = int(env, 'JOBS_CONCURRENCY', 4);
+  if (concurrency < 1) throw new Error('JOBS_CONCURRENCY must be at least 1');
+  const pollIntervalMs = int(env, 'JOBS_POLL_INTERVAL_MS', 1000);
+  if (pollIntervalMs < 500) throw new Error('JOBS_POLL_INTERVAL_MS must be at least 500');
+  return { inProcess, concurrency, pollIntervalMs };
 }

@@ -3,6 +3,9 @@
 
 import type { paths } from './types.ts';
 
+/** A streamed text body: chunks of UTF-8 bytes or strings. */
+export type BodyStream = ReadableStream<Uint8Array> | AsyncIterable<string | Uint8Array>;
+
 export type GetHealthInput = Record<string, never>;
 
 export type GetHealthOutput = 
@@ -12,6 +15,7 @@ export type GetHealthOutput =
   | { status: 503; body: NonNullable<paths["/healthz"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type SignupInput = {
+  headers: { "idempotency-key"?: string };
   body: NonNullable<NonNullable<paths["/api/v1/users/signup"]["post"]>['requestBody']>['content']["application/json"];
 };
 
@@ -97,6 +101,7 @@ export type UpdateMemberRoleOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/members/{user_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type InviteMemberInput = {
+  headers: { "idempotency-key"?: string };
   body: NonNullable<NonNullable<paths["/api/v1/invitations"]["post"]>['requestBody']>['content']["application/json"];
 };
 
@@ -108,11 +113,13 @@ export type InviteMemberOutput =
   | { status: 409; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type AcceptInvitationInput = {
+  headers: { "idempotency-key"?: string };
   body: NonNullable<NonNullable<paths["/api/v1/invitations/accept"]["post"]>['requestBody']>['content']["application/json"];
 };
 
@@ -129,6 +136,7 @@ export type AcceptInvitationOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type AcceptInvitationAsMeInput = {
+  headers: { "idempotency-key"?: string };
   body: NonNullable<NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['requestBody']>['content']["application/json"];
 };
 
@@ -141,6 +149,7 @@ export type AcceptInvitationAsMeOutput =
   | { status: 409; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
@@ -159,6 +168,7 @@ export type ListApiKeysOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/api-keys"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type CreateApiKeyInput = {
+  headers: { "idempotency-key"?: string };
   body: NonNullable<NonNullable<paths["/api/v1/api-keys"]["post"]>['requestBody']>['content']["application/json"];
 };
 
@@ -167,8 +177,10 @@ export type CreateApiKeyOutput =
   | { status: 400; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };

@@ -36,6 +36,12 @@ export const toolDescriptors: ToolDescriptor[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
         "email": {
           "type": "string",
           "format": "email",
@@ -74,6 +80,11 @@ export const toolDescriptors: ToolDescriptor[] = [
       "path": "/api/v1/users/signup",
       "body": "merged",
       "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
         {
           "name": "email",
           "in": "body",
@@ -492,7 +503,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         }
       },
-      "description": "The shape every list shares.",
       "required": [
         "has_more",
         "next_cursor",
@@ -504,7 +514,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "remove_member",
     "title": "Remove a member",
-    "description": "Remove a member\n\nAdmin-only. The removed member's tokens stop working on their next request, and the API keys they created are revoked with the membership. The owner cannot be removed.",
+    "description": "Remove a member\n\nAdmin-only. Their tokens stop working at once and the API keys they created are revoked. Not the owner.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -633,6 +643,12 @@ export const toolDescriptors: ToolDescriptor[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
         "email": {
           "type": "string",
           "format": "email",
@@ -661,6 +677,11 @@ export const toolDescriptors: ToolDescriptor[] = [
       "path": "/api/v1/invitations",
       "body": "merged",
       "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
         {
           "name": "email",
           "in": "body",
@@ -715,10 +736,16 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "accept_invitation",
     "title": "Accept an invitation with a new account",
-    "description": "Accept an invitation with a new account\n\nCreates an account for the invited email with the given name and password, joins the inviting workspace and logs in. When the invited email already has an account this answers 409 `account_exists` whatever the password, checks no password and leaves the token unused: log in, then accept with `accept_invitation_as_me`.",
+    "description": "Accept an invitation with a new account\n\nCreates the invited account, joins the workspace and logs in. If the email has an account: 409 `account_exists` (no password checked, token kept); log in, then use `accept_invitation_as_me`.",
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
         "token": {
           "type": "string",
           "minLength": 1,
@@ -751,6 +778,11 @@ export const toolDescriptors: ToolDescriptor[] = [
       "path": "/api/v1/invitations/accept",
       "body": "merged",
       "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
         {
           "name": "token",
           "in": "body",
@@ -863,10 +895,16 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "accept_invitation_as_me",
     "title": "Accept an invitation with your login",
-    "description": "Accept an invitation with your login\n\nFor an invited email that already has an account: log in first, then accept with that login (a JWT; API keys cannot accept). The logged-in user's email must be the invited one. Joins the inviting workspace with the invited role and answers with a login for it.",
+    "description": "Accept an invitation with your login\n\nFor an invited email that has an account: accept with its login (a JWT of the invited user; not an API key). Joins the workspace with the invited role and returns a login for it.",
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
         "token": {
           "type": "string",
           "minLength": 1,
@@ -887,6 +925,11 @@ export const toolDescriptors: ToolDescriptor[] = [
       "path": "/api/v1/invitations/accept-as-me",
       "body": "merged",
       "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
         {
           "name": "token",
           "in": "body",
@@ -1087,7 +1130,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "admin",
                   "member"
                 ],
-                "description": "The most the key may do; its minter's role at mint time, or what the operator CLI gave it."
+                "description": "The most it may do; its minter's role at mint time, or the CLI's."
               },
               "effective_role": {
                 "oneOf": [
@@ -1102,7 +1145,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                     "type": "null"
                   }
                 ],
-                "description": "The role the key acts with now, `role` lowered to its creator's current role; null once revoked."
+                "description": "`role` lowered to its creator's current role; null once revoked."
               },
               "created_by": {
                 "oneOf": [
@@ -1114,7 +1157,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                     "type": "null"
                   }
                 ],
-                "description": "The member who minted it; null when minted by the operator CLI (a workspace key)."
+                "description": "Who minted it; null for an operator CLI key."
               },
               "created_at": {
                 "type": "string",
@@ -1155,13 +1198,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                     "type": "null"
                   }
                 ],
-                "description": "Why the key stopped working, `revoked` by an admin or `creator_removed` with its creator; null while active."
+                "description": "`revoked` by an admin, or `creator_removed` with its creator; null while active."
               }
             }
           }
         }
       },
-      "description": "The shape every list shares.",
       "required": [
         "has_more",
         "next_cursor",
@@ -1173,10 +1215,16 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "create_api_key",
     "title": "Create an API key",
-    "description": "Create an API key\n\nAdmin-only. Returns the full key once; it cannot be shown again. The key acts with the minter's role (an owner's keys act as admin), lowered at once if the minter is demoted, and is revoked when the minter leaves the workspace.",
+    "description": "Create an API key\n\nAdmin-only. Returns the full key once. It acts with the minter's role (owner: admin), lowered if the minter is demoted, and is revoked when the minter leaves.",
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
         "name": {
           "type": "string",
           "minLength": 1,
@@ -1197,6 +1245,11 @@ export const toolDescriptors: ToolDescriptor[] = [
       "path": "/api/v1/api-keys",
       "body": "merged",
       "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
         {
           "name": "name",
           "in": "body",
@@ -1231,7 +1284,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             "admin",
             "member"
           ],
-          "description": "The most the key may do; its minter's role at mint time, or what the operator CLI gave it."
+          "description": "The most it may do; its minter's role at mint time, or the CLI's."
         },
         "effective_role": {
           "oneOf": [
@@ -1246,7 +1299,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ],
-          "description": "The role the key acts with now, `role` lowered to its creator's current role; null once revoked."
+          "description": "`role` lowered to its creator's current role; null once revoked."
         },
         "created_by": {
           "oneOf": [
@@ -1258,7 +1311,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ],
-          "description": "The member who minted it; null when minted by the operator CLI (a workspace key)."
+          "description": "Who minted it; null for an operator CLI key."
         },
         "created_at": {
           "type": "string",
@@ -1299,7 +1352,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ],
-          "description": "Why the key stopped working, `revoked` by an admin or `creator_removed` with its creator; null while active."
+          "description": "`revoked` by an admin, or `creator_removed` with its creator; null while active."
         },
         "key": {
           "type": "string",
@@ -1399,7 +1452,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             "admin",
             "member"
           ],
-          "description": "The most the key may do; its minter's role at mint time, or what the operator CLI gave it."
+          "description": "The most it may do; its minter's role at mint time, or the CLI's."
         },
         "effective_role": {
           "oneOf": [
@@ -1414,7 +1467,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ],
-          "description": "The role the key acts with now, `role` lowered to its creator's current role; null once revoked."
+          "description": "`role` lowered to its creator's current role; null once revoked."
         },
         "created_by": {
           "oneOf": [
@@ -1426,7 +1479,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ],
-          "description": "The member who minted it; null when minted by the operator CLI (a workspace key)."
+          "description": "Who minted it; null for an operator CLI key."
         },
         "created_at": {
           "type": "string",
@@ -1467,7 +1520,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ],
-          "description": "Why the key stopped working, `revoked` by an admin or `creator_removed` with its creator; null while active."
+          "description": "`revoked` by an admin, or `creator_removed` with its creator; null while active."
         }
       }
     },

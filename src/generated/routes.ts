@@ -187,6 +187,9 @@ export const routes = {
     method: "post",
     path: "/api/v1/users/signup",
     request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
       body: { required: true, content: { "application/json": { schema: SignupRequestSchema } } },
     },
     responses: {
@@ -302,6 +305,9 @@ export const routes = {
     method: "post",
     path: "/api/v1/invitations",
     request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
       body: { required: true, content: { "application/json": { schema: InviteRequestSchema } } },
     },
     responses: {
@@ -312,6 +318,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -322,6 +329,9 @@ export const routes = {
     method: "post",
     path: "/api/v1/invitations/accept",
     request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
       body: { required: true, content: { "application/json": { schema: AcceptInvitationRequestSchema } } },
     },
     responses: {
@@ -342,6 +352,9 @@ export const routes = {
     method: "post",
     path: "/api/v1/invitations/accept-as-me",
     request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
       body: { required: true, content: { "application/json": { schema: AcceptInvitationAsMeRequestSchema } } },
     },
     responses: {
@@ -353,6 +366,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -383,6 +397,9 @@ export const routes = {
     method: "post",
     path: "/api/v1/api-keys",
     request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
       body: { required: true, content: { "application/json": { schema: CreateApiKeyRequestSchema } } },
     },
     responses: {
@@ -390,8 +407,10 @@ export const routes = {
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -418,6 +437,9 @@ export const routes = {
   }),
 } as const;
 
+/** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
+export interface MediaEntry { type: string; kind: 'json' | 'form' | 'text' }
+
 export interface OperationMeta {
   operationId: string;
   /** Key in `routes` and in the handler interface. */
@@ -426,8 +448,10 @@ export interface OperationMeta {
   path: string;
   /** Scopes the operation requires; null when it is public. */
   scopes: readonly string[] | null;
-  bodyContentType: string | null;
-  bodyRequired: boolean;
+  /** The request body: whether it is required and every media type it may come in; null when there is none. */
+  body: { required: boolean; media: readonly MediaEntry[] } | null;
+  /** The media type of each declared response, by status key (`200`, `4XX`, `default`); null when it has no content. */
+  responses: Readonly<Record<string, MediaEntry | null>>;
 }
 
 // Each row goes through meta() so its type is OperationMeta: thousands of distinct literal row types would
@@ -435,17 +459,17 @@ export interface OperationMeta {
 const meta = (row: OperationMeta): OperationMeta => row;
 
 export const operations: readonly OperationMeta[] = [
-  meta({ operationId: "get_health", handler: "get_health", method: "GET", path: "/healthz", scopes: null, bodyContentType: null, bodyRequired: false }),
-  meta({ operationId: "signup", handler: "signup", method: "POST", path: "/api/v1/users/signup", scopes: null, bodyContentType: "application/json", bodyRequired: true }),
-  meta({ operationId: "login", handler: "login", method: "POST", path: "/api/v1/users/login", scopes: null, bodyContentType: "application/json", bodyRequired: true }),
-  meta({ operationId: "get_me", handler: "get_me", method: "GET", path: "/api/v1/users/me", scopes: ["users:read"], bodyContentType: null, bodyRequired: false }),
-  meta({ operationId: "list_members", handler: "list_members", method: "GET", path: "/api/v1/members", scopes: ["members:read"], bodyContentType: null, bodyRequired: false }),
-  meta({ operationId: "remove_member", handler: "remove_member", method: "DELETE", path: "/api/v1/members/{user_id}", scopes: ["members:write"], bodyContentType: null, bodyRequired: false }),
-  meta({ operationId: "update_member_role", handler: "update_member_role", method: "PATCH", path: "/api/v1/members/{user_id}", scopes: ["members:write"], bodyContentType: "application/json", bodyRequired: true }),
-  meta({ operationId: "invite_member", handler: "invite_member", method: "POST", path: "/api/v1/invitations", scopes: ["members:write"], bodyContentType: "application/json", bodyRequired: true }),
-  meta({ operationId: "accept_invitation", handler: "accept_invitation", method: "POST", path: "/api/v1/invitations/accept", scopes: null, bodyContentType: "application/json", bodyRequired: true }),
-  meta({ operationId: "accept_invitation_as_me", handler: "accept_invitation_as_me", method: "POST", path: "/api/v1/invitations/accept-as-me", scopes: ["users:write"], bodyContentType: "application/json", bodyRequired: true }),
-  meta({ operationId: "list_api_keys", handler: "list_api_keys", method: "GET", path: "/api/v1/api-keys", scopes: ["api_keys:read"], bodyContentType: null, bodyRequired: false }),
-  meta({ operationId: "create_api_key", handler: "create_api_key", method: "POST", path: "/api/v1/api-keys", scopes: ["api_keys:write"], bodyContentType: "application/json", bodyRequired: true }),
-  meta({ operationId: "revoke_api_key", handler: "revoke_api_key", method: "DELETE", path: "/api/v1/api-keys/{key_id}", scopes: ["api_keys:write"], bodyContentType: null, bodyRequired: false }),
+  meta({ operationId: "get_health", handler: "get_health", method: "GET", path: "/healthz", scopes: null, body: null, responses: {"200":{"type":"application/json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "signup", handler: "signup", method: "POST", path: "/api/v1/users/signup", scopes: null, body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "login", handler: "login", method: "POST", path: "/api/v1/users/login", scopes: null, body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_me", handler: "get_me", method: "GET", path: "/api/v1/users/me", scopes: ["users:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_members", handler: "list_members", method: "GET", path: "/api/v1/members", scopes: ["members:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "remove_member", handler: "remove_member", method: "DELETE", path: "/api/v1/members/{user_id}", scopes: ["members:write"], body: null, responses: {"204":null,"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_member_role", handler: "update_member_role", method: "PATCH", path: "/api/v1/members/{user_id}", scopes: ["members:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "invite_member", handler: "invite_member", method: "POST", path: "/api/v1/invitations", scopes: ["members:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "accept_invitation", handler: "accept_invitation", method: "POST", path: "/api/v1/invitations/accept", scopes: null, body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "accept_invitation_as_me", handler: "accept_invitation_as_me", method: "POST", path: "/api/v1/invitations/accept-as-me", scopes: ["users:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_api_keys", handler: "list_api_keys", method: "GET", path: "/api/v1/api-keys", scopes: ["api_keys:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "create_api_key", handler: "create_api_key", method: "POST", path: "/api/v1/api-keys", scopes: ["api_keys:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "revoke_api_key", handler: "revoke_api_key", method: "DELETE", path: "/api/v1/api-keys/{key_id}", scopes: ["api_keys:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

@@ -15,6 +15,17 @@ export interface OperationBinding {
   body: 'none' | 'merged' | 'whole';
   contentType?: string;
   args: readonly ArgBinding[];
+  /** Read the success body as text (CSV, HTML) instead of JSON. */
+  parseAs?: 'text';
+  /** The operation declares a 3xx: return it as a Redirect instead of following it. */
+  redirect?: 'manual';
+}
+
+/** What an operation that declares a 3xx returns when the API redirects: the caller decides whether to follow. */
+export interface Redirect {
+  redirect: true;
+  status: number;
+  location: string | null;
 }
 
 export interface ClientOptions {
@@ -157,7 +168,13 @@ export function createRuntime<Paths extends {}>(options: ClientOptions) {
     const { path, query, header, body } = splitArgs(binding, args);
     const init: Record<string, unknown> = { params: { path, query, header } };
     if (binding.body !== 'none' && body !== undefined) Object.assign(init, { body }, bodyOptions(binding.contentType));
+    if (binding.parseAs) init.parseAs = binding.parseAs;
+    if (binding.redirect) init.redirect = binding.redirect;
     const { data, error, response } = await request(binding.method, binding.path, init);
+    if (binding.redirect && response.status >= 300 && response.status < 400) {
+      const redirect: Redirect = { redirect: true, status: response.status, location: response.headers.get('location') };
+      return redirect as T;
+    }
     if (!response.ok) throw new ApiProblemError(response.status, error, response.headers.get('x-request-id') ?? undefined);
     return data as T;
   }

@@ -2,22 +2,23 @@
 /* eslint-disable */
 
 import type { paths } from './types.ts';
-import { createRuntime, type ClientOptions, type OperationBinding } from './sdk-runtime.ts';
+import { createRuntime, type ClientOptions, type OperationBinding, type Redirect } from './sdk-runtime.ts';
 
-export { ApiProblemError, type ClientOptions } from './sdk-runtime.ts';
+export { ApiProblemError, type ClientOptions, type Redirect } from './sdk-runtime.ts';
 
 export type GetHealthArgs = Record<string, never>;
 export type GetHealthResult = NonNullable<paths["/healthz"]["get"]>['responses'][200]['content']["application/json"];
 const get_healthBinding: OperationBinding = {"operationId":"get_health","method":"GET","path":"/healthz","body":"none","args":[]};
 
 export type SignupArgs = {
+  "idempotency_key"?: string;
   "email": NonNullable<NonNullable<NonNullable<paths["/api/v1/users/signup"]["post"]>['requestBody']>['content']["application/json"]>["email"];
   "password": NonNullable<NonNullable<NonNullable<paths["/api/v1/users/signup"]["post"]>['requestBody']>['content']["application/json"]>["password"];
   "name": NonNullable<NonNullable<NonNullable<paths["/api/v1/users/signup"]["post"]>['requestBody']>['content']["application/json"]>["name"];
   "workspace_name": NonNullable<NonNullable<NonNullable<paths["/api/v1/users/signup"]["post"]>['requestBody']>['content']["application/json"]>["workspace_name"];
 };
 export type SignupResult = NonNullable<paths["/api/v1/users/signup"]["post"]>['responses'][201]['content']["application/json"];
-const signupBinding: OperationBinding = {"operationId":"signup","method":"POST","path":"/api/v1/users/signup","body":"merged","args":[{"name":"email","in":"body","key":"email"},{"name":"password","in":"body","key":"password"},{"name":"name","in":"body","key":"name"},{"name":"workspace_name","in":"body","key":"workspace_name"}],"contentType":"application/json"};
+const signupBinding: OperationBinding = {"operationId":"signup","method":"POST","path":"/api/v1/users/signup","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"email","in":"body","key":"email"},{"name":"password","in":"body","key":"password"},{"name":"name","in":"body","key":"name"},{"name":"workspace_name","in":"body","key":"workspace_name"}],"contentType":"application/json"};
 
 export type LoginArgs = {
   "email": NonNullable<NonNullable<NonNullable<paths["/api/v1/users/login"]["post"]>['requestBody']>['content']["application/json"]>["email"];
@@ -52,25 +53,28 @@ export type UpdateMemberRoleResult = NonNullable<paths["/api/v1/members/{user_id
 const update_member_roleBinding: OperationBinding = {"operationId":"update_member_role","method":"PATCH","path":"/api/v1/members/{user_id}","body":"merged","args":[{"name":"user_id","in":"path","key":"user_id"},{"name":"role","in":"body","key":"role"}],"contentType":"application/json"};
 
 export type InviteMemberArgs = {
+  "idempotency_key"?: string;
   "email": NonNullable<NonNullable<NonNullable<paths["/api/v1/invitations"]["post"]>['requestBody']>['content']["application/json"]>["email"];
   "role": NonNullable<NonNullable<NonNullable<paths["/api/v1/invitations"]["post"]>['requestBody']>['content']["application/json"]>["role"];
 };
 export type InviteMemberResult = NonNullable<paths["/api/v1/invitations"]["post"]>['responses'][201]['content']["application/json"];
-const invite_memberBinding: OperationBinding = {"operationId":"invite_member","method":"POST","path":"/api/v1/invitations","body":"merged","args":[{"name":"email","in":"body","key":"email"},{"name":"role","in":"body","key":"role"}],"contentType":"application/json"};
+const invite_memberBinding: OperationBinding = {"operationId":"invite_member","method":"POST","path":"/api/v1/invitations","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"email","in":"body","key":"email"},{"name":"role","in":"body","key":"role"}],"contentType":"application/json"};
 
 export type AcceptInvitationArgs = {
+  "idempotency_key"?: string;
   "token": NonNullable<NonNullable<NonNullable<paths["/api/v1/invitations/accept"]["post"]>['requestBody']>['content']["application/json"]>["token"];
   "name": NonNullable<NonNullable<NonNullable<paths["/api/v1/invitations/accept"]["post"]>['requestBody']>['content']["application/json"]>["name"];
   "password": NonNullable<NonNullable<NonNullable<paths["/api/v1/invitations/accept"]["post"]>['requestBody']>['content']["application/json"]>["password"];
 };
 export type AcceptInvitationResult = NonNullable<paths["/api/v1/invitations/accept"]["post"]>['responses'][201]['content']["application/json"];
-const accept_invitationBinding: OperationBinding = {"operationId":"accept_invitation","method":"POST","path":"/api/v1/invitations/accept","body":"merged","args":[{"name":"token","in":"body","key":"token"},{"name":"name","in":"body","key":"name"},{"name":"password","in":"body","key":"password"}],"contentType":"application/json"};
+const accept_invitationBinding: OperationBinding = {"operationId":"accept_invitation","method":"POST","path":"/api/v1/invitations/accept","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"token","in":"body","key":"token"},{"name":"name","in":"body","key":"name"},{"name":"password","in":"body","key":"password"}],"contentType":"application/json"};
 
 export type AcceptInvitationAsMeArgs = {
+  "idempotency_key"?: string;
   "token": NonNullable<NonNullable<NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['requestBody']>['content']["application/json"]>["token"];
 };
 export type AcceptInvitationAsMeResult = NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][201]['content']["application/json"];
-const accept_invitation_as_meBinding: OperationBinding = {"operationId":"accept_invitation_as_me","method":"POST","path":"/api/v1/invitations/accept-as-me","body":"merged","args":[{"name":"token","in":"body","key":"token"}],"contentType":"application/json"};
+const accept_invitation_as_meBinding: OperationBinding = {"operationId":"accept_invitation_as_me","method":"POST","path":"/api/v1/invitations/accept-as-me","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"token","in":"body","key":"token"}],"contentType":"application/json"};
 
 export type ListApiKeysArgs = {
   "limit"?: NonNullable<NonNullable<paths["/api/v1/api-keys"]["get"]>['parameters']["query"]>["limit"];
@@ -80,10 +84,11 @@ export type ListApiKeysResult = NonNullable<paths["/api/v1/api-keys"]["get"]>['r
 const list_api_keysBinding: OperationBinding = {"operationId":"list_api_keys","method":"GET","path":"/api/v1/api-keys","body":"none","args":[{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type CreateApiKeyArgs = {
+  "idempotency_key"?: string;
   "name": NonNullable<NonNullable<NonNullable<paths["/api/v1/api-keys"]["post"]>['requestBody']>['content']["application/json"]>["name"];
 };
 export type CreateApiKeyResult = NonNullable<paths["/api/v1/api-keys"]["post"]>['responses'][201]['content']["application/json"];
-const create_api_keyBinding: OperationBinding = {"operationId":"create_api_key","method":"POST","path":"/api/v1/api-keys","body":"merged","args":[{"name":"name","in":"body","key":"name"}],"contentType":"application/json"};
+const create_api_keyBinding: OperationBinding = {"operationId":"create_api_key","method":"POST","path":"/api/v1/api-keys","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"name","in":"body","key":"name"}],"contentType":"application/json"};
 
 export type RevokeApiKeyArgs = {
   "key_id": NonNullable<NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['parameters']["path"]>["key_id"];

@@ -113,7 +113,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member
-         * @description Admin-only. The removed member's tokens stop working on their next request, and the API keys they created are revoked with the membership. The owner cannot be removed.
+         * @description Admin-only. Their tokens stop working at once and the API keys they created are revoked. Not the owner.
          */
         delete: operations["remove_member"];
         options?: never;
@@ -156,7 +156,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation with a new account
-         * @description Creates an account for the invited email with the given name and password, joins the inviting workspace and logs in. When the invited email already has an account this answers 409 `account_exists` whatever the password, checks no password and leaves the token unused: log in, then accept with `accept_invitation_as_me`.
+         * @description Creates the invited account, joins the workspace and logs in. If the email has an account: 409 `account_exists` (no password checked, token kept); log in, then use `accept_invitation_as_me`.
          */
         post: operations["accept_invitation"];
         delete?: never;
@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation with your login
-         * @description For an invited email that already has an account: log in first, then accept with that login (a JWT; API keys cannot accept). The logged-in user's email must be the invited one. Joins the inviting workspace with the invited role and answers with a login for it.
+         * @description For an invited email that has an account: accept with its login (a JWT of the invited user; not an API key). Joins the workspace with the invited role and returns a login for it.
          */
         post: operations["accept_invitation_as_me"];
         delete?: never;
@@ -200,7 +200,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Admin-only. Returns the full key once; it cannot be shown again. The key acts with the minter's role (an owner's keys act as admin), lowered at once if the minter is demoted, and is revoked when the minter leaves the workspace.
+         * @description Admin-only. Returns the full key once. It acts with the minter's role (owner: admin), lowered if the minter is demoted, and is revoked when the minter leaves.
          */
         post: operations["create_api_key"];
         delete?: never;
@@ -260,7 +260,6 @@ export interface components {
             code: string;
             message: string;
         };
-        /** @description The shape every list shares. */
         CursorPage: {
             has_more: boolean;
             /** @description Pass as `cursor` to get the next page; null on the last page. */
@@ -417,16 +416,16 @@ export interface components {
              *     ]
              */
             scopes: string[];
-            /** @description The most the key may do; its minter's role at mint time, or what the operator CLI gave it. */
+            /** @description The most it may do; its minter's role at mint time, or the CLI's. */
             role: components["schemas"]["KeyRole"];
-            /** @description The role the key acts with now, `role` lowered to its creator's current role; null once revoked. */
+            /** @description `role` lowered to its creator's current role; null once revoked. */
             effective_role: components["schemas"]["KeyRole"] | null;
-            /** @description The member who minted it; null when minted by the operator CLI (a workspace key). */
+            /** @description Who minted it; null for an operator CLI key. */
             created_by: components["schemas"]["UserId"] | null;
             created_at: components["schemas"]["Timestamp"];
             last_used_at: components["schemas"]["Timestamp"] | null;
             revoked_at: components["schemas"]["Timestamp"] | null;
-            /** @description Why the key stopped working, `revoked` by an admin or `creator_removed` with its creator; null while active. */
+            /** @description `revoked` by an admin, or `creator_removed` with its creator; null while active. */
             revoked_reason: ("revoked" | "creator_removed") | null;
         };
         ApiKeyCreated: components["schemas"]["ApiKey"] & {
@@ -552,6 +551,8 @@ export interface components {
         Limit: number;
         /** @description Opaque cursor from the previous page's `next_cursor`. */
         Cursor: string;
+        /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+        IdempotencyKey: string;
     };
     requestBodies: never;
     headers: {
@@ -592,7 +593,10 @@ export interface operations {
     signup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -777,7 +781,10 @@ export interface operations {
     invite_member: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -802,6 +809,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -810,7 +818,10 @@ export interface operations {
     accept_invitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -843,7 +854,10 @@ export interface operations {
     accept_invitation_as_me: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -869,6 +883,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -908,7 +923,10 @@ export interface operations {
     create_api_key: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -930,8 +948,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

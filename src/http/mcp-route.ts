@@ -41,8 +41,9 @@ export function mcpRoutes(app: Hono<AppEnv>, deps: Deps, responseText: (response
     allowedHosts: allowedHosts(deps),
     onerror: (error) => deps.log.warn({ err: error.message }, 'mcp exchange refused'),
   });
-  const { limiter, config } = deps;
-  app.on(['GET', 'POST', 'DELETE'], MCP_PATH, authenticate(deps.authenticator), async (c) => {
+  const { config } = deps;
+  const { limiter } = deps.auth;
+  app.on(['GET', 'POST', 'DELETE'], MCP_PATH, authenticate(deps.auth.authenticator), async (c) => {
     const principal = c.get('principal');
     if (!principal) throw new Error('/mcp reached without a principal');
     let limits: Record<string, string> = {};

@@ -10,12 +10,15 @@ import type { RateLimitConfig } from '../config.ts';
 import type { Principal } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { OperationMeta } from '../generated/routes.ts';
+import { declaresIdempotencyKey, idempotencyStep, type IdempotencyOptions } from './idempotency.ts';
 import type { AppEnv } from './request-context.ts';
 
 export interface GuardOptions {
   authenticator: Authenticator;
   limiter: RateLimiter;
   rateLimit: RateLimitConfig;
+  /** Needed when an operation declares the Idempotency-Key header. */
+  idempotency?: IdempotencyOptions;
 }
 
 export function hasScope(principal: Principal, required: readonly string[]): boolean {
@@ -83,16 +86,24 @@ export function throttle(limiter: RateLimiter, config: RateLimitConfig): Middlew
   };
 }
 
-function mediaType(header: string | undefined): string {
+export function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
-function requireContentType(op: OperationMeta): MiddlewareHandler<AppEnv> {
-  const expected = op.bodyContentType?.toLowerCase();
+/** The header that lists what a method accepts besides `Accept`: Accept-Post (LDP) and Accept-Patch (RFC 5789). */
+const ACCEPT_BY_METHOD: Record<string, string> = { POST: 'Accept-Post', PATCH: 'Accept-Patch' };
+
+/** Refuses, with 415 listing every accepted media type, a body of a type the contract does not declare. */
+export function requireContentType(op: OperationMeta): MiddlewareHandler<AppEnv> {
+  const accepted = (op.body?.media ?? []).map((m) => m.type.toLowerCase());
+  const list = accepted.join(', ');
+  const headers: Record<string, string> = { Accept: list };
+  if (ACCEPT_BY_METHOD[op.method]) headers[ACCEPT_BY_METHOD[op.method]] = list;
+  const detail = `This operation accepts ${accepted.join(' or ')} request bodies.`;
   return async (c, next) => {
     const hasBody = c.req.header('content-length') !== '0' && (c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined);
-    if ((hasBody || op.bodyRequired) && mediaType(c.req.header('content-type')) !== expected) {
-      throw new ApiError('unsupported_media_type', `This operation accepts ${expected} request bodies.`, { headers: { Accept: expected ?? '' } });
+    if ((hasBody || op.body?.required) && !accepted.includes(mediaType(c.req.header('content-type')))) {
+      throw new ApiError('unsupported_media_type', detail, { headers });
     }
     await next();
   };
@@ -115,6 +126,11 @@ export function operationGuard(op: OperationMeta, options: GuardOptions): Middle
   const chain: MiddlewareHandler<AppEnv>[] = [];
   if (op.scopes) chain.push(authenticate(options.authenticator), requireScopes(op.scopes));
   chain.push(throttle(options.limiter, options.rateLimit));
-  if (op.bodyContentType) chain.push(requireContentType(op));
+  if (op.body) chain.push(requireContentType(op));
+  // Last, so a refused, throttled or mistyped request never claims a key.
+  if (declaresIdempotencyKey(op)) {
+    if (!options.idempotency) throw new Error(`operation ${op.operationId} declares Idempotency-Key but the guard has no idempotency options`);
+    chain.push(idempotencyStep(op, options.idempotency)!);
+  }
   return chain;
 }
