@@ -209,8 +209,10 @@ function inlineAt(doc: JsonObject, schema: Json, mode: InlineOptions['mode'], de
       } else if (key === 'additionalItems') {
         if (Array.isArray(node.items)) out.items = visit(value);
       } else if (key === 'additionalProperties') {
-        // `false` stays literal: strict clients look for exactly `additionalProperties: false`.
-        out.additionalProperties = value === false ? false : visit(value);
+        // `false` stays literal: strict clients look for exactly `additionalProperties: false`. `true` (or `{}`) is
+        // the default, and written out it is an untyped schema the Inspector's --strict check flags: it is left out.
+        if (value === false) out.additionalProperties = false;
+        else if (value !== true && !(isObject(value) && Object.keys(value).length === 0)) out.additionalProperties = visit(value);
       } else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {
         const bound = node[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
         if (typeof value === 'number') out[key] = value;
