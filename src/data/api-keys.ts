@@ -64,24 +64,32 @@ export function listApiKeys(q: Queryable, workspaceId: string, page: { limit: nu
     limit ${page.limit}`;
 }
 
-/** Marks the key revoked; a second revoke keeps the first time. Undefined when the workspace has no such key. */
-export async function revokeApiKey(q: Queryable, workspaceId: string, keyId: string, now: Date): Promise<ApiKeyRow | undefined> {
-  const [row] = await query(q)<ApiKeyRow[]>`
+/**
+ * Marks the key revoked; a second revoke keeps the first time and says `changed: false`. Undefined when
+ * the workspace has no such key. The update only matches an active key, so of two concurrent revokes
+ * exactly one sees `changed` (the other waits for its row lock, then finds the key revoked).
+ */
+export async function revokeApiKey(q: Queryable, workspaceId: string, keyId: string, now: Date): Promise<{ row: ApiKeyRow; changed: boolean } | undefined> {
+  const [revoked] = await query(q)<ApiKeyRow[]>`
     with k as (
-      update api_keys set revoked_at = coalesce(revoked_at, ${now}), revoked_reason = coalesce(revoked_reason, 'revoked')
-      where id = ${keyId} and workspace_id = ${workspaceId}
+      update api_keys set revoked_at = ${now}, revoked_reason = 'revoked'
+      where id = ${keyId} and workspace_id = ${workspaceId} and revoked_at is null
       returning *)
     select ${keyColumns(q)} from k ${creatorJoin(q)}`;
-  return row;
+  if (revoked) return { row: revoked, changed: true };
+  const [row] = await query(q)<ApiKeyRow[]>`
+    select ${keyColumns(q)} from api_keys k ${creatorJoin(q)} where k.id = ${keyId} and k.workspace_id = ${workspaceId}`;
+  return row && { row, changed: false };
 }
 
-/** Revokes the active keys a member created in the workspace; returns their ids. */
-export async function revokeKeysCreatedBy(q: Queryable, workspaceId: string, userId: string, now: Date): Promise<string[]> {
-  const rows = await query(q)<{ id: string }[]>`
-    update api_keys set revoked_at = ${now}, revoked_reason = 'creator_removed'
-    where workspace_id = ${workspaceId} and created_by = ${userId} and revoked_at is null
-    returning id`;
-  return rows.map((r) => r.id);
+/** Revokes the active keys a member created in the workspace; returns them as revoked. */
+export function revokeKeysCreatedBy(q: Queryable, workspaceId: string, userId: string, now: Date): Promise<ApiKeyRow[]> {
+  return query(q)<ApiKeyRow[]>`
+    with k as (
+      update api_keys set revoked_at = ${now}, revoked_reason = 'creator_removed'
+      where workspace_id = ${workspaceId} and created_by = ${userId} and revoked_at is null
+      returning *)
+    select ${keyColumns(q)} from k ${creatorJoin(q)} order by k.created_at, k.id`;
 }
 
 /** The workspace a key belongs to, for the operator who names a key without its workspace. */

@@ -198,6 +198,19 @@ export type RevokeApiKeyOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type ListEventsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']['query']>;
+};
+
+export type ListEventsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -213,4 +226,5 @@ export interface Handlers<Ctx> {
   list_api_keys(input: ListApiKeysInput, ctx: Ctx): Promise<ListApiKeysOutput>;
   create_api_key(input: CreateApiKeyInput, ctx: Ctx): Promise<CreateApiKeyOutput>;
   revoke_api_key(input: RevokeApiKeyInput, ctx: Ctx): Promise<RevokeApiKeyOutput>;
+  list_events(input: ListEventsInput, ctx: Ctx): Promise<ListEventsOutput>;
 }

@@ -1525,5 +1525,153 @@ export const toolDescriptors: ToolDescriptor[] = [
       }
     },
     "toolset": "workspace"
+  },
+  {
+    "name": "list_events",
+    "title": "List events",
+    "description": "List events\n\nAdmin-only. What changed in the workspace, oldest first; follow `next_cursor` to catch up.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "type": {
+          "type": "string",
+          "maxLength": 500,
+          "description": "Comma-separated `resource.action` or `resource.*` types."
+        },
+        "created_after": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "created_before": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_events",
+      "method": "GET",
+      "path": "/api/v1/events",
+      "body": "none",
+      "args": [
+        {
+          "name": "type",
+          "in": "query",
+          "key": "type"
+        },
+        {
+          "name": "created_after",
+          "in": "query",
+          "key": "created_after"
+        },
+        {
+          "name": "created_before",
+          "in": "query",
+          "key": "created_before"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "type",
+              "created_at",
+              "actor",
+              "data"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "type": {
+                "type": "string"
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "actor": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "user",
+                      "api_key",
+                      "operator"
+                    ]
+                  },
+                  "id": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  }
+                }
+              },
+              "data": {
+                "type": "object"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "workspace"
   }
 ];

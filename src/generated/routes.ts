@@ -170,6 +170,21 @@ export const ApiKeyCreatedSchema: z.ZodType = z.intersection(ApiKeySchema, z.loo
   "key": z.string().regex(new RegExp("^svc_[a-z0-9]{8}_[A-Za-z0-9]+$", 'u')).check(storableText),
 }));
 
+export const EventSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "type": z.string().check(storableText),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "actor": z.looseObject({
+    "type": z.enum(["user","api_key","operator"]).optional(),
+    "id": z.string().check(storableText).nullable().optional(),
+  }),
+  "data": z.looseObject({}),
+});
+
+export const EventListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(EventSchema),
+}));
+
 export const routes = {
   get_health: createRoute({
     operationId: "get_health",
@@ -435,6 +450,29 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  list_events: createRoute({
+    operationId: "list_events",
+    method: "get",
+    path: "/api/v1/events",
+    request: {
+      query: z.object({
+        "type": z.string().max(500).check(storableText).optional(),
+        "created_after": z.iso.datetime({ offset: true }).check(storableText).optional(),
+        "created_before": z.iso.datetime({ offset: true }).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of events.", content: { "application/json": { schema: EventListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -472,4 +510,5 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "list_api_keys", handler: "list_api_keys", method: "GET", path: "/api/v1/api-keys", scopes: ["api_keys:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "create_api_key", handler: "create_api_key", method: "POST", path: "/api/v1/api-keys", scopes: ["api_keys:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "revoke_api_key", handler: "revoke_api_key", method: "DELETE", path: "/api/v1/api-keys/{key_id}", scopes: ["api_keys:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_events", handler: "list_events", method: "GET", path: "/api/v1/events", scopes: ["events:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

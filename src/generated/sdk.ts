@@ -96,6 +96,16 @@ export type RevokeApiKeyArgs = {
 export type RevokeApiKeyResult = NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][200]['content']["application/json"];
 const revoke_api_keyBinding: OperationBinding = {"operationId":"revoke_api_key","method":"DELETE","path":"/api/v1/api-keys/{key_id}","body":"none","args":[{"name":"key_id","in":"path","key":"key_id"}]};
 
+export type ListEventsArgs = {
+  "type"?: NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']["query"]>["type"];
+  "created_after"?: NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']["query"]>["created_after"];
+  "created_before"?: NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']["query"]>["created_before"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListEventsResult = NonNullable<paths["/api/v1/events"]["get"]>['responses'][200]['content']["application/json"];
+const list_eventsBinding: OperationBinding = {"operationId":"list_events","method":"GET","path":"/api/v1/events","body":"none","args":[{"name":"type","in":"query","key":"type"},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -115,6 +125,7 @@ export function createClient(options: ClientOptions) {
     list_api_keys: (args: ListApiKeysArgs = {}) => runtime.call<ListApiKeysResult>(list_api_keysBinding, args),
     create_api_key: (args: CreateApiKeyArgs) => runtime.call<CreateApiKeyResult>(create_api_keyBinding, args),
     revoke_api_key: (args: RevokeApiKeyArgs) => runtime.call<RevokeApiKeyResult>(revoke_api_keyBinding, args),
+    list_events: (args: ListEventsArgs = {}) => runtime.call<ListEventsResult>(list_eventsBinding, args),
   };
 }
 
@@ -135,4 +146,5 @@ export const operationBindings: Record<string, OperationBinding> = {
   "list_api_keys": list_api_keysBinding,
   "create_api_key": create_api_keyBinding,
   "revoke_api_key": revoke_api_keyBinding,
+  "list_events": list_eventsBinding,
 };

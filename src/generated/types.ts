@@ -229,6 +229,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Admin-only. What changed in the workspace, oldest first; follow `next_cursor` to catch up.
+         */
+        get: operations["list_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -434,6 +454,25 @@ export interface components {
              * @example svc_k7v2m9qa_3Fq9ZxT2bLw8NcVh0RkYpD4s7GhJ2k
              */
             key: string;
+        };
+        Event: {
+            /** @example evt_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            /** @example member.added */
+            type: string;
+            /** Format: date-time */
+            created_at: string;
+            actor: {
+                /** @enum {string} */
+                type?: "user" | "api_key" | "operator";
+                id?: string | null;
+            };
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        EventList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["Event"][];
         };
         ApiKeyList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["ApiKey"][];
@@ -981,6 +1020,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_events: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated `resource.action` or `resource.*` types. */
+                type?: string;
+                created_after?: string;
+                created_before?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

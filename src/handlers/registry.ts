@@ -4,6 +4,7 @@ import { createApiKey } from './api-keys/create-api-key.ts';
 import { listApiKeys } from './api-keys/list-api-keys.ts';
 import { revokeApiKey } from './api-keys/revoke-api-key.ts';
 import type { HandlerContext } from './context.ts';
+import { listEvents } from './events/list-events.ts';
 import { acceptInvitation } from './members/accept-invitation.ts';
 import { acceptInvitationAsMe } from './members/accept-invitation-as-me.ts';
 import { inviteMember } from './members/invite-member.ts';
@@ -29,4 +30,5 @@ export const handlers: Handlers<HandlerContext> = {
   list_api_keys: listApiKeys,
   create_api_key: createApiKey,
   revoke_api_key: revokeApiKey,
+  list_events: listEvents,
 };

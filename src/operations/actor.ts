@@ -13,6 +13,8 @@ export interface Actor {
   /** The person acting, or the creator of the key; null for operator actors and CLI keys. */
   userId: string | null;
   role: Role;
+  /** The key acting, for `api_key` actors: events name it as their actor. */
+  keyId?: string;
 }
 
 export function actorFromPrincipal(principal: Principal): Actor {
@@ -22,6 +24,7 @@ export function actorFromPrincipal(principal: Principal): Actor {
     // CLI keys authenticate with an empty user id: no person stands behind them.
     userId: principal.userId || null,
     role: principal.role,
+    ...(principal.kind === 'api_key' ? { keyId: principal.credentialId } : {}),
   };
 }
 

@@ -2,7 +2,10 @@ import { mintApiKey } from '../../auth/api-keys.ts';
 import { insertApiKey, type ApiKeyRow, type KeyRole } from '../../data/api-keys.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
+// Events carry the resource as the API shows it, so the wire shape is shared with the handler.
+import { apiKeyBody } from '../../handlers/api-keys/body.ts';
 import { requireAdmin, type Actor } from '../actor.ts';
+import { eventActor, recordEvent } from '../events/record-event.ts';
 import { keyRoleFor } from './key-roles.ts';
 
 export interface CreateApiKeyRequest {
@@ -20,13 +23,17 @@ export async function createApiKey(deps: Deps, actor: Actor, request: CreateApiK
   // A prefix collision (1 in 36^8 per pair) is retried with a fresh key rather than surfaced.
   for (let attempt = 0; attempt < 4; attempt++) {
     const minted = mintApiKey(deps.auth.apiKeyPepper);
-    const row = await insertApiKey(deps.db.sql, actor.workspaceId, deps.ids, {
-      name: request.name,
-      prefix: minted.prefix,
-      secretHash: minted.secretHash,
-      role,
-      createdBy: actor.userId,
-      now: deps.clock.now(),
+    const row = await deps.db.sql.begin(async (tx) => {
+      const inserted = await insertApiKey(tx, actor.workspaceId, deps.ids, {
+        name: request.name,
+        prefix: minted.prefix,
+        secretHash: minted.secretHash,
+        role,
+        createdBy: actor.userId,
+        now: deps.clock.now(),
+      });
+      if (inserted) await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'api_key.created', apiKeyBody(inserted));
+      return inserted;
     });
     if (row) {
       deps.log.info({ key_id: row.id, prefix: row.prefix, actor: actor.kind }, 'api key minted');

@@ -21,6 +21,6 @@ export async function acceptInvitationAsMe(deps: Deps, actor: Actor, token: stri
     if (!user || user.id !== userId) {
       throw new ApiError('forbidden', 'This invitation is for another email address; log in as the invited person to accept it.');
     }
-    return joinWorkspace(tx, invitation, user, now);
+    return joinWorkspace(deps, tx, invitation, user, now);
   });
 }

@@ -22,6 +22,6 @@ export async function acceptInvitation(deps: Deps, request: { token: string; nam
     if (await findUserByEmail(tx, invitation.email)) throw accountExists();
     const user = await insertUser(tx, deps.ids, { email: invitation.email, name: request.name, passwordHash, now });
     if (!user) throw accountExists();
-    return joinWorkspace(tx, invitation, user, now);
+    return joinWorkspace(deps, tx, invitation, user, now);
   });
 }

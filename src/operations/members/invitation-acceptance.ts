@@ -7,6 +7,9 @@ import type { UserRow } from '../../data/users.ts';
 import { findWorkspace } from '../../data/workspaces.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
+// Events carry the resource as the API shows it, so the wire shape is shared with the handler.
+import { memberBody } from '../../handlers/members/body.ts';
+import { recordEvent } from '../events/record-event.ts';
 import type { JoinedWorkspace } from '../users/signup.ts';
 import { hashInvitationToken } from './invitation-token.ts';
 
@@ -17,11 +20,13 @@ export async function lockInvitation(deps: Deps, tx: TransactionSql, token: stri
   return invitation;
 }
 
-/** Adds the user to the invitation's workspace and uses the invitation up. */
-export async function joinWorkspace(tx: TransactionSql, invitation: InvitationRow, user: UserRow, now: Date): Promise<JoinedWorkspace> {
+/** Adds the user to the invitation's workspace, uses the invitation up and records `member.added` by the joining user. */
+export async function joinWorkspace(deps: Deps, tx: TransactionSql, invitation: InvitationRow, user: UserRow, now: Date): Promise<JoinedWorkspace> {
   const joined = await insertMembership(tx, invitation.workspace_id, { userId: user.id, role: invitation.role, now });
   if (!joined) throw new ApiError('already_exists', 'You are already a member of this workspace.');
   await markInvitationAccepted(tx, invitation.workspace_id, invitation.id, now);
+  const member = { user_id: user.id, email: user.email, name: user.name, role: invitation.role, created_at: now };
+  await recordEvent(deps, tx, invitation.workspace_id, { type: 'user', id: user.id }, 'member.added', memberBody(member));
   const workspace = await findWorkspace(tx, invitation.workspace_id);
   if (!workspace) throw new Error(`invitation ${invitation.id} names a missing workspace`);
   return { user, workspace, role: invitation.role };

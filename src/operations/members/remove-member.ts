@@ -1,7 +1,11 @@
 import { revokeKeysCreatedBy } from '../../data/api-keys.ts';
 import { deleteMembership } from '../../data/memberships.ts';
 import type { Deps } from '../../deps.ts';
+// Events carry the resources as the API shows them, so the wire shapes are shared with the handlers.
+import { apiKeyBody } from '../../handlers/api-keys/body.ts';
+import { memberBody } from '../../handlers/members/body.ts';
 import { requireAdmin, type Actor } from '../actor.ts';
+import { eventActor, recordEvent } from '../events/record-event.ts';
 import { changeableMember, changeMembership } from './membership-change.ts';
 
 /**
@@ -13,7 +17,9 @@ export async function removeMember(deps: Deps, actor: Actor, userId: string): Pr
   const member = await changeableMember(deps, actor.workspaceId, userId);
   await changeMembership(deps, actor.workspaceId, member.user_id, async (tx) => {
     await deleteMembership(tx, actor.workspaceId, member.user_id);
+    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'member.removed', memberBody(member));
     const revoked = await revokeKeysCreatedBy(tx, actor.workspaceId, member.user_id, deps.clock.now());
-    if (revoked.length) deps.log.info({ user_id: member.user_id, key_ids: revoked }, 'api keys of a removed member revoked');
+    for (const key of revoked) await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'api_key.revoked', apiKeyBody(key));
+    if (revoked.length) deps.log.info({ user_id: member.user_id, key_ids: revoked.map((k) => k.id) }, 'api keys of a removed member revoked');
   });
 }

@@ -4,6 +4,9 @@ import { insertUser, normaliseEmail, type UserRow } from '../../data/users.ts';
 import { insertWorkspace, type WorkspaceRow } from '../../data/workspaces.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
+// Events carry the resource as the API shows it, so the wire shape is shared with the handler.
+import { workspaceBody } from '../../handlers/users/body.ts';
+import { recordEvent } from '../events/record-event.ts';
 
 /** A person and the workspace they now belong to: what signup and both invitation acceptances yield. */
 export interface JoinedWorkspace {
@@ -37,6 +40,7 @@ export async function signup(deps: Deps, request: SignupRequest): Promise<Joined
     const user = await insertUser(tx, deps.ids, { email: normaliseEmail(request.email), name: request.name, passwordHash, now });
     if (!user) throw emailTaken();
     await insertMembership(tx, workspace.id, { userId: user.id, role: 'owner', now });
+    await recordEvent(deps, tx, workspace.id, { type: 'user', id: user.id }, 'workspace.created', workspaceBody(workspace));
     return { user, workspace, role: 'owner' as const };
   });
 }
