@@ -11,6 +11,8 @@
 import { createSecretKey } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
+import { findActiveKeyByPrefix, type ActiveKeyRow } from '../data/api-keys.ts';
+import { findMemberRole } from '../data/memberships.ts';
 import type { Clock, Principal } from '../deps.ts';
 import { parseApiKey, verifySecret } from './api-keys.ts';
 import { bearerCredentials } from './bearer-credentials.ts';
@@ -58,14 +60,6 @@ export interface Authenticator {
   close(): Promise<void>;
 }
 
-interface KeyRow {
-  id: string;
-  workspace_id: string;
-  secret_hash: string;
-  scopes: string[];
-  role: 'admin' | 'member';
-  created_by: string | null;
-}
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const { sql, jwt, pepper, clock, log } = options;
@@ -95,12 +89,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     const cached = cacheUsable() ? cache.get(key) : undefined;
     if (cached?.kind === 'api_key') return cached;
     const epoch = cache.epoch();
-    const rows = await sql<KeyRow[]>`
-      select k.id, k.workspace_id, k.secret_hash, k.scopes, k.role, k.created_by
-      from api_keys k join workspaces w on w.id = k.workspace_id
-      where k.prefix = ${prefix} and k.revoked_at is null`;
-    if (rows.length === 0) return undefined;
-    const entry = apiKeyEntry(rows[0]);
+    const row = await findActiveKeyByPrefix(sql, prefix);
+    if (!row) return undefined;
+    const entry = apiKeyEntry(row);
     if (cacheUsable()) cache.set(key, entry, epoch);
     return entry;
   }
@@ -132,11 +123,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     const cached = cacheUsable() ? cache.get(key) : undefined;
     if (cached?.kind === 'membership') return cached.role;
     const epoch = cache.epoch();
-    const rows = await sql<{ role: Principal['role'] }[]>`
-      select role from memberships where workspace_id = ${workspaceId} and user_id = ${userId}`;
-    if (rows.length === 0) return undefined;
-    if (cacheUsable()) cache.set(key, { kind: 'membership', role: rows[0].role }, epoch);
-    return rows[0].role;
+    const role = await findMemberRole(sql, workspaceId, userId);
+    if (!role) return undefined;
+    if (cacheUsable()) cache.set(key, { kind: 'membership', role }, epoch);
+    return role;
   }
 
   async function fromJwt(text: string): Promise<Principal | null> {
@@ -173,7 +163,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
  * An API key is an integration of its workspace acting with its own role (admin or member); the
  * principal's userId is the creator (empty for keys minted by the operator CLI without a user).
  */
-function apiKeyEntry(row: KeyRow): ApiKeyEntry {
+function apiKeyEntry(row: ActiveKeyRow): ApiKeyEntry {
   const principal: Principal = Object.freeze({
     kind: 'api_key' as const,
     userId: row.created_by ?? '',

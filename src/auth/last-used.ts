@@ -2,6 +2,7 @@
 // flush interval (and on close) writes the latest use of every key seen since the last flush.
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
+import { recordKeysLastUsed } from '../data/api-keys.ts';
 
 export interface LastUsedRecorder {
   touch(keyId: string, at: Date): void;
@@ -24,17 +25,8 @@ export function createLastUsedRecorder(options: LastUsedOptions): LastUsedRecord
   let inFlight: Promise<void> = Promise.resolve();
   let closed = false;
 
-  async function write(batch: Map<string, number>): Promise<void> {
-    const ids = [...batch.keys()];
-    const times = ids.map((id) => new Date(batch.get(id)!).toISOString());
-    // greatest() keeps the newest value when instances flush out of order.
-    await sql`
-      update api_keys as k
-      set last_used_at = greatest(k.last_used_at, v.used_at)
-      from (select unnest(${sql.array(ids)}::text[]) as id,
-                   unnest(${sql.array(times)}::text[])::timestamptz as used_at) as v
-      where k.id = v.id`;
-  }
+  const write = (batch: Map<string, number>): Promise<void> =>
+    recordKeysLastUsed(sql, new Map([...batch].map(([id, time]) => [id, new Date(time)])));
 
   function flush(): Promise<void> {
     if (pending.size === 0) return inFlight;
