@@ -3,7 +3,7 @@ import { requireAdmin } from '../../operations/actor.ts';
 import { listApiKeys as list } from '../../operations/api-keys/list-api-keys.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { apiKeyBody } from './body.ts';
+import { apiKeyBody } from '../../operations/api-keys/wire.ts';
 
 export async function listApiKeys(input: ListApiKeysInput, ctx: HandlerContext): Promise<ListApiKeysOutput> {
   const actor = actorFrom(ctx);

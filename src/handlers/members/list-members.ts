@@ -2,7 +2,7 @@ import type { ListMembersInput, ListMembersOutput } from '../../generated/handle
 import { listMembers as list } from '../../operations/members/list-members.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { memberBody } from './body.ts';
+import { memberBody } from '../../operations/members/wire.ts';
 
 export async function listMembers(input: ListMembersInput, ctx: HandlerContext): Promise<ListMembersOutput> {
   const actor = actorFrom(ctx);

@@ -1,11 +1,7 @@
-// Users, workspaces and sessions as the contract shows them.
-import type { UserRow } from '../../data/users.ts';
-import type { WorkspaceRow } from '../../data/workspaces.ts';
+// The session answer of signup and invitation acceptance: the joined workspace and a login for it.
 import type { Deps } from '../../deps.ts';
 import type { JoinedWorkspace } from '../../operations/users/signup.ts';
-
-export const userBody = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: u.created_at.toISOString() });
-export const workspaceBody = (w: WorkspaceRow) => ({ id: w.id, name: w.name, created_at: w.created_at.toISOString() });
+import { userBody, workspaceBody } from '../../operations/users/wire.ts';
 
 /** Signup and invitation acceptance both answer with the user, the workspace, the role and a login. */
 export async function sessionBody(deps: Deps, joined: JoinedWorkspace) {

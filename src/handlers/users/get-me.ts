@@ -2,7 +2,7 @@ import type { GetMeInput, GetMeOutput } from '../../generated/handlers.ts';
 import { actorFromPrincipal } from '../../operations/actor.ts';
 import { getMe as me } from '../../operations/users/get-me.ts';
 import { requirePrincipal, type HandlerContext } from '../context.ts';
-import { userBody, workspaceBody } from './body.ts';
+import { userBody, workspaceBody } from '../../operations/users/wire.ts';
 
 export async function getMe(_input: GetMeInput, ctx: HandlerContext): Promise<GetMeOutput> {
   const principal = requirePrincipal(ctx);

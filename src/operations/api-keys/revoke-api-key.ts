@@ -3,7 +3,7 @@ import { revokeApiKey as revokeKeyRow, type ApiKeyRow } from '../../data/api-key
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 // Events carry the resource as the API shows it, so the wire shape is shared with the handler.
-import { apiKeyBody } from '../../handlers/api-keys/body.ts';
+import { apiKeyBody } from './wire.ts';
 import { requireAdmin, type Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
 

@@ -1,6 +1,6 @@
-// An API-key row as the contract shows it.
+// An API-key row as the contract shows it: in responses and in the data of its events.
 import type { ApiKeyRow } from '../../data/api-keys.ts';
-import { effectiveKeyRole } from '../../operations/api-keys/key-roles.ts';
+import { effectiveKeyRole } from './key-roles.ts';
 
 export const apiKeyBody = (k: ApiKeyRow) => ({
   id: k.id,

@@ -8,7 +8,7 @@ import { findWorkspace } from '../../data/workspaces.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 // Events carry the resource as the API shows it, so the wire shape is shared with the handler.
-import { memberBody } from '../../handlers/members/body.ts';
+import { memberBody } from './wire.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { JoinedWorkspace } from '../users/signup.ts';
 import { hashInvitationToken } from './invitation-token.ts';

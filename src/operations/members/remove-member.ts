@@ -2,8 +2,8 @@ import { revokeKeysCreatedBy } from '../../data/api-keys.ts';
 import { deleteMembership } from '../../data/memberships.ts';
 import type { Deps } from '../../deps.ts';
 // Events carry the resources as the API shows them, so the wire shapes are shared with the handlers.
-import { apiKeyBody } from '../../handlers/api-keys/body.ts';
-import { memberBody } from '../../handlers/members/body.ts';
+import { apiKeyBody } from '../api-keys/wire.ts';
+import { memberBody } from './wire.ts';
 import { requireAdmin, type Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
 import { changeableMember, changeMembership } from './membership-change.ts';

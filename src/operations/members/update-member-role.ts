@@ -1,7 +1,7 @@
 import { updateMemberRole as updateRoleRow, type MemberRow } from '../../data/memberships.ts';
 import type { Deps } from '../../deps.ts';
 // Events carry the resource as the API shows it, so the wire shape is shared with the handler.
-import { memberBody } from '../../handlers/members/body.ts';
+import { memberBody } from './wire.ts';
 import { requireAdmin, type Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
 import { changeableMember, changeMembership } from './membership-change.ts';

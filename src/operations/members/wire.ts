@@ -1,4 +1,4 @@
-// A member row as the contract shows it.
+// A member row as the contract shows it: in responses and in the data of its events.
 import type { MemberRow } from '../../data/memberships.ts';
 
 export const memberBody = (m: MemberRow) => ({

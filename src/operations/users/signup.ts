@@ -5,7 +5,7 @@ import { insertWorkspace, type WorkspaceRow } from '../../data/workspaces.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 // Events carry the resource as the API shows it, so the wire shape is shared with the handler.
-import { workspaceBody } from '../../handlers/users/body.ts';
+import { workspaceBody } from './wire.ts';
 import { recordEvent } from '../events/record-event.ts';
 
 /** A person and the workspace they now belong to: what signup and both invitation acceptances yield. */
