@@ -51,7 +51,7 @@ export function createApp(deps: Deps) {
     routes,
     handlers,
     guards: (op) => operationGuard(op, guardOptions),
-    context: (c): HandlerContext => ({ deps, principal: c.get('principal'), requestId: c.get('requestId'), clientAddress: c.get('clientAddress') }),
+    context: (c): HandlerContext => ({ deps, principal: c.get('principal'), requestId: c.get('requestId'), clientAddress: c.get('clientAddress'), signal: c.req.raw.signal }),
     texts,
   });
   mcpRoutes(app, deps, (response) => texts.get(response));

@@ -31,7 +31,20 @@ export interface AppConfig {
   /** Fetching user-given URLs: whether loopback/private addresses are reachable, and our User-Agent. */
   outbound: { allowPrivate: boolean; userAgent: string };
   jobs: JobsConfig;
+  webhooks: WebhooksConfig;
+  /** A get_operation wait re-reads the operation this often even without a wake-up (a lost NOTIFY costs at most this). */
+  operationWaitRecheckMs: number;
 }
+
+export interface WebhooksConfig {
+  /** Seconds to wait before each retry of a failed delivery; its length is the number of retries. */
+  retryScheduleSeconds: number[];
+  /** Each attempt's whole time: connect, send, and the receiver's answer. */
+  timeoutMs: number;
+}
+
+/** Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; about 28 h from first to last attempt. */
+export const defaultRetryScheduleSeconds = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export interface JobsConfig {
   /** Run background jobs inside the service; false leaves them to `npm run worker` processes. */
@@ -50,6 +63,16 @@ function int(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function seconds(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  return list(raw).map((part) => {
+    const value = Number(part);
+    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be comma-separated whole seconds, got "${raw}"`);
+    return value;
+  });
 }
 
 function list(raw: string | undefined): string[] {
@@ -89,6 +112,11 @@ export function loadConfig(env: Env): AppConfig {
       userAgent: env.OUTBOUND_USER_AGENT || 'service-mcp/0.1 (+outbound fetcher)',
     },
     jobs: loadJobsConfig(env),
+    operationWaitRecheckMs: int(env, 'OPERATION_WAIT_RECHECK_MS', 5_000) || 5_000,
+    webhooks: {
+      retryScheduleSeconds: seconds(env, 'WEBHOOK_RETRY_SCHEDULE', defaultRetryScheduleSeconds),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000) || 15_000,
+    },
   };
 }
 

@@ -10,6 +10,11 @@ import type { LoginThrottle } from './auth/login-throttle.ts';
 import type { PasswordHasher } from './auth/passwords.ts';
 import type { RateLimiter } from './auth/rate-limiter.ts';
 import type { AppConfig } from './config.ts';
+import type { Sealer } from './auth/sealer.ts';
+import type { JobQueue } from './jobs/jobs.ts';
+import type { ServiceJobKinds } from './jobs/kinds.ts';
+import type { OperationWatch } from './operations/long-work/operation-watch.ts';
+import type { OutboundClient } from './outbound/outbound-client.ts';
 
 export interface Clock {
   now(): Date;
@@ -60,4 +65,13 @@ export interface Deps {
   config: AppConfig;
   auth: AuthDeps;
   contract: ContractDeps;
+  /** Background work: enqueue (in the caller's transaction) one of `jobKinds`, the service's registered kinds. */
+  jobs: JobQueue;
+  jobKinds: ServiceJobKinds;
+  /** The one HTTP client for user-given URLs: SSRF-safe, size- and time-limited. */
+  outbound: OutboundClient;
+  /** Wakes get_operation calls waiting on an operation; operations call `changed` after each status change. */
+  operationWatch: OperationWatch;
+  /** Secrets stored for reading back, each kind under its own key. */
+  sealing: { webhookSecrets: Sealer };
 }

@@ -14,6 +14,7 @@ export const errorStatus = {
   already_exists: 409,
   account_exists: 409,
   idempotency_in_progress: 409,
+  operation_finished: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
@@ -23,6 +24,7 @@ export const errorStatus = {
   url_fetch_failed: 422,
   rate_limited: 429,
   internal: 500,
+  webhook_delivery_failed: 502,
   service_unavailable: 503,
   database_unavailable: 503,
 } as const;
@@ -68,6 +70,7 @@ const titles: Record<number, string> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 

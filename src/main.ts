@@ -7,7 +7,6 @@ import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
-import { startServiceJobs } from './jobs/service-jobs.ts';
 import { createLogger, createServices } from './services.ts';
 import { handleShutdownSignals } from './shutdown.ts';
 
@@ -17,7 +16,7 @@ try {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db.sql, { log });
   const services = await createServices({ db, config, log });
-  const jobs = await startServiceJobs({ db, config: config.jobs, log, work: config.jobs.inProcess });
+  await services.startJobs({ work: config.jobs.inProcess });
   const app = createApp(services.deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, host: config.host, database: db.kind, migrations_applied: applied.length }, `listening on http://${config.host}:${info.port}`);
@@ -27,9 +26,9 @@ try {
     log,
     timeoutMs: config.shutdownTimeoutMs,
     // Running jobs get the same time to finish as requests, at the same time.
-    onSignal: () => void jobs.stop({ timeoutMs: config.shutdownTimeoutMs }),
+    onSignal: () => void services.stopJobs(config.shutdownTimeoutMs),
     async close() {
-      await jobs.stop({ timeoutMs: config.shutdownTimeoutMs });
+      await services.stopJobs(config.shutdownTimeoutMs);
       await services.close();
       await db.close();
     },

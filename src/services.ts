@@ -1,5 +1,7 @@
 // Builds the Deps object from an open database and the configuration: secrets, JWTs, passwords,
-// the authenticator with its cache, the shared rate limiter. Used by main.ts, the CLI and tests.
+// the authenticator with its cache, the shared rate limiter, the outbound client, and the job queue
+// with the service's job kinds registered (started separately, by startJobs). Used by main.ts, the
+// worker, the CLI and tests.
 import { readFileSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import yaml from 'js-yaml';
@@ -14,6 +16,12 @@ import type { AppConfig } from './config.ts';
 import type { Database } from './db/connection.ts';
 import type { Clock, Deps } from './deps.ts';
 import { createIds } from './ids.ts';
+import { createSealer } from './auth/sealer.ts';
+import type { JobKind } from './jobs/job-kind.ts';
+import { createJobs } from './jobs/jobs.ts';
+import { scheduleServiceJobs, serviceJobKinds } from './jobs/kinds.ts';
+import { createOperationWatch } from './operations/long-work/operation-watch.ts';
+import { createOutboundClient } from './outbound/outbound-client.ts';
 
 export interface ServiceOptions {
   db: Database;
@@ -22,10 +30,18 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Only tests pass lighter parameters, to keep the suite quick; production uses OWASP's. */
   argon2Params?: Argon2Params;
+  /** pg-boss's schema (default `pgboss`); tests give each database its own. */
+  jobsSchema?: string;
+  /** Job kinds registered beside the service's own (a test's operation kinds). */
+  extraJobKinds?: (deps: Deps) => JobKind[];
 }
 
 export interface Services {
   deps: Deps;
+  /** Starts the job queue (creating its schema); with `work`, this process also runs jobs. */
+  startJobs(options: { work: boolean }): Promise<void>;
+  /** Stops taking jobs and lets running ones finish for up to `timeoutMs`; close() calls it too. */
+  stopJobs(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +67,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // The embedded database serves one instance, and its socket bridge does not carry NOTIFY.
   const authenticator = createAuthenticator({ sql, jwt, pepper: apiKeyPepper, clock, log, invalidation: db.kind === 'pglite' ? 'local' : 'notify' });
   const limiter = createRateLimiter({ sql, clock, syncIntervalMs: config.rateLimit.syncIntervalMs, log });
+  const jobs = createJobs({
+    connectionString: db.connectionString,
+    sql,
+    log,
+    schema: options.jobsSchema,
+    worker: { concurrency: config.jobs.concurrency, pollIntervalMs: config.jobs.pollIntervalMs },
+  });
   const deps: Deps = {
     db: { sql, kind: db.kind },
     clock,
@@ -66,11 +89,31 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       apiKeyPepper,
     },
     contract: { openapiDocument: yaml.load(readFileSync(contractPath, 'utf8')) as Record<string, unknown> },
+    jobs,
+    // Filled in just below: the kinds' handlers close over these same deps.
+    jobKinds: undefined as unknown as Deps['jobKinds'],
+    outbound: createOutboundClient({ userAgent: config.outbound.userAgent, allowPrivate: config.outbound.allowPrivate }),
+    operationWatch: createOperationWatch({ sql, kind: db.kind, log }),
+    sealing: { webhookSecrets: createSealer(apiKeyPepper, 'service-mcp webhook signing secret v1') },
   };
+  deps.jobKinds = serviceJobKinds(deps);
+  jobs.register(...Object.values(deps.jobKinds), ...(options.extraJobKinds?.(deps) ?? []));
   await authenticator.ready();
+  let jobsStarted = false;
   return {
     deps,
+    async startJobs({ work }) {
+      jobsStarted = true;
+      await jobs.start({ work });
+      await scheduleServiceJobs(jobs, deps.jobKinds);
+    },
+    async stopJobs(timeoutMs) {
+      if (jobsStarted) await jobs.stop({ timeoutMs });
+    },
     async close() {
+      if (jobsStarted) await jobs.stop({ timeoutMs: config.shutdownTimeoutMs });
+      await deps.operationWatch.close();
+      await deps.outbound.close();
       await authenticator.close();
       await limiter.close();
     },

@@ -4,8 +4,7 @@
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
-import { startServiceJobs } from './jobs/service-jobs.ts';
-import { createLogger } from './services.ts';
+import { createLogger, createServices } from './services.ts';
 
 const config = loadConfig(process.env);
 const log = createLogger(config.logLevel);
@@ -14,7 +13,8 @@ try {
   if (!config.databaseUrl) throw new Error('npm run worker needs DATABASE_URL; with the embedded database, jobs run inside the service');
   const db = await openDatabase({ databaseUrl: config.databaseUrl });
   await migrate(db.sql, { log });
-  const jobs = await startServiceJobs({ db, config: config.jobs, log, work: true });
+  const services = await createServices({ db, config, log });
+  await services.startJobs({ work: true });
   log.info({ concurrency: config.jobs.concurrency, poll_interval_ms: config.jobs.pollIntervalMs }, 'worker running');
   let stopping = false;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
@@ -24,7 +24,8 @@ try {
     // Last resort, as in src/shutdown.ts: a database that no longer answers must not keep us alive.
     setTimeout(() => process.exit(1), 2 * config.shutdownTimeoutMs).unref();
     try {
-      await jobs.stop({ timeoutMs: config.shutdownTimeoutMs });
+      await services.stopJobs(config.shutdownTimeoutMs);
+      await services.close();
       await db.close();
       log.info('worker stopped');
       process.exit(0);

@@ -5,8 +5,8 @@ import type { PageBound } from './paging.ts';
 import { query, type Queryable } from './queryable.ts';
 
 export interface EventActor {
-  type: 'user' | 'api_key' | 'operator';
-  /** The user or key id; null for the operator. */
+  type: 'user' | 'api_key' | 'operator' | 'system';
+  /** The user or key id; null for the operator and the service itself. */
   id: string | null;
 }
 

@@ -211,6 +211,145 @@ export type ListEventsOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type ListOperationsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']['query']>;
+};
+
+export type ListOperationsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/operations"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/operations"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/operations"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/operations"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/operations"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/operations"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/operations"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetOperationInput = {
+  path: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['parameters']['query']>;
+};
+
+export type GetOperationOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type CancelOperationInput = {
+  path: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+};
+
+export type CancelOperationOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListWebhookEndpointsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['parameters']['query']>;
+};
+
+export type ListWebhookEndpointsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type CreateWebhookEndpointInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type CreateWebhookEndpointOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type DeleteWebhookEndpointInput = {
+  path: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['parameters']['path'];
+};
+
+export type DeleteWebhookEndpointOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UpdateWebhookEndpointInput = {
+  path: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateWebhookEndpointOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type SendTestWebhookInput = {
+  path: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+};
+
+export type SendTestWebhookOutput = 
+  | { status: 202; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListWebhookDeliveriesInput = {
+  path: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']['query']>;
+};
+
+export type ListWebhookDeliveriesOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -227,4 +366,13 @@ export interface Handlers<Ctx> {
   create_api_key(input: CreateApiKeyInput, ctx: Ctx): Promise<CreateApiKeyOutput>;
   revoke_api_key(input: RevokeApiKeyInput, ctx: Ctx): Promise<RevokeApiKeyOutput>;
   list_events(input: ListEventsInput, ctx: Ctx): Promise<ListEventsOutput>;
+  list_operations(input: ListOperationsInput, ctx: Ctx): Promise<ListOperationsOutput>;
+  get_operation(input: GetOperationInput, ctx: Ctx): Promise<GetOperationOutput>;
+  cancel_operation(input: CancelOperationInput, ctx: Ctx): Promise<CancelOperationOutput>;
+  list_webhook_endpoints(input: ListWebhookEndpointsInput, ctx: Ctx): Promise<ListWebhookEndpointsOutput>;
+  create_webhook_endpoint(input: CreateWebhookEndpointInput, ctx: Ctx): Promise<CreateWebhookEndpointOutput>;
+  delete_webhook_endpoint(input: DeleteWebhookEndpointInput, ctx: Ctx): Promise<DeleteWebhookEndpointOutput>;
+  update_webhook_endpoint(input: UpdateWebhookEndpointInput, ctx: Ctx): Promise<UpdateWebhookEndpointOutput>;
+  send_test_webhook(input: SendTestWebhookInput, ctx: Ctx): Promise<SendTestWebhookOutput>;
+  list_webhook_deliveries(input: ListWebhookDeliveriesInput, ctx: Ctx): Promise<ListWebhookDeliveriesOutput>;
 }

@@ -1644,8 +1644,10 @@ export const toolDescriptors: ToolDescriptor[] = [
                     "enum": [
                       "user",
                       "api_key",
-                      "operator"
-                    ]
+                      "operator",
+                      "system"
+                    ],
+                    "description": "`system`: the service itself (a webhook endpoint disabled after failures)."
                   },
                   "id": {
                     "anyOf": [
@@ -1661,6 +1663,1650 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "data": {
                 "type": "object"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "list_operations",
+    "title": "List operations",
+    "description": "List operations\n\nThe workspace's long-running operations, newest first.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated statuses."
+        },
+        "type": {
+          "type": "string",
+          "maxLength": 500,
+          "description": "Comma-separated operation types."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_operations",
+      "method": "GET",
+      "path": "/api/v1/operations",
+      "body": "none",
+      "args": [
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "type",
+          "in": "query",
+          "key": "type"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "type",
+              "status",
+              "progress",
+              "resource",
+              "error",
+              "cancel_requested_at",
+              "created_at",
+              "updated_at",
+              "finished_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "type": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "queued",
+                  "running",
+                  "succeeded",
+                  "failed",
+                  "cancelled"
+                ]
+              },
+              "progress": {
+                "type": "object",
+                "required": [
+                  "done",
+                  "total"
+                ],
+                "properties": {
+                  "done": {
+                    "type": "integer"
+                  },
+                  "total": {
+                    "anyOf": [
+                      {
+                        "type": "integer"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  }
+                }
+              },
+              "resource": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "type": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string"
+                      }
+                    },
+                    "required": [
+                      "type",
+                      "id"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "title",
+                      "status",
+                      "detail",
+                      "code"
+                    ],
+                    "properties": {
+                      "type": {
+                        "type": "string"
+                      },
+                      "title": {
+                        "type": "string"
+                      },
+                      "status": {
+                        "type": "integer"
+                      },
+                      "detail": {
+                        "type": "string"
+                      },
+                      "code": {
+                        "type": "string"
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cancel_requested_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "updated_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "finished_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "get_operation",
+    "title": "Get an operation",
+    "description": "Get an operation\n\nFollow long work. Pass `wait_seconds` (up to 50) to get the answer as soon as the status or progress changes, instead of polling in a loop; repeat until the status is succeeded, failed or cancelled.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "pattern": "^op_[0-9a-z]{26}$",
+          "description": "The operation's id."
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 50,
+          "default": 0,
+          "description": "Seconds to wait for a change (0 answers at once)."
+        }
+      },
+      "required": [
+        "operation_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_operation",
+      "method": "GET",
+      "path": "/api/v1/operations/{operation_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "operation_id",
+          "in": "path",
+          "key": "operation_id"
+        },
+        {
+          "name": "wait_seconds",
+          "in": "query",
+          "key": "wait_seconds"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "type",
+        "status",
+        "progress",
+        "resource",
+        "error",
+        "cancel_requested_at",
+        "created_at",
+        "updated_at",
+        "finished_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "progress": {
+          "type": "object",
+          "required": [
+            "done",
+            "total"
+          ],
+          "properties": {
+            "done": {
+              "type": "integer"
+            },
+            "total": {
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        },
+        "resource": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "id": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "type",
+                "id"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "type",
+                "title",
+                "status",
+                "detail",
+                "code"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "integer"
+                },
+                "detail": {
+                  "type": "string"
+                },
+                "code": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "cancel_requested_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "cancel_operation",
+    "title": "Cancel an operation",
+    "description": "Cancel an operation\n\nQueued work is cancelled at once, running work stops at its next check. Members cancel their own, admins any.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "pattern": "^op_[0-9a-z]{26}$",
+          "description": "The operation's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        }
+      },
+      "required": [
+        "operation_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "cancel_operation",
+      "method": "POST",
+      "path": "/api/v1/operations/{operation_id}/cancel",
+      "body": "none",
+      "args": [
+        {
+          "name": "operation_id",
+          "in": "path",
+          "key": "operation_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "type",
+        "status",
+        "progress",
+        "resource",
+        "error",
+        "cancel_requested_at",
+        "created_at",
+        "updated_at",
+        "finished_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "progress": {
+          "type": "object",
+          "required": [
+            "done",
+            "total"
+          ],
+          "properties": {
+            "done": {
+              "type": "integer"
+            },
+            "total": {
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        },
+        "resource": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "id": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "type",
+                "id"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "type",
+                "title",
+                "status",
+                "detail",
+                "code"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "integer"
+                },
+                "detail": {
+                  "type": "string"
+                },
+                "code": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "cancel_requested_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "list_webhook_endpoints",
+    "title": "List webhook endpoints",
+    "description": "List webhook endpoints\n\nAdmin-only. Newest first; secrets are never shown.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_webhook_endpoints",
+      "method": "GET",
+      "path": "/api/v1/webhook-endpoints",
+      "body": "none",
+      "args": [
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "url",
+              "description",
+              "event_types",
+              "status",
+              "disabled_reason",
+              "failure_count",
+              "failing_since",
+              "last_success_at",
+              "created_by",
+              "created_at",
+              "updated_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              },
+              "description": {
+                "type": "string"
+              },
+              "event_types": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "enabled",
+                  "disabled"
+                ]
+              },
+              "disabled_reason": {
+                "description": "`failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`.",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "failure_count": {
+                "type": "integer",
+                "description": "Failed attempts since the last success."
+              },
+              "failing_since": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "last_success_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_by": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "updated_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "create_webhook_endpoint",
+    "title": "Create a webhook endpoint",
+    "description": "Create a webhook endpoint\n\nAdmin-only. Events of these types are POSTed to the URL, signed per Standard Webhooks; the secret is shown once.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "url": {
+          "type": "string",
+          "maxLength": 2000
+        },
+        "event_types": {
+          "type": "array",
+          "description": "`resource.action`, `resource.*` or `*`.",
+          "minItems": 1,
+          "maxItems": 50,
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100
+          }
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "url",
+        "event_types"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "create_webhook_endpoint",
+      "method": "POST",
+      "path": "/api/v1/webhook-endpoints",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "url",
+          "in": "body",
+          "key": "url"
+        },
+        {
+          "name": "event_types",
+          "in": "body",
+          "key": "event_types"
+        },
+        {
+          "name": "description",
+          "in": "body",
+          "key": "description"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "event_types": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "enabled",
+            "disabled"
+          ]
+        },
+        "disabled_reason": {
+          "description": "`failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "failure_count": {
+          "type": "integer",
+          "description": "Failed attempts since the last success."
+        },
+        "failing_since": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_success_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_by": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "secret": {
+          "type": "string",
+          "description": "The signing secret (`whsec_…`), shown only in this response."
+        }
+      },
+      "required": [
+        "id",
+        "url",
+        "description",
+        "event_types",
+        "status",
+        "disabled_reason",
+        "failure_count",
+        "failing_since",
+        "last_success_at",
+        "created_by",
+        "created_at",
+        "updated_at",
+        "secret"
+      ]
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "delete_webhook_endpoint",
+    "title": "Delete a webhook endpoint",
+    "description": "Delete a webhook endpoint\n\nAdmin-only. Stops all deliveries to it, pending retries included.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "endpoint_id": {
+          "type": "string",
+          "pattern": "^whe_[0-9a-z]{26}$",
+          "description": "The endpoint's id."
+        }
+      },
+      "required": [
+        "endpoint_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "delete_webhook_endpoint",
+      "method": "DELETE",
+      "path": "/api/v1/webhook-endpoints/{endpoint_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "endpoint_id",
+          "in": "path",
+          "key": "endpoint_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "url",
+        "description",
+        "event_types",
+        "status",
+        "disabled_reason",
+        "failure_count",
+        "failing_since",
+        "last_success_at",
+        "created_by",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "event_types": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "enabled",
+            "disabled"
+          ]
+        },
+        "disabled_reason": {
+          "description": "`failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "failure_count": {
+          "type": "integer",
+          "description": "Failed attempts since the last success."
+        },
+        "failing_since": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_success_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_by": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "update_webhook_endpoint",
+    "title": "Update a webhook endpoint",
+    "description": "Update a webhook endpoint\n\nAdmin-only. Change its URL, description or event types; `enabled` true re-enables a disabled endpoint.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "endpoint_id": {
+          "type": "string",
+          "pattern": "^whe_[0-9a-z]{26}$",
+          "description": "The endpoint's id."
+        },
+        "url": {
+          "type": "string",
+          "maxLength": 2000
+        },
+        "event_types": {
+          "type": "array",
+          "description": "`resource.action`, `resource.*` or `*`.",
+          "minItems": 1,
+          "maxItems": 50,
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100
+          }
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 200
+        },
+        "enabled": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "endpoint_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "update_webhook_endpoint",
+      "method": "PATCH",
+      "path": "/api/v1/webhook-endpoints/{endpoint_id}",
+      "body": "merged",
+      "args": [
+        {
+          "name": "endpoint_id",
+          "in": "path",
+          "key": "endpoint_id"
+        },
+        {
+          "name": "url",
+          "in": "body",
+          "key": "url"
+        },
+        {
+          "name": "event_types",
+          "in": "body",
+          "key": "event_types"
+        },
+        {
+          "name": "description",
+          "in": "body",
+          "key": "description"
+        },
+        {
+          "name": "enabled",
+          "in": "body",
+          "key": "enabled"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "url",
+        "description",
+        "event_types",
+        "status",
+        "disabled_reason",
+        "failure_count",
+        "failing_since",
+        "last_success_at",
+        "created_by",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "event_types": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "enabled",
+            "disabled"
+          ]
+        },
+        "disabled_reason": {
+          "description": "`failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "failure_count": {
+          "type": "integer",
+          "description": "Failed attempts since the last success."
+        },
+        "failing_since": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_success_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_by": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "send_test_webhook",
+    "title": "Send a test webhook",
+    "description": "Send a test webhook\n\nAdmin-only. One signed `webhook.test` message; the operation fails unless the endpoint answers 2xx.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "endpoint_id": {
+          "type": "string",
+          "pattern": "^whe_[0-9a-z]{26}$",
+          "description": "The endpoint's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        }
+      },
+      "required": [
+        "endpoint_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "send_test_webhook",
+      "method": "POST",
+      "path": "/api/v1/webhook-endpoints/{endpoint_id}/test",
+      "body": "none",
+      "args": [
+        {
+          "name": "endpoint_id",
+          "in": "path",
+          "key": "endpoint_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "type",
+        "status",
+        "progress",
+        "resource",
+        "error",
+        "cancel_requested_at",
+        "created_at",
+        "updated_at",
+        "finished_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "progress": {
+          "type": "object",
+          "required": [
+            "done",
+            "total"
+          ],
+          "properties": {
+            "done": {
+              "type": "integer"
+            },
+            "total": {
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        },
+        "resource": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "id": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "type",
+                "id"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "type",
+                "title",
+                "status",
+                "detail",
+                "code"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "integer"
+                },
+                "detail": {
+                  "type": "string"
+                },
+                "code": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "cancel_requested_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "workspace"
+  },
+  {
+    "name": "list_webhook_deliveries",
+    "title": "List webhook deliveries",
+    "description": "List webhook deliveries\n\nAdmin-only. Newest first, with attempts and the last answer.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "endpoint_id": {
+          "type": "string",
+          "pattern": "^whe_[0-9a-z]{26}$",
+          "description": "The endpoint's id."
+        },
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated delivery statuses."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "required": [
+        "endpoint_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_webhook_deliveries",
+      "method": "GET",
+      "path": "/api/v1/webhook-endpoints/{endpoint_id}/deliveries",
+      "body": "none",
+      "args": [
+        {
+          "name": "endpoint_id",
+          "in": "path",
+          "key": "endpoint_id"
+        },
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "endpoint_id",
+              "event_id",
+              "event_type",
+              "message_id",
+              "status",
+              "attempts",
+              "next_attempt_at",
+              "last_attempt_at",
+              "last_status_code",
+              "last_error",
+              "created_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "endpoint_id": {
+                "type": "string"
+              },
+              "event_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "event_type": {
+                "type": "string"
+              },
+              "message_id": {
+                "type": "string",
+                "description": "The `webhook-id` header; the same on every attempt."
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending",
+                  "succeeded",
+                  "failed",
+                  "cancelled"
+                ]
+              },
+              "attempts": {
+                "type": "integer"
+              },
+              "next_attempt_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "last_attempt_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "last_status_code": {
+                "anyOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "last_error": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
               }
             }
           }

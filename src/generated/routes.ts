@@ -175,7 +175,7 @@ export const EventSchema: z.ZodType = z.looseObject({
   "type": z.string().check(storableText),
   "created_at": z.iso.datetime({ offset: true }).check(storableText),
   "actor": z.looseObject({
-    "type": z.enum(["user","api_key","operator"]).optional(),
+    "type": z.enum(["user","api_key","operator","system"]).optional(),
     "id": z.string().check(storableText).nullable().optional(),
   }),
   "data": z.looseObject({}),
@@ -183,6 +183,94 @@ export const EventSchema: z.ZodType = z.looseObject({
 
 export const EventListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
   "data": z.array(EventSchema),
+}));
+
+export const OperationProblemSchema: z.ZodType = z.looseObject({
+  "type": z.string().check(storableText),
+  "title": z.string().check(storableText),
+  "status": z.number().int(),
+  "detail": z.string().check(storableText),
+  "code": z.string().check(storableText),
+});
+
+export const OperationSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "type": z.string().check(storableText),
+  "status": z.enum(["queued","running","succeeded","failed","cancelled"]),
+  "progress": z.looseObject({
+    "done": z.number().int(),
+    "total": z.number().int().nullable(),
+  }),
+  "resource": z.looseObject({
+    "type": z.string().check(storableText),
+    "id": z.string().check(storableText),
+  }).nullable(),
+  "error": z.union([OperationProblemSchema, z.null()]),
+  "cancel_requested_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+  "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+});
+
+export const OperationListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(OperationSchema),
+}));
+
+export const WebhookEndpointSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "url": z.string().check(storableText),
+  "description": z.string().check(storableText),
+  "event_types": z.array(z.string().check(storableText)),
+  "status": z.enum(["enabled","disabled"]),
+  "disabled_reason": z.string().check(storableText).nullable(),
+  "failure_count": z.number().int(),
+  "failing_since": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "last_success_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "created_by": z.string().check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+});
+
+export const WebhookEndpointListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(WebhookEndpointSchema),
+}));
+
+export const WebhookEventTypesSchema: z.ZodType = z.array(z.string().min(1).max(100).check(storableText)).min(1).max(50);
+
+export const CreateWebhookEndpointRequestSchema: z.ZodType = z.strictObject({
+  "url": z.string().max(2000).check(storableText),
+  "event_types": WebhookEventTypesSchema,
+  "description": z.string().max(200).check(storableText).optional(),
+});
+
+export const WebhookEndpointCreatedSchema: z.ZodType = z.intersection(WebhookEndpointSchema, z.looseObject({
+  "secret": z.string().check(storableText),
+}));
+
+export const UpdateWebhookEndpointRequestSchema: z.ZodType = z.strictObject({
+  "url": z.string().max(2000).check(storableText).optional(),
+  "event_types": WebhookEventTypesSchema.optional(),
+  "description": z.string().max(200).check(storableText).optional(),
+  "enabled": z.boolean().optional(),
+});
+
+export const WebhookDeliverySchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "endpoint_id": z.string().check(storableText),
+  "event_id": z.string().check(storableText).nullable(),
+  "event_type": z.string().check(storableText),
+  "message_id": z.string().check(storableText),
+  "status": z.enum(["pending","succeeded","failed","cancelled"]),
+  "attempts": z.number().int(),
+  "next_attempt_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "last_attempt_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "last_status_code": z.number().int().nullable(),
+  "last_error": z.string().check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+});
+
+export const WebhookDeliveryListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(WebhookDeliverySchema),
 }));
 
 export const routes = {
@@ -473,6 +561,213 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  list_operations: createRoute({
+    operationId: "list_operations",
+    method: "get",
+    path: "/api/v1/operations",
+    request: {
+      query: z.object({
+        "status": z.string().max(100).check(storableText).optional(),
+        "type": z.string().max(500).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of operations.", content: { "application/json": { schema: OperationListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_operation: createRoute({
+    operationId: "get_operation",
+    method: "get",
+    path: "/api/v1/operations/{operation_id}",
+    request: {
+      params: z.object({
+        "operation_id": z.string().regex(new RegExp("^op_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
+      }),
+    },
+    responses: {
+      200: { description: "The operation.", content: { "application/json": { schema: OperationSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  cancel_operation: createRoute({
+    operationId: "cancel_operation",
+    method: "post",
+    path: "/api/v1/operations/{operation_id}/cancel",
+    request: {
+      params: z.object({
+        "operation_id": z.string().regex(new RegExp("^op_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "The operation, cancelled or with `cancel_requested_at` set.", content: { "application/json": { schema: OperationSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_webhook_endpoints: createRoute({
+    operationId: "list_webhook_endpoints",
+    method: "get",
+    path: "/api/v1/webhook-endpoints",
+    request: {
+      query: z.object({
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of endpoints.", content: { "application/json": { schema: WebhookEndpointListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  create_webhook_endpoint: createRoute({
+    operationId: "create_webhook_endpoint",
+    method: "post",
+    path: "/api/v1/webhook-endpoints",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: CreateWebhookEndpointRequestSchema } } },
+    },
+    responses: {
+      201: { description: "The endpoint, with its signing secret shown this once.", content: { "application/json": { schema: WebhookEndpointCreatedSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  delete_webhook_endpoint: createRoute({
+    operationId: "delete_webhook_endpoint",
+    method: "delete",
+    path: "/api/v1/webhook-endpoints/{endpoint_id}",
+    request: {
+      params: z.object({
+        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The deleted endpoint.", content: { "application/json": { schema: WebhookEndpointSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_webhook_endpoint: createRoute({
+    operationId: "update_webhook_endpoint",
+    method: "patch",
+    path: "/api/v1/webhook-endpoints/{endpoint_id}",
+    request: {
+      params: z.object({
+        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: true, content: { "application/json": { schema: UpdateWebhookEndpointRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The endpoint.", content: { "application/json": { schema: WebhookEndpointSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  send_test_webhook: createRoute({
+    operationId: "send_test_webhook",
+    method: "post",
+    path: "/api/v1/webhook-endpoints/{endpoint_id}/test",
+    request: {
+      params: z.object({
+        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      202: { description: "Accepted; the work runs in the background. Follow it with get_operation (the Location header).", content: { "application/json": { schema: OperationSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_webhook_deliveries: createRoute({
+    operationId: "list_webhook_deliveries",
+    method: "get",
+    path: "/api/v1/webhook-endpoints/{endpoint_id}/deliveries",
+    request: {
+      params: z.object({
+        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "status": z.string().max(100).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of deliveries.", content: { "application/json": { schema: WebhookDeliveryListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -511,4 +806,13 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "create_api_key", handler: "create_api_key", method: "POST", path: "/api/v1/api-keys", scopes: ["api_keys:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "revoke_api_key", handler: "revoke_api_key", method: "DELETE", path: "/api/v1/api-keys/{key_id}", scopes: ["api_keys:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_events", handler: "list_events", method: "GET", path: "/api/v1/events", scopes: ["events:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_operations", handler: "list_operations", method: "GET", path: "/api/v1/operations", scopes: ["operations:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_operation", handler: "get_operation", method: "GET", path: "/api/v1/operations/{operation_id}", scopes: ["operations:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "cancel_operation", handler: "cancel_operation", method: "POST", path: "/api/v1/operations/{operation_id}/cancel", scopes: ["operations:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_webhook_endpoints", handler: "list_webhook_endpoints", method: "GET", path: "/api/v1/webhook-endpoints", scopes: ["webhooks:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "create_webhook_endpoint", handler: "create_webhook_endpoint", method: "POST", path: "/api/v1/webhook-endpoints", scopes: ["webhooks:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "delete_webhook_endpoint", handler: "delete_webhook_endpoint", method: "DELETE", path: "/api/v1/webhook-endpoints/{endpoint_id}", scopes: ["webhooks:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_webhook_endpoint", handler: "update_webhook_endpoint", method: "PATCH", path: "/api/v1/webhook-endpoints/{endpoint_id}", scopes: ["webhooks:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "send_test_webhook", handler: "send_test_webhook", method: "POST", path: "/api/v1/webhook-endpoints/{endpoint_id}/test", scopes: ["webhooks:write"], body: null, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_webhook_deliveries", handler: "list_webhook_deliveries", method: "GET", path: "/api/v1/webhook-endpoints/{endpoint_id}/deliveries", scopes: ["webhooks:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

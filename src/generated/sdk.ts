@@ -106,6 +106,77 @@ export type ListEventsArgs = {
 export type ListEventsResult = NonNullable<paths["/api/v1/events"]["get"]>['responses'][200]['content']["application/json"];
 const list_eventsBinding: OperationBinding = {"operationId":"list_events","method":"GET","path":"/api/v1/events","body":"none","args":[{"name":"type","in":"query","key":"type"},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
+export type ListOperationsArgs = {
+  "status"?: NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']["query"]>["status"];
+  "type"?: NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']["query"]>["type"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListOperationsResult = NonNullable<paths["/api/v1/operations"]["get"]>['responses'][200]['content']["application/json"];
+const list_operationsBinding: OperationBinding = {"operationId":"list_operations","method":"GET","path":"/api/v1/operations","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"type","in":"query","key":"type"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type GetOperationArgs = {
+  "operation_id": NonNullable<NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['parameters']["path"]>["operation_id"];
+  "wait_seconds"?: NonNullable<NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['parameters']["query"]>["wait_seconds"];
+};
+export type GetOperationResult = NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_operationBinding: OperationBinding = {"operationId":"get_operation","method":"GET","path":"/api/v1/operations/{operation_id}","body":"none","args":[{"name":"operation_id","in":"path","key":"operation_id"},{"name":"wait_seconds","in":"query","key":"wait_seconds"}]};
+
+export type CancelOperationArgs = {
+  "operation_id": NonNullable<NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['parameters']["path"]>["operation_id"];
+  "idempotency_key"?: string;
+};
+export type CancelOperationResult = NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][200]['content']["application/json"];
+const cancel_operationBinding: OperationBinding = {"operationId":"cancel_operation","method":"POST","path":"/api/v1/operations/{operation_id}/cancel","body":"none","args":[{"name":"operation_id","in":"path","key":"operation_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"}]};
+
+export type ListWebhookEndpointsArgs = {
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListWebhookEndpointsResult = NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['responses'][200]['content']["application/json"];
+const list_webhook_endpointsBinding: OperationBinding = {"operationId":"list_webhook_endpoints","method":"GET","path":"/api/v1/webhook-endpoints","body":"none","args":[{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type CreateWebhookEndpointArgs = {
+  "idempotency_key"?: string;
+  "url": NonNullable<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['requestBody']>['content']["application/json"]>["url"];
+  "event_types": NonNullable<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['requestBody']>['content']["application/json"]>["event_types"];
+  "description"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['requestBody']>['content']["application/json"]>["description"];
+};
+export type CreateWebhookEndpointResult = NonNullable<paths["/api/v1/webhook-endpoints"]["post"]>['responses'][201]['content']["application/json"];
+const create_webhook_endpointBinding: OperationBinding = {"operationId":"create_webhook_endpoint","method":"POST","path":"/api/v1/webhook-endpoints","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"url","in":"body","key":"url"},{"name":"event_types","in":"body","key":"event_types"},{"name":"description","in":"body","key":"description"}],"contentType":"application/json"};
+
+export type DeleteWebhookEndpointArgs = {
+  "endpoint_id": NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['parameters']["path"]>["endpoint_id"];
+};
+export type DeleteWebhookEndpointResult = NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["delete"]>['responses'][200]['content']["application/json"];
+const delete_webhook_endpointBinding: OperationBinding = {"operationId":"delete_webhook_endpoint","method":"DELETE","path":"/api/v1/webhook-endpoints/{endpoint_id}","body":"none","args":[{"name":"endpoint_id","in":"path","key":"endpoint_id"}]};
+
+export type UpdateWebhookEndpointArgs = {
+  "endpoint_id": NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['parameters']["path"]>["endpoint_id"];
+  "url"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['requestBody']>['content']["application/json"]>["url"];
+  "event_types"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['requestBody']>['content']["application/json"]>["event_types"];
+  "description"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['requestBody']>['content']["application/json"]>["description"];
+  "enabled"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['requestBody']>['content']["application/json"]>["enabled"];
+};
+export type UpdateWebhookEndpointResult = NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}"]["patch"]>['responses'][200]['content']["application/json"];
+const update_webhook_endpointBinding: OperationBinding = {"operationId":"update_webhook_endpoint","method":"PATCH","path":"/api/v1/webhook-endpoints/{endpoint_id}","body":"merged","args":[{"name":"endpoint_id","in":"path","key":"endpoint_id"},{"name":"url","in":"body","key":"url"},{"name":"event_types","in":"body","key":"event_types"},{"name":"description","in":"body","key":"description"},{"name":"enabled","in":"body","key":"enabled"}],"contentType":"application/json"};
+
+export type SendTestWebhookArgs = {
+  "endpoint_id": NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['parameters']["path"]>["endpoint_id"];
+  "idempotency_key"?: string;
+};
+export type SendTestWebhookResult = NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/test"]["post"]>['responses'][202]['content']["application/json"];
+const send_test_webhookBinding: OperationBinding = {"operationId":"send_test_webhook","method":"POST","path":"/api/v1/webhook-endpoints/{endpoint_id}/test","body":"none","args":[{"name":"endpoint_id","in":"path","key":"endpoint_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"}]};
+
+export type ListWebhookDeliveriesArgs = {
+  "endpoint_id": NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']["path"]>["endpoint_id"];
+  "status"?: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListWebhookDeliveriesResult = NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][200]['content']["application/json"];
+const list_webhook_deliveriesBinding: OperationBinding = {"operationId":"list_webhook_deliveries","method":"GET","path":"/api/v1/webhook-endpoints/{endpoint_id}/deliveries","body":"none","args":[{"name":"endpoint_id","in":"path","key":"endpoint_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -126,6 +197,15 @@ export function createClient(options: ClientOptions) {
     create_api_key: (args: CreateApiKeyArgs) => runtime.call<CreateApiKeyResult>(create_api_keyBinding, args),
     revoke_api_key: (args: RevokeApiKeyArgs) => runtime.call<RevokeApiKeyResult>(revoke_api_keyBinding, args),
     list_events: (args: ListEventsArgs = {}) => runtime.call<ListEventsResult>(list_eventsBinding, args),
+    list_operations: (args: ListOperationsArgs = {}) => runtime.call<ListOperationsResult>(list_operationsBinding, args),
+    get_operation: (args: GetOperationArgs) => runtime.call<GetOperationResult>(get_operationBinding, args),
+    cancel_operation: (args: CancelOperationArgs) => runtime.call<CancelOperationResult>(cancel_operationBinding, args),
+    list_webhook_endpoints: (args: ListWebhookEndpointsArgs = {}) => runtime.call<ListWebhookEndpointsResult>(list_webhook_endpointsBinding, args),
+    create_webhook_endpoint: (args: CreateWebhookEndpointArgs) => runtime.call<CreateWebhookEndpointResult>(create_webhook_endpointBinding, args),
+    delete_webhook_endpoint: (args: DeleteWebhookEndpointArgs) => runtime.call<DeleteWebhookEndpointResult>(delete_webhook_endpointBinding, args),
+    update_webhook_endpoint: (args: UpdateWebhookEndpointArgs) => runtime.call<UpdateWebhookEndpointResult>(update_webhook_endpointBinding, args),
+    send_test_webhook: (args: SendTestWebhookArgs) => runtime.call<SendTestWebhookResult>(send_test_webhookBinding, args),
+    list_webhook_deliveries: (args: ListWebhookDeliveriesArgs) => runtime.call<ListWebhookDeliveriesResult>(list_webhook_deliveriesBinding, args),
   };
 }
 
@@ -147,4 +227,13 @@ export const operationBindings: Record<string, OperationBinding> = {
   "create_api_key": create_api_keyBinding,
   "revoke_api_key": revoke_api_keyBinding,
   "list_events": list_eventsBinding,
+  "list_operations": list_operationsBinding,
+  "get_operation": get_operationBinding,
+  "cancel_operation": cancel_operationBinding,
+  "list_webhook_endpoints": list_webhook_endpointsBinding,
+  "create_webhook_endpoint": create_webhook_endpointBinding,
+  "delete_webhook_endpoint": delete_webhook_endpointBinding,
+  "update_webhook_endpoint": update_webhook_endpointBinding,
+  "send_test_webhook": send_test_webhookBinding,
+  "list_webhook_deliveries": list_webhook_deliveriesBinding,
 };

@@ -249,6 +249,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List operations
+         * @description The workspace's long-running operations, newest first.
+         */
+        get: operations["list_operations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operations/{operation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an operation
+         * @description Follow long work. Pass `wait_seconds` (up to 50) to get the answer as soon as the status or progress changes, instead of polling in a loop; repeat until the status is succeeded, failed or cancelled.
+         */
+        get: operations["get_operation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operations/{operation_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an operation
+         * @description Queued work is cancelled at once, running work stops at its next check. Members cancel their own, admins any.
+         */
+        post: operations["cancel_operation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Admin-only. Newest first; secrets are never shown.
+         */
+        get: operations["list_webhook_endpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Admin-only. Events of these types are POSTed to the URL, signed per Standard Webhooks; the secret is shown once.
+         */
+        post: operations["create_webhook_endpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Admin-only. Stops all deliveries to it, pending retries included.
+         */
+        delete: operations["delete_webhook_endpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Admin-only. Change its URL, description or event types; `enabled` true re-enables a disabled endpoint.
+         */
+        patch: operations["update_webhook_endpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test webhook
+         * @description Admin-only. One signed `webhook.test` message; the operation fails unless the endpoint answers 2xx.
+         */
+        post: operations["send_test_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description Admin-only. Newest first, with attempts and the last answer.
+         */
+        get: operations["list_webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -463,8 +611,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             actor: {
-                /** @enum {string} */
-                type?: "user" | "api_key" | "operator";
+                /**
+                 * @description `system`: the service itself (a webhook endpoint disabled after failures).
+                 * @enum {string}
+                 */
+                type?: "user" | "api_key" | "operator" | "system";
                 id?: string | null;
             };
             data: {
@@ -476,6 +627,113 @@ export interface components {
         };
         ApiKeyList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["ApiKey"][];
+        };
+        Operation: {
+            /** @example op_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            /** @example webhook_test */
+            type: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            progress: {
+                done: number;
+                total: number | null;
+            };
+            resource: {
+                type: string;
+                id: string;
+            } | null;
+            error: components["schemas"]["OperationProblem"] | null;
+            /** Format: date-time */
+            cancel_requested_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        OperationProblem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+        };
+        OperationList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["Operation"][];
+        };
+        /**
+         * @description `resource.action`, `resource.*` or `*`.
+         * @example [
+         *       "api_key.*",
+         *       "member.added"
+         *     ]
+         */
+        WebhookEventTypes: string[];
+        CreateWebhookEndpointRequest: {
+            /** @example https://hooks.example.com/service */
+            url: string;
+            event_types: components["schemas"]["WebhookEventTypes"];
+            description?: string;
+        };
+        UpdateWebhookEndpointRequest: {
+            url?: string;
+            event_types?: components["schemas"]["WebhookEventTypes"];
+            description?: string;
+            enabled?: boolean;
+        };
+        WebhookEndpoint: {
+            /** @example whe_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            url: string;
+            description: string;
+            event_types: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description `failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`. */
+            disabled_reason: string | null;
+            /** @description Failed attempts since the last success. */
+            failure_count: number;
+            /** Format: date-time */
+            failing_since: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookEndpointCreated: components["schemas"]["WebhookEndpoint"] & {
+            /** @description The signing secret (`whsec_…`), shown only in this response. */
+            secret: string;
+        };
+        WebhookEndpointList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookDelivery: {
+            /** @example whd_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            endpoint_id: string;
+            event_id: string | null;
+            event_type: string;
+            /** @description The `webhook-id` header; the same on every attempt. */
+            message_id: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "cancelled";
+            attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            last_status_code: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookDeliveryList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["WebhookDelivery"][];
         };
     };
     responses: {
@@ -584,6 +842,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Accepted; the work runs in the background. Follow it with get_operation (the Location header). */
+        OperationAccepted: {
+            headers: {
+                /** @description The operation's URL. */
+                Location?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Operation"];
+            };
+        };
     };
     parameters: {
         /** @description Page size. */
@@ -592,6 +861,10 @@ export interface components {
         Cursor: string;
         /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
         IdempotencyKey: string;
+        /** @description The operation's id. */
+        OperationIdPath: string;
+        /** @description The endpoint's id. */
+        WebhookEndpointIdPath: string;
     };
     requestBodies: never;
     headers: {
@@ -1055,6 +1328,307 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_operations: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses. */
+                status?: string;
+                /** @description Comma-separated operation types. */
+                type?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of operations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_operation: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for a change (0 answers at once). */
+                wait_seconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The operation's id. */
+                operation_id: components["parameters"]["OperationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancel_operation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The operation's id. */
+                operation_id: components["parameters"]["OperationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation, cancelled or with `cancel_requested_at` set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_webhook_endpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    create_webhook_endpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    delete_webhook_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_webhook_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    send_test_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id. */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["OperationAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_webhook_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated delivery statuses. */
+                status?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -10,6 +10,8 @@ export interface HandlerContext {
   principal: Principal | null;
   requestId: string;
   clientAddress: string;
+  /** Aborts when the caller goes away, so a long wait (get_operation) ends with it. */
+  signal?: AbortSignal;
 }
 
 export function requirePrincipal(ctx: HandlerContext): Principal {

@@ -11,6 +11,15 @@ import { inviteMember } from './members/invite-member.ts';
 import { listMembers } from './members/list-members.ts';
 import { removeMember } from './members/remove-member.ts';
 import { updateMemberRole } from './members/update-member-role.ts';
+import { cancelOperation } from './operations/cancel-operation.ts';
+import { getOperation } from './operations/get-operation.ts';
+import { listOperations } from './operations/list-operations.ts';
+import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts';
+import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts';
+import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
+import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.ts';
+import { sendTestWebhook } from './webhooks/send-test-webhook.ts';
+import { updateWebhookEndpoint } from './webhooks/update-webhook-endpoint.ts';
 import { getHealth } from './system/get-health.ts';
 import { getMe } from './users/get-me.ts';
 import { login } from './users/login.ts';
@@ -31,4 +40,13 @@ export const handlers: Handlers<HandlerContext> = {
   create_api_key: createApiKey,
   revoke_api_key: revokeApiKey,
   list_events: listEvents,
+  list_operations: listOperations,
+  get_operation: getOperation,
+  cancel_operation: cancelOperation,
+  list_webhook_endpoints: listWebhookEndpoints,
+  create_webhook_endpoint: createWebhookEndpoint,
+  update_webhook_endpoint: updateWebhookEndpoint,
+  delete_webhook_endpoint: deleteWebhookEndpoint,
+  send_test_webhook: sendTestWebhook,
+  list_webhook_deliveries: listWebhookDeliveries,
 };

@@ -26,11 +26,15 @@ export interface JobQueue {
   /** Enqueues `payload` on every match of a 5-field cron expression (one schedule per kind). */
   schedule<P>(kind: JobKind<P>, cron: string, payload: P, options?: { tz?: string }): Promise<void>;
   unschedule(kind: JobKind): Promise<void>;
+  /** Starts the kind's next fetch now in this process: call after a transaction that enqueued with `tx` commits. */
+  wake(kind: JobKind): void;
+  /** A job's state (created, retry, active, completed, cancelled, failed), archived ones included; null when gone. */
+  jobState(queue: string, id: string): Promise<string | null>;
 }
 
 export interface JobsOptions {
-  /** A URL `pg` understands (Database.connectionString); pg-boss keeps its own small pool on it. */
-  connectionString: string;
+  /** A URL `pg` understands (Database.connectionString); pg-boss keeps its own small pool on it. Needed by start(). */
+  connectionString?: string;
   /** The service's client, for job checkpoints (JobContext.once). */
   sql: Sql;
   log: Logger;
@@ -59,12 +63,12 @@ const MIN_POLL_MS = 500;
 
 export function createJobs(options: JobsOptions): Jobs {
   const { concurrency, pollIntervalMs } = options.worker;
-  if (!options.connectionString) throw new Error('createJobs needs a connectionString');
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('worker.concurrency must be an integer >= 1');
   if (!(pollIntervalMs >= MIN_POLL_MS)) throw new Error(`worker.pollIntervalMs must be at least ${MIN_POLL_MS}`);
   const kinds = new Map<string, JobKind>();
-  const boss = new PgBoss({
-    connectionString: options.connectionString,
+  // Made at start(): a service whose database has no connection string (a test's proxy) runs without jobs.
+  const newBoss = (connectionString: string) => new PgBoss({
+    connectionString,
     schema: options.schema ?? 'pgboss',
     max: options.poolSize ?? 2,
     application_name: 'service-mcp jobs',
@@ -73,7 +77,11 @@ export function createJobs(options: JobsOptions): Jobs {
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
     pollingIntervalSeconds: pollIntervalMs / 1000,
   });
-  boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+  let bossInstance: PgBoss | undefined;
+  const boss = (): PgBoss => {
+    if (!bossInstance) throw new Error('the job queue is not started');
+    return bossInstance;
+  };
   let worker: JobWorker | undefined;
   let started = false;
   let stopped: Promise<void> | undefined;
@@ -93,27 +101,31 @@ export function createJobs(options: JobsOptions): Jobs {
     },
 
     async start({ work }) {
+      if (!options.connectionString) throw new Error('the job queue needs the database connection string');
       started = true;
-      await boss.start();
-      for (const kind of kinds.values()) await ensureQueue(boss, kind);
-      if (work) worker = startJobWorker({ boss, sql: options.sql, kinds: [...kinds.values()], concurrency, pollIntervalMs, log: options.log });
+      bossInstance = newBoss(options.connectionString);
+      bossInstance.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+      await bossInstance.start();
+      for (const kind of kinds.values()) await ensureQueue(bossInstance, kind);
+      if (work) worker = startJobWorker({ boss: bossInstance, sql: options.sql, kinds: [...kinds.values()], concurrency, pollIntervalMs, log: options.log });
     },
 
     // Idempotent: shutdown calls it at the signal and again before closing the database.
     stop({ timeoutMs }) {
       stopped ??= (async () => {
         await worker?.stop(timeoutMs);
-        if (started) await boss.stop({ graceful: false, close: true });
+        if (bossInstance) await bossInstance.stop({ graceful: false, close: true });
       })();
       return stopped;
     },
 
     async enqueue(kind, payload, enqueueOptions = {}) {
+      if (!started) throw new Error(`cannot enqueue ${kind.name}: the job queue is not started`);
       const { tx, startAfter, singletonKey, id, priority } = enqueueOptions;
       const data = registered(kind).payload.parse(payload) as object;
       const key = singletonKey ?? kind.singletonKey?.(payload);
       const sendOptions: PgBoss.SendOptions = { ...(tx && { db: pgBossDb(tx) }), ...(key && { singletonKey: key }), ...(id && { id }), ...(priority !== undefined && { priority }), ...(startAfter !== undefined && { startAfter }) };
-      const jobId = await boss.send(kind.name, data, sendOptions);
+      const jobId = await boss().send(kind.name, data, sendOptions);
       // A job inserted in a caller's transaction is not visible until it commits; polling finds it.
       if (jobId && !tx && startAfter === undefined) worker?.wake(kind.name);
       return jobId;
@@ -121,14 +133,23 @@ export function createJobs(options: JobsOptions): Jobs {
 
     async schedule(kind, cron, payload, scheduleOptions = {}) {
       const data = registered(kind).payload.parse(payload) as object;
-      await boss.schedule(kind.name, cron, data, { tz: scheduleOptions.tz ?? 'UTC' });
+      await boss().schedule(kind.name, cron, data, { tz: scheduleOptions.tz ?? 'UTC' });
     },
 
     async unschedule(kind) {
-      await boss.unschedule(registered(kind).name);
+      await boss().unschedule(registered(kind).name);
     },
 
-    getJob: (kind, id) => boss.getJobById(registered(kind).name, id),
+    wake(kind) {
+      worker?.wake(registered(kind).name);
+    },
+
+    async jobState(queue, id) {
+      const job = await boss().getJobById(queue, id, { includeArchive: true });
+      return job ? job.state : null;
+    },
+
+    getJob: (kind, id) => boss().getJobById(registered(kind).name, id),
   };
 }
 

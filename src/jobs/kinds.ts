@@ -1,38 +1,39 @@
-// The service's job kinds and recurring schedules, registered explicitly by both entries
-// (src/main.ts and src/worker.ts), so the service and a separate worker run the same kinds.
-import type { Sql } from 'postgres';
+// The service's job kinds and recurring schedules, built from Deps (their handlers call the same
+// operations as requests do) and registered by createServices, so the service and a separate
+// worker process run the same kinds. Operations enqueue them through `deps.jobKinds`.
 import { z } from 'zod';
+import type { Deps } from '../deps.ts';
+import { sweepIdempotencyKeys } from '../data/idempotency.ts';
+import { sweepStaleOperationsJob } from '../operations/long-work/sweep-stale.ts';
+import type { OperationJobKind } from '../operations/long-work/operation-job.ts';
+import { webhookDeliveryJob, type DeliverPayload } from '../operations/webhooks/deliver.ts';
+import { sendTestWebhookJob } from '../operations/webhooks/send-test-webhook.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { JobQueue } from './jobs.ts';
 import { sweepEffects } from './run-once.ts';
-import { sweepIdempotencyKeys } from '../data/idempotency.ts';
-
-export interface JobKindsContext {
-  sql: Sql;
-}
 
 /** Deletes job checkpoints (job_effects) long after any job that wrote them can still retry. */
-export function sweepJobEffects(sql: Sql): JobKind<{ olderThanDays: number }> {
+export function sweepJobEffects(deps: Pick<Deps, 'db'>): JobKind<{ olderThanDays: number }> {
   return defineJob({
     name: 'jobs.sweep-effects',
     payload: z.object({ olderThanDays: z.number().int().min(1) }),
     policy: 'singleton',
     retry: { limit: 3, delaySeconds: 60, backoff: true },
     handler: async ({ olderThanDays }) => {
-      await sweepEffects(sql, olderThanDays);
+      await sweepEffects(deps.db.sql, olderThanDays);
     },
   });
 }
 
 /** Deletes idempotency records past their 24 h; expired ones are already treated as absent, this keeps the table small. */
-export function sweepIdempotency(sql: Sql): JobKind<Record<string, never>> {
+export function sweepIdempotency(deps: Pick<Deps, 'db' | 'clock'>): JobKind<Record<string, never>> {
   return defineJob({
     name: 'http.sweep-idempotency-keys',
     payload: z.object({}).strict(),
     policy: 'singleton',
     retry: { limit: 3, delaySeconds: 60, backoff: true },
     handler: async () => {
-      await sweepIdempotencyKeys(sql, new Date());
+      await sweepIdempotencyKeys(deps.db.sql, deps.clock.now());
     },
   });
 }
@@ -40,10 +41,19 @@ export function sweepIdempotency(sql: Sql): JobKind<Record<string, never>> {
 export interface ServiceJobKinds {
   sweepJobEffects: JobKind<{ olderThanDays: number }>;
   sweepIdempotency: JobKind<Record<string, never>>;
+  sweepStaleOperations: JobKind<{ idleSeconds: number }>;
+  webhookDelivery: JobKind<DeliverPayload>;
+  sendTestWebhook: OperationJobKind<{ delivery_id: string }>;
 }
 
-export function serviceJobKinds(context: JobKindsContext): ServiceJobKinds {
-  return { sweepJobEffects: sweepJobEffects(context.sql), sweepIdempotency: sweepIdempotency(context.sql) };
+export function serviceJobKinds(deps: Deps): ServiceJobKinds {
+  return {
+    sweepJobEffects: sweepJobEffects(deps),
+    sweepIdempotency: sweepIdempotency(deps),
+    sweepStaleOperations: sweepStaleOperationsJob(deps),
+    webhookDelivery: webhookDeliveryJob(deps),
+    sendTestWebhook: sendTestWebhookJob(deps),
+  };
 }
 
 /** Recurring jobs; re-applied at every start, so a changed cron takes effect on deploy. */
@@ -51,4 +61,6 @@ export async function scheduleServiceJobs(queue: JobQueue, kinds: ServiceJobKind
   // Checkpoints outlive pg-boss's own retention (14 days by default) so a late retry still finds them.
   await queue.schedule(kinds.sweepJobEffects, '17 3 * * *', { olderThanDays: 30 });
   await queue.schedule(kinds.sweepIdempotency, '23 * * * *', {});
+  // Longer than any job kind's expiry, so a job that is merely slow is never mistaken for a dead one.
+  await queue.schedule(kinds.sweepStaleOperations, '* * * * *', { idleSeconds: 20 * 60 });
 }

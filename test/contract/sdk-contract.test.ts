@@ -41,7 +41,7 @@ let mock: PrismServer | undefined;
 let real: { app: TestApp; close(): Promise<void> } | undefined;
 
 beforeAll(async () => {
-  const [prism, app] = await Promise.all([startPrismMock({ flags: npmMockFlags() }), createTestApp()]);
+  const [prism, app] = await Promise.all([startPrismMock({ flags: npmMockFlags() }), createTestApp({ jobs: 'enqueue' })]);
   mock = prism;
   const server = await listen(app.app);
   real = { app, close: server.close };

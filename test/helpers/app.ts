@@ -6,7 +6,8 @@ import pino from 'pino';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig, type AppConfig } from '../../src/config.ts';
 import type { Clock, Deps } from '../../src/deps.ts';
-import { createServices } from '../../src/services.ts';
+import { createServices, type ServiceOptions, type Services } from '../../src/services.ts';
+import { randomBytes } from 'node:crypto';
 import { createTestDatabase } from './db.ts';
 import type { Database } from '../../src/db/connection.ts';
 
@@ -15,6 +16,14 @@ export interface TestAppOptions {
   clock?: Clock;
   /** Reuse a database (e.g. two instances on one PostgreSQL schema). */
   db?: Database;
+  /**
+   * Start the job queue on a private pg-boss schema: `work` (the default with `jobs`) also runs
+   * jobs in this app, `enqueue` only queues them. Off by default: starting it costs a schema.
+   */
+  jobs?: 'work' | 'enqueue';
+  /** pg-boss's schema; two instances sharing a database share one. */
+  jobsSchema?: string;
+  extraJobKinds?: ServiceOptions['extraJobKinds'];
 }
 
 export interface TestApp {
@@ -22,6 +31,9 @@ export interface TestApp {
   deps: Deps;
   db: Database;
   config: AppConfig;
+  services: Services;
+  /** pg-boss's schema, when jobs were started. */
+  jobsSchema?: string;
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
   signup(overrides?: Partial<SignupBody>): Promise<SignupResult>;
   createKey(token: string, name?: string): Promise<{ id: string; key: string }>;
@@ -55,8 +67,10 @@ export function uniqueEmail(tag = 'user'): string {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDb = !options.db;
   const db = options.db ?? (await createTestDatabase());
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ADDRESS: '100000', ...options.env });
-  const services = await createServices({ db, config, clock: options.clock, log: pino({ level: 'silent' }), argon2Params: testArgon2 });
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ADDRESS: '100000', JOBS_POLL_INTERVAL_MS: '500', ...options.env });
+  const jobsSchema = options.jobs ? (options.jobsSchema ?? `jobs_${randomBytes(5).toString('hex')}`) : undefined;
+  const services = await createServices({ db, config, clock: options.clock, log: pino({ level: 'silent' }), argon2Params: testArgon2, jobsSchema, extraJobKinds: options.extraJobKinds });
+  if (options.jobs) await services.startJobs({ work: options.jobs === 'work' });
   const app = createApp(services.deps);
   const request: TestApp['request'] = (path, init = {}) => {
     const headers = new Headers(init.headers);
@@ -85,11 +99,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     deps: services.deps,
     db,
     config,
+    services,
+    jobsSchema,
     request,
     signup,
     createKey,
     async close() {
       await services.close();
+      if (jobsSchema && !options.jobsSchema) await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
       if (ownDb) await db.close();
     },
   };

@@ -18,5 +18,10 @@ export async function seedWorkspace(baseUrl: string, tag = 'seed'): Promise<Seed
   const invitation = await admin.invite_member({ email: uniqueEmail('member'), role: 'member' });
   const member = await anonymous.accept_invitation({ token: invitation.token, name: `${tag} member`, password });
   const pending = await admin.invite_member({ email: uniqueEmail('invitee'), role: 'member' });
-  return { credential: session.login.access_token, fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token } };
+  const endpoint = await admin.create_webhook_endpoint({ url: 'https://hooks.example.com/seed', event_types: ['member.*'] });
+  const operation = await admin.send_test_webhook({ endpoint_id: endpoint.id });
+  return {
+    credential: session.login.access_token,
+    fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token, endpoint_id: endpoint.id, operation_id: operation.id },
+  };
 }

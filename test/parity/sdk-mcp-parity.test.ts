@@ -26,7 +26,8 @@ function mask(value: unknown): unknown {
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'prefix' ? '<prefix>' : mask(v)]));
   if (typeof value !== 'string') return value;
   return value
-    .replace(/\b(usr|ws|key|inv)_[0-9a-z]{26}\b/g, '$1_<id>')
+    .replace(/\b(usr|ws|key|inv|op|whe|whd|msg|evt)_[0-9a-z]{26}\b/g, '$1_<id>')
+    .replace(/^whsec_[A-Za-z0-9+/]+=*$/, '<webhook secret>')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>')
     .replace(/svc_[a-z0-9]{8}_[A-Za-z0-9]+/g, '<key>')
     .replace(/\b[a-z]+\.\d+\.\d+\.\d+@example\.com\b/g, '<email>')
@@ -77,7 +78,7 @@ async function viaMcp(name: string, args: Record<string, unknown>): Promise<{ st
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobs: 'enqueue' });
   server = await listen(t.app);
   sdkSide = await seedWorkspace(server.url, 'parity');
   mcpSide = await seedWorkspace(server.url, 'parity');

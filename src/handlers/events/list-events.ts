@@ -3,7 +3,7 @@ import { requireAdmin } from '../../operations/actor.ts';
 import { listEvents as list } from '../../operations/events/list-events.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { eventBody } from './body.ts';
+import { eventBody } from '../../operations/events/wire.ts';
 
 export async function listEvents(input: ListEventsInput, ctx: HandlerContext): Promise<ListEventsOutput> {
   const actor = actorFrom(ctx);

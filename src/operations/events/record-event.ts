@@ -1,9 +1,10 @@
 // Operations record their events through here, inside the transaction of the change itself, so a
-// change and its event commit or roll back together.
+// change and its event commit or roll back together; so do the webhook deliveries the event causes.
 import { insertEvent, type EventActor, type EventRow } from '../../data/events.ts';
 import type { Queryable } from '../../data/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../actor.ts';
+import { fanOutEvent } from '../webhooks/deliver.ts';
 
 export function eventActor(actor: Actor): EventActor {
   if (actor.kind === 'api_key') return { type: 'api_key', id: actor.keyId ?? null };
@@ -12,6 +13,8 @@ export function eventActor(actor: Actor): EventActor {
 }
 
 /** `tx` must be the transaction that makes the change; `data` is the resource as the API shows it. */
-export function recordEvent(deps: Deps, tx: Queryable, workspaceId: string, actor: EventActor, type: string, data: Record<string, unknown>): Promise<EventRow> {
-  return insertEvent(tx, workspaceId, deps.ids, { type, data, actor, now: deps.clock.now() });
+export async function recordEvent(deps: Deps, tx: Queryable, workspaceId: string, actor: EventActor, type: string, data: Record<string, unknown>): Promise<EventRow> {
+  const event = await insertEvent(tx, workspaceId, deps.ids, { type, data, actor, now: deps.clock.now() });
+  await fanOutEvent(deps, tx, workspaceId, event);
+  return event;
 }
