@@ -1,5 +1,7 @@
 // The "how measured" paragraph of the report, filled in with this run's settings.
 import type { CodegenTimingResult } from './codegen-timing.ts';
+import { ENQUEUE_BATCH, WARMUP } from './jobs-throughput.ts';
+import type { LongWorkSettings } from './long-work-rows.ts';
 
 export interface MethodSettings {
   rounds: number;
@@ -10,6 +12,7 @@ export interface MethodSettings {
   codegenRuns: number;
   logLevel: string;
   codegen?: CodegenTimingResult;
+  longWork?: LongWorkSettings;
 }
 
 export function describeMethod(s: MethodSettings): string {
@@ -41,5 +44,23 @@ export function describeMethod(s: MethodSettings): string {
       `child CPU time comes from /proc/self/stat (cutime + cstime).`,
     );
   }
+  if (s.longWork) parts.push(...describeLongWork(s.longWork));
   return parts.join(' ');
+}
+
+function describeLongWork(w: LongWorkSettings): string[] {
+  return [
+    `Long-work rows run in the benchmark's own process after the HTTP rounds, on a fresh embedded PGlite (temporary DATA_DIR)`,
+    `and, when DATABASE_URL is set, on a private schema of that PostgreSQL, each ratio's two sides on the same database.`,
+    `Jobs: ${w.jobRounds} rounds (after a warm-up of ${WARMUP} of each), alternating which side goes first, of ${w.jobs} no-op jobs enqueued through`,
+    `src/jobs in concurrent batches of ${ENQUEUE_BATCH} and run by a worker in this process (concurrency ${w.concurrency}), timed from the first enqueue`,
+    `to pg-boss recording the last one completed, against ${w.jobs} single-row insert transactions (each its own sql.begin,`,
+    `${w.concurrency} in flight, on the service's postgres.js client: 10 connections on PostgreSQL, 1 on PGlite); the ratio is of the`,
+    `medians over rounds. Wake-up: the real service (createServices + createApp, served by @hono/node-server on 127.0.0.1, fetch`,
+    `from the same process) with a bench-only operation whose job waits at a gate before each progress step; per sample, a plain`,
+    `GET /api/v1/operations/{id} is timed, then GET …?wait_seconds=30 is sent, and once it sleeps on the operation's watch (seen`,
+    `through a wrapper around deps.operationWatch) and 10 ms more, the gate opens and the time to its answer is taken (the job's`,
+    `progress write included). ${w.samples} samples after ${w.warmupSamples} thrown away; medians and p95 of each, the ratio of the medians;`,
+    `the slow re-read timer is set to 10 minutes so only the wake-up can answer.`,
+  ];
 }
