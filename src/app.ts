@@ -9,6 +9,7 @@ import { operations, routes } from './generated/routes.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { handlers } from './handlers/registry.ts';
 import { docsRoutes } from './http/docs.ts';
+import { sandboxPaths, sandboxProviderRoutes } from './sandbox/google-provider.ts';
 import { operationGuard } from './http/operation-guard.ts';
 import { MCP_PATH, mcpRoutes } from './http/mcp-route.ts';
 import { mountOperations, type BodyTexts } from './http/operation-handler.ts';
@@ -56,12 +57,15 @@ export function createApp(deps: Deps) {
   });
   mcpRoutes(app, deps, (response) => texts.get(response));
   adminRoutes(app);
+  // Sandbox mode's provider (Google's OAuth server and Gmail API, played by the service); live mode has none.
+  if (deps.connectors.gmail.mode === 'sandbox') sandboxProviderRoutes(app, deps);
   docsRoutes(app, deps.contract.openapiDocument);
   const unmatched = unmatchedRequest(operations, [
     { path: '/openapi.json', methods: ['GET'] },
     { path: '/docs', methods: ['GET'] },
     { path: MCP_PATH, methods: ['POST', 'GET', 'DELETE'] },
     ...adminPaths,
+    ...(deps.connectors.gmail.mode === 'sandbox' ? sandboxPaths : []),
   ]);
   app.notFound((c) => problemResponse(unmatched(c.req.method, c.req.path), c.get('requestId') ?? 'unknown', c.req.path));
   app.onError(handleError);

@@ -32,8 +32,28 @@ export interface AppConfig {
   outbound: { allowPrivate: boolean; userAgent: string };
   jobs: JobsConfig;
   webhooks: WebhooksConfig;
+  google: GoogleConfig;
+  /** TOKEN_ENCRYPTION_KEY: `<id>:<base64 32 bytes>`, comma-separated (first seals); unset: a key file in DATA_DIR. */
+  tokenEncryptionKey?: string;
+  /** Where the service reaches its own sandbox provider, server to server (token, userinfo, Gmail send). */
+  sandboxInternalUrl: string;
   /** A get_operation wait re-reads the operation this often even without a wake-up (a lost NOTIFY costs at most this). */
   operationWaitRecheckMs: number;
+}
+
+/**
+ * Google's OAuth and Gmail endpoints and our OAuth client. With GOOGLE_CLIENT_ID and
+ * GOOGLE_CLIENT_SECRET set, gmail connectors are live; without them they run in sandbox mode
+ * against the service's own provider (src/sandbox/), through the same code with other endpoints.
+ */
+export interface GoogleConfig {
+  clientId?: string;
+  clientSecret?: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  revocationUrl: string;
+  userinfoUrl: string;
+  gmailApiBase: string;
 }
 
 export interface WebhooksConfig {
@@ -80,6 +100,9 @@ function list(raw: string | undefined): string[] {
 }
 
 export function loadConfig(env: Env): AppConfig {
+  if (!env.GOOGLE_CLIENT_ID !== !env.GOOGLE_CLIENT_SECRET) {
+    throw new Error('set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET for live Gmail, or neither for sandbox mode');
+  }
   const port = int(env, 'PORT', 3000);
   const host = env.HOST || '127.0.0.1';
   return {
@@ -112,6 +135,17 @@ export function loadConfig(env: Env): AppConfig {
       userAgent: env.OUTBOUND_USER_AGENT || 'service-mcp/0.1 (+outbound fetcher)',
     },
     jobs: loadJobsConfig(env),
+    google: {
+      clientId: env.GOOGLE_CLIENT_ID || undefined,
+      clientSecret: env.GOOGLE_CLIENT_SECRET || undefined,
+      authorizationUrl: env.GOOGLE_AUTHORIZATION_URL || 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: env.GOOGLE_TOKEN_URL || 'https://oauth2.googleapis.com/token',
+      revocationUrl: env.GOOGLE_REVOCATION_URL || 'https://oauth2.googleapis.com/revoke',
+      userinfoUrl: env.GOOGLE_USERINFO_URL || 'https://openidconnect.googleapis.com/v1/userinfo',
+      gmailApiBase: env.GMAIL_API_BASE || 'https://gmail.googleapis.com',
+    },
+    tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY || undefined,
+    sandboxInternalUrl: (env.SANDBOX_INTERNAL_URL || `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
     operationWaitRecheckMs: int(env, 'OPERATION_WAIT_RECHECK_MS', 5_000) || 5_000,
     webhooks: {
       retryScheduleSeconds: seconds(env, 'WEBHOOK_RETRY_SCHEDULE', defaultRetryScheduleSeconds),

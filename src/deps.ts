@@ -15,6 +15,8 @@ import type { JobQueue } from './jobs/jobs.ts';
 import type { ServiceJobKinds } from './jobs/kinds.ts';
 import type { OperationWatch } from './operations/long-work/operation-watch.ts';
 import type { OutboundClient } from './outbound/outbound-client.ts';
+import type { GmailEndpoints } from './connectors/google/google-client.ts';
+import type { TokenKeyring } from './connectors/token-keys.ts';
 
 export interface Clock {
   now(): Date;
@@ -57,6 +59,15 @@ export interface ContractDeps {
   openapiDocument: Record<string, unknown>;
 }
 
+/** The Gmail connector: the provider's endpoints (live Google, or the service's own sandbox) and the token keys. */
+export interface ConnectorDeps {
+  gmail: GmailEndpoints;
+  /** Seals tokens and PKCE verifiers with a key that is not in the database. */
+  tokenKeys: TokenKeyring;
+  /** `${PUBLIC_BASE_URL}/oauth/callback`, registered with the provider. */
+  redirectUri: string;
+}
+
 export interface Deps {
   db: DbDeps;
   clock: Clock;
@@ -70,8 +81,12 @@ export interface Deps {
   jobKinds: ServiceJobKinds;
   /** The one HTTP client for user-given URLs: SSRF-safe, size- and time-limited. */
   outbound: OutboundClient;
-  /** Wakes get_operation calls waiting on an operation; operations call `changed` after each status change. */
-  operationWatch: OperationWatch;
+  /**
+   * Wakes calls waiting on a resource (get_operation, get_connector): whatever changes an operation's or a
+   * connector's status calls `changed(id)` after committing.
+   */
+  resourceWatch: OperationWatch;
+  connectors: ConnectorDeps;
   /** Secrets stored for reading back, each kind under its own key. */
   sealing: { webhookSecrets: Sealer };
 }

@@ -15,6 +15,7 @@ export const errorStatus = {
   account_exists: 409,
   idempotency_in_progress: 409,
   operation_finished: 409,
+  connector_not_connected: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
@@ -25,6 +26,7 @@ export const errorStatus = {
   rate_limited: 429,
   internal: 500,
   webhook_delivery_failed: 502,
+  provider_unavailable: 502,
   service_unavailable: 503,
   database_unavailable: 503,
 } as const;
@@ -43,11 +45,13 @@ export class ApiError extends Error {
   readonly status: number;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
+  /** Extension members of the problem (RFC 9457 §3.2), e.g. the consent `elicitation` of a connector waiting for it. */
+  readonly extensions?: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    options: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -55,6 +59,7 @@ export class ApiError extends Error {
     this.status = errorStatus[code];
     this.errors = options.errors;
     this.headers = options.headers;
+    this.extensions = options.extensions;
   }
 }
 
@@ -87,6 +92,7 @@ export interface Problem {
 
 export function toProblem(error: ApiError, requestId: string, instance?: string): Problem {
   const problem: Problem = {
+    ...error.extensions,
     type: `https://docs.service.example/errors/${error.code}`,
     title: titles[error.status] ?? 'Error',
     status: error.status,

@@ -22,6 +22,9 @@ import { createJobs } from './jobs/jobs.ts';
 import { scheduleServiceJobs, serviceJobKinds } from './jobs/kinds.ts';
 import { createOperationWatch } from './operations/long-work/operation-watch.ts';
 import { createOutboundClient } from './outbound/outbound-client.ts';
+import { gmailEndpoints } from './connectors/google/google-client.ts';
+import { createTokenKeyring, loadTokenKeys } from './connectors/token-keys.ts';
+import { sandboxClientSecret } from './sandbox/google-provider.ts';
 
 export interface ServiceOptions {
   db: Database;
@@ -72,6 +75,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     sql,
     log,
     schema: options.jobsSchema,
+    // pg's extended protocol uses the unnamed statement; two pg connections on PGlite's one backend could
+    // interleave theirs (the socket server multiplexes message by message), so the embedded queue gets one.
+    poolSize: db.kind === 'pglite' ? 1 : undefined,
     worker: { concurrency: config.jobs.concurrency, pollIntervalMs: config.jobs.pollIntervalMs },
   });
   const deps: Deps = {
@@ -93,8 +99,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     // Filled in just below: the kinds' handlers close over these same deps.
     jobKinds: undefined as unknown as Deps['jobKinds'],
     outbound: createOutboundClient({ userAgent: config.outbound.userAgent, allowPrivate: config.outbound.allowPrivate }),
-    operationWatch: createOperationWatch({ sql, kind: db.kind, log }),
+    resourceWatch: createOperationWatch({ sql, kind: db.kind, log }),
     sealing: { webhookSecrets: createSealer(apiKeyPepper, 'service-mcp webhook signing secret v1') },
+    connectors: {
+      gmail: gmailEndpoints(config.google, { publicBaseUrl: config.publicBaseUrl, internalUrl: config.sandboxInternalUrl, clientSecret: sandboxClientSecret(apiKeyPepper) }),
+      tokenKeys: createTokenKeyring(loadTokenKeys({ configured: config.tokenEncryptionKey, dataDir: config.dataDir })),
+      redirectUri: `${config.publicBaseUrl.replace(/\/$/, '')}/oauth/callback`,
+    },
   };
   deps.jobKinds = serviceJobKinds(deps);
   jobs.register(...Object.values(deps.jobKinds), ...(options.extraJobKinds?.(deps) ?? []));
@@ -112,7 +123,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     },
     async close() {
       if (jobsStarted) await jobs.stop({ timeoutMs: config.shutdownTimeoutMs });
-      await deps.operationWatch.close();
+      await deps.resourceWatch.close();
       await deps.outbound.close();
       await authenticator.close();
       await limiter.close();

@@ -59,7 +59,7 @@ function describeLongWork(w: LongWorkSettings): string[] {
     `medians over rounds. Wake-up: the real service (createServices + createApp, served by @hono/node-server on 127.0.0.1, fetch`,
     `from the same process) with a bench-only operation whose job waits at a gate before each progress step; per sample, a plain`,
     `GET /api/v1/operations/{id} is timed, then GET …?wait_seconds=30 is sent, and once it sleeps on the operation's watch (seen`,
-    `through a wrapper around deps.operationWatch) and 10 ms more, the gate opens and the time to its answer is taken (the job's`,
+    `through a wrapper around deps.resourceWatch) and 10 ms more, the gate opens and the time to its answer is taken (the job's`,
     `progress write included). ${w.samples} samples after ${w.warmupSamples} thrown away; medians and p95 of each, the ratio of the medians;`,
     `the slow re-read timer is set to 10 minutes so only the wake-up can answer.`,
   ];

@@ -26,7 +26,7 @@ export interface WakeOptions {
 export interface WakeResult {
   /** Milliseconds, one per sample: gate opened → waiting GET answered. */
   wakeMs: number[];
-  /** Of those, from the progress change committed (operationWatch.changed) → answered. */
+  /** Of those, from the progress change committed (resourceWatch.changed) → answered. */
   afterChangeMs: number[];
   /** Milliseconds, one per sample: a plain GET's round trip, taken just before the waiting one. */
   plainMs: number[];
@@ -138,12 +138,12 @@ function gatedKind(deps: Deps, gate: Gate): OperationJobKind<{ steps: number }> 
   });
 }
 
-/** Wraps deps.operationWatch (the job and get_operation both reach it through deps) to see when a call sleeps and when a change is announced. */
+/** Wraps deps.resourceWatch (the job and get_operation both reach it through deps) to see when a call sleeps and when a change is announced. */
 function watchTheWatch(services: Services): Pick<Bench, 'nextSleep' | 'lastChange'> {
-  const watch = services.deps.operationWatch;
+  const watch = services.deps.resourceWatch;
   let slept: (() => void) | undefined;
   let changedAt = Number.NaN;
-  services.deps.operationWatch = {
+  services.deps.resourceWatch = {
     ...watch,
     wait(id, ms, signal) {
       const woken = watch.wait(id, ms, signal);

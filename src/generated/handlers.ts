@@ -350,6 +350,114 @@ export type ListWebhookDeliveriesOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type StartConnectorOauthInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type StartConnectorOauthOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListConnectorsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/connectors"]["get"]>['parameters']['query']>;
+};
+
+export type ListConnectorsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/connectors"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/connectors"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/connectors"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/connectors"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/connectors"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/connectors"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/connectors"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetConnectorInput = {
+  path: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['parameters']['query']>;
+};
+
+export type GetConnectorOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type RevokeConnectorInput = {
+  path: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['parameters']['path'];
+};
+
+export type RevokeConnectorOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type SendTestEmailInput = {
+  path: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type SendTestEmailOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListSandboxMessagesInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['parameters']['query']>;
+};
+
+export type ListSandboxMessagesOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type OauthCallbackInput = {
+  query: NonNullable<NonNullable<paths["/oauth/callback"]["get"]>['parameters']['query']>;
+};
+
+export type OauthCallbackOutput = 
+  | { status: 200; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][400]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][502]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -375,4 +483,11 @@ export interface Handlers<Ctx> {
   update_webhook_endpoint(input: UpdateWebhookEndpointInput, ctx: Ctx): Promise<UpdateWebhookEndpointOutput>;
   send_test_webhook(input: SendTestWebhookInput, ctx: Ctx): Promise<SendTestWebhookOutput>;
   list_webhook_deliveries(input: ListWebhookDeliveriesInput, ctx: Ctx): Promise<ListWebhookDeliveriesOutput>;
+  start_connector_oauth(input: StartConnectorOauthInput, ctx: Ctx): Promise<StartConnectorOauthOutput>;
+  list_connectors(input: ListConnectorsInput, ctx: Ctx): Promise<ListConnectorsOutput>;
+  get_connector(input: GetConnectorInput, ctx: Ctx): Promise<GetConnectorOutput>;
+  revoke_connector(input: RevokeConnectorInput, ctx: Ctx): Promise<RevokeConnectorOutput>;
+  send_test_email(input: SendTestEmailInput, ctx: Ctx): Promise<SendTestEmailOutput>;
+  list_sandbox_messages(input: ListSandboxMessagesInput, ctx: Ctx): Promise<ListSandboxMessagesOutput>;
+  oauth_callback(input: OauthCallbackInput, ctx: Ctx): Promise<OauthCallbackOutput>;
 }

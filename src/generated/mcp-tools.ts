@@ -3319,5 +3319,1008 @@ export const toolDescriptors: ToolDescriptor[] = [
       ]
     },
     "toolset": "workspace"
+  },
+  {
+    "name": "start_connector_oauth",
+    "title": "Start connecting an account",
+    "description": "Start connecting an account\n\nCreates a connector waiting for consent (provider `gmail`) and returns its `authorization_url`. Follow `next_action`: show the URL to the human, then call get_connector with wait_seconds until it is connected.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "provider": {
+          "type": "string",
+          "enum": [
+            "gmail"
+          ]
+        },
+        "reconnect_connector_id": {
+          "type": "string",
+          "pattern": "^conn_[0-9a-z]{26}$",
+          "description": "A connector that is not connected (expired, failed, revoked, pending), to get a fresh link for it."
+        }
+      },
+      "required": [
+        "provider"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "start_connector_oauth",
+      "method": "POST",
+      "path": "/api/v1/connectors/oauth",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "provider",
+          "in": "body",
+          "key": "provider"
+        },
+        {
+          "name": "reconnect_connector_id",
+          "in": "body",
+          "key": "reconnect_connector_id"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "provider",
+        "status",
+        "mode",
+        "account_email",
+        "scopes_requested",
+        "scopes_granted",
+        "authorization_url",
+        "authorization_expires_at",
+        "failure_reason",
+        "next_action",
+        "created_at",
+        "updated_at",
+        "connected_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "provider": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "pending_consent",
+            "connected",
+            "failed",
+            "expired",
+            "revoked"
+          ]
+        },
+        "mode": {
+          "type": "string",
+          "enum": [
+            "live",
+            "sandbox"
+          ],
+          "description": "`sandbox`: the service plays the provider; nothing leaves it."
+        },
+        "account_email": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "scopes_requested": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "scopes_granted": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "authorization_url": {
+          "description": "The consent link for the human, while pending.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "authorization_expires_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "failure_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "next_action": {
+          "description": "What to do next, in plain words.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "connected_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "connectors"
+  },
+  {
+    "name": "list_connectors",
+    "title": "List connectors",
+    "description": "List connectors\n\nThe workspace's connected (and pending) accounts, newest first. Tokens are never shown.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_connectors",
+      "method": "GET",
+      "path": "/api/v1/connectors",
+      "body": "none",
+      "args": [
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "provider",
+              "status",
+              "mode",
+              "account_email",
+              "scopes_requested",
+              "scopes_granted",
+              "authorization_url",
+              "authorization_expires_at",
+              "failure_reason",
+              "next_action",
+              "created_at",
+              "updated_at",
+              "connected_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "provider": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending_consent",
+                  "connected",
+                  "failed",
+                  "expired",
+                  "revoked"
+                ]
+              },
+              "mode": {
+                "type": "string",
+                "enum": [
+                  "live",
+                  "sandbox"
+                ],
+                "description": "`sandbox`: the service plays the provider; nothing leaves it."
+              },
+              "account_email": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "scopes_requested": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "scopes_granted": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "authorization_url": {
+                "description": "The consent link for the human, while pending.",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "authorization_expires_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "failure_reason": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "next_action": {
+                "description": "What to do next, in plain words.",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "updated_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "connected_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "connectors"
+  },
+  {
+    "name": "get_connector",
+    "title": "Get a connector",
+    "description": "Get a connector\n\nPass `wait_seconds` (up to 50) to get the answer as soon as the status changes, e.g. when the human allows access.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connector_id": {
+          "type": "string",
+          "pattern": "^conn_[0-9a-z]{26}$",
+          "description": "The connector's id."
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 50,
+          "default": 0,
+          "description": "Seconds to wait for a status change (0 answers at once)."
+        }
+      },
+      "required": [
+        "connector_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_connector",
+      "method": "GET",
+      "path": "/api/v1/connectors/{connector_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "connector_id",
+          "in": "path",
+          "key": "connector_id"
+        },
+        {
+          "name": "wait_seconds",
+          "in": "query",
+          "key": "wait_seconds"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "provider",
+        "status",
+        "mode",
+        "account_email",
+        "scopes_requested",
+        "scopes_granted",
+        "authorization_url",
+        "authorization_expires_at",
+        "failure_reason",
+        "next_action",
+        "created_at",
+        "updated_at",
+        "connected_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "provider": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "pending_consent",
+            "connected",
+            "failed",
+            "expired",
+            "revoked"
+          ]
+        },
+        "mode": {
+          "type": "string",
+          "enum": [
+            "live",
+            "sandbox"
+          ],
+          "description": "`sandbox`: the service plays the provider; nothing leaves it."
+        },
+        "account_email": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "scopes_requested": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "scopes_granted": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "authorization_url": {
+          "description": "The consent link for the human, while pending.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "authorization_expires_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "failure_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "next_action": {
+          "description": "What to do next, in plain words.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "connected_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "connectors"
+  },
+  {
+    "name": "revoke_connector",
+    "title": "Revoke a connector",
+    "description": "Revoke a connector\n\nRevokes access at the provider and deletes the tokens. Admins, or the member who connected it.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connector_id": {
+          "type": "string",
+          "pattern": "^conn_[0-9a-z]{26}$",
+          "description": "The connector's id."
+        }
+      },
+      "required": [
+        "connector_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "revoke_connector",
+      "method": "DELETE",
+      "path": "/api/v1/connectors/{connector_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "connector_id",
+          "in": "path",
+          "key": "connector_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "provider",
+        "status",
+        "mode",
+        "account_email",
+        "scopes_requested",
+        "scopes_granted",
+        "authorization_url",
+        "authorization_expires_at",
+        "failure_reason",
+        "next_action",
+        "created_at",
+        "updated_at",
+        "connected_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "provider": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "pending_consent",
+            "connected",
+            "failed",
+            "expired",
+            "revoked"
+          ]
+        },
+        "mode": {
+          "type": "string",
+          "enum": [
+            "live",
+            "sandbox"
+          ],
+          "description": "`sandbox`: the service plays the provider; nothing leaves it."
+        },
+        "account_email": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "scopes_requested": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "scopes_granted": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "authorization_url": {
+          "description": "The consent link for the human, while pending.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "authorization_expires_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "failure_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "next_action": {
+          "description": "What to do next, in plain words.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "connected_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "connectors"
+  },
+  {
+    "name": "send_test_email",
+    "title": "Send a test email",
+    "description": "Send a test email\n\nSends one real message through a connected connector (in sandbox mode, to the sandbox mailbox).",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connector_id": {
+          "type": "string",
+          "pattern": "^conn_[0-9a-z]{26}$",
+          "description": "The connector's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "to": {
+          "type": "string",
+          "format": "email",
+          "maxLength": 254
+        }
+      },
+      "required": [
+        "connector_id",
+        "to"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "send_test_email",
+      "method": "POST",
+      "path": "/api/v1/connectors/{connector_id}/test-email",
+      "body": "merged",
+      "args": [
+        {
+          "name": "connector_id",
+          "in": "path",
+          "key": "connector_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "to",
+          "in": "body",
+          "key": "to"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "connector_id",
+        "mode",
+        "from",
+        "to",
+        "provider_message_id",
+        "sent_at"
+      ],
+      "properties": {
+        "connector_id": {
+          "type": "string"
+        },
+        "mode": {
+          "type": "string",
+          "enum": [
+            "live",
+            "sandbox"
+          ]
+        },
+        "from": {
+          "type": "string"
+        },
+        "to": {
+          "type": "string"
+        },
+        "provider_message_id": {
+          "type": "string"
+        },
+        "sent_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "connectors"
+  },
+  {
+    "name": "list_sandbox_messages",
+    "title": "List sandbox messages",
+    "description": "List sandbox messages\n\nMail sent through sandbox-mode connectors, newest first, parsed. Nothing here was delivered.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connector_id": {
+          "type": "string",
+          "pattern": "^conn_[0-9a-z]{26}$",
+          "description": "Only mail sent through this connector's account."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_sandbox_messages",
+      "method": "GET",
+      "path": "/api/v1/sandbox/messages",
+      "body": "none",
+      "args": [
+        {
+          "name": "connector_id",
+          "in": "query",
+          "key": "connector_id"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "mode",
+              "account_email",
+              "from",
+              "to",
+              "subject",
+              "message_id",
+              "text",
+              "html",
+              "created_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "mode": {
+                "type": "string",
+                "enum": [
+                  "sandbox"
+                ]
+              },
+              "account_email": {
+                "type": "string"
+              },
+              "from": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "to": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "subject": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "message_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "text": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "html": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "connectors"
   }
 ];

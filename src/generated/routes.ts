@@ -273,6 +273,62 @@ export const WebhookDeliveryListSchema: z.ZodType = z.intersection(CursorPageSch
   "data": z.array(WebhookDeliverySchema),
 }));
 
+export const StartConnectorOAuthRequestSchema: z.ZodType = z.strictObject({
+  "provider": z.enum(["gmail"]),
+  "reconnect_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+});
+
+export const ConnectorSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "provider": z.string().check(storableText),
+  "status": z.enum(["pending_consent","connected","failed","expired","revoked"]),
+  "mode": z.enum(["live","sandbox"]),
+  "account_email": z.string().check(storableText).nullable(),
+  "scopes_requested": z.array(z.string().check(storableText)),
+  "scopes_granted": z.array(z.string().check(storableText)),
+  "authorization_url": z.string().check(storableText).nullable(),
+  "authorization_expires_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "failure_reason": z.string().check(storableText).nullable(),
+  "next_action": z.string().check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+  "connected_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+});
+
+export const ConnectorListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(ConnectorSchema),
+}));
+
+export const SendTestEmailRequestSchema: z.ZodType = z.strictObject({
+  "to": EmailSchema,
+});
+
+export const TestEmailSentSchema: z.ZodType = z.looseObject({
+  "connector_id": z.string().check(storableText),
+  "mode": z.enum(["live","sandbox"]),
+  "from": z.string().check(storableText),
+  "to": z.string().check(storableText),
+  "provider_message_id": z.string().check(storableText),
+  "sent_at": z.iso.datetime({ offset: true }).check(storableText),
+});
+
+export const SandboxMessageSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "mode": z.enum(["sandbox"]),
+  "account_email": z.string().check(storableText),
+  "from": z.string().check(storableText).nullable(),
+  "to": z.string().check(storableText).nullable(),
+  "subject": z.string().check(storableText).nullable(),
+  "message_id": z.string().check(storableText).nullable(),
+  "text": z.string().check(storableText).nullable(),
+  "html": z.string().check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+});
+
+export const SandboxMessageListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(SandboxMessageSchema),
+}));
+
 export const routes = {
   get_health: createRoute({
     operationId: "get_health",
@@ -768,6 +824,166 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  start_connector_oauth: createRoute({
+    operationId: "start_connector_oauth",
+    method: "post",
+    path: "/api/v1/connectors/oauth",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: StartConnectorOAuthRequestSchema } } },
+    },
+    responses: {
+      201: { description: "The connector, pending consent.", content: { "application/json": { schema: ConnectorSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_connectors: createRoute({
+    operationId: "list_connectors",
+    method: "get",
+    path: "/api/v1/connectors",
+    request: {
+      query: z.object({
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of connectors.", content: { "application/json": { schema: ConnectorListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_connector: createRoute({
+    operationId: "get_connector",
+    method: "get",
+    path: "/api/v1/connectors/{connector_id}",
+    request: {
+      params: z.object({
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
+      }),
+    },
+    responses: {
+      200: { description: "The connector.", content: { "application/json": { schema: ConnectorSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  revoke_connector: createRoute({
+    operationId: "revoke_connector",
+    method: "delete",
+    path: "/api/v1/connectors/{connector_id}",
+    request: {
+      params: z.object({
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The revoked connector.", content: { "application/json": { schema: ConnectorSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  send_test_email: createRoute({
+    operationId: "send_test_email",
+    method: "post",
+    path: "/api/v1/connectors/{connector_id}/test-email",
+    request: {
+      params: z.object({
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: SendTestEmailRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The message was accepted by the provider.", content: { "application/json": { schema: TestEmailSentSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_sandbox_messages: createRoute({
+    operationId: "list_sandbox_messages",
+    method: "get",
+    path: "/api/v1/sandbox/messages",
+    request: {
+      query: z.object({
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of sandbox messages.", content: { "application/json": { schema: SandboxMessageListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  oauth_callback: createRoute({
+    operationId: "oauth_callback",
+    method: "get",
+    path: "/oauth/callback",
+    request: {
+      query: z.object({
+        "state": z.string().max(512).check(storableText).optional(),
+        "code": z.string().max(2048).check(storableText).optional(),
+        "error": z.string().max(200).check(storableText).optional(),
+        "scope": z.string().max(2000).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "The connection completed, or the human declined; the page says which.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      400: { description: "The link was refused (missing, unknown, used, expired or superseded state; incomplete answer); the page says why and what to do.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The provider did not complete the exchange; nothing was stored.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -815,4 +1031,11 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "update_webhook_endpoint", handler: "update_webhook_endpoint", method: "PATCH", path: "/api/v1/webhook-endpoints/{endpoint_id}", scopes: ["webhooks:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "send_test_webhook", handler: "send_test_webhook", method: "POST", path: "/api/v1/webhook-endpoints/{endpoint_id}/test", scopes: ["webhooks:write"], body: null, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_webhook_deliveries", handler: "list_webhook_deliveries", method: "GET", path: "/api/v1/webhook-endpoints/{endpoint_id}/deliveries", scopes: ["webhooks:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "start_connector_oauth", handler: "start_connector_oauth", method: "POST", path: "/api/v1/connectors/oauth", scopes: ["connectors:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_connectors", handler: "list_connectors", method: "GET", path: "/api/v1/connectors", scopes: ["connectors:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_connector", handler: "get_connector", method: "GET", path: "/api/v1/connectors/{connector_id}", scopes: ["connectors:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "revoke_connector", handler: "revoke_connector", method: "DELETE", path: "/api/v1/connectors/{connector_id}", scopes: ["connectors:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "send_test_email", handler: "send_test_email", method: "POST", path: "/api/v1/connectors/{connector_id}/test-email", scopes: ["connectors:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_sandbox_messages", handler: "list_sandbox_messages", method: "GET", path: "/api/v1/sandbox/messages", scopes: ["connectors:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "oauth_callback", handler: "oauth_callback", method: "GET", path: "/oauth/callback", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"text/html","kind":"text"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

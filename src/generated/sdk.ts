@@ -177,6 +177,59 @@ export type ListWebhookDeliveriesArgs = {
 export type ListWebhookDeliveriesResult = NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][200]['content']["application/json"];
 const list_webhook_deliveriesBinding: OperationBinding = {"operationId":"list_webhook_deliveries","method":"GET","path":"/api/v1/webhook-endpoints/{endpoint_id}/deliveries","body":"none","args":[{"name":"endpoint_id","in":"path","key":"endpoint_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
+export type StartConnectorOauthArgs = {
+  "idempotency_key"?: string;
+  "provider": NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['requestBody']>['content']["application/json"]>["provider"];
+  "reconnect_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['requestBody']>['content']["application/json"]>["reconnect_connector_id"];
+};
+export type StartConnectorOauthResult = NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][201]['content']["application/json"];
+const start_connector_oauthBinding: OperationBinding = {"operationId":"start_connector_oauth","method":"POST","path":"/api/v1/connectors/oauth","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"provider","in":"body","key":"provider"},{"name":"reconnect_connector_id","in":"body","key":"reconnect_connector_id"}],"contentType":"application/json"};
+
+export type ListConnectorsArgs = {
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/connectors"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/connectors"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListConnectorsResult = NonNullable<paths["/api/v1/connectors"]["get"]>['responses'][200]['content']["application/json"];
+const list_connectorsBinding: OperationBinding = {"operationId":"list_connectors","method":"GET","path":"/api/v1/connectors","body":"none","args":[{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type GetConnectorArgs = {
+  "connector_id": NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['parameters']["path"]>["connector_id"];
+  "wait_seconds"?: NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['parameters']["query"]>["wait_seconds"];
+};
+export type GetConnectorResult = NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_connectorBinding: OperationBinding = {"operationId":"get_connector","method":"GET","path":"/api/v1/connectors/{connector_id}","body":"none","args":[{"name":"connector_id","in":"path","key":"connector_id"},{"name":"wait_seconds","in":"query","key":"wait_seconds"}]};
+
+export type RevokeConnectorArgs = {
+  "connector_id": NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['parameters']["path"]>["connector_id"];
+};
+export type RevokeConnectorResult = NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][200]['content']["application/json"];
+const revoke_connectorBinding: OperationBinding = {"operationId":"revoke_connector","method":"DELETE","path":"/api/v1/connectors/{connector_id}","body":"none","args":[{"name":"connector_id","in":"path","key":"connector_id"}]};
+
+export type SendTestEmailArgs = {
+  "connector_id": NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['parameters']["path"]>["connector_id"];
+  "idempotency_key"?: string;
+  "to": NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['requestBody']>['content']["application/json"]>["to"];
+};
+export type SendTestEmailResult = NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][200]['content']["application/json"];
+const send_test_emailBinding: OperationBinding = {"operationId":"send_test_email","method":"POST","path":"/api/v1/connectors/{connector_id}/test-email","body":"merged","args":[{"name":"connector_id","in":"path","key":"connector_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"to","in":"body","key":"to"}],"contentType":"application/json"};
+
+export type ListSandboxMessagesArgs = {
+  "connector_id"?: NonNullable<NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['parameters']["query"]>["connector_id"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListSandboxMessagesResult = NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][200]['content']["application/json"];
+const list_sandbox_messagesBinding: OperationBinding = {"operationId":"list_sandbox_messages","method":"GET","path":"/api/v1/sandbox/messages","body":"none","args":[{"name":"connector_id","in":"query","key":"connector_id"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type OauthCallbackArgs = {
+  "state"?: NonNullable<NonNullable<paths["/oauth/callback"]["get"]>['parameters']["query"]>["state"];
+  "code"?: NonNullable<NonNullable<paths["/oauth/callback"]["get"]>['parameters']["query"]>["code"];
+  "error"?: NonNullable<NonNullable<paths["/oauth/callback"]["get"]>['parameters']["query"]>["error"];
+  "scope"?: NonNullable<NonNullable<paths["/oauth/callback"]["get"]>['parameters']["query"]>["scope"];
+};
+export type OauthCallbackResult = NonNullable<paths["/oauth/callback"]["get"]>['responses'][200]['content']["text/html"];
+const oauth_callbackBinding: OperationBinding = {"operationId":"oauth_callback","method":"GET","path":"/oauth/callback","body":"none","args":[{"name":"state","in":"query","key":"state"},{"name":"code","in":"query","key":"code"},{"name":"error","in":"query","key":"error"},{"name":"scope","in":"query","key":"scope"}],"parseAs":"text"};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -206,6 +259,13 @@ export function createClient(options: ClientOptions) {
     update_webhook_endpoint: (args: UpdateWebhookEndpointArgs) => runtime.call<UpdateWebhookEndpointResult>(update_webhook_endpointBinding, args),
     send_test_webhook: (args: SendTestWebhookArgs) => runtime.call<SendTestWebhookResult>(send_test_webhookBinding, args),
     list_webhook_deliveries: (args: ListWebhookDeliveriesArgs) => runtime.call<ListWebhookDeliveriesResult>(list_webhook_deliveriesBinding, args),
+    start_connector_oauth: (args: StartConnectorOauthArgs) => runtime.call<StartConnectorOauthResult>(start_connector_oauthBinding, args),
+    list_connectors: (args: ListConnectorsArgs = {}) => runtime.call<ListConnectorsResult>(list_connectorsBinding, args),
+    get_connector: (args: GetConnectorArgs) => runtime.call<GetConnectorResult>(get_connectorBinding, args),
+    revoke_connector: (args: RevokeConnectorArgs) => runtime.call<RevokeConnectorResult>(revoke_connectorBinding, args),
+    send_test_email: (args: SendTestEmailArgs) => runtime.call<SendTestEmailResult>(send_test_emailBinding, args),
+    list_sandbox_messages: (args: ListSandboxMessagesArgs = {}) => runtime.call<ListSandboxMessagesResult>(list_sandbox_messagesBinding, args),
+    oauth_callback: (args: OauthCallbackArgs = {}) => runtime.call<OauthCallbackResult>(oauth_callbackBinding, args),
   };
 }
 
@@ -236,4 +296,11 @@ export const operationBindings: Record<string, OperationBinding> = {
   "update_webhook_endpoint": update_webhook_endpointBinding,
   "send_test_webhook": send_test_webhookBinding,
   "list_webhook_deliveries": list_webhook_deliveriesBinding,
+  "start_connector_oauth": start_connector_oauthBinding,
+  "list_connectors": list_connectorsBinding,
+  "get_connector": get_connectorBinding,
+  "revoke_connector": revoke_connectorBinding,
+  "send_test_email": send_test_emailBinding,
+  "list_sandbox_messages": list_sandbox_messagesBinding,
+  "oauth_callback": oauth_callbackBinding,
 };

@@ -397,6 +397,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connectors/oauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting an account
+         * @description Creates a connector waiting for consent (provider `gmail`) and returns its `authorization_url`. Follow `next_action`: show the URL to the human, then call get_connector with wait_seconds until it is connected.
+         */
+        post: operations["start_connector_oauth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connectors
+         * @description The workspace's connected (and pending) accounts, newest first. Tokens are never shown.
+         */
+        get: operations["list_connectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors/{connector_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a connector
+         * @description Pass `wait_seconds` (up to 50) to get the answer as soon as the status changes, e.g. when the human allows access.
+         */
+        get: operations["get_connector"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a connector
+         * @description Revokes access at the provider and deletes the tokens. Admins, or the member who connected it.
+         */
+        delete: operations["revoke_connector"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors/{connector_id}/test-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test email
+         * @description Sends one real message through a connected connector (in sandbox mode, to the sandbox mailbox).
+         */
+        post: operations["send_test_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sandbox messages
+         * @description Mail sent through sandbox-mode connectors, newest first, parsed. Nothing here was delivered.
+         */
+        get: operations["list_sandbox_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth callback
+         * @description Where the provider sends the human's browser back after consent. Completes the connection and shows a page saying what happened.
+         */
+        get: operations["oauth_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -735,6 +859,74 @@ export interface components {
         WebhookDeliveryList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["WebhookDelivery"][];
         };
+        StartConnectorOAuthRequest: {
+            /** @enum {string} */
+            provider: "gmail";
+            /** @description A connector that is not connected (expired, failed, revoked, pending), to get a fresh link for it. */
+            reconnect_connector_id?: string;
+        };
+        Connector: {
+            /** @example conn_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            /** @example gmail */
+            provider: string;
+            /** @enum {string} */
+            status: "pending_consent" | "connected" | "failed" | "expired" | "revoked";
+            /**
+             * @description `sandbox`: the service plays the provider; nothing leaves it.
+             * @enum {string}
+             */
+            mode: "live" | "sandbox";
+            account_email: string | null;
+            scopes_requested: string[];
+            scopes_granted: string[];
+            /** @description The consent link for the human, while pending. */
+            authorization_url: string | null;
+            /** Format: date-time */
+            authorization_expires_at: string | null;
+            failure_reason: string | null;
+            /** @description What to do next, in plain words. */
+            next_action: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            connected_at: string | null;
+        };
+        ConnectorList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["Connector"][];
+        };
+        SendTestEmailRequest: {
+            to: components["schemas"]["Email"];
+        };
+        TestEmailSent: {
+            connector_id: string;
+            /** @enum {string} */
+            mode: "live" | "sandbox";
+            from: string;
+            to: string;
+            provider_message_id: string;
+            /** Format: date-time */
+            sent_at: string;
+        };
+        SandboxMessage: {
+            id: string;
+            /** @enum {string} */
+            mode: "sandbox";
+            account_email: string;
+            from: string | null;
+            to: string | null;
+            subject: string | null;
+            message_id: string | null;
+            text: string | null;
+            html: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SandboxMessageList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["SandboxMessage"][];
+        };
     };
     responses: {
         /** @description The request is malformed or fails validation; `errors` points at the fields. */
@@ -853,6 +1045,15 @@ export interface components {
                 "application/json": components["schemas"]["Operation"];
             };
         };
+        /** @description The outside provider failed or could not be reached; nothing changed here. */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description Page size. */
@@ -865,6 +1066,8 @@ export interface components {
         OperationIdPath: string;
         /** @description The endpoint's id. */
         WebhookEndpointIdPath: string;
+        /** @description The connector's id. */
+        ConnectorIdPath: string;
     };
     requestBodies: never;
     headers: {
@@ -1631,6 +1834,260 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    start_connector_oauth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartConnectorOAuthRequest"];
+            };
+        };
+        responses: {
+            /** @description The connector, pending consent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_connectors: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of connectors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_connector: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for a status change (0 answers at once). */
+                wait_seconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The connector's id. */
+                connector_id: components["parameters"]["ConnectorIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connector. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revoke_connector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector's id. */
+                connector_id: components["parameters"]["ConnectorIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked connector. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    send_test_email: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The connector's id. */
+                connector_id: components["parameters"]["ConnectorIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendTestEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description The message was accepted by the provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestEmailSent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_sandbox_messages: {
+        parameters: {
+            query?: {
+                /** @description Only mail sent through this connector's account. */
+                connector_id?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sandbox messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxMessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    oauth_callback: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                error?: string;
+                scope?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection completed, or the human declined; the page says which. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link was refused (missing, unknown, used, expired or superseded state; incomplete answer); the page says why and what to do. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider did not complete the exchange; nothing was stored. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };

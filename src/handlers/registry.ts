@@ -20,6 +20,13 @@ import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
 import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.ts';
 import { sendTestWebhook } from './webhooks/send-test-webhook.ts';
 import { updateWebhookEndpoint } from './webhooks/update-webhook-endpoint.ts';
+import { getConnector } from './connectors/get-connector.ts';
+import { listConnectors } from './connectors/list-connectors.ts';
+import { listSandboxMessages } from './connectors/list-sandbox-messages.ts';
+import { oauthCallback } from './connectors/oauth-callback.ts';
+import { revokeConnector } from './connectors/revoke-connector.ts';
+import { sendTestEmail } from './connectors/send-test-email.ts';
+import { startConnectorOauth } from './connectors/start-connector-oauth.ts';
 import { getHealth } from './system/get-health.ts';
 import { getMe } from './users/get-me.ts';
 import { login } from './users/login.ts';
@@ -49,4 +56,11 @@ export const handlers: Handlers<HandlerContext> = {
   delete_webhook_endpoint: deleteWebhookEndpoint,
   send_test_webhook: sendTestWebhook,
   list_webhook_deliveries: listWebhookDeliveries,
+  start_connector_oauth: startConnectorOauth,
+  list_connectors: listConnectors,
+  get_connector: getConnector,
+  revoke_connector: revokeConnector,
+  send_test_email: sendTestEmail,
+  list_sandbox_messages: listSandboxMessages,
+  oauth_callback: oauthCallback,
 };

@@ -4,7 +4,7 @@
 
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
-import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from './tool-descriptor.ts';
 import { buildRequest, planRequest, type RequestPlan } from './tool-request.ts';
 import { argumentNames } from './argument-names.ts';
@@ -38,13 +38,24 @@ export interface ToolDispatcherOptions {
   responseText?: (response: Response) => string | undefined;
 }
 
+/** What the calling MCP client declared it can do, as far as a tool call's answer depends on it. */
+export interface ClientAbilities {
+  /** URL-mode elicitation (MCP 2025-11-25 and later): a call that needs the human's consent in a browser fails with -32042 carrying the URL. */
+  urlElicitation?: boolean;
+}
+
 export interface ToolDispatcher {
-  /** Throws a JSON-RPC InvalidParams ProtocolError for an unknown tool; every other outcome is a result. */
+  /**
+   * Throws a JSON-RPC InvalidParams ProtocolError for an unknown tool, and the -32042 URL elicitation
+   * error when the API asks for the human's consent and the client can show it; every other outcome
+   * is a result.
+   */
   call(
     name: string,
     args: Record<string, unknown> | undefined,
     authorization: string | undefined,
     context?: unknown,
+    client?: ClientAbilities,
   ): Promise<CallToolResult>;
   has(name: string): boolean;
 }
@@ -87,6 +98,23 @@ function failed(name: string, error: unknown): CallToolResult {
   const reason = error instanceof Error ? error.message : String(error);
   const text = `${name} failed: the API could not be reached or its response could not be read (${reason}).`;
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * A 409 problem whose `elicitation` member asks for the human's consent at a URL (a connector waiting
+ * for it) as the -32042 error, so the client shows the URL and retries the same call.
+ */
+function consentElicitation(body: string): UrlElicitationRequiredError | undefined {
+  let problem: { elicitation?: { mode?: unknown; url?: unknown; elicitation_id?: unknown; message?: unknown }; detail?: unknown };
+  try {
+    problem = JSON.parse(body) as typeof problem;
+  } catch {
+    return undefined;
+  }
+  const e = problem?.elicitation;
+  if (!e || e.mode !== 'url' || typeof e.url !== 'string' || typeof e.elicitation_id !== 'string') return undefined;
+  const message = typeof e.message === 'string' ? e.message : 'Open this URL to continue, then retry.';
+  return new UrlElicitationRequiredError([{ mode: 'url', url: e.url, elicitationId: e.elicitation_id, message }], typeof problem.detail === 'string' ? problem.detail : message);
 }
 
 function schemaValidator(ajv: Ajv2020, tool: ToolDescriptor): CompiledTool['validate'] {
@@ -145,6 +173,7 @@ export function createToolDispatcher(options: ToolDispatcherOptions): ToolDispat
     args: Record<string, unknown> | undefined,
     authorization: string | undefined,
     context?: unknown,
+    client?: ClientAbilities,
   ): Promise<CallToolResult> {
     const tool = compiled.get(name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -153,8 +182,12 @@ export function createToolDispatcher(options: ToolDispatcherOptions): ToolDispat
     if (reasons.length > 0) return invalidArguments(name, reasons);
     try {
       const response = await send(buildRequest(tool.plan, input, baseUrl, authorization), context);
-      return toToolResult(tool.shape, response, known(response) ?? (await response.text()));
+      const body = known(response) ?? (await response.text());
+      const consent = client?.urlElicitation && response.status === 409 ? consentElicitation(body) : undefined;
+      if (consent) throw consent;
+      return toToolResult(tool.shape, response, body);
     } catch (error) {
+      if (error instanceof UrlElicitationRequiredError) throw error;
       // An unreachable API (stdio launcher) or a response cut off is the tool's failure, not the protocol's.
       return failed(name, error);
     }

@@ -147,7 +147,10 @@ export function createFastPath(options: FastPathOptions): FastPath {
     if (!dispatcher.has(name)) return undefined;
     const args = call.params.arguments as Record<string, unknown> | undefined;
     const authorization = request.headers.get('authorization') ?? undefined;
-    return dispatcher.call(name, args, authorization, context).then(
+    // Only a 2026-07-28 request carries the client's capabilities; a stateless 2025 request does not.
+    const capabilities = era === 'modern' ? ((call.params._meta as Meta)[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: { url?: unknown } } | undefined) : undefined;
+    const client = { urlElicitation: capabilities?.elicitation?.url !== undefined };
+    return dispatcher.call(name, args, authorization, context, client).then(
       (result) => jsonRpcResult(call.id, encode(era, result)),
       (error: unknown) => jsonRpcThrown(call.id, error),
     );

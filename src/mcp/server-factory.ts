@@ -3,6 +3,7 @@
 // through the dispatcher. Nothing here outlives its unit, so no caller can observe another's request.
 
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Server,
   type Implementation,
   type McpRequestContext,
@@ -51,9 +52,12 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
       supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
     });
     server.setRequestHandler('tools/list', () => listResult);
-    server.setRequestHandler('tools/call', (request) =>
-      dispatcher.call(request.params.name, request.params.arguments, authorization, context),
-    );
+    server.setRequestHandler('tools/call', (request) => {
+      // 2026-07-28 requests carry the client's capabilities; a 2025 connection declared them at initialize
+      // (known on a stdio connection, not to a stateless HTTP exchange).
+      const declared = (request.params._meta?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as { elicitation?: { url?: unknown } } | undefined;
+      return dispatcher.call(request.params.name, request.params.arguments, authorization, context, { urlElicitation: declared?.elicitation?.url !== undefined });
+    });
     return server;
   };
 }

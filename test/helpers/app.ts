@@ -2,7 +2,7 @@
 // set), with helpers to sign up users and mint keys through the public API.
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig, type AppConfig } from '../../src/config.ts';
 import type { Clock, Deps } from '../../src/deps.ts';
@@ -24,6 +24,8 @@ export interface TestAppOptions {
   /** pg-boss's schema; two instances sharing a database share one. */
   jobsSchema?: string;
   extraJobKinds?: ServiceOptions['extraJobKinds'];
+  /** A logger to read what the service logs (default: silent). */
+  log?: Logger;
 }
 
 export interface TestApp {
@@ -58,6 +60,8 @@ export interface SignupResult {
 // Light argon2 parameters keep the suite quick; the OWASP parameters are tested in test/auth.
 const testArgon2 = { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 };
 let counter = 0;
+// Tests never write a key file into the checkout's data folder.
+const testTokenKey = `test:${randomBytes(32).toString('base64')}`;
 
 export function uniqueEmail(tag = 'user'): string {
   counter += 1;
@@ -67,9 +71,9 @@ export function uniqueEmail(tag = 'user'): string {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDb = !options.db;
   const db = options.db ?? (await createTestDatabase());
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ADDRESS: '100000', JOBS_POLL_INTERVAL_MS: '500', ...options.env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ADDRESS: '100000', JOBS_POLL_INTERVAL_MS: '500', TOKEN_ENCRYPTION_KEY: testTokenKey, ...options.env });
   const jobsSchema = options.jobs ? (options.jobsSchema ?? `jobs_${randomBytes(5).toString('hex')}`) : undefined;
-  const services = await createServices({ db, config, clock: options.clock, log: pino({ level: 'silent' }), argon2Params: testArgon2, jobsSchema, extraJobKinds: options.extraJobKinds });
+  const services = await createServices({ db, config, clock: options.clock, log: options.log ?? pino({ level: 'silent' }), argon2Params: testArgon2, jobsSchema, extraJobKinds: options.extraJobKinds });
   if (options.jobs) await services.startJobs({ work: options.jobs === 'work' });
   const app = createApp(services.deps);
   const request: TestApp['request'] = (path, init = {}) => {

@@ -20,8 +20,9 @@ export async function seedWorkspace(baseUrl: string, tag = 'seed'): Promise<Seed
   const pending = await admin.invite_member({ email: uniqueEmail('invitee'), role: 'member' });
   const endpoint = await admin.create_webhook_endpoint({ url: 'https://hooks.example.com/seed', event_types: ['member.*'] });
   const operation = await admin.send_test_webhook({ endpoint_id: endpoint.id });
+  const connector = await admin.start_connector_oauth({ provider: 'gmail' });
   return {
     credential: session.login.access_token,
-    fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token, endpoint_id: endpoint.id, operation_id: operation.id },
+    fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token, endpoint_id: endpoint.id, operation_id: operation.id, connector_id: connector.id },
   };
 }

@@ -18,6 +18,6 @@ export async function cancelOperation(deps: Deps, actor: Actor, operationId: str
   }
   const updated = await requestCancel(deps.db.sql, actor.workspaceId, operationId, deps.clock.now());
   if (!updated) throw new ApiError('operation_finished', `The operation already ended with status ${row.status}.`);
-  deps.operationWatch.changed(operationId);
+  deps.resourceWatch.changed(operationId);
   return updated;
 }

@@ -27,7 +27,7 @@ export async function getOperation(deps: Deps, actor: Actor, request: GetOperati
     return row;
   };
   const deadline = Date.now() + request.waitSeconds * 1000;
-  if (request.waitSeconds > 0) await deps.operationWatch.ready();
+  if (request.waitSeconds > 0) await deps.resourceWatch.ready();
   const first = await read();
   let current = first;
   for (;;) {
@@ -38,7 +38,7 @@ export async function getOperation(deps: Deps, actor: Actor, request: GetOperati
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const woken = deps.operationWatch.wait(operationId, Math.min(left, deps.config.operationWaitRecheckMs), stop.signal);
+    const woken = deps.resourceWatch.wait(operationId, Math.min(left, deps.config.operationWaitRecheckMs), stop.signal);
     try {
       current = await read();
       if (finishedStatuses.includes(current.status) || changedSince(first, current)) return current;

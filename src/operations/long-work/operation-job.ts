@@ -96,7 +96,7 @@ export async function startOperation<I>(deps: Deps, tx: TransactionSql, actor: A
 /** Ends the operation (if still unfinished) and wakes its waiters. */
 export async function endOperation(deps: Deps, q: Queryable, workspaceId: string, id: string, outcome: Omit<OperationOutcome, 'now'>): Promise<OperationRow | undefined> {
   const row = await finishOperation(q, workspaceId, id, { ...outcome, now: deps.clock.now() });
-  if (row) deps.operationWatch.changed(id);
+  if (row) deps.resourceWatch.changed(id);
   return row;
 }
 
@@ -110,7 +110,7 @@ export function operationProblem(error: unknown, operationId: string): Operation
 async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definition: OperationJobDefinition<I>, payload: OperationPayload<I>, job: JobContext): Promise<void> {
   const { workspace_id: workspaceId, operation_id: id } = payload;
   let row = await claimOperation(deps.db.sql, workspaceId, id, deps.clock.now());
-  if (row) deps.operationWatch.changed(id);
+  if (row) deps.resourceWatch.changed(id);
   else {
     row = await findOperation(deps.db.sql, workspaceId, id);
     // Gone, finished or cancelled while queued: nothing to do. A running one is this job's retry.
@@ -127,7 +127,7 @@ async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definit
     job,
     async progress(done, total) {
       await setOperationProgress(deps.db.sql, workspaceId, id, { done, total }, deps.clock.now());
-      deps.operationWatch.changed(id);
+      deps.resourceWatch.changed(id);
     },
     async throwIfCancelled() {
       const current = await findOperation(deps.db.sql, workspaceId, id);

@@ -1,0 +1,7 @@
+import type { SendTestEmailInput, SendTestEmailOutput } from '../../generated/handlers.ts';
+import { sendTestEmail as send } from '../../operations/connectors/send-test-email.ts';
+import { actorFrom, type HandlerContext } from '../context.ts';
+
+export async function sendTestEmail(input: SendTestEmailInput, ctx: HandlerContext): Promise<SendTestEmailOutput> {
+  return { status: 200, body: await send(ctx.deps, actorFrom(ctx), { connectorId: input.path.connector_id, to: input.body.to }) };
+}

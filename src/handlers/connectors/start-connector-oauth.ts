@@ -1,0 +1,9 @@
+import type { StartConnectorOauthInput, StartConnectorOauthOutput } from '../../generated/handlers.ts';
+import { startConnectorOAuth as start } from '../../operations/connectors/start-connector-oauth.ts';
+import { connectorBody } from '../../operations/connectors/wire.ts';
+import { actorFrom, type HandlerContext } from '../context.ts';
+
+export async function startConnectorOauth(input: StartConnectorOauthInput, ctx: HandlerContext): Promise<StartConnectorOauthOutput> {
+  const row = await start(ctx.deps, actorFrom(ctx), { provider: input.body.provider, reconnectConnectorId: input.body.reconnect_connector_id });
+  return { status: 201, body: connectorBody(row) };
+}

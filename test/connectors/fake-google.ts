@@ -1,0 +1,227 @@
+// A strict local fake of Google's OAuth 2.0 server, userinfo and the Gmail send API, over real HTTP,
+// for the live code path. Independent of the service's own sandbox provider: it checks what Google
+// checks (client secret, exact redirect URI, PKCE S256, single-use codes, refresh tokens), can be told
+// to answer `invalid_grant` or to leave a scope out of the consent, and records every message sent
+// (decoded from base64url and parsed as MIME) and every revocation.
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+
+export interface SentMessage {
+  accessToken: string;
+  raw: string;
+  parsed: ParsedMail;
+}
+
+export interface ConsentChoice {
+  email: string;
+  /** Scopes the human leaves ticked (default: all requested). */
+  grant?: string[];
+  deny?: boolean;
+}
+
+export interface FakeGoogle {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** Env that points the service at this fake in live mode. */
+  env(): Record<string, string>;
+  /** Plays the human on the consent screen: the URL the browser is sent back to. */
+  consent(authorizationUrl: string, choice: ConsentChoice): Promise<string>;
+  sent: SentMessage[];
+  revoked: string[];
+  refreshes: number;
+  /** Requests the fake refused, with why (tests assert none were expected). */
+  refusals: string[];
+  /** The next refresh answers invalid_grant (the user revoked access at Google). */
+  failRefreshWithInvalidGrant(): void;
+  /** Makes every access token issued so far invalid, as if it expired. */
+  expireAccessTokens(): void;
+  /** Holds every refresh until release() is called, to test concurrent refreshes. */
+  holdRefreshes(): { release(): void };
+  close(): Promise<void>;
+}
+
+const SEND = 'https://www.googleapis.com/auth/gmail.send';
+const GOOGLE_SCOPE_NAMES: Record<string, string> = { email: 'https://www.googleapis.com/auth/userinfo.email', openid: 'openid', [SEND]: SEND };
+
+export async function startFakeGoogle(options: { redirectUri: string | (() => string) }): Promise<FakeGoogle> {
+  const clientId = `fake-${randomBytes(4).toString('hex')}.apps.googleusercontent.com`;
+  const clientSecret = `GOCSPX-${randomBytes(12).toString('base64url')}`;
+  const codes = new Map<string, { challenge: string; redirectUri: string; email: string; scopes: string[]; used: boolean; expires: number; issued: string[] }>();
+  const refreshTokens = new Map<string, { email: string; scopes: string[]; revoked: boolean }>();
+  const accessTokens = new Map<string, { email: string; scopes: string[]; valid: boolean; refresh?: string }>();
+  const pendingChoices = new Map<string, ConsentChoice>();
+  const fake = { sent: [] as SentMessage[], revoked: [] as string[], refreshes: 0, refusals: [] as string[] };
+  let invalidGrantNext = false;
+  let hold: Promise<void> | undefined;
+  const redirectUri = () => (typeof options.redirectUri === 'string' ? options.redirectUri : options.redirectUri());
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const refuse = (res: ServerResponse, status: number, error: string, why: string) => {
+    fake.refusals.push(why);
+    send(res, status, { error, error_description: why });
+  };
+  const readBody = (req: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+  const bearer = (req: IncomingMessage) => {
+    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const found = accessTokens.get(token);
+    return found?.valid ? { token, ...found } : undefined;
+  };
+  const issueAccess = (email: string, scopes: string[], refresh?: string) => {
+    const token = `ya29.${randomBytes(24).toString('base64url')}`;
+    accessTokens.set(token, { email, scopes, valid: true, refresh });
+    return token;
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    try {
+      if (req.method === 'GET' && url.pathname === '/o/oauth2/v2/auth') {
+        const p = url.searchParams;
+        const problems = [
+          p.get('client_id') !== clientId && 'client_id',
+          p.get('redirect_uri') !== redirectUri() && 'redirect_uri',
+          p.get('response_type') !== 'code' && 'response_type',
+          p.get('code_challenge_method') !== 'S256' && 'code_challenge_method',
+          !/^[A-Za-z0-9_-]{43}$/.test(p.get('code_challenge') ?? '') && 'code_challenge',
+          p.get('access_type') !== 'offline' && 'access_type',
+          p.get('prompt') !== 'consent' && 'prompt',
+          !p.get('state') && 'state',
+        ].filter(Boolean);
+        if (problems.length) return refuse(res, 400, 'invalid_request', `authorization request: bad ${problems.join(', ')}`);
+        const choice = pendingChoices.get(p.get('state') as string);
+        if (!choice) return refuse(res, 400, 'invalid_request', 'no consent choice was scripted for this state');
+        const target = new URL(redirectUri());
+        target.searchParams.set('state', p.get('state') as string);
+        if (choice.deny) {
+          target.searchParams.set('error', 'access_denied');
+        } else {
+          const requested = (p.get('scope') ?? '').split(' ');
+          const scopes = (choice.grant ?? requested).filter((s) => requested.includes(s));
+          const code = `4/0A${randomBytes(24).toString('base64url')}`;
+          codes.set(code, { challenge: p.get('code_challenge') as string, redirectUri: p.get('redirect_uri') as string, email: choice.email, scopes, used: false, expires: Date.now() + 600_000, issued: [] });
+          target.searchParams.set('code', code);
+          target.searchParams.set('scope', scopes.map((s) => GOOGLE_SCOPE_NAMES[s] ?? s).join(' '));
+        }
+        res.writeHead(302, { location: target.href });
+        return res.end();
+      }
+      if (req.method === 'POST' && url.pathname === '/token') {
+        const form = new URLSearchParams(await readBody(req));
+        if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) return refuse(res, 401, 'invalid_client', 'token: wrong client credentials');
+        if (form.get('grant_type') === 'authorization_code') {
+          const code = codes.get(form.get('code') ?? '');
+          if (!code) return refuse(res, 400, 'invalid_grant', 'token: unknown code');
+          if (code.used) {
+            code.issued.forEach((t) => accessTokens.delete(t));
+            return refuse(res, 400, 'invalid_grant', 'token: code reused');
+          }
+          code.used = true;
+          if (code.expires < Date.now()) return refuse(res, 400, 'invalid_grant', 'token: code expired');
+          if (form.get('redirect_uri') !== code.redirectUri) return refuse(res, 400, 'redirect_uri_mismatch', 'token: redirect_uri differs');
+          const verifier = form.get('code_verifier') ?? '';
+          if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) return refuse(res, 400, 'invalid_grant', 'token: PKCE verifier does not match');
+          const refresh = `1//0${randomBytes(24).toString('base64url')}`;
+          refreshTokens.set(refresh, { email: code.email, scopes: code.scopes, revoked: false });
+          const access = issueAccess(code.email, code.scopes, refresh);
+          code.issued.push(access);
+          return send(res, 200, { access_token: access, expires_in: 3599, refresh_token: refresh, scope: code.scopes.map((s) => GOOGLE_SCOPE_NAMES[s] ?? s).join(' '), token_type: 'Bearer', id_token: 'unused' });
+        }
+        if (form.get('grant_type') === 'refresh_token') {
+          fake.refreshes += 1;
+          if (hold) await hold;
+          const found = refreshTokens.get(form.get('refresh_token') ?? '');
+          if (invalidGrantNext || !found || found.revoked) {
+            invalidGrantNext = false;
+            return send(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+          }
+          const access = issueAccess(found.email, found.scopes, form.get('refresh_token') as string);
+          return send(res, 200, { access_token: access, expires_in: 3599, scope: found.scopes.map((s) => GOOGLE_SCOPE_NAMES[s] ?? s).join(' '), token_type: 'Bearer' });
+        }
+        return refuse(res, 400, 'unsupported_grant_type', 'token: grant_type');
+      }
+      if (req.method === 'POST' && url.pathname === '/revoke') {
+        const token = new URLSearchParams(await readBody(req)).get('token') ?? '';
+        const refresh = refreshTokens.get(token);
+        const access = accessTokens.get(token);
+        if (!refresh && !access) return send(res, 400, { error: 'invalid_token' });
+        fake.revoked.push(token);
+        const refreshKey = refresh ? token : access?.refresh;
+        if (refreshKey) refreshTokens.get(refreshKey)!.revoked = true;
+        for (const a of accessTokens.values()) if (a.refresh === refreshKey || a === access) a.valid = false;
+        res.writeHead(200);
+        return res.end();
+      }
+      if (req.method === 'GET' && url.pathname === '/v1/userinfo') {
+        const who = bearer(req);
+        if (!who) return send(res, 401, { error: 'invalid_token' });
+        return send(res, 200, { sub: createHash('sha256').update(who.email).digest('hex').slice(0, 21), email: who.email, email_verified: true });
+      }
+      if (req.method === 'POST' && url.pathname === '/gmail/v1/users/me/messages/send') {
+        const who = bearer(req);
+        if (!who) return send(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
+        if (!who.scopes.includes(SEND)) return send(res, 403, { error: { code: 403, status: 'PERMISSION_DENIED' } });
+        const body = JSON.parse(await readBody(req)) as { raw?: string };
+        if (typeof body.raw !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(body.raw)) return refuse(res, 400, 'invalid_argument', 'gmail send: raw is not base64url');
+        const parsed = await simpleParser(Buffer.from(body.raw, 'base64url'));
+        fake.sent.push({ accessToken: who.token, raw: body.raw, parsed });
+        return send(res, 200, { id: `18c${randomBytes(6).toString('hex')}`, threadId: `18c${randomBytes(6).toString('hex')}`, labelIds: ['SENT'] });
+      }
+      send(res, 404, { error: 'not_found' });
+    } catch (error) {
+      fake.refusals.push(`fake crashed: ${(error as Error).message}`);
+      send(res, 500, { error: 'internal' });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return Object.assign(fake, {
+    url: base,
+    clientId,
+    clientSecret,
+    env: () => ({
+      GOOGLE_CLIENT_ID: clientId,
+      GOOGLE_CLIENT_SECRET: clientSecret,
+      GOOGLE_AUTHORIZATION_URL: `${base}/o/oauth2/v2/auth`,
+      GOOGLE_TOKEN_URL: `${base}/token`,
+      GOOGLE_REVOCATION_URL: `${base}/revoke`,
+      GOOGLE_USERINFO_URL: `${base}/v1/userinfo`,
+      GMAIL_API_BASE: base,
+    }),
+    async consent(authorizationUrl: string, choice: ConsentChoice) {
+      const state = new URL(authorizationUrl).searchParams.get('state') as string;
+      pendingChoices.set(state, choice);
+      const res = await fetch(authorizationUrl, { redirect: 'manual' });
+      if (res.status !== 302) throw new Error(`fake consent answered ${res.status}: ${await res.text()}`);
+      return res.headers.get('location') as string;
+    },
+    failRefreshWithInvalidGrant() {
+      invalidGrantNext = true;
+    },
+    expireAccessTokens() {
+      for (const a of accessTokens.values()) a.valid = false;
+    },
+    holdRefreshes() {
+      let release!: () => void;
+      hold = new Promise<void>((resolve) => (release = resolve));
+      return {
+        release: () => {
+          hold = undefined;
+          release();
+        },
+      };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
