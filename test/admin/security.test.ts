@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import type { Browser } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../src/admin/routes.ts';
+import { adminPages, contentSecurityPolicy } from '../../src/admin/routes.ts';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
@@ -21,7 +21,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const pages = ['/admin', '/admin/api-keys', '/admin/members', '/admin/join'];
+
+const pages: readonly string[] = adminPages;
 
 function expectSecurityHeaders(res: Response): void {
   expect(res.headers.get('content-security-policy')).toBe(contentSecurityPolicy);

@@ -25,7 +25,7 @@ export function createApi(options) {
   /**
    * @param {string} method
    * @param {string} path
-   * @param {{ body?: unknown, auth?: boolean, bearer?: string }} [init]
+   * @param {{ body?: unknown, auth?: boolean, bearer?: string, signal?: AbortSignal }} [init]
    */
   async function request(method, path, init = {}) {
     const auth = init.auth !== false;
@@ -42,8 +42,11 @@ export function createApi(options) {
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         credentials: 'omit',
         cache: 'no-store',
+        signal: init.signal,
       });
-    } catch {
+    } catch (error) {
+      // A request the page itself gave up on (it was left) is not a network problem.
+      if (init.signal?.aborted) throw error;
       throw new ApiProblem(0, { code: 'network', detail: 'The service could not be reached. Check your connection and try again.' });
     }
     if (res.status === 204) return null;
@@ -82,6 +85,17 @@ export function createApi(options) {
     changeRole: (userId, role) => request('PATCH', `/api/v1/members/${seg(userId)}`, { body: { role } }),
     /** @param {string} userId */
     removeMember: (userId) => request('DELETE', `/api/v1/members/${seg(userId)}`),
+    /** @param {string | null} [cursor] */
+    listConnectors: (cursor) => request('GET', `/api/v1/connectors${pageQuery(50, cursor)}`),
+    /** Answers as soon as the status changes, or after `waitSeconds`. @param {string} id @param {{ waitSeconds?: number, signal?: AbortSignal }} [options] */
+    getConnector: (id, options = {}) => request('GET', `/api/v1/connectors/${seg(id)}${options.waitSeconds ? `?wait_seconds=${options.waitSeconds}` : ''}`, { signal: options.signal }),
+    /** A new Gmail connector waiting for consent, or a fresh consent link for `reconnectId`. @param {string | null} [reconnectId] */
+    startGmail: (reconnectId) => request('POST', '/api/v1/connectors/oauth', { body: reconnectId ? { provider: 'gmail', reconnect_connector_id: reconnectId } : { provider: 'gmail' } }),
+    /** @param {string} id @param {string} to */
+    sendTestEmail: (id, to) => request('POST', `/api/v1/connectors/${seg(id)}/test-email`, { body: { to } }),
+    /** @param {string} id */
+    revokeConnector: (id) => request('DELETE', `/api/v1/connectors/${seg(id)}`),
+    listSandboxMessages: () => request('GET', '/api/v1/sandbox/messages?limit=20'),
   };
 }
 

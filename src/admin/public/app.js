@@ -2,6 +2,7 @@
 // rule that any 401 from the API ends the session and returns to sign-in with a message.
 import { ApiProblem, createApi } from './api.js';
 import { apiKeysPage } from './api-keys.js';
+import { connectorsPage } from './connectors.js';
 import { h, mount } from './dom.js';
 import { joinPage } from './join.js';
 import { membersPage } from './members.js';
@@ -20,10 +21,22 @@ const api = createApi({
 });
 
 /** @type {Record<string, (main: HTMLElement, ctx: PageContext) => void>} */
-const pages = { '/admin/api-keys': apiKeysPage, '/admin/members': membersPage };
+const pages = { '/admin/api-keys': apiKeysPage, '/admin/members': membersPage, '/admin/connectors': connectorsPage };
 const DEFAULT_PAGE = '/admin/api-keys';
 
-/** @typedef {{ api: import('./api.js').Api, me: any, isAdmin: boolean, alive: () => boolean }} PageContext */
+/**
+ * `signal` aborts when the page is left (another page, sign-out), ending its long-running requests.
+ * @typedef {{ api: import('./api.js').Api, me: any, isAdmin: boolean, alive: () => boolean, signal: AbortSignal }} PageContext
+ */
+
+let pageLife = new AbortController();
+
+/** Ends the work of the page drawn before and starts a lifetime for the next one. */
+function leavePage() {
+  pageLife.abort();
+  pageLife = new AbortController();
+  return pageLife.signal;
+}
 
 /** @param {string} path @param {{ replace?: boolean }} [options] */
 function navigate(path, options = {}) {
@@ -55,6 +68,7 @@ function endSession(notice) {
 function showSignIn(notice, email = null) {
   state.generation += 1;
   state.path = location.pathname;
+  leavePage();
   document.title = 'Sign in · Agent Platform';
   if (location.pathname === '/admin/join') {
     joinPage(root, { api, onSignedIn: startSession, navigate });
@@ -73,6 +87,7 @@ async function render(options = {}) {
     return;
   }
   const generation = ++state.generation;
+  leavePage();
   mount(root, h('div', { class: 'boot' }, loadingState('Loading your workspace…')));
   try {
     const me = await api.me();
@@ -91,11 +106,12 @@ async function render(options = {}) {
 function draw(options) {
   const generation = ++state.generation;
   state.path = location.pathname;
+  const signal = leavePage();
   const me = state.me;
   const { shell, main } = renderShell({ me, path: location.pathname, navigate, signOut: () => endSession({ kind: 'success', message: 'You have signed out.' }) });
   mount(root, shell);
   const isAdmin = me.role === 'owner' || me.role === 'admin';
-  pages[location.pathname](main, { api, me, isAdmin, alive: () => generation === state.generation && state.token !== null });
+  pages[location.pathname](main, { api, me, isAdmin, alive: () => generation === state.generation && state.token !== null, signal });
   if (options.focus !== false) focusTitle(main);
 }
 

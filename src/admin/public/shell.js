@@ -6,6 +6,7 @@ import { initials, roleLabel } from './format.js';
 export const navItems = [
   { path: '/admin/api-keys', label: 'API keys', icon: /** @type {const} */ ('key') },
   { path: '/admin/members', label: 'Members', icon: /** @type {const} */ ('users') },
+  { path: '/admin/connectors', label: 'Connectors', icon: /** @type {const} */ ('plug') },
 ];
 
 /**
@@ -92,7 +93,7 @@ export function loadingState(label) {
 }
 
 /**
- * @param {{ icon: 'key' | 'users', title: string, message: string, action?: HTMLElement }} options
+ * @param {{ icon: Parameters<typeof icon>[0], title: string, message: string, action?: HTMLElement }} options
  */
 export function emptyState(options) {
   return h(
