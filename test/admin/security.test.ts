@@ -21,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-
 const pages: readonly string[] = adminPages;
 
 function expectSecurityHeaders(res: Response): void {
