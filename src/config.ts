@@ -33,6 +33,7 @@ export interface AppConfig {
   jobs: JobsConfig;
   webhooks: WebhooksConfig;
   google: GoogleConfig;
+  knowledge: KnowledgeConfig;
   /** TOKEN_ENCRYPTION_KEY: `<id>:<base64 32 bytes>`, comma-separated (first seals); unset: a key file in DATA_DIR. */
   tokenEncryptionKey?: string;
   /** Where the service reaches its own sandbox provider, server to server (token, userinfo, Gmail send). */
@@ -54,6 +55,16 @@ export interface GoogleConfig {
   revocationUrl: string;
   userinfoUrl: string;
   gmailApiBase: string;
+}
+
+/** How the knowledge crawler fetches: politely, and within bounds. */
+export interface KnowledgeConfig {
+  /** Least pause between two requests to one host (robots.txt may ask for more, up to 10 s). */
+  crawlDelayMs: number;
+  /** Each page's whole fetch: connect, redirects, headers and body. */
+  pageTimeoutMs: number;
+  /** Each page's size after decompression. */
+  maxPageBytes: number;
 }
 
 export interface WebhooksConfig {
@@ -145,6 +156,11 @@ export function loadConfig(env: Env): AppConfig {
       gmailApiBase: env.GMAIL_API_BASE || 'https://gmail.googleapis.com',
     },
     tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY || undefined,
+    knowledge: {
+      crawlDelayMs: int(env, 'KNOWLEDGE_CRAWL_DELAY_MS', 1_000),
+      pageTimeoutMs: int(env, 'KNOWLEDGE_PAGE_TIMEOUT_MS', 20_000) || 20_000,
+      maxPageBytes: int(env, 'KNOWLEDGE_MAX_PAGE_BYTES', 5 * 1024 * 1024) || 5 * 1024 * 1024,
+    },
     sandboxInternalUrl: (env.SANDBOX_INTERNAL_URL || `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
     operationWaitRecheckMs: int(env, 'OPERATION_WAIT_RECHECK_MS', 5_000) || 5_000,
     webhooks: {

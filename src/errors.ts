@@ -23,6 +23,8 @@ export const errorStatus = {
   idempotency_key_reused: 422,
   url_not_allowed: 422,
   url_fetch_failed: 422,
+  robots_disallowed: 422,
+  knowledge_no_text: 422,
   rate_limited: 429,
   internal: 500,
   webhook_delivery_failed: 502,

@@ -1,6 +1,10 @@
 // The "how measured" paragraph of the report, filled in with this run's settings.
 import type { CodegenTimingResult } from './codegen-timing.ts';
 import { ENQUEUE_BATCH, WARMUP } from './jobs-throughput.ts';
+import { INGEST_WARMUP_PAGES } from './knowledge-ingest.ts';
+import { knowledgeSettings, type KnowledgeSettings } from './knowledge-rows.ts';
+import { BARE_QUERY, CHUNKS_PER_SOURCE, FILL_BATCH } from './knowledge-search.ts';
+import { QUERIES, TOPICS } from './knowledge-text.ts';
 import type { LongWorkSettings } from './long-work-rows.ts';
 
 export interface MethodSettings {
@@ -13,6 +17,7 @@ export interface MethodSettings {
   logLevel: string;
   codegen?: CodegenTimingResult;
   longWork?: LongWorkSettings;
+  knowledge?: KnowledgeSettings;
 }
 
 export function describeMethod(s: MethodSettings): string {
@@ -45,6 +50,7 @@ export function describeMethod(s: MethodSettings): string {
     );
   }
   if (s.longWork) parts.push(...describeLongWork(s.longWork));
+  if (s.knowledge) parts.push(...describeKnowledge(s.knowledge));
   return parts.join(' ');
 }
 
@@ -62,5 +68,26 @@ function describeLongWork(w: LongWorkSettings): string[] {
     `through a wrapper around deps.resourceWatch) and 10 ms more, the gate opens and the time to its answer is taken (the job's`,
     `progress write included). ${w.samples} samples after ${w.warmupSamples} thrown away; medians and p95 of each, the ratio of the medians;`,
     `the slow re-read timer is set to 10 minutes so only the wake-up can answer.`,
+  ];
+}
+
+function describeKnowledge(k: KnowledgeSettings): string[] {
+  const full = knowledgeSettings(false, k.logLevel).chunks;
+  return [
+    `Knowledge rows also run in the benchmark's own process, each database a fresh one as for the long-work rows.`,
+    `Search first: ${k.chunks} generated chunks (${k.chunks === full ? 'full run' : `quick run; ${full} in a full run`}) of marketing prose on one of ${TOPICS.length} topics per page,`,
+    `in sources of ${CHUNKS_PER_SOURCE}, go into one workspace made by the real sign-up through insertChunks in batches of ${FILL_BATCH}, each`,
+    `source then published as the crawler does, and both tables are analysed. ${QUERIES.length} queries of 1–3 words (a quoted`,
+    `phrase and an \`or\` among them) are cycled; per sample, in a rotating order, searchChunks(sql, workspace, { query,`,
+    `sourceIds: [], limit: 10 }) (what search_knowledge runs: match, rank, then ts_headline on the best 10), the bare`,
+    `\`${BARE_QUERY}\` (one workspace in the table, so no workspace filter is needed), and GET /api/v1/knowledge/search?query=…`,
+    `on the real service (createServices + createApp on 127.0.0.1, JWT from the sign-up, fetch from this process) are timed;`,
+    `every query is first checked to return the same number of hits all three ways. ${k.samples} samples of each after`,
+    `${k.warmupSamples} thrown away; medians and p95, the ratio of the medians, the IQR of per-sample ratios. Ingest: ${k.pages} HTML pages`,
+    `built by the bench (blog post, landing page and docs guide templates with head, cookie banner, navigation, footer;`,
+    `5–30 KB each, seeded so every run has the same pages) go one after another through extractPage → chunkPage →`,
+    `insertChunks into a new source's next generation, published at the end of the round, against the same pages' raw`,
+    `HTML inserted one row per statement into a plain table; ${k.pageRounds} rounds alternating which side goes first, after one`,
+    `extraction pass over every page and ${INGEST_WARMUP_PAGES} pages of each side thrown away; the ratio is of the medians over rounds.`,
   ];
 }

@@ -3,9 +3,7 @@
 // bench-only operation kind whose job waits at a gate before each progress step. Each sample times a
 // plain GET, then issues GET ?wait_seconds=30, lets the job past its gate once the call sleeps, and
 // times from the gate opening (the job then records progress, which wakes waiters) to the answer.
-import { serve, type ServerType } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -15,6 +13,7 @@ import { defineOperationJob, startOperation, type OperationJobKind } from '../..
 import { createServices, type Services } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';
 import { createGate, type Gate } from './gate.ts';
+import { serveLocal, type LocalServer } from './serve-local.ts';
 
 export interface WakeOptions {
   samples: number;
@@ -55,12 +54,12 @@ export async function measureWakeLatency(db: Database, options: WakeOptions): Pr
     argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
     extraJobKinds: (deps) => [(kind = gatedKind(deps, gate))],
   });
-  let server: ServerType | undefined;
+  let server: LocalServer | undefined;
   try {
     const watched = watchTheWatch(services);
     await services.startJobs({ work: true });
-    server = await listen(createApp(services.deps));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveLocal(createApp(services.deps));
+    const { url } = server;
     const credentials = await createCredentials(url);
     const bench: Bench = { url, token: credentials.token, gate, ...watched };
     const steps = options.warmup + options.samples;
@@ -79,7 +78,7 @@ export async function measureWakeLatency(db: Database, options: WakeOptions): Pr
     return result;
   } finally {
     gate.openAll();
-    if (server) await close(server);
+    if (server) await server.close();
     await services.close();
     await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
   }
@@ -170,18 +169,5 @@ function benchConfig(logLevel: string) {
     JOBS_POLL_INTERVAL_MS: '500',
     // Only the wake-up may answer a waiting call, never the slow re-read timer.
     OPERATION_WAIT_RECHECK_MS: '600000',
-  });
-}
-
-function listen(app: ReturnType<typeof createApp>): Promise<ServerType> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server));
-  });
-}
-
-function close(server: ServerType): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    if ('closeAllConnections' in server) server.closeAllConnections();
   });
 }

@@ -458,6 +458,123 @@ export type OauthCallbackOutput =
   | { status: 502; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][502]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type ListKnowledgeSourcesInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['parameters']['query']>;
+};
+
+export type ListKnowledgeSourcesOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type IngestUrlIntoKnowledgeInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type IngestUrlIntoKnowledgeOutput = 
+  | { status: 202; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetKnowledgeSourceInput = {
+  path: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['parameters']['path'];
+};
+
+export type GetKnowledgeSourceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type DeleteKnowledgeSourceInput = {
+  path: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['parameters']['path'];
+};
+
+export type DeleteKnowledgeSourceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type RefreshKnowledgeSourceInput = {
+  path: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+};
+
+export type RefreshKnowledgeSourceOutput = 
+  | { status: 202; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListKnowledgeChunksInput = {
+  path: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['parameters']['query']>;
+};
+
+export type ListKnowledgeChunksOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type SearchKnowledgeInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/knowledge/search"]["get"]>['parameters']['query']>;
+};
+
+export type SearchKnowledgeOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type SearchDocsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/docs/search"]["get"]>['parameters']['query']>;
+};
+
+export type SearchDocsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -490,4 +607,12 @@ export interface Handlers<Ctx> {
   send_test_email(input: SendTestEmailInput, ctx: Ctx): Promise<SendTestEmailOutput>;
   list_sandbox_messages(input: ListSandboxMessagesInput, ctx: Ctx): Promise<ListSandboxMessagesOutput>;
   oauth_callback(input: OauthCallbackInput, ctx: Ctx): Promise<OauthCallbackOutput>;
+  list_knowledge_sources(input: ListKnowledgeSourcesInput, ctx: Ctx): Promise<ListKnowledgeSourcesOutput>;
+  ingest_url_into_knowledge(input: IngestUrlIntoKnowledgeInput, ctx: Ctx): Promise<IngestUrlIntoKnowledgeOutput>;
+  get_knowledge_source(input: GetKnowledgeSourceInput, ctx: Ctx): Promise<GetKnowledgeSourceOutput>;
+  delete_knowledge_source(input: DeleteKnowledgeSourceInput, ctx: Ctx): Promise<DeleteKnowledgeSourceOutput>;
+  refresh_knowledge_source(input: RefreshKnowledgeSourceInput, ctx: Ctx): Promise<RefreshKnowledgeSourceOutput>;
+  list_knowledge_chunks(input: ListKnowledgeChunksInput, ctx: Ctx): Promise<ListKnowledgeChunksOutput>;
+  search_knowledge(input: SearchKnowledgeInput, ctx: Ctx): Promise<SearchKnowledgeOutput>;
+  search_docs(input: SearchDocsInput, ctx: Ctx): Promise<SearchDocsOutput>;
 }

@@ -4322,5 +4322,1203 @@ export const toolDescriptors: ToolDescriptor[] = [
       ]
     },
     "toolset": "connectors"
+  },
+  {
+    "name": "list_knowledge_sources",
+    "title": "List knowledge sources",
+    "description": "List knowledge sources\n\nThe workspace's ingested sources, newest first.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_knowledge_sources",
+      "method": "GET",
+      "path": "/api/v1/knowledge/sources",
+      "body": "none",
+      "args": [
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "url",
+              "title",
+              "status",
+              "max_pages",
+              "include_paths",
+              "exclude_paths",
+              "pages_fetched",
+              "chunks",
+              "last_error",
+              "fetched_at",
+              "created_at",
+              "updated_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              },
+              "title": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "queued",
+                  "fetching",
+                  "ready",
+                  "failed"
+                ]
+              },
+              "max_pages": {
+                "type": "integer"
+              },
+              "include_paths": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "exclude_paths": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "pages_fetched": {
+                "type": "integer"
+              },
+              "chunks": {
+                "type": "integer"
+              },
+              "last_error": {
+                "description": "Why the last fetch failed (the content of the last good fetch stays searchable).",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "fetched_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "updated_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "knowledge"
+  },
+  {
+    "name": "ingest_url_into_knowledge",
+    "title": "Ingest a URL into knowledge",
+    "description": "Ingest a URL into knowledge\n\nFetches the page (and, with max_pages above 1, same-site links breadth-first), extracts its text and indexes it for search_knowledge. Answers 202 with an operation; follow it with get_operation.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "url": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2048
+        },
+        "max_pages": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 50,
+          "default": 1,
+          "description": "Pages to fetch; above 1 follows same-site links breadth-first."
+        },
+        "include_paths": {
+          "type": "array",
+          "maxItems": 20,
+          "description": "Only follow links whose path starts with one of these.",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200
+          }
+        },
+        "exclude_paths": {
+          "type": "array",
+          "maxItems": 20,
+          "description": "Never follow links whose path starts with one of these.",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200
+          }
+        }
+      },
+      "required": [
+        "url"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "ingest_url_into_knowledge",
+      "method": "POST",
+      "path": "/api/v1/knowledge/sources",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "url",
+          "in": "body",
+          "key": "url"
+        },
+        {
+          "name": "max_pages",
+          "in": "body",
+          "key": "max_pages"
+        },
+        {
+          "name": "include_paths",
+          "in": "body",
+          "key": "include_paths"
+        },
+        {
+          "name": "exclude_paths",
+          "in": "body",
+          "key": "exclude_paths"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "type",
+        "status",
+        "progress",
+        "resource",
+        "error",
+        "cancel_requested_at",
+        "created_at",
+        "updated_at",
+        "finished_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "progress": {
+          "type": "object",
+          "required": [
+            "done",
+            "total"
+          ],
+          "properties": {
+            "done": {
+              "type": "integer"
+            },
+            "total": {
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        },
+        "resource": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "id": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "type",
+                "id"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "type",
+                "title",
+                "status",
+                "detail",
+                "code"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "integer"
+                },
+                "detail": {
+                  "type": "string"
+                },
+                "code": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "cancel_requested_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "knowledge"
+  },
+  {
+    "name": "get_knowledge_source",
+    "title": "Get a knowledge source",
+    "description": "Get a knowledge source",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "source_id": {
+          "type": "string",
+          "pattern": "^ks_[0-9a-z]{26}$",
+          "description": "The knowledge source's id."
+        }
+      },
+      "required": [
+        "source_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_knowledge_source",
+      "method": "GET",
+      "path": "/api/v1/knowledge/sources/{source_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "source_id",
+          "in": "path",
+          "key": "source_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "url",
+        "title",
+        "status",
+        "max_pages",
+        "include_paths",
+        "exclude_paths",
+        "pages_fetched",
+        "chunks",
+        "last_error",
+        "fetched_at",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "fetching",
+            "ready",
+            "failed"
+          ]
+        },
+        "max_pages": {
+          "type": "integer"
+        },
+        "include_paths": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "exclude_paths": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "pages_fetched": {
+          "type": "integer"
+        },
+        "chunks": {
+          "type": "integer"
+        },
+        "last_error": {
+          "description": "Why the last fetch failed (the content of the last good fetch stays searchable).",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "fetched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "knowledge"
+  },
+  {
+    "name": "delete_knowledge_source",
+    "title": "Delete a knowledge source",
+    "description": "Delete a knowledge source\n\nDeletes the source and its chunks; search no longer finds them.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "source_id": {
+          "type": "string",
+          "pattern": "^ks_[0-9a-z]{26}$",
+          "description": "The knowledge source's id."
+        }
+      },
+      "required": [
+        "source_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "delete_knowledge_source",
+      "method": "DELETE",
+      "path": "/api/v1/knowledge/sources/{source_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "source_id",
+          "in": "path",
+          "key": "source_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "url",
+        "title",
+        "status",
+        "max_pages",
+        "include_paths",
+        "exclude_paths",
+        "pages_fetched",
+        "chunks",
+        "last_error",
+        "fetched_at",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "fetching",
+            "ready",
+            "failed"
+          ]
+        },
+        "max_pages": {
+          "type": "integer"
+        },
+        "include_paths": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "exclude_paths": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "pages_fetched": {
+          "type": "integer"
+        },
+        "chunks": {
+          "type": "integer"
+        },
+        "last_error": {
+          "description": "Why the last fetch failed (the content of the last good fetch stays searchable).",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "fetched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "knowledge"
+  },
+  {
+    "name": "refresh_knowledge_source",
+    "title": "Refresh a knowledge source",
+    "description": "Refresh a knowledge source\n\nFetches the source again and replaces its chunks at once; a failed refresh keeps the last good content. 202 with an operation.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "source_id": {
+          "type": "string",
+          "pattern": "^ks_[0-9a-z]{26}$",
+          "description": "The knowledge source's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        }
+      },
+      "required": [
+        "source_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "refresh_knowledge_source",
+      "method": "POST",
+      "path": "/api/v1/knowledge/sources/{source_id}/refresh",
+      "body": "none",
+      "args": [
+        {
+          "name": "source_id",
+          "in": "path",
+          "key": "source_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "type",
+        "status",
+        "progress",
+        "resource",
+        "error",
+        "cancel_requested_at",
+        "created_at",
+        "updated_at",
+        "finished_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "progress": {
+          "type": "object",
+          "required": [
+            "done",
+            "total"
+          ],
+          "properties": {
+            "done": {
+              "type": "integer"
+            },
+            "total": {
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        },
+        "resource": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "id": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "type",
+                "id"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "type",
+                "title",
+                "status",
+                "detail",
+                "code"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "integer"
+                },
+                "detail": {
+                  "type": "string"
+                },
+                "code": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "cancel_requested_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "knowledge"
+  },
+  {
+    "name": "list_knowledge_chunks",
+    "title": "List knowledge chunks",
+    "description": "List knowledge chunks\n\nThe indexed chunks of one source, in page and reading order.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "source_id": {
+          "type": "string",
+          "pattern": "^ks_[0-9a-z]{26}$",
+          "description": "The knowledge source's id."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "required": [
+        "source_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_knowledge_chunks",
+      "method": "GET",
+      "path": "/api/v1/knowledge/sources/{source_id}/chunks",
+      "body": "none",
+      "args": [
+        {
+          "name": "source_id",
+          "in": "path",
+          "key": "source_id"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "source_id",
+              "page_url",
+              "page_title",
+              "heading_path",
+              "position",
+              "text"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "source_id": {
+                "type": "string"
+              },
+              "page_url": {
+                "type": "string"
+              },
+              "page_title": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "heading_path": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "position": {
+                "type": "integer"
+              },
+              "text": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "knowledge"
+  },
+  {
+    "name": "search_knowledge",
+    "title": "Search knowledge",
+    "description": "Search knowledge\n\nRanked chunks of the workspace's knowledge for a query (quotes, -word and or work), each with a highlighted snippet, heading path and page URL.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "query": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "source_ids": {
+          "type": "string",
+          "maxLength": 1000,
+          "description": "Comma-separated source ids to search in."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 50,
+          "default": 10
+        }
+      },
+      "required": [
+        "query"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "search_knowledge",
+      "method": "GET",
+      "path": "/api/v1/knowledge/search",
+      "body": "none",
+      "args": [
+        {
+          "name": "query",
+          "in": "query",
+          "key": "query"
+        },
+        {
+          "name": "source_ids",
+          "in": "query",
+          "key": "source_ids"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "data"
+      ],
+      "properties": {
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "chunk_id",
+              "source_id",
+              "page_url",
+              "page_title",
+              "heading_path",
+              "snippet",
+              "rank"
+            ],
+            "properties": {
+              "chunk_id": {
+                "type": "string"
+              },
+              "source_id": {
+                "type": "string"
+              },
+              "page_url": {
+                "type": "string"
+              },
+              "page_title": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "heading_path": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "snippet": {
+                "type": "string",
+                "description": "The matching passage, matches between ** marks."
+              },
+              "rank": {
+                "type": "number"
+              }
+            }
+          }
+        }
+      }
+    },
+    "toolset": "knowledge"
+  },
+  {
+    "name": "search_docs",
+    "title": "Search the docs",
+    "description": "Search the docs\n\nAsk how to do something on this platform; answers with the passages that explain it, where they come from, and the tools that do it.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "question": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500,
+          "description": "A question in plain words."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 20,
+          "default": 5
+        }
+      },
+      "required": [
+        "question"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "search_docs",
+      "method": "GET",
+      "path": "/api/v1/docs/search",
+      "body": "none",
+      "args": [
+        {
+          "name": "question",
+          "in": "query",
+          "key": "question"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "data"
+      ],
+      "properties": {
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "title",
+              "heading",
+              "text",
+              "source",
+              "tools",
+              "score"
+            ],
+            "properties": {
+              "title": {
+                "type": "string"
+              },
+              "heading": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "source": {
+                "type": "string",
+                "description": "A docs path with its anchor, or `openapi:<operationId>`."
+              },
+              "tools": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "score": {
+                "type": "number"
+              }
+            }
+          }
+        }
+      }
+    },
+    "toolset": "account"
   }
 ];

@@ -329,6 +329,70 @@ export const SandboxMessageListSchema: z.ZodType = z.intersection(CursorPageSche
   "data": z.array(SandboxMessageSchema),
 }));
 
+export const KnowledgeSourceSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "url": z.string().check(storableText),
+  "title": z.string().check(storableText).nullable(),
+  "status": z.enum(["queued","fetching","ready","failed"]),
+  "max_pages": z.number().int(),
+  "include_paths": z.array(z.string().check(storableText)),
+  "exclude_paths": z.array(z.string().check(storableText)),
+  "pages_fetched": z.number().int(),
+  "chunks": z.number().int(),
+  "last_error": z.string().check(storableText).nullable(),
+  "fetched_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+});
+
+export const KnowledgeSourceListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(KnowledgeSourceSchema),
+}));
+
+export const IngestUrlRequestSchema: z.ZodType = z.strictObject({
+  "url": z.string().min(1).max(2048).check(storableText),
+  "max_pages": z.number().int().gte(1).lte(50).optional(),
+  "include_paths": z.array(z.string().min(1).max(200).check(storableText)).max(20).optional(),
+  "exclude_paths": z.array(z.string().min(1).max(200).check(storableText)).max(20).optional(),
+});
+
+export const KnowledgeChunkSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "source_id": z.string().check(storableText),
+  "page_url": z.string().check(storableText),
+  "page_title": z.string().check(storableText).nullable(),
+  "heading_path": z.array(z.string().check(storableText)),
+  "position": z.number().int(),
+  "text": z.string().check(storableText),
+});
+
+export const KnowledgeChunkListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(KnowledgeChunkSchema),
+}));
+
+export const KnowledgeSearchResultSchema: z.ZodType = z.looseObject({
+  "data": z.array(z.looseObject({
+    "chunk_id": z.string().check(storableText),
+    "source_id": z.string().check(storableText),
+    "page_url": z.string().check(storableText),
+    "page_title": z.string().check(storableText).nullable(),
+    "heading_path": z.array(z.string().check(storableText)),
+    "snippet": z.string().check(storableText),
+    "rank": z.number(),
+  })),
+});
+
+export const DocsSearchResultSchema: z.ZodType = z.looseObject({
+  "data": z.array(z.looseObject({
+    "title": z.string().check(storableText),
+    "heading": z.string().check(storableText).nullable(),
+    "text": z.string().check(storableText),
+    "source": z.string().check(storableText),
+    "tools": z.array(z.string().check(storableText)),
+    "score": z.number(),
+  })),
+});
+
 export const routes = {
   get_health: createRoute({
     operationId: "get_health",
@@ -984,6 +1048,180 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  list_knowledge_sources: createRoute({
+    operationId: "list_knowledge_sources",
+    method: "get",
+    path: "/api/v1/knowledge/sources",
+    request: {
+      query: z.object({
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of knowledge sources.", content: { "application/json": { schema: KnowledgeSourceListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  ingest_url_into_knowledge: createRoute({
+    operationId: "ingest_url_into_knowledge",
+    method: "post",
+    path: "/api/v1/knowledge/sources",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: IngestUrlRequestSchema } } },
+    },
+    responses: {
+      202: { description: "Accepted; the work runs in the background. Follow it with get_operation (the Location header).", content: { "application/json": { schema: OperationSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_knowledge_source: createRoute({
+    operationId: "get_knowledge_source",
+    method: "get",
+    path: "/api/v1/knowledge/sources/{source_id}",
+    request: {
+      params: z.object({
+        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The knowledge source.", content: { "application/json": { schema: KnowledgeSourceSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  delete_knowledge_source: createRoute({
+    operationId: "delete_knowledge_source",
+    method: "delete",
+    path: "/api/v1/knowledge/sources/{source_id}",
+    request: {
+      params: z.object({
+        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The deleted source.", content: { "application/json": { schema: KnowledgeSourceSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  refresh_knowledge_source: createRoute({
+    operationId: "refresh_knowledge_source",
+    method: "post",
+    path: "/api/v1/knowledge/sources/{source_id}/refresh",
+    request: {
+      params: z.object({
+        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      202: { description: "Accepted; the work runs in the background. Follow it with get_operation (the Location header).", content: { "application/json": { schema: OperationSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_knowledge_chunks: createRoute({
+    operationId: "list_knowledge_chunks",
+    method: "get",
+    path: "/api/v1/knowledge/sources/{source_id}/chunks",
+    request: {
+      params: z.object({
+        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of chunks.", content: { "application/json": { schema: KnowledgeChunkListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  search_knowledge: createRoute({
+    operationId: "search_knowledge",
+    method: "get",
+    path: "/api/v1/knowledge/search",
+    request: {
+      query: z.object({
+        "query": z.string().min(1).max(500).check(storableText),
+        "source_ids": z.string().max(1000).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(50).default(10),
+      }),
+    },
+    responses: {
+      200: { description: "The best chunks, best first.", content: { "application/json": { schema: KnowledgeSearchResultSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  search_docs: createRoute({
+    operationId: "search_docs",
+    method: "get",
+    path: "/api/v1/docs/search",
+    request: {
+      query: z.object({
+        "question": z.string().min(1).max(500).check(storableText),
+        "limit": z.coerce.number().int().gte(1).lte(20).default(5),
+      }),
+    },
+    responses: {
+      200: { description: "The best passages, best first.", content: { "application/json": { schema: DocsSearchResultSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -1038,4 +1276,12 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "send_test_email", handler: "send_test_email", method: "POST", path: "/api/v1/connectors/{connector_id}/test-email", scopes: ["connectors:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_sandbox_messages", handler: "list_sandbox_messages", method: "GET", path: "/api/v1/sandbox/messages", scopes: ["connectors:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "oauth_callback", handler: "oauth_callback", method: "GET", path: "/oauth/callback", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"text/html","kind":"text"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_knowledge_sources", handler: "list_knowledge_sources", method: "GET", path: "/api/v1/knowledge/sources", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "ingest_url_into_knowledge", handler: "ingest_url_into_knowledge", method: "POST", path: "/api/v1/knowledge/sources", scopes: ["knowledge:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_knowledge_source", handler: "get_knowledge_source", method: "GET", path: "/api/v1/knowledge/sources/{source_id}", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "delete_knowledge_source", handler: "delete_knowledge_source", method: "DELETE", path: "/api/v1/knowledge/sources/{source_id}", scopes: ["knowledge:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "refresh_knowledge_source", handler: "refresh_knowledge_source", method: "POST", path: "/api/v1/knowledge/sources/{source_id}/refresh", scopes: ["knowledge:write"], body: null, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_knowledge_chunks", handler: "list_knowledge_chunks", method: "GET", path: "/api/v1/knowledge/sources/{source_id}/chunks", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "search_knowledge", handler: "search_knowledge", method: "GET", path: "/api/v1/knowledge/search", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "search_docs", handler: "search_docs", method: "GET", path: "/api/v1/docs/search", scopes: ["docs:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

@@ -230,6 +230,65 @@ export type OauthCallbackArgs = {
 export type OauthCallbackResult = NonNullable<paths["/oauth/callback"]["get"]>['responses'][200]['content']["text/html"];
 const oauth_callbackBinding: OperationBinding = {"operationId":"oauth_callback","method":"GET","path":"/oauth/callback","body":"none","args":[{"name":"state","in":"query","key":"state"},{"name":"code","in":"query","key":"code"},{"name":"error","in":"query","key":"error"},{"name":"scope","in":"query","key":"scope"}],"parseAs":"text"};
 
+export type ListKnowledgeSourcesArgs = {
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListKnowledgeSourcesResult = NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['responses'][200]['content']["application/json"];
+const list_knowledge_sourcesBinding: OperationBinding = {"operationId":"list_knowledge_sources","method":"GET","path":"/api/v1/knowledge/sources","body":"none","args":[{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type IngestUrlIntoKnowledgeArgs = {
+  "idempotency_key"?: string;
+  "url": NonNullable<NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['requestBody']>['content']["application/json"]>["url"];
+  "max_pages"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['requestBody']>['content']["application/json"]>["max_pages"];
+  "include_paths"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['requestBody']>['content']["application/json"]>["include_paths"];
+  "exclude_paths"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['requestBody']>['content']["application/json"]>["exclude_paths"];
+};
+export type IngestUrlIntoKnowledgeResult = NonNullable<paths["/api/v1/knowledge/sources"]["post"]>['responses'][202]['content']["application/json"];
+const ingest_url_into_knowledgeBinding: OperationBinding = {"operationId":"ingest_url_into_knowledge","method":"POST","path":"/api/v1/knowledge/sources","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"url","in":"body","key":"url"},{"name":"max_pages","in":"body","key":"max_pages"},{"name":"include_paths","in":"body","key":"include_paths"},{"name":"exclude_paths","in":"body","key":"exclude_paths"}],"contentType":"application/json"};
+
+export type GetKnowledgeSourceArgs = {
+  "source_id": NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['parameters']["path"]>["source_id"];
+};
+export type GetKnowledgeSourceResult = NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_knowledge_sourceBinding: OperationBinding = {"operationId":"get_knowledge_source","method":"GET","path":"/api/v1/knowledge/sources/{source_id}","body":"none","args":[{"name":"source_id","in":"path","key":"source_id"}]};
+
+export type DeleteKnowledgeSourceArgs = {
+  "source_id": NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['parameters']["path"]>["source_id"];
+};
+export type DeleteKnowledgeSourceResult = NonNullable<paths["/api/v1/knowledge/sources/{source_id}"]["delete"]>['responses'][200]['content']["application/json"];
+const delete_knowledge_sourceBinding: OperationBinding = {"operationId":"delete_knowledge_source","method":"DELETE","path":"/api/v1/knowledge/sources/{source_id}","body":"none","args":[{"name":"source_id","in":"path","key":"source_id"}]};
+
+export type RefreshKnowledgeSourceArgs = {
+  "source_id": NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['parameters']["path"]>["source_id"];
+  "idempotency_key"?: string;
+};
+export type RefreshKnowledgeSourceResult = NonNullable<paths["/api/v1/knowledge/sources/{source_id}/refresh"]["post"]>['responses'][202]['content']["application/json"];
+const refresh_knowledge_sourceBinding: OperationBinding = {"operationId":"refresh_knowledge_source","method":"POST","path":"/api/v1/knowledge/sources/{source_id}/refresh","body":"none","args":[{"name":"source_id","in":"path","key":"source_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"}]};
+
+export type ListKnowledgeChunksArgs = {
+  "source_id": NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['parameters']["path"]>["source_id"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListKnowledgeChunksResult = NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][200]['content']["application/json"];
+const list_knowledge_chunksBinding: OperationBinding = {"operationId":"list_knowledge_chunks","method":"GET","path":"/api/v1/knowledge/sources/{source_id}/chunks","body":"none","args":[{"name":"source_id","in":"path","key":"source_id"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type SearchKnowledgeArgs = {
+  "query": NonNullable<NonNullable<paths["/api/v1/knowledge/search"]["get"]>['parameters']["query"]>["query"];
+  "source_ids"?: NonNullable<NonNullable<paths["/api/v1/knowledge/search"]["get"]>['parameters']["query"]>["source_ids"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/knowledge/search"]["get"]>['parameters']["query"]>["limit"];
+};
+export type SearchKnowledgeResult = NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][200]['content']["application/json"];
+const search_knowledgeBinding: OperationBinding = {"operationId":"search_knowledge","method":"GET","path":"/api/v1/knowledge/search","body":"none","args":[{"name":"query","in":"query","key":"query"},{"name":"source_ids","in":"query","key":"source_ids"},{"name":"limit","in":"query","key":"limit"}]};
+
+export type SearchDocsArgs = {
+  "question": NonNullable<NonNullable<paths["/api/v1/docs/search"]["get"]>['parameters']["query"]>["question"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/docs/search"]["get"]>['parameters']["query"]>["limit"];
+};
+export type SearchDocsResult = NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][200]['content']["application/json"];
+const search_docsBinding: OperationBinding = {"operationId":"search_docs","method":"GET","path":"/api/v1/docs/search","body":"none","args":[{"name":"question","in":"query","key":"question"},{"name":"limit","in":"query","key":"limit"}]};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -266,6 +325,14 @@ export function createClient(options: ClientOptions) {
     send_test_email: (args: SendTestEmailArgs) => runtime.call<SendTestEmailResult>(send_test_emailBinding, args),
     list_sandbox_messages: (args: ListSandboxMessagesArgs = {}) => runtime.call<ListSandboxMessagesResult>(list_sandbox_messagesBinding, args),
     oauth_callback: (args: OauthCallbackArgs = {}) => runtime.call<OauthCallbackResult>(oauth_callbackBinding, args),
+    list_knowledge_sources: (args: ListKnowledgeSourcesArgs = {}) => runtime.call<ListKnowledgeSourcesResult>(list_knowledge_sourcesBinding, args),
+    ingest_url_into_knowledge: (args: IngestUrlIntoKnowledgeArgs) => runtime.call<IngestUrlIntoKnowledgeResult>(ingest_url_into_knowledgeBinding, args),
+    get_knowledge_source: (args: GetKnowledgeSourceArgs) => runtime.call<GetKnowledgeSourceResult>(get_knowledge_sourceBinding, args),
+    delete_knowledge_source: (args: DeleteKnowledgeSourceArgs) => runtime.call<DeleteKnowledgeSourceResult>(delete_knowledge_sourceBinding, args),
+    refresh_knowledge_source: (args: RefreshKnowledgeSourceArgs) => runtime.call<RefreshKnowledgeSourceResult>(refresh_knowledge_sourceBinding, args),
+    list_knowledge_chunks: (args: ListKnowledgeChunksArgs) => runtime.call<ListKnowledgeChunksResult>(list_knowledge_chunksBinding, args),
+    search_knowledge: (args: SearchKnowledgeArgs) => runtime.call<SearchKnowledgeResult>(search_knowledgeBinding, args),
+    search_docs: (args: SearchDocsArgs) => runtime.call<SearchDocsResult>(search_docsBinding, args),
   };
 }
 
@@ -303,4 +370,12 @@ export const operationBindings: Record<string, OperationBinding> = {
   "send_test_email": send_test_emailBinding,
   "list_sandbox_messages": list_sandbox_messagesBinding,
   "oauth_callback": oauth_callbackBinding,
+  "list_knowledge_sources": list_knowledge_sourcesBinding,
+  "ingest_url_into_knowledge": ingest_url_into_knowledgeBinding,
+  "get_knowledge_source": get_knowledge_sourceBinding,
+  "delete_knowledge_source": delete_knowledge_sourceBinding,
+  "refresh_knowledge_source": refresh_knowledge_sourceBinding,
+  "list_knowledge_chunks": list_knowledge_chunksBinding,
+  "search_knowledge": search_knowledgeBinding,
+  "search_docs": search_docsBinding,
 };

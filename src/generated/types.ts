@@ -521,6 +521,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/knowledge/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List knowledge sources
+         * @description The workspace's ingested sources, newest first.
+         */
+        get: operations["list_knowledge_sources"];
+        put?: never;
+        /**
+         * Ingest a URL into knowledge
+         * @description Fetches the page (and, with max_pages above 1, same-site links breadth-first), extracts its text and indexes it for search_knowledge. Answers 202 with an operation; follow it with get_operation.
+         */
+        post: operations["ingest_url_into_knowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/sources/{source_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a knowledge source */
+        get: operations["get_knowledge_source"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a knowledge source
+         * @description Deletes the source and its chunks; search no longer finds them.
+         */
+        delete: operations["delete_knowledge_source"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/sources/{source_id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a knowledge source
+         * @description Fetches the source again and replaces its chunks at once; a failed refresh keeps the last good content. 202 with an operation.
+         */
+        post: operations["refresh_knowledge_source"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/sources/{source_id}/chunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List knowledge chunks
+         * @description The indexed chunks of one source, in page and reading order.
+         */
+        get: operations["list_knowledge_chunks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search knowledge
+         * @description Ranked chunks of the workspace's knowledge for a query (quotes, -word and or work), each with a highlighted snippet, heading path and page URL.
+         */
+        get: operations["search_knowledge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/docs/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the docs
+         * @description Ask how to do something on this platform; answers with the passages that explain it, where they come from, and the tools that do it.
+         */
+        get: operations["search_docs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -927,6 +1052,78 @@ export interface components {
         SandboxMessageList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["SandboxMessage"][];
         };
+        IngestUrlRequest: {
+            /** @example https://www.example.com/about */
+            url: string;
+            /**
+             * @description Pages to fetch; above 1 follows same-site links breadth-first.
+             * @default 1
+             */
+            max_pages: number;
+            /** @description Only follow links whose path starts with one of these. */
+            include_paths?: string[];
+            /** @description Never follow links whose path starts with one of these. */
+            exclude_paths?: string[];
+        };
+        KnowledgeSource: {
+            /** @example ks_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            url: string;
+            title: string | null;
+            /** @enum {string} */
+            status: "queued" | "fetching" | "ready" | "failed";
+            max_pages: number;
+            include_paths: string[];
+            exclude_paths: string[];
+            pages_fetched: number;
+            chunks: number;
+            /** @description Why the last fetch failed (the content of the last good fetch stays searchable). */
+            last_error: string | null;
+            /** Format: date-time */
+            fetched_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        KnowledgeSourceList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["KnowledgeSource"][];
+        };
+        KnowledgeChunk: {
+            id: string;
+            source_id: string;
+            page_url: string;
+            page_title: string | null;
+            heading_path: string[];
+            position: number;
+            text: string;
+        };
+        KnowledgeChunkList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["KnowledgeChunk"][];
+        };
+        KnowledgeSearchResult: {
+            data: {
+                chunk_id: string;
+                source_id: string;
+                page_url: string;
+                page_title: string | null;
+                heading_path: string[];
+                /** @description The matching passage, matches between ** marks. */
+                snippet: string;
+                rank: number;
+            }[];
+        };
+        DocsSearchResult: {
+            data: {
+                title: string;
+                heading: string | null;
+                text: string;
+                /** @description A docs path with its anchor, or `openapi:<operationId>`. */
+                source: string;
+                tools: string[];
+                score: number;
+            }[];
+        };
     };
     responses: {
         /** @description The request is malformed or fails validation; `errors` points at the fields. */
@@ -1068,6 +1265,8 @@ export interface components {
         WebhookEndpointIdPath: string;
         /** @description The connector's id. */
         ConnectorIdPath: string;
+        /** @description The knowledge source's id. */
+        KnowledgeSourceIdPath: string;
     };
     requestBodies: never;
     headers: {
@@ -2088,6 +2287,249 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_knowledge_sources: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of knowledge sources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSourceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ingest_url_into_knowledge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IngestUrlRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["OperationAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_knowledge_source: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge source's id. */
+                source_id: components["parameters"]["KnowledgeSourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The knowledge source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSource"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    delete_knowledge_source: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge source's id. */
+                source_id: components["parameters"]["KnowledgeSourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSource"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    refresh_knowledge_source: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The knowledge source's id. */
+                source_id: components["parameters"]["KnowledgeSourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["OperationAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_knowledge_chunks: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The knowledge source's id. */
+                source_id: components["parameters"]["KnowledgeSourceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of chunks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeChunkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    search_knowledge: {
+        parameters: {
+            query: {
+                query: string;
+                /** @description Comma-separated source ids to search in. */
+                source_ids?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The best chunks, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSearchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    search_docs: {
+        parameters: {
+            query: {
+                /** @description A question in plain words. */
+                question: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The best passages, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocsSearchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -27,6 +27,10 @@ import { oauthCallback } from './connectors/oauth-callback.ts';
 import { revokeConnector } from './connectors/revoke-connector.ts';
 import { sendTestEmail } from './connectors/send-test-email.ts';
 import { startConnectorOauth } from './connectors/start-connector-oauth.ts';
+import { ingestUrlIntoKnowledge } from './knowledge/ingest-url-into-knowledge.ts';
+import { refreshKnowledgeSource } from './knowledge/refresh-knowledge-source.ts';
+import { deleteKnowledgeSource, getKnowledgeSource, listKnowledgeChunks, listKnowledgeSources, searchKnowledge } from './knowledge/sources.ts';
+import { searchDocs } from './docs/search-docs.ts';
 import { getHealth } from './system/get-health.ts';
 import { getMe } from './users/get-me.ts';
 import { login } from './users/login.ts';
@@ -63,4 +67,12 @@ export const handlers: Handlers<HandlerContext> = {
   send_test_email: sendTestEmail,
   list_sandbox_messages: listSandboxMessages,
   oauth_callback: oauthCallback,
+  ingest_url_into_knowledge: ingestUrlIntoKnowledge,
+  list_knowledge_sources: listKnowledgeSources,
+  get_knowledge_source: getKnowledgeSource,
+  delete_knowledge_source: deleteKnowledgeSource,
+  refresh_knowledge_source: refreshKnowledgeSource,
+  list_knowledge_chunks: listKnowledgeChunks,
+  search_knowledge: searchKnowledge,
+  search_docs: searchDocs,
 };

@@ -8,6 +8,7 @@ import { sweepStaleOperationsJob } from '../operations/long-work/sweep-stale.ts'
 import type { OperationJobKind } from '../operations/long-work/operation-job.ts';
 import { webhookDeliveryJob, type DeliverPayload } from '../operations/webhooks/deliver.ts';
 import { sendTestWebhookJob } from '../operations/webhooks/send-test-webhook.ts';
+import { knowledgeIngestJob } from '../operations/knowledge/crawl.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { JobQueue } from './jobs.ts';
 import { sweepEffects } from './run-once.ts';
@@ -44,6 +45,7 @@ export interface ServiceJobKinds {
   sweepStaleOperations: JobKind<{ idleSeconds: number }>;
   webhookDelivery: JobKind<DeliverPayload>;
   sendTestWebhook: OperationJobKind<{ delivery_id: string }>;
+  knowledgeIngest: OperationJobKind<{ source_id: string }>;
 }
 
 export function serviceJobKinds(deps: Deps): ServiceJobKinds {
@@ -53,6 +55,7 @@ export function serviceJobKinds(deps: Deps): ServiceJobKinds {
     sweepStaleOperations: sweepStaleOperationsJob(deps),
     webhookDelivery: webhookDeliveryJob(deps),
     sendTestWebhook: sendTestWebhookJob(deps),
+    knowledgeIngest: knowledgeIngestJob(deps),
   };
 }
 

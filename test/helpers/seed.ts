@@ -21,8 +21,9 @@ export async function seedWorkspace(baseUrl: string, tag = 'seed'): Promise<Seed
   const endpoint = await admin.create_webhook_endpoint({ url: 'https://hooks.example.com/seed', event_types: ['member.*'] });
   const operation = await admin.send_test_webhook({ endpoint_id: endpoint.id });
   const connector = await admin.start_connector_oauth({ provider: 'gmail' });
+  const ingest = await admin.ingest_url_into_knowledge({ url: 'https://www.example.com/about' });
   return {
     credential: session.login.access_token,
-    fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token, endpoint_id: endpoint.id, operation_id: operation.id, connector_id: connector.id },
+    fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token, endpoint_id: endpoint.id, operation_id: operation.id, connector_id: connector.id, source_id: ingest.resource?.id },
   };
 }

@@ -1,0 +1,21 @@
+import { findSource, queueRefresh } from '../../data/knowledge.ts';
+import type { OperationRow } from '../../data/operations.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+import type { Actor } from '../actor.ts';
+import { startOperation } from '../long-work/operation-job.ts';
+
+/** Fetches the source again; one fetch at a time per source (409 while one is queued or running). */
+export async function refreshKnowledgeSource(deps: Deps, actor: Actor, sourceId: string): Promise<OperationRow> {
+  const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
+    const queued = await queueRefresh(tx, actor.workspaceId, sourceId, deps.clock.now());
+    if (!queued) {
+      const source = await findSource(tx, actor.workspaceId, sourceId);
+      if (!source) throw new ApiError('not_found', `No knowledge source ${sourceId} in this workspace.`);
+      throw new ApiError('conflict', `Knowledge source ${sourceId} is already being fetched (status ${source.status}); follow its operation.`);
+    }
+    return startOperation(deps, tx, actor, { kind: deps.jobKinds.knowledgeIngest, input: { source_id: sourceId }, resource: { type: 'knowledge_source', id: sourceId }, progressTotal: queued.max_pages });
+  });
+  afterCommit();
+  return row;
+}
