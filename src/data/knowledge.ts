@@ -67,11 +67,16 @@ export function listSources(q: Queryable, workspaceId: string, page: { limit: nu
     limit ${page.limit}`;
 }
 
-/** queued for a refresh; undefined when a fetch is already queued or running. */
-export async function queueRefresh(q: Queryable, workspaceId: string, id: string, now: Date): Promise<SourceRow | undefined> {
+/**
+ * queued for a refresh; undefined when a fetch is already queued or running. A fetch untouched for
+ * longer than `abandonedBefore` is taken as dead (its job ran out of retries or its worker died for
+ * good), so the source is never stuck.
+ */
+export async function queueRefresh(q: Queryable, workspaceId: string, id: string, now: Date, abandonedBefore: Date): Promise<SourceRow | undefined> {
   const [row] = await query(q)<SourceRow[]>`
     update knowledge_sources set status = 'queued', updated_at = ${now}
-    where id = ${id} and workspace_id = ${workspaceId} and status in ('ready', 'failed')
+    where id = ${id} and workspace_id = ${workspaceId}
+      and (status in ('ready', 'failed') or updated_at < ${abandonedBefore})
     returning ${sourceColumns(q)}`;
   return row;
 }

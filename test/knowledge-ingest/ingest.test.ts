@@ -143,6 +143,17 @@ describe('refreshing', () => {
   });
 });
 
+describe('a fetch that died', () => {
+  it('does not leave its source stuck: a refresh long after is accepted', async () => {
+    const op = await ingest({ url: `${site.url}/about` });
+    const id = op.resource?.id as string;
+    await t.db.sql`update knowledge_sources set status = 'fetching', updated_at = now() - interval '2 hours' where id = ${id}`;
+    const res = await t.request(`/api/v1/knowledge/sources/${id}/refresh`, { method: 'POST', token: owner.token });
+    expect(res.status).toBe(202);
+    expect((await finish((await res.json()) as Op)).status).toBe('succeeded');
+  });
+});
+
 describe('bad input ends as a 4xx or a clear failure', () => {
   it.each([
     ['a redirect loop', '/loop', 'url_fetch_failed'],

@@ -8,7 +8,9 @@ import { startOperation } from '../long-work/operation-job.ts';
 /** Fetches the source again; one fetch at a time per source (409 while one is queued or running). */
 export async function refreshKnowledgeSource(deps: Deps, actor: Actor, sourceId: string): Promise<OperationRow> {
   const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
-    const queued = await queueRefresh(tx, actor.workspaceId, sourceId, deps.clock.now());
+    const now = deps.clock.now();
+    // Longer than the ingest job's expiry: by then its run is over, whatever happened to it.
+    const queued = await queueRefresh(tx, actor.workspaceId, sourceId, now, new Date(now.getTime() - (deps.jobKinds.knowledgeIngest.expireInSeconds + 300) * 1000));
     if (!queued) {
       const source = await findSource(tx, actor.workspaceId, sourceId);
       if (!source) throw new ApiError('not_found', `No knowledge source ${sourceId} in this workspace.`);
