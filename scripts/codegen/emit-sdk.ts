@@ -2,7 +2,7 @@
 // argument object as the MCP tool) and src/generated/sdk-runtime.ts (copied from templates/).
 import { readFileSync } from 'node:fs';
 import type { OperationModel, SpecModel } from './model.ts';
-import { successResponse } from './model.ts';
+import { distinctSuccessBodies, successResponse } from './model.ts';
 import { propertyKey } from './naming.ts';
 import type { Binding, InputParts } from './tools.ts';
 
@@ -51,6 +51,10 @@ function argsType(op: OperationModel, binding: Binding, required: Set<string>): 
 }
 
 function successType(op: OperationModel): string {
+  const several = distinctSuccessBodies(op);
+  if (several.length) {
+    return several.map((r) => `NonNullable<paths[${q(op.path)}][${q(op.method)}]>['responses'][${r.status}]['content'][${q(r.contentType as string)}]`).join(' | ');
+  }
   const success = successResponse(op);
   if (!success || !success.contentType || !/^\d{3}$/.test(success.status)) return 'void';
   return `NonNullable<paths[${q(op.path)}][${q(op.method)}]>['responses'][${success.status}]['content'][${q(success.contentType)}]`;

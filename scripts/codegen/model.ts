@@ -255,6 +255,17 @@ export function successResponse(op: OperationModel): ResponseModel | undefined {
 }
 
 /**
+ * Every success response with a body, when the operation declares more than one whose bodies differ
+ * (200 with a result, or 202 with an operation); empty otherwise. A tool then promises no one output
+ * shape, and the SDK's result type is their union.
+ */
+export function distinctSuccessBodies(op: OperationModel): ResponseModel[] {
+  const bodies = op.responses.filter((r) => /^2\d\d$/.test(r.status) && r.contentType !== undefined && r.schema !== undefined);
+  const shapes = new Set(bodies.map((r) => `${r.contentType} ${JSON.stringify(r.schema)}`));
+  return shapes.size > 1 ? bodies : [];
+}
+
+/**
  * An operation a browser uses, not a program: every success or redirect response it declares is an HTML page
  * or a 3xx. Such an operation cannot be an MCP tool; the manifest must exclude it.
  */

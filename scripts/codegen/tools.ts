@@ -3,7 +3,7 @@
 import { inlineSchema } from './inline-schema.ts';
 import { isObject, type Json, type JsonObject } from './load.ts';
 import type { AppliedTool } from './manifest.ts';
-import { successResponse, type OperationModel } from './model.ts';
+import { distinctSuccessBodies, successResponse, type OperationModel } from './model.ts';
 import { argName, headerArgName, uniqueNamer } from './naming.ts';
 import { asObjectSchema } from './object-schema.ts';
 import { strictProfileViolations } from './strict-profile.ts';
@@ -126,7 +126,8 @@ export function buildDescriptor(doc: JsonObject, tool: AppliedTool, input = buil
   const inputSchema: JsonObject = { type: 'object', properties: input.properties };
   if (input.required.length) inputSchema.required = input.required;
   inputSchema.additionalProperties = false;
-  const success = successResponse(op);
+  // With two different success bodies (200 or 202) no single outputSchema is true: none is promised.
+  const success = distinctSuccessBodies(op).length ? undefined : successResponse(op);
   const output = success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, { mode: 'output', maxChars: TOOL_SCHEMA_BUDGET })) : undefined;
   const binding: Binding = { operationId: op.operationId ?? name, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args };
   if (op.body) binding.contentType = op.body.contentType;

@@ -575,6 +575,146 @@ export type SearchDocsOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type BulkImportLeadsInput = {
+  headers: { "idempotency-key"?: string };
+  body: ({ contentType: "application/json"; value: NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"] } | { contentType: "text/csv"; value: NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["text/csv"] });
+};
+
+export type BulkImportLeadsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 202; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetLeadImportInput = {
+  path: NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['parameters']['path'];
+};
+
+export type GetLeadImportOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListLeadImportErrorsInput = {
+  path: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['parameters']['query']>;
+};
+
+export type ListLeadImportErrorsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListLeadsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']['query']>;
+};
+
+export type ListLeadsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type CreateLeadInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type CreateLeadOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetLeadInput = {
+  path: NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['parameters']['path'];
+};
+
+export type GetLeadOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type DeleteLeadInput = {
+  path: NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['parameters']['path'];
+};
+
+export type DeleteLeadOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UpdateLeadInput = {
+  path: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateLeadOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UnsubscribeLeadInput = {
+  path: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+};
+
+export type UnsubscribeLeadOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -615,4 +755,13 @@ export interface Handlers<Ctx> {
   list_knowledge_chunks(input: ListKnowledgeChunksInput, ctx: Ctx): Promise<ListKnowledgeChunksOutput>;
   search_knowledge(input: SearchKnowledgeInput, ctx: Ctx): Promise<SearchKnowledgeOutput>;
   search_docs(input: SearchDocsInput, ctx: Ctx): Promise<SearchDocsOutput>;
+  bulk_import_leads(input: BulkImportLeadsInput, ctx: Ctx): Promise<BulkImportLeadsOutput>;
+  get_lead_import(input: GetLeadImportInput, ctx: Ctx): Promise<GetLeadImportOutput>;
+  list_lead_import_errors(input: ListLeadImportErrorsInput, ctx: Ctx): Promise<ListLeadImportErrorsOutput>;
+  list_leads(input: ListLeadsInput, ctx: Ctx): Promise<ListLeadsOutput>;
+  create_lead(input: CreateLeadInput, ctx: Ctx): Promise<CreateLeadOutput>;
+  get_lead(input: GetLeadInput, ctx: Ctx): Promise<GetLeadOutput>;
+  delete_lead(input: DeleteLeadInput, ctx: Ctx): Promise<DeleteLeadOutput>;
+  update_lead(input: UpdateLeadInput, ctx: Ctx): Promise<UpdateLeadOutput>;
+  unsubscribe_lead(input: UnsubscribeLeadInput, ctx: Ctx): Promise<UnsubscribeLeadOutput>;
 }

@@ -5520,5 +5520,1759 @@ export const toolDescriptors: ToolDescriptor[] = [
       }
     },
     "toolset": "account"
+  },
+  {
+    "name": "bulk_import_leads",
+    "title": "Import leads in bulk",
+    "description": "Import leads in bulk\n\nExactly one of rows, csv or csv_url. Up to 1,000 rows answer 200 with each row's result; more, and any csv_url, answer 202 with an operation (follow it with get_operation). Bad rows go to list_lead_import_errors.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "rows": {
+          "type": "array",
+          "maxItems": 100000,
+          "items": {
+            "type": "object"
+          }
+        },
+        "csv": {
+          "type": "string"
+        },
+        "csv_url": {
+          "type": "string",
+          "maxLength": 2048
+        },
+        "on_conflict": {
+          "type": "string",
+          "enum": [
+            "skip",
+            "update"
+          ],
+          "default": "skip"
+        },
+        "column_map": {
+          "type": "object",
+          "description": "CSV header -> lead field, custom_fields.<key> or ignore.",
+          "additionalProperties": {
+            "type": "string",
+            "maxLength": 100
+          }
+        },
+        "tags": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 50
+          }
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "bulk_import_leads",
+      "method": "POST",
+      "path": "/api/v1/leads/imports",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "rows",
+          "in": "body",
+          "key": "rows"
+        },
+        {
+          "name": "csv",
+          "in": "body",
+          "key": "csv"
+        },
+        {
+          "name": "csv_url",
+          "in": "body",
+          "key": "csv_url"
+        },
+        {
+          "name": "on_conflict",
+          "in": "body",
+          "key": "on_conflict"
+        },
+        {
+          "name": "column_map",
+          "in": "body",
+          "key": "column_map"
+        },
+        {
+          "name": "tags",
+          "in": "body",
+          "key": "tags"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "get_lead_import",
+    "title": "Get a lead import",
+    "description": "Get a lead import",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "import_id": {
+          "type": "string",
+          "pattern": "^imp_[0-9a-z]{26}$",
+          "description": "The import's id."
+        }
+      },
+      "required": [
+        "import_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_lead_import",
+      "method": "GET",
+      "path": "/api/v1/leads/imports/{import_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "import_id",
+          "in": "path",
+          "key": "import_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "source",
+        "on_conflict",
+        "counts",
+        "error_message",
+        "created_at",
+        "finished_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "processing",
+            "completed",
+            "completed_with_errors",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "source": {
+          "type": "string",
+          "enum": [
+            "rows",
+            "csv",
+            "csv_url"
+          ]
+        },
+        "on_conflict": {
+          "type": "string",
+          "enum": [
+            "skip",
+            "update"
+          ]
+        },
+        "counts": {
+          "type": "object",
+          "required": [
+            "total",
+            "created",
+            "updated",
+            "skipped_duplicate",
+            "invalid"
+          ],
+          "properties": {
+            "total": {
+              "type": "integer"
+            },
+            "created": {
+              "type": "integer"
+            },
+            "updated": {
+              "type": "integer"
+            },
+            "skipped_duplicate": {
+              "type": "integer"
+            },
+            "invalid": {
+              "type": "integer"
+            }
+          }
+        },
+        "error_message": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "list_lead_import_errors",
+    "title": "List a lead import's errors",
+    "description": "List a lead import's errors\n\nThe rows that were not imported and why, in row order.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "import_id": {
+          "type": "string",
+          "pattern": "^imp_[0-9a-z]{26}$",
+          "description": "The import's id."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "required": [
+        "import_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_lead_import_errors",
+      "method": "GET",
+      "path": "/api/v1/leads/imports/{import_id}/errors",
+      "body": "none",
+      "args": [
+        {
+          "name": "import_id",
+          "in": "path",
+          "key": "import_id"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "row",
+              "line",
+              "column",
+              "value",
+              "code",
+              "message"
+            ],
+            "properties": {
+              "row": {
+                "type": "integer"
+              },
+              "line": {
+                "anyOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "column": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "value": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "code": {
+                "type": "string"
+              },
+              "message": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "list_leads",
+    "title": "List leads",
+    "description": "List leads\n\nNewest first; `q` searches name, email and company.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "q": {
+          "type": "string",
+          "maxLength": 200
+        },
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated statuses."
+        },
+        "tag": {
+          "type": "string",
+          "maxLength": 50
+        },
+        "import_id": {
+          "type": "string",
+          "pattern": "^imp_[0-9a-z]{26}$"
+        },
+        "created_after": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "created_before": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_leads",
+      "method": "GET",
+      "path": "/api/v1/leads",
+      "body": "none",
+      "args": [
+        {
+          "name": "q",
+          "in": "query",
+          "key": "q"
+        },
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "tag",
+          "in": "query",
+          "key": "tag"
+        },
+        {
+          "name": "import_id",
+          "in": "query",
+          "key": "import_id"
+        },
+        {
+          "name": "created_after",
+          "in": "query",
+          "key": "created_after"
+        },
+        {
+          "name": "created_before",
+          "in": "query",
+          "key": "created_before"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "email",
+              "first_name",
+              "last_name",
+              "company",
+              "title",
+              "phone",
+              "website",
+              "linkedin_url",
+              "timezone",
+              "tags",
+              "custom_fields",
+              "status",
+              "source_import_id",
+              "created_at",
+              "updated_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "email": {
+                "type": "string"
+              },
+              "first_name": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "last_name": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "company": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "title": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "phone": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "website": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "linkedin_url": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "timezone": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "tags": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "custom_fields": {
+                "type": "object"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "active",
+                  "unsubscribed",
+                  "bounced",
+                  "do_not_contact"
+                ]
+              },
+              "source_import_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "updated_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "create_lead",
+    "title": "Create a lead",
+    "description": "Create a lead\n\nOne lead; 409 when the workspace already has the address. An address on the suppression list is created suppressed.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "email": {
+          "type": "string",
+          "maxLength": 254
+        },
+        "first_name": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 100
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_name": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 100
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "company": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "phone": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 32
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "website": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "linkedin_url": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "timezone": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 64
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "tags": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "maxLength": 50
+          }
+        },
+        "custom_fields": {
+          "type": "object",
+          "maxProperties": 50
+        }
+      },
+      "required": [
+        "email"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "create_lead",
+      "method": "POST",
+      "path": "/api/v1/leads",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "email",
+          "in": "body",
+          "key": "email"
+        },
+        {
+          "name": "first_name",
+          "in": "body",
+          "key": "first_name"
+        },
+        {
+          "name": "last_name",
+          "in": "body",
+          "key": "last_name"
+        },
+        {
+          "name": "company",
+          "in": "body",
+          "key": "company"
+        },
+        {
+          "name": "title",
+          "in": "body",
+          "key": "title"
+        },
+        {
+          "name": "phone",
+          "in": "body",
+          "key": "phone"
+        },
+        {
+          "name": "website",
+          "in": "body",
+          "key": "website"
+        },
+        {
+          "name": "linkedin_url",
+          "in": "body",
+          "key": "linkedin_url"
+        },
+        {
+          "name": "timezone",
+          "in": "body",
+          "key": "timezone"
+        },
+        {
+          "name": "tags",
+          "in": "body",
+          "key": "tags"
+        },
+        {
+          "name": "custom_fields",
+          "in": "body",
+          "key": "custom_fields"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "email",
+        "first_name",
+        "last_name",
+        "company",
+        "title",
+        "phone",
+        "website",
+        "linkedin_url",
+        "timezone",
+        "tags",
+        "custom_fields",
+        "status",
+        "source_import_id",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "email": {
+          "type": "string"
+        },
+        "first_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "company": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "phone": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "website": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "linkedin_url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "timezone": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "tags": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "custom_fields": {
+          "type": "object"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "active",
+            "unsubscribed",
+            "bounced",
+            "do_not_contact"
+          ]
+        },
+        "source_import_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "get_lead",
+    "title": "Get a lead",
+    "description": "Get a lead",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$",
+          "description": "The lead's id."
+        }
+      },
+      "required": [
+        "lead_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_lead",
+      "method": "GET",
+      "path": "/api/v1/leads/{lead_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "lead_id",
+          "in": "path",
+          "key": "lead_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "email",
+        "first_name",
+        "last_name",
+        "company",
+        "title",
+        "phone",
+        "website",
+        "linkedin_url",
+        "timezone",
+        "tags",
+        "custom_fields",
+        "status",
+        "source_import_id",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "email": {
+          "type": "string"
+        },
+        "first_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "company": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "phone": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "website": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "linkedin_url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "timezone": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "tags": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "custom_fields": {
+          "type": "object"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "active",
+            "unsubscribed",
+            "bounced",
+            "do_not_contact"
+          ]
+        },
+        "source_import_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "delete_lead",
+    "title": "Delete a lead",
+    "description": "Delete a lead\n\nErases the lead's personal data; a hash of the address stays on the suppression list so it is never emailed again.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$",
+          "description": "The lead's id."
+        }
+      },
+      "required": [
+        "lead_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "delete_lead",
+      "method": "DELETE",
+      "path": "/api/v1/leads/{lead_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "lead_id",
+          "in": "path",
+          "key": "lead_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "deleted"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "deleted": {
+          "type": "boolean"
+        }
+      }
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "update_lead",
+    "title": "Update a lead",
+    "description": "Update a lead\n\nChanges the given fields (null clears one). The status changes only through unsubscribe_lead.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$",
+          "description": "The lead's id."
+        },
+        "email": {
+          "type": "string",
+          "maxLength": 254
+        },
+        "first_name": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 100
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_name": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 100
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "company": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "phone": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 32
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "website": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "linkedin_url": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "timezone": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 64
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "tags": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "maxLength": 50
+          }
+        },
+        "custom_fields": {
+          "type": "object",
+          "maxProperties": 50
+        }
+      },
+      "required": [
+        "lead_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "update_lead",
+      "method": "PATCH",
+      "path": "/api/v1/leads/{lead_id}",
+      "body": "merged",
+      "args": [
+        {
+          "name": "lead_id",
+          "in": "path",
+          "key": "lead_id"
+        },
+        {
+          "name": "email",
+          "in": "body",
+          "key": "email"
+        },
+        {
+          "name": "first_name",
+          "in": "body",
+          "key": "first_name"
+        },
+        {
+          "name": "last_name",
+          "in": "body",
+          "key": "last_name"
+        },
+        {
+          "name": "company",
+          "in": "body",
+          "key": "company"
+        },
+        {
+          "name": "title",
+          "in": "body",
+          "key": "title"
+        },
+        {
+          "name": "phone",
+          "in": "body",
+          "key": "phone"
+        },
+        {
+          "name": "website",
+          "in": "body",
+          "key": "website"
+        },
+        {
+          "name": "linkedin_url",
+          "in": "body",
+          "key": "linkedin_url"
+        },
+        {
+          "name": "timezone",
+          "in": "body",
+          "key": "timezone"
+        },
+        {
+          "name": "tags",
+          "in": "body",
+          "key": "tags"
+        },
+        {
+          "name": "custom_fields",
+          "in": "body",
+          "key": "custom_fields"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "email",
+        "first_name",
+        "last_name",
+        "company",
+        "title",
+        "phone",
+        "website",
+        "linkedin_url",
+        "timezone",
+        "tags",
+        "custom_fields",
+        "status",
+        "source_import_id",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "email": {
+          "type": "string"
+        },
+        "first_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "company": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "phone": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "website": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "linkedin_url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "timezone": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "tags": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "custom_fields": {
+          "type": "object"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "active",
+            "unsubscribed",
+            "bounced",
+            "do_not_contact"
+          ]
+        },
+        "source_import_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "unsubscribe_lead",
+    "title": "Unsubscribe a lead",
+    "description": "Unsubscribe a lead\n\nStatus unsubscribed and the address on the suppression list; no import brings it back.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$",
+          "description": "The lead's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        }
+      },
+      "required": [
+        "lead_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "unsubscribe_lead",
+      "method": "POST",
+      "path": "/api/v1/leads/{lead_id}/unsubscribe",
+      "body": "none",
+      "args": [
+        {
+          "name": "lead_id",
+          "in": "path",
+          "key": "lead_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "email",
+        "first_name",
+        "last_name",
+        "company",
+        "title",
+        "phone",
+        "website",
+        "linkedin_url",
+        "timezone",
+        "tags",
+        "custom_fields",
+        "status",
+        "source_import_id",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "email": {
+          "type": "string"
+        },
+        "first_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "company": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "phone": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "website": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "linkedin_url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "timezone": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "tags": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "custom_fields": {
+          "type": "object"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "active",
+            "unsubscribed",
+            "bounced",
+            "do_not_contact"
+          ]
+        },
+        "source_import_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "leads"
   }
 ];

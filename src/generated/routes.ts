@@ -393,6 +393,107 @@ export const DocsSearchResultSchema: z.ZodType = z.looseObject({
   })),
 });
 
+export const BulkImportLeadsRequestSchema: z.ZodType = z.strictObject({
+  "rows": z.array(z.looseObject({})).max(100000).optional(),
+  "csv": z.string().check(storableText).optional(),
+  "csv_url": z.string().max(2048).check(storableText).optional(),
+  "on_conflict": z.enum(["skip","update"]).optional(),
+  "column_map": z.record(z.string(), z.string().max(100).check(storableText)).optional(),
+  "tags": z.array(z.string().min(1).max(50).check(storableText)).max(20).optional(),
+});
+
+export const LeadImportCountsSchema: z.ZodType = z.looseObject({
+  "total": z.number().int(),
+  "created": z.number().int(),
+  "updated": z.number().int(),
+  "skipped_duplicate": z.number().int(),
+  "invalid": z.number().int(),
+});
+
+export const LeadImportSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "status": z.enum(["queued","processing","completed","completed_with_errors","failed","cancelled"]),
+  "source": z.enum(["rows","csv","csv_url"]),
+  "on_conflict": z.enum(["skip","update"]),
+  "counts": LeadImportCountsSchema,
+  "error_message": z.string().check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+});
+
+export const LeadImportErrorSchema: z.ZodType = z.looseObject({
+  "row": z.number().int(),
+  "line": z.number().int().nullable(),
+  "column": z.string().check(storableText).nullable(),
+  "value": z.string().check(storableText).nullable(),
+  "code": z.string().check(storableText),
+  "message": z.string().check(storableText),
+});
+
+export const LeadImportResultSchema: z.ZodType = z.looseObject({
+  "import": LeadImportSchema,
+  "results": z.array(z.looseObject({
+    "row": z.number().int(),
+    "result": z.enum(["created","updated","skipped_duplicate","invalid"]),
+    "errors": z.array(LeadImportErrorSchema).optional(),
+  })),
+});
+
+export const LeadImportErrorListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(LeadImportErrorSchema),
+}));
+
+export const LeadSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "email": z.string().check(storableText),
+  "first_name": z.string().check(storableText).nullable(),
+  "last_name": z.string().check(storableText).nullable(),
+  "company": z.string().check(storableText).nullable(),
+  "title": z.string().check(storableText).nullable(),
+  "phone": z.string().check(storableText).nullable(),
+  "website": z.string().check(storableText).nullable(),
+  "linkedin_url": z.string().check(storableText).nullable(),
+  "timezone": z.string().check(storableText).nullable(),
+  "tags": z.array(z.string().check(storableText)),
+  "custom_fields": z.looseObject({}),
+  "status": z.enum(["active","unsubscribed","bounced","do_not_contact"]),
+  "source_import_id": z.string().check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+});
+
+export const LeadListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(LeadSchema),
+}));
+
+export const LeadInputSchema: z.ZodType = z.strictObject({
+  "email": z.string().max(254).check(storableText),
+  "first_name": z.string().max(100).check(storableText).nullable().optional(),
+  "last_name": z.string().max(100).check(storableText).nullable().optional(),
+  "company": z.string().max(200).check(storableText).nullable().optional(),
+  "title": z.string().max(200).check(storableText).nullable().optional(),
+  "phone": z.string().max(32).check(storableText).nullable().optional(),
+  "website": z.string().max(200).check(storableText).nullable().optional(),
+  "linkedin_url": z.string().max(200).check(storableText).nullable().optional(),
+  "timezone": z.string().max(64).check(storableText).nullable().optional(),
+  "tags": z.array(z.string().max(50).check(storableText)).max(20).optional(),
+  "custom_fields": z.looseObject({}).optional(),
+});
+
+export const LeadPatchSchema: z.ZodType = z.strictObject({
+  "email": z.string().max(254).check(storableText).optional(),
+  "first_name": z.string().max(100).check(storableText).nullable().optional(),
+  "last_name": z.string().max(100).check(storableText).nullable().optional(),
+  "company": z.string().max(200).check(storableText).nullable().optional(),
+  "title": z.string().max(200).check(storableText).nullable().optional(),
+  "phone": z.string().max(32).check(storableText).nullable().optional(),
+  "website": z.string().max(200).check(storableText).nullable().optional(),
+  "linkedin_url": z.string().max(200).check(storableText).nullable().optional(),
+  "timezone": z.string().max(64).check(storableText).nullable().optional(),
+  "tags": z.array(z.string().max(50).check(storableText)).max(20).optional(),
+  "custom_fields": z.looseObject({}).optional(),
+});
+
 export const routes = {
   get_health: createRoute({
     operationId: "get_health",
@@ -1222,6 +1323,215 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  bulk_import_leads: createRoute({
+    operationId: "bulk_import_leads",
+    method: "post",
+    path: "/api/v1/leads/imports",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: false, content: { "application/json": { schema: BulkImportLeadsRequestSchema }, "text/csv": { schema: z.string().check(storableText) } } },
+    },
+    responses: {
+      200: { description: "Imported at once (up to 1,000 rows), with each row's result.", content: { "application/json": { schema: LeadImportResultSchema } } },
+      202: { description: "Accepted; the work runs in the background. Follow it with get_operation (the Location header).", content: { "application/json": { schema: OperationSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_lead_import: createRoute({
+    operationId: "get_lead_import",
+    method: "get",
+    path: "/api/v1/leads/imports/{import_id}",
+    request: {
+      params: z.object({
+        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The import with its counts.", content: { "application/json": { schema: LeadImportSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_lead_import_errors: createRoute({
+    operationId: "list_lead_import_errors",
+    method: "get",
+    path: "/api/v1/leads/imports/{import_id}/errors",
+    request: {
+      params: z.object({
+        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of row errors.", content: { "application/json": { schema: LeadImportErrorListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_leads: createRoute({
+    operationId: "list_leads",
+    method: "get",
+    path: "/api/v1/leads",
+    request: {
+      query: z.object({
+        "q": z.string().max(200).check(storableText).optional(),
+        "status": z.string().max(100).check(storableText).optional(),
+        "tag": z.string().max(50).check(storableText).optional(),
+        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+        "created_after": z.iso.datetime({ offset: true }).check(storableText).optional(),
+        "created_before": z.iso.datetime({ offset: true }).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of leads.", content: { "application/json": { schema: LeadListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  create_lead: createRoute({
+    operationId: "create_lead",
+    method: "post",
+    path: "/api/v1/leads",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: LeadInputSchema } } },
+    },
+    responses: {
+      201: { description: "The new lead.", content: { "application/json": { schema: LeadSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_lead: createRoute({
+    operationId: "get_lead",
+    method: "get",
+    path: "/api/v1/leads/{lead_id}",
+    request: {
+      params: z.object({
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The lead.", content: { "application/json": { schema: LeadSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  delete_lead: createRoute({
+    operationId: "delete_lead",
+    method: "delete",
+    path: "/api/v1/leads/{lead_id}",
+    request: {
+      params: z.object({
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The deleted lead's id.", content: { "application/json": { schema: z.looseObject({
+        "id": z.string().check(storableText),
+        "deleted": z.boolean(),
+      }) } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_lead: createRoute({
+    operationId: "update_lead",
+    method: "patch",
+    path: "/api/v1/leads/{lead_id}",
+    request: {
+      params: z.object({
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: true, content: { "application/json": { schema: LeadPatchSchema } } },
+    },
+    responses: {
+      200: { description: "The lead.", content: { "application/json": { schema: LeadSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  unsubscribe_lead: createRoute({
+    operationId: "unsubscribe_lead",
+    method: "post",
+    path: "/api/v1/leads/{lead_id}/unsubscribe",
+    request: {
+      params: z.object({
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "The lead.", content: { "application/json": { schema: LeadSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -1284,4 +1594,13 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "list_knowledge_chunks", handler: "list_knowledge_chunks", method: "GET", path: "/api/v1/knowledge/sources/{source_id}/chunks", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "search_knowledge", handler: "search_knowledge", method: "GET", path: "/api/v1/knowledge/search", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "search_docs", handler: "search_docs", method: "GET", path: "/api/v1/docs/search", scopes: ["docs:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "bulk_import_leads", handler: "bulk_import_leads", method: "POST", path: "/api/v1/leads/imports", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"},{"type":"text/csv","kind":"text"}]}, responses: {"200":{"type":"application/json","kind":"json"},"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_lead_import", handler: "get_lead_import", method: "GET", path: "/api/v1/leads/imports/{import_id}", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_lead_import_errors", handler: "list_lead_import_errors", method: "GET", path: "/api/v1/leads/imports/{import_id}/errors", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_leads", handler: "list_leads", method: "GET", path: "/api/v1/leads", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "create_lead", handler: "create_lead", method: "POST", path: "/api/v1/leads", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_lead", handler: "get_lead", method: "GET", path: "/api/v1/leads/{lead_id}", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "delete_lead", handler: "delete_lead", method: "DELETE", path: "/api/v1/leads/{lead_id}", scopes: ["leads:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_lead", handler: "update_lead", method: "PATCH", path: "/api/v1/leads/{lead_id}", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "unsubscribe_lead", handler: "unsubscribe_lead", method: "POST", path: "/api/v1/leads/{lead_id}/unsubscribe", scopes: ["leads:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

@@ -289,6 +289,98 @@ export type SearchDocsArgs = {
 export type SearchDocsResult = NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][200]['content']["application/json"];
 const search_docsBinding: OperationBinding = {"operationId":"search_docs","method":"GET","path":"/api/v1/docs/search","body":"none","args":[{"name":"question","in":"query","key":"question"},{"name":"limit","in":"query","key":"limit"}]};
 
+export type BulkImportLeadsArgs = {
+  "idempotency_key"?: string;
+  "rows"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"]>["rows"];
+  "csv"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"]>["csv"];
+  "csv_url"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"]>["csv_url"];
+  "on_conflict"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"]>["on_conflict"];
+  "column_map"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"]>["column_map"];
+  "tags"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"]>["tags"];
+};
+export type BulkImportLeadsResult = NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][200]['content']["application/json"] | NonNullable<paths["/api/v1/leads/imports"]["post"]>['responses'][202]['content']["application/json"];
+const bulk_import_leadsBinding: OperationBinding = {"operationId":"bulk_import_leads","method":"POST","path":"/api/v1/leads/imports","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"rows","in":"body","key":"rows"},{"name":"csv","in":"body","key":"csv"},{"name":"csv_url","in":"body","key":"csv_url"},{"name":"on_conflict","in":"body","key":"on_conflict"},{"name":"column_map","in":"body","key":"column_map"},{"name":"tags","in":"body","key":"tags"}],"contentType":"application/json"};
+
+export type GetLeadImportArgs = {
+  "import_id": NonNullable<NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['parameters']["path"]>["import_id"];
+};
+export type GetLeadImportResult = NonNullable<paths["/api/v1/leads/imports/{import_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_lead_importBinding: OperationBinding = {"operationId":"get_lead_import","method":"GET","path":"/api/v1/leads/imports/{import_id}","body":"none","args":[{"name":"import_id","in":"path","key":"import_id"}]};
+
+export type ListLeadImportErrorsArgs = {
+  "import_id": NonNullable<NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['parameters']["path"]>["import_id"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListLeadImportErrorsResult = NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][200]['content']["application/json"];
+const list_lead_import_errorsBinding: OperationBinding = {"operationId":"list_lead_import_errors","method":"GET","path":"/api/v1/leads/imports/{import_id}/errors","body":"none","args":[{"name":"import_id","in":"path","key":"import_id"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type ListLeadsArgs = {
+  "q"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["q"];
+  "status"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["status"];
+  "tag"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["tag"];
+  "import_id"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["import_id"];
+  "created_after"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["created_after"];
+  "created_before"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["created_before"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListLeadsResult = NonNullable<paths["/api/v1/leads"]["get"]>['responses'][200]['content']["application/json"];
+const list_leadsBinding: OperationBinding = {"operationId":"list_leads","method":"GET","path":"/api/v1/leads","body":"none","args":[{"name":"q","in":"query","key":"q"},{"name":"status","in":"query","key":"status"},{"name":"tag","in":"query","key":"tag"},{"name":"import_id","in":"query","key":"import_id"},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type CreateLeadArgs = {
+  "idempotency_key"?: string;
+  "email": NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["email"];
+  "first_name"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["first_name"];
+  "last_name"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["last_name"];
+  "company"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["company"];
+  "title"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["title"];
+  "phone"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["phone"];
+  "website"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["website"];
+  "linkedin_url"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["linkedin_url"];
+  "timezone"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["timezone"];
+  "tags"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["tags"];
+  "custom_fields"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads"]["post"]>['requestBody']>['content']["application/json"]>["custom_fields"];
+};
+export type CreateLeadResult = NonNullable<paths["/api/v1/leads"]["post"]>['responses'][201]['content']["application/json"];
+const create_leadBinding: OperationBinding = {"operationId":"create_lead","method":"POST","path":"/api/v1/leads","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"email","in":"body","key":"email"},{"name":"first_name","in":"body","key":"first_name"},{"name":"last_name","in":"body","key":"last_name"},{"name":"company","in":"body","key":"company"},{"name":"title","in":"body","key":"title"},{"name":"phone","in":"body","key":"phone"},{"name":"website","in":"body","key":"website"},{"name":"linkedin_url","in":"body","key":"linkedin_url"},{"name":"timezone","in":"body","key":"timezone"},{"name":"tags","in":"body","key":"tags"},{"name":"custom_fields","in":"body","key":"custom_fields"}],"contentType":"application/json"};
+
+export type GetLeadArgs = {
+  "lead_id": NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['parameters']["path"]>["lead_id"];
+};
+export type GetLeadResult = NonNullable<paths["/api/v1/leads/{lead_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_leadBinding: OperationBinding = {"operationId":"get_lead","method":"GET","path":"/api/v1/leads/{lead_id}","body":"none","args":[{"name":"lead_id","in":"path","key":"lead_id"}]};
+
+export type DeleteLeadArgs = {
+  "lead_id": NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['parameters']["path"]>["lead_id"];
+};
+export type DeleteLeadResult = NonNullable<paths["/api/v1/leads/{lead_id}"]["delete"]>['responses'][200]['content']["application/json"];
+const delete_leadBinding: OperationBinding = {"operationId":"delete_lead","method":"DELETE","path":"/api/v1/leads/{lead_id}","body":"none","args":[{"name":"lead_id","in":"path","key":"lead_id"}]};
+
+export type UpdateLeadArgs = {
+  "lead_id": NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['parameters']["path"]>["lead_id"];
+  "email"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["email"];
+  "first_name"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["first_name"];
+  "last_name"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["last_name"];
+  "company"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["company"];
+  "title"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["title"];
+  "phone"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["phone"];
+  "website"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["website"];
+  "linkedin_url"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["linkedin_url"];
+  "timezone"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["timezone"];
+  "tags"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["tags"];
+  "custom_fields"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['requestBody']>['content']["application/json"]>["custom_fields"];
+};
+export type UpdateLeadResult = NonNullable<paths["/api/v1/leads/{lead_id}"]["patch"]>['responses'][200]['content']["application/json"];
+const update_leadBinding: OperationBinding = {"operationId":"update_lead","method":"PATCH","path":"/api/v1/leads/{lead_id}","body":"merged","args":[{"name":"lead_id","in":"path","key":"lead_id"},{"name":"email","in":"body","key":"email"},{"name":"first_name","in":"body","key":"first_name"},{"name":"last_name","in":"body","key":"last_name"},{"name":"company","in":"body","key":"company"},{"name":"title","in":"body","key":"title"},{"name":"phone","in":"body","key":"phone"},{"name":"website","in":"body","key":"website"},{"name":"linkedin_url","in":"body","key":"linkedin_url"},{"name":"timezone","in":"body","key":"timezone"},{"name":"tags","in":"body","key":"tags"},{"name":"custom_fields","in":"body","key":"custom_fields"}],"contentType":"application/json"};
+
+export type UnsubscribeLeadArgs = {
+  "lead_id": NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['parameters']["path"]>["lead_id"];
+  "idempotency_key"?: string;
+};
+export type UnsubscribeLeadResult = NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][200]['content']["application/json"];
+const unsubscribe_leadBinding: OperationBinding = {"operationId":"unsubscribe_lead","method":"POST","path":"/api/v1/leads/{lead_id}/unsubscribe","body":"none","args":[{"name":"lead_id","in":"path","key":"lead_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"}]};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -333,6 +425,15 @@ export function createClient(options: ClientOptions) {
     list_knowledge_chunks: (args: ListKnowledgeChunksArgs) => runtime.call<ListKnowledgeChunksResult>(list_knowledge_chunksBinding, args),
     search_knowledge: (args: SearchKnowledgeArgs) => runtime.call<SearchKnowledgeResult>(search_knowledgeBinding, args),
     search_docs: (args: SearchDocsArgs) => runtime.call<SearchDocsResult>(search_docsBinding, args),
+    bulk_import_leads: (args: BulkImportLeadsArgs = {}) => runtime.call<BulkImportLeadsResult>(bulk_import_leadsBinding, args),
+    get_lead_import: (args: GetLeadImportArgs) => runtime.call<GetLeadImportResult>(get_lead_importBinding, args),
+    list_lead_import_errors: (args: ListLeadImportErrorsArgs) => runtime.call<ListLeadImportErrorsResult>(list_lead_import_errorsBinding, args),
+    list_leads: (args: ListLeadsArgs = {}) => runtime.call<ListLeadsResult>(list_leadsBinding, args),
+    create_lead: (args: CreateLeadArgs) => runtime.call<CreateLeadResult>(create_leadBinding, args),
+    get_lead: (args: GetLeadArgs) => runtime.call<GetLeadResult>(get_leadBinding, args),
+    delete_lead: (args: DeleteLeadArgs) => runtime.call<DeleteLeadResult>(delete_leadBinding, args),
+    update_lead: (args: UpdateLeadArgs) => runtime.call<UpdateLeadResult>(update_leadBinding, args),
+    unsubscribe_lead: (args: UnsubscribeLeadArgs) => runtime.call<UnsubscribeLeadResult>(unsubscribe_leadBinding, args),
   };
 }
 
@@ -378,4 +479,13 @@ export const operationBindings: Record<string, OperationBinding> = {
   "list_knowledge_chunks": list_knowledge_chunksBinding,
   "search_knowledge": search_knowledgeBinding,
   "search_docs": search_docsBinding,
+  "bulk_import_leads": bulk_import_leadsBinding,
+  "get_lead_import": get_lead_importBinding,
+  "list_lead_import_errors": list_lead_import_errorsBinding,
+  "list_leads": list_leadsBinding,
+  "create_lead": create_leadBinding,
+  "get_lead": get_leadBinding,
+  "delete_lead": delete_leadBinding,
+  "update_lead": update_leadBinding,
+  "unsubscribe_lead": unsubscribe_leadBinding,
 };

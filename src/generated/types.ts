@@ -646,6 +646,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/leads/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import leads in bulk
+         * @description Exactly one of rows, csv or csv_url. Up to 1,000 rows answer 200 with each row's result; more, and any csv_url, answer 202 with an operation (follow it with get_operation). Bad rows go to list_lead_import_errors.
+         */
+        post: operations["bulk_import_leads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a lead import */
+        get: operations["get_lead_import"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/imports/{import_id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a lead import's errors
+         * @description The rows that were not imported and why, in row order.
+         */
+        get: operations["list_lead_import_errors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List leads
+         * @description Newest first; `q` searches name, email and company.
+         */
+        get: operations["list_leads"];
+        put?: never;
+        /**
+         * Create a lead
+         * @description One lead; 409 when the workspace already has the address. An address on the suppression list is created suppressed.
+         */
+        post: operations["create_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/{lead_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a lead */
+        get: operations["get_lead"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lead
+         * @description Erases the lead's personal data; a hash of the address stays on the suppression list so it is never emailed again.
+         */
+        delete: operations["delete_lead"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a lead
+         * @description Changes the given fields (null clears one). The status changes only through unsubscribe_lead.
+         */
+        patch: operations["update_lead"];
+        trace?: never;
+    };
+    "/api/v1/leads/{lead_id}/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unsubscribe a lead
+         * @description Status unsubscribed and the address on the suppression list; no import brings it back.
+         */
+        post: operations["unsubscribe_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1124,6 +1250,123 @@ export interface components {
                 score: number;
             }[];
         };
+        BulkImportLeadsRequest: {
+            rows?: {
+                [key: string]: unknown;
+            }[];
+            csv?: string;
+            csv_url?: string;
+            /**
+             * @default skip
+             * @enum {string}
+             */
+            on_conflict: "skip" | "update";
+            /** @description CSV header -> lead field, custom_fields.<key> or ignore. */
+            column_map?: {
+                [key: string]: string;
+            };
+            tags?: string[];
+        };
+        LeadImportCounts: {
+            total: number;
+            created: number;
+            updated: number;
+            skipped_duplicate: number;
+            invalid: number;
+        };
+        LeadImport: {
+            /** @example imp_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "completed_with_errors" | "failed" | "cancelled";
+            /** @enum {string} */
+            source: "rows" | "csv" | "csv_url";
+            /** @enum {string} */
+            on_conflict: "skip" | "update";
+            counts: components["schemas"]["LeadImportCounts"];
+            error_message: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        LeadImportResult: {
+            import: components["schemas"]["LeadImport"];
+            results: {
+                row: number;
+                /** @enum {string} */
+                result: "created" | "updated" | "skipped_duplicate" | "invalid";
+                errors?: components["schemas"]["LeadImportError"][];
+            }[];
+        };
+        LeadImportError: {
+            row: number;
+            line: number | null;
+            column: string | null;
+            value: string | null;
+            code: string;
+            message: string;
+        };
+        LeadImportErrorList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["LeadImportError"][];
+        };
+        Lead: {
+            /** @example lead_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            email: string;
+            first_name: string | null;
+            last_name: string | null;
+            company: string | null;
+            title: string | null;
+            phone: string | null;
+            website: string | null;
+            linkedin_url: string | null;
+            timezone: string | null;
+            tags: string[];
+            custom_fields: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "active" | "unsubscribed" | "bounced" | "do_not_contact";
+            source_import_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LeadList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["Lead"][];
+        };
+        LeadInput: {
+            email: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            title?: string | null;
+            phone?: string | null;
+            website?: string | null;
+            linkedin_url?: string | null;
+            timezone?: string | null;
+            tags?: string[];
+            custom_fields?: {
+                [key: string]: unknown;
+            };
+        };
+        LeadPatch: {
+            email?: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            title?: string | null;
+            phone?: string | null;
+            website?: string | null;
+            linkedin_url?: string | null;
+            timezone?: string | null;
+            tags?: string[];
+            custom_fields?: {
+                [key: string]: unknown;
+            };
+        };
     };
     responses: {
         /** @description The request is malformed or fails validation; `errors` points at the fields. */
@@ -1267,6 +1510,10 @@ export interface components {
         ConnectorIdPath: string;
         /** @description The knowledge source's id. */
         KnowledgeSourceIdPath: string;
+        /** @description The import's id. */
+        LeadImportIdPath: string;
+        /** @description The lead's id. */
+        LeadIdPath: string;
     };
     requestBodies: never;
     headers: {
@@ -2528,6 +2775,318 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulk_import_leads: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkImportLeadsRequest"];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Imported at once (up to 1,000 rows), with each row's result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImportResult"];
+                };
+            };
+            202: components["responses"]["OperationAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_lead_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id. */
+                import_id: components["parameters"]["LeadImportIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import with its counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_lead_import_errors: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The import's id. */
+                import_id: components["parameters"]["LeadImportIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of row errors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImportErrorList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_leads: {
+        parameters: {
+            query?: {
+                q?: string;
+                /** @description Comma-separated statuses. */
+                status?: string;
+                tag?: string;
+                import_id?: string;
+                created_after?: string;
+                created_before?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leads. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    create_lead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadInput"];
+            };
+        };
+        responses: {
+            /** @description The new lead. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lead's id. */
+                lead_id: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    delete_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lead's id. */
+                lead_id: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted lead's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        deleted: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lead's id. */
+                lead_id: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadPatch"];
+            };
+        };
+        responses: {
+            /** @description The lead. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unsubscribe_lead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The lead's id. */
+                lead_id: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

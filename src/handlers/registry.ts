@@ -31,6 +31,8 @@ import { ingestUrlIntoKnowledge } from './knowledge/ingest-url-into-knowledge.ts
 import { refreshKnowledgeSource } from './knowledge/refresh-knowledge-source.ts';
 import { deleteKnowledgeSource, getKnowledgeSource, listKnowledgeChunks, listKnowledgeSources, searchKnowledge } from './knowledge/sources.ts';
 import { searchDocs } from './docs/search-docs.ts';
+import { bulkImportLeads, getLeadImport, listLeadImportErrors } from './leads/imports.ts';
+import { createLead, deleteLead, getLead, listLeads, unsubscribeLead, updateLead } from './leads/leads.ts';
 import { getHealth } from './system/get-health.ts';
 import { getMe } from './users/get-me.ts';
 import { login } from './users/login.ts';
@@ -75,4 +77,13 @@ export const handlers: Handlers<HandlerContext> = {
   list_knowledge_chunks: listKnowledgeChunks,
   search_knowledge: searchKnowledge,
   search_docs: searchDocs,
+  bulk_import_leads: bulkImportLeads,
+  get_lead_import: getLeadImport,
+  list_lead_import_errors: listLeadImportErrors,
+  list_leads: listLeads,
+  get_lead: getLead,
+  create_lead: createLead,
+  update_lead: updateLead,
+  delete_lead: deleteLead,
+  unsubscribe_lead: unsubscribeLead,
 };

@@ -9,6 +9,7 @@ import type { OperationJobKind } from '../operations/long-work/operation-job.ts'
 import { webhookDeliveryJob, type DeliverPayload } from '../operations/webhooks/deliver.ts';
 import { sendTestWebhookJob } from '../operations/webhooks/send-test-webhook.ts';
 import { knowledgeIngestJob } from '../operations/knowledge/crawl.ts';
+import { leadImportJob } from '../operations/leads/bulk-import.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { JobQueue } from './jobs.ts';
 import { sweepEffects } from './run-once.ts';
@@ -46,6 +47,7 @@ export interface ServiceJobKinds {
   webhookDelivery: JobKind<DeliverPayload>;
   sendTestWebhook: OperationJobKind<{ delivery_id: string }>;
   knowledgeIngest: OperationJobKind<{ source_id: string }>;
+  leadImport: OperationJobKind<{ import_id: string }>;
 }
 
 export function serviceJobKinds(deps: Deps): ServiceJobKinds {
@@ -56,6 +58,7 @@ export function serviceJobKinds(deps: Deps): ServiceJobKinds {
     webhookDelivery: webhookDeliveryJob(deps),
     sendTestWebhook: sendTestWebhookJob(deps),
     knowledgeIngest: knowledgeIngestJob(deps),
+    leadImport: leadImportJob(deps),
   };
 }
 

@@ -132,6 +132,8 @@ describe('outputSchema', () => {
     ['is absent for a nullable object', { given: { '200': { description: 'ok', ...json({ ...object, type: ['object', 'null'] }) } }, want: undefined }],
     ['is absent without a body', { given: { '204': { description: 'no content' } }, want: undefined }],
     ['is absent with only a default response', { given: { default: { description: 'any', ...json(object) } }, want: undefined }],
+    ['is absent when two success responses have different bodies (200 done, 202 accepted)', { given: { '200': { description: 'done', ...json(object) }, '202': { description: 'accepted', ...json({ type: 'object', properties: { id: { type: 'string' } } }) } }, want: undefined }],
+    ['is kept when two success responses share one body', { given: { '200': { description: 'ok', ...json(object) }, '201': { description: 'created', ...json(object) } }, want: object }],
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     expect(tool({ responses: given }).outputSchema).toEqual(want);

@@ -1,0 +1,356 @@
+// The fields a lead import row may carry, and how each one is normalised and validated.
+//
+// Rules (every error of a row is reported, not only the first):
+// - Unknown top-level keys are an `unknown_field` error naming the key.
+// - email is required: see normalizeEmail.
+// - Text fields are trimmed; empty (or null/absent) becomes null; anything but a string is `invalid_type`.
+//   first_name and last_name hold at most 100 characters, every other text field at most 200 (`too_long`).
+// - phone: 5–32 characters of digits, spaces and + ( ) . - (a + only first), at least 5 digits, optionally
+//   followed by an extension ("x 12", "ext. 12", "extension 12", "#12"); runs of spaces become one. Not
+//   reformatted: without a country we cannot know the international form.
+// - website: an http or https URL; a value without a scheme ("acme.com/about") gets https://. Stored as
+//   the serialised URL (lower-case host, punycode, "/" path when empty), without credentials.
+// - linkedin_url: a URL on linkedin.com or any subdomain; no scheme or http:// become https://.
+// - timezone: an IANA name (Area/Location, or UTC) that Intl knows, stored as Intl's canonical ID in its
+//   canonical case ("europe/berlin" -> "Europe/Berlin", "US/Eastern" -> "America/New_York"). Abbreviations
+//   such as EST are refused: they are ambiguous. ICU keeps a few old names as canonical, so
+//   "Asia/Kolkata" is stored as "Asia/Calcutta" (Node 20 and 22 alike).
+// - tags: an array of strings; each trimmed, empty ones dropped, 1–50 characters; deduplicated
+//   case-insensitively keeping the first spelling; at most 20. In CSV, one cell separated by ";".
+// - custom_fields: an object of at most 50 keys matching ^[a-zA-Z][a-zA-Z0-9_]{0,63}$; values are a
+//   string (trimmed, empty -> null, at most 1000 characters), a finite number, a boolean or null.
+// CSV rows go through planColumns (once per file) and applyColumnMap (per row) first: see there.
+import { domainToASCII } from 'node:url';
+
+export const LEAD_TEXT_FIELDS = ['first_name', 'last_name', 'company', 'title', 'phone', 'website', 'linkedin_url', 'timezone'] as const;
+export const LEAD_FIELDS = ['email', ...LEAD_TEXT_FIELDS, 'tags', 'custom_fields'] as const;
+export type LeadTextField = (typeof LEAD_TEXT_FIELDS)[number];
+export type LeadField = (typeof LEAD_FIELDS)[number];
+
+export type CustomFieldValue = string | number | boolean | null;
+
+export type NormalizedLead = { email: string; tags: string[]; custom_fields: Record<string, CustomFieldValue> } & {
+  [K in LeadTextField]: string | null;
+};
+
+export interface FieldError {
+  /** The lead field (`custom_fields.<key>` for a custom field), or the CSV header / JSON key at fault. */
+  column: string;
+  /** The offending value as text, cut to 200 characters. */
+  value: string;
+  code: string;
+  message: string;
+}
+
+export type EmailResult = { ok: true; email: string } | { ok: false; code: 'email_missing' | 'email_invalid'; message: string };
+
+export const CUSTOM_FIELD_KEY = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
+export const LIMITS = { name: 100, text: 200, tags: 20, tag: 50, customFields: 50, customValue: 1000 } as const;
+
+/** Quoted local parts and address literals ("[1.2.3.4]") are refused: no lead list needs them. */
+export function normalizeEmail(raw: string): EmailResult {
+  const invalid = (message: string): EmailResult => ({ ok: false, code: 'email_invalid', message });
+  const trimmed = raw.normalize('NFC').trim();
+  if (trimmed === '') return { ok: false, code: 'email_missing', message: 'email is required' };
+  if (/\s/.test(trimmed)) return invalid('email contains a space');
+  const parts = trimmed.split('@');
+  if (parts.length !== 2) return invalid('email must contain exactly one @');
+  const local = parts[0].toLowerCase();
+  if (local === '') return invalid('email has nothing before the @');
+  if (local.length > 64) return invalid('the part before the @ is longer than 64 characters');
+  if (/[\x00-\x1f\x7f"(),:;<>[\\\]]/.test(local) || /^\.|\.$|\.\./.test(local)) return invalid('the part before the @ holds a character or dot not allowed there');
+  const domain = domainToASCII(parts[1].replace(/\.$/, ''));
+  if (!isPlausibleDomain(domain)) return invalid('the domain after the @ is not a valid domain name');
+  const email = `${local}@${domain}`;
+  if (email.length > 254) return invalid('email is longer than 254 characters');
+  return { ok: true, email };
+}
+
+/** Host names with at least one dot, LDH labels and an alphabetic (or punycode) top-level label; IPs fail. */
+function isPlausibleDomain(domain: string): boolean {
+  return domain.length <= 253 && /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(domain);
+}
+
+type Check = (value: string) => { value: string } | { code: string; message: string };
+const TEXT_RULES: Record<LeadTextField, { max: number; check?: Check }> = {
+  first_name: { max: LIMITS.name },
+  last_name: { max: LIMITS.name },
+  company: { max: LIMITS.text },
+  title: { max: LIMITS.text },
+  phone: { max: LIMITS.text, check: checkPhone },
+  website: { max: LIMITS.text, check: checkWebsite },
+  linkedin_url: { max: LIMITS.text, check: checkLinkedinUrl },
+  timezone: { max: LIMITS.text, check: checkTimezone },
+};
+
+export function normalizeLead(input: Record<string, unknown>): { lead: NormalizedLead } | { errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const fail: Fail = (column, value, code, message) => {
+    errors.push({ column, value: describe(value), code, message });
+    return null;
+  };
+  for (const key of Object.keys(input)) {
+    if (!(LEAD_FIELDS as readonly string[]).includes(key)) fail(key, input[key], 'unknown_field', `${key} is not a lead field`);
+  }
+  let email = '';
+  if (input.email != null && typeof input.email !== 'string') fail('email', input.email, 'invalid_type', 'email must be a string');
+  else {
+    const result = normalizeEmail((input.email as string | undefined) ?? '');
+    if (result.ok) email = result.email;
+    else fail('email', input.email ?? '', result.code, result.message);
+  }
+  const text = {} as Record<LeadTextField, string | null>;
+  for (const field of LEAD_TEXT_FIELDS) text[field] = normalizeText(field, input[field], fail);
+  const tags = normalizeTags(input.tags, fail);
+  const customFields = normalizeCustomFields(input.custom_fields, fail);
+  if (errors.length > 0) return { errors };
+  return { lead: { email, ...text, tags, custom_fields: customFields } };
+}
+
+/** Records an error of the row; returns null for the field's value. */
+type Fail = (column: string, value: unknown, code: string, message: string) => null;
+
+function normalizeText(field: LeadTextField, value: unknown, fail: Fail): string | null {
+  if (value == null) return null;
+  if (typeof value !== 'string') return fail(field, value, 'invalid_type', `${field} must be a string`);
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  const rule = TEXT_RULES[field];
+  if (trimmed.length > rule.max) return fail(field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
+  if (!rule.check) return trimmed;
+  const checked = rule.check(trimmed);
+  if ('code' in checked) return fail(field, value, checked.code, checked.message);
+  if (checked.value.length > rule.max) return fail(field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
+  return checked.value;
+}
+
+function checkPhone(value: string): ReturnType<Check> {
+  const phone = value.replace(/\s+/g, ' ');
+  const shape = /^\+?[\d ().-]+?(?: ?(?:x|ext\.?|extension|#) ?\d{1,6})?$/i;
+  const digits = phone.replace(/(?: ?(?:x|ext\.?|extension|#) ?\d{1,6})$/i, '').replace(/\D/g, '').length;
+  if (phone.length < 5 || phone.length > 32 || !shape.test(phone) || digits < 5) {
+    return { code: 'phone_invalid', message: 'phone must be 5–32 characters of digits, spaces and + ( ) . - with an optional extension' };
+  }
+  return { value: phone };
+}
+
+function parseWebUrl(value: string): URL | null {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+  const url = URL.canParse(withScheme) ? new URL(withScheme) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null;
+  if (url.username !== '' || url.password !== '' || !isPlausibleDomain(url.hostname)) return null;
+  return url;
+}
+
+function checkWebsite(value: string): ReturnType<Check> {
+  const url = parseWebUrl(value);
+  return url ? { value: url.href } : { code: 'website_invalid', message: 'website must be an http(s) URL or a domain name' };
+}
+
+function checkLinkedinUrl(value: string): ReturnType<Check> {
+  const url = parseWebUrl(value);
+  if (!url || (url.hostname !== 'linkedin.com' && !url.hostname.endsWith('.linkedin.com'))) {
+    return { code: 'linkedin_url_invalid', message: 'linkedin_url must be a URL on linkedin.com' };
+  }
+  url.protocol = 'https:';
+  return { value: url.href };
+}
+
+const timeZones = new Map<string, string>();
+
+function checkTimezone(value: string): ReturnType<Check> {
+  const invalid = { code: 'timezone_invalid', message: 'timezone must be an IANA time zone name such as Europe/Berlin or UTC' };
+  const known = timeZones.get(value.toLowerCase());
+  if (known) return { value: known };
+  if (!/^(?:UTC|GMT|[a-z]+(?:\/[a-z0-9_+-]+)+)$/i.test(value)) return invalid;
+  try {
+    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    // Bounded: only names Intl accepts are remembered, a few hundred at most.
+    timeZones.set(value.toLowerCase(), canonical);
+    return { value: canonical };
+  } catch {
+    return invalid;
+  }
+}
+
+function normalizeTags(value: unknown, fail: Fail): string[] {
+  if (value == null) return [];
+  if (!Array.isArray(value)) {
+    fail('tags', value, 'invalid_type', 'tags must be an array of strings');
+    return [];
+  }
+  const tags = new Map<string, string>();
+  for (const item of value) {
+    if (typeof item !== 'string') fail('tags', item, 'tag_invalid', 'a tag must be a string');
+    else if (item.trim().length > LIMITS.tag) fail('tags', item, 'tag_invalid', `a tag is longer than ${LIMITS.tag} characters`);
+    else if (item.trim() !== '' && !tags.has(item.trim().toLowerCase())) tags.set(item.trim().toLowerCase(), item.trim());
+  }
+  if (tags.size > LIMITS.tags) fail('tags', [...tags.values()], 'tags_too_many', `a lead has at most ${LIMITS.tags} tags`);
+  return [...tags.values()];
+}
+
+function normalizeCustomFields(value: unknown, fail: Fail): Record<string, CustomFieldValue> {
+  if (value == null) return {};
+  if (Object.prototype.toString.call(value) !== '[object Object]') {
+    fail('custom_fields', value, 'invalid_type', 'custom_fields must be an object');
+    return {};
+  }
+  const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
+  if (entries.length > LIMITS.customFields) fail('custom_fields', `${entries.length} keys`, 'custom_fields_too_many', `a lead has at most ${LIMITS.customFields} custom fields`);
+  const out: [string, CustomFieldValue][] = [];
+  for (const [key, raw] of entries) {
+    const column = `custom_fields.${key}`;
+    if (!CUSTOM_FIELD_KEY.test(key)) fail(column, key, 'custom_field_key_invalid', 'a custom field key starts with a letter and holds up to 64 letters, digits and _');
+    else if (typeof raw === 'string' && raw.trim().length > LIMITS.customValue) fail(column, raw, 'too_long', `a custom field value is longer than ${LIMITS.customValue} characters`);
+    else if (typeof raw === 'string') out.push([key, raw.trim() === '' ? null : raw.trim()]);
+    else if (raw === null || typeof raw === 'boolean' || (typeof raw === 'number' && Number.isFinite(raw))) out.push([key, raw]);
+    else fail(column, raw, 'custom_field_value_invalid', 'a custom field value is a string, a finite number, a boolean or null');
+  }
+  return Object.fromEntries(out);
+}
+
+function describe(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value === null || typeof value !== 'object') text = String(value);
+  else {
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+// CSV columns. A plan is made once from the header (configuration errors surface before any row is
+// read) and then applied to every row.
+
+/** Where a CSV column goes: a lead field, or one key of custom_fields. */
+export type ColumnTarget = { field: MappableField } | { customField: string };
+type MappableField = Exclude<LeadField, 'custom_fields'>;
+
+export interface ColumnPlan {
+  /** The mapped columns, in header order. */
+  readonly columns: ReadonlyArray<{ header: string; target: ColumnTarget }>;
+  /** Non-empty headers that go nowhere and were not mapped to `ignore`: to tell the user once per import. */
+  readonly unmappedHeaders: readonly string[];
+}
+
+/** In CSV, the tags of a lead share one cell, separated by ";" (a tag may then hold a comma: "Acme, Inc."). */
+export const TAG_SEPARATOR = ';';
+
+/**
+ * Header aliases per field, best first, compared after lower-casing and dropping spaces, dashes and
+ * underscores ("E-mail Address" -> "emailaddress"). When several headers alias one field (Phone and
+ * Mobile), the best alias wins and the others are unmapped.
+ */
+const HEADER_ALIASES: Record<MappableField, string[]> = {
+  email: ['email', 'emailaddress', 'workemail', 'businessemail', 'mail'],
+  first_name: ['firstname', 'givenname', 'forename', 'first'],
+  last_name: ['lastname', 'surname', 'familyname', 'last'],
+  company: ['company', 'companyname', 'organization', 'organisation', 'organizationname', 'organisationname'],
+  title: ['title', 'jobtitle', 'position'],
+  phone: ['phone', 'phonenumber', 'workphone', 'mobile', 'mobilephone', 'mobilenumber', 'cellphone', 'telephone', 'tel'],
+  website: ['website', 'websiteurl', 'companywebsite', 'url', 'web', 'homepage'],
+  linkedin_url: ['linkedinurl', 'linkedin', 'linkedinprofile', 'linkedinprofileurl'],
+  timezone: ['timezone', 'tz'],
+  tags: ['tags', 'tag', 'labels'],
+};
+/** "custom.plan" (the export's spelling) and "custom_fields.plan" headers go to custom field "plan". */
+const CUSTOM_HEADER = /^custom(?:_fields)?\.(.+)$/i;
+
+type Candidate = { header: string; target: ColumnTarget; rank: number };
+
+/**
+ * `columnMap` maps a CSV header (exact, else case-insensitive) to a lead field, `custom_fields.<key>` or
+ * `ignore`; other headers are mapped by alias. Errors: `unknown_column` (a columnMap key that names no
+ * header), `invalid_mapping`, `custom_field_key_invalid`, `duplicate_mapping` (two columns mapped to one
+ * target), `custom_fields_too_many`, `email_column_missing`.
+ */
+export function planColumns(header: readonly string[], columnMap: Record<string, string> = {}): { plan: ColumnPlan } | { errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const explicit = new Map<string, ColumnTarget | 'ignore'>();
+  for (const [key, target] of Object.entries(columnMap)) {
+    const name = header.find((h) => h === key.trim()) ?? header.find((h) => h !== '' && h.toLowerCase() === key.trim().toLowerCase());
+    const parsed = parseTarget(target);
+    if (name === undefined) errors.push({ column: key, value: target, code: 'unknown_column', message: `the file has no column ${key}` });
+    else if (typeof parsed !== 'string' && 'code' in parsed) errors.push({ column: key, value: target, ...parsed });
+    else explicit.set(name, parsed);
+  }
+  const chosen = new Map<string, Candidate>();
+  for (const name of header) {
+    const target = explicit.get(name);
+    if (target === undefined || target === 'ignore') continue;
+    if (chosen.has(targetKey(target))) {
+      errors.push({ column: name, value: targetKey(target), code: 'duplicate_mapping', message: `two columns are mapped to ${targetKey(target)}` });
+    }
+    chosen.set(targetKey(target), { header: name, target, rank: -1 });
+  }
+  for (const candidate of defaultCandidates(header.filter((name) => name !== '' && !explicit.has(name)))) {
+    const best = chosen.get(targetKey(candidate.target));
+    if (!best || candidate.rank < best.rank) chosen.set(targetKey(candidate.target), candidate);
+  }
+  const custom = [...chosen.values()].filter((c) => 'customField' in c.target).length;
+  if (custom > LIMITS.customFields) errors.push({ column: 'custom_fields', value: `${custom} columns`, code: 'custom_fields_too_many', message: `a lead has at most ${LIMITS.customFields} custom fields` });
+  if (!chosen.has('email')) errors.push({ column: 'email', value: '', code: 'email_column_missing', message: 'no column holds the email: name one Email or map one to email' });
+  if (errors.length > 0) return { errors };
+  const mapped = new Map([...chosen.values()].map((c) => [c.header, c.target]));
+  return {
+    plan: {
+      columns: header.filter((name) => mapped.has(name)).map((name) => ({ header: name, target: mapped.get(name)! })),
+      unmappedHeaders: header.filter((name) => name !== '' && !mapped.has(name) && !explicit.has(name)),
+    },
+  };
+}
+
+function defaultCandidates(headers: string[]): Candidate[] {
+  return headers.flatMap((header): Candidate[] => {
+    const custom = CUSTOM_HEADER.exec(header)?.[1];
+    if (custom !== undefined) return CUSTOM_FIELD_KEY.test(custom) ? [{ header, target: { customField: custom }, rank: 0 }] : [];
+    const key = header.toLowerCase().replace(/[\s_-]+/g, '');
+    for (const [field, aliases] of Object.entries(HEADER_ALIASES)) {
+      const rank = aliases.indexOf(key);
+      if (rank >= 0) return [{ header, target: { field: field as MappableField }, rank }];
+    }
+    return [];
+  });
+}
+
+function parseTarget(target: string): ColumnTarget | 'ignore' | { code: string; message: string } {
+  const name = target.trim();
+  if (name === 'ignore') return 'ignore';
+  if (name !== 'custom_fields' && (LEAD_FIELDS as readonly string[]).includes(name)) return { field: name as MappableField };
+  const key = /^custom_fields\.(.*)$/.exec(name)?.[1];
+  if (key === undefined) return { code: 'invalid_mapping', message: `${target} is not a lead field, custom_fields.<key> or ignore` };
+  if (!CUSTOM_FIELD_KEY.test(key)) return { code: 'custom_field_key_invalid', message: 'a custom field key starts with a letter and holds up to 64 letters, digits and _' };
+  return { customField: key };
+}
+
+function targetKey(target: ColumnTarget): string {
+  return 'field' in target ? target.field : `custom_fields.${target.customField}`;
+}
+
+/**
+ * Turns one CSV record into normalizeLead input: cells as strings, tags split on TAG_SEPARATOR, and the
+ * apostrophe our export puts before a leading = + - @ tab or CR removed, so exported files import again.
+ */
+export function applyColumnMap(record: Record<string, string>, plan: ColumnPlan): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const custom: [string, string][] = [];
+  for (const { header, target } of plan.columns) {
+    if (!Object.hasOwn(record, header)) continue;
+    const value = /^'[=+\-@\t\r]/.test(record[header]) ? record[header].slice(1) : record[header];
+    if ('customField' in target) custom.push([target.customField, value]);
+    else input[target.field] = target.field === 'tags' ? splitTags(value) : value;
+  }
+  if (custom.length > 0) input.custom_fields = Object.fromEntries(custom);
+  return input;
+}
+
+export function splitTags(cell: string): string[] {
+  return cell
+    .split(TAG_SEPARATOR)
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+}
