@@ -5,13 +5,14 @@
 // The service runs on embedded PGlite in a temporary DATA_DIR, or on PostgreSQL (a private schema,
 // dropped afterwards) when DATABASE_URL is set. Then, in this process, the long-work rows (jobs per second,
 // get_operation wake-up) and the knowledge rows (pages per second through extraction, chunking and
-// indexing; search_knowledge latency over many chunks) on embedded PGlite and, when DATABASE_URL is
-// set, on PostgreSQL too.
+// indexing; search_knowledge latency over many chunks) and the lead-import rows (import rows/s end to
+// end through the API against a plain unnest insert; the service's peak RSS while importing a large
+// csv_url against its idle RSS) on embedded PGlite and, when DATABASE_URL is set, on PostgreSQL too.
 //
 // Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
 // (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
-// --codegen-runs N · --skip-codegen · --skip-long-work · --skip-knowledge · --log-level L (service log level, default silent) · --profile
-// (writes the service's CPU profile to test-output/profiles/).
+// --codegen-runs N · --skip-codegen · --skip-long-work · --skip-knowledge · --skip-leads · --log-level L
+// (service log level, default silent) · --profile (writes the service's CPU profile to test-output/profiles/).
 // Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { createCredentials } from './bench/credentials.ts';
 import { httpRows } from './bench/http-rows.ts';
 import { idempotencyRows } from './bench/idempotency-rows.ts';
 import { knowledgeRows, knowledgeSettings, type KnowledgeResult } from './bench/knowledge-rows.ts';
+import { leadsRows, leadsSettings, type LeadsResult } from './bench/leads-rows.ts';
 import { longWorkRows, longWorkSettings, type LongWorkResult } from './bench/long-work-rows.ts';
 import { mcpRows } from './bench/mcp-rows.ts';
 import { renderReport } from './bench/report.ts';
@@ -44,6 +46,7 @@ const { values: args } = parseArgs({
     'skip-codegen': { type: 'boolean', default: false },
     'skip-long-work': { type: 'boolean', default: false },
     'skip-knowledge': { type: 'boolean', default: false },
+    'skip-leads': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'silent' },
     profile: { type: 'boolean', default: false },
   },
@@ -122,6 +125,9 @@ try {
   const knowSettings = knowledgeSettings(quick, args['log-level'] as string);
   let knowledge: KnowledgeResult | undefined;
   if (!args['skip-knowledge']) knowledge = await knowledgeRows(knowSettings, databaseUrl, progress);
+  const importSettings = leadsSettings(quick, args['log-level'] as string);
+  let leads: LeadsResult | undefined;
+  if (!args['skip-leads']) leads = await leadsRows(importSettings, databaseUrl, progress);
   let codegen: CodegenTimingResult | undefined;
   if (!args['skip-codegen']) {
     progress(`timing codegen (${settings.codegenRuns} alternating runs each)`);
@@ -136,7 +142,7 @@ try {
     });
   }
   const report = renderReport({
-    rows: [...http.rows, ...(longWork?.rows ?? []), ...(knowledge?.rows ?? []), ...(codegen ? [codegen.row] : [])],
+    rows: [...http.rows, ...(longWork?.rows ?? []), ...(knowledge?.rows ?? []), ...(leads?.rows ?? []), ...(codegen ? [codegen.row] : [])],
     targets: http.targets,
     facts: {
       date: new Date().toISOString(),
@@ -145,14 +151,14 @@ try {
       machine: `${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`,
       'load average (1 min)': `${http.load} (other work on the machine; above the CPU count, expect noisy rows)`,
     },
-    howMeasured: describeMethod({ ...settings, rounds: http.rounds, logLevel: args['log-level'] as string, codegen, longWork: longWork && workSettings, knowledge: knowledge && knowSettings }),
-    notes: [...http.notes, ...(longWork?.notes ?? []), ...(knowledge?.notes ?? [])],
+    howMeasured: describeMethod({ ...settings, rounds: http.rounds, logLevel: args['log-level'] as string, codegen, longWork: longWork && workSettings, knowledge: knowledge && knowSettings, leads: leads && importSettings }),
+    notes: [...http.notes, ...(longWork?.notes ?? []), ...(knowledge?.notes ?? []), ...(leads?.notes ?? [])],
   });
   process.stdout.write(`\n${report}`);
   mkdirSync(join(repoRoot, 'test-output'), { recursive: true });
   writeFileSync(join(repoRoot, 'test-output/bench.md'), report);
   progress('written to test-output/bench.md');
-  if (longWork?.failed || knowledge?.failed) process.exitCode = 1;
+  if (longWork?.failed || knowledge?.failed || leads?.failed) process.exitCode = 1;
 } catch (error) {
   process.exitCode = 1;
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);

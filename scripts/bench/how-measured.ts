@@ -5,6 +5,10 @@ import { INGEST_WARMUP_PAGES } from './knowledge-ingest.ts';
 import { knowledgeSettings, type KnowledgeSettings } from './knowledge-rows.ts';
 import { BARE_QUERY, CHUNKS_PER_SOURCE, FILL_BATCH } from './knowledge-search.ts';
 import { QUERIES, TOPICS } from './knowledge-text.ts';
+import { CSV_HEADER } from './leads-csv.ts';
+import { IMPORT_WARMUP_ROWS } from './leads-import.ts';
+import { IDLE_MS, SAMPLE_MS } from './leads-memory.ts';
+import { leadsSettings, type LeadsSettings } from './leads-rows.ts';
 import type { LongWorkSettings } from './long-work-rows.ts';
 
 export interface MethodSettings {
@@ -18,6 +22,7 @@ export interface MethodSettings {
   codegen?: CodegenTimingResult;
   longWork?: LongWorkSettings;
   knowledge?: KnowledgeSettings;
+  leads?: LeadsSettings;
 }
 
 export function describeMethod(s: MethodSettings): string {
@@ -51,6 +56,7 @@ export function describeMethod(s: MethodSettings): string {
   }
   if (s.longWork) parts.push(...describeLongWork(s.longWork));
   if (s.knowledge) parts.push(...describeKnowledge(s.knowledge));
+  if (s.leads) parts.push(...describeLeads(s.leads));
   return parts.join(' ');
 }
 
@@ -89,5 +95,26 @@ function describeKnowledge(k: KnowledgeSettings): string[] {
     `insertChunks into a new source's next generation, published at the end of the round, against the same pages' raw`,
     `HTML inserted one row per statement into a plain table; ${k.pageRounds} rounds alternating which side goes first, after one`,
     `extraction pass over every page and ${INGEST_WARMUP_PAGES} pages of each side thrown away; the ratio is of the medians over rounds.`,
+  ];
+}
+
+function describeLeads(l: LeadsSettings): string[] {
+  const full = leadsSettings(false, l.logLevel);
+  const quick = l.importRows !== full.importRows;
+  const n = (value: number) => value.toLocaleString('en');
+  return [
+    `Lead rows: the CSV (\`${CSV_HEADER}\`, unique emails, a quoted company with a comma in every row, two tags per row) is`,
+    `generated on the fly and streamed by a node:http server in the benchmark's process, given to the service as`,
+    `POST /api/v1/leads/imports {"csv_url": …} (OUTBOUND_ALLOW_PRIVATE=true so it may fetch 127.0.0.1). Import rows/s: on a fresh`,
+    `database as for the other in-process rows, the real service (createServices + createApp on 127.0.0.1, jobs worked in this`,
+    `process on a private pg-boss schema, JWT from the real sign-up) imports ${n(l.importRows)} rows${quick ? ` (quick run; ${n(full.importRows)} in a full run)` : ''},`,
+    `timed from sending the POST to the operation seen succeeded through GET /api/v1/operations/{id}?wait_seconds=30, then`,
+    `GET /api/v1/leads/imports/{id} must count every row created; against the same rows inserted into a plain table with the`,
+    `same columns (no index) by \`insert … select … from unnest(…)\` in batches of the engine's size through postgres.js;`,
+    `${l.importRounds > 1 ? `${l.importRounds} rounds alternating which side goes first` : 'one round, the import first'}, after ${n(IMPORT_WARMUP_ROWS)} rows of each thrown away, the ratio of the medians. The pipeline's`,
+    `stages are then timed alone on as many rows (notes). Memory: the service (same set-up, production argon2 parameters) runs in`,
+    `a child process on its own fresh database; after sign-up its RSS (/proc/<pid>/status VmRSS) is sampled every ${SAMPLE_MS} ms for`,
+    `${IDLE_MS / 1000} s of idleness (idle = the median), then VmHWM is reset (/proc/<pid>/clear_refs) and the child imports ${n(l.memoryRows)} rows${quick ? ` (${n(full.memoryRows)} in a full run)` : ''} while`,
+    `sampling goes on; the peak is the higher of the sampled maximum and VmHWM; the row is peak ÷ idle, with peak − idle beside it.`,
   ];
 }

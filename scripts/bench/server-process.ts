@@ -8,6 +8,8 @@ export interface ServerProcess {
   name: string;
   url: string;
   info: Record<string, string>;
+  /** The child's process id (its memory can be read from /proc/<pid>/status). */
+  pid: number;
   /** The child's user + system CPU time so far, in microseconds. */
   cpuMicros(): Promise<number>;
   /** Asks the child to close its server and exit; kills it if it has not after a grace period. */
@@ -72,6 +74,7 @@ export async function startServerProcess(name: string, script: string, options: 
     name,
     url: ready.url,
     info: ready.info,
+    pid: child.pid as number,
     async cpuMicros() {
       return ((await ask({ type: 'cpu' })) as Extract<ChildMessage, { type: 'cpu' }>).micros;
     },

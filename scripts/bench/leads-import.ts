@@ -1,0 +1,108 @@
+// Import rows per second end to end through the API, beside its baseline on the same database: the
+// real service (createServices + createApp on 127.0.0.1, jobs run in this process, a private pg-boss
+// schema) imports a generated CSV from a csv_url served by this process (leads-csv.ts), timed from
+// the POST to the operation seen succeeded; the baseline inserts the same rows into a plain table
+// with the same columns, `insert … select from unnest(…)` in batches of the engine's size through
+// postgres.js. Rounds alternate the two; the pipeline's stages are then timed alone (leads-stages.ts).
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/connection.ts';
+import { BATCH_SIZE } from '../../src/operations/leads/import-engine.ts';
+import { createServices } from '../../src/services.ts';
+import { createCredentials } from './credentials.ts';
+import { importCsvUrl, type ImportRun } from './leads-api.ts';
+import { startCsvServer, valueBatches, type CsvServer } from './leads-csv.ts';
+import { measureStages, type StageResult } from './leads-stages.ts';
+import { serveLocal, type LocalServer } from './serve-local.ts';
+
+export interface ImportOptions {
+  rows: number;
+  rounds: number;
+  logLevel: string;
+  progress?: (line: string) => void;
+}
+
+export interface ImportResult {
+  /** One value per round: rows/s from the POST to the operation succeeded. */
+  importPerSecond: number[];
+  /** One value per round: rows/s of the plain unnest insert. */
+  plainPerSecond: number[];
+  runs: ImportRun[];
+  /** Per round, milliseconds this process spent generating the CSV the service fetched. */
+  generatingMs: number[];
+  stages: StageResult;
+  rows: number;
+}
+
+/** Rows of the warm-up import and insert, not counted: two of the engine's batches. */
+export const IMPORT_WARMUP_ROWS = 2 * BATCH_SIZE;
+
+export async function measureImport(db: Database, options: ImportOptions): Promise<ImportResult> {
+  const tag = randomBytes(4).toString('hex');
+  const jobsSchema = `bench_leads_${tag}`;
+  const plainTable = `bench_plain_leads_${tag}`;
+  const config = loadConfig({ LOG_LEVEL: options.logLevel, RATE_LIMIT_PER_CREDENTIAL: '1000000000', RATE_LIMIT_PER_ADDRESS: '1000000000', OUTBOUND_ALLOW_PRIVATE: 'true' });
+  const services = await createServices({ db, config, jobsSchema, argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 } });
+  let server: LocalServer | undefined;
+  let csv: CsvServer | undefined;
+  try {
+    await services.startJobs({ work: true });
+    server = await serveLocal(createApp(services.deps));
+    csv = await startCsvServer();
+    const { token, workspaceId } = await createCredentials(server.url);
+    // Not a temporary table: on PostgreSQL each batch may take another of the pool's connections.
+    await db.sql.unsafe(`create table ${plainTable} (email text, first_name text, last_name text, company text, title text, tags text[])`);
+    const side = { db, url: server.url, token, csv, plainTable };
+    await importRound(side, `warm-${tag}`, IMPORT_WARMUP_ROWS);
+    await plainRound(side, `warm-${tag}`, IMPORT_WARMUP_ROWS);
+    const result: Omit<ImportResult, 'stages'> = { importPerSecond: [], plainPerSecond: [], runs: [], generatingMs: [], rows: options.rows };
+    for (let round = 1; round <= options.rounds; round += 1) {
+      const prefix = `r${round}-${tag}`;
+      const viaApi = async () => {
+        const generatedBefore = csv!.generatingMs();
+        const run = await importRound(side, prefix, options.rows);
+        result.runs.push(run);
+        result.importPerSecond.push(options.rows / (run.totalMs / 1000));
+        result.generatingMs.push(csv!.generatingMs() - generatedBefore);
+      };
+      const plain = async () => result.plainPerSecond.push(await plainRound(side, prefix, options.rows));
+      for (const step of round % 2 ? [viaApi, plain] : [plain, viaApi]) await step();
+      options.progress?.(`lead import round ${round}/${options.rounds}: ${Math.round(result.importPerSecond.at(-1)!)} rows/s end to end, ${Math.round(result.plainPerSecond.at(-1)!)} rows/s plain insert`);
+    }
+    options.progress?.(`lead import: timing the stages alone on ${options.rows} rows`);
+    return { ...result, stages: await measureStages(services.deps, db, workspaceId, options.rows, `s-${tag}`) };
+  } finally {
+    await csv?.close();
+    if (server) await server.close();
+    await services.close();
+    await db.sql.unsafe(`drop table if exists ${plainTable}`).catch(() => {});
+    await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
+  }
+}
+
+interface Side {
+  db: Database;
+  url: string;
+  token: string;
+  csv: CsvServer;
+  plainTable: string;
+}
+
+function importRound(side: Side, prefix: string, rows: number): Promise<ImportRun> {
+  return importCsvUrl(side.url, side.token, side.csv.url(prefix, rows), rows);
+}
+
+/** The same rows inserted into the plain table, a batch per statement; returns rows/s. */
+async function plainRound(side: Side, prefix: string, rows: number): Promise<number> {
+  const { sql } = side.db;
+  const started = performance.now();
+  for (const batch of valueBatches(prefix, rows, BATCH_SIZE)) {
+    const column = (key: keyof (typeof batch)[number]) => sql.array(batch.map((v) => v[key]));
+    await sql`
+      insert into ${sql(side.plainTable)} (email, first_name, last_name, company, title, tags)
+      select e, f, l, c, t, string_to_array(g, ';')
+      from unnest(${column('email')}::text[], ${column('first_name')}::text[], ${column('last_name')}::text[], ${column('company')}::text[], ${column('title')}::text[], ${column('tags')}::text[]) as u(e, f, l, c, t, g)`;
+  }
+  return rows / ((performance.now() - started) / 1000);
+}
