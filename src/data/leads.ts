@@ -35,9 +35,6 @@ export interface LeadRow extends LeadFields {
 /** The suppression list keys an address by this hash, so a deleted person's address is not kept. */
 export const emailHash = (normalisedEmail: string) => createHash('sha256').update(normalisedEmail).digest('hex');
 
-/** A suppressed address's status when it (re)appears: never `active`. */
-const suppressedStatus = (reason: SuppressionReason): LeadStatus => (reason === 'deleted' ? 'do_not_contact' : reason);
-
 export interface BatchOutcome {
   /** Row numbers (as given) whose lead was created, updated, or skipped as already present. */
   created: number[];
@@ -114,7 +111,6 @@ export async function suppress(q: Queryable, workspaceId: string, normalisedEmai
     on conflict (workspace_id, email_hash) do nothing`;
 }
 
-export { suppressedStatus };
 
 const leadColumns = (q: Queryable) => query(q)`
   id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields, status,
@@ -282,4 +278,49 @@ export async function setLeadStatus(q: Queryable, workspaceId: string, id: strin
 export async function deleteLead(q: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
   const [row] = await query(q)<LeadRow[]>`delete from leads where id = ${id} and workspace_id = ${workspaceId} returning ${leadColumns(q)}`;
   return row;
+}
+
+export interface ImportCountsDelta {
+  total: number;
+  created: number;
+  updated: number;
+  skipped_duplicate: number;
+  invalid: number;
+}
+
+/** Adds one batch's counts to the import and moves its checkpoint, in the batch's transaction. */
+export async function addImportBatch(q: Queryable, workspaceId: string, importId: string, delta: ImportCountsDelta, rowsDone: number, now: Date): Promise<void> {
+  await query(q)`
+    update lead_imports set total = total + ${delta.total}, created = created + ${delta.created}, updated = updated + ${delta.updated},
+      skipped_duplicate = skipped_duplicate + ${delta.skipped_duplicate}, invalid = invalid + ${delta.invalid},
+      rows_done = ${rowsDone}, updated_at = ${now}
+    where id = ${importId} and workspace_id = ${workspaceId}`;
+}
+
+export interface NewImportError {
+  row: number;
+  line: number | null;
+  column: string | null;
+  value: string | null;
+  code: string;
+  message: string;
+}
+
+/** A batch's row errors, numbered per row; a repeated batch (a resumed import) adds nothing twice. */
+export async function insertImportErrors(q: Queryable, workspaceId: string, importId: string, errors: NewImportError[]): Promise<void> {
+  if (errors.length === 0) return;
+  const sql = query(q);
+  const seq = new Map<number, number>();
+  const seqs = errors.map((e) => {
+    const n = (seq.get(e.row) ?? 0) + 1;
+    seq.set(e.row, n);
+    return n;
+  });
+  await sql`
+    insert into lead_import_errors (import_id, workspace_id, row, seq, line, "column", value, code, message)
+    select ${importId}, ${workspaceId}, * from unnest(
+      ${sql.array(errors.map((e) => e.row))}::int[], ${sql.array(seqs)}::int[], ${sql.array(errors.map((e) => e.line))}::int[],
+      ${sql.array(errors.map((e) => e.column))}::text[], ${sql.array(errors.map((e) => e.value))}::text[],
+      ${sql.array(errors.map((e) => e.code))}::text[], ${sql.array(errors.map((e) => e.message))}::text[])
+    on conflict do nothing`;
 }

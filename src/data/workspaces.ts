@@ -32,3 +32,8 @@ export function listAllWorkspaces(q: Queryable): Promise<WorkspaceSummary[]> {
     select w.id, w.name, w.created_at, (select count(*)::int from memberships m where m.workspace_id = w.id) as members
     from workspaces w order by w.created_at, w.id`;
 }
+
+/** Locks the workspace row until the transaction ends: serializes checks of per-workspace limits. */
+export async function lockWorkspace(q: Queryable, workspaceId: string): Promise<void> {
+  await query(q)`select id from workspaces where id = ${workspaceId} for update`;
+}

@@ -83,10 +83,16 @@ describe('following an operation', () => {
   it('answers a finished operation at once, whatever the wait', async () => {
     const id = await startSteps(t, ownerActor, { steps: 0 });
     await until(id, 'succeeded');
-    const started = Date.now();
-    await getOperation(id, '?wait_seconds=50');
-    // Not a timing threshold on speed: a finished operation must not wait out its 50 s at all.
-    expect(Date.now() - started).toBeLessThan(40_000);
+    // The watch's sleep is the only way a call could wait; a finished operation must never reach it.
+    const waits: string[] = [];
+    const wait = t.deps.resourceWatch.wait;
+    t.deps.resourceWatch.wait = (watched, ms, signal) => (waits.push(watched), wait(watched, ms, signal));
+    try {
+      expect((await getOperation(id, '?wait_seconds=50')).status).toBe('succeeded');
+    } finally {
+      t.deps.resourceWatch.wait = wait;
+    }
+    expect(waits).toEqual([]);
   });
 
   it('refuses wait_seconds above 50 and an unknown operation', async () => {

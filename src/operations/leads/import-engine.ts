@@ -4,8 +4,7 @@
 // with its checkpoint (`rows_done`). A resumed import skips the rows already done, so after a crash
 // every row is written and counted exactly once. Memory is one batch, whatever the file size.
 import type { TransactionSql } from 'postgres';
-import { writeLeadBatch, type LeadFields } from '../../data/leads.ts';
-import type { Queryable } from '../../data/queryable.ts';
+import { addImportBatch, insertImportErrors, writeLeadBatch, type LeadFields, type NewImportError } from '../../data/leads.ts';
 import type { Deps } from '../../deps.ts';
 import { applyColumnMap, normalizeLead, planColumns, type ColumnPlan, type FieldError } from '../../leads/lead-fields.ts';
 import { readCsvRows, type CsvItem } from '../../leads/csv-rows.ts';
@@ -68,15 +67,6 @@ export class ColumnPlanError extends Error {
   }
 }
 
-interface PendingError {
-  row: number;
-  line: number | null;
-  column: string | null;
-  value: string | null;
-  code: string;
-  message: string;
-}
-
 /**
  * Writes `items` after skipping the first `skipRows` (already done by an earlier run). Calls
  * `between()` before each batch (cancellation checks, progress). Returns the counts of this run.
@@ -111,7 +101,7 @@ export async function runImport(
 }
 
 async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, items: ImportItem[], lastRow: number): Promise<{ counts: ImportCounts; rows: RowResult[] }> {
-  const errors: PendingError[] = [];
+  const errors: NewImportError[] = [];
   const leads = new Map<string, { row: number; lead: LeadFields }>();
   const duplicateRows: number[] = [];
   let duplicatesInBatch = 0;
@@ -132,7 +122,7 @@ async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, 
     } else leads.set(normalized.lead.email, { row: item.row, lead: normalized.lead });
   }
   const written = await writeLeadBatch(tx, target.workspaceId, deps.ids, [...leads.values()], { onConflict: target.onConflict, importId: target.importId, addTags: target.tags, now: deps.clock.now() });
-  await insertErrors(tx, target, errors);
+  await insertImportErrors(tx, target.workspaceId, target.importId, errors);
   const invalidRows = new Set(errors.map((e) => e.row)).size;
   const counts: ImportCounts = {
     total: items.length,
@@ -141,11 +131,7 @@ async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, 
     skipped_duplicate: written.skipped.length + duplicatesInBatch,
     invalid: invalidRows,
   };
-  await tx`
-    update lead_imports set total = total + ${counts.total}, created = created + ${counts.created}, updated = updated + ${counts.updated},
-      skipped_duplicate = skipped_duplicate + ${counts.skipped_duplicate}, invalid = invalid + ${counts.invalid},
-      rows_done = ${lastRow}, updated_at = ${deps.clock.now()}
-    where id = ${target.importId} and workspace_id = ${target.workspaceId}`;
+  await addImportBatch(tx, target.workspaceId, target.importId, counts, lastRow, deps.clock.now());
   const rows: RowResult[] = [
     ...written.created.map((row) => ({ row, result: 'created' as const })),
     ...written.updated.map((row) => ({ row, result: 'updated' as const })),
@@ -153,22 +139,4 @@ async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, 
     ...[...new Set(errors.map((e) => e.row))].map((row) => ({ row, result: 'invalid' as const })),
   ].sort((a, b) => a.row - b.row);
   return { counts, rows };
-}
-
-async function insertErrors(q: Queryable, target: ImportTarget, errors: PendingError[]): Promise<void> {
-  if (errors.length === 0) return;
-  const sql = q as unknown as import('postgres').Sql;
-  const seq = new Map<number, number>();
-  const seqs = errors.map((e) => {
-    const n = (seq.get(e.row) ?? 0) + 1;
-    seq.set(e.row, n);
-    return n;
-  });
-  await sql`
-    insert into lead_import_errors (import_id, workspace_id, row, seq, line, "column", value, code, message)
-    select ${target.importId}, ${target.workspaceId}, * from unnest(
-      ${sql.array(errors.map((e) => e.row))}::int[], ${sql.array(seqs)}::int[], ${sql.array(errors.map((e) => e.line))}::int[],
-      ${sql.array(errors.map((e) => e.column))}::text[], ${sql.array(errors.map((e) => e.value))}::text[],
-      ${sql.array(errors.map((e) => e.code))}::text[], ${sql.array(errors.map((e) => e.message))}::text[])
-    on conflict do nothing`;
 }

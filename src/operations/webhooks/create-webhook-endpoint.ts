@@ -1,4 +1,5 @@
 import { countEndpoints, insertEndpoint, newEndpointId, type EndpointRow } from '../../data/webhooks.ts';
+import { lockWorkspace } from '../../data/workspaces.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { newWebhookSecret } from '../../webhooks/signature.ts';
@@ -24,7 +25,7 @@ export async function createWebhookEndpoint(deps: Deps, actor: Actor, request: C
   const id = newEndpointId(deps.ids);
   const row = await deps.db.sql.begin(async (tx) => {
     // Serializes creations in one workspace, so the limit holds under concurrent requests.
-    await tx`select id from workspaces where id = ${actor.workspaceId} for update`;
+    await lockWorkspace(tx, actor.workspaceId);
     if ((await countEndpoints(tx, actor.workspaceId)) >= MAX_ENDPOINTS_PER_WORKSPACE) {
       throw new ApiError('conflict', `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first.`);
     }
