@@ -40,6 +40,8 @@ export interface AppConfig {
   sandboxInternalUrl: string;
   /** A get_operation wait re-reads the operation this often even without a wake-up (a lost NOTIFY costs at most this). */
   operationWaitRecheckMs: number;
+  /** How often a running operation's job records that its worker lives (the sweep retries one whose beat stopped). */
+  operationHeartbeatMs: number;
 }
 
 /**
@@ -163,6 +165,7 @@ export function loadConfig(env: Env): AppConfig {
     },
     sandboxInternalUrl: (env.SANDBOX_INTERNAL_URL || `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
     operationWaitRecheckMs: int(env, 'OPERATION_WAIT_RECHECK_MS', 5_000) || 5_000,
+    operationHeartbeatMs: int(env, 'OPERATION_HEARTBEAT_MS', 15_000) || 15_000,
     webhooks: {
       retryScheduleSeconds: seconds(env, 'WEBHOOK_RETRY_SCHEDULE', defaultRetryScheduleSeconds),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000) || 15_000,

@@ -16,6 +16,8 @@ export const errorStatus = {
   idempotency_in_progress: 409,
   operation_finished: 409,
   connector_not_connected: 409,
+  export_not_ready: 409,
+  export_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,

@@ -19,6 +19,8 @@ export interface LeadsSettings {
   /** Rows of the csv_url imported while the service's memory is watched. */
   memoryRows: number;
   logLevel: string;
+  /** leads-main.ts only: measure PostgreSQL alone (memoryRows 0 skips the memory rows). */
+  skipPglite?: boolean;
 }
 
 export interface LeadsResult {
@@ -41,7 +43,7 @@ const labels = {
 
 export async function leadsRows(settings: LeadsSettings, databaseUrl: string | undefined, progress: (line: string) => void): Promise<LeadsResult> {
   const result: LeadsResult = { rows: [], notes: [], failed: false };
-  const databases: Array<[string, string | undefined]> = [['PGlite', undefined], ...(databaseUrl ? [['PostgreSQL', databaseUrl] as [string, string]] : [])];
+  const databases: Array<[string, string | undefined]> = [...(settings.skipPglite ? [] : [['PGlite', undefined] as [string, undefined]]), ...(databaseUrl ? [['PostgreSQL', databaseUrl] as [string, string]] : [])];
   const attempt = async (label: string, what: string, measure: () => Promise<{ row: RowResult; notes: string[] }>) => {
     try {
       const measured = await measure();
@@ -59,7 +61,7 @@ export async function leadsRows(settings: LeadsSettings, databaseUrl: string | u
       const measured = await importOn(url, settings, progress);
       return { row: importRow(labels.import(name, settings.importRows), measured), notes: importNotes(name, measured) };
     });
-    await attempt(labels.memory(name, settings.memoryRows), `Lead import memory on ${name}`, async () => {
+    if (settings.memoryRows > 0) await attempt(labels.memory(name, settings.memoryRows), `Lead import memory on ${name}`, async () => {
       progress(`lead import memory on ${name}: the service in a child process imports ${settings.memoryRows} rows`);
       const measured = await measureImportMemory({ rows: settings.memoryRows, databaseUrl: url, logLevel: settings.logLevel });
       return { row: memoryRow(labels.memory(name, settings.memoryRows), measured), notes: [memoryNote(name, measured)] };

@@ -1,9 +1,12 @@
 // The leads and lead_suppressions tables (work in progress for issue 13: not yet used by any
 // operation). Tenant rows: every function takes the workspace id right after the queryable.
 // Imports write leads a batch at a time with one set-based statement (insert … select from unnest …
-// on conflict). A plain unnest insert runs at about 150–180k rows/s here; this statement, with the
-// unique index, the suppression join and the per-row outcome, measured 16–32k rows/s (npm run bench).
-import { createHash } from 'node:crypto';
+// on conflict). On PostgreSQL a plain unnest insert into an unindexed table ran at 155–185k rows/s in
+// the same run where writeLeadBatch ran at 21k rows/s (about 47 µs/row; 13k before tags became array
+// literals and the join back on email went). Most of it is the table itself: a bare insert … select into
+// leads, with its five indexes and the workspace foreign key, costs 36–42 µs/row on that machine
+// (scripts/bench/leads-main.ts; the machine was loaded, so read the figures as ratios).
+import { hash } from 'node:crypto';
 import type { Ids } from '../deps.ts';
 import { query, type Queryable } from './queryable.ts';
 
@@ -33,7 +36,7 @@ export interface LeadRow extends LeadFields {
 }
 
 /** The suppression list keys an address by this hash, so a deleted person's address is not kept. */
-export const emailHash = (normalisedEmail: string) => createHash('sha256').update(normalisedEmail).digest('hex');
+export const emailHash = (normalisedEmail: string) => hash('sha256', normalisedEmail, 'hex');
 
 export interface BatchOutcome {
   /** Row numbers (as given) whose lead was created, updated, or skipped as already present. */
@@ -58,10 +61,7 @@ export async function writeLeadBatch(
 ): Promise<BatchOutcome> {
   if (batch.length === 0) return { created: [], updated: [], skipped: [] };
   const sql = query(q);
-  const col = <K extends keyof LeadFields>(key: K) => batch.map((b) => b.lead[key] as string | null);
-  const tags = batch.map((b) => JSON.stringify([...new Set([...b.lead.tags, ...options.addTags])]));
-  const custom = batch.map((b) => JSON.stringify(b.lead.custom_fields));
-  const hashes = batch.map((b) => emailHash(b.lead.email));
+  const c = batchColumns(ids, batch, options.addTags);
   const conflict = options.onConflict === 'update'
     ? sql`on conflict (workspace_id, email) do update set
         first_name = coalesce(excluded.first_name, leads.first_name), last_name = coalesce(excluded.last_name, leads.last_name),
@@ -71,36 +71,77 @@ export async function writeLeadBatch(
         tags = array(select distinct t from unnest(leads.tags || excluded.tags) as t order by t),
         custom_fields = leads.custom_fields || excluded.custom_fields, updated_at = excluded.updated_at`
     : sql`on conflict (workspace_id, email) do nothing`;
-  const written = await sql<{ row_no: number; inserted: boolean }[]>`
-    with input as (
-      select * from unnest(
-        ${sql.array(batch.map((b) => b.row))}::int[], ${sql.array(batch.map(() => ids.make('lead')))}::text[],
-        ${sql.array(col('email'))}::text[], ${sql.array(col('first_name'))}::text[], ${sql.array(col('last_name'))}::text[],
-        ${sql.array(col('company'))}::text[], ${sql.array(col('title'))}::text[], ${sql.array(col('phone'))}::text[],
-        ${sql.array(col('website'))}::text[], ${sql.array(col('linkedin_url'))}::text[], ${sql.array(col('timezone'))}::text[],
-        ${sql.array(tags)}::text[], ${sql.array(custom)}::text[], ${sql.array(hashes)}::text[]
-      ) as i(row_no, id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields, email_hash)
-    ),
-    written as (
-      insert into leads (id, workspace_id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone,
-                         tags, custom_fields, status, source_import_id, created_at, updated_at)
-      select i.id, ${workspaceId}, i.email, i.first_name, i.last_name, i.company, i.title, i.phone, i.website, i.linkedin_url, i.timezone,
-             array(select jsonb_array_elements_text(i.tags::jsonb)), i.custom_fields::jsonb,
-             case when s.reason is null then 'active' when s.reason in ('unsubscribed', 'bounced') then s.reason else 'do_not_contact' end,
-             ${options.importId}, ${options.now}, ${options.now}
-      from input i left join lead_suppressions s on s.workspace_id = ${workspaceId} and s.email_hash = i.email_hash
-      ${conflict}
-      returning email, (xmax = 0) as inserted)
-    select i.row_no, w.inserted from written w join input i on i.email = w.email`;
+  // Tags travel as one array literal per lead and custom fields as JSON text: a cast per row, no subquery.
+  // The written rows come back by email (unique in the batch), matched to their row numbers here.
+  const written = await sql<{ email: string; inserted: boolean }[]>`
+    insert into leads (id, workspace_id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone,
+                       tags, custom_fields, status, source_import_id, created_at, updated_at)
+    select i.id, ${workspaceId}, i.email, i.first_name, i.last_name, i.company, i.title, i.phone, i.website, i.linkedin_url, i.timezone,
+           i.tags::text[], i.custom_fields::jsonb,
+           case when s.reason is null then 'active' when s.reason in ('unsubscribed', 'bounced') then s.reason else 'do_not_contact' end,
+           ${options.importId}, ${options.now}, ${options.now}
+    from unnest(
+      ${sql.array(c.id)}::text[], ${sql.array(c.email)}::text[], ${sql.array(c.first_name)}::text[], ${sql.array(c.last_name)}::text[],
+      ${sql.array(c.company)}::text[], ${sql.array(c.title)}::text[], ${sql.array(c.phone)}::text[], ${sql.array(c.website)}::text[],
+      ${sql.array(c.linkedin_url)}::text[], ${sql.array(c.timezone)}::text[], ${sql.array(c.tags)}::text[], ${sql.array(c.custom_fields)}::text[],
+      ${sql.array(c.email_hash)}::text[]
+    ) as i(id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields, email_hash)
+    left join lead_suppressions s on s.workspace_id = ${workspaceId} and s.email_hash = i.email_hash
+    ${conflict}
+    returning email, (xmax = 0) as inserted`;
+  return outcome(batch, written);
+}
+
+type BatchColumns = Record<Exclude<keyof LeadFields, 'tags' | 'custom_fields'> | 'id' | 'tags' | 'custom_fields' | 'email_hash', Array<string | null>>;
+
+/** The batch as one array per column, filled in a single pass. */
+function batchColumns(ids: Ids, batch: Array<{ lead: LeadFields }>, addTags: string[]): BatchColumns {
+  const n = batch.length;
+  const c: BatchColumns = {
+    id: new Array(n), email: new Array(n), first_name: new Array(n), last_name: new Array(n), company: new Array(n), title: new Array(n),
+    phone: new Array(n), website: new Array(n), linkedin_url: new Array(n), timezone: new Array(n), tags: new Array(n),
+    custom_fields: new Array(n), email_hash: new Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const lead = batch[i].lead;
+    c.id[i] = ids.make('lead');
+    c.email[i] = lead.email;
+    c.first_name[i] = lead.first_name;
+    c.last_name[i] = lead.last_name;
+    c.company[i] = lead.company;
+    c.title[i] = lead.title;
+    c.phone[i] = lead.phone;
+    c.website[i] = lead.website;
+    c.linkedin_url[i] = lead.linkedin_url;
+    c.timezone[i] = lead.timezone;
+    c.tags[i] = arrayLiteral(addTags.length === 0 && lead.tags.length < 2 ? lead.tags : [...new Set([...lead.tags, ...addTags])]);
+    c.custom_fields[i] = JSON.stringify(lead.custom_fields);
+    c.email_hash[i] = emailHash(lead.email);
+  }
+  return c;
+}
+
+/** A PostgreSQL text[] literal: every element quoted, so no value is read as NULL or split. */
+function arrayLiteral(values: string[]): string {
+  if (values.length === 0) return '{}';
+  let out = '{';
+  for (let i = 0; i < values.length; i++) out += `${i > 0 ? ',' : ''}"${values[i].replace(/[\\"]/g, '\\$&')}"`;
+  return `${out}}`;
+}
+
+function outcome(batch: Array<{ row: number; lead: LeadFields }>, written: Array<{ email: string; inserted: boolean }>): BatchOutcome {
+  const rowOf = new Map<string, number>();
+  for (const b of batch) rowOf.set(b.lead.email, b.row);
   const created: number[] = [];
   const updated: number[] = [];
-  const touched = new Set<number>();
   for (const w of written) {
-    touched.add(w.row_no);
-    (w.inserted ? created : updated).push(w.row_no);
+    const row = rowOf.get(w.email) as number;
+    rowOf.delete(w.email);
+    (w.inserted ? created : updated).push(row);
   }
-  const skipped = batch.map((b) => b.row).filter((row) => !touched.has(row));
-  return { created, updated, skipped };
+  // What is left was neither inserted nor updated: already present, and `skip` left it alone.
+  const byRow = (a: number, b: number) => a - b;
+  return { created: created.sort(byRow), updated: updated.sort(byRow), skipped: [...rowOf.values()] };
 }
 
 /** Puts an address on the workspace's suppression list (idempotent; the first reason stays). */
@@ -112,7 +153,7 @@ export async function suppress(q: Queryable, workspaceId: string, normalisedEmai
 }
 
 
-const leadColumns = (q: Queryable) => query(q)`
+export const leadColumns = (q: Queryable) => query(q)`
   id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields, status,
   source_import_id, created_at, updated_at`;
 
@@ -132,19 +173,25 @@ export interface LeadFilter {
   limit: number;
 }
 
-/** A page of the workspace's leads, newest first; `q` matches email, names and company (case-insensitive). */
-export function listLeads(q: Queryable, workspaceId: string, filter: LeadFilter): Promise<LeadRow[]> {
+/** The leads a filter selects (list_leads, export_leads), as `and …` conditions after the workspace's. */
+export function leadConditions(q: Queryable, filter: Omit<LeadFilter, 'before' | 'limit'>) {
   const sql = query(q);
   const like = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  return sql<LeadRow[]>`
-    select ${leadColumns(q)} from leads
-    where workspace_id = ${workspaceId}
+  return sql`
       ${like ? sql`and (email ilike ${like} or first_name ilike ${like} or last_name ilike ${like} or company ilike ${like})` : sql``}
       ${filter.statuses.length ? sql`and status = any(${sql.array(filter.statuses)}::text[])` : sql``}
       ${filter.tag ? sql`and tags @> ${sql.array([filter.tag])}::text[]` : sql``}
       ${filter.importId ? sql`and source_import_id = ${filter.importId}` : sql``}
       ${filter.createdAfter ? sql`and created_at > ${filter.createdAfter}` : sql``}
-      ${filter.createdBefore ? sql`and created_at < ${filter.createdBefore}` : sql``}
+      ${filter.createdBefore ? sql`and created_at < ${filter.createdBefore}` : sql``}`;
+}
+
+/** A page of the workspace's leads, newest first; `q` matches email, names and company (case-insensitive). */
+export function listLeads(q: Queryable, workspaceId: string, filter: LeadFilter): Promise<LeadRow[]> {
+  const sql = query(q);
+  return sql<LeadRow[]>`
+    select ${leadColumns(q)} from leads
+    where workspace_id = ${workspaceId} ${leadConditions(q, filter)}
       ${filter.before ? sql`and (created_at, id) < (${filter.before.at}::timestamptz, ${filter.before.id})` : sql``}
     order by created_at desc, id desc
     limit ${filter.limit}`;
@@ -289,12 +336,17 @@ export interface ImportCountsDelta {
 }
 
 /** Adds one batch's counts to the import and moves its checkpoint, in the batch's transaction. */
-export async function addImportBatch(q: Queryable, workspaceId: string, importId: string, delta: ImportCountsDelta, rowsDone: number, now: Date): Promise<void> {
-  await query(q)`
+/**
+ * Adds a batch's counts and moves the checkpoint `rows_done` from `rows.from` to `rows.to`; false
+ * (nothing changed) when the checkpoint is not at `rows.from`, that is when another run got there first.
+ */
+export async function addImportBatch(q: Queryable, workspaceId: string, importId: string, delta: ImportCountsDelta, rows: { from: number; to: number }, now: Date): Promise<boolean> {
+  const updated = await query(q)`
     update lead_imports set total = total + ${delta.total}, created = created + ${delta.created}, updated = updated + ${delta.updated},
       skipped_duplicate = skipped_duplicate + ${delta.skipped_duplicate}, invalid = invalid + ${delta.invalid},
-      rows_done = ${rowsDone}, updated_at = ${now}
-    where id = ${importId} and workspace_id = ${workspaceId}`;
+      rows_done = ${rows.to}, updated_at = ${now}
+    where id = ${importId} and workspace_id = ${workspaceId} and rows_done = ${rows.from}`;
+  return updated.count === 1;
 }
 
 export interface NewImportError {

@@ -95,10 +95,15 @@ export function listOperations(q: Queryable, workspaceId: string, filter: Operat
 /** queued -> running; undefined when the operation is not queued (already running after a crash, or finished). */
 export async function claimOperation(q: Queryable, workspaceId: string, id: string, now: Date): Promise<OperationRow | undefined> {
   const [row] = await query(q)<OperationRow[]>`
-    update operations set status = 'running', updated_at = ${now}
+    update operations set status = 'running', updated_at = ${now}, heartbeat_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId} and status = 'queued' and cancel_requested_at is null
     returning ${columns(q)}`;
   return row;
+}
+
+/** Records that the running operation's worker lives (not a change anyone waits for: updated_at stays). */
+export async function beatOperation(q: Queryable, workspaceId: string, id: string, now: Date): Promise<void> {
+  await query(q)`update operations set heartbeat_at = ${now} where id = ${id} and workspace_id = ${workspaceId} and status = 'running'`;
 }
 
 /** Progress of a running operation; a finished one is left as it is. */
@@ -147,6 +152,14 @@ export async function requestCancel(q: Queryable, workspaceId: string, id: strin
 }
 
 /** Unfinished operations untouched since `before`, oldest first, for the sweep that fails those whose job died. */
+/** Running operations whose heartbeat stopped before `before` (across workspaces, for the sweep). */
+export function listSilentOperations(q: Queryable, before: Date, limit: number): Promise<OperationRow[]> {
+  return query(q)<OperationRow[]>`
+    select ${columns(q)} from operations
+    where status = 'running' and heartbeat_at < ${before}
+    order by heartbeat_at limit ${limit}`;
+}
+
 export function listStaleOperations(q: Queryable, before: Date, limit: number): Promise<OperationRow[]> {
   return query(q)<OperationRow[]>`
     select ${columns(q)} from operations

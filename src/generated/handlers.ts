@@ -715,6 +715,52 @@ export type UnsubscribeLeadOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type ExportLeadsInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"] | undefined;
+};
+
+export type ExportLeadsOutput = 
+  | { status: 202; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetLeadExportInput = {
+  path: NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['parameters']['path'];
+};
+
+export type GetLeadExportOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type DownloadLeadExportInput = {
+  path: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['parameters']['path'];
+};
+
+export type DownloadLeadExportOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][200]['content']["text/csv"] | BodyStream; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][410]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -764,4 +810,7 @@ export interface Handlers<Ctx> {
   delete_lead(input: DeleteLeadInput, ctx: Ctx): Promise<DeleteLeadOutput>;
   update_lead(input: UpdateLeadInput, ctx: Ctx): Promise<UpdateLeadOutput>;
   unsubscribe_lead(input: UnsubscribeLeadInput, ctx: Ctx): Promise<UnsubscribeLeadOutput>;
+  export_leads(input: ExportLeadsInput, ctx: Ctx): Promise<ExportLeadsOutput>;
+  get_lead_export(input: GetLeadExportInput, ctx: Ctx): Promise<GetLeadExportOutput>;
+  download_lead_export(input: DownloadLeadExportInput, ctx: Ctx): Promise<DownloadLeadExportOutput>;
 }

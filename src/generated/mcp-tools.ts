@@ -7274,5 +7274,440 @@ export const toolDescriptors: ToolDescriptor[] = [
       }
     },
     "toolset": "leads"
+  },
+  {
+    "name": "export_leads",
+    "title": "Export leads as CSV",
+    "description": "Export leads as CSV\n\nSnapshots the leads matching the filters (as list_leads; none means all) into a CSV, as an operation; when it succeeds, download_lead_export returns the file (for 7 days). Cells a spreadsheet would run as formulas are defused.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "q": {
+          "type": "string",
+          "maxLength": 200
+        },
+        "status": {
+          "type": "array",
+          "maxItems": 4,
+          "items": {
+            "type": "string",
+            "enum": [
+              "active",
+              "unsubscribed",
+              "bounced",
+              "do_not_contact"
+            ]
+          }
+        },
+        "tag": {
+          "type": "string",
+          "maxLength": 50
+        },
+        "import_id": {
+          "type": "string",
+          "pattern": "^imp_[0-9a-z]{26}$"
+        },
+        "created_after": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "created_before": {
+          "type": "string",
+          "format": "date-time"
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "export_leads",
+      "method": "POST",
+      "path": "/api/v1/leads/exports",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "q",
+          "in": "body",
+          "key": "q"
+        },
+        {
+          "name": "status",
+          "in": "body",
+          "key": "status"
+        },
+        {
+          "name": "tag",
+          "in": "body",
+          "key": "tag"
+        },
+        {
+          "name": "import_id",
+          "in": "body",
+          "key": "import_id"
+        },
+        {
+          "name": "created_after",
+          "in": "body",
+          "key": "created_after"
+        },
+        {
+          "name": "created_before",
+          "in": "body",
+          "key": "created_before"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "type",
+        "status",
+        "progress",
+        "resource",
+        "error",
+        "cancel_requested_at",
+        "created_at",
+        "updated_at",
+        "finished_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "progress": {
+          "type": "object",
+          "required": [
+            "done",
+            "total"
+          ],
+          "properties": {
+            "done": {
+              "type": "integer"
+            },
+            "total": {
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        },
+        "resource": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "id": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "type",
+                "id"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "type",
+                "title",
+                "status",
+                "detail",
+                "code"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "integer"
+                },
+                "detail": {
+                  "type": "string"
+                },
+                "code": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "cancel_requested_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "get_lead_export",
+    "title": "Get a lead export",
+    "description": "Get a lead export",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "export_id": {
+          "type": "string",
+          "pattern": "^lexp_[0-9a-z]{26}$",
+          "description": "The export's id."
+        }
+      },
+      "required": [
+        "export_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_lead_export",
+      "method": "GET",
+      "path": "/api/v1/leads/exports/{export_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "export_id",
+          "in": "path",
+          "key": "export_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "filters",
+        "row_count",
+        "size_bytes",
+        "download_url",
+        "error_message",
+        "created_at",
+        "finished_at",
+        "expires_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "processing",
+            "ready",
+            "failed",
+            "cancelled",
+            "expired"
+          ]
+        },
+        "filters": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "q": {
+              "type": "string",
+              "maxLength": 200
+            },
+            "status": {
+              "type": "array",
+              "maxItems": 4,
+              "items": {
+                "type": "string",
+                "enum": [
+                  "active",
+                  "unsubscribed",
+                  "bounced",
+                  "do_not_contact"
+                ]
+              }
+            },
+            "tag": {
+              "type": "string",
+              "maxLength": 50
+            },
+            "import_id": {
+              "type": "string",
+              "pattern": "^imp_[0-9a-z]{26}$"
+            },
+            "created_after": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "created_before": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        },
+        "row_count": {
+          "type": "integer",
+          "description": "Leads written so far."
+        },
+        "size_bytes": {
+          "type": "integer"
+        },
+        "download_url": {
+          "description": "download_lead_export's path once ready.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error_message": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "expires_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "download_lead_export",
+    "title": "Download a lead export",
+    "description": "Download a lead export\n\nThe CSV of a ready export (UTF-8 with a byte order mark, comma, CRLF). 409 export_not_ready before it is ready, 410 export_expired after 7 days.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "export_id": {
+          "type": "string",
+          "pattern": "^lexp_[0-9a-z]{26}$",
+          "description": "The export's id."
+        }
+      },
+      "required": [
+        "export_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "download_lead_export",
+      "method": "GET",
+      "path": "/api/v1/leads/exports/{export_id}/download",
+      "body": "none",
+      "args": [
+        {
+          "name": "export_id",
+          "in": "path",
+          "key": "export_id"
+        }
+      ]
+    },
+    "toolset": "leads"
   }
 ];

@@ -494,6 +494,28 @@ export const LeadPatchSchema: z.ZodType = z.strictObject({
   "custom_fields": z.looseObject({}).optional(),
 });
 
+export const ExportLeadsRequestSchema: z.ZodType = z.strictObject({
+  "q": z.string().max(200).check(storableText).optional(),
+  "status": z.array(z.enum(["active","unsubscribed","bounced","do_not_contact"])).max(4).optional(),
+  "tag": z.string().max(50).check(storableText).optional(),
+  "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+  "created_after": z.iso.datetime({ offset: true }).check(storableText).optional(),
+  "created_before": z.iso.datetime({ offset: true }).check(storableText).optional(),
+});
+
+export const LeadExportSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "status": z.enum(["queued","processing","ready","failed","cancelled","expired"]),
+  "filters": ExportLeadsRequestSchema,
+  "row_count": z.number().int(),
+  "size_bytes": z.number().int(),
+  "download_url": z.string().check(storableText).nullable(),
+  "error_message": z.string().check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "expires_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+});
+
 export const routes = {
   get_health: createRoute({
     operationId: "get_health",
@@ -1532,6 +1554,70 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  export_leads: createRoute({
+    operationId: "export_leads",
+    method: "post",
+    path: "/api/v1/leads/exports",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: false, content: { "application/json": { schema: ExportLeadsRequestSchema } } },
+    },
+    responses: {
+      202: { description: "Accepted; the work runs in the background. Follow it with get_operation (the Location header).", content: { "application/json": { schema: OperationSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_lead_export: createRoute({
+    operationId: "get_lead_export",
+    method: "get",
+    path: "/api/v1/leads/exports/{export_id}",
+    request: {
+      params: z.object({
+        "export_id": z.string().regex(new RegExp("^lexp_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The export.", content: { "application/json": { schema: LeadExportSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  download_lead_export: createRoute({
+    operationId: "download_lead_export",
+    method: "get",
+    path: "/api/v1/leads/exports/{export_id}/download",
+    request: {
+      params: z.object({
+        "export_id": z.string().regex(new RegExp("^lexp_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The CSV file.", content: { "text/csv": { schema: z.string().check(storableText) } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      410: { description: "The resource existed but is no longer available.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -1603,4 +1689,7 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "delete_lead", handler: "delete_lead", method: "DELETE", path: "/api/v1/leads/{lead_id}", scopes: ["leads:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "update_lead", handler: "update_lead", method: "PATCH", path: "/api/v1/leads/{lead_id}", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unsubscribe_lead", handler: "unsubscribe_lead", method: "POST", path: "/api/v1/leads/{lead_id}/unsubscribe", scopes: ["leads:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "export_leads", handler: "export_leads", method: "POST", path: "/api/v1/leads/exports", scopes: ["leads:read"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_lead_export", handler: "get_lead_export", method: "GET", path: "/api/v1/leads/exports/{export_id}", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "download_lead_export", handler: "download_lead_export", method: "GET", path: "/api/v1/leads/exports/{export_id}/download", scopes: ["leads:read"], body: null, responses: {"200":{"type":"text/csv","kind":"text"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"410":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

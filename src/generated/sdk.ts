@@ -381,6 +381,30 @@ export type UnsubscribeLeadArgs = {
 export type UnsubscribeLeadResult = NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][200]['content']["application/json"];
 const unsubscribe_leadBinding: OperationBinding = {"operationId":"unsubscribe_lead","method":"POST","path":"/api/v1/leads/{lead_id}/unsubscribe","body":"none","args":[{"name":"lead_id","in":"path","key":"lead_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"}]};
 
+export type ExportLeadsArgs = {
+  "idempotency_key"?: string;
+  "q"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["q"];
+  "status"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["status"];
+  "tag"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["tag"];
+  "import_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["import_id"];
+  "created_after"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["created_after"];
+  "created_before"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["created_before"];
+};
+export type ExportLeadsResult = NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][202]['content']["application/json"];
+const export_leadsBinding: OperationBinding = {"operationId":"export_leads","method":"POST","path":"/api/v1/leads/exports","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"q","in":"body","key":"q"},{"name":"status","in":"body","key":"status"},{"name":"tag","in":"body","key":"tag"},{"name":"import_id","in":"body","key":"import_id"},{"name":"created_after","in":"body","key":"created_after"},{"name":"created_before","in":"body","key":"created_before"}],"contentType":"application/json"};
+
+export type GetLeadExportArgs = {
+  "export_id": NonNullable<NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['parameters']["path"]>["export_id"];
+};
+export type GetLeadExportResult = NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_lead_exportBinding: OperationBinding = {"operationId":"get_lead_export","method":"GET","path":"/api/v1/leads/exports/{export_id}","body":"none","args":[{"name":"export_id","in":"path","key":"export_id"}]};
+
+export type DownloadLeadExportArgs = {
+  "export_id": NonNullable<NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['parameters']["path"]>["export_id"];
+};
+export type DownloadLeadExportResult = NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][200]['content']["text/csv"];
+const download_lead_exportBinding: OperationBinding = {"operationId":"download_lead_export","method":"GET","path":"/api/v1/leads/exports/{export_id}/download","body":"none","args":[{"name":"export_id","in":"path","key":"export_id"}],"parseAs":"text"};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -434,6 +458,9 @@ export function createClient(options: ClientOptions) {
     delete_lead: (args: DeleteLeadArgs) => runtime.call<DeleteLeadResult>(delete_leadBinding, args),
     update_lead: (args: UpdateLeadArgs) => runtime.call<UpdateLeadResult>(update_leadBinding, args),
     unsubscribe_lead: (args: UnsubscribeLeadArgs) => runtime.call<UnsubscribeLeadResult>(unsubscribe_leadBinding, args),
+    export_leads: (args: ExportLeadsArgs = {}) => runtime.call<ExportLeadsResult>(export_leadsBinding, args),
+    get_lead_export: (args: GetLeadExportArgs) => runtime.call<GetLeadExportResult>(get_lead_exportBinding, args),
+    download_lead_export: (args: DownloadLeadExportArgs) => runtime.call<DownloadLeadExportResult>(download_lead_exportBinding, args),
   };
 }
 
@@ -488,4 +515,7 @@ export const operationBindings: Record<string, OperationBinding> = {
   "delete_lead": delete_leadBinding,
   "update_lead": update_leadBinding,
   "unsubscribe_lead": unsubscribe_leadBinding,
+  "export_leads": export_leadsBinding,
+  "get_lead_export": get_lead_exportBinding,
+  "download_lead_export": download_lead_exportBinding,
 };

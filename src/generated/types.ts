@@ -772,6 +772,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/leads/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export leads as CSV
+         * @description Snapshots the leads matching the filters (as list_leads; none means all) into a CSV, as an operation; when it succeeds, download_lead_export returns the file (for 7 days). Cells a spreadsheet would run as formulas are defused.
+         */
+        post: operations["export_leads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a lead export */
+        get: operations["get_lead_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a lead export
+         * @description The CSV of a ready export (UTF-8 with a byte order mark, comma, CRLF). 409 export_not_ready before it is ready, 410 export_expired after 7 days.
+         */
+        get: operations["download_lead_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1267,6 +1324,36 @@ export interface components {
             };
             tags?: string[];
         };
+        ExportLeadsRequest: {
+            q?: string;
+            status?: ("active" | "unsubscribed" | "bounced" | "do_not_contact")[];
+            tag?: string;
+            /** @example imp_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            import_id?: string;
+            /** Format: date-time */
+            created_after?: string;
+            /** Format: date-time */
+            created_before?: string;
+        };
+        LeadExport: {
+            /** @example lexp_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "ready" | "failed" | "cancelled" | "expired";
+            filters: components["schemas"]["ExportLeadsRequest"];
+            /** @description Leads written so far. */
+            row_count: number;
+            size_bytes: number;
+            /** @description download_lead_export's path once ready. */
+            download_url: string | null;
+            error_message: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+        };
         LeadImportCounts: {
             total: number;
             created: number;
@@ -1416,6 +1503,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The resource existed but is no longer available. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request is well-formed but cannot be processed. */
         Unprocessable: {
             headers: {
@@ -1512,6 +1608,8 @@ export interface components {
         KnowledgeSourceIdPath: string;
         /** @description The import's id. */
         LeadImportIdPath: string;
+        /** @description The export's id. */
+        LeadExportIdPath: string;
         /** @description The lead's id. */
         LeadIdPath: string;
     };
@@ -3087,6 +3185,97 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    export_leads: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ExportLeadsRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["OperationAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_lead_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export's id. */
+                export_id: components["parameters"]["LeadExportIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadExport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    download_lead_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export's id. */
+                export_id: components["parameters"]["LeadExportIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

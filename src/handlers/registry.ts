@@ -31,6 +31,7 @@ import { ingestUrlIntoKnowledge } from './knowledge/ingest-url-into-knowledge.ts
 import { refreshKnowledgeSource } from './knowledge/refresh-knowledge-source.ts';
 import { deleteKnowledgeSource, getKnowledgeSource, listKnowledgeChunks, listKnowledgeSources, searchKnowledge } from './knowledge/sources.ts';
 import { searchDocs } from './docs/search-docs.ts';
+import { downloadLeadExport, exportLeads, getLeadExport } from './leads/exports.ts';
 import { bulkImportLeads, getLeadImport, listLeadImportErrors } from './leads/imports.ts';
 import { createLead, deleteLead, getLead, listLeads, unsubscribeLead, updateLead } from './leads/leads.ts';
 import { getHealth } from './system/get-health.ts';
@@ -81,6 +82,9 @@ export const handlers: Handlers<HandlerContext> = {
   get_lead_import: getLeadImport,
   list_lead_import_errors: listLeadImportErrors,
   list_leads: listLeads,
+  export_leads: exportLeads,
+  get_lead_export: getLeadExport,
+  download_lead_export: downloadLeadExport,
   get_lead: getLead,
   create_lead: createLead,
   update_lead: updateLead,

@@ -30,6 +30,11 @@ export interface JobQueue {
   wake(kind: JobKind): void;
   /** A job's state (created, retry, active, completed, cancelled, failed), archived ones included; null when gone. */
   jobState(queue: string, id: string): Promise<string | null>;
+  /**
+   * Fails an active job whose worker is known dead, with `reason`: pg-boss retries it (after the kind's
+   * retry delay) while retries remain, instead of waiting for its expiry.
+   */
+  failDeadJob(queue: string, id: string, reason: string): Promise<void>;
 }
 
 export interface JobsOptions {
@@ -147,6 +152,10 @@ export function createJobs(options: JobsOptions): Jobs {
     async jobState(queue, id) {
       const job = await boss().getJobById(queue, id, { includeArchive: true });
       return job ? job.state : null;
+    },
+
+    async failDeadJob(queue, id, reason) {
+      await boss().fail(queue, id, { message: reason });
     },
 
     getJob: (kind, id) => boss().getJobById(registered(kind).name, id),

@@ -4,12 +4,13 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.ts';
 import { sweepIdempotencyKeys } from '../data/idempotency.ts';
-import { sweepStaleOperationsJob } from '../operations/long-work/sweep-stale.ts';
+import { sweepStaleOperationsJob, type SweepOperationsPayload } from '../operations/long-work/sweep-stale.ts';
 import type { OperationJobKind } from '../operations/long-work/operation-job.ts';
 import { webhookDeliveryJob, type DeliverPayload } from '../operations/webhooks/deliver.ts';
 import { sendTestWebhookJob } from '../operations/webhooks/send-test-webhook.ts';
 import { knowledgeIngestJob } from '../operations/knowledge/crawl.ts';
 import { leadImportJob } from '../operations/leads/bulk-import.ts';
+import { leadExportJob, sweepLeadExportsJob } from '../operations/leads/export.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { JobQueue } from './jobs.ts';
 import { sweepEffects } from './run-once.ts';
@@ -43,11 +44,13 @@ export function sweepIdempotency(deps: Pick<Deps, 'db' | 'clock'>): JobKind<Reco
 export interface ServiceJobKinds {
   sweepJobEffects: JobKind<{ olderThanDays: number }>;
   sweepIdempotency: JobKind<Record<string, never>>;
-  sweepStaleOperations: JobKind<{ idleSeconds: number }>;
+  sweepStaleOperations: JobKind<SweepOperationsPayload>;
   webhookDelivery: JobKind<DeliverPayload>;
   sendTestWebhook: OperationJobKind<{ delivery_id: string }>;
   knowledgeIngest: OperationJobKind<{ source_id: string }>;
   leadImport: OperationJobKind<{ import_id: string }>;
+  leadExport: OperationJobKind<{ export_id: string }>;
+  sweepLeadExports: JobKind<Record<string, never>>;
 }
 
 export function serviceJobKinds(deps: Deps): ServiceJobKinds {
@@ -59,6 +62,8 @@ export function serviceJobKinds(deps: Deps): ServiceJobKinds {
     sendTestWebhook: sendTestWebhookJob(deps),
     knowledgeIngest: knowledgeIngestJob(deps),
     leadImport: leadImportJob(deps),
+    leadExport: leadExportJob(deps),
+    sweepLeadExports: sweepLeadExportsJob(deps),
   };
 }
 
@@ -67,6 +72,7 @@ export async function scheduleServiceJobs(queue: JobQueue, kinds: ServiceJobKind
   // Checkpoints outlive pg-boss's own retention (14 days by default) so a late retry still finds them.
   await queue.schedule(kinds.sweepJobEffects, '17 3 * * *', { olderThanDays: 30 });
   await queue.schedule(kinds.sweepIdempotency, '23 * * * *', {});
+  await queue.schedule(kinds.sweepLeadExports, '41 * * * *', {});
   // Longer than any job kind's expiry, so a job that is merely slow is never mistaken for a dead one.
   await queue.schedule(kinds.sweepStaleOperations, '* * * * *', { idleSeconds: 20 * 60 });
 }

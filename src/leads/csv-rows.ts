@@ -110,7 +110,7 @@ export async function* readCsvRows(source: AsyncIterable<Chunk>, options: ReadCs
       } else if (!record.every((field) => field.trim() === '')) {
         if (++row > maxRows) throw new CsvFileError('too_many_rows', start, `the file holds more than ${maxRows} rows`);
         yield record.length === header.length
-          ? { row, line: start, record: Object.fromEntries(named.map(([name, index]) => [name, record[index]])) }
+          ? { row, line: start, record: keyed(named, record) }
           : { row, line: start, error: { code: 'column_count', message: `expected ${header.length} fields, found ${record.length}` } };
       }
     }
@@ -119,6 +119,17 @@ export async function* readCsvRows(source: AsyncIterable<Chunk>, options: ReadCs
   } finally {
     parser.destroy();
   }
+}
+
+/** The named columns of one record (a plain loop: this runs once per row of the file). */
+function keyed(named: ReadonlyArray<[string, number]>, record: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, index] of named) {
+    // Assigning "__proto__" would set the prototype instead of adding the column.
+    if (name === '__proto__') Object.defineProperty(out, name, { value: record[index], enumerable: true, writable: true, configurable: true });
+    else out[name] = record[index];
+  }
+  return out;
 }
 
 /**

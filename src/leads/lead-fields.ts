@@ -50,26 +50,40 @@ export const LIMITS = { name: 100, text: 200, tags: 20, tag: 50, customFields: 5
 /** Quoted local parts and address literals ("[1.2.3.4]") are refused: no lead list needs them. */
 export function normalizeEmail(raw: string): EmailResult {
   const invalid = (message: string): EmailResult => ({ ok: false, code: 'email_invalid', message });
-  const trimmed = raw.normalize('NFC').trim();
+  // NFC leaves ASCII unchanged; most addresses are ASCII, so the ICU call is skipped for them.
+  const trimmed = (NON_ASCII.test(raw) ? raw.normalize('NFC') : raw).trim();
   if (trimmed === '') return { ok: false, code: 'email_missing', message: 'email is required' };
   if (/\s/.test(trimmed)) return invalid('email contains a space');
-  const parts = trimmed.split('@');
-  if (parts.length !== 2) return invalid('email must contain exactly one @');
-  const local = parts[0].toLowerCase();
+  const at = trimmed.indexOf('@');
+  if (at < 0 || trimmed.indexOf('@', at + 1) >= 0) return invalid('email must contain exactly one @');
+  const local = trimmed.slice(0, at).toLowerCase();
   if (local === '') return invalid('email has nothing before the @');
   if (local.length > 64) return invalid('the part before the @ is longer than 64 characters');
   if (/[\x00-\x1f\x7f"(),:;<>[\\\]]/.test(local) || /^\.|\.$|\.\./.test(local)) return invalid('the part before the @ holds a character or dot not allowed there');
-  const domain = domainToASCII(parts[1].replace(/\.$/, ''));
+  const domain = asciiDomain(trimmed.slice(at + 1).replace(/\.$/, ''));
   if (!isPlausibleDomain(domain)) return invalid('the domain after the @ is not a valid domain name');
   const email = `${local}@${domain}`;
   if (email.length > 254) return invalid('email is longer than 254 characters');
   return { ok: true, email };
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Letters, digits, dots and hyphens without punycode: domainToASCII would only lower-case these. */
+const PLAIN_DOMAIN = /^[a-zA-Z0-9.-]+$/;
+
+/**
+ * The domain as domainToASCII gives it (IDNA to punycode, lower case), without its cost for the common
+ * plain ASCII name. Names that end in a number (which it reads as IPv4) fail isPlausibleDomain either way.
+ */
+function asciiDomain(domain: string): string {
+  return PLAIN_DOMAIN.test(domain) && !/xn--/i.test(domain) ? domain.toLowerCase() : domainToASCII(domain);
+}
+
 /** Host names with at least one dot, LDH labels and an alphabetic (or punycode) top-level label; IPs fail. */
 function isPlausibleDomain(domain: string): boolean {
-  return domain.length <= 253 && /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(domain);
+  return domain.length <= 253 && PLAUSIBLE_DOMAIN.test(domain);
 }
+const PLAUSIBLE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 type Check = (value: string) => { value: string } | { code: string; message: string };
 const TEXT_RULES: Record<LeadTextField, { max: number; check?: Check }> = {
@@ -83,14 +97,16 @@ const TEXT_RULES: Record<LeadTextField, { max: number; check?: Check }> = {
   timezone: { max: LIMITS.text, check: checkTimezone },
 };
 
+const LEAD_FIELD_SET: ReadonlySet<string> = new Set(LEAD_FIELDS);
+
 export function normalizeLead(input: Record<string, unknown>): { lead: NormalizedLead } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const fail: Fail = (column, value, code, message) => {
     errors.push({ column, value: describe(value), code, message });
     return null;
   };
-  for (const key of Object.keys(input)) {
-    if (!(LEAD_FIELDS as readonly string[]).includes(key)) fail(key, input[key], 'unknown_field', `${key} is not a lead field`);
+  for (const key in input) {
+    if (Object.hasOwn(input, key) && !LEAD_FIELD_SET.has(key)) fail(key, input[key], 'unknown_field', `${key} is not a lead field`);
   }
   let email = '';
   if (input.email != null && typeof input.email !== 'string') fail('email', input.email, 'invalid_type', 'email must be a string');
@@ -99,12 +115,21 @@ export function normalizeLead(input: Record<string, unknown>): { lead: Normalize
     if (result.ok) email = result.email;
     else fail('email', input.email ?? '', result.code, result.message);
   }
-  const text = {} as Record<LeadTextField, string | null>;
-  for (const field of LEAD_TEXT_FIELDS) text[field] = normalizeText(field, input[field], fail);
-  const tags = normalizeTags(input.tags, fail);
-  const customFields = normalizeCustomFields(input.custom_fields, fail);
+  const lead: NormalizedLead = {
+    email,
+    first_name: normalizeText('first_name', input.first_name, fail),
+    last_name: normalizeText('last_name', input.last_name, fail),
+    company: normalizeText('company', input.company, fail),
+    title: normalizeText('title', input.title, fail),
+    phone: normalizeText('phone', input.phone, fail),
+    website: normalizeText('website', input.website, fail),
+    linkedin_url: normalizeText('linkedin_url', input.linkedin_url, fail),
+    timezone: normalizeText('timezone', input.timezone, fail),
+    tags: normalizeTags(input.tags, fail),
+    custom_fields: normalizeCustomFields(input.custom_fields, fail),
+  };
   if (errors.length > 0) return { errors };
-  return { lead: { email, ...text, tags, custom_fields: customFields } };
+  return { lead };
 }
 
 /** Records an error of the row; returns null for the field's value. */
@@ -181,9 +206,13 @@ function normalizeTags(value: unknown, fail: Fail): string[] {
   }
   const tags = new Map<string, string>();
   for (const item of value) {
-    if (typeof item !== 'string') fail('tags', item, 'tag_invalid', 'a tag must be a string');
-    else if (item.trim().length > LIMITS.tag) fail('tags', item, 'tag_invalid', `a tag is longer than ${LIMITS.tag} characters`);
-    else if (item.trim() !== '' && !tags.has(item.trim().toLowerCase())) tags.set(item.trim().toLowerCase(), item.trim());
+    if (typeof item !== 'string') {
+      fail('tags', item, 'tag_invalid', 'a tag must be a string');
+      continue;
+    }
+    const tag = item.trim();
+    if (tag.length > LIMITS.tag) fail('tags', item, 'tag_invalid', `a tag is longer than ${LIMITS.tag} characters`);
+    else if (tag !== '' && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
   }
   if (tags.size > LIMITS.tags) fail('tags', [...tags.values()], 'tags_too_many', `a lead has at most ${LIMITS.tags} tags`);
   return [...tags.values()];

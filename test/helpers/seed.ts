@@ -25,8 +25,9 @@ export async function seedWorkspace(baseUrl: string, tag = 'seed'): Promise<Seed
   const leadImport = await admin.bulk_import_leads({ rows: [{ email: `lead.${tag}@example.com`, first_name: 'Seed' }] });
   const leadResult = leadImport as { import: { id: string } };
   const lead = await admin.create_lead({ email: `other.${tag}@example.com` });
+  const leadExport = await admin.export_leads({});
   return {
     credential: session.login.access_token,
-    fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token, endpoint_id: endpoint.id, operation_id: operation.id, connector_id: connector.id, source_id: ingest.resource?.id, import_id: leadResult.import.id, lead_id: lead.id },
+    fixtures: { key_id: key.id, user_id: member.user.id, token: pending.token, endpoint_id: endpoint.id, operation_id: operation.id, connector_id: connector.id, source_id: ingest.resource?.id, import_id: leadResult.import.id, lead_id: lead.id, export_id: leadExport.resource?.id },
   };
 }

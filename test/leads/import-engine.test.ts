@@ -2,7 +2,7 @@
 // becomes leads with per-row errors, counts that add up to the rows read, duplicates counted once,
 // and a resumed run that skips what a crashed one committed, so every row is written exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvItems, runImport, type ImportTarget } from '../../src/operations/leads/import-engine.ts';
+import { csvItems, ImportSuperseded, runImport, type ImportTarget } from '../../src/operations/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -38,6 +38,18 @@ describe('the lead import engine', () => {
     expect(ada).toEqual({ company: 'Acme, Inc.', custom_fields: { notes: 'line one\r\nline two' }, tags: ['import'] });
     const [row] = await t.db.sql`select total, created, invalid, rows_done from lead_imports where id = ${target.importId}`;
     expect(row).toEqual({ total: 5, created: 2, invalid: 2, rows_done: 5 });
+  });
+
+  it('stops a run whose checkpoint another run of the import moved, writing nothing of its batch', async () => {
+    const target = await newImport();
+    const lines = ['email,first_name', ...Array.from({ length: 6 }, (_, i) => `ahead${i}@x.example,P${i}`)].join('\n');
+    // Another run (presumed dead and retried, yet alive) committed the first three rows already.
+    await t.db.sql`update lead_imports set rows_done = 3, total = 3, created = 3 where id = ${target.importId}`;
+    await expect(runImport(t.deps, target, csvItems(chunks(lines), undefined), { batchSize: 3 })).rejects.toBeInstanceOf(ImportSuperseded);
+    const [{ n }] = await t.db.sql`select count(*)::int as n from leads where source_import_id = ${target.importId}`;
+    expect(n).toBe(0);
+    const [row] = await t.db.sql`select total, created, rows_done from lead_imports where id = ${target.importId}`;
+    expect(row).toEqual({ total: 3, created: 3, rows_done: 3 });
   });
 
   it('resumes after a crash: committed batches are skipped, nothing is written or counted twice', async () => {

@@ -15,14 +15,15 @@ export interface StepsInput {
 }
 
 const permits = new Map<string, number>();
-const blocked = new Map<string, () => void>();
+// Runs waiting at an operation's gate: one normally, two when a run presumed dead was retried.
+const blocked = new Map<string, Array<() => void>>();
 
-/** Lets the operation's job pass its next step (now, or as soon as it gets there). */
+/** Lets the operation's waiting runs pass their next step (now, or the next run as soon as it gets there). */
 export function openGate(operationId: string): void {
-  const wake = blocked.get(operationId);
-  if (wake) {
+  const waiting = blocked.get(operationId);
+  if (waiting) {
     blocked.delete(operationId);
-    wake();
+    for (const wake of waiting) wake();
   } else permits.set(operationId, (permits.get(operationId) ?? 0) + 1);
 }
 
@@ -32,7 +33,7 @@ function gate(operationId: string): Promise<void> {
     permits.set(operationId, left - 1);
     return Promise.resolve();
   }
-  return new Promise<void>((resolve) => blocked.set(operationId, resolve));
+  return new Promise<void>((resolve) => blocked.set(operationId, [...(blocked.get(operationId) ?? []), resolve]));
 }
 
 export const stepsKinds = (deps: Deps) => [stepsKind(deps)];

@@ -4,7 +4,7 @@
 // fails an operation whose job is gone. Runs on PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorFromPrincipal, type Actor } from '../../src/operations/actor.ts';
-import { sweepStaleOperations } from '../../src/operations/long-work/sweep-stale.ts';
+import { retrySilentOperations, sweepStaleOperations } from '../../src/operations/long-work/sweep-stale.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { openGate, startSteps, stepsKinds } from './harness.ts';
 
@@ -12,7 +12,8 @@ let t: TestApp;
 let owner: SignupResult;
 let ownerActor: Actor;
 
-const env = { OPERATION_WAIT_RECHECK_MS: '600000' };
+// Heartbeats only when a run starts, so a test decides when an operation falls silent.
+const env = { OPERATION_WAIT_RECHECK_MS: '600000', OPERATION_HEARTBEAT_MS: '3600000' };
 
 beforeAll(async () => {
   t = await createTestApp({ jobs: 'work', env, extraJobKinds: stepsKinds });
@@ -151,6 +152,25 @@ describe('failures', () => {
     const failed = await until(id, 'failed');
     expect(failed.error).toMatchObject({ code: 'internal', status: 500 });
     expect(JSON.stringify(failed.error)).not.toContain('crashed');
+  });
+
+  it('leaves a running operation whose worker beats, and hands one whose beat stopped to a retry', async () => {
+    const id = await startSteps(t, ownerActor, { steps: 1 });
+    await until(id, 'running');
+    expect(await retrySilentOperations(t.deps, 60)).toBe(0);
+    await t.db.sql`update operations set heartbeat_at = heartbeat_at - interval '10 minutes' where id = ${id}`;
+    expect(await retrySilentOperations(t.deps, 60)).toBe(1);
+    const [row] = await t.db.sql`select job_queue, job_id from operations where id = ${id}`;
+    expect(await t.deps.jobs.jobState(row.job_queue, row.job_id)).toBe('retry');
+    // The run that was only presumed dead finishes; the retry, at the gate or not yet started, then
+    // finds the operation done and leaves it as it is.
+    openGate(id);
+    expect((await until(id, 'succeeded')).progress).toEqual({ done: 1, total: 1 });
+    openGate(id);
+    const deadline = Date.now() + 20_000;
+    while ((await t.deps.jobs.jobState(row.job_queue, row.job_id)) !== 'completed' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await t.deps.jobs.jobState(row.job_queue, row.job_id)).toBe('completed');
+    expect(await getOperation(id)).toMatchObject({ status: 'succeeded', error: null });
   });
 
   it('fails an operation whose job is gone when the sweep runs', async () => {

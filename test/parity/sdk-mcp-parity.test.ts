@@ -26,7 +26,7 @@ function mask(value: unknown): unknown {
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'prefix' ? '<prefix>' : mask(v)]));
   if (typeof value !== 'string') return value;
   return value
-    .replace(/\b(usr|ws|key|inv|op|whe|whd|msg|evt|conn|smsg|sgr|ks|kc)_[0-9a-z]{26}\b/g, '$1_<id>')
+    .replace(/\b([a-z]+)_[0-9a-z]{26}\b/g, '$1_<id>')
     .replace(/([?&](state|code_challenge)=)[\w-]+/g, '$1<random>')
     .replace(/([?&]login_hint=)[\w.%+-]+%40example\.com/g, '$1<email>')
     .replace(/^whsec_[A-Za-z0-9+/]+=*$/, '<webhook secret>')

@@ -58,5 +58,6 @@ describe('npm run admin', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Six CLI processes, each opening the embedded database: minutes on a loaded 2-core machine.
+  }, 240_000);
 });

@@ -1,5 +1,3 @@
-import { findImport, listImportErrors } from '../../data/leads.ts';
-import { ApiError } from '../../errors.ts';
 import type {
   BulkImportLeadsInput,
   BulkImportLeadsOutput,
@@ -9,6 +7,7 @@ import type {
   ListLeadImportErrorsOutput,
 } from '../../generated/handlers.ts';
 import { bulkImportLeads as importLeads } from '../../operations/leads/bulk-import.ts';
+import { getLeadImport as find, listLeadImportErrors as listErrors } from '../../operations/leads/imports.ts';
 import { importBody, importErrorBody } from '../../operations/leads/wire.ts';
 import { operationBody, operationPath } from '../../operations/long-work/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
@@ -31,21 +30,17 @@ export async function bulkImportLeads(input: BulkImportLeadsInput, ctx: HandlerC
 }
 
 export async function getLeadImport(input: GetLeadImportInput, ctx: HandlerContext): Promise<GetLeadImportOutput> {
-  const actor = actorFrom(ctx);
-  const row = await findImport(ctx.deps.db.sql, actor.workspaceId, input.path.import_id);
-  if (!row) throw new ApiError('not_found', `No lead import ${input.path.import_id} in this workspace.`);
-  return { status: 200, body: importBody(row) };
+  return { status: 200, body: importBody(await find(ctx.deps, actorFrom(ctx), input.path.import_id)) };
 }
 
 export async function listLeadImportErrors(input: ListLeadImportErrorsInput, ctx: HandlerContext): Promise<ListLeadImportErrorsOutput> {
   const actor = actorFrom(ctx);
   const importId = input.path.import_id;
-  if (!(await findImport(ctx.deps.db.sql, actor.workspaceId, importId))) throw new ApiError('not_found', `No lead import ${importId} in this workspace.`);
   const limit = input.query.limit ?? 20;
   const scope = cursorScope(ctx.deps.auth, `list_lead_import_errors:${importId}`, actor.workspaceId);
   // Errors page in row order: the cursor's time slot carries the row, its id slot the sequence number.
   const after = decodeCursor(input.query.cursor, scope);
-  const rows = await listImportErrors(ctx.deps.db.sql, actor.workspaceId, importId, { limit: limit + 1, after: after ? { row: Date.parse(after.at), seq: Number(after.id.split('_')[1]) } : undefined });
+  const rows = await listErrors(ctx.deps, actor, importId, { limit: limit + 1, after: after ? { row: Date.parse(after.at), seq: Number(after.id.split('_')[1]) } : undefined });
   return {
     status: 200,
     body: page(rows, limit, importErrorBody, (r) => ({ at: new Date(r.row).toISOString(), id: `seq_${String(r.seq).padStart(26, '0')}` }), scope),

@@ -1,5 +1,4 @@
-import { findLead, listLeads as listRows, type LeadStatus } from '../../data/leads.ts';
-import { ApiError } from '../../errors.ts';
+import type { LeadStatus } from '../../data/leads.ts';
 import type {
   CreateLeadInput,
   CreateLeadOutput,
@@ -14,7 +13,7 @@ import type {
   UpdateLeadInput,
   UpdateLeadOutput,
 } from '../../generated/handlers.ts';
-import { createLead as create, deleteLead as remove, unsubscribeLead as unsubscribe, updateLead as update } from '../../operations/leads/leads.ts';
+import { createLead as create, deleteLead as remove, getLead as find, listLeads as list, unsubscribeLead as unsubscribe, updateLead as update } from '../../operations/leads/leads.ts';
 import { leadBody } from '../../operations/leads/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
@@ -28,7 +27,7 @@ export async function listLeads(input: ListLeadsInput, ctx: HandlerContext): Pro
   const limit = query.limit ?? 20;
   const scope = cursorScope(ctx.deps.auth, 'list_leads', actor.workspaceId);
   const before = decodeCursor(query.cursor, scope);
-  const rows = await listRows(ctx.deps.db.sql, actor.workspaceId, {
+  const rows = await list(ctx.deps, actor, {
     q: query.q?.trim() || undefined,
     statuses: commaList(query.status, 'status', statuses),
     tag: query.tag,
@@ -42,10 +41,7 @@ export async function listLeads(input: ListLeadsInput, ctx: HandlerContext): Pro
 }
 
 export async function getLead(input: GetLeadInput, ctx: HandlerContext): Promise<GetLeadOutput> {
-  const actor = actorFrom(ctx);
-  const row = await findLead(ctx.deps.db.sql, actor.workspaceId, input.path.lead_id);
-  if (!row) throw new ApiError('not_found', `No lead ${input.path.lead_id} in this workspace.`);
-  return { status: 200, body: leadBody(row) };
+  return { status: 200, body: leadBody(await find(ctx.deps, actorFrom(ctx), input.path.lead_id)) };
 }
 
 export async function createLead(input: CreateLeadInput, ctx: HandlerContext): Promise<CreateLeadOutput> {

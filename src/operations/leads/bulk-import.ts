@@ -12,7 +12,7 @@ import { OutboundError, outboundApiError } from '../../outbound/outbound-error.t
 import { checkUserUrl } from '../../outbound/user-url.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-import { defineOperationJob, OperationCancelled, startOperation, type OperationJobKind } from '../long-work/operation-job.ts';
+import { defineOperationJob, OperationCancelled, RunSuperseded, startOperation, type OperationJobKind } from '../long-work/operation-job.ts';
 import { ColumnPlanError, csvItems, jsonItems, runImport, type ImportItem, type RowResult } from './import-engine.ts';
 import { importBody } from './wire.ts';
 
@@ -119,6 +119,8 @@ export function leadImportJob(deps: Deps): OperationJobKind<{ import_id: string 
       const { workspaceId } = work;
       const current = await findImport(deps.db.sql, workspaceId, importId);
       if (!current) throw new ApiError('not_found', `Lead import ${importId} is gone.`);
+      // A retry of a run that did finish (it was presumed dead, yet alive) has nothing left to do.
+      if (current.status !== 'queued' && current.status !== 'processing') return { resource: { type: 'lead_import', id: importId } };
       await setImportStatus(deps.db.sql, workspaceId, importId, { status: 'processing', now: deps.clock.now() });
       const target = { workspaceId, importId, onConflict: current.on_conflict, tags: current.tags };
       try {
@@ -140,7 +142,7 @@ export function leadImportJob(deps: Deps): OperationJobKind<{ import_id: string 
           await finish(deps, work, importId, 'failed', problem.message, { type: 'system', id: null });
           throw problem;
         }
-        if (work.job.attempt > 3) await finish(deps, work, importId, 'failed', 'The import failed on our side.', { type: 'system', id: null });
+        if (work.job.attempt > 3 && !(error instanceof RunSuperseded)) await finish(deps, work, importId, 'failed', 'The import failed on our side.', { type: 'system', id: null });
         throw error;
       }
       const row = (await findImport(deps.db.sql, workspaceId, importId)) as ImportRow;

@@ -2,10 +2,12 @@
 // items (JSON rows or CSV rows, already numbered), normalises each, and writes them a batch at a
 // time: in one transaction per batch, the leads (set-based), the rows' errors, and the import's counts
 // with its checkpoint (`rows_done`). A resumed import skips the rows already done, so after a crash
-// every row is written and counted exactly once. Memory is one batch, whatever the file size.
+// every row is written and counted exactly once. The next batch is read and normalised while one is
+// written, so memory is two batches, whatever the file size.
 import type { TransactionSql } from 'postgres';
 import { addImportBatch, insertImportErrors, writeLeadBatch, type LeadFields, type NewImportError } from '../../data/leads.ts';
 import type { Deps } from '../../deps.ts';
+import { RunSuperseded } from '../long-work/operation-job.ts';
 import { applyColumnMap, normalizeLead, planColumns, type ColumnPlan, type FieldError } from '../../leads/lead-fields.ts';
 import { readCsvRows, type CsvItem } from '../../leads/csv-rows.ts';
 
@@ -69,7 +71,10 @@ export class ColumnPlanError extends Error {
 
 /**
  * Writes `items` after skipping the first `skipRows` (already done by an earlier run). Calls
- * `between()` before each batch (cancellation checks, progress). Returns the counts of this run.
+ * `between(rowsCommitted)` before each batch (cancellation checks, progress). Returns the counts of this run.
+ * Batches are written one after another, each committed before the next starts, while the next one is
+ * read and normalised: at most one batch waits beside the one being written. A failed write (or
+ * `between`) stops the reading; a failed read waits for the write in progress before it is thrown.
  */
 export async function runImport(
   deps: Deps,
@@ -80,63 +85,100 @@ export async function runImport(
   const size = options.batchSize ?? BATCH_SIZE;
   const skip = options.skipRows ?? 0;
   const counts: ImportCounts = { total: 0, created: 0, updated: 0, skipped_duplicate: 0, invalid: 0 };
-  let batch: ImportItem[] = [];
-  let lastRow = skip;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await options.between?.(lastRow);
-    const { counts: result, rows } = await deps.db.sql.begin((tx) => writeBatch(deps, tx, target, batch, lastRow));
+  let writing: Promise<void> = Promise.resolve();
+  let failed = false;
+  // The checkpoint as this run last committed it: each batch moves it on only from there.
+  let committed = skip;
+  const write = async (batch: PreparedBatch) => {
+    await options.between?.(committed);
+    const { counts: result, rows } = await deps.db.sql.begin((tx) => writeBatch(deps, tx, target, batch, committed, options.onResults !== undefined));
+    committed = batch.lastRow;
     for (const key of Object.keys(counts) as Array<keyof ImportCounts>) counts[key] += result[key];
     options.onResults?.(rows);
-    batch = [];
   };
-  for await (const item of items) {
-    if (item.row <= skip) continue;
-    batch.push(item);
-    lastRow = item.row;
-    if (batch.length >= size) await flush();
+  const start = async (batch: PreparedBatch) => {
+    await writing;
+    writing = write(batch);
+    // Seen by the reading loop at once; the error itself is thrown where `writing` is awaited.
+    writing.catch(() => (failed = true));
+  };
+  let batch = new PreparedBatch();
+  try {
+    for await (const item of items) {
+      if (failed) break;
+      if (item.row <= skip) continue;
+      batch.add(item);
+      if (batch.total >= size) {
+        await start(batch);
+        batch = new PreparedBatch();
+      }
+    }
+  } catch (error) {
+    await writing;
+    throw error;
   }
-  await flush();
+  if (!failed && batch.total > 0) await start(batch);
+  await writing;
   return counts;
 }
 
-async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, items: ImportItem[], lastRow: number): Promise<{ counts: ImportCounts; rows: RowResult[] }> {
-  const errors: NewImportError[] = [];
-  const leads = new Map<string, { row: number; lead: LeadFields }>();
-  const duplicateRows: number[] = [];
-  let duplicatesInBatch = 0;
-  for (const item of items) {
+/** The import's checkpoint is not where this run left it: another run of the same import got ahead. */
+export class ImportSuperseded extends RunSuperseded {
+  constructor(importId: string) {
+    super(`lead import ${importId}: another run moved its checkpoint first`);
+    this.name = 'ImportSuperseded';
+  }
+}
+
+/** A batch normalised as its items arrive, so that the raw rows are dropped at once. */
+class PreparedBatch {
+  total = 0;
+  lastRow = 0;
+  readonly errors: NewImportError[] = [];
+  readonly invalidRows: number[] = [];
+  readonly leads = new Map<string, { row: number; lead: LeadFields }>();
+  readonly duplicateRows: number[] = [];
+
+  add(item: ImportItem): void {
+    this.total += 1;
+    this.lastRow = item.row;
+    const line = item.line ?? null;
     if ('errors' in item) {
-      for (const e of item.errors) errors.push({ row: item.row, line: item.line ?? null, column: e.column || null, value: e.value ?? null, code: e.code, message: e.message });
-      continue;
+      this.invalidRows.push(item.row);
+      for (const e of item.errors) this.errors.push({ row: item.row, line, column: e.column || null, value: e.value ?? null, code: e.code, message: e.message });
+      return;
     }
     const normalized = normalizeLead(item.input);
     if ('errors' in normalized) {
-      for (const e of normalized.errors) errors.push({ row: item.row, line: item.line ?? null, column: e.column, value: e.value, code: e.code, message: e.message });
-      continue;
+      this.invalidRows.push(item.row);
+      for (const e of normalized.errors) this.errors.push({ row: item.row, line, column: e.column, value: e.value, code: e.code, message: e.message });
+      return;
     }
     // A second copy of an address in one batch is a duplicate of the first (a later batch finds it written).
-    if (leads.has(normalized.lead.email)) {
-      duplicatesInBatch += 1;
-      duplicateRows.push(item.row);
-    } else leads.set(normalized.lead.email, { row: item.row, lead: normalized.lead });
+    if (this.leads.has(normalized.lead.email)) this.duplicateRows.push(item.row);
+    else this.leads.set(normalized.lead.email, { row: item.row, lead: normalized.lead });
   }
-  const written = await writeLeadBatch(tx, target.workspaceId, deps.ids, [...leads.values()], { onConflict: target.onConflict, importId: target.importId, addTags: target.tags, now: deps.clock.now() });
-  await insertImportErrors(tx, target.workspaceId, target.importId, errors);
-  const invalidRows = new Set(errors.map((e) => e.row)).size;
+}
+
+async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, batch: PreparedBatch, rowsDoneBefore: number, withRows: boolean): Promise<{ counts: ImportCounts; rows: RowResult[] }> {
+  const written = await writeLeadBatch(tx, target.workspaceId, deps.ids, [...batch.leads.values()], { onConflict: target.onConflict, importId: target.importId, addTags: target.tags, now: deps.clock.now() });
+  await insertImportErrors(tx, target.workspaceId, target.importId, batch.errors);
   const counts: ImportCounts = {
-    total: items.length,
+    total: batch.total,
     created: written.created.length,
     updated: written.updated.length,
-    skipped_duplicate: written.skipped.length + duplicatesInBatch,
-    invalid: invalidRows,
+    skipped_duplicate: written.skipped.length + batch.duplicateRows.length,
+    invalid: batch.invalidRows.length,
   };
-  await addImportBatch(tx, target.workspaceId, target.importId, counts, lastRow, deps.clock.now());
+  // Another run of this import (one presumed dead and retried, yet alive) moved the checkpoint first:
+  // this batch rolls back and this run stops, so no row is written or counted twice.
+  if (!(await addImportBatch(tx, target.workspaceId, target.importId, counts, { from: rowsDoneBefore, to: batch.lastRow }, deps.clock.now()))) throw new ImportSuperseded(target.importId);
+  if (!withRows) return { counts, rows: [] };
   const rows: RowResult[] = [
     ...written.created.map((row) => ({ row, result: 'created' as const })),
     ...written.updated.map((row) => ({ row, result: 'updated' as const })),
-    ...[...written.skipped, ...duplicateRows].map((row) => ({ row, result: 'skipped_duplicate' as const })),
-    ...[...new Set(errors.map((e) => e.row))].map((row) => ({ row, result: 'invalid' as const })),
+    ...[...written.skipped, ...batch.duplicateRows].map((row) => ({ row, result: 'skipped_duplicate' as const })),
+    ...batch.invalidRows.map((row) => ({ row, result: 'invalid' as const })),
   ].sort((a, b) => a.row - b.row);
   return { counts, rows };
 }

@@ -1,7 +1,7 @@
-// Single leads: create, update, unsubscribe, delete. Any member of the workspace may. An address on
+// Single leads: read, list, create, update, unsubscribe, delete. Any member of the workspace may. An address on
 // the suppression list (unsubscribed, bounced, do-not-contact, deleted) never becomes `active` again,
 // whichever way it comes back; deleting a lead erases it and keeps only the hash of its address.
-import { deleteLead as deleteRow, findLead, insertLead, setLeadStatus, suppress, updateLeadFields, type LeadRow } from '../../data/leads.ts';
+import { deleteLead as deleteRow, findLead, insertLead, listLeads as listRows, setLeadStatus, suppress, updateLeadFields, type LeadFilter, type LeadRow } from '../../data/leads.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { normalizeLead, type FieldError } from '../../leads/lead-fields.ts';
@@ -21,6 +21,17 @@ function normalized(input: Record<string, unknown>) {
   const result = normalizeLead(input);
   if ('errors' in result) throw invalid(result.errors);
   return result.lead;
+}
+
+export async function getLead(deps: Deps, actor: Actor, id: string): Promise<LeadRow> {
+  const row = await findLead(deps.db.sql, actor.workspaceId, id);
+  if (!row) throw missing(id);
+  return row;
+}
+
+/** A page of the workspace's leads, newest first. */
+export function listLeads(deps: Deps, actor: Actor, filter: LeadFilter): Promise<LeadRow[]> {
+  return listRows(deps.db.sql, actor.workspaceId, filter);
 }
 
 const taken = (email: string) => new ApiError('already_exists', `The workspace already has a lead with the address ${email}.`);

@@ -1,5 +1,6 @@
 // Leads and lead imports as the contract shows them.
 import type { ImportErrorRow, ImportRow, LeadRow } from '../../data/leads.ts';
+import type { ExportRow } from '../../data/lead-exports.ts';
 
 export const importBody = (i: ImportRow) => ({
   id: i.id,
@@ -31,4 +32,19 @@ export const leadBody = (l: LeadRow) => ({
   source_import_id: l.source_import_id,
   created_at: l.created_at.toISOString(),
   updated_at: l.updated_at.toISOString(),
+});
+
+export const exportDownloadPath = (id: string) => `/api/v1/leads/exports/${id}/download`;
+
+export const exportBody = (e: ExportRow) => ({
+  id: e.id,
+  status: e.status,
+  filters: e.filters,
+  row_count: e.row_count,
+  size_bytes: Number(e.size_bytes),
+  download_url: e.status === 'ready' ? exportDownloadPath(e.id) : null,
+  error_message: e.error_message,
+  created_at: e.created_at.toISOString(),
+  finished_at: e.finished_at ? e.finished_at.toISOString() : null,
+  expires_at: e.expires_at ? e.expires_at.toISOString() : null,
 });

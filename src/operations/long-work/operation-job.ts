@@ -6,7 +6,7 @@
 // error is retried by the queue, and fails the operation when the retries run out.
 import type { TransactionSql } from 'postgres';
 import { z } from 'zod';
-import { claimOperation, findOperation, finishOperation, insertOperation, setOperationJob, setOperationProgress, type OperationOutcome, type OperationProblem, type OperationRow } from '../../data/operations.ts';
+import { beatOperation, claimOperation, findOperation, finishOperation, insertOperation, setOperationJob, setOperationProgress, type OperationOutcome, type OperationProblem, type OperationRow } from '../../data/operations.ts';
 import type { Queryable } from '../../data/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError, toProblem } from '../../errors.ts';
@@ -18,6 +18,17 @@ export class OperationCancelled extends Error {
   constructor() {
     super('the operation was cancelled');
     this.name = 'OperationCancelled';
+  }
+}
+
+/**
+ * Thrown by work that finds another run of the same operation ahead of it (a run presumed dead and
+ * retried while it still lived): this run stops and leaves the operation to the other one.
+ */
+export class RunSuperseded extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunSuperseded';
   }
 }
 
@@ -134,6 +145,11 @@ async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definit
       if (!current || current.cancel_requested_at || current.status !== 'running') throw new OperationCancelled();
     },
   };
+  // The heartbeat says this worker lives; the sweep retries a running operation whose beat stopped.
+  const beat = () => beatOperation(deps.db.sql, workspaceId, id, deps.clock.now()).catch((err: unknown) => deps.log.warn({ err, operation_id: id }, 'operation heartbeat failed'));
+  await beat();
+  const heartbeat = setInterval(() => void beat(), deps.config.operationHeartbeatMs);
+  heartbeat.unref();
   try {
     const result = await definition.run(payload.input, work);
     await endOperation(deps, deps.db.sql, workspaceId, id, { status: 'succeeded', resource: result?.resource });
@@ -142,9 +158,15 @@ async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definit
       await endOperation(deps, deps.db.sql, workspaceId, id, { status: 'cancelled' });
       return;
     }
+    if (error instanceof RunSuperseded) {
+      deps.log.warn({ operation_id: id, kind: kind.name, reason: error.message }, 'run stopped: another run of its operation is ahead');
+      return;
+    }
     const final = error instanceof ApiError || job.attempt > kind.retry.limit;
     if (!final) throw error;
     if (!(error instanceof ApiError)) deps.log.error({ err: error, operation_id: id, kind: kind.name }, 'operation failed after its retries');
     await endOperation(deps, deps.db.sql, workspaceId, id, { status: 'failed', error: operationProblem(error, id) });
+  } finally {
+    clearInterval(heartbeat);
   }
 }

@@ -1,0 +1,114 @@
+// What the faster import must keep (issue 13): tags of any spelling survive the array literal they
+// travel in; the engine reads the next batch while one is written, yet commits checkpoints strictly
+// in order, stops reading when a write fails, and never leaves a write running after it returns.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeLeadBatch, type LeadFields } from '../../src/data/leads.ts';
+import { runImport, type ImportItem, type ImportTarget } from '../../src/operations/leads/import-engine.ts';
+import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+let owner: SignupResult;
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await t.signup();
+});
+afterAll(async () => t?.close());
+
+const lead = (email: string, extra: Partial<LeadFields> = {}): LeadFields => ({
+  email, first_name: null, last_name: null, company: null, title: null, phone: null, website: null, linkedin_url: null, timezone: null, tags: [], custom_fields: {}, ...extra,
+});
+
+async function newImport(): Promise<ImportTarget> {
+  const id = t.deps.ids.make('imp');
+  const now = new Date();
+  await t.db.sql`insert into lead_imports (id, workspace_id, status, source, on_conflict, created_at, updated_at) values (${id}, ${owner.workspaceId}, 'processing', 'rows', 'skip', ${now}, ${now})`;
+  return { workspaceId: owner.workspaceId, importId: id, onConflict: 'skip', tags: [] };
+}
+
+/** Rows 1..n, recording how far the engine had read each time a batch is about to be written. */
+function source(prefix: string, n: number, read: { upTo: number }): AsyncGenerator<ImportItem> {
+  return (async function* () {
+    for (let row = 1; row <= n; row += 1) {
+      read.upTo = row;
+      yield { row, input: { email: `${prefix}${row}@pipe.example` } };
+    }
+  })();
+}
+
+describe('writeLeadBatch tags', () => {
+  it('stores tags holding quotes, backslashes, commas, braces and the word NULL as given', async () => {
+    const tags = ['say "hi"', 'back\\slash', 'a,b', '{x}', 'NULL', ' spaced ', 'ünï'];
+    await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, [{ row: 1, lead: lead('tags@pipe.example', { tags }) }], { onConflict: 'skip', importId: null, addTags: ['extra', 'NULL'], now: new Date() });
+    const [row] = await t.db.sql`select tags from leads where workspace_id = ${owner.workspaceId} and email = 'tags@pipe.example'`;
+    expect(row.tags).toEqual([...tags, 'extra']);
+  });
+
+  it('reports created, updated and skipped rows in row order', async () => {
+    const now = new Date();
+    const batch = [5, 3, 9, 1].map((row) => ({ row, lead: lead(`order${row}@pipe.example`) }));
+    expect(await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, batch, { onConflict: 'skip', importId: null, addTags: [], now })).toEqual({ created: [1, 3, 5, 9], updated: [], skipped: [] });
+    const again = [...batch, { row: 2, lead: lead('order2@pipe.example') }];
+    expect(await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, again, { onConflict: 'skip', importId: null, addTags: [], now })).toEqual({ created: [2], updated: [], skipped: [5, 3, 9, 1] });
+    expect(await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, again, { onConflict: 'update', importId: null, addTags: [], now })).toEqual({ created: [], updated: [1, 2, 3, 5, 9], skipped: [] });
+  });
+});
+
+describe('runImport pipeline', () => {
+  it('reads at most one batch ahead and commits every checkpoint in order', async () => {
+    const target = await newImport();
+    const read = { upTo: 0 };
+    const seen: Array<{ done: number; readUpTo: number; committed: number }> = [];
+    const counts = await runImport(t.deps, target, source('ahead', 23, read), {
+      batchSize: 5,
+      between: async (done) => {
+        const [row] = await t.db.sql`select rows_done from lead_imports where id = ${target.importId}`;
+        seen.push({ done, readUpTo: read.upTo, committed: row.rows_done });
+      },
+    });
+    expect(counts).toEqual({ total: 23, created: 23, updated: 0, skipped_duplicate: 0, invalid: 0 });
+    // `between` hears the rows committed so far: before batch N is written, the batch before it is
+    // committed, and no more than one batch beyond batch N is read.
+    expect(seen.map((s) => s.done)).toEqual([0, 5, 10, 15, 20]);
+    for (const s of seen) {
+      expect(s.committed).toBe(s.done);
+      expect(s.readUpTo).toBeLessThanOrEqual(Math.min(23, s.done + 10));
+    }
+  });
+
+  it('stops reading when a batch fails and keeps the batches committed before it', async () => {
+    const target = await newImport();
+    const read = { upTo: 0 };
+    let calls = 0;
+    await expect(
+      runImport(t.deps, target, source('stop', 1_000, read), {
+        batchSize: 10,
+        between: async () => {
+          calls += 1;
+          if (calls === 2) throw new Error('cancelled');
+        },
+      }),
+    ).rejects.toThrow('cancelled');
+    expect(read.upTo).toBeLessThanOrEqual(40);
+    const [row] = await t.db.sql`select rows_done, created from lead_imports where id = ${target.importId}`;
+    expect(row).toEqual({ rows_done: 10, created: 10 });
+  });
+
+  it('waits for the batch being written before throwing a read error', async () => {
+    const target = await newImport();
+    const failing = (async function* (): AsyncGenerator<ImportItem> {
+      for (let row = 1; row <= 12; row += 1) yield { row, input: { email: `readfail${row}@pipe.example` } };
+      throw new Error('source broke');
+    })();
+    await expect(runImport(t.deps, target, failing, { batchSize: 5 })).rejects.toThrow('source broke');
+    const [row] = await t.db.sql`select rows_done, created from lead_imports where id = ${target.importId}`;
+    expect(row).toEqual({ rows_done: 10, created: 10 });
+  });
+});
+
+describe('ids', () => {
+  it('keeps the prefixed 26-character sortable format and never repeats', () => {
+    const made = Array.from({ length: 2_000 }, () => t.deps.ids.make('lead'));
+    for (const id of made) expect(id).toMatch(/^lead_[0-9abcdefghjkmnpqrstvwxyz]{26}$/);
+    expect(new Set(made).size).toBe(made.length);
+  });
+});
