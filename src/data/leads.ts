@@ -1,5 +1,5 @@
-// The leads and lead_suppressions tables (work in progress for issue 13: not yet used by any
-// operation). Tenant rows: every function takes the workspace id right after the queryable.
+// The leads and lead_suppressions tables, written by imports and the single-lead operations.
+// Tenant rows: every function takes the workspace id right after the queryable.
 // Imports write leads a batch at a time with one set-based statement (insert … select from unnest …
 // on conflict). On PostgreSQL a plain unnest insert into an unindexed table ran at 155–185k rows/s in
 // the same run where writeLeadBatch ran at 21k rows/s (about 47 µs/row; 13k before tags became array

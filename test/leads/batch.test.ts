@@ -1,4 +1,4 @@
-// The set-based batch write of lead imports (work in progress for issue 13): created, updated and
+// The set-based batch write of lead imports: created, updated and
 // skipped rows are told apart; `update` merges but never re-activates; a suppressed address is
 // created suppressed. Runs on PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The lead import engine (work in progress for issue 13), run directly: a CSV as people export it
+// The lead import engine, run directly: a CSV as people export it
 // becomes leads with per-row errors, counts that add up to the rows read, duplicates counted once,
 // and a resumed run that skips what a crashed one committed, so every row is written exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

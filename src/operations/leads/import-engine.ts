@@ -1,4 +1,4 @@
-// The engine of a lead import (work in progress for issue 13: not yet behind an operation). It reads
+// The engine of a lead import. It reads
 // items (JSON rows or CSV rows, already numbered), normalises each, and writes them a batch at a
 // time: in one transaction per batch, the leads (set-based), the rows' errors, and the import's counts
 // with its checkpoint (`rows_done`). A resumed import skips the rows already done, so after a crash
