@@ -10,6 +10,9 @@ import { checkUrl, redactUrl } from './url-check.ts';
 
 export const MAX_URL_LENGTH = 2048;
 
+// Made once, not per accepted URL: a policy depends only on allowPrivate here.
+const policies = { private: createAddressPolicy({ allowPrivate: true }), public: createAddressPolicy({ allowPrivate: false }) };
+
 /** The URL as it will be fetched; a 422 problem naming the reason and `field` otherwise. */
 export function checkUserUrl(raw: string, options: { allowPrivate: boolean; field: string }): URL {
   if (raw.length > MAX_URL_LENGTH) {
@@ -22,7 +25,7 @@ export function checkUserUrl(raw: string, options: { allowPrivate: boolean; fiel
     // The URL parser already turned every IPv4 spelling (2130706433, 0x7f.1, 0177.0.0.1) into dotted form.
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (ipaddr.isValid(host)) {
-      const verdict = createAddressPolicy({ allowPrivate: options.allowPrivate })(host);
+      const verdict = (options.allowPrivate ? policies.private : policies.public)(host);
       if (!verdict.allowed) {
         throw new OutboundError('address_not_allowed', `the address ${host} (${verdict.addressClass}) is not allowed`, { url: redactUrl(url), address: host, addressClass: verdict.addressClass });
       }

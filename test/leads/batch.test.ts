@@ -2,8 +2,9 @@
 // skipped rows are told apart; `update` merges but never re-activates; a suppressed address is
 // created suppressed. Runs on PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { suppress, writeLeadBatch, type LeadFields } from '../../src/data/leads.ts';
+import { suppress, writeLeadBatch } from '../../src/data/leads.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
+import { blankLead } from './lead-fixtures.ts';
 
 let t: TestApp;
 let owner: SignupResult;
@@ -13,9 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const lead = (email: string, extra: Partial<LeadFields> = {}): LeadFields => ({
-  email, first_name: null, last_name: null, company: null, title: null, phone: null, website: null, linkedin_url: null, timezone: null, tags: [], custom_fields: {}, ...extra,
-});
+const lead = blankLead;
 
 describe('writeLeadBatch', () => {
   it('creates new leads, skips existing ones, and reports each row', async () => {

@@ -2,8 +2,9 @@
 // becomes leads with per-row errors, counts that add up to the rows read, duplicates counted once,
 // and a resumed run that skips what a crashed one committed, so every row is written exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvItems, ImportSuperseded, runImport, type ImportTarget } from '../../src/operations/leads/import-engine.ts';
+import { csvItems, ImportSuperseded, runImport } from '../../src/operations/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
+import { newImport as makeImport } from './lead-fixtures.ts';
 
 let t: TestApp;
 let owner: SignupResult;
@@ -13,12 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function newImport(): Promise<ImportTarget> {
-  const id = t.deps.ids.make('imp');
-  const now = new Date();
-  await t.db.sql`insert into lead_imports (id, workspace_id, status, source, on_conflict, created_at, updated_at) values (${id}, ${owner.workspaceId}, 'processing', 'csv', 'skip', ${now}, ${now})`;
-  return { workspaceId: owner.workspaceId, importId: id, onConflict: 'skip', tags: ['import'] };
-}
+const newImport = () => makeImport(t, owner.workspaceId, { source: 'csv', tags: ['import'] });
 
 async function* chunks(text: string, size = 7): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);

@@ -2,9 +2,10 @@
 // travel in; the engine reads the next batch while one is written, yet commits checkpoints strictly
 // in order, stops reading when a write fails, and never leaves a write running after it returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeLeadBatch, type LeadFields } from '../../src/data/leads.ts';
-import { runImport, type ImportItem, type ImportTarget } from '../../src/operations/leads/import-engine.ts';
+import { writeLeadBatch } from '../../src/data/leads.ts';
+import { runImport, type ImportItem } from '../../src/operations/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
+import { blankLead, newImport as makeImport } from './lead-fixtures.ts';
 
 let t: TestApp;
 let owner: SignupResult;
@@ -14,16 +15,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const lead = (email: string, extra: Partial<LeadFields> = {}): LeadFields => ({
-  email, first_name: null, last_name: null, company: null, title: null, phone: null, website: null, linkedin_url: null, timezone: null, tags: [], custom_fields: {}, ...extra,
-});
+const lead = blankLead;
 
-async function newImport(): Promise<ImportTarget> {
-  const id = t.deps.ids.make('imp');
-  const now = new Date();
-  await t.db.sql`insert into lead_imports (id, workspace_id, status, source, on_conflict, created_at, updated_at) values (${id}, ${owner.workspaceId}, 'processing', 'rows', 'skip', ${now}, ${now})`;
-  return { workspaceId: owner.workspaceId, importId: id, onConflict: 'skip', tags: [] };
-}
+const newImport = () => makeImport(t, owner.workspaceId, { source: 'rows', tags: [] });
 
 /** Rows 1..n, recording how far the engine had read each time a batch is about to be written. */
 function source(prefix: string, n: number, read: { upTo: number }): AsyncGenerator<ImportItem> {
