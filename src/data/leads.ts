@@ -1,11 +1,12 @@
 // The leads and lead_suppressions tables, written by imports and the single-lead operations.
 // Tenant rows: every function takes the workspace id right after the queryable.
 // Imports write leads a batch at a time with one set-based statement (insert … select from unnest …
-// on conflict). On PostgreSQL a plain unnest insert into an unindexed table ran at 155–185k rows/s in
-// the same run where writeLeadBatch ran at 21k rows/s (about 47 µs/row; 13k before tags became array
-// literals and the join back on email went). Most of it is the table itself: a bare insert … select into
-// leads, with its five indexes and the workspace foreign key, costs 36–42 µs/row on that machine
-// (scripts/bench/leads-main.ts; the machine was loaded, so read the figures as ratios).
+// on conflict). The batch is encoded while it is filled (LeadBatch), so writing it costs the import's
+// thread little. On PostgreSQL 15 (scripts/bench/leads-main.ts, 100,000 rows, 2 cores shared with
+// other work, so read the figures as ratios): a bare insert … select into leads cost 19–20 µs/row
+// with 0009's five indexes and the workspace foreign key, 13–16 µs/row after 0012 dropped the GIN
+// index on tags and the foreign key; writeLeadBatch alone went from 25k to 38–40k rows/s, beside a
+// plain unnest insert into an unindexed table at 150–240k rows/s in the same runs.
 import { hash } from 'node:crypto';
 import type { Ids } from '../deps.ts';
 import { query, type Queryable } from './queryable.ts';
@@ -45,6 +46,83 @@ export interface BatchOutcome {
   skipped: number[];
 }
 
+export interface BatchCounts {
+  created: number;
+  updated: number;
+  skipped: number;
+}
+
+/** The columns a batch sends, one text[] parameter each, in this order. */
+const BATCH_COLUMNS = 13;
+
+/**
+ * A batch of normalised leads for writeLeads, encoded as it is filled: each lead's values go at once
+ * into one PostgreSQL array literal per column, so the lead object can die young and writing the batch
+ * costs the JavaScript thread almost nothing (the import fills the next batch while one is written).
+ * Emails must be unique in a batch: `has` tells the caller, which counts later copies as duplicates.
+ */
+export class LeadBatch {
+  private readonly rowOf = new Map<string, number>();
+  private readonly columns: string[][] = Array.from({ length: BATCH_COLUMNS }, () => []);
+
+  constructor(
+    private readonly ids: Ids,
+    private readonly addTags: readonly string[],
+  ) {}
+
+  get size(): number {
+    return this.rowOf.size;
+  }
+
+  has(email: string): boolean {
+    return this.rowOf.has(email);
+  }
+
+  add(row: number, lead: LeadFields): void {
+    this.rowOf.set(lead.email, row);
+    const tags = this.addTags.length === 0 && lead.tags.length < 2 ? lead.tags : [...new Set([...lead.tags, ...this.addTags])];
+    const c = this.columns;
+    c[0].push(element(this.ids.make('lead')));
+    c[1].push(element(lead.email));
+    c[2].push(element(lead.first_name));
+    c[3].push(element(lead.last_name));
+    c[4].push(element(lead.company));
+    c[5].push(element(lead.title));
+    c[6].push(element(lead.phone));
+    c[7].push(element(lead.website));
+    c[8].push(element(lead.linkedin_url));
+    c[9].push(element(lead.timezone));
+    // Tags are an array literal inside the column's literal; custom fields JSON text, cast per row.
+    c[10].push(element(arrayLiteral(tags)));
+    c[11].push(element(JSON.stringify(lead.custom_fields)));
+    c[12].push(element(emailHash(lead.email)));
+  }
+
+  /** One text[] literal per column, in BATCH_COLUMNS order. */
+  literals(): string[] {
+    return this.columns.map((values) => `{${values.join(',')}}`);
+  }
+
+  /** The row numbers of the batch by email. */
+  rows(): Map<string, number> {
+    return new Map(this.rowOf);
+  }
+}
+
+/** One element of an array literal: NULL, or quoted with backslash and double quote escaped. */
+function element(value: string | null): string {
+  if (value === null) return 'NULL';
+  return `"${/[\\"]/.test(value) ? value.replace(/[\\"]/g, '\\$&') : value}"`;
+}
+
+/** A PostgreSQL text[] literal: every element quoted, so no value is read as NULL or split. */
+function arrayLiteral(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  let out = '{';
+  for (let i = 0; i < values.length; i++) out += `${i > 0 ? ',' : ''}${element(values[i])}`;
+  return `${out}}`;
+}
+
 /**
  * Writes one batch of normalised leads, each with its row number; emails must be unique within the
  * batch (the caller counts later copies as duplicates). `skip` leaves existing leads untouched;
@@ -57,11 +135,42 @@ export async function writeLeadBatch(
   workspaceId: string,
   ids: Ids,
   batch: Array<{ row: number; lead: LeadFields }>,
-  options: { onConflict: 'skip' | 'update'; importId: string | null; addTags: string[]; now: Date },
+  options: WriteOptions,
 ): Promise<BatchOutcome> {
-  if (batch.length === 0) return { created: [], updated: [], skipped: [] };
+  const leads = new LeadBatch(ids, options.addTags);
+  for (const { row, lead } of batch) leads.add(row, lead);
+  return writeLeads(q, workspaceId, leads, options);
+}
+
+interface WriteOptions {
+  onConflict: 'skip' | 'update';
+  importId: string | null;
+  addTags: readonly string[];
+  now: Date;
+}
+
+/** writeLeadBatch for a LeadBatch built by the caller; the row numbers come back by outcome. */
+export async function writeLeads(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>): Promise<BatchOutcome> {
+  if (batch.size === 0) return { created: [], updated: [], skipped: [] };
+  // The written rows come back by email (unique in the batch), matched to their row numbers here.
+  const written = await query(q)<{ email: string; inserted: boolean }[]>`${insertBatch(q, workspaceId, batch, options)} returning email, (xmax = 0) as inserted`;
+  return outcome(batch.rows(), written);
+}
+
+/** writeLeads when only the counts matter (an import run as a job): nothing comes back per row. */
+export async function writeLeadCounts(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>): Promise<BatchCounts> {
+  if (batch.size === 0) return { created: 0, updated: 0, skipped: 0 };
   const sql = query(q);
-  const c = batchColumns(ids, batch, options.addTags);
+  const [row] = await sql<{ created: number; updated: number }[]>`
+    with written as (${insertBatch(q, workspaceId, batch, options)} returning (xmax = 0) as inserted)
+    select (count(*) filter (where inserted))::int as created, (count(*) filter (where not inserted))::int as updated from written`;
+  return { created: row.created, updated: row.updated, skipped: batch.size - row.created - row.updated };
+}
+
+/** The set-based insert of a batch (insert … select from unnest … on conflict), without its returning clause. */
+function insertBatch(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>) {
+  const sql = query(q);
+  const [id, email, firstName, lastName, company, title, phone, website, linkedinUrl, timezone, tags, customFields, hashes] = batch.literals();
   const conflict = options.onConflict === 'update'
     ? sql`on conflict (workspace_id, email) do update set
         first_name = coalesce(excluded.first_name, leads.first_name), last_name = coalesce(excluded.last_name, leads.last_name),
@@ -71,9 +180,8 @@ export async function writeLeadBatch(
         tags = array(select distinct t from unnest(leads.tags || excluded.tags) as t order by t),
         custom_fields = leads.custom_fields || excluded.custom_fields, updated_at = excluded.updated_at`
     : sql`on conflict (workspace_id, email) do nothing`;
-  // Tags travel as one array literal per lead and custom fields as JSON text: a cast per row, no subquery.
-  // The written rows come back by email (unique in the batch), matched to their row numbers here.
-  const written = await sql<{ email: string; inserted: boolean }[]>`
+  // Each column is one text parameter already in array-literal form: postgres.js sends it as it is.
+  return sql`
     insert into leads (id, workspace_id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone,
                        tags, custom_fields, status, source_import_id, created_at, updated_at)
     select i.id, ${workspaceId}, i.email, i.first_name, i.last_name, i.company, i.title, i.phone, i.website, i.linkedin_url, i.timezone,
@@ -81,57 +189,14 @@ export async function writeLeadBatch(
            case when s.reason is null then 'active' when s.reason in ('unsubscribed', 'bounced') then s.reason else 'do_not_contact' end,
            ${options.importId}, ${options.now}, ${options.now}
     from unnest(
-      ${sql.array(c.id)}::text[], ${sql.array(c.email)}::text[], ${sql.array(c.first_name)}::text[], ${sql.array(c.last_name)}::text[],
-      ${sql.array(c.company)}::text[], ${sql.array(c.title)}::text[], ${sql.array(c.phone)}::text[], ${sql.array(c.website)}::text[],
-      ${sql.array(c.linkedin_url)}::text[], ${sql.array(c.timezone)}::text[], ${sql.array(c.tags)}::text[], ${sql.array(c.custom_fields)}::text[],
-      ${sql.array(c.email_hash)}::text[]
+      ${id}::text[], ${email}::text[], ${firstName}::text[], ${lastName}::text[], ${company}::text[], ${title}::text[], ${phone}::text[],
+      ${website}::text[], ${linkedinUrl}::text[], ${timezone}::text[], ${tags}::text[], ${customFields}::text[], ${hashes}::text[]
     ) as i(id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields, email_hash)
     left join lead_suppressions s on s.workspace_id = ${workspaceId} and s.email_hash = i.email_hash
-    ${conflict}
-    returning email, (xmax = 0) as inserted`;
-  return outcome(batch, written);
+    ${conflict}`;
 }
 
-type BatchColumns = Record<Exclude<keyof LeadFields, 'tags' | 'custom_fields'> | 'id' | 'tags' | 'custom_fields' | 'email_hash', Array<string | null>>;
-
-/** The batch as one array per column, filled in a single pass. */
-function batchColumns(ids: Ids, batch: Array<{ lead: LeadFields }>, addTags: string[]): BatchColumns {
-  const n = batch.length;
-  const c: BatchColumns = {
-    id: new Array(n), email: new Array(n), first_name: new Array(n), last_name: new Array(n), company: new Array(n), title: new Array(n),
-    phone: new Array(n), website: new Array(n), linkedin_url: new Array(n), timezone: new Array(n), tags: new Array(n),
-    custom_fields: new Array(n), email_hash: new Array(n),
-  };
-  for (let i = 0; i < n; i++) {
-    const lead = batch[i].lead;
-    c.id[i] = ids.make('lead');
-    c.email[i] = lead.email;
-    c.first_name[i] = lead.first_name;
-    c.last_name[i] = lead.last_name;
-    c.company[i] = lead.company;
-    c.title[i] = lead.title;
-    c.phone[i] = lead.phone;
-    c.website[i] = lead.website;
-    c.linkedin_url[i] = lead.linkedin_url;
-    c.timezone[i] = lead.timezone;
-    c.tags[i] = arrayLiteral(addTags.length === 0 && lead.tags.length < 2 ? lead.tags : [...new Set([...lead.tags, ...addTags])]);
-    c.custom_fields[i] = JSON.stringify(lead.custom_fields);
-    c.email_hash[i] = emailHash(lead.email);
-  }
-  return c;
-}
-
-/** A PostgreSQL text[] literal: every element quoted, so no value is read as NULL or split. */
-function arrayLiteral(values: string[]): string {
-  if (values.length === 0) return '{}';
-  let out = '{';
-  for (let i = 0; i < values.length; i++) out += `${i > 0 ? ',' : ''}"${values[i].replace(/[\\"]/g, '\\$&')}"`;
-  return `${out}}`;
-}
-
-function outcome(batch: Array<{ row: number; lead: LeadFields }>, written: Array<{ email: string; inserted: boolean }>): BatchOutcome {
-  const rowOf = new Map<string, number>();
-  for (const b of batch) rowOf.set(b.lead.email, b.row);
+function outcome(rowOf: Map<string, number>, written: Array<{ email: string; inserted: boolean }>): BatchOutcome {
   const created: number[] = [];
   const updated: number[] = [];
   for (const w of written) {

@@ -2,7 +2,7 @@
 // travel in; the engine reads the next batch while one is written, yet commits checkpoints strictly
 // in order, stops reading when a write fails, and never leaves a write running after it returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeLeadBatch } from '../../src/data/leads.ts';
+import { LeadBatch, writeLeadBatch, writeLeadCounts } from '../../src/data/leads.ts';
 import { runImport, type ImportItem } from '../../src/operations/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { blankLead, newImport as makeImport } from './lead-fixtures.ts';
@@ -44,6 +44,30 @@ describe('writeLeadBatch tags', () => {
     const again = [...batch, { row: 2, lead: lead('order2@pipe.example') }];
     expect(await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, again, { onConflict: 'skip', importId: null, addTags: [], now })).toEqual({ created: [2], updated: [], skipped: [5, 3, 9, 1] });
     expect(await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, again, { onConflict: 'update', importId: null, addTags: [], now })).toEqual({ created: [], updated: [1, 2, 3, 5, 9], skipped: [] });
+  });
+});
+
+describe('LeadBatch literals', () => {
+  it('stores text fields and custom fields holding quotes, backslashes, braces and the word NULL as given', async () => {
+    const odd = 'O"Brien \\ {x}, NULL';
+    const custom = { note: 'a "quoted" \\ value', empty: null, n: 3, yes: true };
+    await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, [{ row: 1, lead: lead('odd@pipe.example', { first_name: odd, company: 'NULL', title: null, custom_fields: custom }) }], { onConflict: 'skip', importId: null, addTags: [], now: new Date() });
+    const [row] = await t.db.sql`select first_name, company, title, custom_fields from leads where workspace_id = ${owner.workspaceId} and email = 'odd@pipe.example'`;
+    expect(row).toEqual({ first_name: odd, company: 'NULL', title: null, custom_fields: custom });
+  });
+});
+
+describe('writeLeadCounts', () => {
+  it('counts created, updated and skipped leads without reading them back', async () => {
+    const batch = (emails: string[]) => {
+      const leads = new LeadBatch(t.deps.ids, []);
+      emails.forEach((email, i) => leads.add(i + 1, lead(email)));
+      return leads;
+    };
+    const options = { importId: null, now: new Date() };
+    expect(await writeLeadCounts(t.db.sql, owner.workspaceId, batch(['c1@pipe.example', 'c2@pipe.example']), { ...options, onConflict: 'skip' })).toEqual({ created: 2, updated: 0, skipped: 0 });
+    expect(await writeLeadCounts(t.db.sql, owner.workspaceId, batch(['c1@pipe.example', 'c3@pipe.example']), { ...options, onConflict: 'skip' })).toEqual({ created: 1, updated: 0, skipped: 1 });
+    expect(await writeLeadCounts(t.db.sql, owner.workspaceId, batch(['c2@pipe.example', 'c3@pipe.example', 'c4@pipe.example']), { ...options, onConflict: 'update' })).toEqual({ created: 1, updated: 2, skipped: 0 });
   });
 });
 
