@@ -17,6 +17,7 @@ import { handleError, problemResponse } from './http/problem.ts';
 import { requestContext, type AppEnv } from './http/request-context.ts';
 import { unmatchedRequest } from './http/unmatched.ts';
 import { validationHook } from './http/validation.ts';
+import { TOOL_CALL_HEADER } from './mcp/tool-request.ts';
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -52,7 +53,14 @@ export function createApp(deps: Deps) {
     routes,
     handlers,
     guards: (op) => operationGuard(op, guardOptions),
-    context: (c): HandlerContext => ({ deps, principal: c.get('principal'), requestId: c.get('requestId'), clientAddress: c.get('clientAddress'), signal: c.req.raw.signal }),
+    context: (c): HandlerContext => ({
+      deps,
+      principal: c.get('principal'),
+      requestId: c.get('requestId'),
+      clientAddress: c.get('clientAddress'),
+      signal: c.req.raw.signal,
+      viaTool: c.env?.carried !== undefined || c.req.header(TOOL_CALL_HEADER) !== undefined,
+    }),
     texts,
   });
   mcpRoutes(app, deps, (response) => texts.get(response));

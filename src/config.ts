@@ -42,6 +42,41 @@ export interface AppConfig {
   operationWaitRecheckMs: number;
   /** How often a running operation's job records that its worker lives (the sweep retries one whose beat stopped). */
   operationHeartbeatMs: number;
+  sequences: SequencesConfig;
+}
+
+/** How sequences send: the per-mailbox cap, the pause between two messages of one mailbox, the sender's batch. */
+export interface SequencesConfig {
+  /** Most messages one mailbox sends in 24 hours, across all sequences. */
+  mailboxDailyCap: number;
+  /** A random pause in [min, max] ms between two messages of one mailbox. */
+  spacingMs: { min: number; max: number };
+  /** Messages one sender reserves at a time. */
+  claimBatch: number;
+  /** A sender silent this long is presumed dead: its reserved messages go back, its in-flight ones become uncertain. */
+  staleAfterSeconds: number;
+}
+
+function range(env: Env, name: string, fallback: { min: number; max: number }): { min: number; max: number } {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const match = /^(\d+)(?:-(\d+))?$/.exec(raw);
+  if (!match) throw new Error(`${name} must be milliseconds or a range such as 2000-8000, got "${raw}"`);
+  const min = Number(match[1]);
+  const max = Number(match[2] ?? match[1]);
+  if (max < min) throw new Error(`${name}: the range's end is below its start`);
+  return { min, max };
+}
+
+function loadSequencesConfig(env: Env): SequencesConfig {
+  const claimBatch = int(env, 'SEQUENCE_CLAIM_BATCH', 20);
+  if (claimBatch < 1) throw new Error('SEQUENCE_CLAIM_BATCH must be at least 1');
+  return {
+    mailboxDailyCap: int(env, 'SEQUENCE_MAILBOX_DAILY_CAP', 400),
+    spacingMs: range(env, 'SEQUENCE_SEND_SPACING_MS', { min: 2000, max: 8000 }),
+    claimBatch,
+    staleAfterSeconds: Math.max(30, int(env, 'SEQUENCE_STALE_AFTER_SECONDS', 300)),
+  };
 }
 
 /**
@@ -148,6 +183,7 @@ export function loadConfig(env: Env): AppConfig {
       userAgent: env.OUTBOUND_USER_AGENT || 'service-mcp/0.1 (+outbound fetcher)',
     },
     jobs: loadJobsConfig(env),
+    sequences: loadSequencesConfig(env),
     google: {
       clientId: env.GOOGLE_CLIENT_ID || undefined,
       clientSecret: env.GOOGLE_CLIENT_SECRET || undefined,

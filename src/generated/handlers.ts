@@ -761,6 +761,324 @@ export type DownloadLeadExportOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type GetWorkspaceSettingsInput = Record<string, never>;
+
+export type GetWorkspaceSettingsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/workspace/settings"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/workspace/settings"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/workspace/settings"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/workspace/settings"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/workspace/settings"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/workspace/settings"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UpdateWorkspaceSettingsInput = {
+  body: NonNullable<NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateWorkspaceSettingsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListEmailSequencesInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/sequences"]["get"]>['parameters']['query']>;
+};
+
+export type ListEmailSequencesOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type CreateEmailSequenceInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type CreateEmailSequenceOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']['query']>;
+};
+
+export type GetEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type DeleteEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['parameters']['path'];
+};
+
+export type DeleteEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UpdateEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['parameters']['path'];
+  headers: { "if-match": string };
+  body: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 412; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][412]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type PreviewEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['requestBody']>['content']["application/json"] | undefined;
+};
+
+export type PreviewEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type SubmitEmailSequenceForApprovalInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['parameters']['path'];
+};
+
+export type SubmitEmailSequenceForApprovalOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ApproveEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type ApproveEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type RejectEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type RejectEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListSequenceEnrollmentsInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']['query']>;
+};
+
+export type ListSequenceEnrollmentsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type EnrollLeadsInSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type EnrollLeadsInSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type RemoveLeadFromSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['parameters']['path'];
+};
+
+export type RemoveLeadFromSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type LaunchEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['requestBody']>['content']["application/json"] | undefined;
+};
+
+export type LaunchEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type PauseEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['parameters']['path'];
+};
+
+export type PauseEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ResumeEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['parameters']['path'];
+};
+
+export type ResumeEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ArchiveEmailSequenceInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['parameters']['path'];
+};
+
+export type ArchiveEmailSequenceOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListSentMessagesInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']['query']>;
+};
+
+export type ListSentMessagesOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UnsubscribePageInput = {
+  path: NonNullable<paths["/unsubscribe/{token}"]["get"]>['parameters']['path'];
+};
+
+export type UnsubscribePageOutput = 
+  | { status: 200; body: NonNullable<paths["/unsubscribe/{token}"]["get"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/unsubscribe/{token}"]["get"]>['responses'][400]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/unsubscribe/{token}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/unsubscribe/{token}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/unsubscribe/{token}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UnsubscribeOneClickInput = {
+  path: NonNullable<paths["/unsubscribe/{token}"]["post"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/unsubscribe/{token}"]["post"]>['requestBody']>['content']["application/x-www-form-urlencoded"] | undefined;
+};
+
+export type UnsubscribeOneClickOutput = 
+  | { status: 200; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][400]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -813,4 +1131,25 @@ export interface Handlers<Ctx> {
   export_leads(input: ExportLeadsInput, ctx: Ctx): Promise<ExportLeadsOutput>;
   get_lead_export(input: GetLeadExportInput, ctx: Ctx): Promise<GetLeadExportOutput>;
   download_lead_export(input: DownloadLeadExportInput, ctx: Ctx): Promise<DownloadLeadExportOutput>;
+  get_workspace_settings(input: GetWorkspaceSettingsInput, ctx: Ctx): Promise<GetWorkspaceSettingsOutput>;
+  update_workspace_settings(input: UpdateWorkspaceSettingsInput, ctx: Ctx): Promise<UpdateWorkspaceSettingsOutput>;
+  list_email_sequences(input: ListEmailSequencesInput, ctx: Ctx): Promise<ListEmailSequencesOutput>;
+  create_email_sequence(input: CreateEmailSequenceInput, ctx: Ctx): Promise<CreateEmailSequenceOutput>;
+  get_email_sequence(input: GetEmailSequenceInput, ctx: Ctx): Promise<GetEmailSequenceOutput>;
+  delete_email_sequence(input: DeleteEmailSequenceInput, ctx: Ctx): Promise<DeleteEmailSequenceOutput>;
+  update_email_sequence(input: UpdateEmailSequenceInput, ctx: Ctx): Promise<UpdateEmailSequenceOutput>;
+  preview_email_sequence(input: PreviewEmailSequenceInput, ctx: Ctx): Promise<PreviewEmailSequenceOutput>;
+  submit_email_sequence_for_approval(input: SubmitEmailSequenceForApprovalInput, ctx: Ctx): Promise<SubmitEmailSequenceForApprovalOutput>;
+  approve_email_sequence(input: ApproveEmailSequenceInput, ctx: Ctx): Promise<ApproveEmailSequenceOutput>;
+  reject_email_sequence(input: RejectEmailSequenceInput, ctx: Ctx): Promise<RejectEmailSequenceOutput>;
+  list_sequence_enrollments(input: ListSequenceEnrollmentsInput, ctx: Ctx): Promise<ListSequenceEnrollmentsOutput>;
+  enroll_leads_in_sequence(input: EnrollLeadsInSequenceInput, ctx: Ctx): Promise<EnrollLeadsInSequenceOutput>;
+  remove_lead_from_sequence(input: RemoveLeadFromSequenceInput, ctx: Ctx): Promise<RemoveLeadFromSequenceOutput>;
+  launch_email_sequence(input: LaunchEmailSequenceInput, ctx: Ctx): Promise<LaunchEmailSequenceOutput>;
+  pause_email_sequence(input: PauseEmailSequenceInput, ctx: Ctx): Promise<PauseEmailSequenceOutput>;
+  resume_email_sequence(input: ResumeEmailSequenceInput, ctx: Ctx): Promise<ResumeEmailSequenceOutput>;
+  archive_email_sequence(input: ArchiveEmailSequenceInput, ctx: Ctx): Promise<ArchiveEmailSequenceOutput>;
+  list_sent_messages(input: ListSentMessagesInput, ctx: Ctx): Promise<ListSentMessagesOutput>;
+  unsubscribe_page(input: UnsubscribePageInput, ctx: Ctx): Promise<UnsubscribePageOutput>;
+  unsubscribe_one_click(input: UnsubscribeOneClickInput, ctx: Ctx): Promise<UnsubscribeOneClickOutput>;
 }

@@ -7709,5 +7709,4644 @@ export const toolDescriptors: ToolDescriptor[] = [
       ]
     },
     "toolset": "leads"
+  },
+  {
+    "name": "get_workspace_settings",
+    "title": "Get workspace settings",
+    "description": "Get workspace settings\n\nThe workspace's sending settings (postal address for email footers, whether sequences need a human's approval) and the per-mailbox daily cap.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_workspace_settings",
+      "method": "GET",
+      "path": "/api/v1/workspace/settings",
+      "body": "none",
+      "args": []
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "postal_address",
+        "require_human_approval",
+        "mailbox_daily_cap"
+      ],
+      "properties": {
+        "postal_address": {
+          "description": "Printed in the footer of every email; sequences cannot launch without it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "require_human_approval": {
+          "type": "boolean",
+          "description": "Sequences need a person (not an agent or API key) to approve them."
+        },
+        "mailbox_daily_cap": {
+          "type": "integer",
+          "description": "Most messages one mailbox sends in 24 hours across all sequences (service setting)."
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "update_workspace_settings",
+    "title": "Update workspace settings",
+    "description": "Update workspace settings\n\nAdmins only. Turning `require_human_approval` off is a person's decision: it is refused for API keys and for any call through the tool server, like approving a sequence.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "postal_address": {
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 5,
+              "maxLength": 300
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "require_human_approval": {
+          "type": "boolean"
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "update_workspace_settings",
+      "method": "PATCH",
+      "path": "/api/v1/workspace/settings",
+      "body": "merged",
+      "args": [
+        {
+          "name": "postal_address",
+          "in": "body",
+          "key": "postal_address"
+        },
+        {
+          "name": "require_human_approval",
+          "in": "body",
+          "key": "require_human_approval"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "postal_address",
+        "require_human_approval",
+        "mailbox_daily_cap"
+      ],
+      "properties": {
+        "postal_address": {
+          "description": "Printed in the footer of every email; sequences cannot launch without it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "require_human_approval": {
+          "type": "boolean",
+          "description": "Sequences need a person (not an agent or API key) to approve them."
+        },
+        "mailbox_daily_cap": {
+          "type": "integer",
+          "description": "Most messages one mailbox sends in 24 hours across all sequences (service setting)."
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "list_email_sequences",
+    "title": "List email sequences",
+    "description": "List email sequences\n\nNewest first, optionally by status.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "status": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated statuses."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_email_sequences",
+      "method": "GET",
+      "path": "/api/v1/sequences",
+      "body": "none",
+      "args": [
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "name",
+              "status",
+              "revision",
+              "sender_connector_id",
+              "schedule",
+              "daily_limit",
+              "steps",
+              "approval",
+              "approval_url",
+              "pause_reason",
+              "stats",
+              "created_at",
+              "updated_at",
+              "launched_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "draft",
+                  "pending_approval",
+                  "approved",
+                  "active",
+                  "paused",
+                  "completed",
+                  "archived"
+                ]
+              },
+              "revision": {
+                "type": "integer",
+                "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+              },
+              "sender_connector_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "schedule": {
+                "type": "object",
+                "required": [
+                  "timezone",
+                  "days",
+                  "start_hour",
+                  "end_hour"
+                ],
+                "properties": {
+                  "timezone": {
+                    "type": "string"
+                  },
+                  "days": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "start_hour": {
+                    "type": "integer"
+                  },
+                  "end_hour": {
+                    "type": "integer"
+                  }
+                }
+              },
+              "daily_limit": {
+                "type": "integer"
+              },
+              "steps": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "position",
+                    "wait_days",
+                    "subject",
+                    "body"
+                  ],
+                  "properties": {
+                    "position": {
+                      "type": "integer"
+                    },
+                    "wait_days": {
+                      "type": "integer"
+                    },
+                    "subject": {
+                      "type": "string"
+                    },
+                    "body": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "approval": {
+                "description": "The last approval or rejection; null when none, or when an edit voided it.",
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "required": [
+                      "decision",
+                      "revision",
+                      "by",
+                      "at",
+                      "note"
+                    ],
+                    "properties": {
+                      "decision": {
+                        "type": "string",
+                        "enum": [
+                          "approved",
+                          "rejected"
+                        ]
+                      },
+                      "revision": {
+                        "type": "integer"
+                      },
+                      "by": {
+                        "type": "string",
+                        "description": "The user who decided."
+                      },
+                      "at": {
+                        "type": "string",
+                        "format": "date-time"
+                      },
+                      "note": {
+                        "anyOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "approval_url": {
+                "description": "While pending approval: the page where a person approves or rejects it.",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "pause_reason": {
+                "description": "Why it is paused: paused_by_user or connector_expired.",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "stats": {
+                "type": "object",
+                "required": [
+                  "enrolled",
+                  "scheduled",
+                  "sent",
+                  "failed",
+                  "bounced",
+                  "unsubscribed",
+                  "uncertain"
+                ],
+                "properties": {
+                  "enrolled": {
+                    "type": "integer"
+                  },
+                  "scheduled": {
+                    "type": "integer"
+                  },
+                  "sent": {
+                    "type": "integer"
+                  },
+                  "failed": {
+                    "type": "integer"
+                  },
+                  "bounced": {
+                    "type": "integer"
+                  },
+                  "unsubscribed": {
+                    "type": "integer"
+                  },
+                  "uncertain": {
+                    "type": "integer"
+                  }
+                }
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "updated_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "launched_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "create_email_sequence",
+    "title": "Create an email sequence",
+    "description": "Create an email sequence\n\nA draft: steps with subject and body (variables such as `{{first_name}}`, `{{custom.plan}}`, with fallbacks `{{first_name | \"there\"}}`), a sending window and a daily limit. Preview it, then submit it for a human's approval.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^conn_[0-9a-z]{26}$"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "additionalProperties": false,
+          "description": "When messages may go out, in the sequence's time zone.",
+          "properties": {
+            "timezone": {
+              "type": "string",
+              "maxLength": 64,
+              "default": "UTC",
+              "description": "An IANA time zone, e.g. Europe/Paris."
+            },
+            "days": {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 7,
+              "uniqueItems": true,
+              "items": {
+                "type": "string",
+                "enum": [
+                  "mon",
+                  "tue",
+                  "wed",
+                  "thu",
+                  "fri",
+                  "sat",
+                  "sun"
+                ]
+              },
+              "default": [
+                "mon",
+                "tue",
+                "wed",
+                "thu",
+                "fri"
+              ]
+            },
+            "start_hour": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 23,
+              "default": 9
+            },
+            "end_hour": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 24,
+              "default": 17,
+              "description": "Exclusive; after start_hour."
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 2000,
+          "default": 50
+        },
+        "steps": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 10,
+          "items": {
+            "type": "object",
+            "required": [
+              "subject",
+              "body"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "wait_days": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 60,
+                "default": 0,
+                "description": "Days after the previous step (for the first, after enrollment)."
+              },
+              "subject": {
+                "type": "string",
+                "maxLength": 200
+              },
+              "body": {
+                "type": "string",
+                "maxLength": 20000,
+                "description": "Markdown-ish text: paragraphs, **bold**, *italic*, [links](https://…), \"- \" lists, and variables."
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "name",
+        "steps"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "create_email_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "name",
+          "in": "body",
+          "key": "name"
+        },
+        {
+          "name": "sender_connector_id",
+          "in": "body",
+          "key": "sender_connector_id"
+        },
+        {
+          "name": "schedule",
+          "in": "body",
+          "key": "schedule"
+        },
+        {
+          "name": "daily_limit",
+          "in": "body",
+          "key": "daily_limit"
+        },
+        {
+          "name": "steps",
+          "in": "body",
+          "key": "steps"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "get_email_sequence",
+    "title": "Get an email sequence",
+    "description": "Get an email sequence\n\nPass `wait_seconds` (up to 50) to get the answer as soon as the status changes, e.g. when the human approves it.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 50,
+          "default": 0,
+          "description": "Seconds to wait for a status change (0 answers at once)."
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_email_sequence",
+      "method": "GET",
+      "path": "/api/v1/sequences/{sequence_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "wait_seconds",
+          "in": "query",
+          "key": "wait_seconds"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "delete_email_sequence",
+    "title": "Delete an email sequence",
+    "description": "Delete an email sequence\n\nDrafts only (and sequences never launched that went back to draft); archive a sequence that has sent.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "delete_email_sequence",
+      "method": "DELETE",
+      "path": "/api/v1/sequences/{sequence_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "deleted"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "deleted": {
+          "type": "boolean"
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "update_email_sequence",
+    "title": "Update an email sequence",
+    "description": "Update an email sequence\n\nDraft or paused sequences only, with `If-Match` set to the current revision (412 when it moved on). Any edit bumps the revision and voids an approval: the sequence must be approved again before it sends.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "if_match": {
+          "type": "string",
+          "maxLength": 20,
+          "pattern": "^(W/)?\"?[0-9]{1,9}\"?$",
+          "description": "The revision being edited, as returned in `revision` (a bare number or an ETag such as `\"3\"`)."
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^conn_[0-9a-z]{26}$"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "additionalProperties": false,
+          "description": "When messages may go out, in the sequence's time zone.",
+          "properties": {
+            "timezone": {
+              "type": "string",
+              "maxLength": 64,
+              "default": "UTC",
+              "description": "An IANA time zone, e.g. Europe/Paris."
+            },
+            "days": {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 7,
+              "uniqueItems": true,
+              "items": {
+                "type": "string",
+                "enum": [
+                  "mon",
+                  "tue",
+                  "wed",
+                  "thu",
+                  "fri",
+                  "sat",
+                  "sun"
+                ]
+              },
+              "default": [
+                "mon",
+                "tue",
+                "wed",
+                "thu",
+                "fri"
+              ]
+            },
+            "start_hour": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 23,
+              "default": 9
+            },
+            "end_hour": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 24,
+              "default": 17,
+              "description": "Exclusive; after start_hour."
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 2000
+        },
+        "steps": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 10,
+          "items": {
+            "type": "object",
+            "required": [
+              "subject",
+              "body"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "wait_days": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 60,
+                "default": 0,
+                "description": "Days after the previous step (for the first, after enrollment)."
+              },
+              "subject": {
+                "type": "string",
+                "maxLength": 200
+              },
+              "body": {
+                "type": "string",
+                "maxLength": 20000,
+                "description": "Markdown-ish text: paragraphs, **bold**, *italic*, [links](https://…), \"- \" lists, and variables."
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "sequence_id",
+        "if_match"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "update_email_sequence",
+      "method": "PATCH",
+      "path": "/api/v1/sequences/{sequence_id}",
+      "body": "merged",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "if_match",
+          "in": "header",
+          "key": "If-Match"
+        },
+        {
+          "name": "name",
+          "in": "body",
+          "key": "name"
+        },
+        {
+          "name": "sender_connector_id",
+          "in": "body",
+          "key": "sender_connector_id"
+        },
+        {
+          "name": "schedule",
+          "in": "body",
+          "key": "schedule"
+        },
+        {
+          "name": "daily_limit",
+          "in": "body",
+          "key": "daily_limit"
+        },
+        {
+          "name": "steps",
+          "in": "body",
+          "key": "steps"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "preview_email_sequence",
+    "title": "Preview an email sequence",
+    "description": "Preview an email sequence\n\nRenders every step for up to 5 leads (or sample leads from the workspace when none are given) exactly as they would be sent, and returns checks (`blocking` ones stop approval and launch).",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "lead_ids": {
+          "type": "array",
+          "maxItems": 5,
+          "uniqueItems": true,
+          "items": {
+            "type": "string",
+            "pattern": "^lead_[0-9a-z]{26}$"
+          }
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "preview_email_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/preview",
+      "body": "merged",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "lead_ids",
+          "in": "body",
+          "key": "lead_ids"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "sequence_id",
+        "revision",
+        "checks",
+        "leads"
+      ],
+      "properties": {
+        "sequence_id": {
+          "type": "string"
+        },
+        "revision": {
+          "type": "integer"
+        },
+        "checks": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "code",
+              "severity",
+              "message"
+            ],
+            "properties": {
+              "code": {
+                "type": "string"
+              },
+              "severity": {
+                "type": "string",
+                "enum": [
+                  "blocking",
+                  "warning"
+                ]
+              },
+              "message": {
+                "type": "string"
+              },
+              "step": {
+                "anyOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "lead_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "leads": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "lead_id",
+              "email",
+              "sample",
+              "messages"
+            ],
+            "properties": {
+              "lead_id": {
+                "description": "Null for a made-up sample lead.",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "email": {
+                "type": "string"
+              },
+              "sample": {
+                "type": "boolean"
+              },
+              "messages": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "position",
+                    "subject",
+                    "text",
+                    "html",
+                    "unresolved"
+                  ],
+                  "properties": {
+                    "position": {
+                      "type": "integer"
+                    },
+                    "subject": {
+                      "type": "string"
+                    },
+                    "text": {
+                      "type": "string"
+                    },
+                    "html": {
+                      "type": "string"
+                    },
+                    "unresolved": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      },
+                      "description": "Variables with no value and no fallback: this lead would not be sent this step."
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "submit_email_sequence_for_approval",
+    "title": "Submit an email sequence for approval",
+    "description": "Submit an email sequence for approval\n\nMoves a draft to pending_approval and returns `approval_url`: a page where a person reviews the rendered preview and approves or rejects it. An agent cannot approve; hand the URL to your human, then call get_email_sequence with wait_seconds until the status is approved (or back to draft, rejected, with the note). Refused while a blocking check fails.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "submit_email_sequence_for_approval",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/submit",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "approve_email_sequence",
+    "title": "Approve an email sequence",
+    "description": "Approve an email sequence\n\nA human gate. While the workspace requires human approval (the default), only a person signed in with their own login (JWT) over the REST API or the admin panel can approve, and only the revision they reviewed; calls through the tool server and API keys are refused with 403 approval_requires_human and the approval_url. Do not try to work around it: give the approval_url to your human.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "revision": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "The revision you reviewed."
+        },
+        "note": {
+          "type": "string",
+          "maxLength": 2000
+        }
+      },
+      "required": [
+        "sequence_id",
+        "revision"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "approve_email_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/approve",
+      "body": "merged",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "revision",
+          "in": "body",
+          "key": "revision"
+        },
+        {
+          "name": "note",
+          "in": "body",
+          "key": "note"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "reject_email_sequence",
+    "title": "Reject an email sequence",
+    "description": "Reject an email sequence\n\nSends a sequence pending approval back to draft with the reviewer's note. The same human gate as approve_email_sequence.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "note": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000
+        }
+      },
+      "required": [
+        "sequence_id",
+        "note"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "reject_email_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/reject",
+      "body": "merged",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "note",
+          "in": "body",
+          "key": "note"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "list_sequence_enrollments",
+    "title": "List a sequence's enrollments",
+    "description": "List a sequence's enrollments\n\nThe leads in the sequence, oldest first, with the next step and when it is due.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated statuses."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_sequence_enrollments",
+      "method": "GET",
+      "path": "/api/v1/sequences/{sequence_id}/enrollments",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "sequence_id",
+              "lead_id",
+              "email",
+              "status",
+              "next_step",
+              "next_due_at",
+              "stop_reason",
+              "enrolled_at",
+              "updated_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "sequence_id": {
+                "type": "string"
+              },
+              "lead_id": {
+                "description": "Null once the lead was deleted.",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "email": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "active",
+                  "completed",
+                  "stopped",
+                  "removed"
+                ]
+              },
+              "next_step": {
+                "anyOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "next_due_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "stop_reason": {
+                "description": "unsubscribed, bounced, suppressed, lead_deleted, missing_variable, failed, uncertain, removed, archived",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "enrolled_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "updated_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "enroll_leads_in_sequence",
+    "title": "Enroll leads in a sequence",
+    "description": "Enroll leads in a sequence\n\nExactly one of `lead_ids` (up to 1,000), `import_id` (every lead of an import) or `filter`. Each lead is enrolled or skipped with a reason (suppressed, already_enrolled, missing_variable, not_found). In an active sequence enrolled leads start at once, within the sending window.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "lead_ids": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1000,
+          "uniqueItems": true,
+          "items": {
+            "type": "string",
+            "pattern": "^lead_[0-9a-z]{26}$"
+          }
+        },
+        "import_id": {
+          "type": "string",
+          "pattern": "^imp_[0-9a-z]{26}$"
+        },
+        "filter": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tag": {
+              "type": "string",
+              "maxLength": 50
+            },
+            "q": {
+              "type": "string",
+              "maxLength": 200
+            },
+            "created_after": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "created_before": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "enroll_leads_in_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/enrollments",
+      "body": "merged",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "lead_ids",
+          "in": "body",
+          "key": "lead_ids"
+        },
+        {
+          "name": "import_id",
+          "in": "body",
+          "key": "import_id"
+        },
+        {
+          "name": "filter",
+          "in": "body",
+          "key": "filter"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "sequence_id",
+        "counts",
+        "results",
+        "results_truncated"
+      ],
+      "properties": {
+        "sequence_id": {
+          "type": "string"
+        },
+        "counts": {
+          "type": "object",
+          "required": [
+            "considered",
+            "enrolled",
+            "skipped"
+          ],
+          "properties": {
+            "considered": {
+              "type": "integer"
+            },
+            "enrolled": {
+              "type": "integer"
+            },
+            "skipped": {
+              "type": "integer"
+            },
+            "skipped_by_reason": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "integer"
+              }
+            }
+          }
+        },
+        "results": {
+          "type": "array",
+          "description": "One per lead considered, up to 1,000 (skipped ones first).",
+          "items": {
+            "type": "object",
+            "required": [
+              "lead_id",
+              "outcome",
+              "reason"
+            ],
+            "properties": {
+              "lead_id": {
+                "type": "string"
+              },
+              "outcome": {
+                "type": "string",
+                "enum": [
+                  "enrolled",
+                  "skipped"
+                ]
+              },
+              "reason": {
+                "enum": [
+                  "suppressed",
+                  "already_enrolled",
+                  "missing_variable",
+                  "not_found",
+                  null
+                ],
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "detail": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "results_truncated": {
+          "type": "boolean"
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "remove_lead_from_sequence",
+    "title": "Remove a lead from a sequence",
+    "description": "Remove a lead from a sequence\n\nStops the lead's enrollment; messages not yet sent are cancelled. The lead itself stays.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$",
+          "description": "The lead's id."
+        }
+      },
+      "required": [
+        "sequence_id",
+        "lead_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "remove_lead_from_sequence",
+      "method": "DELETE",
+      "path": "/api/v1/sequences/{sequence_id}/enrollments/{lead_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "lead_id",
+          "in": "path",
+          "key": "lead_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "sequence_id",
+        "lead_id",
+        "email",
+        "status",
+        "next_step",
+        "next_due_at",
+        "stop_reason",
+        "enrolled_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "sequence_id": {
+          "type": "string"
+        },
+        "lead_id": {
+          "description": "Null once the lead was deleted.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "email": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "active",
+            "completed",
+            "stopped",
+            "removed"
+          ]
+        },
+        "next_step": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "next_due_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stop_reason": {
+          "description": "unsubscribed, bounced, suppressed, lead_deleted, missing_variable, failed, uncertain, removed, archived",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "enrolled_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "launch_email_sequence",
+    "title": "Launch an email sequence",
+    "description": "Launch an email sequence\n\nStarts sending an approved sequence (with `enroll`, enrolls those leads first). 409 with a code and what to do when it cannot: sequence_not_approved (with approval_url), connector_not_connected or connector_expired (with how to reconnect), no_enrollments, revision_changed. Launching an active sequence again changes nothing.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+        },
+        "enroll": {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 1,
+          "maxProperties": 1,
+          "properties": {
+            "lead_ids": {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 1000,
+              "uniqueItems": true,
+              "items": {
+                "type": "string",
+                "pattern": "^lead_[0-9a-z]{26}$"
+              }
+            },
+            "import_id": {
+              "type": "string",
+              "pattern": "^imp_[0-9a-z]{26}$"
+            },
+            "filter": {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "tag": {
+                  "type": "string",
+                  "maxLength": 50
+                },
+                "q": {
+                  "type": "string",
+                  "maxLength": 200
+                },
+                "created_after": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "created_before": {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "launch_email_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/launch",
+      "body": "merged",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "enroll",
+          "in": "body",
+          "key": "enroll"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "sequence",
+        "enrollment",
+        "already_active"
+      ],
+      "properties": {
+        "sequence": {
+          "type": "object",
+          "required": [
+            "id",
+            "name",
+            "status",
+            "revision",
+            "sender_connector_id",
+            "schedule",
+            "daily_limit",
+            "steps",
+            "approval",
+            "approval_url",
+            "pause_reason",
+            "stats",
+            "created_at",
+            "updated_at",
+            "launched_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "draft",
+                "pending_approval",
+                "approved",
+                "active",
+                "paused",
+                "completed",
+                "archived"
+              ]
+            },
+            "revision": {
+              "type": "integer",
+              "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+            },
+            "sender_connector_id": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "schedule": {
+              "type": "object",
+              "required": [
+                "timezone",
+                "days",
+                "start_hour",
+                "end_hour"
+              ],
+              "properties": {
+                "timezone": {
+                  "type": "string"
+                },
+                "days": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "start_hour": {
+                  "type": "integer"
+                },
+                "end_hour": {
+                  "type": "integer"
+                }
+              }
+            },
+            "daily_limit": {
+              "type": "integer"
+            },
+            "steps": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "position",
+                  "wait_days",
+                  "subject",
+                  "body"
+                ],
+                "properties": {
+                  "position": {
+                    "type": "integer"
+                  },
+                  "wait_days": {
+                    "type": "integer"
+                  },
+                  "subject": {
+                    "type": "string"
+                  },
+                  "body": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "approval": {
+              "description": "The last approval or rejection; null when none, or when an edit voided it.",
+              "anyOf": [
+                {
+                  "type": "object",
+                  "required": [
+                    "decision",
+                    "revision",
+                    "by",
+                    "at",
+                    "note"
+                  ],
+                  "properties": {
+                    "decision": {
+                      "type": "string",
+                      "enum": [
+                        "approved",
+                        "rejected"
+                      ]
+                    },
+                    "revision": {
+                      "type": "integer"
+                    },
+                    "by": {
+                      "type": "string",
+                      "description": "The user who decided."
+                    },
+                    "at": {
+                      "type": "string",
+                      "format": "date-time"
+                    },
+                    "note": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    }
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "approval_url": {
+              "description": "While pending approval: the page where a person approves or rejects it.",
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "pause_reason": {
+              "description": "Why it is paused: paused_by_user or connector_expired.",
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "stats": {
+              "type": "object",
+              "required": [
+                "enrolled",
+                "scheduled",
+                "sent",
+                "failed",
+                "bounced",
+                "unsubscribed",
+                "uncertain"
+              ],
+              "properties": {
+                "enrolled": {
+                  "type": "integer"
+                },
+                "scheduled": {
+                  "type": "integer"
+                },
+                "sent": {
+                  "type": "integer"
+                },
+                "failed": {
+                  "type": "integer"
+                },
+                "bounced": {
+                  "type": "integer"
+                },
+                "unsubscribed": {
+                  "type": "integer"
+                },
+                "uncertain": {
+                  "type": "integer"
+                }
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "updated_at": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "launched_at": {
+              "anyOf": [
+                {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        },
+        "enrollment": {
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "sequence_id",
+                "counts",
+                "results",
+                "results_truncated"
+              ],
+              "properties": {
+                "sequence_id": {
+                  "type": "string"
+                },
+                "counts": {
+                  "type": "object",
+                  "required": [
+                    "considered",
+                    "enrolled",
+                    "skipped"
+                  ],
+                  "properties": {
+                    "considered": {
+                      "type": "integer"
+                    },
+                    "enrolled": {
+                      "type": "integer"
+                    },
+                    "skipped": {
+                      "type": "integer"
+                    },
+                    "skipped_by_reason": {
+                      "type": "object",
+                      "additionalProperties": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                },
+                "results": {
+                  "type": "array",
+                  "description": "One per lead considered, up to 1,000 (skipped ones first).",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "lead_id",
+                      "outcome",
+                      "reason"
+                    ],
+                    "properties": {
+                      "lead_id": {
+                        "type": "string"
+                      },
+                      "outcome": {
+                        "type": "string",
+                        "enum": [
+                          "enrolled",
+                          "skipped"
+                        ]
+                      },
+                      "reason": {
+                        "enum": [
+                          "suppressed",
+                          "already_enrolled",
+                          "missing_variable",
+                          "not_found",
+                          null
+                        ],
+                        "anyOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      },
+                      "detail": {
+                        "anyOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    }
+                  }
+                },
+                "results_truncated": {
+                  "type": "boolean"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "already_active": {
+          "type": "boolean"
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "pause_email_sequence",
+    "title": "Pause an email sequence",
+    "description": "Pause an email sequence\n\nStops sending at once (a message already handed to the mail provider cannot be called back). Pausing a paused sequence changes nothing.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "pause_email_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/pause",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "resume_email_sequence",
+    "title": "Resume an email sequence",
+    "description": "Resume an email sequence\n\nSends again from where it stopped. Refused (409) when an edit voided the approval or the sender is not connected, with what to do.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "resume_email_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/resume",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "archive_email_sequence",
+    "title": "Archive an email sequence",
+    "description": "Archive an email sequence\n\nEnds a sequence for good; messages not yet sent are cancelled. Its history and sent messages stay readable.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$",
+          "description": "The sequence's id."
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "archive_email_sequence",
+      "method": "POST",
+      "path": "/api/v1/sequences/{sequence_id}/archive",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "revision",
+        "sender_connector_id",
+        "schedule",
+        "daily_limit",
+        "steps",
+        "approval",
+        "approval_url",
+        "pause_reason",
+        "stats",
+        "created_at",
+        "updated_at",
+        "launched_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "pending_approval",
+            "approved",
+            "active",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "revision": {
+          "type": "integer",
+          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "schedule": {
+          "type": "object",
+          "required": [
+            "timezone",
+            "days",
+            "start_hour",
+            "end_hour"
+          ],
+          "properties": {
+            "timezone": {
+              "type": "string"
+            },
+            "days": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "start_hour": {
+              "type": "integer"
+            },
+            "end_hour": {
+              "type": "integer"
+            }
+          }
+        },
+        "daily_limit": {
+          "type": "integer"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "position",
+              "wait_days",
+              "subject",
+              "body"
+            ],
+            "properties": {
+              "position": {
+                "type": "integer"
+              },
+              "wait_days": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "approval": {
+          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "required": [
+                "decision",
+                "revision",
+                "by",
+                "at",
+                "note"
+              ],
+              "properties": {
+                "decision": {
+                  "type": "string",
+                  "enum": [
+                    "approved",
+                    "rejected"
+                  ]
+                },
+                "revision": {
+                  "type": "integer"
+                },
+                "by": {
+                  "type": "string",
+                  "description": "The user who decided."
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "note": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "approval_url": {
+          "description": "While pending approval: the page where a person approves or rejects it.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "pause_reason": {
+          "description": "Why it is paused: paused_by_user or connector_expired.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "stats": {
+          "type": "object",
+          "required": [
+            "enrolled",
+            "scheduled",
+            "sent",
+            "failed",
+            "bounced",
+            "unsubscribed",
+            "uncertain"
+          ],
+          "properties": {
+            "enrolled": {
+              "type": "integer"
+            },
+            "scheduled": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "launched_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "list_sent_messages",
+    "title": "List sent messages",
+    "description": "List sent messages\n\nMessages of sequences, newest first: scheduled, sent, failed, cancelled, or uncertain (the process stopped between handing the message to the provider and recording it: it may have been delivered, so it is never retried).",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$"
+        },
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$"
+        },
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated statuses."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "Opaque cursor from the previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_sent_messages",
+      "method": "GET",
+      "path": "/api/v1/sent-messages",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "query",
+          "key": "sequence_id"
+        },
+        {
+          "name": "lead_id",
+          "in": "query",
+          "key": "lead_id"
+        },
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "description": "Pass as `cursor` to get the next page; null on the last page.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "sequence_id",
+              "enrollment_id",
+              "lead_id",
+              "step",
+              "connector_id",
+              "mode",
+              "to",
+              "subject",
+              "status",
+              "scheduled_at",
+              "sent_at",
+              "attempts",
+              "provider_message_id",
+              "message_id",
+              "error_code",
+              "error_message",
+              "created_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "sequence_id": {
+                "type": "string"
+              },
+              "enrollment_id": {
+                "type": "string"
+              },
+              "lead_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "step": {
+                "type": "integer"
+              },
+              "connector_id": {
+                "type": "string"
+              },
+              "mode": {
+                "type": "string",
+                "enum": [
+                  "live",
+                  "sandbox"
+                ]
+              },
+              "to": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "subject": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "scheduled",
+                  "sending",
+                  "sent",
+                  "failed",
+                  "cancelled",
+                  "uncertain"
+                ]
+              },
+              "scheduled_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "sent_at": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "attempts": {
+                "type": "integer"
+              },
+              "provider_message_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "message_id": {
+                "description": "The Message-ID header.",
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error_code": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error_message": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "sequences"
   }
 ];

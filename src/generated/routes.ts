@@ -516,6 +516,217 @@ export const LeadExportSchema: z.ZodType = z.looseObject({
   "expires_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
 });
 
+export const WorkspaceSettingsSchema: z.ZodType = z.looseObject({
+  "postal_address": z.string().check(storableText).nullable(),
+  "require_human_approval": z.boolean(),
+  "mailbox_daily_cap": z.number().int(),
+});
+
+export const WorkspaceSettingsPatchSchema: z.ZodType = z.strictObject({
+  "postal_address": z.string().min(5).max(300).check(storableText).nullable().optional(),
+  "require_human_approval": z.boolean().optional(),
+});
+
+export const SequenceStepSchema: z.ZodType = z.looseObject({
+  "position": z.number().int(),
+  "wait_days": z.number().int(),
+  "subject": z.string().check(storableText),
+  "body": z.string().check(storableText),
+});
+
+export const SequenceApprovalSchema: z.ZodType = z.looseObject({
+  "decision": z.enum(["approved","rejected"]),
+  "revision": z.number().int(),
+  "by": z.string().check(storableText),
+  "at": z.iso.datetime({ offset: true }).check(storableText),
+  "note": z.string().check(storableText).nullable(),
+});
+
+export const SequenceStatsSchema: z.ZodType = z.looseObject({
+  "enrolled": z.number().int(),
+  "scheduled": z.number().int(),
+  "sent": z.number().int(),
+  "failed": z.number().int(),
+  "bounced": z.number().int(),
+  "unsubscribed": z.number().int(),
+  "uncertain": z.number().int(),
+});
+
+export const EmailSequenceSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "name": z.string().check(storableText),
+  "status": z.enum(["draft","pending_approval","approved","active","paused","completed","archived"]),
+  "revision": z.number().int(),
+  "sender_connector_id": z.string().check(storableText).nullable(),
+  "schedule": z.looseObject({
+    "timezone": z.string().check(storableText),
+    "days": z.array(z.string().check(storableText)),
+    "start_hour": z.number().int(),
+    "end_hour": z.number().int(),
+  }),
+  "daily_limit": z.number().int(),
+  "steps": z.array(SequenceStepSchema),
+  "approval": z.union([SequenceApprovalSchema, z.null()]),
+  "approval_url": z.string().check(storableText).nullable(),
+  "pause_reason": z.string().check(storableText).nullable(),
+  "stats": SequenceStatsSchema,
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+  "launched_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+});
+
+export const EmailSequenceListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(EmailSequenceSchema),
+}));
+
+export const SequenceScheduleSchema: z.ZodType = z.strictObject({
+  "timezone": z.string().max(64).check(storableText).optional(),
+  "days": z.array(z.enum(["mon","tue","wed","thu","fri","sat","sun"])).min(1).max(7).optional(),
+  "start_hour": z.number().int().gte(0).lte(23).optional(),
+  "end_hour": z.number().int().gte(1).lte(24).optional(),
+});
+
+export const SequenceStepInputSchema: z.ZodType = z.strictObject({
+  "wait_days": z.number().int().gte(0).lte(60).optional(),
+  "subject": z.string().max(200).check(storableText),
+  "body": z.string().max(20000).check(storableText),
+});
+
+export const EmailSequenceInputSchema: z.ZodType = z.strictObject({
+  "name": z.string().min(1).max(200).check(storableText),
+  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).nullable().optional(),
+  "schedule": SequenceScheduleSchema.optional(),
+  "daily_limit": z.number().int().gte(1).lte(2000).optional(),
+  "steps": z.array(SequenceStepInputSchema).min(1).max(10),
+});
+
+export const EmailSequencePatchSchema: z.ZodType = z.strictObject({
+  "name": z.string().min(1).max(200).check(storableText).optional(),
+  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).nullable().optional(),
+  "schedule": SequenceScheduleSchema.optional(),
+  "daily_limit": z.number().int().gte(1).lte(2000).optional(),
+  "steps": z.array(SequenceStepInputSchema).min(1).max(10).optional(),
+});
+
+export const PreviewEmailSequenceRequestSchema: z.ZodType = z.strictObject({
+  "lead_ids": z.array(z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText)).max(5).optional(),
+});
+
+export const SequenceCheckSchema: z.ZodType = z.looseObject({
+  "code": z.string().check(storableText),
+  "severity": z.enum(["blocking","warning"]),
+  "message": z.string().check(storableText),
+  "step": z.number().int().nullable().optional(),
+  "lead_id": z.string().check(storableText).nullable().optional(),
+});
+
+export const EmailSequencePreviewSchema: z.ZodType = z.looseObject({
+  "sequence_id": z.string().check(storableText),
+  "revision": z.number().int(),
+  "checks": z.array(SequenceCheckSchema),
+  "leads": z.array(z.looseObject({
+    "lead_id": z.string().check(storableText).nullable(),
+    "email": z.string().check(storableText),
+    "sample": z.boolean(),
+    "messages": z.array(z.looseObject({
+      "position": z.number().int(),
+      "subject": z.string().check(storableText),
+      "text": z.string().check(storableText),
+      "html": z.string().check(storableText),
+      "unresolved": z.array(z.string().check(storableText)),
+    })),
+  })),
+});
+
+export const ApproveEmailSequenceRequestSchema: z.ZodType = z.strictObject({
+  "revision": z.number().int().gte(1),
+  "note": z.string().max(2000).check(storableText).optional(),
+});
+
+export const RejectEmailSequenceRequestSchema: z.ZodType = z.strictObject({
+  "note": z.string().min(1).max(2000).check(storableText),
+});
+
+export const SequenceEnrollmentSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "sequence_id": z.string().check(storableText),
+  "lead_id": z.string().check(storableText).nullable(),
+  "email": z.string().check(storableText).nullable(),
+  "status": z.enum(["active","completed","stopped","removed"]),
+  "next_step": z.number().int().nullable(),
+  "next_due_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "stop_reason": z.string().check(storableText).nullable(),
+  "enrolled_at": z.iso.datetime({ offset: true }).check(storableText),
+  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+});
+
+export const SequenceEnrollmentListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(SequenceEnrollmentSchema),
+}));
+
+export const EnrollLeadsRequestSchema: z.ZodType = z.strictObject({
+  "lead_ids": z.array(z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText)).min(1).max(1000).optional(),
+  "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+  "filter": z.strictObject({
+    "tag": z.string().max(50).check(storableText).optional(),
+    "q": z.string().max(200).check(storableText).optional(),
+    "created_after": z.iso.datetime({ offset: true }).check(storableText).optional(),
+    "created_before": z.iso.datetime({ offset: true }).check(storableText).optional(),
+  }).optional(),
+});
+
+export const EnrollmentResultSchema: z.ZodType = z.looseObject({
+  "sequence_id": z.string().check(storableText),
+  "counts": z.looseObject({
+    "considered": z.number().int(),
+    "enrolled": z.number().int(),
+    "skipped": z.number().int(),
+    "skipped_by_reason": z.record(z.string(), z.number().int()).optional(),
+  }),
+  "results": z.array(z.looseObject({
+    "lead_id": z.string().check(storableText),
+    "outcome": z.enum(["enrolled","skipped"]),
+    "reason": z.enum(["suppressed","already_enrolled","missing_variable","not_found"]).nullable(),
+    "detail": z.string().check(storableText).nullable().optional(),
+  })),
+  "results_truncated": z.boolean(),
+});
+
+export const LaunchEmailSequenceRequestSchema: z.ZodType = z.strictObject({
+  "enroll": EnrollLeadsRequestSchema.optional(),
+});
+
+export const LaunchResultSchema: z.ZodType = z.looseObject({
+  "sequence": EmailSequenceSchema,
+  "enrollment": z.union([EnrollmentResultSchema, z.null()]),
+  "already_active": z.boolean(),
+});
+
+export const SentMessageSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "sequence_id": z.string().check(storableText),
+  "enrollment_id": z.string().check(storableText),
+  "lead_id": z.string().check(storableText).nullable(),
+  "step": z.number().int(),
+  "connector_id": z.string().check(storableText),
+  "mode": z.enum(["live","sandbox"]),
+  "to": z.string().check(storableText).nullable(),
+  "subject": z.string().check(storableText).nullable(),
+  "status": z.enum(["scheduled","sending","sent","failed","cancelled","uncertain"]),
+  "scheduled_at": z.iso.datetime({ offset: true }).check(storableText),
+  "sent_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "attempts": z.number().int(),
+  "provider_message_id": z.string().check(storableText).nullable(),
+  "message_id": z.string().check(storableText).nullable(),
+  "error_code": z.string().check(storableText).nullable(),
+  "error_message": z.string().check(storableText).nullable(),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+});
+
+export const SentMessageListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(SentMessageSchema),
+}));
+
 export const routes = {
   get_health: createRoute({
     operationId: "get_health",
@@ -1618,6 +1829,469 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  get_workspace_settings: createRoute({
+    operationId: "get_workspace_settings",
+    method: "get",
+    path: "/api/v1/workspace/settings",
+    responses: {
+      200: { description: "The settings.", content: { "application/json": { schema: WorkspaceSettingsSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_workspace_settings: createRoute({
+    operationId: "update_workspace_settings",
+    method: "patch",
+    path: "/api/v1/workspace/settings",
+    request: {
+      body: { required: true, content: { "application/json": { schema: WorkspaceSettingsPatchSchema } } },
+    },
+    responses: {
+      200: { description: "The settings.", content: { "application/json": { schema: WorkspaceSettingsSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_email_sequences: createRoute({
+    operationId: "list_email_sequences",
+    method: "get",
+    path: "/api/v1/sequences",
+    request: {
+      query: z.object({
+        "status": z.string().max(200).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of sequences.", content: { "application/json": { schema: EmailSequenceListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  create_email_sequence: createRoute({
+    operationId: "create_email_sequence",
+    method: "post",
+    path: "/api/v1/sequences",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: EmailSequenceInputSchema } } },
+    },
+    responses: {
+      201: { description: "The new draft.", content: { "application/json": { schema: EmailSequenceSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_email_sequence: createRoute({
+    operationId: "get_email_sequence",
+    method: "get",
+    path: "/api/v1/sequences/{sequence_id}",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
+      }),
+    },
+    responses: {
+      200: { description: "The sequence.", content: { "application/json": { schema: EmailSequenceSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  delete_email_sequence: createRoute({
+    operationId: "delete_email_sequence",
+    method: "delete",
+    path: "/api/v1/sequences/{sequence_id}",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The deleted sequence's id.", content: { "application/json": { schema: z.looseObject({
+        "id": z.string().check(storableText),
+        "deleted": z.boolean(),
+      }) } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_email_sequence: createRoute({
+    operationId: "update_email_sequence",
+    method: "patch",
+    path: "/api/v1/sequences/{sequence_id}",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "if-match": z.string().max(20).regex(new RegExp("^(W/)?\"?[0-9]{1,9}\"?$", 'u')).check(storableText),
+      }),
+      body: { required: true, content: { "application/json": { schema: EmailSequencePatchSchema } } },
+    },
+    responses: {
+      200: { description: "The sequence, at its new revision.", content: { "application/json": { schema: EmailSequenceSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      412: { description: "The `If-Match` revision is not the current one; get the resource again and redo the change on it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  preview_email_sequence: createRoute({
+    operationId: "preview_email_sequence",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/preview",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: false, content: { "application/json": { schema: PreviewEmailSequenceRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The rendered messages and the checks.", content: { "application/json": { schema: EmailSequencePreviewSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  submit_email_sequence_for_approval: createRoute({
+    operationId: "submit_email_sequence_for_approval",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/submit",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The sequence, pending approval (or approved at once when the workspace does not require a person's approval and the caller may approve).", content: { "application/json": { schema: EmailSequenceSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  approve_email_sequence: createRoute({
+    operationId: "approve_email_sequence",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/approve",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: true, content: { "application/json": { schema: ApproveEmailSequenceRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The approved sequence.", content: { "application/json": { schema: EmailSequenceSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  reject_email_sequence: createRoute({
+    operationId: "reject_email_sequence",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/reject",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: true, content: { "application/json": { schema: RejectEmailSequenceRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The sequence, back in draft.", content: { "application/json": { schema: EmailSequenceSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_sequence_enrollments: createRoute({
+    operationId: "list_sequence_enrollments",
+    method: "get",
+    path: "/api/v1/sequences/{sequence_id}/enrollments",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "status": z.string().max(100).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of enrollments.", content: { "application/json": { schema: SequenceEnrollmentListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  enroll_leads_in_sequence: createRoute({
+    operationId: "enroll_leads_in_sequence",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/enrollments",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: EnrollLeadsRequestSchema } } },
+    },
+    responses: {
+      200: { description: "What happened to each lead.", content: { "application/json": { schema: EnrollmentResultSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  remove_lead_from_sequence: createRoute({
+    operationId: "remove_lead_from_sequence",
+    method: "delete",
+    path: "/api/v1/sequences/{sequence_id}/enrollments/{lead_id}",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The enrollment, removed.", content: { "application/json": { schema: SequenceEnrollmentSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  launch_email_sequence: createRoute({
+    operationId: "launch_email_sequence",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/launch",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: false, content: { "application/json": { schema: LaunchEmailSequenceRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The active sequence, and the enrollment result when `enroll` was given.", content: { "application/json": { schema: LaunchResultSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  pause_email_sequence: createRoute({
+    operationId: "pause_email_sequence",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/pause",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The paused sequence.", content: { "application/json": { schema: EmailSequenceSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  resume_email_sequence: createRoute({
+    operationId: "resume_email_sequence",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/resume",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The active sequence.", content: { "application/json": { schema: EmailSequenceSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  archive_email_sequence: createRoute({
+    operationId: "archive_email_sequence",
+    method: "post",
+    path: "/api/v1/sequences/{sequence_id}/archive",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The archived sequence.", content: { "application/json": { schema: EmailSequenceSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_sent_messages: createRoute({
+    operationId: "list_sent_messages",
+    method: "get",
+    path: "/api/v1/sent-messages",
+    request: {
+      query: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+        "status": z.string().max(100).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of messages.", content: { "application/json": { schema: SentMessageListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  unsubscribe_page: createRoute({
+    operationId: "unsubscribe_page",
+    method: "get",
+    path: "/unsubscribe/{token}",
+    request: {
+      params: z.object({
+        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The confirmation page.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  unsubscribe_one_click: createRoute({
+    operationId: "unsubscribe_one_click",
+    method: "post",
+    path: "/unsubscribe/{token}",
+    request: {
+      params: z.object({
+        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')).check(storableText),
+      }),
+      body: { required: false, content: { "application/x-www-form-urlencoded": { schema: z.looseObject({
+          "List-Unsubscribe": z.string().max(100).check(storableText).optional(),
+        }) } } },
+    },
+    responses: {
+      200: { description: "Unsubscribed (or already); the page says so.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -1692,4 +2366,25 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "export_leads", handler: "export_leads", method: "POST", path: "/api/v1/leads/exports", scopes: ["leads:read"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "get_lead_export", handler: "get_lead_export", method: "GET", path: "/api/v1/leads/exports/{export_id}", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "download_lead_export", handler: "download_lead_export", method: "GET", path: "/api/v1/leads/exports/{export_id}/download", scopes: ["leads:read"], body: null, responses: {"200":{"type":"text/csv","kind":"text"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"410":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_workspace_settings", handler: "get_workspace_settings", method: "GET", path: "/api/v1/workspace/settings", scopes: ["workspace:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_workspace_settings", handler: "update_workspace_settings", method: "PATCH", path: "/api/v1/workspace/settings", scopes: ["workspace:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_email_sequences", handler: "list_email_sequences", method: "GET", path: "/api/v1/sequences", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "create_email_sequence", handler: "create_email_sequence", method: "POST", path: "/api/v1/sequences", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_email_sequence", handler: "get_email_sequence", method: "GET", path: "/api/v1/sequences/{sequence_id}", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "delete_email_sequence", handler: "delete_email_sequence", method: "DELETE", path: "/api/v1/sequences/{sequence_id}", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_email_sequence", handler: "update_email_sequence", method: "PATCH", path: "/api/v1/sequences/{sequence_id}", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"412":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "preview_email_sequence", handler: "preview_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/preview", scopes: ["campaigns:read"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "submit_email_sequence_for_approval", handler: "submit_email_sequence_for_approval", method: "POST", path: "/api/v1/sequences/{sequence_id}/submit", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "approve_email_sequence", handler: "approve_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/approve", scopes: ["campaigns:approve"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "reject_email_sequence", handler: "reject_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/reject", scopes: ["campaigns:approve"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_sequence_enrollments", handler: "list_sequence_enrollments", method: "GET", path: "/api/v1/sequences/{sequence_id}/enrollments", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "enroll_leads_in_sequence", handler: "enroll_leads_in_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/enrollments", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "remove_lead_from_sequence", handler: "remove_lead_from_sequence", method: "DELETE", path: "/api/v1/sequences/{sequence_id}/enrollments/{lead_id}", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "launch_email_sequence", handler: "launch_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/launch", scopes: ["campaigns:write"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "pause_email_sequence", handler: "pause_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/pause", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "resume_email_sequence", handler: "resume_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/resume", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "archive_email_sequence", handler: "archive_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/archive", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_sent_messages", handler: "list_sent_messages", method: "GET", path: "/api/v1/sent-messages", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "unsubscribe_page", handler: "unsubscribe_page", method: "GET", path: "/unsubscribe/{token}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "unsubscribe_one_click", handler: "unsubscribe_one_click", method: "POST", path: "/unsubscribe/{token}", scopes: null, body: {"required":false,"media":[{"type":"application/x-www-form-urlencoded","kind":"form"}]}, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

@@ -405,6 +405,164 @@ export type DownloadLeadExportArgs = {
 export type DownloadLeadExportResult = NonNullable<paths["/api/v1/leads/exports/{export_id}/download"]["get"]>['responses'][200]['content']["text/csv"];
 const download_lead_exportBinding: OperationBinding = {"operationId":"download_lead_export","method":"GET","path":"/api/v1/leads/exports/{export_id}/download","body":"none","args":[{"name":"export_id","in":"path","key":"export_id"}],"parseAs":"text"};
 
+export type GetWorkspaceSettingsArgs = Record<string, never>;
+export type GetWorkspaceSettingsResult = NonNullable<paths["/api/v1/workspace/settings"]["get"]>['responses'][200]['content']["application/json"];
+const get_workspace_settingsBinding: OperationBinding = {"operationId":"get_workspace_settings","method":"GET","path":"/api/v1/workspace/settings","body":"none","args":[]};
+
+export type UpdateWorkspaceSettingsArgs = {
+  "postal_address"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['requestBody']>['content']["application/json"]>["postal_address"];
+  "require_human_approval"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['requestBody']>['content']["application/json"]>["require_human_approval"];
+};
+export type UpdateWorkspaceSettingsResult = NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][200]['content']["application/json"];
+const update_workspace_settingsBinding: OperationBinding = {"operationId":"update_workspace_settings","method":"PATCH","path":"/api/v1/workspace/settings","body":"merged","args":[{"name":"postal_address","in":"body","key":"postal_address"},{"name":"require_human_approval","in":"body","key":"require_human_approval"}],"contentType":"application/json"};
+
+export type ListEmailSequencesArgs = {
+  "status"?: NonNullable<NonNullable<paths["/api/v1/sequences"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/sequences"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/sequences"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListEmailSequencesResult = NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][200]['content']["application/json"];
+const list_email_sequencesBinding: OperationBinding = {"operationId":"list_email_sequences","method":"GET","path":"/api/v1/sequences","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type CreateEmailSequenceArgs = {
+  "idempotency_key"?: string;
+  "name": NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["name"];
+  "sender_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["sender_connector_id"];
+  "schedule"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["schedule"];
+  "daily_limit"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["daily_limit"];
+  "steps": NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["steps"];
+};
+export type CreateEmailSequenceResult = NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][201]['content']["application/json"];
+const create_email_sequenceBinding: OperationBinding = {"operationId":"create_email_sequence","method":"POST","path":"/api/v1/sequences","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
+
+export type GetEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']["path"]>["sequence_id"];
+  "wait_seconds"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']["query"]>["wait_seconds"];
+};
+export type GetEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_email_sequenceBinding: OperationBinding = {"operationId":"get_email_sequence","method":"GET","path":"/api/v1/sequences/{sequence_id}","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"wait_seconds","in":"query","key":"wait_seconds"}]};
+
+export type DeleteEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['parameters']["path"]>["sequence_id"];
+};
+export type DeleteEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}"]["delete"]>['responses'][200]['content']["application/json"];
+const delete_email_sequenceBinding: OperationBinding = {"operationId":"delete_email_sequence","method":"DELETE","path":"/api/v1/sequences/{sequence_id}","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"}]};
+
+export type UpdateEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['parameters']["path"]>["sequence_id"];
+  "if_match": string;
+  "name"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["name"];
+  "sender_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["sender_connector_id"];
+  "schedule"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["schedule"];
+  "daily_limit"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["daily_limit"];
+  "steps"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["steps"];
+};
+export type UpdateEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][200]['content']["application/json"];
+const update_email_sequenceBinding: OperationBinding = {"operationId":"update_email_sequence","method":"PATCH","path":"/api/v1/sequences/{sequence_id}","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"if_match","in":"header","key":"If-Match"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
+
+export type PreviewEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['parameters']["path"]>["sequence_id"];
+  "lead_ids"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['requestBody']>['content']["application/json"]>["lead_ids"];
+};
+export type PreviewEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['responses'][200]['content']["application/json"];
+const preview_email_sequenceBinding: OperationBinding = {"operationId":"preview_email_sequence","method":"POST","path":"/api/v1/sequences/{sequence_id}/preview","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"lead_ids","in":"body","key":"lead_ids"}],"contentType":"application/json"};
+
+export type SubmitEmailSequenceForApprovalArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['parameters']["path"]>["sequence_id"];
+};
+export type SubmitEmailSequenceForApprovalResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/submit"]["post"]>['responses'][200]['content']["application/json"];
+const submit_email_sequence_for_approvalBinding: OperationBinding = {"operationId":"submit_email_sequence_for_approval","method":"POST","path":"/api/v1/sequences/{sequence_id}/submit","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"}]};
+
+export type ApproveEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['parameters']["path"]>["sequence_id"];
+  "revision": NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['requestBody']>['content']["application/json"]>["revision"];
+  "note"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['requestBody']>['content']["application/json"]>["note"];
+};
+export type ApproveEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/approve"]["post"]>['responses'][200]['content']["application/json"];
+const approve_email_sequenceBinding: OperationBinding = {"operationId":"approve_email_sequence","method":"POST","path":"/api/v1/sequences/{sequence_id}/approve","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"revision","in":"body","key":"revision"},{"name":"note","in":"body","key":"note"}],"contentType":"application/json"};
+
+export type RejectEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['parameters']["path"]>["sequence_id"];
+  "note": NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['requestBody']>['content']["application/json"]>["note"];
+};
+export type RejectEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/reject"]["post"]>['responses'][200]['content']["application/json"];
+const reject_email_sequenceBinding: OperationBinding = {"operationId":"reject_email_sequence","method":"POST","path":"/api/v1/sequences/{sequence_id}/reject","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"note","in":"body","key":"note"}],"contentType":"application/json"};
+
+export type ListSequenceEnrollmentsArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']["path"]>["sequence_id"];
+  "status"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListSequenceEnrollmentsResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][200]['content']["application/json"];
+const list_sequence_enrollmentsBinding: OperationBinding = {"operationId":"list_sequence_enrollments","method":"GET","path":"/api/v1/sequences/{sequence_id}/enrollments","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type EnrollLeadsInSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['parameters']["path"]>["sequence_id"];
+  "idempotency_key"?: string;
+  "lead_ids"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['requestBody']>['content']["application/json"]>["lead_ids"];
+  "import_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['requestBody']>['content']["application/json"]>["import_id"];
+  "filter"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['requestBody']>['content']["application/json"]>["filter"];
+};
+export type EnrollLeadsInSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['responses'][200]['content']["application/json"];
+const enroll_leads_in_sequenceBinding: OperationBinding = {"operationId":"enroll_leads_in_sequence","method":"POST","path":"/api/v1/sequences/{sequence_id}/enrollments","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"lead_ids","in":"body","key":"lead_ids"},{"name":"import_id","in":"body","key":"import_id"},{"name":"filter","in":"body","key":"filter"}],"contentType":"application/json"};
+
+export type RemoveLeadFromSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['parameters']["path"]>["sequence_id"];
+  "lead_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['parameters']["path"]>["lead_id"];
+};
+export type RemoveLeadFromSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments/{lead_id}"]["delete"]>['responses'][200]['content']["application/json"];
+const remove_lead_from_sequenceBinding: OperationBinding = {"operationId":"remove_lead_from_sequence","method":"DELETE","path":"/api/v1/sequences/{sequence_id}/enrollments/{lead_id}","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"lead_id","in":"path","key":"lead_id"}]};
+
+export type LaunchEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['parameters']["path"]>["sequence_id"];
+  "idempotency_key"?: string;
+  "enroll"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['requestBody']>['content']["application/json"]>["enroll"];
+};
+export type LaunchEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/launch"]["post"]>['responses'][200]['content']["application/json"];
+const launch_email_sequenceBinding: OperationBinding = {"operationId":"launch_email_sequence","method":"POST","path":"/api/v1/sequences/{sequence_id}/launch","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"enroll","in":"body","key":"enroll"}],"contentType":"application/json"};
+
+export type PauseEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['parameters']["path"]>["sequence_id"];
+};
+export type PauseEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/pause"]["post"]>['responses'][200]['content']["application/json"];
+const pause_email_sequenceBinding: OperationBinding = {"operationId":"pause_email_sequence","method":"POST","path":"/api/v1/sequences/{sequence_id}/pause","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"}]};
+
+export type ResumeEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['parameters']["path"]>["sequence_id"];
+};
+export type ResumeEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/resume"]["post"]>['responses'][200]['content']["application/json"];
+const resume_email_sequenceBinding: OperationBinding = {"operationId":"resume_email_sequence","method":"POST","path":"/api/v1/sequences/{sequence_id}/resume","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"}]};
+
+export type ArchiveEmailSequenceArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['parameters']["path"]>["sequence_id"];
+};
+export type ArchiveEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][200]['content']["application/json"];
+const archive_email_sequenceBinding: OperationBinding = {"operationId":"archive_email_sequence","method":"POST","path":"/api/v1/sequences/{sequence_id}/archive","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"}]};
+
+export type ListSentMessagesArgs = {
+  "sequence_id"?: NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']["query"]>["sequence_id"];
+  "lead_id"?: NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']["query"]>["lead_id"];
+  "status"?: NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListSentMessagesResult = NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][200]['content']["application/json"];
+const list_sent_messagesBinding: OperationBinding = {"operationId":"list_sent_messages","method":"GET","path":"/api/v1/sent-messages","body":"none","args":[{"name":"sequence_id","in":"query","key":"sequence_id"},{"name":"lead_id","in":"query","key":"lead_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type UnsubscribePageArgs = {
+  "token": NonNullable<NonNullable<paths["/unsubscribe/{token}"]["get"]>['parameters']["path"]>["token"];
+};
+export type UnsubscribePageResult = NonNullable<paths["/unsubscribe/{token}"]["get"]>['responses'][200]['content']["text/html"];
+const unsubscribe_pageBinding: OperationBinding = {"operationId":"unsubscribe_page","method":"GET","path":"/unsubscribe/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"}],"parseAs":"text"};
+
+export type UnsubscribeOneClickArgs = {
+  "token": NonNullable<NonNullable<paths["/unsubscribe/{token}"]["post"]>['parameters']["path"]>["token"];
+  "List-Unsubscribe"?: NonNullable<NonNullable<NonNullable<paths["/unsubscribe/{token}"]["post"]>['requestBody']>['content']["application/x-www-form-urlencoded"]>["List-Unsubscribe"];
+};
+export type UnsubscribeOneClickResult = NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][200]['content']["text/html"];
+const unsubscribe_one_clickBinding: OperationBinding = {"operationId":"unsubscribe_one_click","method":"POST","path":"/unsubscribe/{token}","body":"merged","args":[{"name":"token","in":"path","key":"token"},{"name":"List-Unsubscribe","in":"body","key":"List-Unsubscribe"}],"contentType":"application/x-www-form-urlencoded","parseAs":"text"};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -461,6 +619,27 @@ export function createClient(options: ClientOptions) {
     export_leads: (args: ExportLeadsArgs = {}) => runtime.call<ExportLeadsResult>(export_leadsBinding, args),
     get_lead_export: (args: GetLeadExportArgs) => runtime.call<GetLeadExportResult>(get_lead_exportBinding, args),
     download_lead_export: (args: DownloadLeadExportArgs) => runtime.call<DownloadLeadExportResult>(download_lead_exportBinding, args),
+    get_workspace_settings: (args: GetWorkspaceSettingsArgs = {}) => runtime.call<GetWorkspaceSettingsResult>(get_workspace_settingsBinding, args),
+    update_workspace_settings: (args: UpdateWorkspaceSettingsArgs = {}) => runtime.call<UpdateWorkspaceSettingsResult>(update_workspace_settingsBinding, args),
+    list_email_sequences: (args: ListEmailSequencesArgs = {}) => runtime.call<ListEmailSequencesResult>(list_email_sequencesBinding, args),
+    create_email_sequence: (args: CreateEmailSequenceArgs) => runtime.call<CreateEmailSequenceResult>(create_email_sequenceBinding, args),
+    get_email_sequence: (args: GetEmailSequenceArgs) => runtime.call<GetEmailSequenceResult>(get_email_sequenceBinding, args),
+    delete_email_sequence: (args: DeleteEmailSequenceArgs) => runtime.call<DeleteEmailSequenceResult>(delete_email_sequenceBinding, args),
+    update_email_sequence: (args: UpdateEmailSequenceArgs) => runtime.call<UpdateEmailSequenceResult>(update_email_sequenceBinding, args),
+    preview_email_sequence: (args: PreviewEmailSequenceArgs) => runtime.call<PreviewEmailSequenceResult>(preview_email_sequenceBinding, args),
+    submit_email_sequence_for_approval: (args: SubmitEmailSequenceForApprovalArgs) => runtime.call<SubmitEmailSequenceForApprovalResult>(submit_email_sequence_for_approvalBinding, args),
+    approve_email_sequence: (args: ApproveEmailSequenceArgs) => runtime.call<ApproveEmailSequenceResult>(approve_email_sequenceBinding, args),
+    reject_email_sequence: (args: RejectEmailSequenceArgs) => runtime.call<RejectEmailSequenceResult>(reject_email_sequenceBinding, args),
+    list_sequence_enrollments: (args: ListSequenceEnrollmentsArgs) => runtime.call<ListSequenceEnrollmentsResult>(list_sequence_enrollmentsBinding, args),
+    enroll_leads_in_sequence: (args: EnrollLeadsInSequenceArgs) => runtime.call<EnrollLeadsInSequenceResult>(enroll_leads_in_sequenceBinding, args),
+    remove_lead_from_sequence: (args: RemoveLeadFromSequenceArgs) => runtime.call<RemoveLeadFromSequenceResult>(remove_lead_from_sequenceBinding, args),
+    launch_email_sequence: (args: LaunchEmailSequenceArgs) => runtime.call<LaunchEmailSequenceResult>(launch_email_sequenceBinding, args),
+    pause_email_sequence: (args: PauseEmailSequenceArgs) => runtime.call<PauseEmailSequenceResult>(pause_email_sequenceBinding, args),
+    resume_email_sequence: (args: ResumeEmailSequenceArgs) => runtime.call<ResumeEmailSequenceResult>(resume_email_sequenceBinding, args),
+    archive_email_sequence: (args: ArchiveEmailSequenceArgs) => runtime.call<ArchiveEmailSequenceResult>(archive_email_sequenceBinding, args),
+    list_sent_messages: (args: ListSentMessagesArgs = {}) => runtime.call<ListSentMessagesResult>(list_sent_messagesBinding, args),
+    unsubscribe_page: (args: UnsubscribePageArgs) => runtime.call<UnsubscribePageResult>(unsubscribe_pageBinding, args),
+    unsubscribe_one_click: (args: UnsubscribeOneClickArgs) => runtime.call<UnsubscribeOneClickResult>(unsubscribe_one_clickBinding, args),
   };
 }
 
@@ -518,4 +697,25 @@ export const operationBindings: Record<string, OperationBinding> = {
   "export_leads": export_leadsBinding,
   "get_lead_export": get_lead_exportBinding,
   "download_lead_export": download_lead_exportBinding,
+  "get_workspace_settings": get_workspace_settingsBinding,
+  "update_workspace_settings": update_workspace_settingsBinding,
+  "list_email_sequences": list_email_sequencesBinding,
+  "create_email_sequence": create_email_sequenceBinding,
+  "get_email_sequence": get_email_sequenceBinding,
+  "delete_email_sequence": delete_email_sequenceBinding,
+  "update_email_sequence": update_email_sequenceBinding,
+  "preview_email_sequence": preview_email_sequenceBinding,
+  "submit_email_sequence_for_approval": submit_email_sequence_for_approvalBinding,
+  "approve_email_sequence": approve_email_sequenceBinding,
+  "reject_email_sequence": reject_email_sequenceBinding,
+  "list_sequence_enrollments": list_sequence_enrollmentsBinding,
+  "enroll_leads_in_sequence": enroll_leads_in_sequenceBinding,
+  "remove_lead_from_sequence": remove_lead_from_sequenceBinding,
+  "launch_email_sequence": launch_email_sequenceBinding,
+  "pause_email_sequence": pause_email_sequenceBinding,
+  "resume_email_sequence": resume_email_sequenceBinding,
+  "archive_email_sequence": archive_email_sequenceBinding,
+  "list_sent_messages": list_sent_messagesBinding,
+  "unsubscribe_page": unsubscribe_pageBinding,
+  "unsubscribe_one_click": unsubscribe_one_clickBinding,
 };

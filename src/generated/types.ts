@@ -829,6 +829,330 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspace/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get workspace settings
+         * @description The workspace's sending settings (postal address for email footers, whether sequences need a human's approval) and the per-mailbox daily cap.
+         */
+        get: operations["get_workspace_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update workspace settings
+         * @description Admins only. Turning `require_human_approval` off is a person's decision: it is refused for API keys and for any call through the tool server, like approving a sequence.
+         */
+        patch: operations["update_workspace_settings"];
+        trace?: never;
+    };
+    "/api/v1/sequences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List email sequences
+         * @description Newest first, optionally by status.
+         */
+        get: operations["list_email_sequences"];
+        put?: never;
+        /**
+         * Create an email sequence
+         * @description A draft: steps with subject and body (variables such as `{{first_name}}`, `{{custom.plan}}`, with fallbacks `{{first_name | "there"}}`), a sending window and a daily limit. Preview it, then submit it for a human's approval.
+         */
+        post: operations["create_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an email sequence
+         * @description Pass `wait_seconds` (up to 50) to get the answer as soon as the status changes, e.g. when the human approves it.
+         */
+        get: operations["get_email_sequence"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an email sequence
+         * @description Drafts only (and sequences never launched that went back to draft); archive a sequence that has sent.
+         */
+        delete: operations["delete_email_sequence"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an email sequence
+         * @description Draft or paused sequences only, with `If-Match` set to the current revision (412 when it moved on). Any edit bumps the revision and voids an approval: the sequence must be approved again before it sends.
+         */
+        patch: operations["update_email_sequence"];
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an email sequence
+         * @description Renders every step for up to 5 leads (or sample leads from the workspace when none are given) exactly as they would be sent, and returns checks (`blocking` ones stop approval and launch).
+         */
+        post: operations["preview_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit an email sequence for approval
+         * @description Moves a draft to pending_approval and returns `approval_url`: a page where a person reviews the rendered preview and approves or rejects it. An agent cannot approve; hand the URL to your human, then call get_email_sequence with wait_seconds until the status is approved (or back to draft, rejected, with the note). Refused while a blocking check fails.
+         */
+        post: operations["submit_email_sequence_for_approval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an email sequence
+         * @description A human gate. While the workspace requires human approval (the default), only a person signed in with their own login (JWT) over the REST API or the admin panel can approve, and only the revision they reviewed; calls through the tool server and API keys are refused with 403 approval_requires_human and the approval_url. Do not try to work around it: give the approval_url to your human.
+         */
+        post: operations["approve_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject an email sequence
+         * @description Sends a sequence pending approval back to draft with the reviewer's note. The same human gate as approve_email_sequence.
+         */
+        post: operations["reject_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a sequence's enrollments
+         * @description The leads in the sequence, oldest first, with the next step and when it is due.
+         */
+        get: operations["list_sequence_enrollments"];
+        put?: never;
+        /**
+         * Enroll leads in a sequence
+         * @description Exactly one of `lead_ids` (up to 1,000), `import_id` (every lead of an import) or `filter`. Each lead is enrolled or skipped with a reason (suppressed, already_enrolled, missing_variable, not_found). In an active sequence enrolled leads start at once, within the sending window.
+         */
+        post: operations["enroll_leads_in_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/enrollments/{lead_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a lead from a sequence
+         * @description Stops the lead's enrollment; messages not yet sent are cancelled. The lead itself stays.
+         */
+        delete: operations["remove_lead_from_sequence"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch an email sequence
+         * @description Starts sending an approved sequence (with `enroll`, enrolls those leads first). 409 with a code and what to do when it cannot: sequence_not_approved (with approval_url), connector_not_connected or connector_expired (with how to reconnect), no_enrollments, revision_changed. Launching an active sequence again changes nothing.
+         */
+        post: operations["launch_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an email sequence
+         * @description Stops sending at once (a message already handed to the mail provider cannot be called back). Pausing a paused sequence changes nothing.
+         */
+        post: operations["pause_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume an email sequence
+         * @description Sends again from where it stopped. Refused (409) when an edit voided the approval or the sender is not connected, with what to do.
+         */
+        post: operations["resume_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/{sequence_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an email sequence
+         * @description Ends a sequence for good; messages not yet sent are cancelled. Its history and sent messages stay readable.
+         */
+        post: operations["archive_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sent-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sent messages
+         * @description Messages of sequences, newest first: scheduled, sent, failed, cancelled, or uncertain (the process stopped between handing the message to the provider and recording it: it may have been delivered, so it is never retried).
+         */
+        get: operations["list_sent_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unsubscribe confirmation page
+         * @description The page an email's unsubscribe link opens. It unsubscribes nothing by itself (link scanners fetch it); its button posts the confirmation.
+         */
+        get: operations["unsubscribe_page"];
+        put?: never;
+        /**
+         * Unsubscribe
+         * @description Unsubscribes the lead the signed link names: the confirmation page's button, and the RFC 8058 one-click POST a mail client sends (`List-Unsubscribe=One-Click`). The lead gets nothing more from any sequence.
+         */
+        post: operations["unsubscribe_one_click"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1454,6 +1778,259 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        WorkspaceSettings: {
+            /** @description Printed in the footer of every email; sequences cannot launch without it. */
+            postal_address: string | null;
+            /** @description Sequences need a person (not an agent or API key) to approve them. */
+            require_human_approval: boolean;
+            /** @description Most messages one mailbox sends in 24 hours across all sequences (service setting). */
+            mailbox_daily_cap: number;
+        };
+        WorkspaceSettingsPatch: {
+            postal_address?: string | null;
+            require_human_approval?: boolean;
+        };
+        /** @description When messages may go out, in the sequence's time zone. */
+        SequenceSchedule: {
+            /**
+             * @description An IANA time zone, e.g. Europe/Paris.
+             * @default UTC
+             */
+            timezone: string;
+            /**
+             * @default [
+             *       "mon",
+             *       "tue",
+             *       "wed",
+             *       "thu",
+             *       "fri"
+             *     ]
+             */
+            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            /** @default 9 */
+            start_hour: number;
+            /**
+             * @description Exclusive; after start_hour.
+             * @default 17
+             */
+            end_hour: number;
+        };
+        SequenceStepInput: {
+            /**
+             * @description Days after the previous step (for the first, after enrollment).
+             * @default 0
+             */
+            wait_days: number;
+            subject: string;
+            /** @description Markdown-ish text: paragraphs, **bold**, *italic*, [links](https://…), "- " lists, and variables. */
+            body: string;
+        };
+        SequenceStep: {
+            position: number;
+            wait_days: number;
+            subject: string;
+            body: string;
+        };
+        EmailSequenceInput: {
+            name: string;
+            sender_connector_id?: string | null;
+            schedule?: components["schemas"]["SequenceSchedule"];
+            /** @default 50 */
+            daily_limit: number;
+            steps: components["schemas"]["SequenceStepInput"][];
+        };
+        EmailSequencePatch: {
+            name?: string;
+            sender_connector_id?: string | null;
+            schedule?: components["schemas"]["SequenceSchedule"];
+            daily_limit?: number;
+            steps?: components["schemas"]["SequenceStepInput"][];
+        };
+        SequenceStats: {
+            enrolled: number;
+            scheduled: number;
+            sent: number;
+            failed: number;
+            bounced: number;
+            unsubscribed: number;
+            uncertain: number;
+        };
+        SequenceApproval: {
+            /** @enum {string} */
+            decision: "approved" | "rejected";
+            revision: number;
+            /** @description The user who decided. */
+            by: string;
+            /** Format: date-time */
+            at: string;
+            note: string | null;
+        };
+        EmailSequence: {
+            /** @example seq_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "draft" | "pending_approval" | "approved" | "active" | "paused" | "completed" | "archived";
+            /** @description Bumped by every edit; pass it as If-Match to update and as revision to approve. */
+            revision: number;
+            sender_connector_id: string | null;
+            schedule: {
+                timezone: string;
+                days: string[];
+                start_hour: number;
+                end_hour: number;
+            };
+            daily_limit: number;
+            steps: components["schemas"]["SequenceStep"][];
+            /** @description The last approval or rejection; null when none, or when an edit voided it. */
+            approval: components["schemas"]["SequenceApproval"] | null;
+            /** @description While pending approval: the page where a person approves or rejects it. */
+            approval_url: string | null;
+            /** @description Why it is paused: paused_by_user or connector_expired. */
+            pause_reason: string | null;
+            stats: components["schemas"]["SequenceStats"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            launched_at: string | null;
+        };
+        EmailSequenceList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["EmailSequence"][];
+        };
+        PreviewEmailSequenceRequest: {
+            lead_ids?: string[];
+        };
+        SequenceCheck: {
+            /** @example sender_not_connected */
+            code: string;
+            /** @enum {string} */
+            severity: "blocking" | "warning";
+            message: string;
+            step?: number | null;
+            lead_id?: string | null;
+        };
+        EmailSequencePreview: {
+            sequence_id: string;
+            revision: number;
+            checks: components["schemas"]["SequenceCheck"][];
+            leads: {
+                /** @description Null for a made-up sample lead. */
+                lead_id: string | null;
+                email: string;
+                sample: boolean;
+                messages: {
+                    position: number;
+                    subject: string;
+                    text: string;
+                    html: string;
+                    /** @description Variables with no value and no fallback: this lead would not be sent this step. */
+                    unresolved: string[];
+                }[];
+            }[];
+        };
+        ApproveEmailSequenceRequest: {
+            /** @description The revision you reviewed. */
+            revision: number;
+            note?: string;
+        };
+        RejectEmailSequenceRequest: {
+            note: string;
+        };
+        EnrollLeadsRequest: {
+            lead_ids?: string[];
+            import_id?: string;
+            filter?: {
+                tag?: string;
+                q?: string;
+                /** Format: date-time */
+                created_after?: string;
+                /** Format: date-time */
+                created_before?: string;
+            };
+        };
+        EnrollmentResult: {
+            sequence_id: string;
+            counts: {
+                considered: number;
+                enrolled: number;
+                skipped: number;
+                skipped_by_reason?: {
+                    [key: string]: number;
+                };
+            };
+            /** @description One per lead considered, up to 1,000 (skipped ones first). */
+            results: {
+                lead_id: string;
+                /** @enum {string} */
+                outcome: "enrolled" | "skipped";
+                /** @enum {string|null} */
+                reason: "suppressed" | "already_enrolled" | "missing_variable" | "not_found" | null;
+                detail?: string | null;
+            }[];
+            results_truncated: boolean;
+        };
+        LaunchEmailSequenceRequest: {
+            enroll?: components["schemas"]["EnrollLeadsRequest"];
+        };
+        LaunchResult: {
+            sequence: components["schemas"]["EmailSequence"];
+            enrollment: components["schemas"]["EnrollmentResult"] | null;
+            already_active: boolean;
+        };
+        SequenceEnrollment: {
+            /** @example enr_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            sequence_id: string;
+            /** @description Null once the lead was deleted. */
+            lead_id: string | null;
+            email: string | null;
+            /** @enum {string} */
+            status: "active" | "completed" | "stopped" | "removed";
+            next_step: number | null;
+            /** Format: date-time */
+            next_due_at: string | null;
+            /** @description unsubscribed, bounced, suppressed, lead_deleted, missing_variable, failed, uncertain, removed, archived */
+            stop_reason: string | null;
+            /** Format: date-time */
+            enrolled_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SequenceEnrollmentList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["SequenceEnrollment"][];
+        };
+        SentMessage: {
+            /** @example msg_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            sequence_id: string;
+            enrollment_id: string;
+            lead_id: string | null;
+            step: number;
+            connector_id: string;
+            /** @enum {string} */
+            mode: "live" | "sandbox";
+            to: string | null;
+            subject: string | null;
+            /** @enum {string} */
+            status: "scheduled" | "sending" | "sent" | "failed" | "cancelled" | "uncertain";
+            /** Format: date-time */
+            scheduled_at: string;
+            /** Format: date-time */
+            sent_at: string | null;
+            attempts: number;
+            provider_message_id: string | null;
+            /** @description The Message-ID header. */
+            message_id: string | null;
+            error_code: string | null;
+            error_message: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SentMessageList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["SentMessage"][];
+        };
     };
     responses: {
         /** @description The request is malformed or fails validation; `errors` points at the fields. */
@@ -1496,6 +2073,15 @@ export interface components {
         };
         /** @description The request conflicts with the resource's current state. */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The `If-Match` revision is not the current one; get the resource again and redo the change on it. */
+        PreconditionFailed: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1612,6 +2198,10 @@ export interface components {
         LeadExportIdPath: string;
         /** @description The lead's id. */
         LeadIdPath: string;
+        /** @description The sequence's id. */
+        SequenceIdPath: string;
+        /** @description The signed token of an email's unsubscribe link. */
+        UnsubscribeTokenPath: string;
     };
     requestBodies: never;
     headers: {
@@ -3276,6 +3866,731 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_workspace_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_workspace_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceSettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_email_sequences: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses. */
+                status?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sequences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequenceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    create_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailSequenceInput"];
+            };
+        };
+        responses: {
+            /** @description The new draft. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_email_sequence: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for a status change (0 answers at once). */
+                wait_seconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sequence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    delete_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted sequence's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        deleted: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_email_sequence: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The revision being edited, as returned in `revision` (a bare number or an ETag such as `"3"`). */
+                "If-Match": string;
+            };
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailSequencePatch"];
+            };
+        };
+        responses: {
+            /** @description The sequence, at its new revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    preview_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PreviewEmailSequenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The rendered messages and the checks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequencePreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    submit_email_sequence_for_approval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sequence, pending approval (or approved at once when the workspace does not require a person's approval and the caller may approve). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approve_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveEmailSequenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The approved sequence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reject_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectEmailSequenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The sequence, back in draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_sequence_enrollments: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses. */
+                status?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of enrollments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SequenceEnrollmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    enroll_leads_in_sequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrollLeadsRequest"];
+            };
+        };
+        responses: {
+            /** @description What happened to each lead. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrollmentResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    remove_lead_from_sequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+                /** @description The lead's id. */
+                lead_id: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enrollment, removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SequenceEnrollment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    launch_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LaunchEmailSequenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The active sequence, and the enrollment result when `enroll` was given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LaunchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pause_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The paused sequence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resume_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active sequence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    archive_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sequence's id. */
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archived sequence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSequence"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_sent_messages: {
+        parameters: {
+            query?: {
+                sequence_id?: string;
+                lead_id?: string;
+                /** @description Comma-separated statuses. */
+                status?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentMessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unsubscribe_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of an email's unsubscribe link. */
+                token: components["parameters"]["UnsubscribeTokenPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is not one this service signed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unsubscribe_one_click: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of an email's unsubscribe link. */
+                token: components["parameters"]["UnsubscribeTokenPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    "List-Unsubscribe"?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Unsubscribed (or already); the page says so. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is not one this service signed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

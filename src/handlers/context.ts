@@ -12,6 +12,8 @@ export interface HandlerContext {
   clientAddress: string;
   /** Aborts when the caller goes away, so a long wait (get_operation) ends with it. */
   signal?: AbortSignal;
+  /** The request is a tool call (through /mcp, or the stdio launcher), whatever the credential. */
+  viaTool?: boolean;
 }
 
 export function requirePrincipal(ctx: HandlerContext): Principal {
@@ -20,4 +22,4 @@ export function requirePrincipal(ctx: HandlerContext): Principal {
 }
 
 /** The caller as an operation sees it; 401 when the request carries no credential. */
-export const actorFrom = (ctx: HandlerContext): Actor => actorFromPrincipal(requirePrincipal(ctx));
+export const actorFrom = (ctx: HandlerContext): Actor => ({ ...actorFromPrincipal(requirePrincipal(ctx)), ...(ctx.viaTool && { viaTool: true }) });

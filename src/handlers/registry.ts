@@ -34,6 +34,21 @@ import { searchDocs } from './docs/search-docs.ts';
 import { downloadLeadExport, exportLeads, getLeadExport } from './leads/exports.ts';
 import { bulkImportLeads, getLeadImport, listLeadImportErrors } from './leads/imports.ts';
 import { createLead, deleteLead, getLead, listLeads, unsubscribeLead, updateLead } from './leads/leads.ts';
+import { archiveEmailSequence, createEmailSequence, deleteEmailSequence, getEmailSequence, listEmailSequences, previewEmailSequence, updateEmailSequence } from './sequences/sequences.ts';
+import {
+  approveEmailSequence,
+  enrollLeadsInSequence,
+  launchEmailSequence,
+  listSentMessages,
+  listSequenceEnrollments,
+  pauseEmailSequence,
+  rejectEmailSequence,
+  removeLeadFromSequence,
+  resumeEmailSequence,
+  submitEmailSequenceForApproval,
+} from './sequences/lifecycle.ts';
+import { getWorkspaceSettings, updateWorkspaceSettings } from './sequences/settings.ts';
+import { unsubscribeOneClick, unsubscribePage } from './sequences/unsubscribe.ts';
 import { getHealth } from './system/get-health.ts';
 import { getMe } from './users/get-me.ts';
 import { login } from './users/login.ts';
@@ -90,4 +105,25 @@ export const handlers: Handlers<HandlerContext> = {
   update_lead: updateLead,
   delete_lead: deleteLead,
   unsubscribe_lead: unsubscribeLead,
+  get_workspace_settings: getWorkspaceSettings,
+  update_workspace_settings: updateWorkspaceSettings,
+  list_email_sequences: listEmailSequences,
+  create_email_sequence: createEmailSequence,
+  get_email_sequence: getEmailSequence,
+  update_email_sequence: updateEmailSequence,
+  delete_email_sequence: deleteEmailSequence,
+  preview_email_sequence: previewEmailSequence,
+  submit_email_sequence_for_approval: submitEmailSequenceForApproval,
+  approve_email_sequence: approveEmailSequence,
+  reject_email_sequence: rejectEmailSequence,
+  list_sequence_enrollments: listSequenceEnrollments,
+  enroll_leads_in_sequence: enrollLeadsInSequence,
+  remove_lead_from_sequence: removeLeadFromSequence,
+  launch_email_sequence: launchEmailSequence,
+  pause_email_sequence: pauseEmailSequence,
+  resume_email_sequence: resumeEmailSequence,
+  archive_email_sequence: archiveEmailSequence,
+  list_sent_messages: listSentMessages,
+  unsubscribe_page: unsubscribePage,
+  unsubscribe_one_click: unsubscribeOneClick,
 };

@@ -11,6 +11,7 @@ import { sendTestWebhookJob } from '../operations/webhooks/send-test-webhook.ts'
 import { knowledgeIngestJob } from '../operations/knowledge/crawl.ts';
 import { leadImportJob } from '../operations/leads/bulk-import.ts';
 import { leadExportJob, sweepLeadExportsJob } from '../operations/leads/export.ts';
+import { sequenceDispatchJob, sequenceMailboxJob, type MailboxPayload } from '../operations/sequences/sender.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { JobQueue } from './jobs.ts';
 import { sweepEffects } from './run-once.ts';
@@ -51,6 +52,8 @@ export interface ServiceJobKinds {
   leadImport: OperationJobKind<{ import_id: string }>;
   leadExport: OperationJobKind<{ export_id: string }>;
   sweepLeadExports: JobKind<Record<string, never>>;
+  sequenceDispatch: JobKind<Record<string, never>>;
+  sequenceMailbox: JobKind<MailboxPayload>;
 }
 
 export function serviceJobKinds(deps: Deps): ServiceJobKinds {
@@ -64,6 +67,8 @@ export function serviceJobKinds(deps: Deps): ServiceJobKinds {
     leadImport: leadImportJob(deps),
     leadExport: leadExportJob(deps),
     sweepLeadExports: sweepLeadExportsJob(deps),
+    sequenceDispatch: sequenceDispatchJob(deps),
+    sequenceMailbox: sequenceMailboxJob(deps),
   };
 }
 
@@ -73,6 +78,7 @@ export async function scheduleServiceJobs(queue: JobQueue, kinds: ServiceJobKind
   await queue.schedule(kinds.sweepJobEffects, '17 3 * * *', { olderThanDays: 30 });
   await queue.schedule(kinds.sweepIdempotency, '23 * * * *', {});
   await queue.schedule(kinds.sweepLeadExports, '41 * * * *', {});
+  await queue.schedule(kinds.sequenceDispatch, '* * * * *', {});
   // Longer than any job kind's expiry, so a job that is merely slow is never mistaken for a dead one.
   await queue.schedule(kinds.sweepStaleOperations, '* * * * *', { idleSeconds: 20 * 60 });
 }

@@ -25,7 +25,9 @@ export interface RequestPlan {
 }
 
 // Framing and credential headers come from the MCP request, never from tool arguments.
-const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'content-type', 'cookie', 'transfer-encoding']);
+/** Set on every REST request a tool call makes (the stdio launcher's too); operations gated on a person read it. */
+export const TOOL_CALL_HEADER = 'x-service-client';
+const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'content-type', 'cookie', 'transfer-encoding', TOOL_CALL_HEADER]);
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b/i;
 const PATH_PARAM = /\{([^}]+)\}/;
 
@@ -121,6 +123,8 @@ export function buildRequest(
     headers[arg.key.toLowerCase()] = Array.isArray(value) ? value.map(scalar).join(', ') : scalar(value);
   }
   if (authorization !== undefined) headers.authorization = authorization;
+  // Marks the request as a tool call, so operations that need a person (approving a sequence) refuse it.
+  headers[TOOL_CALL_HEADER] = 'mcp';
   const body = buildBody(plan, args);
   if (body !== undefined) headers['content-type'] = plan.contentType;
   return new Request(buildUrl(plan, args, baseUrl), { method: plan.method, headers, body });

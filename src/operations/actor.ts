@@ -15,6 +15,8 @@ export interface Actor {
   role: Role;
   /** The key acting, for `api_key` actors: events name it as their actor. */
   keyId?: string;
+  /** The call came through the tool server: an agent, whatever credential it holds. */
+  viaTool?: boolean;
 }
 
 export function actorFromPrincipal(principal: Principal): Actor {
@@ -37,6 +39,9 @@ export async function operatorActor(deps: Deps, workspaceId: string): Promise<Ac
   if (!workspace) throw new ApiError('not_found', `No workspace ${workspaceId}.`);
   return { kind: 'operator', workspaceId, userId: null, role: 'admin' };
 }
+
+/** A person acting with their own login, not an agent: neither an API key nor a tool call. */
+export const isPerson = (actor: Actor): boolean => actor.kind === 'user' && !actor.viaTool;
 
 /** Owners and admins manage members and keys; a key passes when its effective role is admin. */
 export function requireAdmin(actor: Actor): void {

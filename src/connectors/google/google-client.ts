@@ -51,11 +51,16 @@ export class ProviderError extends Error {
     readonly kind: 'invalid_grant' | 'invalid_request' | 'unauthorized' | 'forbidden' | 'unavailable' | 'bad_response',
     message: string,
     readonly status?: number,
+    /** What else the answer said: Google's error message, Retry-After, and whether the request never left (no connection). */
+    readonly detail: { providerMessage?: string; retryAfterSeconds?: number; notSent?: boolean } = {},
   ) {
     super(message);
     this.name = 'ProviderError';
   }
 }
+
+// Failures that happen before a request is written: the provider cannot have acted on it.
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export interface TokenSet {
   accessToken: string;
@@ -70,7 +75,8 @@ async function call(url: string, init: RequestInit, what: string): Promise<Respo
   try {
     return await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
-    throw new ProviderError('unavailable', `${what}: the provider could not be reached (${(error as Error).name})`);
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    throw new ProviderError('unavailable', `${what}: the provider could not be reached (${code ?? (error as Error).name})`, undefined, { notSent: code !== undefined && NOT_SENT_CODES.has(code) });
   }
 }
 
@@ -181,10 +187,24 @@ export async function sendRawMessage(endpoints: GmailEndpoints, accessToken: str
     headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ raw }),
   }, what);
-  if (response.status === 401) throw new ProviderError('unauthorized', `${what}: the access token was refused`, 401);
-  if (response.status === 403) throw new ProviderError('forbidden', `${what}: the account does not allow sending with this grant`, 403);
-  if (!response.ok) throw new ProviderError(response.status >= 500 ? 'unavailable' : 'invalid_request', `${what}: the provider answered ${response.status}`, response.status);
+  if (!response.ok) {
+    const detail = await sendErrorDetail(response);
+    if (response.status === 401) throw new ProviderError('unauthorized', `${what}: the access token was refused`, 401, detail);
+    if (response.status === 403) throw new ProviderError('forbidden', `${what}: the account does not allow sending with this grant${detail.providerMessage ? ` (${detail.providerMessage})` : ''}`, 403, detail);
+    const kind = response.status >= 500 || response.status === 429 ? 'unavailable' : 'invalid_request';
+    throw new ProviderError(kind, `${what}: the provider answered ${response.status}${detail.providerMessage ? ` (${detail.providerMessage})` : ''}`, response.status, detail);
+  }
   const body = await json(response, what);
   if (typeof body.id !== 'string') throw new ProviderError('bad_response', `${what}: no message id in the answer`);
   return { id: body.id, threadId: typeof body.threadId === 'string' ? body.threadId : undefined };
+}
+
+/** Google's error message (`{error: {message}}`) and Retry-After, from a refused send. */
+async function sendErrorDetail(response: Response): Promise<{ providerMessage?: string; retryAfterSeconds?: number }> {
+  const body = await response.json().catch(() => ({})) as { error?: { message?: unknown } };
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return {
+    providerMessage: typeof body.error?.message === 'string' ? body.error.message.slice(0, 300) : undefined,
+    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  };
 }
