@@ -24,7 +24,8 @@ export async function composeSequenceMessage(m: OutgoingMessage): Promise<string
     messageId: m.messageId,
     date: m.date,
     headers: {
-      'List-Unsubscribe': `<${m.unsubscribeUrl}>`,
+      // Prepared: kept on one line. Folded, the URL would come back with a space in it after unfolding.
+      'List-Unsubscribe': { prepared: true, value: `<${m.unsubscribeUrl}>` },
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   }).compile();

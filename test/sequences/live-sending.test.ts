@@ -1,0 +1,116 @@
+// Sending through the live code path against the strict fake Google: the MIME it records (multipart
+// alternative, UTF-8 subject, Message-ID, RFC 8058 List-Unsubscribe headers), the one-click unsubscribe
+// POST from those headers, the confirmation page's GET that unsubscribes nothing, a lead unsubscribed
+// mid-sequence getting no further step, and an expired connector pausing its sequences.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import { listenOnReservedPort } from '../connectors/listen.ts';
+import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
+import type { Connector } from '../connectors/human.ts';
+import { approvedSequence, drain, json, relogin, twoSteps, type Workspace } from './sequence-fixtures.ts';
+
+let t: TestApp;
+let google: FakeGoogle;
+let server: { url: string; close(): Promise<void> };
+let now = new Date('2026-11-24T10:00:00Z');
+
+beforeAll(async () => {
+  let redirect = '';
+  google = await startFakeGoogle({ redirectUri: () => redirect });
+  ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', clock: { now: () => now }, env: { ...google.env(), SEQUENCE_SEND_SPACING_MS: '0' } }));
+  redirect = `${server.url}/oauth/callback`;
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+  await google?.close();
+});
+
+async function liveWorkspace(account: string): Promise<Workspace> {
+  const owner = await t.signup();
+  const started = await json<Connector>(t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } }), 201);
+  await fetch(await google.consent(started.authorization_url as string, { email: account }));
+  const connector = await json<Connector>(t.request(`/api/v1/connectors/${started.id}`, { token: owner.token }));
+  expect(connector).toMatchObject({ status: 'connected', mode: 'live' });
+  await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: owner.token, json: { postal_address: 'Acme Ltd, 1 Main St, Springfield' } }));
+  const leads = [];
+  for (const lead of [{ email: 'zoe@example.com', first_name: 'Zoë', company: 'Crème', custom_fields: { plan: 'pro' } }, { email: 'max@example.com', first_name: 'Max', company: 'Forge', custom_fields: { plan: 'team' } }]) {
+    leads.push(await json(t.request('/api/v1/leads', { method: 'POST', token: owner.token, json: lead }), 201));
+  }
+  return { owner, connector, leads };
+}
+
+const sentTo = (account: string, to: string) => google.sent.filter((m) => m.parsed.from?.text === account && (m.parsed.to as { text: string }).text === to);
+
+describe('sending through Gmail (live mode, fake Google)', () => {
+  it('sends well-formed MIME with one-click unsubscribe headers, and the one-click POST unsubscribes the lead from everything', async () => {
+    const ws = await liveWorkspace('mime@gmail.example');
+    const seq = await approvedSequence(t, ws);
+    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
+    await drain(t);
+    const [zoe] = sentTo('mime@gmail.example', 'zoe@example.com');
+    expect(zoe.parsed.subject).toBe('Hello Zoë at Crème');
+    expect(zoe.parsed.text).toContain('Acme Ltd, 1 Main St, Springfield');
+    expect(zoe.parsed.html).toContain('<strong>Crème</strong>');
+    expect(String(zoe.parsed.headers.get('content-type') && (zoe.parsed.headers.get('content-type') as { value: string }).value)).toBe('multipart/alternative');
+    expect(zoe.parsed.messageId).toMatch(/^<msg_[0-9a-z]{26}\.[0-9a-f-]{36}@gmail\.example>$/);
+    const raw = Buffer.from(zoe.raw, 'base64url').toString('utf8');
+    expect(raw).toMatch(/^Subject: =\?UTF-8\?/m);
+    expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    const link = /^List-Unsubscribe: <([^>]+)>\r?$/m.exec(raw)?.[1] as string;
+    expect(link).toMatch(new RegExp(`^${server.url}/unsubscribe/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`));
+    const sent = await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }));
+    expect(sent.data.map((m: any) => m.message_id)).toContain(zoe.parsed.messageId);
+
+    // A link scanner's GET shows the confirmation page and changes nothing.
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBeTruthy();
+    const html = await page.text();
+    expect(html).toContain('<form method="post"');
+    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('active');
+
+    // The mail client's RFC 8058 one-click POST.
+    const oneClick = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(oneClick.status).toBe(200);
+    expect(await oneClick.text()).toContain('Unsubscribed');
+    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('unsubscribed');
+    const enrollments = await json(t.request(`/api/v1/sequences/${seq.id}/enrollments`, { token: ws.owner.token }));
+    expect(enrollments.data.find((e: any) => e.lead_id === ws.leads[0].id)).toMatchObject({ status: 'stopped', stop_reason: 'unsubscribed' });
+    const tampered = await fetch(`${link.slice(0, -3)}abc`, { method: 'POST' });
+    expect(tampered.status).toBe(400);
+
+    // Step 2 goes to Max only; Zoë, unsubscribed mid-sequence, gets nothing more.
+    now = new Date(now.getTime() + 2 * 86_400_000 + 60_000);
+    await relogin(t, ws);
+    await drain(t);
+    expect(sentTo('mime@gmail.example', 'zoe@example.com')).toHaveLength(1);
+    expect(sentTo('mime@gmail.example', 'max@example.com').map((m) => m.parsed.subject)).toEqual(['Hello Max at Forge', 'Following up']);
+    const done = await json(t.request(`/api/v1/sequences/${seq.id}`, { token: ws.owner.token }));
+    expect(done).toMatchObject({ status: 'completed', stats: { sent: 3, unsubscribed: 1 } });
+    // And a later enrollment skips her as suppressed.
+    const other = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), name: 'Second' });
+    const again = await json(t.request(`/api/v1/sequences/${other.id}/enrollments`, { method: 'POST', token: ws.owner.token, json: { lead_ids: [ws.leads[0].id] } }));
+    expect(again.results[0]).toMatchObject({ outcome: 'skipped', reason: 'suppressed' });
+    expect(google.refusals).toEqual([]);
+  });
+
+  it('pauses the sequence with connector_expired when Google refuses the refresh token, sending nothing', async () => {
+    const ws = await liveWorkspace('expiry@gmail.example');
+    const seq = await approvedSequence(t, ws);
+    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
+    google.expireAccessTokens();
+    google.failRefreshWithInvalidGrant();
+    now = new Date(now.getTime() + 2 * 3600_000);
+    await relogin(t, ws);
+    await drain(t);
+    expect(google.sent.filter((m) => m.parsed.from?.text === 'expiry@gmail.example')).toHaveLength(0);
+    const paused = await json(t.request(`/api/v1/sequences/${seq.id}`, { token: ws.owner.token }));
+    expect(paused).toMatchObject({ status: 'paused', pause_reason: 'connector_expired', stats: { sent: 0, scheduled: 2 } });
+    const events = await json(t.request('/api/v1/events?type=email_sequence.paused', { token: ws.owner.token }));
+    expect(events.data.at(-1).data).toMatchObject({ id: seq.id, pause_reason: 'connector_expired' });
+    const resume = await t.request(`/api/v1/sequences/${seq.id}/resume`, { method: 'POST', token: ws.owner.token });
+    expect(resume.status).toBe(409);
+    expect((await resume.json()).code).toBe('connector_expired');
+  });
+});
