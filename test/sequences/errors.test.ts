@@ -142,3 +142,17 @@ describe('the human gate', () => {
     expect((await json(t.request('/api/v1/sent-messages', { token: stranger.token }))).data).toEqual([]);
   });
 });
+
+describe('leads leaving', () => {
+  it('stops enrollments at once when a lead is unsubscribed through the API or deleted, erasing the address from its messages', async () => {
+    const local = await readyWorkspace(t);
+    const seq = await approvedSequence(t, local);
+    await json(post(`/api/v1/sequences/${seq.id}/launch`, local.owner.token, { enroll: { lead_ids: local.leads.map((l) => l.id) } }));
+    await json(post(`/api/v1/leads/${local.leads[0].id}/unsubscribe`, local.owner.token));
+    await json(t.request(`/api/v1/leads/${local.leads[1].id}`, { method: 'DELETE', token: local.owner.token }));
+    const enrollments = await json(t.request(`/api/v1/sequences/${seq.id}/enrollments`, { token: local.owner.token }));
+    const reasons = enrollments.data.map((e: any) => [e.status, e.stop_reason]);
+    expect(reasons).toEqual(expect.arrayContaining([['stopped', 'unsubscribed'], ['stopped', 'lead_deleted'], ['active', null]]));
+    expect(enrollments.data.find((e: any) => e.stop_reason === 'lead_deleted')).toMatchObject({ lead_id: null, email: null });
+  });
+});

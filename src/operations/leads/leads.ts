@@ -2,6 +2,8 @@
 // the suppression list (unsubscribed, bounced, do-not-contact, deleted) never becomes `active` again,
 // whichever way it comes back; deleting a lead erases it and keeps only the hash of its address.
 import { deleteLead as deleteRow, findLead, insertLead, listLeads as listRows, setLeadStatus, suppress, updateLeadFields, type LeadFilter, type LeadRow } from '../../data/leads.ts';
+import { stopEnrollments } from '../../data/sequence-enrollments.ts';
+import { eraseLeadFromMessages } from '../../data/sequence-messages.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { normalizeLead, type FieldError } from '../../leads/lead-fields.ts';
@@ -72,6 +74,7 @@ export async function unsubscribeLead(deps: Deps, actor: Actor, leadId: string):
     if (!current) throw missing(leadId);
     const now = deps.clock.now();
     await suppress(tx, actor.workspaceId, current.email, 'unsubscribed', now);
+    await stopEnrollments(tx, actor.workspaceId, { leadId }, { status: 'stopped', reason: 'unsubscribed', now });
     if (current.status === 'unsubscribed') return current;
     // Bounced and do-not-contact are stronger than unsubscribed: they stay.
     if (current.status !== 'active') return current;
@@ -84,9 +87,13 @@ export async function unsubscribeLead(deps: Deps, actor: Actor, leadId: string):
 /** Erases the lead; its address's hash stays on the suppression list, so it is never emailed again. */
 export async function deleteLead(deps: Deps, actor: Actor, leadId: string): Promise<{ id: string }> {
   return deps.db.sql.begin(async (tx) => {
+    const now = deps.clock.now();
+    // Out of every sequence first, and its address and subjects off the messages kept for the limits.
+    await stopEnrollments(tx, actor.workspaceId, { leadId }, { status: 'stopped', reason: 'lead_deleted', now });
+    await eraseLeadFromMessages(tx, actor.workspaceId, leadId, now);
     const row = await deleteRow(tx, actor.workspaceId, leadId);
     if (!row) throw missing(leadId);
-    await suppress(tx, actor.workspaceId, row.email, 'deleted', deps.clock.now());
+    await suppress(tx, actor.workspaceId, row.email, 'deleted', now);
     // The event names the lead only: its personal data is what was just erased.
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'lead.deleted', { id: row.id });
     return { id: row.id };
