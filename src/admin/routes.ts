@@ -1,12 +1,13 @@
-// Serves the admin panel (Settings: API keys, Members, Connectors) at /admin. The panel is static: one
-// HTML shell for every page and the ES modules and CSS it loads; it talks to the public REST API only.
+// Serves the admin panel (Sequences: Approvals, Sent messages; Settings: API keys, Members, Connectors)
+// at /admin. The panel is static: one HTML shell for every page and the ES modules and CSS it loads; it
+// talks to the public REST API only.
 import type { Context, Hono } from 'hono';
 import { ApiError } from '../errors.ts';
 import type { AppEnv } from '../http/request-context.ts';
 import { assetsBase, loadAdminAssets, type AdminAssets, type StaticFile } from './assets.ts';
 
 /** The panel's pages: each answers with the same shell, which routes on the client. */
-export const adminPages = ['/admin', '/admin/api-keys', '/admin/members', '/admin/connectors', '/admin/join'] as const;
+export const adminPages = ['/admin', '/admin/approvals', '/admin/sent-messages', '/admin/api-keys', '/admin/members', '/admin/connectors', '/admin/join'] as const;
 
 /** Paths for the service's 404/405 table. */
 export const adminPaths = [...adminPages, '/admin/', '/admin/assets/{build}/{file}'].map((path) => ({ path, methods: ['GET'] }));

@@ -159,6 +159,10 @@ describe('admin panel: in the browser', () => {
     await page.getByRole('table').waitFor();
     await page.goBack();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    await page.getByText('Nothing to approve').waitFor();
+    await page.getByRole('link', { name: 'Sent messages' }).click();
+    await page.getByText('No messages yet').waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -174,6 +178,23 @@ describe('admin panel: in the browser', () => {
     }).catch(() => undefined);
     await expect.poll(() => problems.some((p) => p.startsWith('csp:'))).toBe(true);
     expect(await page.evaluate(() => 'inlineRan' in window)).toBe(false);
+    await context.close();
+  });
+
+  it('refuses an HTML string as an iframe srcdoc, so the HTML part of a message can only be shown as source', async () => {
+    const { page, context } = await openPage(browser, server.url);
+    await page.goto('/admin');
+    const outcome = await page.evaluate(() => {
+      const frame = document.createElement('iframe');
+      frame.setAttribute('sandbox', '');
+      try {
+        frame.srcdoc = '<p>hello</p>';
+        return 'assigned';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    });
+    expect(outcome).toBe('TypeError');
     await context.close();
   });
 

@@ -96,6 +96,22 @@ export function createApi(options) {
     /** @param {string} id */
     revokeConnector: (id) => request('DELETE', `/api/v1/connectors/${seg(id)}`),
     listSandboxMessages: () => request('GET', '/api/v1/sandbox/messages?limit=20'),
+    /** @param {string} status comma-separated @param {string | null} [cursor] */
+    listSequences: (status, cursor) => request('GET', `/api/v1/sequences${pageQuery(50, cursor)}&status=${encodeURIComponent(status)}`),
+    /** @param {string} id */
+    getSequence: (id) => request('GET', `/api/v1/sequences/${seg(id)}`),
+    /** Every step rendered for the workspace's sample leads, and the checks. @param {string} id */
+    previewSequence: (id) => request('POST', `/api/v1/sequences/${seg(id)}/preview`, { body: {} }),
+    /** Approves exactly the revision the person reviewed. @param {string} id @param {number} revision @param {string} note */
+    approveSequence: (id, revision, note) => request('POST', `/api/v1/sequences/${seg(id)}/approve`, { body: note ? { revision, note } : { revision } }),
+    /** @param {string} id @param {string} note */
+    rejectSequence: (id, note) => request('POST', `/api/v1/sequences/${seg(id)}/reject`, { body: { note } }),
+    /** @param {{ status?: string, sequenceId?: string | null, cursor?: string | null }} filter */
+    listSentMessages: (filter) => {
+      const status = filter.status ? `&status=${encodeURIComponent(filter.status)}` : '';
+      const sequence = filter.sequenceId ? `&sequence_id=${encodeURIComponent(filter.sequenceId)}` : '';
+      return request('GET', `/api/v1/sent-messages${pageQuery(50, filter.cursor)}${status}${sequence}`);
+    },
   };
 }
 

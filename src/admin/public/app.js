@@ -1,11 +1,13 @@
-// The admin panel's entry: session state, client-side routing between the Settings pages, and the
+// The admin panel's entry: session state, client-side routing between the pages, and the
 // rule that any 401 from the API ends the session and returns to sign-in with a message.
 import { ApiProblem, createApi } from './api.js';
 import { apiKeysPage } from './api-keys.js';
+import { approvalsPage } from './approvals.js';
 import { connectorsPage } from './connectors.js';
 import { h, mount } from './dom.js';
 import { joinPage } from './join.js';
 import { membersPage } from './members.js';
+import { sentMessagesPage } from './sent-messages.js';
 import { clearToken, loadToken, saveToken } from './session.js';
 import { errorState, focusTitle, loadingState, renderShell } from './shell.js';
 import { signInPage } from './sign-in.js';
@@ -21,7 +23,13 @@ const api = createApi({
 });
 
 /** @type {Record<string, (main: HTMLElement, ctx: PageContext) => void>} */
-const pages = { '/admin/api-keys': apiKeysPage, '/admin/members': membersPage, '/admin/connectors': connectorsPage };
+const pages = {
+  '/admin/approvals': approvalsPage,
+  '/admin/sent-messages': sentMessagesPage,
+  '/admin/api-keys': apiKeysPage,
+  '/admin/members': membersPage,
+  '/admin/connectors': connectorsPage,
+};
 const DEFAULT_PAGE = '/admin/api-keys';
 
 /**

@@ -1,12 +1,25 @@
-// The signed-in layout: top bar (workspace, user, sign-out), the Settings navigation and the main
-// region, plus the pieces every page shares (page header, admin-only notice, loading and empty states).
+// The signed-in layout: top bar (workspace, user, sign-out), the navigation (Sequences, Settings) and
+// the main region, plus the pieces every page shares (page header, admin-only notice, loading and empty states).
 import { badge, banner, h, icon } from './dom.js';
 import { initials, roleLabel } from './format.js';
 
-export const navItems = [
-  { path: '/admin/api-keys', label: 'API keys', icon: /** @type {const} */ ('key') },
-  { path: '/admin/members', label: 'Members', icon: /** @type {const} */ ('users') },
-  { path: '/admin/connectors', label: 'Connectors', icon: /** @type {const} */ ('plug') },
+/** The sidebar: one labelled navigation per group. */
+export const navGroups = [
+  {
+    label: 'Sequences',
+    items: [
+      { path: '/admin/approvals', label: 'Approvals', icon: /** @type {const} */ ('check') },
+      { path: '/admin/sent-messages', label: 'Sent messages', icon: /** @type {const} */ ('send') },
+    ],
+  },
+  {
+    label: 'Settings',
+    items: [
+      { path: '/admin/api-keys', label: 'API keys', icon: /** @type {const} */ ('key') },
+      { path: '/admin/members', label: 'Members', icon: /** @type {const} */ ('users') },
+      { path: '/admin/connectors', label: 'Connectors', icon: /** @type {const} */ ('plug') },
+    ],
+  },
 ];
 
 /**
@@ -33,19 +46,22 @@ export function renderShell(options) {
       h('button', { type: 'button', class: 'btn btn-ghost btn-sm', on: { click: options.signOut } }, icon('logout'), h('span', { class: 'btn-label', text: 'Sign out' })),
     ),
   );
-  const links = navItems.map((item) =>
-    h(
-      'li',
-      null,
+  const groups = navGroups.map((group) => {
+    const links = group.items.map((item) =>
       h(
-        'a',
-        { href: item.path, class: 'nav-link', 'aria-current': item.path === options.path ? 'page' : null, on: { click: linkHandler(options.navigate) } },
-        icon(item.icon),
-        h('span', { text: item.label }),
+        'li',
+        null,
+        h(
+          'a',
+          { href: item.path, class: 'nav-link', 'aria-current': item.path === options.path ? 'page' : null, on: { click: linkHandler(options.navigate) } },
+          icon(item.icon),
+          h('span', { text: item.label }),
+        ),
       ),
-    ),
-  );
-  const sidebar = h('nav', { class: 'sidebar', 'aria-label': 'Settings' }, h('h2', { class: 'sidebar-heading', text: 'Settings' }), h('ul', { class: 'nav-list' }, links));
+    );
+    return h('nav', { class: 'nav-group', 'aria-label': group.label }, h('h2', { class: 'sidebar-heading', text: group.label }), h('ul', { class: 'nav-list' }, links));
+  });
+  const sidebar = h('div', { class: 'sidebar' }, groups);
   const shell = h('div', { class: 'shell' }, topbar, h('div', { class: 'layout' }, sidebar, main));
   return { shell, main };
 }
