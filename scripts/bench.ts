@@ -7,11 +7,13 @@
 // get_operation wake-up) and the knowledge rows (pages per second through extraction, chunking and
 // indexing; search_knowledge latency over many chunks) and the lead-import rows (import rows/s end to
 // end through the API against a plain unnest insert; the service's peak RSS while importing a large
-// csv_url against its idle RSS) on embedded PGlite and, when DATABASE_URL is set, on PostgreSQL too.
+// csv_url against its idle RSS) on embedded PGlite and, when DATABASE_URL is set, on PostgreSQL too; and the
+// sequence-sending rows (messages/s from due to recorded at a fake Gmail, and on PostgreSQL the database cost
+// per message, each against a plain insert + update per message).
 //
 // Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
 // (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
-// --codegen-runs N · --skip-codegen · --skip-long-work · --skip-knowledge · --skip-leads · --log-level L
+// --codegen-runs N · --skip-codegen · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --log-level L
 // (service log level, default silent) · --profile (writes the service's CPU profile to test-output/profiles/).
 // Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ import { leadsRows, leadsSettings, type LeadsResult } from './bench/leads-rows.t
 import { longWorkRows, longWorkSettings, type LongWorkResult } from './bench/long-work-rows.ts';
 import { mcpRows } from './bench/mcp-rows.ts';
 import { renderReport } from './bench/report.ts';
+import { sequencesRows, sequencesSettings, type SequencesResult } from './bench/sequences-rows.ts';
 import { preflight, ratioRows, runInterleaved, type RowGroup, type Target } from './bench/row-runner.ts';
 import { startServerProcess, type ServerProcess } from './bench/server-process.ts';
 import { describeMethod } from './bench/how-measured.ts';
@@ -47,6 +50,7 @@ const { values: args } = parseArgs({
     'skip-long-work': { type: 'boolean', default: false },
     'skip-knowledge': { type: 'boolean', default: false },
     'skip-leads': { type: 'boolean', default: false },
+    'skip-sequences': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'silent' },
     profile: { type: 'boolean', default: false },
   },
@@ -128,6 +132,8 @@ try {
   const importSettings = leadsSettings(quick, args['log-level'] as string);
   let leads: LeadsResult | undefined;
   if (!args['skip-leads']) leads = await leadsRows(importSettings, databaseUrl, progress);
+  let sequences: SequencesResult | undefined;
+  if (!args['skip-sequences']) sequences = await sequencesRows(sequencesSettings(quick, args['log-level'] as string), databaseUrl, progress);
   let codegen: CodegenTimingResult | undefined;
   if (!args['skip-codegen']) {
     progress(`timing codegen (${settings.codegenRuns} alternating runs each)`);
@@ -142,7 +148,7 @@ try {
     });
   }
   const report = renderReport({
-    rows: [...http.rows, ...(longWork?.rows ?? []), ...(knowledge?.rows ?? []), ...(leads?.rows ?? []), ...(codegen ? [codegen.row] : [])],
+    rows: [...http.rows, ...(longWork?.rows ?? []), ...(knowledge?.rows ?? []), ...(leads?.rows ?? []), ...(sequences?.rows ?? []), ...(codegen ? [codegen.row] : [])],
     targets: http.targets,
     facts: {
       date: new Date().toISOString(),
@@ -152,13 +158,13 @@ try {
       'load average (1 min)': `${http.load} (other work on the machine; above the CPU count, expect noisy rows)`,
     },
     howMeasured: describeMethod({ ...settings, rounds: http.rounds, logLevel: args['log-level'] as string, codegen, longWork: longWork && workSettings, knowledge: knowledge && knowSettings, leads: leads && importSettings }),
-    notes: [...http.notes, ...(longWork?.notes ?? []), ...(knowledge?.notes ?? []), ...(leads?.notes ?? [])],
+    notes: [...http.notes, ...(longWork?.notes ?? []), ...(knowledge?.notes ?? []), ...(leads?.notes ?? []), ...(sequences?.notes ?? [])],
   });
   process.stdout.write(`\n${report}`);
   mkdirSync(join(repoRoot, 'test-output'), { recursive: true });
   writeFileSync(join(repoRoot, 'test-output/bench.md'), report);
   progress('written to test-output/bench.md');
-  if (longWork?.failed || knowledge?.failed || leads?.failed) process.exitCode = 1;
+  if (longWork?.failed || knowledge?.failed || leads?.failed || sequences?.failed) process.exitCode = 1;
 } catch (error) {
   process.exitCode = 1;
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -2,7 +2,9 @@
 // for the live code path. Independent of the service's own sandbox provider: it checks what Google
 // checks (client secret, exact redirect URI, PKCE S256, single-use codes, refresh tokens), can be told
 // to answer `invalid_grant` or to leave a scope out of the consent, and records every message sent
-// (decoded from base64url and parsed as MIME) and every revocation.
+// (decoded from base64url and parsed as MIME) and every revocation. For the sender's fault tests it can
+// hold the answer to one send (recorded: delivered, but the sender never hears so), make sends meet
+// before any is recorded (proof that two senders were at it at once), and counts sends in flight.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,22 +42,37 @@ export interface FakeGoogle {
   expireAccessTokens(): void;
   /** Holds every refresh until release() is called, to test concurrent refreshes. */
   holdRefreshes(): { release(): void };
+  /**
+   * The send that arrives once `after` messages are recorded is recorded (Gmail delivers it) but its answer
+   * is held until release(): `held` resolves with it, for a test to kill the sender while it waits.
+   */
+  holdSendAnswer(after: number): { held: Promise<SentMessage>; release(): void };
+  /** The next `n` send requests wait for one another before any is recorded: they were in flight together. */
+  meetSends(n: number): void;
+  /** The most send requests the fake has had in flight at once. */
+  peakSendsInFlight: number;
+  /** Send requests accepted, recorded or not. */
+  sendCount: number;
   close(): Promise<void>;
 }
 
 const SEND = 'https://www.googleapis.com/auth/gmail.send';
 const GOOGLE_SCOPE_NAMES: Record<string, string> = { email: 'https://www.googleapis.com/auth/userinfo.email', openid: 'openid', [SEND]: SEND };
 
-export async function startFakeGoogle(options: { redirectUri: string | (() => string) }): Promise<FakeGoogle> {
+/** `recordSent: false` (the benchmark) only counts accepted sends: no MIME parsing, nothing kept. */
+export async function startFakeGoogle(options: { redirectUri: string | (() => string); recordSent?: boolean }): Promise<FakeGoogle> {
   const clientId = `fake-${randomBytes(4).toString('hex')}.apps.googleusercontent.com`;
   const clientSecret = `GOCSPX-${randomBytes(12).toString('base64url')}`;
   const codes = new Map<string, { challenge: string; redirectUri: string; email: string; scopes: string[]; used: boolean; expires: number; issued: string[] }>();
   const refreshTokens = new Map<string, { email: string; scopes: string[]; revoked: boolean }>();
   const accessTokens = new Map<string, { email: string; scopes: string[]; valid: boolean; refresh?: string }>();
   const pendingChoices = new Map<string, ConsentChoice>();
-  const fake = { sent: [] as SentMessage[], revoked: [] as string[], refreshes: 0, refusals: [] as string[] };
+  const fake = { sent: [] as SentMessage[], revoked: [] as string[], refreshes: 0, refusals: [] as string[], peakSendsInFlight: 0, sendCount: 0 };
   let invalidGrantNext = false;
   let hold: Promise<void> | undefined;
+  let heldSend: { after: number; taken: boolean; arrived(m: SentMessage): void; released: Promise<void> } | undefined;
+  let meeting: { waiting: number; n: number; all: Promise<void>; open(): void } | undefined;
+  let sendsInFlight = 0;
   const redirectUri = () => (typeof options.redirectUri === 'string' ? options.redirectUri : options.redirectUri());
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -173,8 +190,28 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
         if (!who.scopes.includes(SEND)) return send(res, 403, { error: { code: 403, status: 'PERMISSION_DENIED' } });
         const body = JSON.parse(await readBody(req)) as { raw?: string };
         if (typeof body.raw !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(body.raw)) return refuse(res, 400, 'invalid_argument', 'gmail send: raw is not base64url');
+        fake.sendCount += 1;
+        if (options.recordSent === false) return send(res, 200, { id: `18c${randomBytes(6).toString('hex')}`, threadId: `18c${randomBytes(6).toString('hex')}`, labelIds: ['SENT'] });
         const parsed = await simpleParser(Buffer.from(body.raw, 'base64url'));
-        fake.sent.push({ accessToken: who.token, raw: body.raw, parsed });
+        sendsInFlight += 1;
+        fake.peakSendsInFlight = Math.max(fake.peakSendsInFlight, sendsInFlight);
+        try {
+          if (meeting && meeting.waiting < meeting.n) {
+            const m = meeting;
+            if (++m.waiting === m.n) m.open();
+            await m.all;
+          }
+          const message = { accessToken: who.token, raw: body.raw, parsed };
+          fake.sent.push(message);
+          if (heldSend && !heldSend.taken && fake.sent.length === heldSend.after + 1) {
+            heldSend.taken = true;
+            heldSend.arrived(message);
+            await heldSend.released;
+          }
+        } finally {
+          sendsInFlight -= 1;
+        }
+        if (res.destroyed) return;
         return send(res, 200, { id: `18c${randomBytes(6).toString('hex')}`, threadId: `18c${randomBytes(6).toString('hex')}`, labelIds: ['SENT'] });
       }
       send(res, 404, { error: 'not_found' });
@@ -221,6 +258,17 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
           release();
         },
       };
+    },
+    holdSendAnswer(after: number) {
+      let arrived!: (m: SentMessage) => void;
+      let release!: () => void;
+      const held = new Promise<SentMessage>((resolve) => (arrived = resolve));
+      heldSend = { after, taken: false, arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { held, release };
+    },
+    meetSends(n: number) {
+      let open!: () => void;
+      meeting = { waiting: 0, n, all: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });

@@ -1,0 +1,153 @@
+// Sequence sending, end to end: `messages` leads enrolled in one launched sequence (one step, always in its
+// window, spacing 0, the mailbox cap out of the way), then timed from "due" to every message recorded at a
+// fake Gmail over real HTTP (test/connectors/fake-google.ts, counting only), running what the jobs run
+// (dispatchDue, then sendFromMailbox) in this process. Baseline on the same database: a plain insert then
+// update of one row per message, one message at a time. On PostgreSQL the service reaches the database
+// through a metering proxy (sequences-proxy.ts), so the database cost per message (round trips, time the
+// connections waited) is measured for both.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { serve } from '@hono/node-server';
+import postgres from 'postgres';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/connection.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { dispatchDue, sendFromMailbox } from '../../src/operations/sequences/sender.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { startFakeGoogle, type FakeGoogle } from '../../test/connectors/fake-google.ts';
+import { openBenchDatabase } from './bench-database.ts';
+import { createCredentials } from './credentials.ts';
+import { startDbMeter, type DbMeter } from './sequences-proxy.ts';
+
+export interface DbCost {
+  roundTrips: number;
+  busyMs: number;
+}
+
+export interface SendResult {
+  messages: number;
+  sendMs: number;
+  plainMs: number;
+  /** PostgreSQL only: what sending and the baseline cost the database. */
+  sendDb?: DbCost;
+  plainDb?: DbCost;
+}
+
+const ALWAYS = { timezone: 'UTC', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_hour: 0, end_hour: 24 };
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function call(url: string, token: string, method: string, body?: unknown): Promise<any> {
+  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A workspace with a live Gmail connector (the fake), `n` leads and one launched one-step sequence enrolling them all. */
+async function prepare(base: string, google: FakeGoogle, direct: Database, n: number): Promise<void> {
+  const { token, workspaceId } = await createCredentials(base);
+  const started = await call(`${base}/api/v1/connectors/oauth`, token, 'POST', { provider: 'gmail' });
+  await fetch(await google.consent(started.authorization_url, { email: 'bench@gmail.example' }));
+  await call(`${base}/api/v1/workspace/settings`, token, 'PATCH', { postal_address: 'Acme Ltd, 1 Main St, Springfield' });
+  await direct.sql`
+    insert into leads (id, workspace_id, email, first_name, company, tags, custom_fields, status, created_at, updated_at)
+    select 'lead_bench_' || i, ${workspaceId}, 'lead' || i || '@bench.example', 'P' || i, 'Co ' || i, array['bench'], '{"plan":"pro"}'::jsonb, 'active', now(), now()
+    from generate_series(1, ${n}::int) as i`;
+  const step = { subject: 'Hello {{first_name | "there"}} at {{company}}', body: 'Hi {{first_name | "there"}},\n\nWe help **{{company}}** on the *{{custom.plan}}* plan.' };
+  const seq = await call(`${base}/api/v1/sequences`, token, 'POST', { name: 'Bench', sender_connector_id: started.id, schedule: ALWAYS, daily_limit: 2000, steps: [step] });
+  const submitted = await call(`${base}/api/v1/sequences/${seq.id}/submit`, token, 'POST');
+  await call(`${base}/api/v1/sequences/${seq.id}/approve`, token, 'POST', { revision: submitted.revision });
+  // The API caps daily_limit at 2,000; the bench wants every message due at once.
+  await direct.sql`update sequences set daily_limit = ${n} where id = ${seq.id}`;
+  const launched = await call(`${base}/api/v1/sequences/${seq.id}/launch`, token, 'POST', { enroll: { filter: { tag: 'bench' } } });
+  if (launched.enrollment.counts.enrolled !== n) throw new Error(`enrolled ${launched.enrollment.counts.enrolled} of ${n} leads`);
+}
+
+/** Runs the dispatcher and the mailbox's sender until the fake Gmail has every message. */
+async function sendAll(services: Services, google: FakeGoogle, n: number): Promise<void> {
+  while (google.sendCount < n) {
+    const mailboxes = await dispatchDue(services.deps);
+    if (mailboxes.length === 0) throw new Error(`nothing left to dispatch after ${google.sendCount} of ${n} messages`);
+    for (const mailbox of mailboxes) await sendFromMailbox(services.deps, mailbox);
+  }
+}
+
+async function plainInsertUpdate(db: Database, n: number): Promise<void> {
+  const table = `bench_plain_messages_${randomBytes(4).toString('hex')}`;
+  await db.sql.unsafe(`create table ${table} (id text primary key, enrollment_id text not null, step int not null, status text not null, provider_message_id text, created_at timestamptz not null, sent_at timestamptz)`);
+  try {
+    for (let i = 0; i < n; i++) {
+      await db.sql.unsafe(`insert into ${table} (id, enrollment_id, step, status, created_at) values ($1, $2, 1, 'scheduled', now())`, [`m${i}`, `e${i}`]);
+      await db.sql.unsafe(`update ${table} set status = 'sent', provider_message_id = $2, sent_at = now() where id = $1`, [`m${i}`, `p${i}`]);
+    }
+  } finally {
+    await db.sql.unsafe(`drop table ${table}`);
+  }
+}
+
+/** The service's own connection: through the metering proxy on PostgreSQL, the bench database itself on PGlite. */
+async function serviceDatabase(bench: Database, databaseUrl: string | undefined): Promise<{ db: Database; meter?: DbMeter }> {
+  if (!databaseUrl) return { db: bench };
+  const [{ search_path }] = await bench.sql<{ search_path: string }[]>`show search_path`;
+  const meter = await startDbMeter(databaseUrl);
+  const sql = postgres(meter.url, { max: 10, onnotice: () => {}, connection: { search_path } });
+  // pg-boss connects with connectionString directly: its polling is not the scheduler's cost.
+  return { db: { sql, kind: 'postgres', connectionString: databaseUrl, close: () => sql.end() }, meter };
+}
+
+const delta = (meter: DbMeter | undefined, before: DbCost | undefined): DbCost | undefined => {
+  if (!meter || !before) return undefined;
+  const now = meter.read();
+  return { roundTrips: now.roundTrips - before.roundTrips, busyMs: now.busyMs - before.busyMs };
+};
+
+export async function measureSending(databaseUrl: string | undefined, messages: number, logLevel: string, progress: (line: string) => void): Promise<SendResult> {
+  const bench = await openBenchDatabase(databaseUrl);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const google = await startFakeGoogle({ redirectUri: `${base}/oauth/callback`, recordSent: false });
+  const cleanup: Array<() => Promise<unknown>> = [() => bench.close(), () => google.close()];
+  try {
+    await migrate(bench.sql);
+    const { db, meter } = await serviceDatabase(bench, databaseUrl);
+    if (meter) cleanup.unshift(() => meter.close(), () => db.close());
+    const config = loadConfig({
+      LOG_LEVEL: logLevel, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, RATE_LIMIT_PER_CREDENTIAL: '1000000000', RATE_LIMIT_PER_ADDRESS: '1000000000',
+      TOKEN_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`, ...google.env(), SEQUENCE_SEND_SPACING_MS: '0', SEQUENCE_MAILBOX_DAILY_CAP: String(10 * messages),
+    });
+    const services = await createServices({ db, config, jobsSchema: `bench_seq_${randomBytes(4).toString('hex')}`, argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 } });
+    cleanup.unshift(() => services.close());
+    // Jobs are queued (a launch kicks the dispatcher) but not run: this process runs what they would.
+    await services.startJobs({ work: false });
+    const server = serve({ fetch: createApp(services.deps).fetch, port, hostname: '127.0.0.1' });
+    cleanup.unshift(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+
+    progress(`sequences on ${db.kind}: enrolling ${messages} leads`);
+    await prepare(base, google, bench, messages);
+    progress(`sequences on ${db.kind}: sending ${messages} messages`);
+    let before = meter?.read();
+    let started = performance.now();
+    await sendAll(services, google, messages);
+    const sendMs = performance.now() - started;
+    const sendDb = delta(meter, before);
+    const [{ sent }] = await bench.sql<{ sent: number }[]>`select count(*)::int as sent from sequence_messages where status = 'sent'`;
+    if (sent !== messages || google.sendCount !== messages) throw new Error(`${sent} rows sent and ${google.sendCount} recorded at Gmail, of ${messages}`);
+
+    progress(`sequences on ${db.kind}: plain insert + update of ${messages} rows`);
+    before = meter?.read();
+    started = performance.now();
+    await plainInsertUpdate(db, messages);
+    return { messages, sendMs, plainMs: performance.now() - started, sendDb, plainDb: delta(meter, before) };
+  } finally {
+    for (const step of cleanup) await step().catch(() => undefined);
+  }
+}
