@@ -7771,7 +7771,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "anyOf": [
             {
               "type": "string",
-              "minLength": 5,
               "maxLength": 300
             },
             {
@@ -7918,17 +7917,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "name",
               "status",
               "revision",
-              "sender_connector_id",
-              "schedule",
-              "daily_limit",
-              "steps",
-              "approval",
-              "approval_url",
-              "pause_reason",
-              "stats",
-              "created_at",
-              "updated_at",
-              "launched_at"
+              "steps"
             ],
             "properties": {
               "id": {
@@ -7950,8 +7939,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "revision": {
-                "type": "integer",
-                "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+                "type": "integer"
               },
               "sender_connector_id": {
                 "anyOf": [
@@ -7964,30 +7952,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "schedule": {
-                "type": "object",
-                "required": [
-                  "timezone",
-                  "days",
-                  "start_hour",
-                  "end_hour"
-                ],
-                "properties": {
-                  "timezone": {
-                    "type": "string"
-                  },
-                  "days": {
-                    "type": "array",
-                    "items": {
-                      "type": "string"
-                    }
-                  },
-                  "start_hour": {
-                    "type": "integer"
-                  },
-                  "end_hour": {
-                    "type": "integer"
-                  }
-                }
+                "type": "object"
               },
               "daily_limit": {
                 "type": "integer"
@@ -8019,47 +7984,10 @@ export const toolDescriptors: ToolDescriptor[] = [
                 }
               },
               "approval": {
-                "description": "The last approval or rejection; null when none, or when an edit voided it.",
+                "description": "{decision, revision, by, at, note}",
                 "anyOf": [
                   {
-                    "type": "object",
-                    "required": [
-                      "decision",
-                      "revision",
-                      "by",
-                      "at",
-                      "note"
-                    ],
-                    "properties": {
-                      "decision": {
-                        "type": "string",
-                        "enum": [
-                          "approved",
-                          "rejected"
-                        ]
-                      },
-                      "revision": {
-                        "type": "integer"
-                      },
-                      "by": {
-                        "type": "string",
-                        "description": "The user who decided."
-                      },
-                      "at": {
-                        "type": "string",
-                        "format": "date-time"
-                      },
-                      "note": {
-                        "anyOf": [
-                          {
-                            "type": "string"
-                          },
-                          {
-                            "type": "null"
-                          }
-                        ]
-                      }
-                    }
+                    "type": "object"
                   },
                   {
                     "type": "null"
@@ -8067,7 +7995,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "approval_url": {
-                "description": "While pending approval: the page where a person approves or rejects it.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -8078,7 +8005,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "pause_reason": {
-                "description": "Why it is paused: paused_by_user or connector_expired.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -8090,52 +8016,18 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "stats": {
                 "type": "object",
-                "required": [
-                  "enrolled",
-                  "scheduled",
-                  "sent",
-                  "failed",
-                  "bounced",
-                  "unsubscribed",
-                  "uncertain"
-                ],
-                "properties": {
-                  "enrolled": {
-                    "type": "integer"
-                  },
-                  "scheduled": {
-                    "type": "integer"
-                  },
-                  "sent": {
-                    "type": "integer"
-                  },
-                  "failed": {
-                    "type": "integer"
-                  },
-                  "bounced": {
-                    "type": "integer"
-                  },
-                  "unsubscribed": {
-                    "type": "integer"
-                  },
-                  "uncertain": {
-                    "type": "integer"
-                  }
-                }
+                "description": "{enrolled, scheduled, sent, failed, bounced, unsubscribed, uncertain}"
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "updated_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "launched_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -8186,13 +8078,11 @@ export const toolDescriptors: ToolDescriptor[] = [
         "schedule": {
           "type": "object",
           "additionalProperties": false,
-          "description": "When messages may go out, in the sequence's time zone.",
           "properties": {
             "timezone": {
               "type": "string",
               "maxLength": 64,
-              "default": "UTC",
-              "description": "An IANA time zone, e.g. Europe/Paris."
+              "default": "UTC"
             },
             "days": {
               "type": "array",
@@ -8229,8 +8119,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "integer",
               "minimum": 1,
               "maximum": 24,
-              "default": 17,
-              "description": "Exclusive; after start_hour."
+              "default": 17
             }
           }
         },
@@ -8256,8 +8145,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer",
                 "minimum": 0,
                 "maximum": 60,
-                "default": 0,
-                "description": "Days after the previous step (for the first, after enrollment)."
+                "default": 0
               },
               "subject": {
                 "type": "string",
@@ -8265,8 +8153,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "body": {
                 "type": "string",
-                "maxLength": 20000,
-                "description": "Markdown-ish text: paragraphs, **bold**, *italic*, [links](https://…), \"- \" lists, and variables."
+                "maxLength": 20000
               }
             }
           }
@@ -8322,161 +8209,23 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
+      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
-        "name",
         "status",
-        "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "revision"
       ],
       "properties": {
         "id": {
           "type": "string"
         },
-        "name": {
+        "status": {
           "type": "string"
         },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "pending_approval",
-            "approved",
-            "active",
-            "paused",
-            "completed",
-            "archived"
-          ]
-        },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-        },
-        "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
-        },
-        "daily_limit": {
           "type": "integer"
         },
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body"
-            ],
-            "properties": {
-              "position": {
-                "type": "integer"
-              },
-              "wait_days": {
-                "type": "integer"
-              },
-              "subject": {
-                "type": "string"
-              },
-              "body": {
-                "type": "string"
-              }
-            }
-          }
-        },
-        "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -8487,64 +8236,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "stats": {
-          "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
-        },
-        "created_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "updated_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "launched_at": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "date-time"
             },
             {
               "type": "null"
@@ -8608,17 +8302,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "name",
         "status",
         "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "steps"
       ],
       "properties": {
         "id": {
@@ -8640,8 +8324,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
+          "type": "integer"
         },
         "sender_connector_id": {
           "anyOf": [
@@ -8654,30 +8337,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
+          "type": "object"
         },
         "daily_limit": {
           "type": "integer"
@@ -8709,47 +8369,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
+          "description": "{decision, revision, by, at, note}",
           "anyOf": [
             {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
+              "type": "object"
             },
             {
               "type": "null"
@@ -8757,7 +8380,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -8768,7 +8390,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
@@ -8780,52 +8401,18 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "stats": {
           "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
+          "description": "{enrolled, scheduled, sent, failed, bounced, unsubscribed, uncertain}"
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "launched_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -8926,13 +8513,11 @@ export const toolDescriptors: ToolDescriptor[] = [
         "schedule": {
           "type": "object",
           "additionalProperties": false,
-          "description": "When messages may go out, in the sequence's time zone.",
           "properties": {
             "timezone": {
               "type": "string",
               "maxLength": 64,
-              "default": "UTC",
-              "description": "An IANA time zone, e.g. Europe/Paris."
+              "default": "UTC"
             },
             "days": {
               "type": "array",
@@ -8969,8 +8554,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "integer",
               "minimum": 1,
               "maximum": 24,
-              "default": 17,
-              "description": "Exclusive; after start_hour."
+              "default": 17
             }
           }
         },
@@ -8995,8 +8579,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer",
                 "minimum": 0,
                 "maximum": 60,
-                "default": 0,
-                "description": "Days after the previous step (for the first, after enrollment)."
+                "default": 0
               },
               "subject": {
                 "type": "string",
@@ -9004,8 +8587,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "body": {
                 "type": "string",
-                "maxLength": 20000,
-                "description": "Markdown-ish text: paragraphs, **bold**, *italic*, [links](https://…), \"- \" lists, and variables."
+                "maxLength": 20000
               }
             }
           }
@@ -9066,161 +8648,23 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
+      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
-        "name",
         "status",
-        "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "revision"
       ],
       "properties": {
         "id": {
           "type": "string"
         },
-        "name": {
+        "status": {
           "type": "string"
         },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "pending_approval",
-            "approved",
-            "active",
-            "paused",
-            "completed",
-            "archived"
-          ]
-        },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-        },
-        "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
-        },
-        "daily_limit": {
           "type": "integer"
         },
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body"
-            ],
-            "properties": {
-              "position": {
-                "type": "integer"
-              },
-              "wait_days": {
-                "type": "integer"
-              },
-              "subject": {
-                "type": "string"
-              },
-              "body": {
-                "type": "string"
-              }
-            }
-          }
-        },
-        "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -9231,64 +8675,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "stats": {
-          "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
-        },
-        "created_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "updated_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "launched_at": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "date-time"
             },
             {
               "type": "null"
@@ -9514,161 +8903,23 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
+      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
-        "name",
         "status",
-        "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "revision"
       ],
       "properties": {
         "id": {
           "type": "string"
         },
-        "name": {
+        "status": {
           "type": "string"
         },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "pending_approval",
-            "approved",
-            "active",
-            "paused",
-            "completed",
-            "archived"
-          ]
-        },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-        },
-        "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
-        },
-        "daily_limit": {
           "type": "integer"
         },
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body"
-            ],
-            "properties": {
-              "position": {
-                "type": "integer"
-              },
-              "wait_days": {
-                "type": "integer"
-              },
-              "subject": {
-                "type": "string"
-              },
-              "body": {
-                "type": "string"
-              }
-            }
-          }
-        },
-        "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -9679,64 +8930,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "stats": {
-          "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
-        },
-        "created_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "updated_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "launched_at": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "date-time"
             },
             {
               "type": "null"
@@ -9804,161 +9000,23 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
+      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
-        "name",
         "status",
-        "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "revision"
       ],
       "properties": {
         "id": {
           "type": "string"
         },
-        "name": {
+        "status": {
           "type": "string"
         },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "pending_approval",
-            "approved",
-            "active",
-            "paused",
-            "completed",
-            "archived"
-          ]
-        },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-        },
-        "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
-        },
-        "daily_limit": {
           "type": "integer"
         },
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body"
-            ],
-            "properties": {
-              "position": {
-                "type": "integer"
-              },
-              "wait_days": {
-                "type": "integer"
-              },
-              "subject": {
-                "type": "string"
-              },
-              "body": {
-                "type": "string"
-              }
-            }
-          }
-        },
-        "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -9969,64 +9027,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "stats": {
-          "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
-        },
-        "created_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "updated_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "launched_at": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "date-time"
             },
             {
               "type": "null"
@@ -10085,161 +9088,23 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
+      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
-        "name",
         "status",
-        "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "revision"
       ],
       "properties": {
         "id": {
           "type": "string"
         },
-        "name": {
+        "status": {
           "type": "string"
         },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "pending_approval",
-            "approved",
-            "active",
-            "paused",
-            "completed",
-            "archived"
-          ]
-        },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-        },
-        "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
-        },
-        "daily_limit": {
           "type": "integer"
         },
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body"
-            ],
-            "properties": {
-              "position": {
-                "type": "integer"
-              },
-              "wait_days": {
-                "type": "integer"
-              },
-              "subject": {
-                "type": "string"
-              },
-              "body": {
-                "type": "string"
-              }
-            }
-          }
-        },
-        "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -10250,64 +9115,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "stats": {
-          "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
-        },
-        "created_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "updated_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "launched_at": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "date-time"
             },
             {
               "type": "null"
@@ -10861,9 +9671,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "enroll": {
           "type": "object",
+          "description": "Exactly one of lead_ids, import_id or filter.",
           "additionalProperties": false,
-          "minProperties": 1,
-          "maxProperties": 1,
           "properties": {
             "lead_ids": {
               "type": "array",
@@ -10948,161 +9757,23 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "sequence": {
           "type": "object",
+          "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
           "required": [
             "id",
-            "name",
             "status",
-            "revision",
-            "sender_connector_id",
-            "schedule",
-            "daily_limit",
-            "steps",
-            "approval",
-            "approval_url",
-            "pause_reason",
-            "stats",
-            "created_at",
-            "updated_at",
-            "launched_at"
+            "revision"
           ],
           "properties": {
             "id": {
               "type": "string"
             },
-            "name": {
+            "status": {
               "type": "string"
             },
-            "status": {
-              "type": "string",
-              "enum": [
-                "draft",
-                "pending_approval",
-                "approved",
-                "active",
-                "paused",
-                "completed",
-                "archived"
-              ]
-            },
             "revision": {
-              "type": "integer",
-              "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-            },
-            "sender_connector_id": {
-              "anyOf": [
-                {
-                  "type": "string"
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            },
-            "schedule": {
-              "type": "object",
-              "required": [
-                "timezone",
-                "days",
-                "start_hour",
-                "end_hour"
-              ],
-              "properties": {
-                "timezone": {
-                  "type": "string"
-                },
-                "days": {
-                  "type": "array",
-                  "items": {
-                    "type": "string"
-                  }
-                },
-                "start_hour": {
-                  "type": "integer"
-                },
-                "end_hour": {
-                  "type": "integer"
-                }
-              }
-            },
-            "daily_limit": {
               "type": "integer"
             },
-            "steps": {
-              "type": "array",
-              "items": {
-                "type": "object",
-                "required": [
-                  "position",
-                  "wait_days",
-                  "subject",
-                  "body"
-                ],
-                "properties": {
-                  "position": {
-                    "type": "integer"
-                  },
-                  "wait_days": {
-                    "type": "integer"
-                  },
-                  "subject": {
-                    "type": "string"
-                  },
-                  "body": {
-                    "type": "string"
-                  }
-                }
-              }
-            },
-            "approval": {
-              "description": "The last approval or rejection; null when none, or when an edit voided it.",
-              "anyOf": [
-                {
-                  "type": "object",
-                  "required": [
-                    "decision",
-                    "revision",
-                    "by",
-                    "at",
-                    "note"
-                  ],
-                  "properties": {
-                    "decision": {
-                      "type": "string",
-                      "enum": [
-                        "approved",
-                        "rejected"
-                      ]
-                    },
-                    "revision": {
-                      "type": "integer"
-                    },
-                    "by": {
-                      "type": "string",
-                      "description": "The user who decided."
-                    },
-                    "at": {
-                      "type": "string",
-                      "format": "date-time"
-                    },
-                    "note": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
-                      ]
-                    }
-                  }
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            },
             "approval_url": {
-              "description": "While pending approval: the page where a person approves or rejects it.",
               "anyOf": [
                 {
                   "type": "string"
@@ -11113,64 +9784,9 @@ export const toolDescriptors: ToolDescriptor[] = [
               ]
             },
             "pause_reason": {
-              "description": "Why it is paused: paused_by_user or connector_expired.",
               "anyOf": [
                 {
                   "type": "string"
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            },
-            "stats": {
-              "type": "object",
-              "required": [
-                "enrolled",
-                "scheduled",
-                "sent",
-                "failed",
-                "bounced",
-                "unsubscribed",
-                "uncertain"
-              ],
-              "properties": {
-                "enrolled": {
-                  "type": "integer"
-                },
-                "scheduled": {
-                  "type": "integer"
-                },
-                "sent": {
-                  "type": "integer"
-                },
-                "failed": {
-                  "type": "integer"
-                },
-                "bounced": {
-                  "type": "integer"
-                },
-                "unsubscribed": {
-                  "type": "integer"
-                },
-                "uncertain": {
-                  "type": "integer"
-                }
-              }
-            },
-            "created_at": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "updated_at": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "launched_at": {
-              "anyOf": [
-                {
-                  "type": "string",
-                  "format": "date-time"
                 },
                 {
                   "type": "null"
@@ -11180,99 +9796,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "enrollment": {
+          "description": "With enroll: the answer enroll_leads_in_sequence gives.",
           "anyOf": [
             {
-              "type": "object",
-              "required": [
-                "sequence_id",
-                "counts",
-                "results",
-                "results_truncated"
-              ],
-              "properties": {
-                "sequence_id": {
-                  "type": "string"
-                },
-                "counts": {
-                  "type": "object",
-                  "required": [
-                    "considered",
-                    "enrolled",
-                    "skipped"
-                  ],
-                  "properties": {
-                    "considered": {
-                      "type": "integer"
-                    },
-                    "enrolled": {
-                      "type": "integer"
-                    },
-                    "skipped": {
-                      "type": "integer"
-                    },
-                    "skipped_by_reason": {
-                      "type": "object",
-                      "additionalProperties": {
-                        "type": "integer"
-                      }
-                    }
-                  }
-                },
-                "results": {
-                  "type": "array",
-                  "description": "One per lead considered, up to 1,000 (skipped ones first).",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "lead_id",
-                      "outcome",
-                      "reason"
-                    ],
-                    "properties": {
-                      "lead_id": {
-                        "type": "string"
-                      },
-                      "outcome": {
-                        "type": "string",
-                        "enum": [
-                          "enrolled",
-                          "skipped"
-                        ]
-                      },
-                      "reason": {
-                        "enum": [
-                          "suppressed",
-                          "already_enrolled",
-                          "missing_variable",
-                          "not_found",
-                          null
-                        ],
-                        "anyOf": [
-                          {
-                            "type": "string"
-                          },
-                          {
-                            "type": "null"
-                          }
-                        ]
-                      },
-                      "detail": {
-                        "anyOf": [
-                          {
-                            "type": "string"
-                          },
-                          {
-                            "type": "null"
-                          }
-                        ]
-                      }
-                    }
-                  }
-                },
-                "results_truncated": {
-                  "type": "boolean"
-                }
-              }
+              "type": "object"
             },
             {
               "type": "null"
@@ -11323,161 +9850,23 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
+      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
-        "name",
         "status",
-        "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "revision"
       ],
       "properties": {
         "id": {
           "type": "string"
         },
-        "name": {
+        "status": {
           "type": "string"
         },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "pending_approval",
-            "approved",
-            "active",
-            "paused",
-            "completed",
-            "archived"
-          ]
-        },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-        },
-        "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
-        },
-        "daily_limit": {
           "type": "integer"
         },
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body"
-            ],
-            "properties": {
-              "position": {
-                "type": "integer"
-              },
-              "wait_days": {
-                "type": "integer"
-              },
-              "subject": {
-                "type": "string"
-              },
-              "body": {
-                "type": "string"
-              }
-            }
-          }
-        },
-        "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -11488,64 +9877,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "stats": {
-          "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
-        },
-        "created_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "updated_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "launched_at": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "date-time"
             },
             {
               "type": "null"
@@ -11594,161 +9928,23 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
+      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
-        "name",
         "status",
-        "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "revision"
       ],
       "properties": {
         "id": {
           "type": "string"
         },
-        "name": {
+        "status": {
           "type": "string"
         },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "pending_approval",
-            "approved",
-            "active",
-            "paused",
-            "completed",
-            "archived"
-          ]
-        },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-        },
-        "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
-        },
-        "daily_limit": {
           "type": "integer"
         },
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body"
-            ],
-            "properties": {
-              "position": {
-                "type": "integer"
-              },
-              "wait_days": {
-                "type": "integer"
-              },
-              "subject": {
-                "type": "string"
-              },
-              "body": {
-                "type": "string"
-              }
-            }
-          }
-        },
-        "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -11759,64 +9955,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "stats": {
-          "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
-        },
-        "created_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "updated_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "launched_at": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "date-time"
             },
             {
               "type": "null"
@@ -11865,161 +10006,23 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
+      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
-        "name",
         "status",
-        "revision",
-        "sender_connector_id",
-        "schedule",
-        "daily_limit",
-        "steps",
-        "approval",
-        "approval_url",
-        "pause_reason",
-        "stats",
-        "created_at",
-        "updated_at",
-        "launched_at"
+        "revision"
       ],
       "properties": {
         "id": {
           "type": "string"
         },
-        "name": {
+        "status": {
           "type": "string"
         },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "pending_approval",
-            "approved",
-            "active",
-            "paused",
-            "completed",
-            "archived"
-          ]
-        },
         "revision": {
-          "type": "integer",
-          "description": "Bumped by every edit; pass it as If-Match to update and as revision to approve."
-        },
-        "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "schedule": {
-          "type": "object",
-          "required": [
-            "timezone",
-            "days",
-            "start_hour",
-            "end_hour"
-          ],
-          "properties": {
-            "timezone": {
-              "type": "string"
-            },
-            "days": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "start_hour": {
-              "type": "integer"
-            },
-            "end_hour": {
-              "type": "integer"
-            }
-          }
-        },
-        "daily_limit": {
           "type": "integer"
         },
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body"
-            ],
-            "properties": {
-              "position": {
-                "type": "integer"
-              },
-              "wait_days": {
-                "type": "integer"
-              },
-              "subject": {
-                "type": "string"
-              },
-              "body": {
-                "type": "string"
-              }
-            }
-          }
-        },
-        "approval": {
-          "description": "The last approval or rejection; null when none, or when an edit voided it.",
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "decision",
-                "revision",
-                "by",
-                "at",
-                "note"
-              ],
-              "properties": {
-                "decision": {
-                  "type": "string",
-                  "enum": [
-                    "approved",
-                    "rejected"
-                  ]
-                },
-                "revision": {
-                  "type": "integer"
-                },
-                "by": {
-                  "type": "string",
-                  "description": "The user who decided."
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time"
-                },
-                "note": {
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
         "approval_url": {
-          "description": "While pending approval: the page where a person approves or rejects it.",
           "anyOf": [
             {
               "type": "string"
@@ -12030,64 +10033,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "pause_reason": {
-          "description": "Why it is paused: paused_by_user or connector_expired.",
           "anyOf": [
             {
               "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "stats": {
-          "type": "object",
-          "required": [
-            "enrolled",
-            "scheduled",
-            "sent",
-            "failed",
-            "bounced",
-            "unsubscribed",
-            "uncertain"
-          ],
-          "properties": {
-            "enrolled": {
-              "type": "integer"
-            },
-            "scheduled": {
-              "type": "integer"
-            },
-            "sent": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            },
-            "bounced": {
-              "type": "integer"
-            },
-            "unsubscribed": {
-              "type": "integer"
-            },
-            "uncertain": {
-              "type": "integer"
-            }
-          }
-        },
-        "created_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "updated_at": {
-          "type": "string",
-          "format": "date-time"
-        },
-        "launched_at": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "date-time"
             },
             {
               "type": "null"

@@ -1790,12 +1790,8 @@ export interface components {
             postal_address?: string | null;
             require_human_approval?: boolean;
         };
-        /** @description When messages may go out, in the sequence's time zone. */
         SequenceSchedule: {
-            /**
-             * @description An IANA time zone, e.g. Europe/Paris.
-             * @default UTC
-             */
+            /** @default UTC */
             timezone: string;
             /**
              * @default [
@@ -1809,20 +1805,13 @@ export interface components {
             days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
             /** @default 9 */
             start_hour: number;
-            /**
-             * @description Exclusive; after start_hour.
-             * @default 17
-             */
+            /** @default 17 */
             end_hour: number;
         };
         SequenceStepInput: {
-            /**
-             * @description Days after the previous step (for the first, after enrollment).
-             * @default 0
-             */
+            /** @default 0 */
             wait_days: number;
             subject: string;
-            /** @description Markdown-ish text: paragraphs, **bold**, *italic*, [links](https://…), "- " lists, and variables. */
             body: string;
         };
         SequenceStep: {
@@ -1846,55 +1835,39 @@ export interface components {
             daily_limit?: number;
             steps?: components["schemas"]["SequenceStepInput"][];
         };
-        SequenceStats: {
-            enrolled: number;
-            scheduled: number;
-            sent: number;
-            failed: number;
-            bounced: number;
-            unsubscribed: number;
-            uncertain: number;
-        };
-        SequenceApproval: {
-            /** @enum {string} */
-            decision: "approved" | "rejected";
-            revision: number;
-            /** @description The user who decided. */
-            by: string;
-            /** Format: date-time */
-            at: string;
-            note: string | null;
-        };
         EmailSequence: {
-            /** @example seq_01jd8x6y5k2r3t4v5w6x7y8z9a */
             id: string;
             name: string;
             /** @enum {string} */
             status: "draft" | "pending_approval" | "approved" | "active" | "paused" | "completed" | "archived";
-            /** @description Bumped by every edit; pass it as If-Match to update and as revision to approve. */
             revision: number;
-            sender_connector_id: string | null;
-            schedule: {
-                timezone: string;
-                days: string[];
-                start_hour: number;
-                end_hour: number;
+            sender_connector_id?: string | null;
+            schedule?: {
+                [key: string]: unknown;
             };
-            daily_limit: number;
+            daily_limit?: number;
             steps: components["schemas"]["SequenceStep"][];
-            /** @description The last approval or rejection; null when none, or when an edit voided it. */
-            approval: components["schemas"]["SequenceApproval"] | null;
-            /** @description While pending approval: the page where a person approves or rejects it. */
-            approval_url: string | null;
-            /** @description Why it is paused: paused_by_user or connector_expired. */
-            pause_reason: string | null;
-            stats: components["schemas"]["SequenceStats"];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /** Format: date-time */
-            launched_at: string | null;
+            /** @description {decision, revision, by, at, note} */
+            approval?: {
+                [key: string]: unknown;
+            } | null;
+            approval_url?: string | null;
+            pause_reason?: string | null;
+            /** @description {enrolled, scheduled, sent, failed, bounced, unsubscribed, uncertain} */
+            stats?: {
+                [key: string]: unknown;
+            };
+            created_at?: string;
+            updated_at?: string;
+            launched_at?: string | null;
+        };
+        /** @description The sequence after the change (REST bodies carry every field of get_email_sequence). */
+        SequenceState: {
+            id: string;
+            status: string;
+            revision: number;
+            approval_url?: string | null;
+            pause_reason?: string | null;
         };
         EmailSequenceList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["EmailSequence"][];
@@ -1938,6 +1911,7 @@ export interface components {
         RejectEmailSequenceRequest: {
             note: string;
         };
+        /** @description Exactly one of lead_ids, import_id or filter. */
         EnrollLeadsRequest: {
             lead_ids?: string[];
             import_id?: string;
@@ -1975,8 +1949,11 @@ export interface components {
             enroll?: components["schemas"]["EnrollLeadsRequest"];
         };
         LaunchResult: {
-            sequence: components["schemas"]["EmailSequence"];
-            enrollment: components["schemas"]["EnrollmentResult"] | null;
+            sequence: components["schemas"]["SequenceState"];
+            /** @description With enroll: the answer enroll_leads_in_sequence gives. */
+            enrollment: {
+                [key: string]: unknown;
+            } | null;
             already_active: boolean;
         };
         SequenceEnrollment: {
@@ -3983,7 +3960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSequence"];
+                    "application/json": components["schemas"]["SequenceState"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4090,7 +4067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSequence"];
+                    "application/json": components["schemas"]["SequenceState"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4160,7 +4137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSequence"];
+                    "application/json": components["schemas"]["SequenceState"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4194,7 +4171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSequence"];
+                    "application/json": components["schemas"]["SequenceState"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4231,7 +4208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSequence"];
+                    "application/json": components["schemas"]["SequenceState"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4414,7 +4391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSequence"];
+                    "application/json": components["schemas"]["SequenceState"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4444,7 +4421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSequence"];
+                    "application/json": components["schemas"]["SequenceState"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4474,7 +4451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSequence"];
+                    "application/json": components["schemas"]["SequenceState"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -70,7 +70,7 @@ export async function removeLeadFromSequence(input: RemoveLeadFromSequenceInput,
 
 export async function launchEmailSequence(input: LaunchEmailSequenceInput, ctx: HandlerContext): Promise<LaunchEmailSequenceOutput> {
   const result = await launchSequence(ctx.deps, actorFrom(ctx), { sequenceId: input.path.sequence_id, enroll: input.body?.enroll });
-  return { status: 200, body: { sequence: sequenceBody(result.sequence), enrollment: result.enrollment, already_active: result.already_active } };
+  return { status: 200, body: { sequence: sequenceBody(result.sequence), enrollment: result.enrollment as unknown as Record<string, unknown> | null, already_active: result.already_active } };
 }
 
 export async function pauseEmailSequence(input: PauseEmailSequenceInput, ctx: HandlerContext): Promise<PauseEmailSequenceOutput> {

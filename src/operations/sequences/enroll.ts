@@ -32,6 +32,8 @@ const RESULTS_CAP = 1000;
 const DAY_MS = 86_400_000;
 
 export function enrollSource(request: EnrollRequest): EnrollSource {
+  const given = [request.lead_ids, request.import_id, request.filter].filter((v) => v !== undefined).length;
+  if (given > 1) throw new ApiError('validation_failed', 'Give exactly one of lead_ids, import_id or filter.', { errors: [{ pointer: '/', code: 'one_of', message: 'lead_ids, import_id or filter' }] });
   if (request.lead_ids) return { leadIds: request.lead_ids };
   if (request.import_id) return { importId: request.import_id };
   if (request.filter) {
