@@ -73,7 +73,7 @@ const questions: Array<[string, Expected]> = [
   ['see the chunks extracted from a source', { tools: ['list_knowledge_chunks'] }],
   ['list everything we have ingested', { tools: ['list_knowledge_sources'] }],
   ['how do I configure Claude Desktop to use the tools', { sources: ['docs/getting-started.md#connect-an-agent-over-mcp', 'README.md#local-the-service-mcp-stdio-launcher'] }],
-  ['can the agent import leads and launch a sequence', { sources: ['docs/agent-run.md#not-available-yet'] }],
+  ['can the agent import leads and launch a sequence', { sources: ['docs/agent-run.md#step-6-launch-the-sequence-with-the-imported-leads'] }],
   ['my token expired and every call gets 401', { sources: ['docs/credentials-and-keys.md#why-a-call-gets-401', 'docs/errors.md#401'] }],
   ['rotate an api key', { tools: ['create_api_key', 'revoke_api_key'] }],
   ['how do I start the server locally', { sources: ['docs/getting-started.md#start-the-service', 'README.md#the-two-commands'] }],

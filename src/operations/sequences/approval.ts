@@ -65,6 +65,7 @@ async function decide(deps: Deps, tx: Parameters<typeof recordEvent>[1], actor: 
 }
 
 export async function approveSequence(deps: Deps, actor: Actor, request: { sequenceId: string; revision: number; note?: string }): Promise<SequenceView> {
+  await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
   await checkDecider(deps, actor, request.sequenceId);
   const row = await deps.db.sql.begin(async (tx) => {
     const current = await requireSequence(deps, tx, actor.workspaceId, request.sequenceId, { forUpdate: true });
@@ -81,6 +82,7 @@ export async function approveSequence(deps: Deps, actor: Actor, request: { seque
 }
 
 export async function rejectSequence(deps: Deps, actor: Actor, request: { sequenceId: string; note: string }): Promise<SequenceView> {
+  await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
   await checkDecider(deps, actor, request.sequenceId);
   const row = await deps.db.sql.begin(async (tx) => {
     const current = await requireSequence(deps, tx, actor.workspaceId, request.sequenceId, { forUpdate: true });

@@ -59,6 +59,8 @@ export async function updateSequence(deps: Deps, actor: Actor, request: { sequen
     if (current.status !== 'draft' && current.status !== 'paused') {
       throw new ApiError('sequence_not_editable', `A ${current.status} sequence cannot be edited: only draft and paused ones can${current.status === 'active' ? ' (pause it first)' : current.status === 'pending_approval' || current.status === 'approved' ? ' (reject it back to draft first, or pause it after launch)' : ''}.`);
     }
+    // An empty patch changes nothing, so it keeps the revision and any approval.
+    if (Object.keys(request.patch).length === 0) return current;
     const fields = await sequenceFields(deps, actor.workspaceId, request.patch, current);
     const updated = await updateSequenceFields(tx, actor.workspaceId, current.id, fields, deps.clock.now());
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.updated', { ...sequenceEventData(updated), approval_voided: current.approval?.decision === 'approved' });
