@@ -43,7 +43,7 @@ export function activeSequencesAcrossWorkspaces(q: Queryable, now: Date): Promis
     select s.workspace_id, s.id, s.sender_connector_id from sequences s
     where s.status = 'active' and s.sender_connector_id is not null and (
       exists (select 1 from sequence_enrollments e where e.sequence_id = s.id and e.status = 'active' and e.next_due_at <= ${now})
-      or exists (select 1 from sequence_messages m where m.sequence_id = s.id and m.status = 'scheduled'))`;
+      or exists (select 1 from sequence_messages m where m.sequence_id = s.id and m.status = 'scheduled' and m.scheduled_at <= ${now}))`;
 }
 
 /**
@@ -141,17 +141,29 @@ export async function markSent(q: Queryable, workspaceId: string, id: string, to
   return row;
 }
 
-export type MessageEnd = { status: 'failed' | 'cancelled' | 'uncertain'; code: string; message: string } | { status: 'scheduled'; code: string; message: string; retryAt: Date };
+/**
+ * How a held message ends. `scheduled` puts it back: `attempted` when the provider answered (429, 5xx), so
+ * the attempt counts towards giving up; otherwise (released unsent, paused, no token) the claim's attempt
+ * is taken back.
+ */
+export type MessageEnd = { status: 'failed' | 'cancelled' | 'uncertain'; code: string; message: string } | { status: 'scheduled'; code: string; message: string; retryAt: Date; attempted?: boolean };
 
 /** Ends (or puts back) a message this sender holds, claimed or sending. */
 export async function settleMessage(q: Queryable, workspaceId: string, id: string, token: string, end: MessageEnd, now: Date): Promise<MessageRow | undefined> {
   const sql = query(q);
   const [row] = await sql<MessageRow[]>`
     update sequence_messages set status = ${end.status}, error_code = ${end.code}, error_message = ${end.message}, updated_at = ${now},
-      ${end.status === 'scheduled' ? sql`scheduled_at = ${end.retryAt}, claim_token = null, claimed_at = null, sending_at = null` : sql`claim_token = claim_token`}
+      ${end.status === 'scheduled' ? sql`scheduled_at = ${end.retryAt}, claim_token = null, claimed_at = null, sending_at = null${end.attempted ? sql`` : sql`, attempts = greatest(attempts - 1, 0)`}` : sql`claim_token = claim_token`}
     where workspace_id = ${workspaceId} and id = ${id} and status in ('claimed', 'sending') and claim_token = ${token}
     returning ${columns(q)}`;
   return row;
+}
+
+/** A message the sweep gave up on was sent after all: its enrollment, stopped as uncertain, goes on. */
+export async function reopenUncertainEnrollment(q: Queryable, workspaceId: string, enrollmentId: string, now: Date): Promise<void> {
+  await query(q)`
+    update sequence_enrollments set status = 'active', stop_reason = null, updated_at = ${now}
+    where workspace_id = ${workspaceId} and id = ${enrollmentId} and status = 'stopped' and stop_reason = 'uncertain'`;
 }
 
 /** After a sent message: the enrollment's next step is due `dueAt`, or the enrollment is complete. */

@@ -236,7 +236,10 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     const mime = Buffer.from(raw, 'base64url');
     const parsed = await simpleParser(mime);
     const to = parsed.to ? (Array.isArray(parsed.to) ? parsed.to.map((a) => a.text).join(', ') : parsed.to.text) : null;
-    if (!to) return c.json({ error: { code: 400, message: 'Invalid To header', status: 'INVALID_ARGUMENT' } }, 400);
+    // Like a payment provider's test card numbers: an address at a reserved `.invalid` domain (RFC 2606),
+    // which can never exist, is refused as Gmail refuses a bad recipient, so bounces can be tried here.
+    const addresses = parsed.to ? (Array.isArray(parsed.to) ? parsed.to : [parsed.to]).flatMap((a) => a.value.map((v) => v.address ?? '')) : [];
+    if (!to || addresses.some((a) => !a || /\.invalid$/i.test(a))) return c.json({ error: { code: 400, message: 'Invalid To header', status: 'INVALID_ARGUMENT' } }, 400);
     const message = await insertSandboxMessage(deps.db.sql, grant.grant.workspace_id, deps.ids, {
       grantId: grant.grant.id,
       raw: mime.toString('utf8'),

@@ -49,6 +49,8 @@ export interface FakeGoogle {
   holdSendAnswer(after: number): { held: Promise<SentMessage>; release(): void };
   /** The next `n` send requests wait for one another before any is recorded: they were in flight together. */
   meetSends(n: number): void;
+  /** The next sends are refused with these answers, in order (a status, Gmail's error message and an optional Retry-After). */
+  refuseNextSends(answers: Array<{ status: number; message: string; retryAfter?: number }>): void;
   /** The most send requests the fake has had in flight at once. */
   peakSendsInFlight: number;
   /** Send requests accepted, recorded or not. */
@@ -67,6 +69,7 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
   const refreshTokens = new Map<string, { email: string; scopes: string[]; revoked: boolean }>();
   const accessTokens = new Map<string, { email: string; scopes: string[]; valid: boolean; refresh?: string }>();
   const pendingChoices = new Map<string, ConsentChoice>();
+  const refusals: Array<{ status: number; message: string; retryAfter?: number }> = [];
   const fake = { sent: [] as SentMessage[], revoked: [] as string[], refreshes: 0, refusals: [] as string[], peakSendsInFlight: 0, sendCount: 0 };
   let invalidGrantNext = false;
   let hold: Promise<void> | undefined;
@@ -190,6 +193,11 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
         if (!who.scopes.includes(SEND)) return send(res, 403, { error: { code: 403, status: 'PERMISSION_DENIED' } });
         const body = JSON.parse(await readBody(req)) as { raw?: string };
         if (typeof body.raw !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(body.raw)) return refuse(res, 400, 'invalid_argument', 'gmail send: raw is not base64url');
+        const refusal = refusals.shift();
+        if (refusal) {
+          if (refusal.retryAfter !== undefined) res.setHeader('retry-after', String(refusal.retryAfter));
+          return send(res, refusal.status, { error: { code: refusal.status, message: refusal.message, status: refusal.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' } });
+        }
         fake.sendCount += 1;
         if (options.recordSent === false) return send(res, 200, { id: `18c${randomBytes(6).toString('hex')}`, threadId: `18c${randomBytes(6).toString('hex')}`, labelIds: ['SENT'] });
         const parsed = await simpleParser(Buffer.from(body.raw, 'base64url'));
@@ -265,6 +273,9 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
       const held = new Promise<SentMessage>((resolve) => (arrived = resolve));
       heldSend = { after, taken: false, arrived, released: new Promise<void>((resolve) => (release = resolve)) };
       return { held, release };
+    },
+    refuseNextSends(answers: Array<{ status: number; message: string; retryAfter?: number }>) {
+      refusals.push(...answers);
     },
     meetSends(n: number) {
       let open!: () => void;

@@ -82,3 +82,15 @@ describe('an email sequence from draft to sent', () => {
     expect(done.stats).toMatchObject({ enrolled: 3, sent: 6, scheduled: 0, failed: 0, uncertain: 0 });
   });
 });
+
+describe('sandbox bounces', () => {
+  it('refuses an address at a reserved .invalid domain as Gmail refuses a bad recipient, bouncing the lead', async () => {
+    const ws = await readyWorkspace(t, [{ email: 'ghost@nowhere.invalid', first_name: 'Ghost', company: 'None', custom_fields: { plan: 'x' } }]);
+    const seq = await approvedSequence(t, ws);
+    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: [ws.leads[0].id] } } }));
+    await drain(t);
+    const [message] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }))).data;
+    expect(message).toMatchObject({ status: 'failed', error_code: 'bounced', mode: 'sandbox' });
+    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('bounced');
+  });
+});

@@ -114,3 +114,43 @@ describe('sending through Gmail (live mode, fake Google)', () => {
     expect((await resume.json()).code).toBe('connector_expired');
   });
 });
+
+describe('refusals from Gmail (live mode, fake Google)', () => {
+  it('retries a 429 after its Retry-After, holding the whole mailbox, and counts only real attempts', async () => {
+    const ws = await liveWorkspace('throttled@gmail.example');
+    const seq = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), steps: [twoSteps(null).steps[0]] });
+    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
+    google.refuseNextSends([{ status: 429, message: 'User-rate limit exceeded', retryAfter: 600 }]);
+    await drain(t);
+    expect(sentTo('throttled@gmail.example', 'zoe@example.com').length + sentTo('throttled@gmail.example', 'max@example.com').length).toBe(0);
+    const waiting = await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }));
+    expect(waiting.data.map((m: any) => m.status)).toEqual(['scheduled', 'scheduled']);
+    const refused = waiting.data.find((m: any) => m.error_code === 'rate_limited');
+    const released = waiting.data.find((m: any) => m.error_code === 'released');
+    expect([refused.attempts, released.attempts]).toEqual([1, 0]);
+    for (const m of waiting.data) expect(Date.parse(m.scheduled_at) - now.getTime()).toBeGreaterThanOrEqual(600_000);
+
+    now = new Date(now.getTime() + 11 * 60_000);
+    await relogin(t, ws);
+    await drain(t);
+    const sent = await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}&status=sent`, { token: ws.owner.token }));
+    expect(sent.data.map((m: any) => m.attempts).sort()).toEqual([1, 2]);
+    expect(sentTo('throttled@gmail.example', 'zoe@example.com')).toHaveLength(1);
+    expect(sentTo('throttled@gmail.example', 'max@example.com')).toHaveLength(1);
+  });
+
+  it('fails a message Gmail refuses for its recipient and marks the lead bounced and suppressed everywhere', async () => {
+    const ws = await liveWorkspace('bounce@gmail.example');
+    const seq = await approvedSequence(t, ws);
+    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: [ws.leads[0].id] } } }));
+    google.refuseNextSends([{ status: 400, message: 'Invalid To header' }]);
+    await drain(t);
+    const [failed] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }))).data;
+    expect(failed).toMatchObject({ status: 'failed', error_code: 'bounced' });
+    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('bounced');
+    const done = await json(t.request(`/api/v1/sequences/${seq.id}`, { token: ws.owner.token }));
+    expect(done.stats).toMatchObject({ failed: 1, bounced: 1, sent: 0 });
+    const events = await json(t.request('/api/v1/events?type=lead.bounced', { token: ws.owner.token }));
+    expect(events.data.map((e: any) => e.data.id)).toContain(ws.leads[0].id);
+  });
+});

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConnectorRow } from '../../data/connectors.ts';
 import { findSequence, findWorkspaceSettings, pauseSequencesOfConnector, setSequenceStatus, type SequenceRow } from '../../data/sequences.ts';
-import { advanceEnrollment, completeFinishedSequences, lockClaimedMessage, markSending, markSent, settleMessage, type MessageEnd, type MessageRow } from '../../data/sequence-messages.ts';
+import { advanceEnrollment, completeFinishedSequences, lockClaimedMessage, markSending, markSent, reopenUncertainEnrollment, settleMessage, type MessageEnd, type MessageRow } from '../../data/sequence-messages.ts';
 import { stopEnrollments } from '../../data/sequence-enrollments.ts';
 import { setLeadStatus, suppress } from '../../data/leads.ts';
 import type { Queryable } from '../../data/queryable.ts';
@@ -25,8 +25,9 @@ const DAY_MS = 86_400_000;
 /** Attempts before a message that keeps meeting 429/5xx is failed. */
 export const MAX_ATTEMPTS = 5;
 
-/** `next`: go on with the mailbox; `stop`: the mailbox cannot send now (throttled, disconnected). */
-export type SendOutcome = 'next' | 'stop';
+/** `next`: go on with the mailbox; `stop`: the mailbox cannot send before `resumeAt` (throttled, disconnected, paused). */
+export type SendOutcome = { kind: 'next' } | { kind: 'stop'; resumeAt: Date };
+const NEXT: SendOutcome = { kind: 'next' };
 
 type Prepared = { kind: 'skip' } | { kind: 'stop' } | { kind: 'send'; raw: string; message: MessageRow; sequence: SequenceRow; to: string };
 
@@ -95,7 +96,9 @@ async function recordSent(deps: Deps, p: Extract<Prepared, { kind: 'send' }>, to
   const { message: m, sequence } = p;
   const completed = await deps.db.sql.begin(async (tx) => {
     const now = deps.clock.now();
-    await markSent(tx, m.workspace_id, m.id, token, { providerMessageId, now });
+    const sent = await markSent(tx, m.workspace_id, m.id, token, { providerMessageId, now });
+    if (!sent) return false;
+    await reopenUncertainEnrollment(tx, m.workspace_id, m.enrollment_id, now);
     const next = sequence.steps[m.step];
     await advanceEnrollment(tx, m.workspace_id, m.enrollment_id, next ? { step: m.step + 1, dueAt: new Date(now.getTime() + next.wait_days * DAY_MS) } : null, now);
     const done = await completeFinishedSequences(tx, m.workspace_id, sequence.id, now);
@@ -127,32 +130,43 @@ async function pauseMailbox(deps: Deps, connector: ConnectorRow, reason: string)
   if (paused.length) deps.log.warn({ connector_id: connector.id, reason, sequences: paused.length }, 'sequences paused: their sender cannot send');
 }
 
+/** The provider could not be asked (no access token): nothing was sent. An expired connector pauses its sequences. */
+async function tokenFailure(deps: Deps, connector: ConnectorRow, p: Extract<Prepared, { kind: 'send' }>, token: string, error: unknown): Promise<SendOutcome> {
+  const m = p.message;
+  const now = deps.clock.now();
+  const expired = error instanceof ApiError && error.code === 'connector_not_connected';
+  if (!(error instanceof ApiError)) deps.log.error({ err: error, message_id: m.id }, 'sequence message: no access token');
+  const message = error instanceof Error ? error.message : String(error);
+  const end: MessageEnd = expired
+    ? { status: 'scheduled', code: 'connector_expired', message, retryAt: now }
+    : { status: 'scheduled', code: 'token_unavailable', message, retryAt: new Date(now.getTime() + backoffSeconds(m.attempts) * 1000) };
+  await deps.db.sql.begin((tx) => settle(deps, tx, m, token, end));
+  if (expired) await pauseMailbox(deps, connector, 'connector_expired');
+  return { kind: 'stop', resumeAt: end.status === 'scheduled' ? end.retryAt : now };
+}
+
+/** What the provider's refusal or silence means for the message, the lead and the mailbox. */
 async function handleFailure(deps: Deps, connector: ConnectorRow, p: Extract<Prepared, { kind: 'send' }>, token: string, error: unknown): Promise<SendOutcome> {
   const m = p.message;
   const now = deps.clock.now();
   const retry = (code: string, message: string, retryAfter?: number): MessageEnd =>
-    m.attempts >= MAX_ATTEMPTS ? { status: 'failed', code, message: `${message} (gave up after ${m.attempts} attempts)` } : { status: 'scheduled', code, message, retryAt: new Date(now.getTime() + backoffSeconds(m.attempts, retryAfter) * 1000) };
-  if (error instanceof ApiError) {
-    // The token could not be had: nothing was sent. An expired connector pauses its sequences.
-    const expired = error.code === 'connector_not_connected';
-    await deps.db.sql.begin((tx) => settle(deps, tx, m, token, expired ? { status: 'scheduled', code: 'connector_expired', message: error.message, retryAt: now } : retry('token_refresh_failed', error.message)));
-    if (expired) await pauseMailbox(deps, connector, 'connector_expired');
-    return 'stop';
-  }
+    m.attempts >= MAX_ATTEMPTS ? { status: 'failed', code, message: `${message} (gave up after ${m.attempts} attempts)` } : { status: 'scheduled', code, message, retryAt: new Date(now.getTime() + backoffSeconds(m.attempts, retryAfter) * 1000), attempted: true };
   if (!(error instanceof ProviderError)) {
     deps.log.error({ err: error, message_id: m.id }, 'sequence message: unexpected failure during the provider call');
     await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'uncertain', code: 'send_interrupted', message: 'The provider call failed in an unexpected way; the message may have been delivered, so it is not retried.' }, 'uncertain'));
-    return 'next';
+    return NEXT;
   }
   const { kind, status, detail } = error;
   if (kind === 'unauthorized') {
     await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'scheduled', code: 'connector_refused', message: error.message, retryAt: now }));
     await pauseMailbox(deps, connector, 'connector_refused');
-    return 'stop';
+    return { kind: 'stop', resumeAt: now };
   }
   if (kind === 'forbidden' || (kind === 'unavailable' && (status !== undefined || detail.notSent))) {
-    await deps.db.sql.begin((tx) => settle(deps, tx, m, token, retry(status === 429 ? 'rate_limited' : 'provider_unavailable', error.message, detail.retryAfterSeconds)));
-    return 'stop';
+    const end = retry(status === 429 ? 'rate_limited' : 'provider_unavailable', error.message, detail.retryAfterSeconds);
+    await deps.db.sql.begin((tx) => settle(deps, tx, m, token, end));
+    // The mailbox as a whole waits as long as this message: its other messages would meet the same answer.
+    return { kind: 'stop', resumeAt: end.status === 'scheduled' ? end.retryAt : new Date(now.getTime() + backoffSeconds(m.attempts, detail.retryAfterSeconds) * 1000) };
   }
   if (kind === 'invalid_request') {
     const badAddress = /invalid to|recipient/i.test(detail.providerMessage ?? '');
@@ -160,26 +174,35 @@ async function handleFailure(deps: Deps, connector: ConnectorRow, p: Extract<Pre
       await settle(deps, tx, m, token, { status: 'failed', code: badAddress ? 'bounced' : 'rejected', message: error.message }, badAddress ? undefined : 'failed');
       if (badAddress) await bounce(deps, tx, m, p.to);
     });
-    return 'next';
+    return NEXT;
   }
   // No answer, or an answer we cannot read: the provider may have sent it.
   await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'uncertain', code: 'no_answer', message: `${error.message}; the message may have been delivered, so it is not retried.` }, 'uncertain'));
-  return 'next';
+  return NEXT;
 }
 
 export async function sendClaimedMessage(deps: Deps, connector: ConnectorRow, claimed: MessageRow, token: string): Promise<SendOutcome> {
   const prepared = await prepare(deps, connector, claimed, token);
-  if (prepared.kind !== 'send') return prepared.kind === 'stop' ? 'stop' : 'next';
+  if (prepared.kind === 'skip') return NEXT;
+  if (prepared.kind === 'stop') return { kind: 'stop', resumeAt: deps.clock.now() };
+  // Getting a token happens apart from the send: a failure there certainly sent nothing.
+  const tokenFor = (force: boolean) => accessTokenFor(deps, connector, { force }).then((t) => ({ t }), (error: unknown) => ({ error }));
+  const first = await tokenFor(false);
+  if ('error' in first) return tokenFailure(deps, connector, prepared, token, first.error);
   let sent;
   try {
-    sent = await sendRawMessage(deps.connectors.gmail, await accessTokenFor(deps, connector), prepared.raw).catch(async (error: unknown) => {
-      // A refused access token means Gmail did not take the message: refresh once and send again.
-      if (error instanceof ProviderError && error.kind === 'unauthorized') return sendRawMessage(deps.connectors.gmail, await accessTokenFor(deps, connector, { force: true }), prepared.raw);
-      throw error;
-    });
+    sent = await sendRawMessage(deps.connectors.gmail, first.t, prepared.raw);
   } catch (error) {
-    return handleFailure(deps, connector, prepared, token, error);
+    // A refused access token means Gmail did not take the message: refresh once and send again.
+    if (!(error instanceof ProviderError && error.kind === 'unauthorized')) return handleFailure(deps, connector, prepared, token, error);
+    const fresh = await tokenFor(true);
+    if ('error' in fresh) return tokenFailure(deps, connector, prepared, token, fresh.error);
+    try {
+      sent = await sendRawMessage(deps.connectors.gmail, fresh.t, prepared.raw);
+    } catch (again) {
+      return handleFailure(deps, connector, prepared, token, again);
+    }
   }
   await recordSent(deps, prepared, token, sent.id);
-  return 'next';
+  return NEXT;
 }

@@ -102,10 +102,11 @@ export async function claimForMailbox(deps: Deps, connector: ConnectorRow): Prom
   });
 }
 
-async function release(deps: Deps, held: Array<{ message: MessageRow; token: string }>): Promise<void> {
+/** Puts reserved messages back unsent (their claim's attempt taken back), due again at `retryAt`. */
+async function release(deps: Deps, held: Array<{ message: MessageRow; token: string }>, retryAt = deps.clock.now()): Promise<void> {
   const now = deps.clock.now();
   for (const { message, token } of held) {
-    await settleMessage(deps.db.sql, message.workspace_id, message.id, token, { status: 'scheduled', code: 'released', message: 'Put back unsent.', retryAt: now }, now);
+    await settleMessage(deps.db.sql, message.workspace_id, message.id, token, { status: 'scheduled', code: 'released', message: 'Put back unsent.', retryAt }, now);
   }
 }
 
@@ -127,8 +128,9 @@ export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signa
         await release(deps, held.slice(i));
         return true;
       }
-      if ((await sendClaimedMessage(deps, connector, held[i].message, held[i].token)) === 'stop') {
-        await release(deps, held.slice(i + 1));
+      const outcome = await sendClaimedMessage(deps, connector, held[i].message, held[i].token);
+      if (outcome.kind === 'stop') {
+        await release(deps, held.slice(i + 1), outcome.resumeAt);
         return false;
       }
       const pause = spacing(deps);
