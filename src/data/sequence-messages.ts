@@ -5,6 +5,7 @@
 // cannot write over its replacement. The cross-workspace functions serve the sender and its sweeps and
 // say so in their names.
 import type { Ids } from '../deps.ts';
+import type { SequenceRow } from './sequences.ts';
 import { query, type Queryable } from './queryable.ts';
 
 export type MessageStatus = 'scheduled' | 'claimed' | 'sending' | 'sent' | 'failed' | 'cancelled' | 'uncertain';
@@ -86,6 +87,20 @@ export async function countMailboxSendsSince(q: Queryable, workspaceId: string, 
     select count(*)::int as n from sequence_messages
     where workspace_id = ${workspaceId} and connector_id = ${connectorId} and status in ('claimed', 'sending', 'sent', 'uncertain') and claimed_at >= ${since}`;
   return row.n;
+}
+
+/** Serializes the claimers of one mailbox until the transaction ends (limits are counted, then claimed). */
+export async function lockMailbox(q: Queryable, connectorId: string): Promise<void> {
+  await query(q)`select pg_advisory_xact_lock(hashtextextended(${`mailbox:${connectorId}`}, 0))`;
+}
+
+/** The mailbox's active sequences with a message due now, the longest-running first. */
+export function sequencesWithDueMessages(q: Queryable, workspaceId: string, connectorId: string, now: Date): Promise<SequenceRow[]> {
+  return query(q)<SequenceRow[]>`
+    select s.* from sequences s
+    where s.workspace_id = ${workspaceId} and s.sender_connector_id = ${connectorId} and s.status = 'active'
+      and exists (select 1 from sequence_messages m where m.sequence_id = s.id and m.status = 'scheduled' and m.scheduled_at <= ${now})
+    order by s.launched_at, s.id`;
 }
 
 /** Reserves up to `limit` scheduled messages of a sequence for one sender (skipping rows another sender holds). */

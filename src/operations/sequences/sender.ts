@@ -15,14 +15,14 @@ import {
   claimMessages,
   countMailboxSendsSince,
   countSequenceSendsSince,
+  lockMailbox,
   markStaleSendingUncertainAcrossWorkspaces,
   materializeDueMessages,
   releaseStaleClaimsAcrossWorkspaces,
+  sequencesWithDueMessages,
   settleMessage,
   type MessageRow,
 } from '../../data/sequence-messages.ts';
-import { query } from '../../data/queryable.ts';
-import type { SequenceRow } from '../../data/sequences.ts';
 import type { Deps } from '../../deps.ts';
 import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
 import { startOfLocalDay, windowOpen } from '../../sequences/sending-window.ts';
@@ -71,23 +71,15 @@ export async function dispatchDue(deps: Deps): Promise<MailboxPayload[]> {
   return [...mailboxes.values()];
 }
 
-async function sendingSequences(deps: Deps, q: Parameters<typeof query>[0], connector: ConnectorRow, now: Date): Promise<SequenceRow[]> {
-  return query(q)<SequenceRow[]>`
-    select s.* from sequences s
-    where s.workspace_id = ${connector.workspace_id} and s.sender_connector_id = ${connector.id} and s.status = 'active'
-      and exists (select 1 from sequence_messages m where m.sequence_id = s.id and m.status = 'scheduled' and m.scheduled_at <= ${now})
-    order by s.launched_at, s.id`;
-}
-
 /** Reserves the next messages this mailbox may send now, within every limit; one claimer per mailbox at a time. */
 export async function claimForMailbox(deps: Deps, connector: ConnectorRow): Promise<Array<{ message: MessageRow; token: string }>> {
   const now = deps.clock.now();
   const { mailboxDailyCap, claimBatch } = deps.config.sequences;
   return deps.db.sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtextextended(${`mailbox:${connector.id}`}, 0))`;
+    await lockMailbox(tx, connector.id);
     let mailboxLeft = mailboxDailyCap - (await countMailboxSendsSince(tx, connector.workspace_id, connector.id, new Date(now.getTime() - 86_400_000)));
     const claimed: Array<{ message: MessageRow; token: string }> = [];
-    for (const s of await sendingSequences(deps, tx, connector, now)) {
+    for (const s of await sequencesWithDueMessages(tx, connector.workspace_id, connector.id, now)) {
       if (mailboxLeft <= 0 || claimed.length >= claimBatch) break;
       if (!windowOpen(s.schedule, now)) continue;
       const sequenceLeft = s.daily_limit - (await countSequenceSendsSince(tx, s.workspace_id, s.id, startOfLocalDay(s.schedule.timezone, now)));
