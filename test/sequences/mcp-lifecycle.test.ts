@@ -3,10 +3,11 @@
 // refused (even with the owner's JWT), the human approves over REST, get_email_sequence(wait) wakes with
 // `approved`, and launch_email_sequence with an import's leads sends into the sandbox mailbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UrlElicitationRequiredError } from '@modelcontextprotocol/client';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { drain, json, readyWorkspace, twoSteps, type Workspace } from './sequence-fixtures.ts';
+import { playHuman } from '../connectors/human.ts';
+import { approvedSequence, drain, json, readyWorkspace, twoSteps, type Workspace } from './sequence-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -23,8 +24,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function connect(credential: string): Promise<Client> {
-  const client = new Client({ name: 'sequence-agent', version: '1.0.0' });
+async function connect(credential: string, options: { elicitation?: boolean } = {}): Promise<Client> {
+  const client = new Client({ name: 'sequence-agent', version: '1.0.0' }, { capabilities: options.elicitation ? { elicitation: { url: {} } } : {}, versionNegotiation: { mode: 'auto' } });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${credential}` } } }));
   clients.push(client);
   return client;
@@ -88,5 +89,22 @@ describe('the sequence lifecycle over MCP', () => {
     expect(sent.data.map((m: any) => m.to).sort()).toEqual(['kai@example.com', 'lin@example.com']);
     const events = await json(t.request('/api/v1/events?type=email_sequence.*', { token: ws.owner.token }));
     expect(events.data.map((e: any) => e.type)).toEqual(expect.arrayContaining(['email_sequence.submitted', 'email_sequence.approved', 'email_sequence.launched', 'email_sequence.completed']));
+  });
+
+  it('hands a client that declared URL elicitation the consent link when the sender waits for consent, and launches once the human allowed', async () => {
+    const seq = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), steps: [{ subject: 'Hi {{first_name}}', body: 'Hello' }] });
+    const lead = await json(t.request('/api/v1/leads', { method: 'POST', token: ws.owner.token, json: { email: 'eli@example.com', first_name: 'Eli' } }), 201);
+    const agent = await connect(ws.owner.token, { elicitation: true });
+    // The sender's grant expired (as when Google refuses its refresh token); the agent asks for a fresh link.
+    await t.deps.db.sql`update connectors set status = 'expired' where id = ${ws.connector.id}`;
+    const renewing = await ok(agent, 'start_connector_oauth', { provider: 'gmail', reconnect_connector_id: ws.connector.id });
+    expect(renewing.status).toBe('pending_consent');
+    const refused = await call(agent, 'launch_email_sequence', { sequence_id: seq.id, enroll: { lead_ids: [lead.id] } }).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(UrlElicitationRequiredError);
+    const [elicitation] = (refused as UrlElicitationRequiredError).elicitations;
+    expect(elicitation.url).toBe(renewing.authorization_url);
+    await playHuman(elicitation.url, { email: ws.connector.account_email as string });
+    const launched = await ok(agent, 'launch_email_sequence', { sequence_id: seq.id, enroll: { lead_ids: [lead.id] } });
+    expect(launched.sequence.status).toBe('active');
   });
 });

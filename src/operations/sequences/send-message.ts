@@ -101,7 +101,8 @@ async function recordSent(deps: Deps, p: Extract<Prepared, { kind: 'send' }>, to
     await reopenUncertainEnrollment(tx, m.workspace_id, m.enrollment_id, now);
     const next = sequence.steps[m.step];
     await advanceEnrollment(tx, m.workspace_id, m.enrollment_id, next ? { step: m.step + 1, dueAt: new Date(now.getTime() + next.wait_days * DAY_MS) } : null, now);
-    const done = await completeFinishedSequences(tx, m.workspace_id, sequence.id, now);
+    // Only a lead's last step can finish the sequence.
+    const done = next ? [] : await completeFinishedSequences(tx, m.workspace_id, sequence.id, now);
     if (done.length) await recordEvent(deps, tx, m.workspace_id, SYSTEM, 'email_sequence.completed', { ...sequenceEventData(sequence), status: 'completed' });
     return done.length > 0;
   });
