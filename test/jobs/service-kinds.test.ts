@@ -18,7 +18,7 @@ async function insertRecord(app: TestApp, key: string, expiresAt: Date): Promise
 }
 
 describe('service job kinds', () => {
-  it('schedules the checkpoint, idempotency, lead-export and stale-operation sweeps', async () => {
+  it('schedules the checkpoint, idempotency, lead-export and stale-operation sweeps and the sequence dispatcher', async () => {
     t = await createTestApp({ jobs: 'enqueue' });
     const rows = await t.db.sql.unsafe(`select name, cron from ${t.jobsSchema}.schedule order by name`);
     expect(rows.map((r) => [r.name, r.cron])).toEqual([
@@ -26,6 +26,7 @@ describe('service job kinds', () => {
       ['jobs.sweep-effects', '17 3 * * *'],
       ['leads.sweep-exports', '41 * * * *'],
       ['operations.sweep-stale', '* * * * *'],
+      ['sequences.dispatch', '* * * * *'],
     ]);
   });
 
