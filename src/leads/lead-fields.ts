@@ -101,51 +101,50 @@ const LEAD_FIELD_SET: ReadonlySet<string> = new Set(LEAD_FIELDS);
 
 export function normalizeLead(input: Record<string, unknown>): { lead: NormalizedLead } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
-  const fail: Fail = (column, value, code, message) => {
-    errors.push({ column, value: describe(value), code, message });
-    return null;
-  };
   for (const key in input) {
-    if (Object.hasOwn(input, key) && !LEAD_FIELD_SET.has(key)) fail(key, input[key], 'unknown_field', `${key} is not a lead field`);
+    if (Object.hasOwn(input, key) && !LEAD_FIELD_SET.has(key)) fail(errors, key, input[key], 'unknown_field', `${key} is not a lead field`);
   }
   let email = '';
-  if (input.email != null && typeof input.email !== 'string') fail('email', input.email, 'invalid_type', 'email must be a string');
+  if (input.email != null && typeof input.email !== 'string') fail(errors, 'email', input.email, 'invalid_type', 'email must be a string');
   else {
     const result = normalizeEmail((input.email as string | undefined) ?? '');
     if (result.ok) email = result.email;
-    else fail('email', input.email ?? '', result.code, result.message);
+    else fail(errors, 'email', input.email ?? '', result.code, result.message);
   }
   const lead: NormalizedLead = {
     email,
-    first_name: normalizeText('first_name', input.first_name, fail),
-    last_name: normalizeText('last_name', input.last_name, fail),
-    company: normalizeText('company', input.company, fail),
-    title: normalizeText('title', input.title, fail),
-    phone: normalizeText('phone', input.phone, fail),
-    website: normalizeText('website', input.website, fail),
-    linkedin_url: normalizeText('linkedin_url', input.linkedin_url, fail),
-    timezone: normalizeText('timezone', input.timezone, fail),
-    tags: normalizeTags(input.tags, fail),
-    custom_fields: normalizeCustomFields(input.custom_fields, fail),
+    first_name: normalizeText('first_name', input.first_name, errors),
+    last_name: normalizeText('last_name', input.last_name, errors),
+    company: normalizeText('company', input.company, errors),
+    title: normalizeText('title', input.title, errors),
+    phone: normalizeText('phone', input.phone, errors),
+    website: normalizeText('website', input.website, errors),
+    linkedin_url: normalizeText('linkedin_url', input.linkedin_url, errors),
+    timezone: normalizeText('timezone', input.timezone, errors),
+    tags: normalizeTags(input.tags, errors),
+    custom_fields: normalizeCustomFields(input.custom_fields, errors),
   };
   if (errors.length > 0) return { errors };
   return { lead };
 }
 
-/** Records an error of the row; returns null for the field's value. */
-type Fail = (column: string, value: unknown, code: string, message: string) => null;
+/** Records an error of the row; returns null for the field's value. Not a closure: this runs for every row. */
+function fail(errors: FieldError[], column: string, value: unknown, code: string, message: string): null {
+  errors.push({ column, value: describe(value), code, message });
+  return null;
+}
 
-function normalizeText(field: LeadTextField, value: unknown, fail: Fail): string | null {
+function normalizeText(field: LeadTextField, value: unknown, errors: FieldError[]): string | null {
   if (value == null) return null;
-  if (typeof value !== 'string') return fail(field, value, 'invalid_type', `${field} must be a string`);
+  if (typeof value !== 'string') return fail(errors, field, value, 'invalid_type', `${field} must be a string`);
   const trimmed = value.trim();
   if (trimmed === '') return null;
   const rule = TEXT_RULES[field];
-  if (trimmed.length > rule.max) return fail(field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
+  if (trimmed.length > rule.max) return fail(errors, field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
   if (!rule.check) return trimmed;
   const checked = rule.check(trimmed);
-  if ('code' in checked) return fail(field, value, checked.code, checked.message);
-  if (checked.value.length > rule.max) return fail(field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
+  if ('code' in checked) return fail(errors, field, value, checked.code, checked.message);
+  if (checked.value.length > rule.max) return fail(errors, field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
   return checked.value;
 }
 
@@ -198,42 +197,42 @@ function checkTimezone(value: string): ReturnType<Check> {
   }
 }
 
-function normalizeTags(value: unknown, fail: Fail): string[] {
+function normalizeTags(value: unknown, errors: FieldError[]): string[] {
   if (value == null) return [];
   if (!Array.isArray(value)) {
-    fail('tags', value, 'invalid_type', 'tags must be an array of strings');
+    fail(errors, 'tags', value, 'invalid_type', 'tags must be an array of strings');
     return [];
   }
   const tags = new Map<string, string>();
   for (const item of value) {
     if (typeof item !== 'string') {
-      fail('tags', item, 'tag_invalid', 'a tag must be a string');
+      fail(errors, 'tags', item, 'tag_invalid', 'a tag must be a string');
       continue;
     }
     const tag = item.trim();
-    if (tag.length > LIMITS.tag) fail('tags', item, 'tag_invalid', `a tag is longer than ${LIMITS.tag} characters`);
+    if (tag.length > LIMITS.tag) fail(errors, 'tags', item, 'tag_invalid', `a tag is longer than ${LIMITS.tag} characters`);
     else if (tag !== '' && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
   }
-  if (tags.size > LIMITS.tags) fail('tags', [...tags.values()], 'tags_too_many', `a lead has at most ${LIMITS.tags} tags`);
+  if (tags.size > LIMITS.tags) fail(errors, 'tags', [...tags.values()], 'tags_too_many', `a lead has at most ${LIMITS.tags} tags`);
   return [...tags.values()];
 }
 
-function normalizeCustomFields(value: unknown, fail: Fail): Record<string, CustomFieldValue> {
+function normalizeCustomFields(value: unknown, errors: FieldError[]): Record<string, CustomFieldValue> {
   if (value == null) return {};
   if (Object.prototype.toString.call(value) !== '[object Object]') {
-    fail('custom_fields', value, 'invalid_type', 'custom_fields must be an object');
+    fail(errors, 'custom_fields', value, 'invalid_type', 'custom_fields must be an object');
     return {};
   }
   const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
-  if (entries.length > LIMITS.customFields) fail('custom_fields', `${entries.length} keys`, 'custom_fields_too_many', `a lead has at most ${LIMITS.customFields} custom fields`);
+  if (entries.length > LIMITS.customFields) fail(errors, 'custom_fields', `${entries.length} keys`, 'custom_fields_too_many', `a lead has at most ${LIMITS.customFields} custom fields`);
   const out: [string, CustomFieldValue][] = [];
   for (const [key, raw] of entries) {
     const column = `custom_fields.${key}`;
-    if (!CUSTOM_FIELD_KEY.test(key)) fail(column, key, 'custom_field_key_invalid', 'a custom field key starts with a letter and holds up to 64 letters, digits and _');
-    else if (typeof raw === 'string' && raw.trim().length > LIMITS.customValue) fail(column, raw, 'too_long', `a custom field value is longer than ${LIMITS.customValue} characters`);
+    if (!CUSTOM_FIELD_KEY.test(key)) fail(errors, column, key, 'custom_field_key_invalid', 'a custom field key starts with a letter and holds up to 64 letters, digits and _');
+    else if (typeof raw === 'string' && raw.trim().length > LIMITS.customValue) fail(errors, column, raw, 'too_long', `a custom field value is longer than ${LIMITS.customValue} characters`);
     else if (typeof raw === 'string') out.push([key, raw.trim() === '' ? null : raw.trim()]);
     else if (raw === null || typeof raw === 'boolean' || (typeof raw === 'number' && Number.isFinite(raw))) out.push([key, raw]);
-    else fail(column, raw, 'custom_field_value_invalid', 'a custom field value is a string, a finite number, a boolean or null');
+    else fail(errors, column, raw, 'custom_field_value_invalid', 'a custom field value is a string, a finite number, a boolean or null');
   }
   return Object.fromEntries(out);
 }
@@ -378,8 +377,10 @@ export function applyColumnMap(record: Record<string, string>, plan: ColumnPlan)
 }
 
 export function splitTags(cell: string): string[] {
-  return cell
-    .split(TAG_SEPARATOR)
-    .map((tag) => tag.trim())
-    .filter((tag) => tag !== '');
+  const tags: string[] = [];
+  for (const part of cell.split(TAG_SEPARATOR)) {
+    const tag = part.trim();
+    if (tag !== '') tags.push(tag);
+  }
+  return tags;
 }
