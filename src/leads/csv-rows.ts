@@ -27,6 +27,11 @@ export type CsvRow =
 
 export type CsvItem = CsvHeader | CsvRow;
 
+/** A CsvRow with its fields in header order (readCsvFields): no object per row. */
+export type CsvFieldsRow =
+  | { row: number; line: number; fields: string[] }
+  | { row: number; line: number; error: { code: 'column_count'; message: string } };
+
 export type CsvFileErrorCode = 'empty_file' | 'header_too_long' | 'duplicate_header' | 'malformed_quote' | 'record_too_large' | 'too_many_rows' | 'malformed_csv';
 
 /** A fault that ends the file; `line` is where the offending record (or header) starts. */
@@ -76,6 +81,15 @@ export function detectDelimiter(headerLine: string): CsvDelimiter {
  * The source is read as the rows are consumed, a few KiB ahead, and closed when the consumer stops.
  */
 export async function* readCsvRows(source: AsyncIterable<Chunk>, options: ReadCsvOptions = {}): AsyncGenerator<CsvItem> {
+  let named: [string, number][] = [];
+  for await (const item of readCsvFields(source, options)) {
+    if ('header' in item) named = item.header.flatMap((name, index): [string, number][] => (name === '' ? [] : [[name, index]]));
+    yield 'fields' in item ? { row: item.row, line: item.line, record: keyed(named, item.fields) } : item;
+  }
+}
+
+/** readCsvRows with each row's fields in header order instead of a record keyed by header name. */
+export async function* readCsvFields(source: AsyncIterable<Chunk>, options: ReadCsvOptions = {}): AsyncGenerator<CsvHeader | CsvFieldsRow> {
   const maxRows = options.maxRows ?? Infinity;
   const iterator = source[Symbol.asyncIterator]();
   const { head, headerLine } = await readHead(iterator).catch(async (error: unknown) => {
@@ -95,7 +109,6 @@ export async function* readCsvRows(source: AsyncIterable<Chunk>, options: ReadCs
   });
   pipeline(Readable.from(continueFrom(head, iterator), { highWaterMark: 1 }), parser, () => {});
   let header: string[] | undefined;
-  let named: [string, number][] = [];
   let row = 0;
   let line = 1;
   try {
@@ -105,12 +118,11 @@ export async function* readCsvRows(source: AsyncIterable<Chunk>, options: ReadCs
       if (!header) {
         if (BLANK_LINE.test(record.join(delimiter))) continue;
         header = readHeader(record, start);
-        named = header.flatMap((name, index): [string, number][] => (name === '' ? [] : [[name, index]]));
         yield { header, delimiter, line: start };
-      } else if (!record.every((field) => field.trim() === '')) {
+      } else if (!isBlank(record)) {
         if (++row > maxRows) throw new CsvFileError('too_many_rows', start, `the file holds more than ${maxRows} rows`);
         yield record.length === header.length
-          ? { row, line: start, record: keyed(named, record) }
+          ? { row, line: start, fields: record }
           : { row, line: start, error: { code: 'column_count', message: `expected ${header.length} fields, found ${record.length}` } };
       }
     }
@@ -119,6 +131,11 @@ export async function* readCsvRows(source: AsyncIterable<Chunk>, options: ReadCs
   } finally {
     parser.destroy();
   }
+}
+
+function isBlank(record: readonly string[]): boolean {
+  for (const field of record) if (field.trim() !== '') return false;
+  return true;
 }
 
 /** The named columns of one record (a plain loop: this runs once per row of the file). */

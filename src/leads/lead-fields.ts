@@ -365,15 +365,43 @@ function targetKey(target: ColumnTarget): string {
  */
 export function applyColumnMap(record: Record<string, string>, plan: ColumnPlan): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  const custom: [string, string][] = [];
+  let custom: Record<string, string> | undefined;
   for (const { header, target } of plan.columns) {
     if (!Object.hasOwn(record, header)) continue;
-    const value = /^'[=+\-@\t\r]/.test(record[header]) ? record[header].slice(1) : record[header];
-    if ('customField' in target) custom.push([target.customField, value]);
-    else input[target.field] = target.field === 'tags' ? splitTags(value) : value;
+    custom = setCell(input, custom, target, record[header]);
   }
-  if (custom.length > 0) input.custom_fields = Object.fromEntries(custom);
+  if (custom) input.custom_fields = custom;
   return input;
+}
+
+/** A plan's columns by their position in the header, for applyColumnMapToFields. */
+export type IndexedColumns = ReadonlyArray<{ index: number; target: ColumnTarget }>;
+
+export function indexColumns(plan: ColumnPlan, header: readonly string[]): IndexedColumns {
+  return plan.columns.filter(({ header: name }) => name !== '').map(({ header: name, target }) => ({ index: header.indexOf(name), target }));
+}
+
+/** applyColumnMap for a row given as its fields in header order (no record object per row). */
+export function applyColumnMapToFields(fields: readonly string[], columns: IndexedColumns): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  let custom: Record<string, string> | undefined;
+  for (const { index, target } of columns) {
+    if (index < fields.length) custom = setCell(input, custom, target, fields[index]);
+  }
+  if (custom) input.custom_fields = custom;
+  return input;
+}
+
+function setCell(input: Record<string, unknown>, custom: Record<string, string> | undefined, target: ColumnTarget, cell: string): Record<string, string> | undefined {
+  const value = cell.length > 1 && cell[0] === "'" && /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+  if (!('customField' in target)) {
+    input[target.field] = target.field === 'tags' ? splitTags(value) : value;
+    return custom;
+  }
+  const fields = custom ?? {};
+  // Keys match CUSTOM_FIELD_KEY (a letter first), so never "__proto__".
+  fields[target.customField] = value;
+  return fields;
 }
 
 export function splitTags(cell: string): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyColumnMap, normalizeLead, planColumns, type ColumnPlan } from '../../src/leads/lead-fields.ts';
+import { applyColumnMap, applyColumnMapToFields, indexColumns, normalizeLead, planColumns, type ColumnPlan } from '../../src/leads/lead-fields.ts';
 
 function planOf(header: string[], columnMap?: Record<string, string>): ColumnPlan {
   const result = planColumns(header, columnMap);
@@ -120,5 +120,19 @@ describe('applyColumnMap', () => {
   it('reads only own properties of the record', () => {
     const constructorPlan = planOf(['Email', 'constructor'], { constructor: 'custom_fields.constructor' });
     expect(applyColumnMap({ Email: 'jane@acme.com' }, constructorPlan)).toEqual({ email: 'jane@acme.com' });
+  });
+});
+
+describe('applyColumnMapToFields', () => {
+  const header = ['E-mail', 'Given name', '', 'Company Name', 'Tags', 'Plan', 'Internal', 'Source'];
+  const plan = planOf(header, { Plan: 'custom_fields.plan', Internal: 'ignore' });
+
+  it.each([
+    ['a full row', ['Jane@Acme.com', 'Jane', 'x', 'Acme, Inc.', 'vip; q3 ;;', 'pro', '42', 'fair']],
+    ['empty cells', ['jane@acme.com', '', '', '', '', '007', '', '']],
+    ['escaped formulas', ['jane@acme.com', "'=Jane", '', "O'Brien & Co", "'-new;'@x", "''+1", '', '']],
+  ])('gives what applyColumnMap gives for the keyed record: %s', (_, fields) => {
+    const record = Object.fromEntries(header.flatMap((name, i) => (name === '' ? [] : [[name, fields[i]]])));
+    expect(applyColumnMapToFields(fields, indexColumns(plan, header))).toEqual(applyColumnMap(record, plan));
   });
 });

@@ -9,8 +9,8 @@ import type { TransactionSql } from 'postgres';
 import { addImportBatch, insertImportErrors, LeadBatch, writeLeadCounts, writeLeads, type BatchOutcome, type NewImportError } from '../../data/leads.ts';
 import type { Deps } from '../../deps.ts';
 import { RunSuperseded } from '../long-work/operation-job.ts';
-import { applyColumnMap, normalizeLead, planColumns, type ColumnPlan, type FieldError } from '../../leads/lead-fields.ts';
-import { readCsvRows, type CsvItem } from '../../leads/csv-rows.ts';
+import { applyColumnMapToFields, indexColumns, normalizeLead, planColumns, type ColumnPlan, type FieldError, type IndexedColumns } from '../../leads/lead-fields.ts';
+import { readCsvFields } from '../../leads/csv-rows.ts';
 
 /** One row of an import, numbered from 1: the fields to normalise, or why the row could not be read. */
 export type ImportItem =
@@ -54,19 +54,19 @@ export async function* jsonItems(rows: AsyncIterable<unknown> | Iterable<unknown
   }
 }
 
-/** CSV rows as import items: the header planned once (column_map, aliases), every row mapped with it. */
+/** CSV rows as import items: the header planned once (column_map, aliases), every row mapped with it by position. */
 export async function* csvItems(source: AsyncIterable<Uint8Array | string>, columnMap: Record<string, string> | undefined, onPlan?: (plan: ColumnPlan) => void): AsyncGenerator<ImportItem> {
-  let plan: ColumnPlan | undefined;
-  for await (const item of readCsvRows(source) as AsyncGenerator<CsvItem>) {
+  let columns: IndexedColumns = [];
+  for await (const item of readCsvFields(source)) {
     if ('header' in item) {
       const planned = planColumns(item.header, columnMap);
       if ('errors' in planned) throw new ColumnPlanError(planned.errors);
-      plan = planned.plan;
-      onPlan?.(plan);
+      columns = indexColumns(planned.plan, item.header);
+      onPlan?.(planned.plan);
       continue;
     }
     if ('error' in item) yield { row: item.row, line: item.line, errors: [{ column: '', code: item.error.code, message: item.error.message }] };
-    else yield { row: item.row, line: item.line, input: applyColumnMap(item.record, plan as ColumnPlan) };
+    else yield { row: item.row, line: item.line, input: applyColumnMapToFields(item.fields, columns) };
   }
 }
 
