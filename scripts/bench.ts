@@ -9,11 +9,12 @@
 // end through the API against a plain unnest insert; the service's peak RSS while importing a large
 // csv_url against its idle RSS) on embedded PGlite and, when DATABASE_URL is set, on PostgreSQL too; and the
 // sequence-sending rows (messages/s from due to recorded at a fake Gmail, and on PostgreSQL the database cost
-// per message, each against a plain insert + update per message).
+// per message, each against a plain insert + update per message); and the installable service-mcp launcher
+// (packages/) against bin/service-mcp.js: installed size, package count, spawn to tools/list.
 //
 // Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
 // (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
-// --codegen-runs N · --skip-codegen · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --log-level L
+// --codegen-runs N · --skip-codegen · --skip-packages · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --log-level L
 // (service log level, default silent) · --profile (writes the service's CPU profile to test-output/profiles/).
 // Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { knowledgeRows, knowledgeSettings, type KnowledgeResult } from './bench/
 import { leadsRows, leadsSettings, type LeadsResult } from './bench/leads-rows.ts';
 import { longWorkRows, longWorkSettings, type LongWorkResult } from './bench/long-work-rows.ts';
 import { mcpRows } from './bench/mcp-rows.ts';
+import { packagesRows, type PackagesResult } from './bench/packages-launcher.ts';
 import { renderReport } from './bench/report.ts';
 import { sequencesRows, sequencesSettings, type SequencesResult } from './bench/sequences-rows.ts';
 import { preflight, ratioRows, runInterleaved, type RowGroup, type Target } from './bench/row-runner.ts';
@@ -47,6 +49,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     'codegen-runs': { type: 'string' },
     'skip-codegen': { type: 'boolean', default: false },
+    'skip-packages': { type: 'boolean', default: false },
     'skip-long-work': { type: 'boolean', default: false },
     'skip-knowledge': { type: 'boolean', default: false },
     'skip-leads': { type: 'boolean', default: false },
@@ -147,8 +150,12 @@ try {
       progress,
     });
   }
+  let packages: PackagesResult | undefined;
+  if (!args['skip-packages']) {
+    packages = await packagesRows(repoRoot, quick ? 3 : 10, progress).catch((error: Error) => ({ rows: [], notes: [`package rows skipped: ${error.message}`] }));
+  }
   const report = renderReport({
-    rows: [...http.rows, ...(longWork?.rows ?? []), ...(knowledge?.rows ?? []), ...(leads?.rows ?? []), ...(sequences?.rows ?? []), ...(codegen ? [codegen.row] : [])],
+    rows: [...http.rows, ...(longWork?.rows ?? []), ...(knowledge?.rows ?? []), ...(leads?.rows ?? []), ...(sequences?.rows ?? []), ...(codegen ? [codegen.row] : []), ...(packages?.rows ?? [])],
     targets: http.targets,
     facts: {
       date: new Date().toISOString(),
@@ -158,7 +165,7 @@ try {
       'load average (1 min)': `${http.load} (other work on the machine; above the CPU count, expect noisy rows)`,
     },
     howMeasured: describeMethod({ ...settings, rounds: http.rounds, logLevel: args['log-level'] as string, codegen, longWork: longWork && workSettings, knowledge: knowledge && knowSettings, leads: leads && importSettings }),
-    notes: [...http.notes, ...(longWork?.notes ?? []), ...(knowledge?.notes ?? []), ...(leads?.notes ?? []), ...(sequences?.notes ?? [])],
+    notes: [...http.notes, ...(longWork?.notes ?? []), ...(knowledge?.notes ?? []), ...(leads?.notes ?? []), ...(sequences?.notes ?? []), ...(packages?.notes ?? [])],
   });
   process.stdout.write(`\n${report}`);
   mkdirSync(join(repoRoot, 'test-output'), { recursive: true });

@@ -1,0 +1,149 @@
+// The packed `service-sdk` and `service-mcp` installed from their tarballs into an empty project outside
+// the repository, used there as their READMEs say: a consumer compiled against the SDK's declarations and
+// run against a listening server, and the launcher started through npx and driven by the official client.
+import { spawn } from 'node:child_process';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
+import { createTestApp, listen, type TestApp } from '../helpers/app.ts';
+import { clientEnv, installPackages, run, withoutNpmWarnings, type InstalledProject } from './install.ts';
+
+const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const contractVersion = /\n {2}version: (\S+)/.exec(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'))![1];
+
+let project: InstalledProject;
+let api: TestApp;
+let server: Awaited<ReturnType<typeof listen>>;
+let key: string;
+/** A port nothing listens on any more. */
+let closedUrl: string;
+
+beforeAll(async () => {
+  [project, api] = await Promise.all([installPackages('installed'), createTestApp()]);
+  server = await listen(api.app);
+  const owner = await api.signup();
+  key = (await api.createKey(owner.token)).key;
+  const closed = await listen(api.app);
+  await closed.close();
+  closedUrl = closed.url;
+});
+afterAll(async () => {
+  await server?.close();
+  await api?.close();
+  project?.remove();
+});
+
+/** Compiles `files` in the project against what is installed there; the DOM lib stands in for @types/node. */
+async function compile(files: string[]): Promise<{ code: number; output: string }> {
+  const config = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], strict: true, outDir: 'out' }, files };
+  writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify(config));
+  try {
+    const { stdout } = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project.dir });
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const e = error as { code: number; stdout: string };
+    return { code: e.code, output: e.stdout };
+  }
+}
+
+describe('the installed service-sdk', () => {
+  it('carries the contract version and depends on openapi-fetch alone', () => {
+    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/service-sdk/package.json'), 'utf8'));
+    expect(manifest.version).toBe(contractVersion);
+    expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
+  });
+
+  it('refuses to compile wrong arguments', async () => {
+    copyFileSync(fixture('wrong-arguments.ts.txt'), join(project.dir, 'wrong-arguments.ts'));
+    const { code, output } = await compile(['wrong-arguments.ts']);
+    expect(code).not.toBe(0);
+    const lines = new Set([...output.matchAll(/wrong-arguments\.ts\((\d+),/g)].map((m) => Number(m[1])));
+    expect([...lines].sort()).toEqual([6, 7, 8, 9]);
+  });
+
+  it('compiles the README example and a consumer, and runs the consumer against a listening server', async () => {
+    copyFileSync(fixture('consumer.ts.txt'), join(project.dir, 'consumer.ts'));
+    const readme = readFileSync(fileURLToPath(new URL('../../packages/sdk/README.md', import.meta.url)), 'utf8');
+    const example = /```ts\n([\s\S]*?)```/.exec(readme)![1];
+    // The example reads process.env; the project has no @types/node.
+    writeFileSync(join(project.dir, 'readme-example.ts'), `declare const process: { env: Record<string, string | undefined> };\n${example}`);
+    const compiled = await compile(['consumer.ts', 'readme-example.ts']);
+    expect(compiled).toEqual({ code: 0, output: '' });
+    const { stdout } = await run(process.execPath, ['out/consumer.js'], { cwd: project.dir, env: clientEnv({ API_BASE: server.url, API_KEY: key }) });
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({
+      replayed: 'lead1@example.com',
+      pageCount: 2,
+      emails: ['lead1@example.com', 'lead2@example.com', 'lead3@example.com'],
+      problem: { status: 404, type: 'ApiProblemError' },
+    });
+    expect(result.workspace).toMatch(/^ws_/);
+    expect(result.problem.code).toEqual(expect.any(String));
+  });
+});
+
+describe('the installed service-mcp', () => {
+  it('depends on the SDK package and the MCP server SDK alone', () => {
+    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/service-mcp/package.json'), 'utf8'));
+    expect(manifest.version).toBe(contractVersion);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@modelcontextprotocol/server', 'service-sdk']);
+  });
+
+  it('starts through npx, lists the generated tools and calls one with the key', async () => {
+    const client = new Client({ name: 'packages-test', version: '1' });
+    const transport = new StdioClientTransport({ command: 'npx', args: ['service-mcp'], cwd: project.dir, env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }) });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(toolDescriptors.map((t) => t.name));
+      const me = await client.callTool({ name: 'get_me', arguments: {} });
+      expect(me.isError).toBeFalsy();
+      expect((me.structuredContent as { workspace: { id: string } }).workspace.id).toMatch(/^ws_/);
+      const bad = await client.callTool({ name: 'get_lead', arguments: {} });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers tools/list from a cold start', async () => {
+    const child = spawn(join(project.dir, 'node_modules/.bin/service-mcp'), [], { cwd: project.dir, env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }) });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    child.stdin.write(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 20_000 }).toBe(2);
+    child.stdin.end();
+    await new Promise((resolve) => child.on('close', resolve));
+    const [init, list] = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(init.result.serverInfo).toEqual({ name: 'service-mcp', version: contractVersion });
+    expect(list.result.tools).toHaveLength(toolDescriptors.length);
+  });
+
+  it.each([
+    ['no key', {}, /^service-mcp: SERVICE_API_KEY is not set; .*an API key from Settings → API keys/],
+    ['a rejected key', { SERVICE_API_KEY: 'svc_revoked1_nope' }, /^service-mcp: the API at .* rejected SERVICE_API_KEY \(HTTP 401\); .*Use an API key from Settings → API keys\.$/],
+    ['an API that is not there', { SERVICE_API_KEY: 'svc_x', SERVICE_API_BASE: 'closed' }, /^service-mcp: cannot reach the API at http:\/\/127\.0\.0\.1:\d+ \(SERVICE_API_BASE\): fetch failed \(ECONNREFUSED\)\.$/],
+  ])('fails with one stderr line through npx given %s, as the in-repo launcher does', async (_name, extra: Record<string, string>, line) => {
+    const base = extra.SERVICE_API_BASE === 'closed' ? closedUrl : server.url;
+    const env = clientEnv({ ...extra, SERVICE_API_BASE: base });
+    const result = await run('npx', ['service-mcp'], { cwd: project.dir, env }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    const lines = withoutNpmWarnings(result.stderr).trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(line);
+  });
+});
