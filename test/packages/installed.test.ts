@@ -3,6 +3,7 @@
 // run against a listening server, and the launcher started through npx and driven by the official client.
 import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +107,23 @@ describe('the installed service-mcp', () => {
       expect((me.structuredContent as { workspace: { id: string } }).workspace.id).toMatch(/^ws_/);
       const bad = await client.callTool({ name: 'get_lead', arguments: {} });
       expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('starts with `npx -y` from the two tarballs in a folder with no project', async () => {
+    const { sdk, launcher } = project.tarballs;
+    const client = new Client({ name: 'packages-test', version: '1' });
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['-y', '--package', sdk, '--package', launcher, 'service-mcp'],
+      cwd: tmpdir(),
+      env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }),
+    });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools).toHaveLength(toolDescriptors.length);
     } finally {
       await client.close();
     }
