@@ -119,15 +119,21 @@ describe('the installed service-mcp', () => {
       command: 'npx',
       args: ['-y', '--package', sdk, '--package', launcher, 'service-mcp'],
       cwd: tmpdir(),
-      env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }),
+      // The dependencies are in the npm cache since beforeAll's install: no registry round trip is needed.
+      env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url, npm_config_prefer_offline: 'true' }),
+      stderr: 'pipe',
     });
-    await client.connect(transport);
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk));
+    await client.connect(transport).catch((error: unknown) => {
+      throw new Error(`npx -y did not start the launcher: ${String(error)}; its stderr: ${withoutNpmWarnings(stderr)}`);
+    });
     try {
       expect((await client.listTools()).tools).toHaveLength(toolDescriptors.length);
     } finally {
       await client.close();
     }
-  });
+  }, 180_000);
 
   it('answers tools/list from a cold start', async () => {
     const child = spawn(join(project.dir, 'node_modules/.bin/service-mcp'), [], { cwd: project.dir, env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }) });
