@@ -6,7 +6,7 @@
 // through a metering proxy (sequences-proxy.ts), so the database cost per message (round trips, time the
 // connections waited) is measured for both.
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from '../../test/helpers/prism.ts';
 import { serve } from '@hono/node-server';
 import postgres from 'postgres';
 import { createApp } from '../../src/app.ts';
@@ -35,14 +35,6 @@ export interface SendResult {
 }
 
 const ALWAYS = { timezone: 'UTC', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_hour: 0, end_hour: 24 };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function call(url: string, token: string, method: string, body?: unknown): Promise<any> {
   const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -119,6 +119,7 @@ export function claimMessages(q: Queryable, workspaceId: string, fields: { seque
 export interface SendingFacts {
   message: MessageRow;
   sequence_status: string;
+  sequence_revision: number;
   enrollment_status: string;
   lead: Record<string, unknown> | null;
   suppressed: boolean;
@@ -129,8 +130,8 @@ export async function lockClaimedMessage(q: Queryable, workspaceId: string, id: 
   const [message] = await sql<MessageRow[]>`
     select ${columns(q)} from sequence_messages where workspace_id = ${workspaceId} and id = ${id} and status = 'claimed' and claim_token = ${token} for update`;
   if (!message) return undefined;
-  const [facts] = await sql<Array<{ sequence_status: string; enrollment_status: string; lead: Record<string, unknown> | null; suppressed: boolean }>>`
-    select s.status as sequence_status, e.status as enrollment_status, to_jsonb(l) as lead,
+  const [facts] = await sql<Array<Omit<SendingFacts, 'message'>>>`
+    select s.status as sequence_status, s.revision as sequence_revision, e.status as enrollment_status, to_jsonb(l) as lead,
       coalesce(l.status <> 'active' or exists (select 1 from lead_suppressions x where x.workspace_id = l.workspace_id
         and x.email_hash = encode(sha256(convert_to(l.email, 'UTF8')), 'hex')), false) as suppressed
     from sequence_enrollments e join sequences s on s.id = e.sequence_id left join leads l on l.id = e.lead_id

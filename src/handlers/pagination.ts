@@ -3,7 +3,8 @@
 // this service issued for the same list and workspace; anything else is a 400 `invalid_cursor` before any
 // query runs. The position is parsed strictly as well, so even a forged MAC cannot reach PostgreSQL with
 // a timestamp out of its range or text it cannot store.
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKey } from '../auth/derived-key.ts';
 import { ApiError } from '../errors.ts';
 
 export interface Position {
@@ -22,16 +23,7 @@ export interface CursorScope {
 // a cursor MAC can never be mistaken for a key hash.
 const KEY_LABEL = 'service-mcp list cursor v1';
 const MAC_BYTES = 16;
-const keys = new WeakMap<Uint8Array, Buffer>();
-
-function cursorKey(secret: Uint8Array): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, new Uint8Array(0), KEY_LABEL, 32));
-    keys.set(secret, key);
-  }
-  return key;
-}
+const cursorKey = (secret: Uint8Array): Buffer => derivedKey(secret, KEY_LABEL);
 
 export function cursorScope(deps: { apiKeyPepper: Uint8Array }, list: string, workspaceId: string): CursorScope {
   return { secret: deps.apiKeyPepper, list, workspaceId };

@@ -1,7 +1,6 @@
-// One sequence message as RFC 5322 MIME, composed by nodemailer's MailComposer (headers encoded for UTF-8,
-// text and HTML as multipart/alternative), with the RFC 8058 one-click unsubscribe headers Gmail's
-// bulk-sender rules require. Returned as the base64url `raw` Gmail's users.messages.send takes.
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+// One sequence message as Gmail's `raw` MIME, with the RFC 8058 one-click unsubscribe headers Gmail's
+// bulk-sender rules require.
+import { composeGmailRaw } from '../connectors/google/mime.ts';
 
 export interface OutgoingMessage {
   from: string;
@@ -14,8 +13,8 @@ export interface OutgoingMessage {
   date: Date;
 }
 
-export async function composeSequenceMessage(m: OutgoingMessage): Promise<string> {
-  const mail = new MailComposer({
+export function composeSequenceMessage(m: OutgoingMessage): Promise<string> {
+  return composeGmailRaw({
     from: m.from,
     to: m.to,
     subject: m.subject,
@@ -28,9 +27,7 @@ export async function composeSequenceMessage(m: OutgoingMessage): Promise<string
       'List-Unsubscribe': { prepared: true, value: `<${m.unsubscribeUrl}>` },
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
-  }).compile();
-  const bytes = await mail.build();
-  return Buffer.from(bytes).toString('base64url');
+  });
 }
 
 /** A globally unique Message-ID on the sender's domain. */

@@ -2,20 +2,12 @@
 // key derived from the server secret (its own label, so it can never be mistaken for a cursor or key hash).
 // Anyone holding the link can unsubscribe that one lead, which is what the link is for; nobody can make
 // one for another lead.
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKey } from '../auth/derived-key.ts';
 
 const LABEL = 'service-mcp unsubscribe link v1';
 const MAC_BYTES = 16;
-const keys = new WeakMap<Uint8Array, Buffer>();
-
-function key(secret: Uint8Array): Buffer {
-  let k = keys.get(secret);
-  if (!k) {
-    k = Buffer.from(hkdfSync('sha256', secret, new Uint8Array(0), LABEL, 32));
-    keys.set(secret, k);
-  }
-  return k;
-}
+const key = (secret: Uint8Array): Buffer => derivedKey(secret, LABEL);
 
 export interface UnsubscribeTarget {
   workspaceId: string;

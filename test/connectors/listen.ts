@@ -1,16 +1,8 @@
 // The app on a real port known before it starts: the connector flow calls the service's own sandbox
 // provider over HTTP and builds links from PUBLIC_BASE_URL, so both must name the port it listens on.
 import { serve } from '@hono/node-server';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/prism.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 export async function listenOnReservedPort(options: TestAppOptions = {}): Promise<{ app: TestApp; server: { url: string; close(): Promise<void> } }> {
   const port = await freePort();

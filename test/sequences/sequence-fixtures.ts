@@ -32,10 +32,17 @@ export async function connectGmail(t: TestApp, token: string, account: string): 
   return json<Connector>(t.request(`/api/v1/connectors/${started.id}`, { token }));
 }
 
-export async function readyWorkspace(t: TestApp, leads: Array<Record<string, unknown>> = defaultLeads()): Promise<Workspace> {
-  const owner = await t.signup();
-  const connector = await connectGmail(t, owner.token, `sales.${owner.email.split('@')[0]}@sandbox.example`);
-  await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: owner.token, json: { postal_address: 'Acme Ltd, 1 Main St, Springfield' } }));
+export interface WorkspaceOptions {
+  signup?: Record<string, string>;
+  /** The Gmail account the human allows; default one per owner. */
+  account?: string;
+  postalAddress?: string;
+}
+
+export async function readyWorkspace(t: TestApp, leads: Array<Record<string, unknown>> = defaultLeads(), options: WorkspaceOptions = {}): Promise<Workspace> {
+  const owner = await t.signup(options.signup);
+  const connector = await connectGmail(t, owner.token, options.account ?? `sales.${owner.email.split('@')[0]}@sandbox.example`);
+  await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: owner.token, json: { postal_address: options.postalAddress ?? 'Acme Ltd, 1 Main St, Springfield' } }));
   const created = [];
   for (const lead of leads) created.push(await json<{ id: string; email: string }>(t.request('/api/v1/leads', { method: 'POST', token: owner.token, json: lead }), 201));
   return { owner, connector, leads: created };

@@ -23,10 +23,9 @@ import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';
 
 const statuses: readonly SequenceStatus[] = ['draft', 'pending_approval', 'approved', 'active', 'paused', 'completed', 'archived'];
-type Body = ReturnType<typeof sequenceBody>;
 
 export async function createEmailSequence(input: CreateEmailSequenceInput, ctx: HandlerContext): Promise<CreateEmailSequenceOutput> {
-  return { status: 201, body: sequenceBody(await createSequence(ctx.deps, actorFrom(ctx), input.body)) as Body };
+  return { status: 201, body: sequenceBody(await createSequence(ctx.deps, actorFrom(ctx), input.body)) };
 }
 
 export async function getEmailSequence(input: GetEmailSequenceInput, ctx: HandlerContext): Promise<GetEmailSequenceOutput> {

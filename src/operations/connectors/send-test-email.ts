@@ -1,10 +1,10 @@
 // One real message through the connector, so a human sees the connection works: built as RFC 5322,
 // sent with Gmail's users.messages.send (base64url `raw`), to Google in live mode or to the sandbox
 // mailbox in sandbox mode. A refused access token is refreshed once and the send retried.
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { ProviderError, sendRawMessage } from '../../connectors/google/google-client.ts';
+import { composeGmailRaw } from '../../connectors/google/mime.ts';
 import type { Actor } from '../actor.ts';
 import { accessTokenFor, connectedConnector } from './tokens.ts';
 
@@ -17,18 +17,12 @@ export interface SendTestEmailResult {
   sent_at: string;
 }
 
-export async function composeRaw(message: { from: string; to: string; subject: string; text: string; html: string; messageId: string; date: Date }): Promise<string> {
-  const mail = new MailComposer({ ...message, messageId: message.messageId, date: message.date }).compile();
-  const bytes = await mail.build();
-  return Buffer.from(bytes).toString('base64url');
-}
-
 export async function sendTestEmail(deps: Deps, actor: Actor, request: { connectorId: string; to: string }): Promise<SendTestEmailResult> {
   const connector = await connectedConnector(deps, actor.workspaceId, request.connectorId);
   const from = connector.account_email as string;
   const now = deps.clock.now();
   const sandboxNote = connector.mode === 'sandbox' ? ' (sandbox mode: kept in the sandbox mailbox, not delivered)' : '';
-  const raw = await composeRaw({
+  const raw = await composeGmailRaw({
     from,
     to: request.to,
     subject: `Test message from your connected ${connector.provider} account${connector.mode === 'sandbox' ? ' [sandbox]' : ''}`,

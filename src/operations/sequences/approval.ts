@@ -64,33 +64,30 @@ async function decide(deps: Deps, tx: Parameters<typeof recordEvent>[1], actor: 
   return row;
 }
 
-export async function approveSequence(deps: Deps, actor: Actor, request: { sequenceId: string; revision: number; note?: string }): Promise<SequenceView> {
+/** A person's decision on a sequence pending approval; `revision` is the one they reviewed (for approval). */
+async function decidePending(deps: Deps, actor: Actor, request: { sequenceId: string; decision: 'approved' | 'rejected'; revision?: number; note: string | null }): Promise<SequenceView> {
+  // 404 for a sequence outside the workspace before the gate says anything about it.
   await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
   await checkDecider(deps, actor, request.sequenceId);
+  const verb = request.decision === 'approved' ? 'approved' : 'rejected';
   const row = await deps.db.sql.begin(async (tx) => {
     const current = await requireSequence(deps, tx, actor.workspaceId, request.sequenceId, { forUpdate: true });
     if (current.status !== 'pending_approval') {
-      throw new ApiError('sequence_state_conflict', `Only a sequence pending approval can be approved; this one is ${current.status}.`);
+      throw new ApiError('sequence_state_conflict', `Only a sequence pending approval can be ${verb}; this one is ${current.status}.`);
     }
-    if (current.revision !== request.revision) {
+    if (request.revision !== undefined && current.revision !== request.revision) {
       throw new ApiError('revision_changed', `You reviewed revision ${request.revision}, but the sequence is now at revision ${current.revision}: review the current one and approve that.`);
     }
-    return decide(deps, tx, actor, current, 'approved', request.note?.trim() || null);
+    return decide(deps, tx, actor, current, request.decision, request.note);
   });
   deps.resourceWatch.changed(row.id);
   return viewSequence(deps, actor.workspaceId, row);
 }
 
-export async function rejectSequence(deps: Deps, actor: Actor, request: { sequenceId: string; note: string }): Promise<SequenceView> {
-  await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
-  await checkDecider(deps, actor, request.sequenceId);
-  const row = await deps.db.sql.begin(async (tx) => {
-    const current = await requireSequence(deps, tx, actor.workspaceId, request.sequenceId, { forUpdate: true });
-    if (current.status !== 'pending_approval') {
-      throw new ApiError('sequence_state_conflict', `Only a sequence pending approval can be rejected; this one is ${current.status}.`);
-    }
-    return decide(deps, tx, actor, current, 'rejected', request.note.trim());
-  });
-  deps.resourceWatch.changed(row.id);
-  return viewSequence(deps, actor.workspaceId, row);
+export function approveSequence(deps: Deps, actor: Actor, request: { sequenceId: string; revision: number; note?: string }): Promise<SequenceView> {
+  return decidePending(deps, actor, { sequenceId: request.sequenceId, decision: 'approved', revision: request.revision, note: request.note?.trim() || null });
+}
+
+export function rejectSequence(deps: Deps, actor: Actor, request: { sequenceId: string; note: string }): Promise<SequenceView> {
+  return decidePending(deps, actor, { sequenceId: request.sequenceId, decision: 'rejected', note: request.note.trim() });
 }

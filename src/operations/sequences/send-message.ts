@@ -5,7 +5,7 @@
 // message `sending`, which the sweep turns `uncertain`: it may have been delivered, so it is never retried.
 import { randomUUID } from 'node:crypto';
 import type { ConnectorRow } from '../../data/connectors.ts';
-import { findSequence, findWorkspaceSettings, pauseSequencesOfConnector, setSequenceStatus, type SequenceRow } from '../../data/sequences.ts';
+import { findSequence, findWorkspaceSettings, pauseSequencesOfConnector, setSequenceStatus, type SequenceRow, type WorkspaceSettingsRow } from '../../data/sequences.ts';
 import { advanceEnrollment, completeFinishedSequences, lockClaimedMessage, markSending, markSent, reopenUncertainEnrollment, settleMessage, type MessageEnd, type MessageRow } from '../../data/sequence-messages.ts';
 import { stopEnrollments } from '../../data/sequence-enrollments.ts';
 import { setLeadStatus, suppress } from '../../data/leads.ts';
@@ -38,7 +38,26 @@ async function settle(deps: Deps, tx: Queryable, m: MessageRow, token: string, e
   if (row && (end.status === 'failed' || end.status === 'uncertain')) await recordEvent(deps, tx, m.workspace_id, SYSTEM, `email_message.${end.status}`, messageEventData(row));
 }
 
-async function prepare(deps: Deps, connector: ConnectorRow, claimed: MessageRow, token: string): Promise<Prepared> {
+/**
+ * What the messages of one claim round share, read once for the round: each sequence (re-read when its
+ * revision moved on) and the workspace's settings.
+ */
+export interface SendRound {
+  sequences: Map<string, SequenceRow>;
+  settings?: WorkspaceSettingsRow;
+}
+
+export const newRound = (): SendRound => ({ sequences: new Map() });
+
+async function roundSequence(tx: Queryable, round: SendRound, m: MessageRow, revision: number): Promise<SequenceRow> {
+  const cached = round.sequences.get(m.sequence_id);
+  if (cached && cached.revision === revision) return cached;
+  const row = (await findSequence(tx, m.workspace_id, m.sequence_id)) as SequenceRow;
+  round.sequences.set(row.id, row);
+  return row;
+}
+
+async function prepare(deps: Deps, connector: ConnectorRow, claimed: MessageRow, token: string, round: SendRound): Promise<Prepared> {
   return deps.db.sql.begin(async (tx): Promise<Prepared> => {
     const facts = await lockClaimedMessage(tx, claimed.workspace_id, claimed.id, token);
     if (!facts) return { kind: 'skip' };
@@ -62,8 +81,8 @@ async function prepare(deps: Deps, connector: ConnectorRow, claimed: MessageRow,
       await settle(deps, tx, m, token, { status: 'cancelled', code: reason, message: 'The lead must not be emailed (unsubscribed, bounced, do-not-contact or suppressed).' }, reason);
       return { kind: 'skip' };
     }
-    const sequence = (await findSequence(tx, m.workspace_id, m.sequence_id)) as SequenceRow;
-    const settings = await findWorkspaceSettings(tx, m.workspace_id);
+    const sequence = await roundSequence(tx, round, m, facts.sequence_revision);
+    const settings = (round.settings ??= await findWorkspaceSettings(tx, m.workspace_id));
     if (!settings.postal_address) {
       await settle(deps, tx, m, token, { status: 'scheduled', code: 'missing_postal_address', message: 'The workspace has no postal address.', retryAt: now });
       const paused = await setSequenceStatus(tx, m.workspace_id, sequence.id, { from: ['active'], to: 'paused', now, pauseReason: 'missing_postal_address' });
@@ -182,8 +201,8 @@ async function handleFailure(deps: Deps, connector: ConnectorRow, p: Extract<Pre
   return NEXT;
 }
 
-export async function sendClaimedMessage(deps: Deps, connector: ConnectorRow, claimed: MessageRow, token: string): Promise<SendOutcome> {
-  const prepared = await prepare(deps, connector, claimed, token);
+export async function sendClaimedMessage(deps: Deps, connector: ConnectorRow, claimed: MessageRow, token: string, round: SendRound = newRound()): Promise<SendOutcome> {
+  const prepared = await prepare(deps, connector, claimed, token, round);
   if (prepared.kind === 'skip') return NEXT;
   if (prepared.kind === 'stop') return { kind: 'stop', resumeAt: deps.clock.now() };
   // Getting a token happens apart from the send: a failure there certainly sent nothing.

@@ -27,7 +27,7 @@ import type { Deps } from '../../deps.ts';
 import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
 import { startOfLocalDay, windowOpen } from '../../sequences/sending-window.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { sendClaimedMessage } from './send-message.ts';
+import { newRound, sendClaimedMessage } from './send-message.ts';
 import { messageEventData } from './wire.ts';
 
 const MATERIALIZE_BATCH = 5000;
@@ -115,12 +115,13 @@ export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signa
     if (!connector || connector.status !== 'connected') return false;
     const held = await claimForMailbox(deps, connector);
     if (held.length === 0) return false;
+    const round = newRound();
     for (let i = 0; i < held.length; i++) {
       if (signal?.aborted || Date.now() > deadline) {
         await release(deps, held.slice(i));
         return true;
       }
-      const outcome = await sendClaimedMessage(deps, connector, held[i].message, held[i].token);
+      const outcome = await sendClaimedMessage(deps, connector, held[i].message, held[i].token, round);
       if (outcome.kind === 'stop') {
         await release(deps, held.slice(i + 1), outcome.resumeAt);
         return false;

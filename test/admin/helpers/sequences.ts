@@ -1,34 +1,22 @@
 // Sequence data for the admin-panel tests, made through the REST API as an owner would: a workspace with
 // Gmail connected in sandbox mode, the postal address set and leads; sequences submitted for approval.
 import { expect } from 'vitest';
-import { playHuman, type Connector } from '../../connectors/human.ts';
-import type { SignupResult, TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { json, readyWorkspace, type Workspace } from '../../sequences/sequence-fixtures.ts';
 
-export interface SendingWorkspace {
-  owner: SignupResult;
-  connector: Connector;
-  leads: Array<{ id: string; email: string }>;
-}
+export type SendingWorkspace = Workspace;
 
 /** The body of a 2xx answer, failing the test with the body otherwise. */
-export async function ok<T = any>(res: Response | Promise<Response>, status = 200): Promise<T> {
-  const r = await res;
-  const text = await r.text();
-  expect(r.status, text).toBe(status);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+export const ok = json;
 
 export async function sendingWorkspace(t: TestApp, leads: Array<Record<string, unknown>>): Promise<SendingWorkspace> {
-  const owner = await t.signup({ name: 'Ada Lovelace', workspace_name: 'Analytical Engines' });
-  const token = owner.token;
-  const started = await ok<Connector>(t.request('/api/v1/connectors/oauth', { method: 'POST', token, json: { provider: 'gmail' } }), 201);
-  expect((await playHuman(started.authorization_url as string, { email: 'sales@sandbox.example' })).status).toBe(200);
-  const connector = await ok<Connector>(t.request(`/api/v1/connectors/${started.id}`, { token }));
-  expect(connector).toMatchObject({ status: 'connected', mode: 'sandbox' });
-  await ok(t.request('/api/v1/workspace/settings', { method: 'PATCH', token, json: { postal_address: '1 Main St, Springfield' } }));
-  const created = [];
-  for (const lead of leads) created.push(await ok<{ id: string; email: string }>(t.request('/api/v1/leads', { method: 'POST', token, json: lead }), 201));
-  return { owner, connector, leads: created };
+  const ws = await readyWorkspace(t, leads, {
+    signup: { name: 'Ada Lovelace', workspace_name: 'Analytical Engines' },
+    account: 'sales@sandbox.example',
+    postalAddress: '1 Main St, Springfield',
+  });
+  expect(ws.connector).toMatchObject({ status: 'connected', mode: 'sandbox' });
+  return ws;
 }
 
 /** A one-step sequence that may send at any hour of any day. */

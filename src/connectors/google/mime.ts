@@ -1,0 +1,20 @@
+// An RFC 5322 message as Gmail's users.messages.send takes it (base64url `raw`), composed by nodemailer's
+// MailComposer: UTF-8 headers encoded, text and HTML as multipart/alternative, the Message-ID as given.
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+
+export interface RawMessage {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  date: Date;
+  /** Extra headers; a `{prepared: true, value}` one is written as given (not folded or encoded). */
+  headers?: Record<string, string | { prepared: true; value: string }>;
+}
+
+export async function composeGmailRaw(message: RawMessage): Promise<string> {
+  const bytes = await new MailComposer(message).compile().build();
+  return Buffer.from(bytes).toString('base64url');
+}
