@@ -53,3 +53,9 @@ export async function findAccountByEmail(q: Queryable, email: string): Promise<A
 export async function updatePasswordHash(q: Queryable, userId: string, passwordHash: string): Promise<void> {
   await query(q)`update users set password_hash = ${passwordHash} where id = ${userId}`;
 }
+
+/** False on a fresh install: start-up then says where to create the first account. */
+export async function anyUserExists(q: Queryable): Promise<boolean> {
+  const rows = await query(q)`select 1 from users limit 1`;
+  return rows.length > 0;
+}

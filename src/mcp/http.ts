@@ -11,6 +11,7 @@ import { createFastPath, type FastPath } from './fast-path.ts';
 import { createHostCheck, createOriginCheck } from './origin.ts';
 import { jsonRpcError } from './json-rpc.ts';
 import { refuseBatch } from './batch.ts';
+import { onIssuedCredential, reconnectNote } from './issued-credential.ts';
 
 export interface McpHttpHandlerOptions {
   tools: ToolDescriptor[];
@@ -67,7 +68,10 @@ async function readBody(request: Request, maxBytes: number): Promise<string | un
 
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
   const wireTools = toWireTools(options.tools);
-  const { dispatcher, serverInfo } = options;
+  const { serverInfo } = options;
+  // Wrapped once for both serving paths, so the fast path and the SDK add the same note. A stateless
+  // connection cannot switch credentials, so a result that issues one tells the client to reconnect.
+  const dispatcher = onIssuedCredential(options.dispatcher, reconnectNote);
   // The SDK hands the factory the request it serves, so the exchange's context is found by request.
   const contexts = new WeakMap<Request, unknown>();
   const factory = createServerFactory({

@@ -35,7 +35,10 @@ export interface ServerFactoryOptions {
   wireTools: Tool[];
   dispatcher: ToolDispatcher;
   serverInfo: Implementation;
-  /** The credential a unit's tool calls carry: the HTTP request's own header, or the launcher's key. */
+  /**
+   * The credential a unit's tool calls carry: the HTTP request's own header, or the launcher's current one.
+   * Asked at each call, since the launcher switches to a credential a call returned (signup, login).
+   */
   authorization: (ctx: McpRequestContext) => string | undefined;
   /** What the mounting app verified for the unit's HTTP request, handed to the dispatcher's fetch. */
   context?: (ctx: McpRequestContext) => unknown;
@@ -45,7 +48,6 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
   const listResult = { tools: options.wireTools };
   const { dispatcher, serverInfo } = options;
   return (ctx) => {
-    const authorization = options.authorization(ctx);
     const context = options.context?.(ctx);
     const server = new Server(serverInfo, {
       capabilities: { tools: { listChanged: false } },
@@ -56,7 +58,7 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
       // 2026-07-28 requests carry the client's capabilities; a 2025 connection declared them at initialize
       // (known on a stdio connection, not to a stateless HTTP exchange).
       const declared = (request.params._meta?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as { elicitation?: { url?: unknown } } | undefined;
-      return dispatcher.call(request.params.name, request.params.arguments, authorization, context, { urlElicitation: declared?.elicitation?.url !== undefined });
+      return dispatcher.call(request.params.name, request.params.arguments, options.authorization(ctx), context, { urlElicitation: declared?.elicitation?.url !== undefined });
     });
     return server;
   };

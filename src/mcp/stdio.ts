@@ -1,6 +1,7 @@
 // The `service-mcp` stdio server a desktop agent client launches: the same tools as POST /mcp, each
-// call sent to the API over HTTP with the key from SERVICE_API_KEY. stdout carries protocol messages
-// only; every problem this module reports itself is one line on stderr.
+// call sent to the API over HTTP with the key from SERVICE_API_KEY (or the credential a signup or login
+// call returned since). stdout carries protocol messages only; every problem this module reports itself is
+// one line on stderr.
 
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +10,7 @@ import type { ToolDescriptor } from './tool-descriptor.ts';
 import { retryingFetch } from '../generated/sdk-runtime.ts';
 import { createToolDispatcher } from './dispatch.ts';
 import { createServerFactory, toWireTools } from './server-factory.ts';
+import { adoptedNote, onIssuedCredential } from './issued-credential.ts';
 
 export const DEFAULT_API_BASE = 'http://127.0.0.1:3000';
 const STARTUP_CHECK_TIMEOUT_MS = 10_000;
@@ -78,18 +80,25 @@ export interface StdioServerOptions {
   config: StdioConfig;
   /** Sends REST requests; global fetch by default. The generated API client can take its place. */
   fetch?: (request: Request) => Promise<Response>;
+  /** The serverInfo version; this checkout's package.json by default (the installable package passes its own). */
+  version?: string;
 }
 
 export function startStdioServer(options: StdioServerOptions) {
   const { config } = options;
   // The generated SDK's transport: retries 429/503 honouring Retry-After, like every SDK call.
   const send = options.fetch ?? retryingFetch((request: Request) => fetch(request), 2, 30_000);
-  const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+  const version = options.version ?? (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
   const dispatcher = createToolDispatcher({ tools: options.tools, fetch: send, baseUrl: config.apiBase });
-  const authorization = `Bearer ${config.apiKey}`;
+  // Held for the process only: after signup or login the agent acts in the account it just got, and a
+  // restart starts again from SERVICE_API_KEY. A failed call returns no credential and changes nothing.
+  let authorization = `Bearer ${config.apiKey}`;
+  const adopting = onIssuedCredential(dispatcher, adoptedNote, (issued) => {
+    authorization = `Bearer ${issued.accessToken}`;
+  });
   const factory = createServerFactory({
     wireTools: toWireTools(options.tools),
-    dispatcher,
+    dispatcher: adopting,
     serverInfo: { name: 'service-mcp', version },
     authorization: () => authorization,
   });

@@ -2,7 +2,7 @@
 // one without, and the two answers must be byte-identical (status, content type, body).
 
 import { describe, expect, it } from 'vitest';
-import { ALICE, createToyApp, toyTools } from './fixtures/toy-app.ts';
+import { ALICE, BOB, createToyApp, toyTools } from './fixtures/toy-app.ts';
 import { createFastPath } from '../../src/mcp/fast-path.ts';
 import { createMcpHttpHandler } from '../../src/mcp/http.ts';
 import { toWireTools } from '../../src/mcp/server-factory.ts';
@@ -48,6 +48,8 @@ const cases: [string, { headers: Record<string, string>; body: unknown }, boolea
   ['legacy tools/call over the result cap', legacy('tools/call', call('list_leads', { limit: 40 })), true],
   ['legacy tools/call whose response body fails', legacy('tools/call', call('export_leads', {})), true],
   ['modern tools/call whose response body fails', modern('tools/call', call('export_leads', {})), true],
+  ['legacy tools/call that issues a credential', legacy('tools/call', call('login', { user: 'bob', password: 'right' })), true],
+  ['legacy tools/call whose login fails', legacy('tools/call', call('login', { user: 'bob', password: 'wrong' })), true],
   ['legacy tools/call of an unknown tool', legacy('tools/call', call('no_such_tool')), false],
   ['legacy unsupported version header', legacy('tools/list', undefined, { 'mcp-protocol-version': '2024-11-05' }), false],
   ['legacy Accept without event-stream', legacy('tools/list', undefined, { accept: 'application/json' }), false],
@@ -60,6 +62,7 @@ const cases: [string, { headers: Record<string, string>; body: unknown }, boolea
   ['modern tools/call with invalid arguments', modern('tools/call', call('get_lead', {})), true],
   ['modern tools/call answered 204', modern('tools/call', call('delete_lead', { lead_id: 'lead_1' })), true],
   ['modern tools/call over the result cap', modern('tools/call', call('list_leads', { limit: 40 })), true],
+  ['modern tools/call that issues a credential', modern('tools/call', call('login', { user: 'bob', password: 'right' })), true],
   ['modern tools/call of an unknown tool', modern('tools/call', call('no_such_tool')), false],
   ['modern Mcp-Name mismatch', modern('tools/call', call('get_me'), { 'mcp-name': 'get_lead' }), false],
   ['modern Mcp-Method missing', modern('tools/list', {}, { 'mcp-method': '' }), false],
@@ -101,6 +104,16 @@ describe('fast path', () => {
     const [viaFast, viaSdk] = [await send(true), await send(false)];
     expect(viaFast).toEqual(viaSdk);
     expect(JSON.parse(viaFast.body).error).toEqual({ code: -32603, message: 'boom', data: { at: 'x' } });
+  });
+
+  it('adds the reconnect note after the REST body on both paths', async () => {
+    const request = legacy('tools/call', call('login', { user: 'bob', password: 'right' }));
+    for (const app of [fast, sdk]) {
+      const { result } = JSON.parse((await answer(app, request)).body) as { result: { content: { text: string }[]; structuredContent: unknown } };
+      expect(result.structuredContent).toEqual({ access_token: BOB, token_type: 'bearer', expires_in: 900 });
+      expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+      expect(result.content[1].text).toMatch(/^This connection still acts with the credential it connected with\..*`Authorization: Bearer <access_token>`/);
+    }
   });
 
   const { dispatcher } = createToyApp();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ALICE, createToyApp, toyTools } from './fixtures/toy-app.ts';
+import { ALICE, BOB, createToyApp, toyTools } from './fixtures/toy-app.ts';
 import { listen, type Listening } from './fixtures/listen.ts';
 
 let server: Listening;
@@ -107,6 +107,18 @@ describe.each(clients)('POST /mcp with the %s', (_name, connect) => {
     const text = (result.content as { text: string }[])[0].text;
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4_000);
     expect(text).toMatch(/\[result truncated: .* smaller `limit` and pass each response's `next_cursor` as `cursor`/);
+  });
+
+  it('adds a reconnect note to a result that issues a credential, after the unchanged REST body', async () => {
+    const result = await client.callTool({ name: 'login', arguments: { user: 'bob', password: 'right' } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ access_token: BOB, token_type: 'bearer', expires_in: 900 });
+    const content = result.content as { text: string }[];
+    expect(content).toHaveLength(2);
+    expect(content[1].text).toContain('reconnect to /mcp with the header `Authorization: Bearer <access_token>`');
+    const refused = await client.callTool({ name: 'login', arguments: { user: 'bob', password: 'wrong' } });
+    expect(refused.isError).toBe(true);
+    expect(refused.content as unknown[]).toHaveLength(1);
   });
 
   it('answers an unknown tool with a JSON-RPC invalid-params error', async () => {

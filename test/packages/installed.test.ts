@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
-import { createTestApp, listen, type TestApp } from '../helpers/app.ts';
+import { createTestApp, listen, uniqueEmail, type TestApp } from '../helpers/app.ts';
 import { clientEnv, installPackages, run, withoutNpmWarnings, type InstalledProject } from './install.ts';
 
 const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
@@ -107,6 +107,21 @@ describe('the installed service-mcp', () => {
       expect((me.structuredContent as { workspace: { id: string } }).workspace.id).toMatch(/^ws_/);
       const bad = await client.callTool({ name: 'get_lead', arguments: {} });
       expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('acts in the workspace a signup call returns, as the in-repo launcher does', async () => {
+    const client = new Client({ name: 'packages-test', version: '1' });
+    const command = join(project.dir, 'node_modules/.bin/service-mcp');
+    await client.connect(new StdioClientTransport({ command, cwd: project.dir, env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }) }));
+    try {
+      const args = { email: uniqueEmail('packaged'), password: 'correct horse battery', name: 'Agent', workspace_name: 'Made through the package' };
+      const signup = await client.callTool({ name: 'signup', arguments: args });
+      expect((signup.content as { text: string }[])[1].text).toMatch(/^service-mcp now acts with the credential this call returned/);
+      const me = await client.callTool({ name: 'get_me', arguments: {} });
+      expect(me.structuredContent).toMatchObject({ workspace: { name: 'Made through the package' }, credential: { type: 'jwt' } });
     } finally {
       await client.close();
     }

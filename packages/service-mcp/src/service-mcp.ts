@@ -3,25 +3,15 @@
 // bin/service-mcp.js only in what it reads at start: its version from this package, its tools from the
 // bundle (no `--tools`, no tsx).
 import { createRequire } from 'node:module';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { retryingFetch } from 'service-sdk';
 import { toolDescriptors } from '../../../src/generated/mcp-tools.ts';
-import { createToolDispatcher } from '../../../src/mcp/dispatch.ts';
-import { createServerFactory, toWireTools } from '../../../src/mcp/server-factory.ts';
-import { checkKey, LaunchError, readConfig, type StdioConfig } from '../../../src/mcp/stdio.ts';
+import { checkKey, LaunchError, readConfig, startStdioServer, type StdioConfig } from '../../../src/mcp/stdio.ts';
 
 function serve(config: StdioConfig, version: string) {
   // The SDK's transport: retries 429/503 honouring Retry-After, as the in-repo launcher does.
   const send = retryingFetch((request: Request) => fetch(request), 2, 30_000);
-  const dispatcher = createToolDispatcher({ tools: toolDescriptors, fetch: send, baseUrl: config.apiBase });
-  const authorization = `Bearer ${config.apiKey}`;
-  const factory = createServerFactory({
-    wireTools: toWireTools(toolDescriptors),
-    dispatcher,
-    serverInfo: { name: 'service-mcp', version },
-    authorization: () => authorization,
-  });
-  return serveStdio(factory, { onerror: (error) => process.stderr.write(`service-mcp: ${error.message}\n`) });
+  // The in-repo launcher's server, so both switch to a credential a signup or login call returns.
+  return startStdioServer({ tools: toolDescriptors, config, fetch: send, version });
 }
 
 async function main(): Promise<void> {

@@ -64,6 +64,8 @@ export function createApi(options) {
   const seg = (id) => encodeURIComponent(id);
 
   return {
+    /** A new account and the workspace it owns; the answer carries a login. @param {{ email: string, password: string, name: string, workspace_name: string }} body */
+    signup: (body) => request('POST', '/api/v1/users/signup', { body, auth: false }),
     /** @param {string} email @param {string} password */
     login: (email, password) => request('POST', '/api/v1/users/login', { body: { email, password }, auth: false }),
     /** @param {{ token: string, name: string, password: string }} body */

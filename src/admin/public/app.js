@@ -11,6 +11,7 @@ import { sentMessagesPage } from './sent-messages.js';
 import { clearToken, loadToken, saveToken } from './session.js';
 import { errorState, focusTitle, loadingState, renderShell } from './shell.js';
 import { signInPage } from './sign-in.js';
+import { signUpPage } from './sign-up.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -80,6 +81,11 @@ function showSignIn(notice, email = null) {
   document.title = 'Sign in · Agent Platform';
   if (location.pathname === '/admin/join') {
     joinPage(root, { api, onSignedIn: startSession, navigate });
+    return;
+  }
+  if (location.pathname === '/admin/signup') {
+    document.title = 'Create an account · Agent Platform';
+    signUpPage(root, { api, onSignedIn: startSession, navigate });
     return;
   }
   signInPage(root, { api, notice, email, onSignedIn: startSession, navigate });

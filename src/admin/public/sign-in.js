@@ -34,8 +34,10 @@ export function signInPage(root, options) {
     }
   });
   const notice = options.notice ? banner(options.notice.kind, options.notice.message) : null;
-  const join = h('a', { href: '/admin/join', class: 'link', text: 'Join a workspace', on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate('/admin/join')) } });
-  mount(root, authCard('sign-in-title', 'Sign in to the admin panel', 'Manage API keys and members of your workspace.', [notice, form, h('p', { class: 'auth-footer' }, 'Have an invitation? ', join)]));
+  /** @param {string} path @param {string} text */
+  const link = (path, text) => h('a', { href: path, class: 'link', text, on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate(path)) } });
+  const footer = [h('p', { class: 'auth-footer' }, 'New here? ', link('/admin/signup', 'Create an account')), h('p', { class: 'auth-footer' }, 'Have an invitation? ', link('/admin/join', 'Join a workspace'))];
+  mount(root, authCard('sign-in-title', 'Sign in to the admin panel', 'Manage API keys and members of your workspace.', [notice, form, ...footer]));
   if (options.email) {
     email.value = options.email;
     password.focus();
@@ -45,7 +47,7 @@ export function signInPage(root, options) {
 }
 
 /**
- * The centred card both sign-in and join use.
+ * The centred card sign-in, sign-up and join use.
  * @param {string} titleId @param {string} title @param {string} subtitle @param {Array<Node | null>} children
  */
 export function authCard(titleId, title, subtitle, children) {

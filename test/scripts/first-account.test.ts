@@ -1,0 +1,72 @@
+// `npm start` on a fresh install says where to create the first account, and says nothing of it once
+// there is one.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/prism.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'first-account-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Run {
+  /** Resolves once the server listens. */
+  listening: Promise<void>;
+  /** Stops the server and resolves with every message it logged. */
+  stop(): Promise<string[]>;
+}
+
+/** What `npm start` runs (node --import tsx src/main.ts), on the one data folder of this file. */
+function start(port: number): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: '', LOG_LEVEL: 'info' },
+  });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const listening = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('"msg":"listening on ')) resolve();
+    });
+    void exited.then(() => reject(new Error(`exited before listening:\n${out}`)));
+  });
+  const messages = () => out.split('\n').filter(Boolean).map((line) => String((JSON.parse(line) as { msg: unknown }).msg));
+  return {
+    listening,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      return messages();
+    },
+  };
+}
+
+describe('npm start', () => {
+  it('prints where to create the first account while there is none, and not once there is one', async () => {
+    const port = await freePort();
+    const fresh = start(port);
+    await fresh.listening;
+    const signup = await fetch(`http://127.0.0.1:${port}/api/v1/users/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@example.com', password: 'correct horse battery', name: 'First', workspace_name: 'First' }),
+    });
+    expect(signup.status).toBe(201);
+    const before = await fresh.stop();
+    expect(before).toContain(
+      `No accounts yet: create the first one at http://127.0.0.1:${port}/admin/signup (or POST /api/v1/users/signup).`,
+    );
+    expect(before.indexOf(`listening on http://127.0.0.1:${port}`)).toBe(before.findIndex((m) => m.startsWith('No accounts yet')) - 1);
+
+    const again = start(port);
+    await again.listening;
+    const after = await again.stop();
+    expect(after).toContain(`listening on http://127.0.0.1:${port}`);
+    expect(after.filter((m) => m.startsWith('No accounts yet'))).toEqual([]);
+  });
+});
