@@ -1,0 +1,230 @@
+// The agent run as a script, with the official MCP client over Streamable HTTP: connect a Gmail mailbox (the
+// human allows access), ingest a brand website, import leads, run the email-sequence-generator agent (the
+// human approves the sequence), launch it and show the first messages. Each tool call prints one line; where
+// a person is needed it prints the link and waits, with get_connector / get_agent_run and wait_seconds.
+//
+//   SERVICE_API_KEY=svc_… npx tsx examples/agent-run.ts [--site <url>] [--csv <file>] [--postal-address <text>]
+//
+// SERVICE_API_BASE defaults to http://127.0.0.1:3000 (what `npm start` serves). See the README's
+// "Try the whole agent run".
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startDemoSite, type DemoSite } from './demo-site.ts';
+
+type Json = Record<string, any>;
+
+/** Seconds each get_* call lets the service hold the answer until something changes: the waiting is server-side. */
+const WAIT_SECONDS = 30;
+const ALL_WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+// Two rows are bad on purpose: the import reports them and goes on with the rest.
+const DEMO_CSV = `email,first_name,last_name,company
+maya@rise-bakery.example,Maya,Okafor,Rise Bakery
+tom@petal-and-stem.example,Tom,Lindqvist,Petal and Stem
+not-an-email,Bad,Row,Nowhere
+priya@green-grocer.example,Priya,Shah,Green Grocer
+,No,Email,Missing
+`;
+
+class Stop extends Error {}
+
+const OPTIONS = {
+  site: { type: 'string' },
+  csv: { type: 'string' },
+  'postal-address': { type: 'string', default: 'Demo Shop Supplies Ltd, 1 Example Street, Leeds LS1 1AA, UK' },
+  help: { type: 'boolean', default: false },
+} as const;
+type Options = { site?: string; csv?: string; 'postal-address': string; help: boolean };
+
+const client = new Client({ name: 'agent-run-example', version: '1.0.0' });
+
+/** An error body (problem+json) as one line. */
+const problem = (error: Json | null) => (error?.detail ? `${error.code}: ${error.detail}` : JSON.stringify(error));
+/** Counts as `created 3, invalid 2`. */
+const counts = (c: Json) => Object.entries(c).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ');
+
+/** Calls a tool, prints one line (name, what came back, ms) and returns the answer; a tool error stops the run. */
+async function call(name: string, args: Json, summary: (answer: Json) => string): Promise<Json> {
+  const started = performance.now();
+  const result = await client.callTool({ name, arguments: args }).catch((error: Error) => {
+    throw new Stop(`${name} failed: ${error.message}`);
+  });
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+  if (result.isError) throw new Stop(`${name} answered an error:\n${text}`);
+  // A tool whose operation answers in more than one shape (bulk_import_leads: 200 or 202) has no
+  // structuredContent; its answer is the JSON text.
+  const answer = (result.structuredContent ?? JSON.parse(text)) as Json;
+  console.log(`✓ ${name.padEnd(28)} ${summary(answer)}  (${Math.round(performance.now() - started)} ms)`);
+  return answer;
+}
+
+/** Prints what the person at the keyboard must do; the URL has a line of its own. */
+function askHuman(title: string, url: string, notes: string[]): void {
+  const bar = '─'.repeat(72);
+  console.log(`\n${bar}\n  YOUR TURN: ${title}\n\n  Open: ${url}\n`);
+  for (const note of notes) console.log(`  ${note}`);
+  console.log(`  This script waits and goes on by itself once you are done.\n${bar}\n`);
+}
+
+async function connectMailbox(): Promise<Json> {
+  const existing = await call('list_connectors', {}, (page) => `${page.data.length} connector(s)`);
+  const ready = existing.data.find((c: Json) => c.provider === 'gmail' && c.status === 'connected');
+  if (ready) return ready;
+  let connector = await call('start_connector_oauth', { provider: 'gmail' }, (c) => `${c.id} ${c.status} (${c.mode} mode)`);
+  askHuman('allow access to the Gmail account the emails are sent from', connector.authorization_url, [
+    connector.mode === 'sandbox'
+      ? 'Sandbox mode: the service plays Google. Keep the address shown or type another (the emails come from it), then Allow. No mail leaves the service.'
+      : 'Sign in to Google with the mailbox the emails should come from and allow access.',
+  ]);
+  while (connector.status === 'pending_consent') {
+    connector = await call('get_connector', { connector_id: connector.id, wait_seconds: WAIT_SECONDS }, (c) => `${c.status}${c.account_email ? ` ${c.account_email}` : ''}`);
+  }
+  if (connector.status !== 'connected') throw new Stop(`the mailbox is ${connector.status}: ${connector.failure_reason ?? connector.next_action ?? ''}`);
+  return connector;
+}
+
+async function followOperation(operation: Json): Promise<Json> {
+  while (operation.status === 'queued' || operation.status === 'running') {
+    operation = await call('get_operation', { operation_id: operation.id, wait_seconds: WAIT_SECONDS }, (o) => `${o.status} (${o.progress.done}/${o.progress.total ?? '?'})`);
+  }
+  if (operation.status !== 'succeeded') throw new Stop(`operation ${operation.id} ${operation.status}: ${problem(operation.error)}`);
+  return operation;
+}
+
+async function importLeads(csv: string): Promise<Json> {
+  const answer = await call('bulk_import_leads', { csv }, (a) => (a.import ? counts(a.import.counts) : `operation ${a.id} ${a.status}`));
+  for (const row of answer.results ?? []) {
+    for (const e of row.errors ?? []) console.log(`    row ${e.row}: ${e.message}${e.value ? ` (${JSON.stringify(e.value)})` : ''}`);
+  }
+  if (answer.import) return answer.import;
+  // More than 1,000 rows are imported in the background: follow the operation to the import it made.
+  const done = await followOperation(answer);
+  return call('get_lead_import', { import_id: done.resource.id }, (i) => counts(i.counts));
+}
+
+async function followRun(run: Json): Promise<Json> {
+  const shown = new Set<string>();
+  const summary = (r: Json) => `${r.status}${r.required_action ? ` (${r.required_action.type})` : ''}`;
+  while (run.status !== 'succeeded') {
+    if (run.status === 'failed' || run.status === 'cancelled') throw new Stop(`run ${run.id} ${run.status}: ${problem(run.error)}`);
+    const action = run.required_action;
+    if (run.status === 'requires_action' && !shown.has(action.url)) {
+      shown.add(action.url);
+      if (action.type === 'sequence_approval') {
+        askHuman('review and approve the email sequence', action.url, [
+          'Sign in to the admin panel as an owner or admin of this workspace, read every step as your leads',
+          'will get it, then press Approve (Reject sends it back with your note, and the run fails).',
+        ]);
+      } else {
+        askHuman('allow access to a Gmail account for the run', action.url, [action.message]);
+      }
+    }
+    run = await call('get_agent_run', { run_id: run.id, wait_seconds: WAIT_SECONDS }, summary);
+  }
+  return run;
+}
+
+/** list_sandbox_messages has no wait_seconds: sending takes a few seconds a message, so read it every 3 s. */
+async function showDelivered(connectorId: string, seen: Set<string>, expected: number): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  let fresh: Json[] = [];
+  while (fresh.length < expected) {
+    if (Date.now() > deadline) throw new Stop(`only ${fresh.length} of ${expected} messages arrived in 3 minutes; see Sent messages in the admin panel`);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const page = await call('list_sandbox_messages', { connector_id: connectorId, limit: 50 }, (p) => `${p.data.filter((m: Json) => !seen.has(m.id)).length} of ${expected} delivered`);
+    fresh = page.data.filter((m: Json) => !seen.has(m.id));
+  }
+  console.log(`\nDelivered to the sandbox mailbox (nothing left the service):`);
+  for (const m of fresh.reverse()) {
+    console.log(`\n  To: ${m.to}\n  Subject: ${m.subject}\n`);
+    console.log((m.text ?? '').trim().replace(/^/gm, '    | '));
+  }
+}
+
+/** The run itself; answers the last line to print. */
+async function main(site: string, csv: string, postalAddress: string): Promise<string> {
+  await call('get_me', {}, (m) => `workspace "${m.workspace.name}", acting as ${m.role}`);
+  await call('update_workspace_settings', { postal_address: postalAddress }, (s) => `postal address "${s.postal_address}"`);
+  const mailbox = await connectMailbox();
+
+  const ingest = await call('ingest_url_into_knowledge', { url: site, max_pages: 5 }, (o) => `operation ${o.id} ${o.status}`);
+  const ingested = await followOperation(ingest);
+  const leads = await importLeads(csv);
+  // enroll: {import_id} takes the leads an import made, and the import skips addresses the workspace has:
+  // with none new, the sequence would have nobody to send to, so stop before asking the human to approve it.
+  if (leads.counts.created === 0) throw new Stop('the import made no new leads (an earlier run imported these addresses); run again with --csv and other addresses');
+
+  const input = {
+    goal: 'Get local shops to book a free week-long trial of a Brightline cargo e-bike for their deliveries',
+    audience: 'owners of bakeries, florists and grocers that deliver across town',
+    steps: 3,
+    call_to_action: 'a free week-long trial of a cargo bike at your shop',
+    sender_connector_id: mailbox.id,
+    // Only the knowledge this run ingested, and a sending window open all day every day, so the demo
+    // sends now rather than in the default weekday office hours.
+    knowledge_source_ids: ingested.resource ? [ingested.resource.id] : undefined,
+    schedule: { days: ALL_WEEK, start_hour: 0, end_hour: 24 },
+  };
+  const started = await call('run_agent', { agent_id: 'email-sequence-generator', input }, (r) => `run ${r.id} ${r.status}`);
+  const run = await followRun(started);
+  const sequenceId = run.output.resources.find((r: Json) => r.type === 'email_sequence').id as string;
+
+  const before = mailbox.mode === 'sandbox' ? await call('list_sandbox_messages', { connector_id: mailbox.id, limit: 50 }, (p) => `${p.data.length} earlier message(s)`) : { data: [] };
+  const launched = await call('launch_email_sequence', { sequence_id: sequenceId, enroll: { import_id: leads.id } }, (l) => `${l.sequence.status}, ${counts(l.enrollment?.counts ?? {})}`);
+  const enrolled = Number(launched.enrollment?.counts?.enrolled ?? 0);
+  if (enrolled === 0) return 'The sequence is active, but no lead could be enrolled (see the skipped counts above).';
+  if (mailbox.mode !== 'sandbox') return `The sequence is active: ${enrolled} first emails are going out from ${mailbox.account_email}; follow them with list_sent_messages.`;
+  await showDelivered(mailbox.id, new Set(before.data.map((m: Json) => m.id)), enrolled);
+  return `Done: the sequence is active and its first ${enrolled} emails were delivered to the sandbox mailbox.`;
+}
+
+function usage(): string {
+  return `Usage: SERVICE_API_KEY=svc_… npx tsx examples/agent-run.ts [--site <url>] [--csv <file>] [--postal-address <text>]
+  SERVICE_API_BASE  the service (default http://127.0.0.1:3000)
+  --site            the brand website to ingest (default: a demo site this script serves on 127.0.0.1,
+                    which the service fetches only when it runs with OUTBOUND_ALLOW_PRIVATE=true)
+  --csv             leads as CSV with a header row (default: five demo rows, two of them bad)
+  --postal-address  the footer address every email carries`;
+}
+
+async function start(): Promise<number> {
+  let options: Options;
+  try {
+    options = parseArgs({ options: OPTIONS }).values as Options;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage()}`);
+    return 2;
+  }
+  const key = process.env.SERVICE_API_KEY;
+  if (options.help || !key) {
+    console.error(options.help ? usage() : `SERVICE_API_KEY is not set: mint a key in the admin panel (Settings → API keys).\n\n${usage()}`);
+    return options.help ? 0 : 2;
+  }
+  const base = (process.env.SERVICE_API_BASE ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+  let demo: DemoSite | undefined;
+  try {
+    const csv = options.csv ? await readFile(options.csv, 'utf8') : DEMO_CSV;
+    let site = options.site;
+    if (!site) {
+      demo = await startDemoSite();
+      site = demo.url;
+      console.log(`Serving the demo brand site at ${site} (the service must run with OUTBOUND_ALLOW_PRIVATE=true to fetch it).`);
+    }
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+    await client.connect(transport).catch((error: Error) => {
+      throw new Stop(`could not connect to ${base}/mcp (is \`npm start\` running, and is the key right?): ${error.message}`);
+    });
+    console.log(`Connected to ${base}/mcp\n`);
+    console.log(`\n${await main(site, csv, options['postal-address'])}`);
+    return 0;
+  } catch (error) {
+    console.error(`\n✗ ${error instanceof Stop ? error.message : ((error as Error).stack ?? String(error))}`);
+    return 1;
+  } finally {
+    await client.close().catch(() => {});
+    await demo?.close();
+  }
+}
+
+process.exitCode = await start();
