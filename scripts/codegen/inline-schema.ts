@@ -16,9 +16,16 @@ export interface InlineOptions {
   maxRefDepth?: number;
   /** Size budget: characters of the schema's compact JSON. */
   maxChars?: number;
+  /**
+   * Leaves out the annotation keywords the document wrote (`description`, `format`, `default`), which assert
+   * nothing about a value; every assertion stays, and so do the notes on cut branches.
+   */
+  dropAnnotations?: boolean;
 }
 
 const DEFAULT_MAX_CHARS = 16 * 1024;
+/** The kept keywords that only annotate (2020-12 reads `format` as an annotation unless a validator opts in). */
+const ANNOTATIONS = new Set(['description', 'format', 'default']);
 
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
@@ -88,7 +95,7 @@ const results = new WeakMap<JsonObject, Map<string, JsonObject>>();
 export function inlineSchema(doc: JsonObject, schema: Json, options: InlineOptions): JsonObject {
   const memo = results.get(doc) ?? new Map<string, JsonObject>();
   results.set(doc, memo);
-  const key = `${options.mode} ${options.maxRefDepth} ${options.maxChars} ${JSON.stringify(schema)}`;
+  const key = `${options.mode} ${options.maxRefDepth} ${options.maxChars} ${options.dropAnnotations === true} ${JSON.stringify(schema)}`;
   if (!memo.has(key)) memo.set(key, inlineWithin(doc, schema, options));
   return { ...memo.get(key)! };
 }
@@ -100,12 +107,12 @@ function inlineWithin(doc: JsonObject, schema: Json, options: InlineOptions): Js
   const first = Math.min(isObject(schema) && typeof schema.$ref === 'string' ? 1 : 0, maxDepth);
   let best: JsonObject | undefined;
   for (let depth = first; depth <= maxDepth; depth++) {
-    const attempt = inlineAt(doc, schema, options.mode, depth, maxChars, 'abandon');
+    const attempt = inlineAt(doc, schema, options, depth, maxChars, 'abandon');
     if (!attempt) break;
     best = attempt.schema;
     if (!attempt.cutByDepth) break;
   }
-  return best ?? cutToBudget(doc, schema, options.mode, first, maxChars);
+  return best ?? cutToBudget(doc, schema, options, first, maxChars);
 }
 
 const WIDE_NOTE = 'Some nested schemas are omitted at the size budget; see the API reference.';
@@ -116,9 +123,9 @@ const WIDE_NOTE = 'Some nested schemas are omitted at the size budget; see the A
  * each stub left behind costs room too. Only a schema with more properties than even bare stubs fit in stays
  * over the budget, at its shallowest.
  */
-function cutToBudget(doc: JsonObject, schema: Json, mode: InlineOptions['mode'], depth: number, maxChars: number): JsonObject {
+function cutToBudget(doc: JsonObject, schema: Json, options: InlineOptions, depth: number, maxChars: number): JsonObject {
   const room = maxChars - WIDE_NOTE.length - 4;
-  const pass = (budget: number, overrun: 'stub' | 'bare-stub') => inlineAt(doc, schema, mode, depth, budget, overrun)!.schema;
+  const pass = (budget: number, overrun: 'stub' | 'bare-stub') => inlineAt(doc, schema, options, depth, budget, overrun)!.schema;
   const fits = (candidate: JsonObject) => JSON.stringify(candidate).length <= room;
   let overrun: 'stub' | 'bare-stub' = 'stub';
   let result = pass(0, overrun);
@@ -137,7 +144,8 @@ function cutToBudget(doc: JsonObject, schema: Json, mode: InlineOptions['mode'],
  * One pass at a fixed depth. Past the budget it is abandoned (`abandon`: returns undefined) or goes on with a
  * stub for every node still to visit (`stub`, or `bare-stub` for stubs without their note).
  */
-function inlineAt(doc: JsonObject, schema: Json, mode: InlineOptions['mode'], depth: number, maxChars: number, overrun: 'abandon' | 'stub' | 'bare-stub'): Attempt | undefined {
+function inlineAt(doc: JsonObject, schema: Json, options: InlineOptions, depth: number, maxChars: number, overrun: 'abandon' | 'stub' | 'bare-stub'): Attempt | undefined {
+  const { mode, dropAnnotations } = options;
   const stack: string[] = [];
   let size = 0;
   let cutByDepth = false;
@@ -169,7 +177,7 @@ function inlineAt(doc: JsonObject, schema: Json, mode: InlineOptions['mode'], de
       cutByDepth ||= !recursive;
       const out = cut(target, recursive ? notes.recursive(refName(ref)) : notes.budget(refName(ref)));
       // A description written beside the reference still says what the field is; the note follows it.
-      if (typeof node.description === 'string' && typeof out.description === 'string') out.description = `${node.description}\n\n${out.description}`;
+      if (!dropAnnotations && typeof node.description === 'string' && typeof out.description === 'string') out.description = `${node.description}\n\n${out.description}`;
       return out;
     }
     stack.push(ref);
@@ -217,7 +225,7 @@ function inlineAt(doc: JsonObject, schema: Json, mode: InlineOptions['mode'], de
         const bound = node[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
         if (typeof value === 'number') out[key] = value;
         else if (value === true && typeof bound === 'number') out[key] = bound;
-      } else {
+      } else if (!dropAnnotations || !ANNOTATIONS.has(key)) {
         const kept = keptKeyword(key, value);
         if (kept !== undefined) out[key] = kept;
         if (kept !== undefined) spend(JSON.stringify(kept).length);

@@ -128,7 +128,10 @@ export function buildDescriptor(doc: JsonObject, tool: AppliedTool, input = buil
   inputSchema.additionalProperties = false;
   // With two different success bodies (200 or 202) no single outputSchema is true: none is promised.
   const success = distinctSuccessBodies(op).length ? undefined : successResponse(op);
-  const output = success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, { mode: 'output', maxChars: TOOL_SCHEMA_BUDGET })) : undefined;
+  // The output schema is there for clients to check structuredContent against, and every tools/list carries it:
+  // its annotations go (the API reference keeps them), every property, type, enum, `required` and bound stays.
+  const outputOptions = { mode: 'output', maxChars: TOOL_SCHEMA_BUDGET, dropAnnotations: true } as const;
+  const output = success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, outputOptions)) : undefined;
   const binding: Binding = { operationId: op.operationId ?? name, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args };
   if (op.body) binding.contentType = op.body.contentType;
   const descriptor: Descriptor = {

@@ -52,6 +52,34 @@ describe('inlineSchema keywords', () => {
   });
 });
 
+describe('inlineSchema with dropAnnotations (tool output schemas)', () => {
+  const output = (schema: Json) => inlineSchema(doc, schema, { mode: 'output', dropAnnotations: true });
+  const cases: Array<[string, { given: Json; want: JsonObject }]> = [
+    ['drops description, format and default, keeps the assertions', { given: { type: 'string', description: 'd', format: 'date-time', default: 'x', pattern: '^a', maxLength: 3 }, want: { type: 'string', pattern: '^a', maxLength: 3 } }],
+    ['drops a description beside a reference', { given: { $ref: '#/components/schemas/Name', description: 'Who.' }, want: { type: 'string', minLength: 1 } }],
+    ['keeps a property named description, and required', { given: { type: 'object', required: ['description'], properties: { description: { type: 'string', description: 'Text.' } } }, want: { type: 'object', required: ['description'], properties: { description: { type: 'string' } } } }],
+    ['keeps null branches and enums', { given: { type: ['string', 'null'], enum: ['a', null], format: 'date-time', description: 'd' }, want: { enum: ['a', null], anyOf: [{ type: 'string' }, { type: 'null' }] } }],
+    ['keeps const, items and additionalProperties false', { given: { type: 'array', description: 'd', items: { type: 'object', additionalProperties: false, properties: { k: { const: 'v', description: 'd' } } } }, want: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { k: { const: 'v' } } } } }],
+  ];
+  it.each(cases)('%s', (_, { given, want }) => {
+    const got = output(given);
+    expect(got).toEqual(want);
+    expect(ajvCompileError(strictAjv(), got)).toBeUndefined();
+  });
+
+  it('keeps the note on a cut branch', () => {
+    const fan = fanDoc(2, 1);
+    const schema = inlineSchema(fan, { type: 'object', properties: { x: { $ref: '#/components/schemas/L0', description: 'Where.' } } }, { mode: 'output', maxRefDepth: 0, dropAnnotations: true });
+    expect((schema.properties as JsonObject).x).toEqual({ type: 'object', description: note('L0') });
+  });
+
+  it('is remembered apart from the same schema with its annotations', () => {
+    const given = { type: 'string', description: 'd' };
+    expect(inlineSchema(doc, given, { mode: 'output' })).toEqual(given);
+    expect(output(given)).toEqual({ type: 'string' });
+  });
+});
+
 describe('strictProfileViolations', () => {
   const cases: Array<[string, { given: Json; want: string[] }]> = [
     ['accepts a flat object', { given: { type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } }, want: [] }],

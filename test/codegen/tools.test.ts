@@ -97,6 +97,11 @@ describe('inputSchema', () => {
     expect(tool({ requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } } }).binding).toMatchObject({ contentType: 'multipart/form-data', body: 'merged' });
   });
 
+  it('keeps descriptions, formats and defaults in the arguments', () => {
+    const d = tool({ requestBody: json({ type: 'object', properties: { at: { type: 'string', format: 'date-time', description: 'When.' }, n: { type: 'integer', default: 1 } } }) });
+    expect(d.inputSchema.properties).toMatchObject({ at: { type: 'string', format: 'date-time', description: 'When.' }, n: { type: 'integer', default: 1 } });
+  });
+
   it('carries a parameter description into its argument schema', () => {
     const d = tool({ parameters: [{ ...param('id', 'path'), description: 'The thing.' }] });
     expect((d.inputSchema.properties as JsonObject).id).toEqual({ type: 'string', description: 'The thing.' });
@@ -134,6 +139,13 @@ describe('outputSchema', () => {
     ['is absent with only a default response', { given: { default: { description: 'any', ...json(object) } }, want: undefined }],
     ['is absent when two success responses have different bodies (200 done, 202 accepted)', { given: { '200': { description: 'done', ...json(object) }, '202': { description: 'accepted', ...json({ type: 'object', properties: { id: { type: 'string' } } }) } }, want: undefined }],
     ['is kept when two success responses share one body', { given: { '200': { description: 'ok', ...json(object) }, '201': { description: 'created', ...json(object) } }, want: object }],
+    [
+      'leaves out annotations, keeps properties, types, enums and required',
+      {
+        given: { '200': { description: 'ok', ...json({ type: 'object', description: 'A thing.', required: ['at', 'state'], properties: { at: { type: 'string', format: 'date-time', description: 'When.' }, state: { type: 'string', enum: ['on', 'off'], default: 'on' } } }) } },
+        want: { type: 'object', required: ['at', 'state'], properties: { at: { type: 'string' }, state: { type: 'string', enum: ['on', 'off'] } } },
+      },
+    ],
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     expect(tool({ responses: given }).outputSchema).toEqual(want);

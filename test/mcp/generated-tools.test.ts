@@ -7,12 +7,12 @@ import { createToolDispatcher } from '../../src/mcp/dispatch.ts';
 import { createMcpHttpHandler } from '../../src/mcp/http.ts';
 import { toWireTools } from '../../src/mcp/server-factory.ts';
 
-// Approximate tokens as characters / 4, the usual rule of thumb for English and JSON. The average was
-// 350 while most tools were small account calls; a tool that returns a resource carries that resource's
-// output schema (400–550 tokens for an operation or a webhook endpoint), so from the platform round on the
-// budget is 420 on average and 600 for any one tool: big enough for real outputs, small enough to keep
-// descriptions terse as the domain grows.
-const TOKENS_PER_TOOL_BUDGET = 420;
+// Approximate tokens as characters / 4, the usual rule of thumb for English and JSON. Clients load the whole
+// tools/list into the model's context, so the budget is a total that grows with the tool set: 350 tokens per
+// tool on average and 600 for any one tool. Descriptions say when to use a tool, what it needs first and what
+// to call next in a sentence or two (mcp-tools.yaml); output schemas keep their shape and leave their
+// annotations to the API reference (scripts/codegen/tools.ts).
+const TOKENS_PER_TOOL_BUDGET = 350;
 const TOKENS_PER_TOOL_CEILING = 600;
 
 describe('generated tool descriptors', () => {
@@ -32,13 +32,14 @@ describe('generated tool descriptors', () => {
 
   it(`keep tools/list within ${TOKENS_PER_TOOL_BUDGET} tokens per tool on average`, () => {
     const listed = JSON.stringify({ tools: toWireTools(toolDescriptors) });
-    const perTool = listed.length / 4 / toolDescriptors.length;
-    expect(perTool).toBeLessThanOrEqual(TOKENS_PER_TOOL_BUDGET);
+    const total = Math.round(listed.length / 4);
+    const perTool = total / toolDescriptors.length;
+    expect(perTool, `tools/list is ${total} tokens for ${toolDescriptors.length} tools, ${perTool.toFixed(1)} per tool`).toBeLessThanOrEqual(TOKENS_PER_TOOL_BUDGET);
   });
 
   it(`keep every tool within ${TOKENS_PER_TOOL_CEILING} tokens`, () => {
     const heavy = toWireTools(toolDescriptors)
-      .map((tool) => [tool.name, JSON.stringify(tool).length / 4] as const)
+      .map((tool) => [tool.name, Math.round(JSON.stringify(tool).length / 4)] as const)
       .filter(([, tokens]) => tokens > TOKENS_PER_TOOL_CEILING);
     expect(heavy).toEqual([]);
   });
