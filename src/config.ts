@@ -43,6 +43,29 @@ export interface AppConfig {
   /** How often a running operation's job records that its worker lives (the sweep retries one whose beat stopped). */
   operationHeartbeatMs: number;
   sequences: SequencesConfig;
+  agents: AgentsConfig;
+}
+
+/** Store agents: how long a run waits for a person, and the optional model writer. */
+export interface AgentsConfig {
+  /** A run waiting for a connector's consent fails with `authorization_timeout` after this. */
+  authorizationTimeoutSeconds: number;
+  /** A run waiting for a sequence's approval fails with `approval_timeout` after this. */
+  approvalTimeoutSeconds: number;
+  /** An OpenAI-compatible chat-completions endpoint; unset: the grounded template writer only. */
+  llm?: { baseUrl: string; apiKey: string; model: string; timeoutMs: number };
+}
+
+function loadAgentsConfig(env: Env): AgentsConfig {
+  const baseUrl = env.LLM_BASE_URL?.trim().replace(/\/+$/, '');
+  const apiKey = env.LLM_API_KEY?.trim();
+  if (baseUrl && !/^https?:\/\/[^/]/.test(baseUrl)) throw new Error(`LLM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  if (baseUrl && !apiKey) throw new Error('LLM_BASE_URL is set but LLM_API_KEY is not');
+  return {
+    authorizationTimeoutSeconds: Math.max(60, int(env, 'AGENT_AUTHORIZATION_TIMEOUT_SECONDS', 24 * 3600)),
+    approvalTimeoutSeconds: Math.max(60, int(env, 'AGENT_APPROVAL_TIMEOUT_SECONDS', 7 * 24 * 3600)),
+    ...(baseUrl && apiKey ? { llm: { baseUrl, apiKey, model: env.LLM_MODEL?.trim() || 'gpt-4o-mini', timeoutMs: int(env, 'LLM_TIMEOUT_MS', 60_000) || 60_000 } } : {}),
+  };
 }
 
 /** How sequences send: the per-mailbox cap, the pause between two messages of one mailbox, the sender's batch. */
@@ -184,6 +207,7 @@ export function loadConfig(env: Env): AppConfig {
     },
     jobs: loadJobsConfig(env),
     sequences: loadSequencesConfig(env),
+    agents: loadAgentsConfig(env),
     google: {
       clientId: env.GOOGLE_CLIENT_ID || undefined,
       clientSecret: env.GOOGLE_CLIENT_SECRET || undefined,

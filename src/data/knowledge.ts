@@ -203,3 +203,27 @@ export function searchChunks(q: Queryable, workspaceId: string, request: { query
     from best join knowledge_chunks c on c.id = best.id, q
     order by best.rank desc, c.id`;
 }
+
+/**
+ * The workspace's current chunks matching any of `terms` (OR, unlike search's AND), best first, with their
+ * whole text: what a writer grounds a draft in. Ties break by id, so the same knowledge gives the same list.
+ */
+export function relevantChunks(q: Queryable, workspaceId: string, request: { terms: string[]; sourceIds: string[]; limit: number }): Promise<(ChunkRow & { rank: number })[]> {
+  const sql = query(q);
+  const words = request.terms.map((t) => t.toLowerCase().replace(/[^a-z0-9]/g, '')).filter(Boolean);
+  return sql<(ChunkRow & { rank: number })[]>`
+    with q as (select websearch_to_tsquery('english', ${words.join(' or ')}) as tsq)
+    select c.id, c.source_id, c.page_url, nullif(c.page_title, '') as page_title, c.heading_path, c.position, c.text,
+      ts_rank_cd(c.search, q.tsq)::float8 as rank
+    from knowledge_chunks c
+    join knowledge_sources s on s.id = c.source_id and s.generation = c.generation and s.workspace_id = c.workspace_id, q
+    where c.workspace_id = ${workspaceId} and c.search @@ q.tsq
+      ${request.sourceIds.length ? sql`and c.source_id = any(${sql.array(request.sourceIds)}::text[])` : sql``}
+    order by rank desc, c.id
+    limit ${request.limit}`;
+}
+
+/** The workspace's sources that are ready (have text to search), oldest first. */
+export function readySourceIds(q: Queryable, workspaceId: string): Promise<{ id: string }[]> {
+  return query(q)<{ id: string }[]>`select id from knowledge_sources where workspace_id = ${workspaceId} and status = 'ready' order by created_at, id`;
+}

@@ -89,17 +89,23 @@ export interface SandboxMessageRow {
   subject: string | null;
   text_body: string | null;
   html_body: string | null;
+  /** The RFC 8058 headers as sent (unfolded), so one-click unsubscribe can be tried from the sandbox. */
+  list_unsubscribe: string | null;
+  list_unsubscribe_post: string | null;
   created_at: Date;
 }
 
+// The two headers come from the stored MIME's header block (before the first blank line), unfolded.
 const messageColumns = (q: Queryable) => query(q)`
-  id, account_email, message_id_header, from_header, to_header, subject, text_body, html_body, created_at`;
+  id, account_email, message_id_header, from_header, to_header, subject, text_body, html_body, created_at,
+  substring(regexp_replace(split_part(raw, E'\r\n\r\n', 1), E'\r\n[ \t]+', ' ', 'g') from E'(?:^|\n)List-Unsubscribe: ([^\r\n]*)') as list_unsubscribe,
+  substring(split_part(raw, E'\r\n\r\n', 1) from E'(?:^|\n)List-Unsubscribe-Post: ([^\r\n]*)') as list_unsubscribe_post`;
 
 export async function insertSandboxMessage(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  fields: Omit<SandboxMessageRow, 'id' | 'created_at'> & { grantId: string; raw: string; now: Date },
+  fields: Omit<SandboxMessageRow, 'id' | 'created_at' | 'list_unsubscribe' | 'list_unsubscribe_post'> & { grantId: string; raw: string; now: Date },
 ): Promise<SandboxMessageRow> {
   const [row] = await query(q)<SandboxMessageRow[]>`
     insert into sandbox_messages (id, workspace_id, grant_id, account_email, raw, message_id_header, from_header, to_header, subject, text_body, html_body, created_at)

@@ -19,6 +19,8 @@ export interface SequenceStep {
   wait_days: number;
   subject: string;
   body: string;
+  /** The knowledge chunks an agent wrote the step from; absent on steps a person wrote. */
+  sources?: { chunk_id: string; url: string }[];
 }
 
 export interface SequenceApproval {

@@ -165,13 +165,14 @@ function toolNames(analyze: Analyzer, tools: string[]): ToolName[] {
  * question's terms (synonyms counting SYNONYM_INTENT), squared; the whole name written out counts 1.
  * Below half, or with only generic parts found, the question does not name it.
  */
-function operationIntent(names: ToolName[], terms: Map<string, number>): Map<string, number> {
+function operationIntent(names: ToolName[], terms: Map<string, number>, order: string[]): Map<string, number> {
   const intent = new Map<string, number>();
   for (const { tool, parts } of names) {
     if (terms.get(tool) === 1) {
       intent.set(tool, 1);
       continue;
     }
+    if (verbAfterItsObject(parts, order)) continue;
     let total = 0;
     let found = 0;
     let specific = false;
@@ -185,6 +186,18 @@ function operationIntent(names: ToolName[], terms: Map<string, number>): Map<str
     if (specific && share >= 0.5) intent.set(tool, share * share);
   }
   return intent;
+}
+
+/**
+ * A name's leading generic verb found after its object in the question is the question's own verb, not the
+ * operation's: "my agent gets a 403" does not name `get_agent`, "get the agent" does.
+ */
+function verbAfterItsObject(parts: ToolName['parts'], order: string[]): boolean {
+  const [verb, object] = parts;
+  if (!verb?.generic || !object) return false;
+  const v = order.indexOf(verb.part);
+  const o = order.indexOf(object.part);
+  return v >= 0 && o >= 0 && v > o;
 }
 
 /** The strongest boost a passage earns from the operations the question names. */
@@ -215,7 +228,7 @@ export function createDocsIndex(passages: DocsPassage[]): DocsIndex {
       const terms = questionTerms(analyze, question, synonyms);
       const plain = indexed.map(({ tf }) => bm25(tf, terms));
       const best = Math.max(0, ...plain);
-      const intent = operationIntent(names, terms);
+      const intent = operationIntent(names, terms, analyze(question));
       return indexed
         .map(({ passage }, i) => ({ passage, i, score: plain[i] > 0 ? plain[i] + OPERATION_BOOST * best * operationBoost(passage, intent) : 0 }))
         .filter((r) => r.score > 0)

@@ -1079,6 +1079,93 @@ export type UnsubscribeOneClickOutput =
   | { status: 500; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type ListAgentsInStoreInput = Record<string, never>;
+
+export type ListAgentsInStoreOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/agents"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/agents"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/agents"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/agents"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/agents"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetAgentInput = {
+  path: NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['parameters']['path'];
+};
+
+export type GetAgentOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type RunAgentInput = {
+  path: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type RunAgentOutput = 
+  | { status: 202; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListAgentRunsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/agent-runs"]["get"]>['parameters']['query']>;
+};
+
+export type ListAgentRunsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetAgentRunInput = {
+  path: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['parameters']['query']>;
+};
+
+export type GetAgentRunOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type CancelAgentRunInput = {
+  path: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+};
+
+export type CancelAgentRunOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -1152,4 +1239,10 @@ export interface Handlers<Ctx> {
   list_sent_messages(input: ListSentMessagesInput, ctx: Ctx): Promise<ListSentMessagesOutput>;
   unsubscribe_page(input: UnsubscribePageInput, ctx: Ctx): Promise<UnsubscribePageOutput>;
   unsubscribe_one_click(input: UnsubscribeOneClickInput, ctx: Ctx): Promise<UnsubscribeOneClickOutput>;
+  list_agents_in_store(input: ListAgentsInStoreInput, ctx: Ctx): Promise<ListAgentsInStoreOutput>;
+  get_agent(input: GetAgentInput, ctx: Ctx): Promise<GetAgentOutput>;
+  run_agent(input: RunAgentInput, ctx: Ctx): Promise<RunAgentOutput>;
+  list_agent_runs(input: ListAgentRunsInput, ctx: Ctx): Promise<ListAgentRunsOutput>;
+  get_agent_run(input: GetAgentRunInput, ctx: Ctx): Promise<GetAgentRunOutput>;
+  cancel_agent_run(input: CancelAgentRunInput, ctx: Ctx): Promise<CancelAgentRunOutput>;
 }

@@ -32,7 +32,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "signup",
     "title": "Sign up",
-    "description": "Sign up\n\nCreates a user and a new workspace owned by that user, and logs the user in.",
+    "description": "Start here when the human has no account: creates the user and a workspace they own, logged in. Next: get_me, then start_connector_oauth.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -40,7 +40,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
           "type": "string",
@@ -132,15 +132,13 @@ export const toolDescriptors: ToolDescriptor[] = [
             },
             "email": {
               "type": "string",
-              "format": "email",
               "maxLength": 254
             },
             "name": {
               "type": "string"
             },
             "created_at": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             }
           }
         },
@@ -160,8 +158,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "string"
             },
             "created_at": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             }
           }
         },
@@ -182,16 +179,14 @@ export const toolDescriptors: ToolDescriptor[] = [
           ],
           "properties": {
             "access_token": {
-              "type": "string",
-              "description": "The bearer JWT."
+              "type": "string"
             },
             "token_type": {
               "type": "string",
               "const": "bearer"
             },
             "expires_in": {
-              "type": "integer",
-              "description": "Lifetime of the token in seconds."
+              "type": "integer"
             }
           }
         }
@@ -202,7 +197,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "login",
     "title": "Log in",
-    "description": "Log in\n\nExchanges an email and password for a short-lived bearer JWT.",
+    "description": "Trade an email and password for a short-lived bearer JWT (workspace_id picks one of several workspaces).",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -264,16 +259,14 @@ export const toolDescriptors: ToolDescriptor[] = [
       ],
       "properties": {
         "access_token": {
-          "type": "string",
-          "description": "The bearer JWT."
+          "type": "string"
         },
         "token_type": {
           "type": "string",
           "const": "bearer"
         },
         "expires_in": {
-          "type": "integer",
-          "description": "Lifetime of the token in seconds."
+          "type": "integer"
         }
       }
     },
@@ -282,7 +275,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_me",
     "title": "Get the current principal",
-    "description": "Get the current principal\n\nThe caller's user, workspace, role, and the credential in use with its scopes.",
+    "description": "Call first: the workspace and the role this credential acts with. Keys, invitations, member changes, events and webhooks need an admin.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -308,7 +301,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       ],
       "properties": {
         "user": {
-          "description": "The user; for an API key, the member who minted it (null when the operator CLI minted it).",
           "oneOf": [
             {
               "type": "object",
@@ -325,15 +317,13 @@ export const toolDescriptors: ToolDescriptor[] = [
                 },
                 "email": {
                   "type": "string",
-                  "format": "email",
                   "maxLength": 254
                 },
                 "name": {
                   "type": "string"
                 },
                 "created_at": {
-                  "type": "string",
-                  "format": "date-time"
+                  "type": "string"
                 }
               }
             },
@@ -358,8 +348,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "string"
             },
             "created_at": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             }
           }
         },
@@ -369,8 +358,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             "owner",
             "admin",
             "member"
-          ],
-          "description": "The role this credential acts with; for an API key, its effective role (admin or member)."
+          ]
         },
         "credential": {
           "type": "object",
@@ -388,8 +376,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               ]
             },
             "id": {
-              "type": "string",
-              "description": "The API key id, or the JWT's `jti`."
+              "type": "string"
             },
             "scopes": {
               "type": "array",
@@ -406,7 +393,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_members",
     "title": "List workspace members",
-    "description": "List workspace members",
+    "description": "The workspace's members and roles; change one with update_member_role.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -420,7 +407,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -453,7 +440,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -481,7 +467,6 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "email": {
                 "type": "string",
-                "format": "email",
                 "maxLength": 254
               },
               "name": {
@@ -496,8 +481,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "joined_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               }
             }
           }
@@ -514,7 +498,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "remove_member",
     "title": "Remove a member",
-    "description": "Remove a member\n\nAdmin-only. Their tokens stop working at once and the API keys they created are revoked. Not the owner.",
+    "description": "Admin only, not the owner. Their tokens stop at once and the API keys they minted are revoked.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -552,7 +536,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "update_member_role",
     "title": "Change a member's role",
-    "description": "Change a member's role\n\nAdmin-only. The workspace owner's role cannot be changed.",
+    "description": "Admin only: make a member admin or member. The owner's role cannot change.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -614,7 +598,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "email": {
           "type": "string",
-          "format": "email",
           "maxLength": 254
         },
         "name": {
@@ -629,8 +612,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "joined_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -639,7 +621,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "invite_member",
     "title": "Invite a member",
-    "description": "Invite a member\n\nAdmin-only. Returns a one-time invitation token, valid 72 hours, for the admin to hand over.",
+    "description": "Admin only. Returns a one-time token (72 h) to hand to the invitee, who uses accept_invitation, or accept_invitation_as_me with an account.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -647,7 +629,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
           "type": "string",
@@ -711,7 +693,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "email": {
           "type": "string",
-          "format": "email",
           "maxLength": 254
         },
         "role": {
@@ -722,12 +703,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "expires_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "token": {
-          "type": "string",
-          "description": "The one-time invitation token; shown only here."
+          "type": "string"
         }
       }
     },
@@ -736,7 +715,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "accept_invitation",
     "title": "Accept an invitation with a new account",
-    "description": "Accept an invitation with a new account\n\nCreates the invited account, joins the workspace and logs in. If the email has an account: 409 `account_exists` (no password checked, token kept); log in, then use `accept_invitation_as_me`.",
+    "description": "Accept an invitation token for an email with no account: creates it, joins and logs in. On 409 account_exists: login, then accept_invitation_as_me.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -744,7 +723,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "token": {
           "type": "string",
@@ -825,15 +804,13 @@ export const toolDescriptors: ToolDescriptor[] = [
             },
             "email": {
               "type": "string",
-              "format": "email",
               "maxLength": 254
             },
             "name": {
               "type": "string"
             },
             "created_at": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             }
           }
         },
@@ -853,8 +830,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "string"
             },
             "created_at": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             }
           }
         },
@@ -875,16 +851,14 @@ export const toolDescriptors: ToolDescriptor[] = [
           ],
           "properties": {
             "access_token": {
-              "type": "string",
-              "description": "The bearer JWT."
+              "type": "string"
             },
             "token_type": {
               "type": "string",
               "const": "bearer"
             },
             "expires_in": {
-              "type": "integer",
-              "description": "Lifetime of the token in seconds."
+              "type": "integer"
             }
           }
         }
@@ -895,7 +869,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "accept_invitation_as_me",
     "title": "Accept an invitation with your login",
-    "description": "Accept an invitation with your login\n\nFor an invited email that has an account: accept with its login (a JWT of the invited user; not an API key). Joins the workspace with the invited role and returns a login for it.",
+    "description": "Accept an invitation with the invited user's own login (a JWT from login; API keys are refused); returns a login for the workspace.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -903,7 +877,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "token": {
           "type": "string",
@@ -962,15 +936,13 @@ export const toolDescriptors: ToolDescriptor[] = [
             },
             "email": {
               "type": "string",
-              "format": "email",
               "maxLength": 254
             },
             "name": {
               "type": "string"
             },
             "created_at": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             }
           }
         },
@@ -990,8 +962,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "string"
             },
             "created_at": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             }
           }
         },
@@ -1012,16 +983,14 @@ export const toolDescriptors: ToolDescriptor[] = [
           ],
           "properties": {
             "access_token": {
-              "type": "string",
-              "description": "The bearer JWT."
+              "type": "string"
             },
             "token_type": {
               "type": "string",
               "const": "bearer"
             },
             "expires_in": {
-              "type": "integer",
-              "description": "Lifetime of the token in seconds."
+              "type": "integer"
             }
           }
         }
@@ -1032,7 +1001,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_api_keys",
     "title": "List API keys",
-    "description": "List API keys\n\nAdmin-only. Lists the workspace's keys, newest first, each with its creator and the role it acts with now. The secret is never shown.",
+    "description": "Admin only. Keys newest first, with creator and the role each acts with now; never the secret.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1046,7 +1015,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -1079,7 +1048,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -1129,8 +1097,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "enum": [
                   "admin",
                   "member"
-                ],
-                "description": "The most it may do; its minter's role at mint time, or the CLI's."
+                ]
               },
               "effective_role": {
                 "oneOf": [
@@ -1144,8 +1111,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                   {
                     "type": "null"
                   }
-                ],
-                "description": "`role` lowered to its creator's current role; null once revoked."
+                ]
               },
               "created_by": {
                 "oneOf": [
@@ -1156,18 +1122,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                   {
                     "type": "null"
                   }
-                ],
-                "description": "Who minted it; null for an operator CLI key."
+                ]
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "last_used_at": {
                 "oneOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -1177,8 +1140,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "revoked_at": {
                 "oneOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -1197,8 +1159,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                   {
                     "type": "null"
                   }
-                ],
-                "description": "`revoked` by an admin, or `creator_removed` with its creator; null while active."
+                ]
               }
             }
           }
@@ -1215,7 +1176,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "create_api_key",
     "title": "Create an API key",
-    "description": "Create an API key\n\nAdmin-only. Returns the full key once. It acts with the minter's role (owner: admin), lowered if the minter is demoted, and is revoked when the minter leaves.",
+    "description": "Admin only. Mint a key for an agent or script; the full key is shown only in this answer. It acts with your role.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1223,7 +1184,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "name": {
           "type": "string",
@@ -1283,8 +1244,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "enum": [
             "admin",
             "member"
-          ],
-          "description": "The most it may do; its minter's role at mint time, or the CLI's."
+          ]
         },
         "effective_role": {
           "oneOf": [
@@ -1298,8 +1258,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             {
               "type": "null"
             }
-          ],
-          "description": "`role` lowered to its creator's current role; null once revoked."
+          ]
         },
         "created_by": {
           "oneOf": [
@@ -1310,18 +1269,15 @@ export const toolDescriptors: ToolDescriptor[] = [
             {
               "type": "null"
             }
-          ],
-          "description": "Who minted it; null for an operator CLI key."
+          ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "last_used_at": {
           "oneOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -1331,8 +1287,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "revoked_at": {
           "oneOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -1351,12 +1306,10 @@ export const toolDescriptors: ToolDescriptor[] = [
             {
               "type": "null"
             }
-          ],
-          "description": "`revoked` by an admin, or `creator_removed` with its creator; null while active."
+          ]
         },
         "key": {
           "type": "string",
-          "description": "The full key, `svc_<prefix>_<secret>`. Shown only in this response.",
           "pattern": "^svc_[a-z0-9]{8}_[A-Za-z0-9]+$"
         }
       },
@@ -1380,14 +1333,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "revoke_api_key",
     "title": "Revoke an API key",
-    "description": "Revoke an API key\n\nAdmin-only. The key is rejected from the next request on; the record stays, marked revoked. Revoking twice is a no-op.",
+    "description": "Admin only. The key stops working from the next request; revoking again is a no-op. To rotate, create_api_key first.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "key_id": {
           "type": "string",
-          "pattern": "^key_[0-9a-z]{26}$",
-          "description": "The key's id."
+          "pattern": "^key_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -1451,8 +1403,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "enum": [
             "admin",
             "member"
-          ],
-          "description": "The most it may do; its minter's role at mint time, or the CLI's."
+          ]
         },
         "effective_role": {
           "oneOf": [
@@ -1466,8 +1417,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             {
               "type": "null"
             }
-          ],
-          "description": "`role` lowered to its creator's current role; null once revoked."
+          ]
         },
         "created_by": {
           "oneOf": [
@@ -1478,18 +1428,15 @@ export const toolDescriptors: ToolDescriptor[] = [
             {
               "type": "null"
             }
-          ],
-          "description": "Who minted it; null for an operator CLI key."
+          ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "last_used_at": {
           "oneOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -1499,8 +1446,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "revoked_at": {
           "oneOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -1519,8 +1465,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             {
               "type": "null"
             }
-          ],
-          "description": "`revoked` by an admin, or `creator_removed` with its creator; null while active."
+          ]
         }
       }
     },
@@ -1529,7 +1474,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_events",
     "title": "List events",
-    "description": "List events\n\nAdmin-only. What changed in the workspace, oldest first; follow `next_cursor` to catch up.",
+    "description": "Admin only. What changed, oldest first; keep next_cursor to catch up later (or push them with create_webhook_endpoint).",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1556,7 +1501,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -1604,7 +1549,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -1633,8 +1577,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "actor": {
                 "type": "object",
@@ -1646,8 +1589,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "api_key",
                       "operator",
                       "system"
-                    ],
-                    "description": "`system`: the service itself (a webhook endpoint disabled after failures)."
+                    ]
                   },
                   "id": {
                     "anyOf": [
@@ -1679,7 +1621,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_operations",
     "title": "List operations",
-    "description": "List operations\n\nThe workspace's long-running operations, newest first.",
+    "description": "Long work (ingestions, imports, exports, test webhooks), newest first; follow one with get_operation.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -1703,7 +1645,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -1746,7 +1688,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -1870,8 +1811,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "cancel_requested_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -1879,18 +1819,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "updated_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "finished_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -1912,14 +1849,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_operation",
     "title": "Get an operation",
-    "description": "Get an operation\n\nFollow long work. Pass `wait_seconds` (up to 50) to get the answer as soon as the status or progress changes, instead of polling in a loop; repeat until the status is succeeded, failed or cancelled.",
+    "description": "Follow an operation (ingest, import, export, refresh, test webhook): pass wait_seconds 50 and repeat until succeeded (resource names the result), failed (read error) or cancelled.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "operation_id": {
           "type": "string",
-          "pattern": "^op_[0-9a-z]{26}$",
-          "description": "The operation's id."
+          "pattern": "^op_[0-9a-z]{26}$"
         },
         "wait_seconds": {
           "type": "integer",
@@ -2067,8 +2003,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cancel_requested_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2076,18 +2011,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "finished_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2101,20 +2033,19 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "cancel_operation",
     "title": "Cancel an operation",
-    "description": "Cancel an operation\n\nQueued work is cancelled at once, running work stops at its next check. Members cancel their own, admins any.",
+    "description": "Stops queued work at once, running work at its next check. Members cancel their own, admins any; 409 operation_finished when it ended.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "operation_id": {
           "type": "string",
-          "pattern": "^op_[0-9a-z]{26}$",
-          "description": "The operation's id."
+          "pattern": "^op_[0-9a-z]{26}$"
         },
         "idempotency_key": {
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
       "required": [
@@ -2255,8 +2186,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cancel_requested_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2264,18 +2194,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "finished_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2289,7 +2216,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_webhook_endpoints",
     "title": "List webhook endpoints",
-    "description": "List webhook endpoints\n\nAdmin-only. Newest first; secrets are never shown.",
+    "description": "Admin only. Newest first; secrets are never shown.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -2303,7 +2230,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -2336,7 +2263,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -2388,7 +2314,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "disabled_reason": {
-                "description": "`failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -2399,14 +2324,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "failure_count": {
-                "type": "integer",
-                "description": "Failed attempts since the last success."
+                "type": "integer"
               },
               "failing_since": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -2416,8 +2339,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "last_success_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -2435,12 +2357,10 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "updated_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               }
             }
           }
@@ -2457,7 +2377,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "create_webhook_endpoint",
     "title": "Create a webhook endpoint",
-    "description": "Create a webhook endpoint\n\nAdmin-only. Events of these types are POSTed to the URL, signed per Standard Webhooks; the secret is shown once.",
+    "description": "Admin only. POSTs events of these types to the URL, signed per Standard Webhooks; keep the secret, shown only here. Check with send_test_webhook.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -2465,7 +2385,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "url": {
           "type": "string",
@@ -2551,7 +2471,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "description": "`failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`.",
           "anyOf": [
             {
               "type": "string"
@@ -2562,14 +2481,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "failure_count": {
-          "type": "integer",
-          "description": "Failed attempts since the last success."
+          "type": "integer"
         },
         "failing_since": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2579,8 +2496,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "last_success_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2598,16 +2514,13 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "secret": {
-          "type": "string",
-          "description": "The signing secret (`whsec_…`), shown only in this response."
+          "type": "string"
         }
       },
       "required": [
@@ -2631,14 +2544,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "delete_webhook_endpoint",
     "title": "Delete a webhook endpoint",
-    "description": "Delete a webhook endpoint\n\nAdmin-only. Stops all deliveries to it, pending retries included.",
+    "description": "Admin only. Stops every delivery to it, retries included.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "endpoint_id": {
           "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$",
-          "description": "The endpoint's id."
+          "pattern": "^whe_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -2704,7 +2616,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "description": "`failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`.",
           "anyOf": [
             {
               "type": "string"
@@ -2715,14 +2626,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "failure_count": {
-          "type": "integer",
-          "description": "Failed attempts since the last success."
+          "type": "integer"
         },
         "failing_since": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2732,8 +2641,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "last_success_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2751,12 +2659,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -2765,14 +2671,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "update_webhook_endpoint",
     "title": "Update a webhook endpoint",
-    "description": "Update a webhook endpoint\n\nAdmin-only. Change its URL, description or event types; `enabled` true re-enables a disabled endpoint.",
+    "description": "Admin only. enabled: true re-enables an endpoint disabled after failures.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "endpoint_id": {
           "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$",
-          "description": "The endpoint's id."
+          "pattern": "^whe_[0-9a-z]{26}$"
         },
         "url": {
           "type": "string",
@@ -2879,7 +2784,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "description": "`failing` (every attempt failed for the whole retry schedule) or `disabled_by_user`.",
           "anyOf": [
             {
               "type": "string"
@@ -2890,14 +2794,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "failure_count": {
-          "type": "integer",
-          "description": "Failed attempts since the last success."
+          "type": "integer"
         },
         "failing_since": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2907,8 +2809,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "last_success_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -2926,12 +2827,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -2940,20 +2839,19 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "send_test_webhook",
     "title": "Send a test webhook",
-    "description": "Send a test webhook\n\nAdmin-only. One signed `webhook.test` message; the operation fails unless the endpoint answers 2xx.",
+    "description": "Admin only. One signed webhook.test; 202 with an operation (get_operation) that fails unless the endpoint answers 2xx.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "endpoint_id": {
           "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$",
-          "description": "The endpoint's id."
+          "pattern": "^whe_[0-9a-z]{26}$"
         },
         "idempotency_key": {
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
       "required": [
@@ -3094,8 +2992,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cancel_requested_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -3103,18 +3000,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "finished_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -3128,14 +3022,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_webhook_deliveries",
     "title": "List webhook deliveries",
-    "description": "List webhook deliveries\n\nAdmin-only. Newest first, with attempts and the last answer.",
+    "description": "Admin only. Newest first, with attempts and the last answer: why deliveries fail.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "endpoint_id": {
           "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$",
-          "description": "The endpoint's id."
+          "pattern": "^whe_[0-9a-z]{26}$"
         },
         "status": {
           "type": "string",
@@ -3152,7 +3045,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "required": [
@@ -3198,7 +3091,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -3247,8 +3139,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "message_id": {
-                "type": "string",
-                "description": "The `webhook-id` header; the same on every attempt."
+                "type": "string"
               },
               "status": {
                 "type": "string",
@@ -3265,8 +3156,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "next_attempt_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -3276,8 +3166,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "last_attempt_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -3305,8 +3194,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               }
             }
           }
@@ -3323,7 +3211,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "start_connector_oauth",
     "title": "Start connecting an account",
-    "description": "Start connecting an account\n\nCreates a connector waiting for consent (provider `gmail`) and returns its `authorization_url`. Follow `next_action`: show the URL to the human, then call get_connector with wait_seconds until it is connected.",
+    "description": "Connect Gmail before any sending (provider: gmail). Show authorization_url to the human (valid 10 min), then get_connector with wait_seconds 50. reconnect_connector_id gives a failed or expired one a fresh link.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -3331,7 +3219,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "provider": {
           "type": "string",
@@ -3417,8 +3305,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "enum": [
             "live",
             "sandbox"
-          ],
-          "description": "`sandbox`: the service plays the provider; nothing leaves it."
+          ]
         },
         "account_email": {
           "anyOf": [
@@ -3443,7 +3330,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "authorization_url": {
-          "description": "The consent link for the human, while pending.",
           "anyOf": [
             {
               "type": "string"
@@ -3456,8 +3342,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "authorization_expires_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -3475,7 +3360,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "next_action": {
-          "description": "What to do next, in plain words.",
           "anyOf": [
             {
               "type": "string"
@@ -3486,18 +3370,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "connected_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -3511,7 +3392,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_connectors",
     "title": "List connectors",
-    "description": "List connectors\n\nThe workspace's connected (and pending) accounts, newest first. Tokens are never shown.",
+    "description": "Connected and pending mailboxes, newest first; a connected one's id is a sequence's sender_connector_id.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -3525,7 +3406,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -3558,7 +3439,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -3610,8 +3490,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "enum": [
                   "live",
                   "sandbox"
-                ],
-                "description": "`sandbox`: the service plays the provider; nothing leaves it."
+                ]
               },
               "account_email": {
                 "anyOf": [
@@ -3636,7 +3515,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 }
               },
               "authorization_url": {
-                "description": "The consent link for the human, while pending.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -3649,8 +3527,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "authorization_expires_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -3668,7 +3545,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "next_action": {
-                "description": "What to do next, in plain words.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -3679,18 +3555,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "updated_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "connected_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -3712,14 +3585,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_connector",
     "title": "Get a connector",
-    "description": "Get a connector\n\nPass `wait_seconds` (up to 50) to get the answer as soon as the status changes, e.g. when the human allows access.",
+    "description": "After start_connector_oauth: pass wait_seconds 50 and repeat until connected. If failed or expired: start_connector_oauth with reconnect_connector_id.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "connector_id": {
           "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$",
-          "description": "The connector's id."
+          "pattern": "^conn_[0-9a-z]{26}$"
         },
         "wait_seconds": {
           "type": "integer",
@@ -3795,8 +3667,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "enum": [
             "live",
             "sandbox"
-          ],
-          "description": "`sandbox`: the service plays the provider; nothing leaves it."
+          ]
         },
         "account_email": {
           "anyOf": [
@@ -3821,7 +3692,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "authorization_url": {
-          "description": "The consent link for the human, while pending.",
           "anyOf": [
             {
               "type": "string"
@@ -3834,8 +3704,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "authorization_expires_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -3853,7 +3722,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "next_action": {
-          "description": "What to do next, in plain words.",
           "anyOf": [
             {
               "type": "string"
@@ -3864,18 +3732,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "connected_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -3889,14 +3754,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "revoke_connector",
     "title": "Revoke a connector",
-    "description": "Revoke a connector\n\nRevokes access at the provider and deletes the tokens. Admins, or the member who connected it.",
+    "description": "Disconnect: revokes access at the provider and deletes the tokens. Admins, or the member who connected it.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "connector_id": {
           "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$",
-          "description": "The connector's id."
+          "pattern": "^conn_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -3962,8 +3826,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "enum": [
             "live",
             "sandbox"
-          ],
-          "description": "`sandbox`: the service plays the provider; nothing leaves it."
+          ]
         },
         "account_email": {
           "anyOf": [
@@ -3988,7 +3851,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "authorization_url": {
-          "description": "The consent link for the human, while pending.",
           "anyOf": [
             {
               "type": "string"
@@ -4001,8 +3863,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "authorization_expires_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -4020,7 +3881,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "next_action": {
-          "description": "What to do next, in plain words.",
           "anyOf": [
             {
               "type": "string"
@@ -4031,18 +3891,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "connected_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -4056,20 +3913,19 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "send_test_email",
     "title": "Send a test email",
-    "description": "Send a test email\n\nSends one real message through a connected connector (in sandbox mode, to the sandbox mailbox).",
+    "description": "Optional check of a connected connector: one real message (sandbox mode: read it with list_sandbox_messages). 409 says how to connect.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "connector_id": {
           "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$",
-          "description": "The connector's id."
+          "pattern": "^conn_[0-9a-z]{26}$"
         },
         "idempotency_key": {
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "to": {
           "type": "string",
@@ -4141,8 +3997,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "sent_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -4151,7 +4006,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_sandbox_messages",
     "title": "List sandbox messages",
-    "description": "List sandbox messages\n\nMail sent through sandbox-mode connectors, newest first, parsed. Nothing here was delivered.",
+    "description": "Mail sent in sandbox mode, newest first, parsed; none of it was delivered.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -4170,7 +4025,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -4208,7 +4063,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -4232,6 +4086,8 @@ export const toolDescriptors: ToolDescriptor[] = [
               "message_id",
               "text",
               "html",
+              "list_unsubscribe",
+              "list_unsubscribe_post",
               "created_at"
             ],
             "properties": {
@@ -4307,9 +4163,28 @@ export const toolDescriptors: ToolDescriptor[] = [
                   }
                 ]
               },
+              "list_unsubscribe": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "list_unsubscribe_post": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               }
             }
           }
@@ -4326,7 +4201,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_knowledge_sources",
     "title": "List knowledge sources",
-    "description": "List knowledge sources\n\nThe workspace's ingested sources, newest first.",
+    "description": "Ingested sources, newest first, with status.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -4340,7 +4215,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -4373,7 +4248,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -4450,7 +4324,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "last_error": {
-                "description": "Why the last fetch failed (the content of the last good fetch stays searchable).",
                 "anyOf": [
                   {
                     "type": "string"
@@ -4463,8 +4336,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "fetched_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -4472,12 +4344,10 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "updated_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               }
             }
           }
@@ -4494,7 +4364,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "ingest_url_into_knowledge",
     "title": "Ingest a URL into knowledge",
-    "description": "Ingest a URL into knowledge\n\nFetches the page (and, with max_pages above 1, same-site links breadth-first), extracts its text and indexes it for search_knowledge. Answers 202 with an operation; follow it with get_operation.",
+    "description": "Ask the human for the brand's site before writing emails. 202 with an operation: get_operation with wait_seconds 50, then search_knowledge. max_pages (up to 50) crawls the site.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -4502,7 +4372,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "url": {
           "type": "string",
@@ -4691,8 +4561,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cancel_requested_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -4700,18 +4569,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "finished_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -4725,14 +4591,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_knowledge_source",
     "title": "Get a knowledge source",
-    "description": "Get a knowledge source",
+    "description": "One source's status, pages, chunk count and last_error.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "source_id": {
           "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$",
-          "description": "The knowledge source's id."
+          "pattern": "^ks_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -4821,7 +4686,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "last_error": {
-          "description": "Why the last fetch failed (the content of the last good fetch stays searchable).",
           "anyOf": [
             {
               "type": "string"
@@ -4834,8 +4698,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "fetched_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -4843,12 +4706,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -4857,14 +4718,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "delete_knowledge_source",
     "title": "Delete a knowledge source",
-    "description": "Delete a knowledge source\n\nDeletes the source and its chunks; search no longer finds them.",
+    "description": "Deletes the source and its chunks; search stops finding them.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "source_id": {
           "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$",
-          "description": "The knowledge source's id."
+          "pattern": "^ks_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -4955,7 +4815,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "last_error": {
-          "description": "Why the last fetch failed (the content of the last good fetch stays searchable).",
           "anyOf": [
             {
               "type": "string"
@@ -4968,8 +4827,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "fetched_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -4977,12 +4835,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -4991,20 +4847,19 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "refresh_knowledge_source",
     "title": "Refresh a knowledge source",
-    "description": "Refresh a knowledge source\n\nFetches the source again and replaces its chunks at once; a failed refresh keeps the last good content. 202 with an operation.",
+    "description": "Fetch again after the site changed; a failed refresh keeps the last good content. 202: follow with get_operation.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "source_id": {
           "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$",
-          "description": "The knowledge source's id."
+          "pattern": "^ks_[0-9a-z]{26}$"
         },
         "idempotency_key": {
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
       "required": [
@@ -5145,8 +5000,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cancel_requested_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -5154,18 +5008,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "finished_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -5179,14 +5030,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_knowledge_chunks",
     "title": "List knowledge chunks",
-    "description": "List knowledge chunks\n\nThe indexed chunks of one source, in page and reading order.",
+    "description": "A source's extracted text in reading order: check what an ingestion learned.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "source_id": {
           "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$",
-          "description": "The knowledge source's id."
+          "pattern": "^ks_[0-9a-z]{26}$"
         },
         "limit": {
           "type": "integer",
@@ -5198,7 +5048,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "required": [
@@ -5239,7 +5089,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -5309,7 +5158,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "search_knowledge",
     "title": "Search knowledge",
-    "description": "Search knowledge\n\nRanked chunks of the workspace's knowledge for a query (quotes, -word and or work), each with a highlighted snippet, heading path and page URL.",
+    "description": "Find the brand's facts (products, tone, pricing) to ground emails: ranked snippets with page URLs. Quotes, -word and OR work.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -5407,8 +5256,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 }
               },
               "snippet": {
-                "type": "string",
-                "description": "The matching passage, matches between ** marks."
+                "type": "string"
               },
               "rank": {
                 "type": "number"
@@ -5423,7 +5271,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "search_docs",
     "title": "Search the docs",
-    "description": "Search the docs\n\nAsk how to do something on this platform; answers with the passages that explain it, where they come from, and the tools that do it.",
+    "description": "Ask how to do something on this platform when unsure which tool or order: answers with passages and the tools that do it.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -5502,8 +5350,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "source": {
-                "type": "string",
-                "description": "A docs path with its anchor, or `openapi:<operationId>`."
+                "type": "string"
               },
               "tools": {
                 "type": "array",
@@ -5524,7 +5371,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "bulk_import_leads",
     "title": "Import leads in bulk",
-    "description": "Import leads in bulk\n\nExactly one of rows, csv or csv_url. Up to 1,000 rows answer 200 with each row's result; more, and any csv_url, answer 202 with an operation (follow it with get_operation). Bad rows go to list_lead_import_errors.",
+    "description": "Exactly one of rows, csv or csv_url. Up to 1,000 rows answer 200; more, or csv_url, 202 (get_operation). Keep the import id to enroll; bad rows: list_lead_import_errors.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -5532,7 +5379,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "rows": {
           "type": "array",
@@ -5628,14 +5475,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_lead_import",
     "title": "Get a lead import",
-    "description": "Get a lead import",
+    "description": "An import's status and counts.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "import_id": {
           "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$",
-          "description": "The import's id."
+          "pattern": "^imp_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -5739,14 +5585,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "finished_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -5760,14 +5604,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_lead_import_errors",
     "title": "List a lead import's errors",
-    "description": "List a lead import's errors\n\nThe rows that were not imported and why, in row order.",
+    "description": "The rows an import rejected and why, in row order.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "import_id": {
           "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$",
-          "description": "The import's id."
+          "pattern": "^imp_[0-9a-z]{26}$"
         },
         "limit": {
           "type": "integer",
@@ -5779,7 +5622,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "required": [
@@ -5820,7 +5663,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -5897,7 +5739,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_leads",
     "title": "List leads",
-    "description": "List leads\n\nNewest first; `q` searches name, email and company.",
+    "description": "Newest first; q searches name, email and company.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -5936,7 +5778,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -5999,7 +5841,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -6147,12 +5988,10 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "updated_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               }
             }
           }
@@ -6169,7 +6008,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "create_lead",
     "title": "Create a lead",
-    "description": "Create a lead\n\nOne lead; 409 when the workspace already has the address. An address on the suppression list is created suppressed.",
+    "description": "One lead (bulk_import_leads for many). 409 when the address exists; a suppressed address is created suppressed.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -6177,7 +6016,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
           "type": "string",
@@ -6497,12 +6336,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -6511,14 +6348,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_lead",
     "title": "Get a lead",
-    "description": "Get a lead",
+    "description": "One lead; list_leads finds it by name, email or company.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "lead_id": {
           "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$",
-          "description": "The lead's id."
+          "pattern": "^lead_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -6678,12 +6514,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -6692,14 +6526,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "delete_lead",
     "title": "Delete a lead",
-    "description": "Delete a lead\n\nErases the lead's personal data; a hash of the address stays on the suppression list so it is never emailed again.",
+    "description": "Erases the lead's data; the address stays suppressed, never emailed again.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "lead_id": {
           "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$",
-          "description": "The lead's id."
+          "pattern": "^lead_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -6745,14 +6578,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "update_lead",
     "title": "Update a lead",
-    "description": "Update a lead\n\nChanges the given fields (null clears one). The status changes only through unsubscribe_lead.",
+    "description": "Changes the given fields (null clears one); the status changes only through unsubscribe_lead.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "lead_id": {
           "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$",
-          "description": "The lead's id."
+          "pattern": "^lead_[0-9a-z]{26}$"
         },
         "email": {
           "type": "string",
@@ -7072,12 +6904,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -7086,20 +6916,19 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "unsubscribe_lead",
     "title": "Unsubscribe a lead",
-    "description": "Unsubscribe a lead\n\nStatus unsubscribed and the address on the suppression list; no import brings it back.",
+    "description": "When a lead asks to stop: suppressed for every sequence; no import brings it back.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "lead_id": {
           "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$",
-          "description": "The lead's id."
+          "pattern": "^lead_[0-9a-z]{26}$"
         },
         "idempotency_key": {
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
       "required": [
@@ -7264,12 +7093,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -7278,7 +7105,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "export_leads",
     "title": "Export leads as CSV",
-    "description": "Export leads as CSV\n\nSnapshots the leads matching the filters (as list_leads; none means all) into a CSV, as an operation; when it succeeds, download_lead_export returns the file (for 7 days). Cells a spreadsheet would run as formulas are defused.",
+    "description": "CSV of the leads matching the filters (none: all). 202 with an operation; once it succeeds, download_lead_export (for 7 days).",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -7286,7 +7113,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "q": {
           "type": "string",
@@ -7483,8 +7310,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cancel_requested_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -7492,18 +7318,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "finished_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -7517,14 +7340,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_lead_export",
     "title": "Get a lead export",
-    "description": "Get a lead export",
+    "description": "An export's status and download_url.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "export_id": {
           "type": "string",
-          "pattern": "^lexp_[0-9a-z]{26}$",
-          "description": "The export's id."
+          "pattern": "^lexp_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -7607,24 +7429,20 @@ export const toolDescriptors: ToolDescriptor[] = [
               "pattern": "^imp_[0-9a-z]{26}$"
             },
             "created_after": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             "created_before": {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             }
           }
         },
         "row_count": {
-          "type": "integer",
-          "description": "Leads written so far."
+          "type": "integer"
         },
         "size_bytes": {
           "type": "integer"
         },
         "download_url": {
-          "description": "download_lead_export's path once ready.",
           "anyOf": [
             {
               "type": "string"
@@ -7645,14 +7463,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "created_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "finished_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -7662,8 +7478,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "expires_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -7677,14 +7492,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "download_lead_export",
     "title": "Download a lead export",
-    "description": "Download a lead export\n\nThe CSV of a ready export (UTF-8 with a byte order mark, comma, CRLF). 409 export_not_ready before it is ready, 410 export_expired after 7 days.",
+    "description": "The CSV once ready: 409 export_not_ready (follow get_operation), 410 after 7 days (export again).",
     "inputSchema": {
       "type": "object",
       "properties": {
         "export_id": {
           "type": "string",
-          "pattern": "^lexp_[0-9a-z]{26}$",
-          "description": "The export's id."
+          "pattern": "^lexp_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -7713,7 +7527,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_workspace_settings",
     "title": "Get workspace settings",
-    "description": "Get workspace settings\n\nThe workspace's sending settings (postal address for email footers, whether sequences need a human's approval) and the per-mailbox daily cap.",
+    "description": "Check before launching: a sequence cannot launch without postal_address (every footer carries it); update_workspace_settings sets it.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -7738,7 +7552,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       ],
       "properties": {
         "postal_address": {
-          "description": "Printed in the footer of every email; sequences cannot launch without it.",
           "anyOf": [
             {
               "type": "string"
@@ -7749,12 +7562,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "require_human_approval": {
-          "type": "boolean",
-          "description": "Sequences need a person (not an agent or API key) to approve them."
+          "type": "boolean"
         },
         "mailbox_daily_cap": {
-          "type": "integer",
-          "description": "Most messages one mailbox sends in 24 hours across all sequences (service setting)."
+          "type": "integer"
         }
       }
     },
@@ -7763,7 +7574,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "update_workspace_settings",
     "title": "Update workspace settings",
-    "description": "Update workspace settings\n\nAdmins only. Turning `require_human_approval` off is a person's decision: it is refused for API keys and for any call through the tool server, like approving a sequence.",
+    "description": "Admin only. Set postal_address, asking the human. Turning require_human_approval off is refused to agents and API keys.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -7816,7 +7627,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       ],
       "properties": {
         "postal_address": {
-          "description": "Printed in the footer of every email; sequences cannot launch without it.",
           "anyOf": [
             {
               "type": "string"
@@ -7827,12 +7637,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "require_human_approval": {
-          "type": "boolean",
-          "description": "Sequences need a person (not an agent or API key) to approve them."
+          "type": "boolean"
         },
         "mailbox_daily_cap": {
-          "type": "integer",
-          "description": "Most messages one mailbox sends in 24 hours across all sequences (service setting)."
+          "type": "integer"
         }
       }
     },
@@ -7841,7 +7649,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_email_sequences",
     "title": "List email sequences",
-    "description": "List email sequences\n\nNewest first, optionally by status.",
+    "description": "Newest first, optionally by status.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -7860,7 +7668,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -7898,7 +7706,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -7979,12 +7786,29 @@ export const toolDescriptors: ToolDescriptor[] = [
                     },
                     "body": {
                       "type": "string"
+                    },
+                    "sources": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": [
+                          "chunk_id",
+                          "url"
+                        ],
+                        "properties": {
+                          "chunk_id": {
+                            "type": "string"
+                          },
+                          "url": {
+                            "type": "string"
+                          }
+                        }
+                      }
                     }
                   }
                 }
               },
               "approval": {
-                "description": "{decision, revision, by, at, note}",
                 "anyOf": [
                   {
                     "type": "object"
@@ -8015,8 +7839,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "stats": {
-                "type": "object",
-                "description": "{enrolled, scheduled, sent, failed, bounced, unsubscribed, uncertain}"
+                "type": "object"
               },
               "created_at": {
                 "type": "string"
@@ -8049,7 +7872,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "create_email_sequence",
     "title": "Create an email sequence",
-    "description": "Create an email sequence\n\nA draft: steps with subject and body (variables such as `{{first_name}}`, `{{custom.plan}}`, with fallbacks `{{first_name | \"there\"}}`), a sending window and a daily limit. Preview it, then submit it for a human's approval.",
+    "description": "A draft, after connecting Gmail and ingesting knowledge (or run_agent email-sequence-generator to write it): steps with fallbacks like {{first_name | \"there\"}}, the connected sender_connector_id. Next: preview_email_sequence.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -8057,7 +7880,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "name": {
           "type": "string",
@@ -8209,7 +8032,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
         "status",
@@ -8252,14 +8074,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_email_sequence",
     "title": "Get an email sequence",
-    "description": "Get an email sequence\n\nPass `wait_seconds` (up to 50) to get the answer as soon as the status changes, e.g. when the human approves it.",
+    "description": "Status, revision, approval and stats. After submitting, pass wait_seconds 50 and repeat until approved (or draft again, with the reviewer's note).",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "wait_seconds": {
           "type": "integer",
@@ -8364,12 +8185,29 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "body": {
                 "type": "string"
+              },
+              "sources": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "chunk_id",
+                    "url"
+                  ],
+                  "properties": {
+                    "chunk_id": {
+                      "type": "string"
+                    },
+                    "url": {
+                      "type": "string"
+                    }
+                  }
+                }
               }
             }
           }
         },
         "approval": {
-          "description": "{decision, revision, by, at, note}",
           "anyOf": [
             {
               "type": "object"
@@ -8400,8 +8238,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "stats": {
-          "type": "object",
-          "description": "{enrolled, scheduled, sent, failed, bounced, unsubscribed, uncertain}"
+          "type": "object"
         },
         "created_at": {
           "type": "string"
@@ -8426,14 +8263,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "delete_email_sequence",
     "title": "Delete an email sequence",
-    "description": "Delete an email sequence\n\nDrafts only (and sequences never launched that went back to draft); archive a sequence that has sent.",
+    "description": "Drafts that never sent; archive_email_sequence ends the others.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -8479,14 +8315,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "update_email_sequence",
     "title": "Update an email sequence",
-    "description": "Update an email sequence\n\nDraft or paused sequences only, with `If-Match` set to the current revision (412 when it moved on). Any edit bumps the revision and voids an approval: the sequence must be approved again before it sends.",
+    "description": "Draft or paused only; if_match is the current revision (412 if it moved). Any edit voids an approval: submit again.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "if_match": {
           "type": "string",
@@ -8648,7 +8483,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
         "status",
@@ -8691,14 +8525,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "preview_email_sequence",
     "title": "Preview an email sequence",
-    "description": "Preview an email sequence\n\nRenders every step for up to 5 leads (or sample leads from the workspace when none are given) exactly as they would be sent, and returns checks (`blocking` ones stop approval and launch).",
+    "description": "Renders every step for up to 5 leads as sent, with checks. Fix blocking ones (update_email_sequence), then submit_email_sequence_for_approval.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "lead_ids": {
           "type": "array",
@@ -8810,7 +8643,6 @@ export const toolDescriptors: ToolDescriptor[] = [
             ],
             "properties": {
               "lead_id": {
-                "description": "Null for a made-up sample lead.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -8854,8 +8686,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "array",
                       "items": {
                         "type": "string"
-                      },
-                      "description": "Variables with no value and no fallback: this lead would not be sent this step."
+                      }
                     }
                   }
                 }
@@ -8870,14 +8701,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "submit_email_sequence_for_approval",
     "title": "Submit an email sequence for approval",
-    "description": "Submit an email sequence for approval\n\nMoves a draft to pending_approval and returns `approval_url`: a page where a person reviews the rendered preview and approves or rejects it. An agent cannot approve; hand the URL to your human, then call get_email_sequence with wait_seconds until the status is approved (or back to draft, rejected, with the note). Refused while a blocking check fails.",
+    "description": "After a preview without blocking checks. Returns approval_url: show it to the human (agents cannot approve), then get_email_sequence with wait_seconds 50.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -8903,7 +8733,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
         "status",
@@ -8946,14 +8775,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "approve_email_sequence",
     "title": "Approve an email sequence",
-    "description": "Approve an email sequence\n\nA human gate. While the workspace requires human approval (the default), only a person signed in with their own login (JWT) over the REST API or the admin panel can approve, and only the revision they reviewed; calls through the tool server and API keys are refused with 403 approval_requires_human and the approval_url. Do not try to work around it: give the approval_url to your human.",
+    "description": "Only a person can approve: tool calls get 403 approval_requires_human with the approval_url. Give that URL to your human.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "revision": {
           "type": "integer",
@@ -9000,7 +8828,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
         "status",
@@ -9043,14 +8870,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "reject_email_sequence",
     "title": "Reject an email sequence",
-    "description": "Reject an email sequence\n\nSends a sequence pending approval back to draft with the reviewer's note. The same human gate as approve_email_sequence.",
+    "description": "Only a person can reject, as with approve_email_sequence: back to draft with the reviewer's note.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "note": {
           "type": "string",
@@ -9088,7 +8914,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
         "status",
@@ -9131,14 +8956,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_sequence_enrollments",
     "title": "List a sequence's enrollments",
-    "description": "List a sequence's enrollments\n\nThe leads in the sequence, oldest first, with the next step and when it is due.",
+    "description": "A sequence's leads, oldest first, with the next step and when it is due.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "status": {
           "type": "string",
@@ -9155,7 +8979,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "required": [
@@ -9201,7 +9025,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -9235,7 +9058,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "lead_id": {
-                "description": "Null once the lead was deleted.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -9277,8 +9099,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "next_due_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -9286,7 +9107,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "stop_reason": {
-                "description": "unsubscribed, bounced, suppressed, lead_deleted, missing_variable, failed, uncertain, removed, archived",
                 "anyOf": [
                   {
                     "type": "string"
@@ -9297,12 +9117,10 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "enrolled_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "updated_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               }
             }
           }
@@ -9319,20 +9137,19 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "enroll_leads_in_sequence",
     "title": "Enroll leads in a sequence",
-    "description": "Enroll leads in a sequence\n\nExactly one of `lead_ids` (up to 1,000), `import_id` (every lead of an import) or `filter`. Each lead is enrolled or skipped with a reason (suppressed, already_enrolled, missing_variable, not_found). In an active sequence enrolled leads start at once, within the sending window.",
+    "description": "Exactly one of lead_ids, import_id or filter; each lead is enrolled or skipped with a reason. Or enroll at launch_email_sequence.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "idempotency_key": {
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "lead_ids": {
           "type": "array",
@@ -9453,7 +9270,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "results": {
           "type": "array",
-          "description": "One per lead considered, up to 1,000 (skipped ones first).",
           "items": {
             "type": "object",
             "required": [
@@ -9512,19 +9328,17 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "remove_lead_from_sequence",
     "title": "Remove a lead from a sequence",
-    "description": "Remove a lead from a sequence\n\nStops the lead's enrollment; messages not yet sent are cancelled. The lead itself stays.",
+    "description": "Stops one lead's enrollment and cancels its unsent messages; the lead stays.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "lead_id": {
           "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$",
-          "description": "The lead's id."
+          "pattern": "^lead_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -9578,7 +9392,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "lead_id": {
-          "description": "Null once the lead was deleted.",
           "anyOf": [
             {
               "type": "string"
@@ -9620,8 +9433,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "next_due_at": {
           "anyOf": [
             {
-              "type": "string",
-              "format": "date-time"
+              "type": "string"
             },
             {
               "type": "null"
@@ -9629,7 +9441,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "stop_reason": {
-          "description": "unsubscribed, bounced, suppressed, lead_deleted, missing_variable, failed, uncertain, removed, archived",
           "anyOf": [
             {
               "type": "string"
@@ -9640,12 +9451,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "enrolled_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         },
         "updated_at": {
-          "type": "string",
-          "format": "date-time"
+          "type": "string"
         }
       }
     },
@@ -9654,20 +9463,19 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "launch_email_sequence",
     "title": "Launch an email sequence",
-    "description": "Launch an email sequence\n\nStarts sending an approved sequence (with `enroll`, enrolls those leads first). 409 with a code and what to do when it cannot: sequence_not_approved (with approval_url), connector_not_connected or connector_expired (with how to reconnect), no_enrollments, revision_changed. Launching an active sequence again changes nothing.",
+    "description": "Needs an approved sequence, a connected sender and the postal address; enroll: {import_id} adds leads in the same call. On 409 follow the resolution the error gives (approval_url, reconnect, enroll). Repeating is harmless.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         },
         "idempotency_key": {
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
-          "description": "Retry key (a UUID); a retry with the same key and request within 24 h replays the first response."
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "enroll": {
           "type": "object",
@@ -9757,7 +9565,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "sequence": {
           "type": "object",
-          "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
           "required": [
             "id",
             "status",
@@ -9796,7 +9603,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "enrollment": {
-          "description": "With enroll: the answer enroll_leads_in_sequence gives.",
           "anyOf": [
             {
               "type": "object"
@@ -9816,14 +9622,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "pause_email_sequence",
     "title": "Pause an email sequence",
-    "description": "Pause an email sequence\n\nStops sending at once (a message already handed to the mail provider cannot be called back). Pausing a paused sequence changes nothing.",
+    "description": "Stops sending at once; resume_email_sequence goes on.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -9850,7 +9655,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
         "status",
@@ -9893,14 +9697,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "resume_email_sequence",
     "title": "Resume an email sequence",
-    "description": "Resume an email sequence\n\nSends again from where it stopped. Refused (409) when an edit voided the approval or the sender is not connected, with what to do.",
+    "description": "Sends again from where it stopped; on 409 (approval voided by an edit, sender not connected) follow the error.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -9928,7 +9731,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
         "status",
@@ -9971,14 +9773,13 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "archive_email_sequence",
     "title": "Archive an email sequence",
-    "description": "Archive an email sequence\n\nEnds a sequence for good; messages not yet sent are cancelled. Its history and sent messages stay readable.",
+    "description": "Ends it for good and cancels unsent messages; history stays.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "sequence_id": {
           "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$",
-          "description": "The sequence's id."
+          "pattern": "^seq_[0-9a-z]{26}$"
         }
       },
       "required": [
@@ -10006,7 +9807,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "description": "The sequence after the change (REST bodies carry every field of get_email_sequence).",
       "required": [
         "id",
         "status",
@@ -10049,7 +9849,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_sent_messages",
     "title": "List sent messages",
-    "description": "List sent messages\n\nMessages of sequences, newest first: scheduled, sent, failed, cancelled, or uncertain (the process stopped between handing the message to the provider and recording it: it may have been delivered, so it is never retried).",
+    "description": "Follow sending after launch, newest first. uncertain: may have been delivered, never retried.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -10076,7 +9876,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "cursor": {
           "type": "string",
           "maxLength": 512,
-          "description": "Opaque cursor from the previous page's `next_cursor`."
+          "description": "The previous page's `next_cursor`."
         }
       },
       "additionalProperties": false
@@ -10124,7 +9924,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "description": "Pass as `cursor` to get the next page; null on the last page.",
           "anyOf": [
             {
               "type": "string"
@@ -10223,14 +10022,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "scheduled_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               },
               "sent_at": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "format": "date-time"
+                    "type": "string"
                   },
                   {
                     "type": "null"
@@ -10251,7 +10048,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "message_id": {
-                "description": "The Message-ID header.",
                 "anyOf": [
                   {
                     "type": "string"
@@ -10282,8 +10078,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "created_at": {
-                "type": "string",
-                "format": "date-time"
+                "type": "string"
               }
             }
           }
@@ -10296,5 +10091,1000 @@ export const toolDescriptors: ToolDescriptor[] = [
       ]
     },
     "toolset": "sequences"
+  },
+  {
+    "name": "list_agents_in_store",
+    "title": "List the agents in the store",
+    "description": "List the agents in the store\n\nEvery agent the platform offers, with the input it takes (`input_schema`), what it produces and the connectors it needs. Start one with run_agent.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_agents_in_store",
+      "method": "GET",
+      "path": "/api/v1/agents",
+      "body": "none",
+      "args": []
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "data"
+      ],
+      "properties": {
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "slug",
+              "name",
+              "description",
+              "category",
+              "version",
+              "input_schema",
+              "produces",
+              "required_connectors"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "slug": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "description": {
+                "type": "string"
+              },
+              "category": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              },
+              "input_schema": {
+                "type": "object"
+              },
+              "produces": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "required_connectors": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "toolset": "agents"
+  },
+  {
+    "name": "get_agent",
+    "title": "Get a store agent",
+    "description": "Get a store agent\n\nOne store agent by id (`agt_…`) or slug, with its `input_schema`.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "maxLength": 64,
+          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
+          "description": "The agent's id (`agt_…`) or slug."
+        }
+      },
+      "required": [
+        "agent_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_agent",
+      "method": "GET",
+      "path": "/api/v1/agents/{agent_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "agent_id",
+          "in": "path",
+          "key": "agent_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "slug",
+        "name",
+        "description",
+        "category",
+        "version",
+        "input_schema",
+        "produces",
+        "required_connectors"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "slug": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "category": {
+          "type": "string"
+        },
+        "version": {
+          "type": "string"
+        },
+        "input_schema": {
+          "type": "object"
+        },
+        "produces": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "required_connectors": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      }
+    },
+    "toolset": "agents"
+  },
+  {
+    "name": "run_agent",
+    "title": "Run a store agent",
+    "description": "Run a store agent\n\nStarts the agent on `input` (checked against its `input_schema`) and answers 202 with the run. Follow it with get_agent_run and `wait_seconds`. When it is `requires_action`, show `required_action.url` to your human (a consent or an approval only a person can give); the run resumes by itself once they have acted.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "maxLength": 64,
+          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
+          "description": "The agent's id (`agt_…`) or slug."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "input": {
+          "type": "object",
+          "description": "The agent's input, as its `input_schema` describes."
+        }
+      },
+      "required": [
+        "agent_id",
+        "input"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "run_agent",
+      "method": "POST",
+      "path": "/api/v1/agents/{agent_id}/runs",
+      "body": "merged",
+      "args": [
+        {
+          "name": "agent_id",
+          "in": "path",
+          "key": "agent_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "input",
+          "in": "body",
+          "key": "input"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "agent_slug",
+        "status",
+        "required_action",
+        "output",
+        "error"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "agent_slug": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "requires_action",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "required_action": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "connector_authorization",
+                    "sequence_approval"
+                  ]
+                },
+                "url": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "resource": {
+                  "type": "object",
+                  "required": [
+                    "type",
+                    "id"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string"
+                    },
+                    "id": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "expires_at": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "output": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "resources": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "properties": {
+                      "type": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "code": {
+                  "type": "string"
+                },
+                "detail": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "agents"
+  },
+  {
+    "name": "list_agent_runs",
+    "title": "List agent runs",
+    "description": "List agent runs\n\nThe workspace's agent runs, newest first.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated statuses."
+        },
+        "agent_id": {
+          "type": "string",
+          "maxLength": 64,
+          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
+          "description": "Only runs of this agent (id or slug)."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "The previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_agent_runs",
+      "method": "GET",
+      "path": "/api/v1/agent-runs",
+      "body": "none",
+      "args": [
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "agent_id",
+          "in": "query",
+          "key": "agent_id"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "allOf": [
+              {
+                "type": "object",
+                "required": [
+                  "id",
+                  "agent_slug",
+                  "status",
+                  "required_action",
+                  "output",
+                  "error"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "agent_slug": {
+                    "type": "string"
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "queued",
+                      "running",
+                      "requires_action",
+                      "succeeded",
+                      "failed",
+                      "cancelled"
+                    ]
+                  },
+                  "required_action": {
+                    "anyOf": [
+                      {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "connector_authorization",
+                              "sequence_approval"
+                            ]
+                          },
+                          "url": {
+                            "type": "string"
+                          },
+                          "message": {
+                            "type": "string"
+                          },
+                          "resource": {
+                            "type": "object",
+                            "required": [
+                              "type",
+                              "id"
+                            ],
+                            "properties": {
+                              "type": {
+                                "type": "string"
+                              },
+                              "id": {
+                                "type": "string"
+                              }
+                            }
+                          },
+                          "expires_at": {
+                            "type": "string"
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "output": {
+                    "anyOf": [
+                      {
+                        "type": "object",
+                        "properties": {
+                          "resources": {
+                            "type": "array",
+                            "items": {
+                              "type": "object",
+                              "required": [
+                                "type",
+                                "id"
+                              ],
+                              "properties": {
+                                "type": {
+                                  "type": "string"
+                                },
+                                "id": {
+                                  "type": "string"
+                                }
+                              }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "error": {
+                    "anyOf": [
+                      {
+                        "type": "object",
+                        "properties": {
+                          "code": {
+                            "type": "string"
+                          },
+                          "detail": {
+                            "type": "string"
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  }
+                }
+              },
+              {
+                "type": "object",
+                "required": [
+                  "created_at"
+                ],
+                "properties": {
+                  "created_at": {
+                    "type": "string"
+                  }
+                }
+              }
+            ]
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "agents"
+  },
+  {
+    "name": "get_agent_run",
+    "title": "Get an agent run",
+    "description": "Get an agent run\n\nPass `wait_seconds` (up to 50) to get the answer as soon as the status or a step changes; repeat until the run is succeeded, failed or cancelled. `output.resources` names what it made.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "run_id": {
+          "type": "string",
+          "pattern": "^run_[0-9a-z]{26}$",
+          "description": "The run's id."
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 50,
+          "default": 0,
+          "description": "Seconds to wait for a change (0 answers at once)."
+        }
+      },
+      "required": [
+        "run_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_agent_run",
+      "method": "GET",
+      "path": "/api/v1/agent-runs/{run_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "run_id",
+          "in": "path",
+          "key": "run_id"
+        },
+        {
+          "name": "wait_seconds",
+          "in": "query",
+          "key": "wait_seconds"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "agent_slug": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "requires_action",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "required_action": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "connector_authorization",
+                    "sequence_approval"
+                  ]
+                },
+                "url": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "resource": {
+                  "type": "object",
+                  "required": [
+                    "type",
+                    "id"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string"
+                    },
+                    "id": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "expires_at": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "output": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "resources": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "properties": {
+                      "type": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "code": {
+                  "type": "string"
+                },
+                "detail": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "agent_id": {
+          "type": "string"
+        },
+        "agent_version": {
+          "type": "string"
+        },
+        "input": {
+          "type": "object"
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending",
+                  "running",
+                  "waiting",
+                  "succeeded",
+                  "failed",
+                  "skipped",
+                  "cancelled"
+                ]
+              },
+              "started_at": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "finished_at": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "notes": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "created_at": {
+          "type": "string"
+        },
+        "updated_at": {
+          "type": "string"
+        },
+        "finished_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "agent_slug",
+        "status",
+        "required_action",
+        "output",
+        "error",
+        "agent_id",
+        "agent_version",
+        "input",
+        "steps",
+        "notes",
+        "created_at",
+        "updated_at",
+        "finished_at"
+      ]
+    },
+    "toolset": "agents"
+  },
+  {
+    "name": "cancel_agent_run",
+    "title": "Cancel an agent run",
+    "description": "Cancel an agent run\n\nA queued or waiting run stops at once, a running one at its next step; what it already made stays.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "run_id": {
+          "type": "string",
+          "pattern": "^run_[0-9a-z]{26}$",
+          "description": "The run's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        }
+      },
+      "required": [
+        "run_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "cancel_agent_run",
+      "method": "POST",
+      "path": "/api/v1/agent-runs/{run_id}/cancel",
+      "body": "none",
+      "args": [
+        {
+          "name": "run_id",
+          "in": "path",
+          "key": "run_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "agent_slug",
+        "status",
+        "required_action",
+        "output",
+        "error"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "agent_slug": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "requires_action",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "required_action": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "connector_authorization",
+                    "sequence_approval"
+                  ]
+                },
+                "url": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "resource": {
+                  "type": "object",
+                  "required": [
+                    "type",
+                    "id"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string"
+                    },
+                    "id": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "expires_at": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "output": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "resources": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "properties": {
+                      "type": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "code": {
+                  "type": "string"
+                },
+                "detail": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "agents"
   }
 ];

@@ -322,6 +322,8 @@ export const SandboxMessageSchema: z.ZodType = z.looseObject({
   "message_id": z.string().check(storableText).nullable(),
   "text": z.string().check(storableText).nullable(),
   "html": z.string().check(storableText).nullable(),
+  "list_unsubscribe": z.string().check(storableText).nullable(),
+  "list_unsubscribe_post": z.string().check(storableText).nullable(),
   "created_at": z.iso.datetime({ offset: true }).check(storableText),
 });
 
@@ -532,6 +534,10 @@ export const SequenceStepSchema: z.ZodType = z.looseObject({
   "wait_days": z.number().int(),
   "subject": z.string().check(storableText),
   "body": z.string().check(storableText),
+  "sources": z.array(z.looseObject({
+    "chunk_id": z.string().check(storableText),
+    "url": z.string().check(storableText),
+  })).optional(),
 });
 
 export const EmailSequenceSchema: z.ZodType = z.looseObject({
@@ -710,6 +716,69 @@ export const SentMessageSchema: z.ZodType = z.looseObject({
 
 export const SentMessageListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
   "data": z.array(SentMessageSchema),
+}));
+
+export const AgentSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "slug": z.string().check(storableText),
+  "name": z.string().check(storableText),
+  "description": z.string().check(storableText),
+  "category": z.string().check(storableText),
+  "version": z.string().check(storableText),
+  "input_schema": z.looseObject({}),
+  "produces": z.array(z.string().check(storableText)),
+  "required_connectors": z.array(z.string().check(storableText)),
+});
+
+export const AgentListSchema: z.ZodType = z.looseObject({
+  "data": z.array(AgentSchema),
+});
+
+export const ResourceRefSchema: z.ZodType = z.looseObject({
+  "type": z.string().check(storableText),
+  "id": z.string().check(storableText),
+});
+
+export const AgentRunStateSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "agent_slug": z.string().check(storableText),
+  "status": z.enum(["queued","running","requires_action","succeeded","failed","cancelled"]),
+  "required_action": z.looseObject({
+    "type": z.enum(["connector_authorization","sequence_approval"]).optional(),
+    "url": z.string().check(storableText).optional(),
+    "message": z.string().check(storableText).optional(),
+    "resource": ResourceRefSchema.optional(),
+    "expires_at": z.iso.datetime({ offset: true }).check(storableText).optional(),
+  }).nullable(),
+  "output": z.looseObject({
+    "resources": z.array(ResourceRefSchema).optional(),
+  }).nullable(),
+  "error": z.looseObject({
+    "code": z.string().check(storableText).optional(),
+    "detail": z.string().check(storableText).optional(),
+  }).nullable(),
+});
+
+export const AgentRunListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(z.intersection(AgentRunStateSchema, z.looseObject({
+    "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  }))),
+}));
+
+export const AgentRunSchema: z.ZodType = z.intersection(AgentRunStateSchema, z.looseObject({
+  "agent_id": z.string().check(storableText),
+  "agent_version": z.string().check(storableText),
+  "input": z.looseObject({}),
+  "steps": z.array(z.looseObject({
+    "name": z.string().check(storableText).optional(),
+    "status": z.enum(["pending","running","waiting","succeeded","failed","skipped","cancelled"]).optional(),
+    "started_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
+    "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
+  })),
+  "notes": z.array(z.string().check(storableText)),
+  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+  "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
 }));
 
 export const routes = {
@@ -2277,6 +2346,137 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  list_agents_in_store: createRoute({
+    operationId: "list_agents_in_store",
+    method: "get",
+    path: "/api/v1/agents",
+    responses: {
+      200: { description: "The store's agents.", content: { "application/json": { schema: AgentListSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_agent: createRoute({
+    operationId: "get_agent",
+    method: "get",
+    path: "/api/v1/agents/{agent_id}",
+    request: {
+      params: z.object({
+        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The agent.", content: { "application/json": { schema: AgentSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  run_agent: createRoute({
+    operationId: "run_agent",
+    method: "post",
+    path: "/api/v1/agents/{agent_id}/runs",
+    request: {
+      params: z.object({
+        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: z.strictObject({
+          "input": z.looseObject({}),
+        }) } } },
+    },
+    responses: {
+      202: { description: "The run, queued.", content: { "application/json": { schema: AgentRunStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_agent_runs: createRoute({
+    operationId: "list_agent_runs",
+    method: "get",
+    path: "/api/v1/agent-runs",
+    request: {
+      query: z.object({
+        "status": z.string().max(100).check(storableText).optional(),
+        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of runs.", content: { "application/json": { schema: AgentRunListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_agent_run: createRoute({
+    operationId: "get_agent_run",
+    method: "get",
+    path: "/api/v1/agent-runs/{run_id}",
+    request: {
+      params: z.object({
+        "run_id": z.string().regex(new RegExp("^run_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
+      }),
+    },
+    responses: {
+      200: { description: "The run.", content: { "application/json": { schema: AgentRunSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  cancel_agent_run: createRoute({
+    operationId: "cancel_agent_run",
+    method: "post",
+    path: "/api/v1/agent-runs/{run_id}/cancel",
+    request: {
+      params: z.object({
+        "run_id": z.string().regex(new RegExp("^run_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "The run, cancelled.", content: { "application/json": { schema: AgentRunStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -2372,4 +2572,10 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "list_sent_messages", handler: "list_sent_messages", method: "GET", path: "/api/v1/sent-messages", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unsubscribe_page", handler: "unsubscribe_page", method: "GET", path: "/unsubscribe/{token}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unsubscribe_one_click", handler: "unsubscribe_one_click", method: "POST", path: "/unsubscribe/{token}", scopes: null, body: {"required":false,"media":[{"type":"application/x-www-form-urlencoded","kind":"form"}]}, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_agents_in_store", handler: "list_agents_in_store", method: "GET", path: "/api/v1/agents", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_agent", handler: "get_agent", method: "GET", path: "/api/v1/agents/{agent_id}", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "run_agent", handler: "run_agent", method: "POST", path: "/api/v1/agents/{agent_id}/runs", scopes: ["agents:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_agent_runs", handler: "list_agent_runs", method: "GET", path: "/api/v1/agent-runs", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_agent_run", handler: "get_agent_run", method: "GET", path: "/api/v1/agent-runs/{run_id}", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "cancel_agent_run", handler: "cancel_agent_run", method: "POST", path: "/api/v1/agent-runs/{run_id}/cancel", scopes: ["agents:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

@@ -1153,6 +1153,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agents in the store
+         * @description Every agent the platform offers, with the input it takes (`input_schema`), what it produces and the connectors it needs. Start one with run_agent.
+         */
+        get: operations["list_agents_in_store"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a store agent
+         * @description One store agent by id (`agt_…`) or slug, with its `input_schema`.
+         */
+        get: operations["get_agent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a store agent
+         * @description Starts the agent on `input` (checked against its `input_schema`) and answers 202 with the run. Follow it with get_agent_run and `wait_seconds`. When it is `requires_action`, show `required_action.url` to your human (a consent or an approval only a person can give); the run resumes by itself once they have acted.
+         */
+        post: operations["run_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agent runs
+         * @description The workspace's agent runs, newest first.
+         */
+        get: operations["list_agent_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent-runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an agent run
+         * @description Pass `wait_seconds` (up to 50) to get the answer as soon as the status or a step changes; repeat until the run is succeeded, failed or cancelled. `output.resources` names what it made.
+         */
+        get: operations["get_agent_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent-runs/{run_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an agent run
+         * @description A queued or waiting run stops at once, a running one at its next step; what it already made stays.
+         */
+        post: operations["cancel_agent_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1553,6 +1673,8 @@ export interface components {
             message_id: string | null;
             text: string | null;
             html: string | null;
+            list_unsubscribe: string | null;
+            list_unsubscribe_post: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1819,6 +1941,11 @@ export interface components {
             wait_days: number;
             subject: string;
             body: string;
+            /** @description The knowledge chunks an agent wrote this step from; gone once a person rewrites the steps. */
+            sources?: {
+                chunk_id: string;
+                url: string;
+            }[];
         };
         EmailSequenceInput: {
             name: string;
@@ -2005,6 +2132,82 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Agent: {
+            /** @example agt_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            slug: string;
+            name: string;
+            description: string;
+            category: string;
+            version: string;
+            input_schema: {
+                [key: string]: unknown;
+            };
+            produces: string[];
+            required_connectors: string[];
+        };
+        AgentList: {
+            data: components["schemas"]["Agent"][];
+        };
+        ResourceRef: {
+            type: string;
+            id: string;
+        };
+        AgentRunState: {
+            /** @example run_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            agent_slug: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "requires_action" | "succeeded" | "failed" | "cancelled";
+            /** @description What a person must do (show them `url`); null unless `requires_action`. */
+            required_action: {
+                /** @enum {string} */
+                type?: "connector_authorization" | "sequence_approval";
+                url?: string;
+                message?: string;
+                resource?: components["schemas"]["ResourceRef"];
+                /** Format: date-time */
+                expires_at?: string;
+            } | null;
+            output: {
+                resources?: components["schemas"]["ResourceRef"][];
+            } | null;
+            /** @description The problem a failed run ended with (`code`, `detail`, …). */
+            error: {
+                code?: string;
+                detail?: string;
+            } | null;
+        };
+        AgentRun: components["schemas"]["AgentRunState"] & {
+            agent_id: string;
+            agent_version: string;
+            input: {
+                [key: string]: unknown;
+            };
+            steps: {
+                name?: string;
+                /** @enum {string} */
+                status?: "pending" | "running" | "waiting" | "succeeded" | "failed" | "skipped" | "cancelled";
+                /** Format: date-time */
+                started_at?: string | null;
+                /** Format: date-time */
+                finished_at?: string | null;
+            }[];
+            /** @description What the run decided on its way, such as a fallback writer. */
+            notes: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        AgentRunList: components["schemas"]["CursorPage"] & {
+            data: (components["schemas"]["AgentRunState"] & {
+                /** Format: date-time */
+                created_at: string;
+            })[];
+        };
         SentMessageList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["SentMessage"][];
         };
@@ -2157,25 +2360,21 @@ export interface components {
     parameters: {
         /** @description Page size. */
         Limit: number;
-        /** @description Opaque cursor from the previous page's `next_cursor`. */
+        /** @description The previous page's `next_cursor`. */
         Cursor: string;
-        /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+        /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
         IdempotencyKey: string;
-        /** @description The operation's id. */
         OperationIdPath: string;
-        /** @description The endpoint's id. */
         WebhookEndpointIdPath: string;
-        /** @description The connector's id. */
         ConnectorIdPath: string;
-        /** @description The knowledge source's id. */
         KnowledgeSourceIdPath: string;
-        /** @description The import's id. */
         LeadImportIdPath: string;
-        /** @description The export's id. */
         LeadExportIdPath: string;
-        /** @description The lead's id. */
         LeadIdPath: string;
-        /** @description The sequence's id. */
+        /** @description The agent's id (`agt_…`) or slug. */
+        AgentIdPath: string;
+        /** @description The run's id. */
+        AgentRunIdPath: string;
         SequenceIdPath: string;
         /** @description The signed token of an email's unsubscribe link. */
         UnsubscribeTokenPath: string;
@@ -2220,7 +2419,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2313,7 +2512,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2408,7 +2607,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2445,7 +2644,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2481,7 +2680,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2520,7 +2719,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2550,7 +2749,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2588,7 +2787,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The key's id. */
                 key_id: components["schemas"]["ApiKeyId"];
             };
             cookie?: never;
@@ -2621,7 +2819,7 @@ export interface operations {
                 created_before?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2656,7 +2854,7 @@ export interface operations {
                 type?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2690,7 +2888,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The operation's id. */
                 operation_id: components["parameters"]["OperationIdPath"];
             };
             cookie?: never;
@@ -2719,11 +2916,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The operation's id. */
                 operation_id: components["parameters"]["OperationIdPath"];
             };
             cookie?: never;
@@ -2755,7 +2951,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2785,7 +2981,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2823,7 +3019,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The endpoint's id. */
                 endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
             };
             cookie?: never;
@@ -2852,7 +3047,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The endpoint's id. */
                 endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
             };
             cookie?: never;
@@ -2888,11 +3082,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The endpoint's id. */
                 endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
             };
             cookie?: never;
@@ -2918,12 +3111,11 @@ export interface operations {
                 status?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path: {
-                /** @description The endpoint's id. */
                 endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
             };
             cookie?: never;
@@ -2952,7 +3144,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2991,7 +3183,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3025,7 +3217,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The connector's id. */
                 connector_id: components["parameters"]["ConnectorIdPath"];
             };
             cookie?: never;
@@ -3055,7 +3246,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The connector's id. */
                 connector_id: components["parameters"]["ConnectorIdPath"];
             };
             cookie?: never;
@@ -3084,11 +3274,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The connector's id. */
                 connector_id: components["parameters"]["ConnectorIdPath"];
             };
             cookie?: never;
@@ -3129,7 +3318,7 @@ export interface operations {
                 connector_id?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3207,7 +3396,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3237,7 +3426,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3267,7 +3456,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The knowledge source's id. */
                 source_id: components["parameters"]["KnowledgeSourceIdPath"];
             };
             cookie?: never;
@@ -3296,7 +3484,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The knowledge source's id. */
                 source_id: components["parameters"]["KnowledgeSourceIdPath"];
             };
             cookie?: never;
@@ -3325,11 +3512,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The knowledge source's id. */
                 source_id: components["parameters"]["KnowledgeSourceIdPath"];
             };
             cookie?: never;
@@ -3353,12 +3539,11 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path: {
-                /** @description The knowledge source's id. */
                 source_id: components["parameters"]["KnowledgeSourceIdPath"];
             };
             cookie?: never;
@@ -3449,7 +3634,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3489,7 +3674,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The import's id. */
                 import_id: components["parameters"]["LeadImportIdPath"];
             };
             cookie?: never;
@@ -3518,12 +3702,11 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path: {
-                /** @description The import's id. */
                 import_id: components["parameters"]["LeadImportIdPath"];
             };
             cookie?: never;
@@ -3560,7 +3743,7 @@ export interface operations {
                 created_before?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3590,7 +3773,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3628,7 +3811,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lead's id. */
                 lead_id: components["parameters"]["LeadIdPath"];
             };
             cookie?: never;
@@ -3657,7 +3839,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lead's id. */
                 lead_id: components["parameters"]["LeadIdPath"];
             };
             cookie?: never;
@@ -3689,7 +3870,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lead's id. */
                 lead_id: components["parameters"]["LeadIdPath"];
             };
             cookie?: never;
@@ -3726,11 +3906,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The lead's id. */
                 lead_id: components["parameters"]["LeadIdPath"];
             };
             cookie?: never;
@@ -3761,7 +3940,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3791,7 +3970,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The export's id. */
                 export_id: components["parameters"]["LeadExportIdPath"];
             };
             cookie?: never;
@@ -3820,7 +3998,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The export's id. */
                 export_id: components["parameters"]["LeadExportIdPath"];
             };
             cookie?: never;
@@ -3912,7 +4089,7 @@ export interface operations {
                 status?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3942,7 +4119,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3984,7 +4161,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4014,7 +4190,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4050,7 +4225,6 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4088,7 +4262,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4124,7 +4297,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4154,7 +4326,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4191,7 +4362,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4230,12 +4400,11 @@ export interface operations {
                 status?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4264,11 +4433,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4306,9 +4474,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
-                /** @description The lead's id. */
                 lead_id: components["parameters"]["LeadIdPath"];
             };
             cookie?: never;
@@ -4336,11 +4502,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry key (a UUID); a retry with the same key and request within 24 h replays the first response. */
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4378,7 +4543,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4408,7 +4572,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4438,7 +4601,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The sequence's id. */
                 sequence_id: components["parameters"]["SequenceIdPath"];
             };
             cookie?: never;
@@ -4471,7 +4633,7 @@ export interface operations {
                 status?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                /** @description The previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -4568,6 +4730,208 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_agents_in_store: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store's agents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id (`agt_…`) or slug. */
+                agent_id: components["parameters"]["AgentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    run_agent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The agent's id (`agt_…`) or slug. */
+                agent_id: components["parameters"]["AgentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The agent's input, as its `input_schema` describes. */
+                    input: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The run, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_agent_runs: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses. */
+                status?: string;
+                /** @description Only runs of this agent (id or slug). */
+                agent_id?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_agent_run: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for a change (0 answers at once). */
+                wait_seconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                run_id: components["parameters"]["AgentRunIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancel_agent_run: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The run's id. */
+                run_id: components["parameters"]["AgentRunIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -49,6 +49,7 @@ import {
 } from './sequences/lifecycle.ts';
 import { getWorkspaceSettings, updateWorkspaceSettings } from './sequences/settings.ts';
 import { unsubscribeOneClick, unsubscribePage } from './sequences/unsubscribe.ts';
+import { cancelAgentRun, getAgent, getAgentRun, listAgentRuns, listAgentsInStore, runAgent } from './agents/agents.ts';
 import { getHealth } from './system/get-health.ts';
 import { getMe } from './users/get-me.ts';
 import { login } from './users/login.ts';
@@ -56,6 +57,12 @@ import { signup } from './users/signup.ts';
 
 export const handlers: Handlers<HandlerContext> = {
   get_health: getHealth,
+  list_agents_in_store: listAgentsInStore,
+  get_agent: getAgent,
+  run_agent: runAgent,
+  get_agent_run: getAgentRun,
+  list_agent_runs: listAgentRuns,
+  cancel_agent_run: cancelAgentRun,
   signup,
   login,
   get_me: getMe,

@@ -12,6 +12,8 @@ import { knowledgeIngestJob } from '../operations/knowledge/crawl.ts';
 import { leadImportJob } from '../operations/leads/bulk-import.ts';
 import { leadExportJob, sweepLeadExportsJob } from '../operations/leads/export.ts';
 import { sequenceDispatchJob, sequenceMailboxJob, type MailboxPayload } from '../operations/sequences/sender.ts';
+import { agentRunJob, type RunPayload } from '../operations/agents/run-job.ts';
+import { agentRunSweepJob } from '../operations/agents/resume.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { JobQueue } from './jobs.ts';
 import { sweepEffects } from './run-once.ts';
@@ -54,6 +56,8 @@ export interface ServiceJobKinds {
   sweepLeadExports: JobKind<Record<string, never>>;
   sequenceDispatch: JobKind<Record<string, never>>;
   sequenceMailbox: JobKind<MailboxPayload>;
+  agentRun: JobKind<RunPayload>;
+  agentRunSweep: JobKind<Record<string, never>>;
 }
 
 export function serviceJobKinds(deps: Deps): ServiceJobKinds {
@@ -69,6 +73,8 @@ export function serviceJobKinds(deps: Deps): ServiceJobKinds {
     sweepLeadExports: sweepLeadExportsJob(deps),
     sequenceDispatch: sequenceDispatchJob(deps),
     sequenceMailbox: sequenceMailboxJob(deps),
+    agentRun: agentRunJob(deps),
+    agentRunSweep: agentRunSweepJob(deps),
   };
 }
 
@@ -79,6 +85,7 @@ export async function scheduleServiceJobs(queue: JobQueue, kinds: ServiceJobKind
   await queue.schedule(kinds.sweepIdempotency, '23 * * * *', {});
   await queue.schedule(kinds.sweepLeadExports, '41 * * * *', {});
   await queue.schedule(kinds.sequenceDispatch, '* * * * *', {});
+  await queue.schedule(kinds.agentRunSweep, '* * * * *', {});
   // Longer than any job kind's expiry, so a job that is merely slow is never mistaken for a dead one.
   await queue.schedule(kinds.sweepStaleOperations, '* * * * *', { idleSeconds: 20 * 60 });
 }

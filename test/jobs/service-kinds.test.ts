@@ -18,10 +18,11 @@ async function insertRecord(app: TestApp, key: string, expiresAt: Date): Promise
 }
 
 describe('service job kinds', () => {
-  it('schedules the checkpoint, idempotency, lead-export and stale-operation sweeps and the sequence dispatcher', async () => {
+  it('schedules the checkpoint, idempotency, lead-export and stale-operation sweeps, the sequence dispatcher and the agent-run sweep', async () => {
     t = await createTestApp({ jobs: 'enqueue' });
     const rows = await t.db.sql.unsafe(`select name, cron from ${t.jobsSchema}.schedule order by name`);
     expect(rows.map((r) => [r.name, r.cron])).toEqual([
+      ['agents.sweep', '* * * * *'],
       ['http.sweep-idempotency-keys', '23 * * * *'],
       ['jobs.sweep-effects', '17 3 * * *'],
       ['leads.sweep-exports', '41 * * * *'],

@@ -4,12 +4,15 @@ import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { waitForChange } from '../long-work/wait-for-change.ts';
 
-/** With `waitSeconds`, answers as soon as the status changes (the human allowed or denied access) or the wait ends. */
+/**
+ * With `waitSeconds`, a connector pending consent is answered as soon as its status changes (the human allowed
+ * or denied access) or the wait ends; any other connector at once: there is nothing left to wait for.
+ */
 export function getConnector(deps: Deps, actor: Actor, request: { connectorId: string; waitSeconds: number; signal?: AbortSignal }): Promise<ConnectorRow> {
   const read = async () => {
     const row = await findConnector(deps.db.sql, actor.workspaceId, request.connectorId);
     if (!row) throw new ApiError('not_found', `No connector ${request.connectorId} in this workspace.`);
     return row;
   };
-  return waitForChange(deps, { id: request.connectorId, waitSeconds: request.waitSeconds, signal: request.signal }, read, (first, now) => now.status !== first.status);
+  return waitForChange(deps, { id: request.connectorId, waitSeconds: request.waitSeconds, signal: request.signal }, read, (first, now) => first.status !== 'pending_consent' || now.status !== first.status);
 }

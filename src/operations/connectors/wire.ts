@@ -49,5 +49,7 @@ export const sandboxMessageBody = (m: SandboxMessageRow) => ({
   message_id: m.message_id_header,
   text: m.text_body,
   html: m.html_body,
+  list_unsubscribe: m.list_unsubscribe,
+  list_unsubscribe_post: m.list_unsubscribe_post,
   created_at: m.created_at.toISOString(),
 });

@@ -1,6 +1,6 @@
 // Sequences as records: create, read (with a wait for a status change), list, edit (draft or paused, on the
 // revision the caller read), delete (drafts never launched) and archive.
-import { findSequence, deleteSequence as deleteRow, insertSequence, listSequences as listRows, sequenceStats, setSequenceStatus, updateSequenceFields, type SequenceRow, type SequenceStatus } from '../../data/sequences.ts';
+import { findSequence, deleteSequence as deleteRow, insertSequence, listSequences as listRows, sequenceStats, setSequenceStatus, updateSequenceFields, type SequenceFields, type SequenceRow, type SequenceStatus } from '../../data/sequences.ts';
 import { stopEnrollments } from '../../data/sequence-enrollments.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
@@ -26,12 +26,15 @@ export async function requireSequence(deps: Deps, q: Queryable, workspaceId: str
 
 export async function createSequence(deps: Deps, actor: Actor, input: SequenceInput): Promise<SequenceView> {
   const fields = await sequenceFields(deps, actor.workspaceId, input);
-  const row = await deps.db.sql.begin(async (tx) => {
-    const created = await insertSequence(tx, actor.workspaceId, deps.ids, { ...fields, createdBy: actor.userId, now: deps.clock.now() });
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.created', sequenceEventData(created));
-    return created;
-  });
+  const row = await deps.db.sql.begin((tx) => insertSequenceRecorded(deps, tx, actor, fields));
   return viewSequence(deps, actor.workspaceId, row);
+}
+
+/** Inserts a checked sequence and its event with `tx`: an agent run commits its own checkpoint with them. */
+export async function insertSequenceRecorded(deps: Deps, tx: Queryable, actor: Actor, fields: SequenceFields): Promise<SequenceRow> {
+  const created = await insertSequence(tx, actor.workspaceId, deps.ids, { ...fields, createdBy: actor.userId, now: deps.clock.now() });
+  await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.created', sequenceEventData(created));
+  return created;
 }
 
 /** With `waitSeconds`, answers as soon as the status changes (a person approved or rejected it, sending ended). */

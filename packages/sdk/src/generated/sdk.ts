@@ -563,6 +563,47 @@ export type UnsubscribeOneClickArgs = {
 export type UnsubscribeOneClickResult = NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][200]['content']["text/html"];
 const unsubscribe_one_clickBinding: OperationBinding = {"operationId":"unsubscribe_one_click","method":"POST","path":"/unsubscribe/{token}","body":"merged","args":[{"name":"token","in":"path","key":"token"},{"name":"List-Unsubscribe","in":"body","key":"List-Unsubscribe"}],"contentType":"application/x-www-form-urlencoded","parseAs":"text"};
 
+export type ListAgentsInStoreArgs = Record<string, never>;
+export type ListAgentsInStoreResult = NonNullable<paths["/api/v1/agents"]["get"]>['responses'][200]['content']["application/json"];
+const list_agents_in_storeBinding: OperationBinding = {"operationId":"list_agents_in_store","method":"GET","path":"/api/v1/agents","body":"none","args":[]};
+
+export type GetAgentArgs = {
+  "agent_id": NonNullable<NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['parameters']["path"]>["agent_id"];
+};
+export type GetAgentResult = NonNullable<paths["/api/v1/agents/{agent_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_agentBinding: OperationBinding = {"operationId":"get_agent","method":"GET","path":"/api/v1/agents/{agent_id}","body":"none","args":[{"name":"agent_id","in":"path","key":"agent_id"}]};
+
+export type RunAgentArgs = {
+  "agent_id": NonNullable<NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['parameters']["path"]>["agent_id"];
+  "idempotency_key"?: string;
+  "input": NonNullable<NonNullable<NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['requestBody']>['content']["application/json"]>["input"];
+};
+export type RunAgentResult = NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][202]['content']["application/json"];
+const run_agentBinding: OperationBinding = {"operationId":"run_agent","method":"POST","path":"/api/v1/agents/{agent_id}/runs","body":"merged","args":[{"name":"agent_id","in":"path","key":"agent_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"input","in":"body","key":"input"}],"contentType":"application/json"};
+
+export type ListAgentRunsArgs = {
+  "status"?: NonNullable<NonNullable<paths["/api/v1/agent-runs"]["get"]>['parameters']["query"]>["status"];
+  "agent_id"?: NonNullable<NonNullable<paths["/api/v1/agent-runs"]["get"]>['parameters']["query"]>["agent_id"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/agent-runs"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/agent-runs"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListAgentRunsResult = NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][200]['content']["application/json"];
+const list_agent_runsBinding: OperationBinding = {"operationId":"list_agent_runs","method":"GET","path":"/api/v1/agent-runs","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"agent_id","in":"query","key":"agent_id"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type GetAgentRunArgs = {
+  "run_id": NonNullable<NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['parameters']["path"]>["run_id"];
+  "wait_seconds"?: NonNullable<NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['parameters']["query"]>["wait_seconds"];
+};
+export type GetAgentRunResult = NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_agent_runBinding: OperationBinding = {"operationId":"get_agent_run","method":"GET","path":"/api/v1/agent-runs/{run_id}","body":"none","args":[{"name":"run_id","in":"path","key":"run_id"},{"name":"wait_seconds","in":"query","key":"wait_seconds"}]};
+
+export type CancelAgentRunArgs = {
+  "run_id": NonNullable<NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['parameters']["path"]>["run_id"];
+  "idempotency_key"?: string;
+};
+export type CancelAgentRunResult = NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][200]['content']["application/json"];
+const cancel_agent_runBinding: OperationBinding = {"operationId":"cancel_agent_run","method":"POST","path":"/api/v1/agent-runs/{run_id}/cancel","body":"none","args":[{"name":"run_id","in":"path","key":"run_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"}]};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -640,6 +681,12 @@ export function createClient(options: ClientOptions) {
     list_sent_messages: (args: ListSentMessagesArgs = {}) => runtime.call<ListSentMessagesResult>(list_sent_messagesBinding, args),
     unsubscribe_page: (args: UnsubscribePageArgs) => runtime.call<UnsubscribePageResult>(unsubscribe_pageBinding, args),
     unsubscribe_one_click: (args: UnsubscribeOneClickArgs) => runtime.call<UnsubscribeOneClickResult>(unsubscribe_one_clickBinding, args),
+    list_agents_in_store: (args: ListAgentsInStoreArgs = {}) => runtime.call<ListAgentsInStoreResult>(list_agents_in_storeBinding, args),
+    get_agent: (args: GetAgentArgs) => runtime.call<GetAgentResult>(get_agentBinding, args),
+    run_agent: (args: RunAgentArgs) => runtime.call<RunAgentResult>(run_agentBinding, args),
+    list_agent_runs: (args: ListAgentRunsArgs = {}) => runtime.call<ListAgentRunsResult>(list_agent_runsBinding, args),
+    get_agent_run: (args: GetAgentRunArgs) => runtime.call<GetAgentRunResult>(get_agent_runBinding, args),
+    cancel_agent_run: (args: CancelAgentRunArgs) => runtime.call<CancelAgentRunResult>(cancel_agent_runBinding, args),
   };
 }
 
@@ -718,4 +765,10 @@ export const operationBindings: Record<string, OperationBinding> = {
   "list_sent_messages": list_sent_messagesBinding,
   "unsubscribe_page": unsubscribe_pageBinding,
   "unsubscribe_one_click": unsubscribe_one_clickBinding,
+  "list_agents_in_store": list_agents_in_storeBinding,
+  "get_agent": get_agentBinding,
+  "run_agent": run_agentBinding,
+  "list_agent_runs": list_agent_runsBinding,
+  "get_agent_run": get_agent_runBinding,
+  "cancel_agent_run": cancel_agent_runBinding,
 };

@@ -1,0 +1,65 @@
+// The middle of the run: find the knowledge relevant to the goal and audience, write the draft (the model
+// writer when one is configured, else, or when it fails or its draft does not pass the checks, the
+// grounded templates, saying so on the run), and check it.
+import { readySourceIds, relevantChunks } from '../../data/knowledge.ts';
+import { ApiError } from '../../errors.ts';
+import type { AgentStep, StepContext } from '../agent-definition.ts';
+import { ModelWriterFailure, writeWithModel, type DraftStep, type WriterBrief, type WriterPassage } from '../model-writer.ts';
+import { checkDraft, type DraftProblem } from './draft-check.ts';
+import type { EmailSequenceInput } from './input.ts';
+import { keywords } from './keywords.ts';
+import { writeWithTemplates } from './template-writer.ts';
+
+const PASSAGES = 8;
+export const VARIABLES = ['first_name', 'last_name', 'company', 'title'];
+
+export const retrieveStep: AgentStep<EmailSequenceInput> = {
+  name: 'retrieve_knowledge',
+  async run({ deps, actor, input }) {
+    const sql = deps.db.sql;
+    const sourceIds = input.knowledge_source_ids ?? (await readySourceIds(sql, actor.workspaceId)).map((s) => s.id);
+    const terms = keywords(`${input.goal} ${input.audience}`);
+    const hits = sourceIds.length && terms.length ? await relevantChunks(sql, actor.workspaceId, { terms, sourceIds, limit: PASSAGES }) : [];
+    if (!hits.length) {
+      throw new ApiError('no_knowledge', `The workspace's knowledge has nothing about "${input.goal}" for ${input.audience}. Ingest the brand's site with ingest_url_into_knowledge (and wait for it), or change the goal, then run the agent again.`);
+    }
+    const passages: WriterPassage[] = hits.map((h) => ({ chunk_id: h.id, url: h.page_url, title: h.page_title, text: h.text }));
+    return { done: true, state: { passages } };
+  },
+};
+
+function briefOf(ctx: StepContext<EmailSequenceInput>): WriterBrief {
+  const { input } = ctx;
+  return { goal: input.goal, audience: input.audience, tone: input.tone, call_to_action: input.call_to_action, steps: input.steps, passages: ctx.state.passages as WriterPassage[], variables: VARIABLES };
+}
+
+const describeProblems = (problems: DraftProblem[]) => problems.slice(0, 3).map((p) => `step ${p.step}: ${p.message}`).join('; ');
+
+async function modelDraft(ctx: StepContext<EmailSequenceInput>, brief: WriterBrief): Promise<{ steps?: DraftStep[]; note: string }> {
+  const llm = ctx.deps.config.agents.llm;
+  if (!llm) return { note: 'Written by the grounded template writer (no model is configured).' };
+  try {
+    const steps = await writeWithModel(llm, brief, { signal: ctx.signal });
+    const problems = checkDraft(steps, brief);
+    if (!problems.length) return { steps, note: `Written by the model writer (${llm.model}).` };
+    return { note: `The model's draft failed the checks (${describeProblems(problems)}); the grounded template writer wrote it instead.` };
+  } catch (error) {
+    if (!(error instanceof ModelWriterFailure)) throw error;
+    return { note: `The model writer failed (${error.reason}); the grounded template writer wrote it instead.` };
+  }
+}
+
+export const writeStep: AgentStep<EmailSequenceInput> = {
+  name: 'write_draft',
+  async run(ctx) {
+    const brief = briefOf(ctx);
+    const fromModel = await modelDraft(ctx, brief);
+    const steps = fromModel.steps ?? writeWithTemplates(brief);
+    if (!steps.length) throw new ApiError('no_knowledge', 'The knowledge found has no sentences to write from (only fragments such as menus or lists). Ingest pages with prose about the product, then run the agent again.');
+    const problems = checkDraft(steps, brief);
+    if (problems.length) {
+      throw new ApiError('draft_check_failed', `The draft did not pass its checks: ${describeProblems(problems)}.`, { errors: problems.map((p) => ({ pointer: p.step ? `/steps/${p.step - 1}` : '/steps', code: p.code, message: p.message })) });
+    }
+    return { done: true, state: { draft: steps, writer: fromModel.steps ? 'model' : 'template' }, notes: [fromModel.note] };
+  },
+};
