@@ -10,6 +10,7 @@ import type { HandlerContext } from './handlers/context.ts';
 import { handlers } from './handlers/registry.ts';
 import { docsRoutes } from './http/docs.ts';
 import { sandboxPaths, sandboxProviderRoutes } from './sandbox/google-provider.ts';
+import { sandboxMetaPaths, sandboxMetaRoutes } from './sandbox/meta-provider.ts';
 import { operationGuard } from './http/operation-guard.ts';
 import { MCP_PATH, mcpRoutes } from './http/mcp-route.ts';
 import { mountOperations, type BodyTexts } from './http/operation-handler.ts';
@@ -67,6 +68,8 @@ export function createApp(deps: Deps) {
   adminRoutes(app);
   // Sandbox mode's provider (Google's OAuth server and Gmail API, played by the service); live mode has none.
   if (deps.connectors.gmail.mode === 'sandbox') sandboxProviderRoutes(app, deps);
+  // Likewise Facebook Login and the Marketing API for meta_ads connectors without a Meta app.
+  if (deps.connectors.meta.mode === 'sandbox') sandboxMetaRoutes(app, deps);
   docsRoutes(app, deps.contract.openapiDocument);
   const unmatched = unmatchedRequest(operations, [
     { path: '/openapi.json', methods: ['GET'] },
@@ -74,6 +77,7 @@ export function createApp(deps: Deps) {
     { path: MCP_PATH, methods: ['POST', 'GET', 'DELETE'] },
     ...adminPaths,
     ...(deps.connectors.gmail.mode === 'sandbox' ? sandboxPaths : []),
+    ...(deps.connectors.meta.mode === 'sandbox' ? sandboxMetaPaths : []),
   ]);
   app.notFound((c) => problemResponse(unmatched(c.req.method, c.req.path), c.get('requestId') ?? 'unknown', c.req.path));
   app.onError(handleError);

@@ -33,6 +33,7 @@ export interface AppConfig {
   jobs: JobsConfig;
   webhooks: WebhooksConfig;
   google: GoogleConfig;
+  meta: MetaConfig;
   knowledge: KnowledgeConfig;
   /** TOKEN_ENCRYPTION_KEY: `<id>:<base64 32 bytes>`, comma-separated (first seals); unset: a key file in DATA_DIR. */
   tokenEncryptionKey?: string;
@@ -117,6 +118,19 @@ export interface GoogleConfig {
   gmailApiBase: string;
 }
 
+/**
+ * Meta's OAuth dialog, token endpoint and Graph API, and our app. With META_APP_ID and
+ * META_APP_SECRET set, meta_ads connectors are live; without them they run in sandbox mode against
+ * the service's own ads platform (src/sandbox/meta-provider.ts).
+ */
+export interface MetaConfig {
+  appId?: string;
+  appSecret?: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  graphApiBase: string;
+}
+
 /** How the knowledge crawler fetches: politely, and within bounds. */
 export interface KnowledgeConfig {
   /** Least pause between two requests to one host (robots.txt may ask for more, up to 10 s). */
@@ -171,6 +185,9 @@ function list(raw: string | undefined): string[] {
 }
 
 export function loadConfig(env: Env): AppConfig {
+  if (!env.META_APP_ID !== !env.META_APP_SECRET) {
+    throw new Error('set both META_APP_ID and META_APP_SECRET for live Meta ads, or neither for sandbox mode');
+  }
   if (!env.GOOGLE_CLIENT_ID !== !env.GOOGLE_CLIENT_SECRET) {
     throw new Error('set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET for live Gmail, or neither for sandbox mode');
   }
@@ -216,6 +233,13 @@ export function loadConfig(env: Env): AppConfig {
       revocationUrl: env.GOOGLE_REVOCATION_URL || 'https://oauth2.googleapis.com/revoke',
       userinfoUrl: env.GOOGLE_USERINFO_URL || 'https://openidconnect.googleapis.com/v1/userinfo',
       gmailApiBase: env.GMAIL_API_BASE || 'https://gmail.googleapis.com',
+    },
+    meta: {
+      appId: env.META_APP_ID || undefined,
+      appSecret: env.META_APP_SECRET || undefined,
+      authorizationUrl: env.META_AUTHORIZATION_URL || 'https://www.facebook.com/v21.0/dialog/oauth',
+      tokenUrl: env.META_TOKEN_URL || 'https://graph.facebook.com/v21.0/oauth/access_token',
+      graphApiBase: (env.META_GRAPH_API_BASE || 'https://graph.facebook.com/v21.0').replace(/\/$/, ''),
     },
     tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY || undefined,
     knowledge: {

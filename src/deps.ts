@@ -16,6 +16,7 @@ import type { ServiceJobKinds } from './jobs/kinds.ts';
 import type { OperationWatch } from './operations/long-work/operation-watch.ts';
 import type { OutboundClient } from './outbound/outbound-client.ts';
 import type { GmailEndpoints } from './connectors/google/google-client.ts';
+import type { MetaEndpoints } from './connectors/meta/graph-client.ts';
 import type { TokenKeyring } from './connectors/token-keys.ts';
 
 export interface Clock {
@@ -62,6 +63,8 @@ export interface ContractDeps {
 /** The Gmail connector: the provider's endpoints (live Google, or the service's own sandbox) and the token keys. */
 export interface ConnectorDeps {
   gmail: GmailEndpoints;
+  /** The meta_ads connector's endpoints: live Meta, or the service's own sandbox ads platform. */
+  meta: MetaEndpoints;
   /** Seals tokens and PKCE verifiers with a key that is not in the database. */
   tokenKeys: TokenKeyring;
   /** `${PUBLIC_BASE_URL}/oauth/callback`, registered with the provider. */

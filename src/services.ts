@@ -23,6 +23,7 @@ import { scheduleServiceJobs, serviceJobKinds } from './jobs/kinds.ts';
 import { createOperationWatch } from './operations/long-work/operation-watch.ts';
 import { createOutboundClient } from './outbound/outbound-client.ts';
 import { gmailEndpoints } from './connectors/google/google-client.ts';
+import { metaEndpoints } from './connectors/meta/graph-client.ts';
 import { createTokenKeyring, loadTokenKeys } from './connectors/token-keys.ts';
 import { sandboxClientSecret } from './sandbox/google-provider.ts';
 
@@ -103,6 +104,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     sealing: { webhookSecrets: createSealer(apiKeyPepper, 'service-mcp webhook signing secret v1') },
     connectors: {
       gmail: gmailEndpoints(config.google, { publicBaseUrl: config.publicBaseUrl, internalUrl: config.sandboxInternalUrl, clientSecret: sandboxClientSecret(apiKeyPepper) }),
+      meta: metaEndpoints(config.meta, { publicBaseUrl: config.publicBaseUrl, internalUrl: config.sandboxInternalUrl, clientSecret: sandboxClientSecret(apiKeyPepper) }),
       tokenKeys: createTokenKeyring(loadTokenKeys({ configured: config.tokenEncryptionKey, dataDir: config.dataDir })),
       redirectUri: `${config.publicBaseUrl.replace(/\/$/, '')}/oauth/callback`,
     },

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
 import type { AgentDefinition } from './agent-definition.ts';
+import { adCopyWriter } from './ad-copy/definition.ts';
+import { blogPostWriter } from './blog-post/definition.ts';
 import { emailSequenceGenerator } from './email-sequence/definition.ts';
 
 export interface StoreAgent {
@@ -19,7 +21,7 @@ function storeEntry(definition: AgentDefinition): StoreAgent {
   return { id: agentId(definition.slug), definition, inputSchema };
 }
 
-const definitions = [emailSequenceGenerator as unknown as AgentDefinition];
+const definitions = [emailSequenceGenerator as unknown as AgentDefinition, blogPostWriter as unknown as AgentDefinition, adCopyWriter as unknown as AgentDefinition];
 const store: StoreAgent[] = definitions.map(storeEntry);
 
 export function listStoreAgents(): StoreAgent[] {

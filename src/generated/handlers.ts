@@ -1166,6 +1166,482 @@ export type CancelAgentRunOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type ListAdCampaignsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['parameters']['query']>;
+};
+
+export type ListAdCampaignsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type CreateAdCampaignInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type CreateAdCampaignOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetAdCampaignInput = {
+  path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']['path'];
+};
+
+export type GetAdCampaignOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UpdateAdCampaignInput = {
+  path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateAdCampaignOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GenerateAdCreativesInput = {
+  path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['requestBody']>['content']["application/json"] | undefined;
+};
+
+export type GenerateAdCreativesOutput = 
+  | { status: 202; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type LaunchAdCampaignInput = {
+  path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type LaunchAdCampaignOutput = 
+  | { status: 202; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type PauseAdCampaignInput = {
+  path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['parameters']['path'];
+};
+
+export type PauseAdCampaignOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ResumeAdCampaignInput = {
+  path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['parameters']['path'];
+};
+
+export type ResumeAdCampaignOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ArchiveAdCampaignInput = {
+  path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['parameters']['path'];
+};
+
+export type ArchiveAdCampaignOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListWebinarsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/webinars"]["get"]>['parameters']['query']>;
+};
+
+export type ListWebinarsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ScheduleWebinarInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type ScheduleWebinarOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetWebinarInput = {
+  path: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['parameters']['path'];
+};
+
+export type GetWebinarOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UpdateWebinarInput = {
+  path: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateWebinarOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type CancelWebinarInput = {
+  path: NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['parameters']['path'];
+};
+
+export type CancelWebinarOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListWebinarRegistrantsInput = {
+  path: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']['query']>;
+};
+
+export type ListWebinarRegistrantsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type AddWebinarRegistrantsInput = {
+  path: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type AddWebinarRegistrantsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type RemoveWebinarRegistrantInput = {
+  path: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['parameters']['path'];
+};
+
+export type RemoveWebinarRegistrantOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type WebinarRegistrationPageInput = {
+  path: NonNullable<paths["/webinars/{public_id}/register"]["get"]>['parameters']['path'];
+};
+
+export type WebinarRegistrationPageOutput = 
+  | { status: 200; body: NonNullable<paths["/webinars/{public_id}/register"]["get"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/webinars/{public_id}/register"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/webinars/{public_id}/register"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/webinars/{public_id}/register"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/webinars/{public_id}/register"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type WebinarRegisterInput = {
+  path: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['parameters']['path'];
+  headers: { "cookie"?: string };
+  body: NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["post"]>['requestBody']>['content']["application/x-www-form-urlencoded"] | undefined;
+};
+
+export type WebinarRegisterOutput = 
+  | { status: 201; body: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][201]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][400]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][403]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][409]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type WebinarJoinInput = {
+  path: NonNullable<paths["/webinars/join/{token}"]["get"]>['parameters']['path'];
+};
+
+export type WebinarJoinOutput = 
+  | { status: 302; body?: undefined; headers: { "Location": string } & Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/webinars/join/{token}"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 410; body: NonNullable<paths["/webinars/join/{token}"]["get"]>['responses'][410]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/webinars/join/{token}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/webinars/join/{token}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/webinars/join/{token}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListBlogPostsInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/blog-posts"]["get"]>['parameters']['query']>;
+};
+
+export type ListBlogPostsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GenerateBlogPostInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type GenerateBlogPostOutput = 
+  | { status: 202; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetBlogPostInput = {
+  path: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['parameters']['path'];
+};
+
+export type GetBlogPostOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type DeleteBlogPostInput = {
+  path: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['parameters']['path'];
+};
+
+export type DeleteBlogPostOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UpdateBlogPostInput = {
+  path: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateBlogPostOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type PublishBlogPostInput = {
+  path: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['requestBody']>['content']["application/json"] | undefined;
+};
+
+export type PublishBlogPostOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type UnpublishBlogPostInput = {
+  path: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['parameters']['path'];
+};
+
+export type UnpublishBlogPostOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type BlogIndexPageInput = {
+  path: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['parameters']['path'];
+};
+
+export type BlogIndexPageOutput = 
+  | { status: 200; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type BlogFeedInput = {
+  path: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['parameters']['path'];
+};
+
+export type BlogFeedOutput = 
+  | { status: 200; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][200]['content']["application/atom+xml"] | BodyStream; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type BlogSitemapInput = {
+  path: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['parameters']['path'];
+};
+
+export type BlogSitemapOutput = 
+  | { status: 200; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][200]['content']["application/xml"] | BodyStream; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type BlogPostPageInput = {
+  path: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['parameters']['path'];
+};
+
+export type BlogPostPageOutput = 
+  | { status: 200; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type BlogPostPreviewPageInput = {
+  path: NonNullable<paths["/blog-preview/{token}"]["get"]>['parameters']['path'];
+};
+
+export type BlogPostPreviewPageOutput = 
+  | { status: 200; body: NonNullable<paths["/blog-preview/{token}"]["get"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/blog-preview/{token}"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/blog-preview/{token}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/blog-preview/{token}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/blog-preview/{token}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 /** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */
 export interface Handlers<Ctx> {
   get_health(input: GetHealthInput, ctx: Ctx): Promise<GetHealthOutput>;
@@ -1245,4 +1721,36 @@ export interface Handlers<Ctx> {
   list_agent_runs(input: ListAgentRunsInput, ctx: Ctx): Promise<ListAgentRunsOutput>;
   get_agent_run(input: GetAgentRunInput, ctx: Ctx): Promise<GetAgentRunOutput>;
   cancel_agent_run(input: CancelAgentRunInput, ctx: Ctx): Promise<CancelAgentRunOutput>;
+  list_ad_campaigns(input: ListAdCampaignsInput, ctx: Ctx): Promise<ListAdCampaignsOutput>;
+  create_ad_campaign(input: CreateAdCampaignInput, ctx: Ctx): Promise<CreateAdCampaignOutput>;
+  get_ad_campaign(input: GetAdCampaignInput, ctx: Ctx): Promise<GetAdCampaignOutput>;
+  update_ad_campaign(input: UpdateAdCampaignInput, ctx: Ctx): Promise<UpdateAdCampaignOutput>;
+  generate_ad_creatives(input: GenerateAdCreativesInput, ctx: Ctx): Promise<GenerateAdCreativesOutput>;
+  launch_ad_campaign(input: LaunchAdCampaignInput, ctx: Ctx): Promise<LaunchAdCampaignOutput>;
+  pause_ad_campaign(input: PauseAdCampaignInput, ctx: Ctx): Promise<PauseAdCampaignOutput>;
+  resume_ad_campaign(input: ResumeAdCampaignInput, ctx: Ctx): Promise<ResumeAdCampaignOutput>;
+  archive_ad_campaign(input: ArchiveAdCampaignInput, ctx: Ctx): Promise<ArchiveAdCampaignOutput>;
+  list_webinars(input: ListWebinarsInput, ctx: Ctx): Promise<ListWebinarsOutput>;
+  schedule_webinar(input: ScheduleWebinarInput, ctx: Ctx): Promise<ScheduleWebinarOutput>;
+  get_webinar(input: GetWebinarInput, ctx: Ctx): Promise<GetWebinarOutput>;
+  update_webinar(input: UpdateWebinarInput, ctx: Ctx): Promise<UpdateWebinarOutput>;
+  cancel_webinar(input: CancelWebinarInput, ctx: Ctx): Promise<CancelWebinarOutput>;
+  list_webinar_registrants(input: ListWebinarRegistrantsInput, ctx: Ctx): Promise<ListWebinarRegistrantsOutput>;
+  add_webinar_registrants(input: AddWebinarRegistrantsInput, ctx: Ctx): Promise<AddWebinarRegistrantsOutput>;
+  remove_webinar_registrant(input: RemoveWebinarRegistrantInput, ctx: Ctx): Promise<RemoveWebinarRegistrantOutput>;
+  webinar_registration_page(input: WebinarRegistrationPageInput, ctx: Ctx): Promise<WebinarRegistrationPageOutput>;
+  webinar_register(input: WebinarRegisterInput, ctx: Ctx): Promise<WebinarRegisterOutput>;
+  webinar_join(input: WebinarJoinInput, ctx: Ctx): Promise<WebinarJoinOutput>;
+  list_blog_posts(input: ListBlogPostsInput, ctx: Ctx): Promise<ListBlogPostsOutput>;
+  generate_blog_post(input: GenerateBlogPostInput, ctx: Ctx): Promise<GenerateBlogPostOutput>;
+  get_blog_post(input: GetBlogPostInput, ctx: Ctx): Promise<GetBlogPostOutput>;
+  delete_blog_post(input: DeleteBlogPostInput, ctx: Ctx): Promise<DeleteBlogPostOutput>;
+  update_blog_post(input: UpdateBlogPostInput, ctx: Ctx): Promise<UpdateBlogPostOutput>;
+  publish_blog_post(input: PublishBlogPostInput, ctx: Ctx): Promise<PublishBlogPostOutput>;
+  unpublish_blog_post(input: UnpublishBlogPostInput, ctx: Ctx): Promise<UnpublishBlogPostOutput>;
+  blog_index_page(input: BlogIndexPageInput, ctx: Ctx): Promise<BlogIndexPageOutput>;
+  blog_feed(input: BlogFeedInput, ctx: Ctx): Promise<BlogFeedOutput>;
+  blog_sitemap(input: BlogSitemapInput, ctx: Ctx): Promise<BlogSitemapOutput>;
+  blog_post_page(input: BlogPostPageInput, ctx: Ctx): Promise<BlogPostPageOutput>;
+  blog_post_preview_page(input: BlogPostPreviewPageInput, ctx: Ctx): Promise<BlogPostPreviewPageOutput>;
 }

@@ -3224,7 +3224,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         "provider": {
           "type": "string",
           "enum": [
-            "gmail"
+            "gmail",
+            "meta_ads"
           ]
         },
         "reconnect_connector_id": {
@@ -11086,5 +11087,3195 @@ export const toolDescriptors: ToolDescriptor[] = [
       }
     },
     "toolset": "agents"
+  },
+  {
+    "name": "list_ad_campaigns",
+    "title": "List ad campaigns",
+    "description": "List ad campaigns\n\nNewest first, optionally by status.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "status": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated statuses."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "The previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_ad_campaigns",
+      "method": "GET",
+      "path": "/api/v1/ad-campaigns",
+      "body": "none",
+      "args": [
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "name",
+              "status",
+              "mode",
+              "daily_budget",
+              "delivery"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "draft",
+                  "launching",
+                  "pending_review",
+                  "active",
+                  "disapproved",
+                  "paused",
+                  "completed",
+                  "archived"
+                ]
+              },
+              "mode": {
+                "type": "string"
+              },
+              "connector_id": {
+                "type": "string"
+              },
+              "daily_budget": {
+                "type": "object"
+              },
+              "platform_ids": {
+                "type": "object"
+              },
+              "effective_status": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "status_reason": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "delivery": {
+                "type": "object"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "create_ad_campaign",
+    "title": "Create an ad campaign",
+    "description": "A draft on a meta_ads connector (start_connector_oauth first); money in minor units. Next: launch_ad_campaign.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "connector_id": {
+          "type": "string",
+          "pattern": "^conn_[0-9a-z]{26}$"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "objective": {
+          "type": "string",
+          "enum": [
+            "OUTCOME_TRAFFIC",
+            "OUTCOME_AWARENESS",
+            "OUTCOME_ENGAGEMENT",
+            "OUTCOME_LEADS",
+            "OUTCOME_SALES"
+          ]
+        },
+        "daily_budget": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "amount_minor",
+            "currency"
+          ],
+          "properties": {
+            "amount_minor": {
+              "type": "integer",
+              "minimum": 100,
+              "maximum": 100000000,
+              "description": "Minor units: 2500 is 25.00."
+            },
+            "currency": {
+              "type": "string",
+              "pattern": "^[A-Z]{3}$"
+            }
+          }
+        },
+        "start_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "end_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "targeting": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "countries",
+            "age_min",
+            "age_max"
+          ],
+          "properties": {
+            "countries": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}$"
+              }
+            },
+            "age_min": {
+              "type": "integer",
+              "description": "18 to 65."
+            },
+            "age_max": {
+              "type": "integer"
+            },
+            "interests": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "creatives": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 5,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "headline",
+              "primary_text",
+              "link_url",
+              "call_to_action"
+            ],
+            "properties": {
+              "headline": {
+                "type": "string",
+                "maxLength": 40
+              },
+              "primary_text": {
+                "type": "string",
+                "maxLength": 125
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 30
+              },
+              "link_url": {
+                "type": "string",
+                "maxLength": 2000,
+                "pattern": "^https?://"
+              },
+              "call_to_action": {
+                "type": "string",
+                "enum": [
+                  "LEARN_MORE",
+                  "SIGN_UP",
+                  "SHOP_NOW",
+                  "CONTACT_US",
+                  "BOOK_TRAVEL",
+                  "DOWNLOAD",
+                  "GET_QUOTE",
+                  "SUBSCRIBE"
+                ]
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "connector_id",
+        "name",
+        "objective",
+        "daily_budget",
+        "start_at",
+        "targeting",
+        "creatives"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "create_ad_campaign",
+      "method": "POST",
+      "path": "/api/v1/ad-campaigns",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "connector_id",
+          "in": "body",
+          "key": "connector_id"
+        },
+        {
+          "name": "name",
+          "in": "body",
+          "key": "name"
+        },
+        {
+          "name": "objective",
+          "in": "body",
+          "key": "objective"
+        },
+        {
+          "name": "daily_budget",
+          "in": "body",
+          "key": "daily_budget"
+        },
+        {
+          "name": "start_at",
+          "in": "body",
+          "key": "start_at"
+        },
+        {
+          "name": "end_at",
+          "in": "body",
+          "key": "end_at"
+        },
+        {
+          "name": "targeting",
+          "in": "body",
+          "key": "targeting"
+        },
+        {
+          "name": "creatives",
+          "in": "body",
+          "key": "creatives"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "mode"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "mode": {
+          "type": "string"
+        },
+        "status_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "get_ad_campaign",
+    "title": "Get an ad campaign",
+    "description": "Status as the platform reports it (pending_review, active, disapproved with status_reason, paused), spend in minor units, impressions and clicks.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaign_id": {
+          "type": "string",
+          "pattern": "^adc_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "campaign_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_ad_campaign",
+      "method": "GET",
+      "path": "/api/v1/ad-campaigns/{campaign_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "campaign_id",
+          "in": "path",
+          "key": "campaign_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "name",
+        "status",
+        "mode",
+        "daily_budget",
+        "delivery"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "launching",
+            "pending_review",
+            "active",
+            "disapproved",
+            "paused",
+            "completed",
+            "archived"
+          ]
+        },
+        "mode": {
+          "type": "string"
+        },
+        "connector_id": {
+          "type": "string"
+        },
+        "daily_budget": {
+          "type": "object"
+        },
+        "platform_ids": {
+          "type": "object"
+        },
+        "effective_status": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "status_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "delivery": {
+          "type": "object"
+        }
+      }
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "update_ad_campaign",
+    "title": "Update an ad campaign",
+    "description": "Draft campaigns only.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaign_id": {
+          "type": "string",
+          "pattern": "^adc_[0-9a-z]{26}$"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "objective": {
+          "type": "string",
+          "enum": [
+            "OUTCOME_TRAFFIC",
+            "OUTCOME_AWARENESS",
+            "OUTCOME_ENGAGEMENT",
+            "OUTCOME_LEADS",
+            "OUTCOME_SALES"
+          ]
+        },
+        "daily_budget": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "amount_minor",
+            "currency"
+          ],
+          "properties": {
+            "amount_minor": {
+              "type": "integer",
+              "minimum": 100,
+              "maximum": 100000000,
+              "description": "Minor units: 2500 is 25.00."
+            },
+            "currency": {
+              "type": "string",
+              "pattern": "^[A-Z]{3}$"
+            }
+          }
+        },
+        "start_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "end_at": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "targeting": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "countries",
+            "age_min",
+            "age_max"
+          ],
+          "properties": {
+            "countries": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}$"
+              }
+            },
+            "age_min": {
+              "type": "integer",
+              "description": "18 to 65."
+            },
+            "age_max": {
+              "type": "integer"
+            },
+            "interests": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "creatives": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 5,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "headline",
+              "primary_text",
+              "link_url",
+              "call_to_action"
+            ],
+            "properties": {
+              "headline": {
+                "type": "string",
+                "maxLength": 40
+              },
+              "primary_text": {
+                "type": "string",
+                "maxLength": 125
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 30
+              },
+              "link_url": {
+                "type": "string",
+                "maxLength": 2000,
+                "pattern": "^https?://"
+              },
+              "call_to_action": {
+                "type": "string",
+                "enum": [
+                  "LEARN_MORE",
+                  "SIGN_UP",
+                  "SHOP_NOW",
+                  "CONTACT_US",
+                  "BOOK_TRAVEL",
+                  "DOWNLOAD",
+                  "GET_QUOTE",
+                  "SUBSCRIBE"
+                ]
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "campaign_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "update_ad_campaign",
+      "method": "PATCH",
+      "path": "/api/v1/ad-campaigns/{campaign_id}",
+      "body": "merged",
+      "args": [
+        {
+          "name": "campaign_id",
+          "in": "path",
+          "key": "campaign_id"
+        },
+        {
+          "name": "name",
+          "in": "body",
+          "key": "name"
+        },
+        {
+          "name": "objective",
+          "in": "body",
+          "key": "objective"
+        },
+        {
+          "name": "daily_budget",
+          "in": "body",
+          "key": "daily_budget"
+        },
+        {
+          "name": "start_at",
+          "in": "body",
+          "key": "start_at"
+        },
+        {
+          "name": "end_at",
+          "in": "body",
+          "key": "end_at"
+        },
+        {
+          "name": "targeting",
+          "in": "body",
+          "key": "targeting"
+        },
+        {
+          "name": "creatives",
+          "in": "body",
+          "key": "creatives"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "mode"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "mode": {
+          "type": "string"
+        },
+        "status_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "generate_ad_creatives",
+    "title": "Generate ad creatives",
+    "description": "After ingesting knowledge: writes grounded creatives onto a draft. Follow with get_agent_run, then get_ad_campaign.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaign_id": {
+          "type": "string",
+          "pattern": "^adc_[0-9a-z]{26}$"
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "goal": {
+          "type": "string",
+          "maxLength": 300,
+          "description": "What the ads are for; default: the campaign's name."
+        },
+        "knowledge_source_ids": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "pattern": "^ks_[0-9a-z]{26}$"
+          }
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 5,
+          "default": 3
+        }
+      },
+      "required": [
+        "campaign_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "generate_ad_creatives",
+      "method": "POST",
+      "path": "/api/v1/ad-campaigns/{campaign_id}/generate-creatives",
+      "body": "merged",
+      "args": [
+        {
+          "name": "campaign_id",
+          "in": "path",
+          "key": "campaign_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "goal",
+          "in": "body",
+          "key": "goal"
+        },
+        {
+          "name": "knowledge_source_ids",
+          "in": "body",
+          "key": "knowledge_source_ids"
+        },
+        {
+          "name": "count",
+          "in": "body",
+          "key": "count"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "agent_slug",
+        "status",
+        "required_action",
+        "output",
+        "error"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "agent_slug": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "requires_action",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "required_action": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "connector_authorization",
+                    "sequence_approval"
+                  ]
+                },
+                "url": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "resource": {
+                  "type": "object",
+                  "required": [
+                    "type",
+                    "id"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string"
+                    },
+                    "id": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "expires_at": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "output": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "resources": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "properties": {
+                      "type": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "code": {
+                  "type": "string"
+                },
+                "detail": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "launch_ad_campaign",
+    "title": "Launch an ad campaign",
+    "description": "Spends money: ask the human first, then echo the daily budget in confirm. 202 launching; follow with get_ad_campaign.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaign_id": {
+          "type": "string",
+          "pattern": "^adc_[0-9a-z]{26}$"
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "confirm": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "daily_budget_minor",
+            "currency"
+          ],
+          "description": "The campaign's daily budget, repeated exactly.",
+          "properties": {
+            "daily_budget_minor": {
+              "type": "integer"
+            },
+            "currency": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "required": [
+        "campaign_id",
+        "confirm"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true,
+      "destructiveHint": true
+    },
+    "binding": {
+      "operationId": "launch_ad_campaign",
+      "method": "POST",
+      "path": "/api/v1/ad-campaigns/{campaign_id}/launch",
+      "body": "merged",
+      "args": [
+        {
+          "name": "campaign_id",
+          "in": "path",
+          "key": "campaign_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "confirm",
+          "in": "body",
+          "key": "confirm"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "mode"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "mode": {
+          "type": "string"
+        },
+        "status_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "pause_ad_campaign",
+    "title": "Pause an ad campaign",
+    "description": "Pause an ad campaign\n\nPauses delivery on the platform. Pausing a paused campaign changes nothing.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaign_id": {
+          "type": "string",
+          "pattern": "^adc_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "campaign_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "pause_ad_campaign",
+      "method": "POST",
+      "path": "/api/v1/ad-campaigns/{campaign_id}/pause",
+      "body": "none",
+      "args": [
+        {
+          "name": "campaign_id",
+          "in": "path",
+          "key": "campaign_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "mode"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "mode": {
+          "type": "string"
+        },
+        "status_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "resume_ad_campaign",
+    "title": "Resume an ad campaign",
+    "description": "Spends again; on 409 reconnect the connector as the error says.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaign_id": {
+          "type": "string",
+          "pattern": "^adc_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "campaign_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "resume_ad_campaign",
+      "method": "POST",
+      "path": "/api/v1/ad-campaigns/{campaign_id}/resume",
+      "body": "none",
+      "args": [
+        {
+          "name": "campaign_id",
+          "in": "path",
+          "key": "campaign_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "mode"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "mode": {
+          "type": "string"
+        },
+        "status_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "archive_ad_campaign",
+    "title": "Archive an ad campaign",
+    "description": "Archive an ad campaign\n\nEnds it for good (archived on the platform too); its history stays readable.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaign_id": {
+          "type": "string",
+          "pattern": "^adc_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "campaign_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "archive_ad_campaign",
+      "method": "POST",
+      "path": "/api/v1/ad-campaigns/{campaign_id}/archive",
+      "body": "none",
+      "args": [
+        {
+          "name": "campaign_id",
+          "in": "path",
+          "key": "campaign_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "mode"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "mode": {
+          "type": "string"
+        },
+        "status_reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "ads"
+  },
+  {
+    "name": "list_webinars",
+    "title": "List webinars",
+    "description": "Webinars, newest first; get_webinar for one.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated statuses."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "The previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_webinars",
+      "method": "GET",
+      "path": "/api/v1/webinars",
+      "body": "none",
+      "args": [
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "status",
+              "title",
+              "start_at",
+              "registration_url"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "scheduled",
+                  "cancelled"
+                ]
+              },
+              "title": {
+                "type": "string"
+              },
+              "description": {
+                "type": "string"
+              },
+              "start_at": {
+                "type": "string"
+              },
+              "duration_minutes": {
+                "type": "integer"
+              },
+              "timezone": {
+                "type": "string"
+              },
+              "capacity": {
+                "anyOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "meeting_url": {
+                "type": "string"
+              },
+              "sender_connector_id": {
+                "type": "string"
+              },
+              "registration_url": {
+                "type": "string"
+              },
+              "invitation_sequence": {
+                "type": "integer"
+              },
+              "registered": {
+                "type": "integer"
+              },
+              "joined": {
+                "type": "integer"
+              },
+              "created_at": {
+                "type": "string"
+              },
+              "updated_at": {
+                "type": "string"
+              },
+              "cancelled_at": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "webinars"
+  },
+  {
+    "name": "schedule_webinar",
+    "title": "Schedule a webinar",
+    "description": "Needs a connected Gmail (start_connector_oauth) to send invitations. Give people registration_url, or add_webinar_registrants.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "title": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 5000,
+          "default": ""
+        },
+        "start_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "In the future, e.g. 2026-12-01T15:00:00Z."
+        },
+        "duration_minutes": {
+          "type": "integer",
+          "minimum": 5,
+          "maximum": 1440
+        },
+        "timezone": {
+          "type": "string",
+          "maxLength": 64,
+          "description": "IANA name, e.g. Europe/Paris."
+        },
+        "capacity": {
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "meeting_url": {
+          "type": "string",
+          "format": "uri",
+          "maxLength": 2000,
+          "description": "https link to the video meeting."
+        },
+        "sender_connector_id": {
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^conn_[0-9a-z]{26}$"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      },
+      "required": [
+        "title",
+        "start_at",
+        "duration_minutes",
+        "timezone",
+        "meeting_url"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "schedule_webinar",
+      "method": "POST",
+      "path": "/api/v1/webinars",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "title",
+          "in": "body",
+          "key": "title"
+        },
+        {
+          "name": "description",
+          "in": "body",
+          "key": "description"
+        },
+        {
+          "name": "start_at",
+          "in": "body",
+          "key": "start_at"
+        },
+        {
+          "name": "duration_minutes",
+          "in": "body",
+          "key": "duration_minutes"
+        },
+        {
+          "name": "timezone",
+          "in": "body",
+          "key": "timezone"
+        },
+        {
+          "name": "capacity",
+          "in": "body",
+          "key": "capacity"
+        },
+        {
+          "name": "meeting_url",
+          "in": "body",
+          "key": "meeting_url"
+        },
+        {
+          "name": "sender_connector_id",
+          "in": "body",
+          "key": "sender_connector_id"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "registration_url"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "start_at": {
+          "type": "string"
+        },
+        "registration_url": {
+          "type": "string"
+        }
+      }
+    },
+    "toolset": "webinars"
+  },
+  {
+    "name": "get_webinar",
+    "title": "Get a webinar",
+    "description": "The webinar with its registration_url and registered/joined counts.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webinar_id": {
+          "type": "string",
+          "pattern": "^web_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "webinar_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_webinar",
+      "method": "GET",
+      "path": "/api/v1/webinars/{webinar_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "webinar_id",
+          "in": "path",
+          "key": "webinar_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "title",
+        "start_at",
+        "registration_url"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "scheduled",
+            "cancelled"
+          ]
+        },
+        "title": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "start_at": {
+          "type": "string"
+        },
+        "duration_minutes": {
+          "type": "integer"
+        },
+        "timezone": {
+          "type": "string"
+        },
+        "capacity": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "meeting_url": {
+          "type": "string"
+        },
+        "sender_connector_id": {
+          "type": "string"
+        },
+        "registration_url": {
+          "type": "string"
+        },
+        "invitation_sequence": {
+          "type": "integer"
+        },
+        "registered": {
+          "type": "integer"
+        },
+        "joined": {
+          "type": "integer"
+        },
+        "created_at": {
+          "type": "string"
+        },
+        "updated_at": {
+          "type": "string"
+        },
+        "cancelled_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "webinars"
+  },
+  {
+    "name": "update_webinar",
+    "title": "Update a webinar",
+    "description": "Scheduled webinars only. A new time emails every registrant an updated invitation and moves the reminders.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webinar_id": {
+          "type": "string",
+          "pattern": "^web_[0-9a-z]{26}$"
+        },
+        "title": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 5000
+        },
+        "start_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "duration_minutes": {
+          "type": "integer",
+          "minimum": 5,
+          "maximum": 1440
+        },
+        "timezone": {
+          "type": "string",
+          "maxLength": 64
+        },
+        "capacity": {
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "meeting_url": {
+          "type": "string",
+          "format": "uri",
+          "maxLength": 2000
+        },
+        "sender_connector_id": {
+          "type": "string",
+          "pattern": "^conn_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "webinar_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true
+    },
+    "binding": {
+      "operationId": "update_webinar",
+      "method": "PATCH",
+      "path": "/api/v1/webinars/{webinar_id}",
+      "body": "merged",
+      "args": [
+        {
+          "name": "webinar_id",
+          "in": "path",
+          "key": "webinar_id"
+        },
+        {
+          "name": "title",
+          "in": "body",
+          "key": "title"
+        },
+        {
+          "name": "description",
+          "in": "body",
+          "key": "description"
+        },
+        {
+          "name": "start_at",
+          "in": "body",
+          "key": "start_at"
+        },
+        {
+          "name": "duration_minutes",
+          "in": "body",
+          "key": "duration_minutes"
+        },
+        {
+          "name": "timezone",
+          "in": "body",
+          "key": "timezone"
+        },
+        {
+          "name": "capacity",
+          "in": "body",
+          "key": "capacity"
+        },
+        {
+          "name": "meeting_url",
+          "in": "body",
+          "key": "meeting_url"
+        },
+        {
+          "name": "sender_connector_id",
+          "in": "body",
+          "key": "sender_connector_id"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "registration_url"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "start_at": {
+          "type": "string"
+        },
+        "registration_url": {
+          "type": "string"
+        }
+      }
+    },
+    "toolset": "webinars"
+  },
+  {
+    "name": "cancel_webinar",
+    "title": "Cancel a webinar",
+    "description": "Emails every registrant a cancellation; cannot be undone (schedule_webinar again).",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webinar_id": {
+          "type": "string",
+          "pattern": "^web_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "webinar_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": true
+    },
+    "binding": {
+      "operationId": "cancel_webinar",
+      "method": "POST",
+      "path": "/api/v1/webinars/{webinar_id}/cancel",
+      "body": "none",
+      "args": [
+        {
+          "name": "webinar_id",
+          "in": "path",
+          "key": "webinar_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "registration_url"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string"
+        },
+        "start_at": {
+          "type": "string"
+        },
+        "registration_url": {
+          "type": "string"
+        }
+      }
+    },
+    "toolset": "webinars"
+  },
+  {
+    "name": "list_webinar_registrants",
+    "title": "List a webinar's registrants",
+    "description": "Who registered (and joined_at once they used their join link).",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webinar_id": {
+          "type": "string",
+          "pattern": "^web_[0-9a-z]{26}$"
+        },
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated statuses: registered, removed."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "The previous page's `next_cursor`."
+        }
+      },
+      "required": [
+        "webinar_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_webinar_registrants",
+      "method": "GET",
+      "path": "/api/v1/webinars/{webinar_id}/registrants",
+      "body": "none",
+      "args": [
+        {
+          "name": "webinar_id",
+          "in": "path",
+          "key": "webinar_id"
+        },
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "webinar_id",
+              "email",
+              "status"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "webinar_id": {
+                "type": "string"
+              },
+              "lead_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "email": {
+                "type": "string"
+              },
+              "first_name": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "last_name": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "api",
+                  "page"
+                ]
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "registered",
+                  "removed"
+                ]
+              },
+              "registered_at": {
+                "type": "string"
+              },
+              "removed_at": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "joined_at": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "webinars"
+  },
+  {
+    "name": "add_webinar_registrants",
+    "title": "Add webinar registrants",
+    "description": "Up to 100 items, each {email} or {lead_id}; a result per item (added or skipped with a reason). Each added person is emailed their join link.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webinar_id": {
+          "type": "string",
+          "pattern": "^web_[0-9a-z]{26}$"
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "registrants": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 100,
+          "items": {
+            "type": "object",
+            "description": "Either {email, first_name?, last_name?} or {lead_id}.",
+            "additionalProperties": false,
+            "properties": {
+              "email": {
+                "type": "string",
+                "maxLength": 254
+              },
+              "first_name": {
+                "type": "string",
+                "maxLength": 100
+              },
+              "last_name": {
+                "type": "string",
+                "maxLength": 100
+              },
+              "lead_id": {
+                "type": "string",
+                "maxLength": 40
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "webinar_id",
+        "registrants"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "openWorldHint": true
+    },
+    "binding": {
+      "operationId": "add_webinar_registrants",
+      "method": "POST",
+      "path": "/api/v1/webinars/{webinar_id}/registrants",
+      "body": "merged",
+      "args": [
+        {
+          "name": "webinar_id",
+          "in": "path",
+          "key": "webinar_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "registrants",
+          "in": "body",
+          "key": "registrants"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "added",
+        "skipped",
+        "results"
+      ],
+      "properties": {
+        "added": {
+          "type": "integer"
+        },
+        "skipped": {
+          "type": "integer"
+        },
+        "results": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "index",
+              "status"
+            ],
+            "properties": {
+              "index": {
+                "type": "integer"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "added",
+                  "skipped"
+                ]
+              },
+              "reason": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "registrant_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      }
+    },
+    "toolset": "webinars"
+  },
+  {
+    "name": "remove_webinar_registrant",
+    "title": "Remove a webinar registrant",
+    "description": "Their join link and reminders stop; no mail is sent.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webinar_id": {
+          "type": "string",
+          "pattern": "^web_[0-9a-z]{26}$"
+        },
+        "registrant_id": {
+          "type": "string",
+          "pattern": "^wreg_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "webinar_id",
+        "registrant_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "remove_webinar_registrant",
+      "method": "DELETE",
+      "path": "/api/v1/webinars/{webinar_id}/registrants/{registrant_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "webinar_id",
+          "in": "path",
+          "key": "webinar_id"
+        },
+        {
+          "name": "registrant_id",
+          "in": "path",
+          "key": "registrant_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "webinar_id",
+        "email",
+        "status"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "webinar_id": {
+          "type": "string"
+        },
+        "lead_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "email": {
+          "type": "string"
+        },
+        "first_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_name": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "source": {
+          "type": "string",
+          "enum": [
+            "api",
+            "page"
+          ]
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "registered",
+            "removed"
+          ]
+        },
+        "registered_at": {
+          "type": "string"
+        },
+        "removed_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "joined_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "webinars"
+  },
+  {
+    "name": "list_blog_posts",
+    "title": "List blog posts",
+    "description": "Newest first, optionally by status.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "status": {
+          "type": "string",
+          "maxLength": 100,
+          "description": "Comma-separated statuses."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "The previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_blog_posts",
+      "method": "GET",
+      "path": "/api/v1/blog-posts",
+      "body": "none",
+      "args": [
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "allOf": [
+              {
+                "type": "object",
+                "required": [
+                  "id",
+                  "status",
+                  "slug",
+                  "url"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "draft",
+                      "scheduled",
+                      "published"
+                    ]
+                  },
+                  "slug": {
+                    "type": "string"
+                  },
+                  "url": {
+                    "type": "string"
+                  },
+                  "publish_at": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "published_at": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  }
+                }
+              },
+              {
+                "type": "object",
+                "required": [
+                  "title"
+                ],
+                "properties": {
+                  "title": {
+                    "type": "string"
+                  }
+                }
+              }
+            ]
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "blogs"
+  },
+  {
+    "name": "generate_blog_post",
+    "title": "Generate a blog post",
+    "description": "Drafts a post from the workspace's knowledge (ingest the brand's site first). 202 with an agent run: get_agent_run with wait_seconds 50 until output.resources names the blog_post.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "topic": {
+          "type": "string",
+          "minLength": 3,
+          "maxLength": 300
+        },
+        "keywords": {
+          "type": "array",
+          "maxItems": 10,
+          "items": {
+            "type": "string",
+            "minLength": 2,
+            "maxLength": 60
+          }
+        },
+        "audience": {
+          "type": "string",
+          "minLength": 2,
+          "maxLength": 300
+        },
+        "length": {
+          "type": "string",
+          "enum": [
+            "short",
+            "medium",
+            "long"
+          ],
+          "default": "medium"
+        },
+        "knowledge_source_ids": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "pattern": "^ks_[0-9a-z]{26}$"
+          }
+        }
+      },
+      "required": [
+        "topic"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "generate_blog_post",
+      "method": "POST",
+      "path": "/api/v1/blog-posts/generate",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "topic",
+          "in": "body",
+          "key": "topic"
+        },
+        {
+          "name": "keywords",
+          "in": "body",
+          "key": "keywords"
+        },
+        {
+          "name": "audience",
+          "in": "body",
+          "key": "audience"
+        },
+        {
+          "name": "length",
+          "in": "body",
+          "key": "length"
+        },
+        {
+          "name": "knowledge_source_ids",
+          "in": "body",
+          "key": "knowledge_source_ids"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "agent_slug",
+        "status",
+        "required_action",
+        "output",
+        "error"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "agent_slug": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "requires_action",
+            "succeeded",
+            "failed",
+            "cancelled"
+          ]
+        },
+        "required_action": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "connector_authorization",
+                    "sequence_approval"
+                  ]
+                },
+                "url": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "resource": {
+                  "type": "object",
+                  "required": [
+                    "type",
+                    "id"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string"
+                    },
+                    "id": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "expires_at": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "output": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "resources": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "properties": {
+                      "type": {
+                        "type": "string"
+                      },
+                      "id": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "code": {
+                  "type": "string"
+                },
+                "detail": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "blogs"
+  },
+  {
+    "name": "get_blog_post",
+    "title": "Get a blog post",
+    "description": "The post's Markdown, outline, cited sources, status, public url and preview_url: show preview_url to your human before publish_blog_post.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "post_id": {
+          "type": "string",
+          "pattern": "^post_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "post_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_blog_post",
+      "method": "GET",
+      "path": "/api/v1/blog-posts/{post_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "post_id",
+          "in": "path",
+          "key": "post_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "scheduled",
+            "published"
+          ]
+        },
+        "slug": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "publish_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "published_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "title": {
+          "type": "string"
+        },
+        "meta_description": {
+          "type": "string"
+        },
+        "outline": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "heading": {
+                "type": "string"
+              },
+              "chunk_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "body_markdown": {
+          "type": "string"
+        },
+        "preview_url": {
+          "type": "string"
+        },
+        "sources": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "chunk_id": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "agent_run_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string"
+        },
+        "updated_at": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "id",
+        "status",
+        "slug",
+        "url",
+        "title",
+        "meta_description",
+        "outline",
+        "body_markdown",
+        "preview_url",
+        "sources",
+        "agent_run_id",
+        "created_at",
+        "updated_at"
+      ]
+    },
+    "toolset": "blogs"
+  },
+  {
+    "name": "delete_blog_post",
+    "title": "Delete a blog post",
+    "description": "Deletes the post; if published it leaves the blog, feed and sitemap. unpublish_blog_post keeps it as a draft.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "post_id": {
+          "type": "string",
+          "pattern": "^post_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "post_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "delete_blog_post",
+      "method": "DELETE",
+      "path": "/api/v1/blog-posts/{post_id}",
+      "body": "none",
+      "args": [
+        {
+          "name": "post_id",
+          "in": "path",
+          "key": "post_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "deleted"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "deleted": {
+          "type": "boolean"
+        }
+      }
+    },
+    "toolset": "blogs"
+  },
+  {
+    "name": "update_blog_post",
+    "title": "Update a blog post",
+    "description": "Edit title, slug, meta_description or body_markdown (Markdown; raw HTML shows as text). Live at once if published.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "post_id": {
+          "type": "string",
+          "pattern": "^post_[0-9a-z]{26}$"
+        },
+        "title": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "slug": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 80,
+          "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+        },
+        "meta_description": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 160
+        },
+        "body_markdown": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100000
+        }
+      },
+      "required": [
+        "post_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "update_blog_post",
+      "method": "PATCH",
+      "path": "/api/v1/blog-posts/{post_id}",
+      "body": "merged",
+      "args": [
+        {
+          "name": "post_id",
+          "in": "path",
+          "key": "post_id"
+        },
+        {
+          "name": "title",
+          "in": "body",
+          "key": "title"
+        },
+        {
+          "name": "slug",
+          "in": "body",
+          "key": "slug"
+        },
+        {
+          "name": "meta_description",
+          "in": "body",
+          "key": "meta_description"
+        },
+        {
+          "name": "body_markdown",
+          "in": "body",
+          "key": "body_markdown"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "slug",
+        "url"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "scheduled",
+            "published"
+          ]
+        },
+        "slug": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "publish_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "published_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "blogs"
+  },
+  {
+    "name": "publish_blog_post",
+    "title": "Publish a blog post",
+    "description": "Ask your human before publishing: it goes public at url now, or at publish_at (status scheduled until then).",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "post_id": {
+          "type": "string",
+          "pattern": "^post_[0-9a-z]{26}$"
+        },
+        "publish_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When to publish; absent or past: now."
+        }
+      },
+      "required": [
+        "post_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "publish_blog_post",
+      "method": "POST",
+      "path": "/api/v1/blog-posts/{post_id}/publish",
+      "body": "merged",
+      "args": [
+        {
+          "name": "post_id",
+          "in": "path",
+          "key": "post_id"
+        },
+        {
+          "name": "publish_at",
+          "in": "body",
+          "key": "publish_at"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "slug",
+        "url"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "scheduled",
+            "published"
+          ]
+        },
+        "slug": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "publish_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "published_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "blogs"
+  },
+  {
+    "name": "unpublish_blog_post",
+    "title": "Unpublish a blog post",
+    "description": "Takes a published or scheduled post off the blog, back to draft.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "post_id": {
+          "type": "string",
+          "pattern": "^post_[0-9a-z]{26}$"
+        }
+      },
+      "required": [
+        "post_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "unpublish_blog_post",
+      "method": "POST",
+      "path": "/api/v1/blog-posts/{post_id}/unpublish",
+      "body": "none",
+      "args": [
+        {
+          "name": "post_id",
+          "in": "path",
+          "key": "post_id"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "status",
+        "slug",
+        "url"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "draft",
+            "scheduled",
+            "published"
+          ]
+        },
+        "slug": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "publish_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "published_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "blogs"
   }
 ];

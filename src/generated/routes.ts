@@ -274,7 +274,7 @@ export const WebhookDeliveryListSchema: z.ZodType = z.intersection(CursorPageSch
 }));
 
 export const StartConnectorOAuthRequestSchema: z.ZodType = z.strictObject({
-  "provider": z.enum(["gmail"]),
+  "provider": z.enum(["gmail","meta_ads"]),
   "reconnect_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
 });
 
@@ -780,6 +780,223 @@ export const AgentRunSchema: z.ZodType = z.intersection(AgentRunStateSchema, z.l
   "updated_at": z.iso.datetime({ offset: true }).check(storableText),
   "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
 }));
+
+export const AdCampaignSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "name": z.string().check(storableText),
+  "status": z.enum(["draft","launching","pending_review","active","disapproved","paused","completed","archived"]),
+  "mode": z.string().check(storableText),
+  "connector_id": z.string().check(storableText).optional(),
+  "daily_budget": z.looseObject({}),
+  "platform_ids": z.looseObject({}).optional(),
+  "effective_status": z.string().check(storableText).nullable().optional(),
+  "status_reason": z.string().check(storableText).nullable().optional(),
+  "delivery": z.looseObject({}),
+});
+
+export const AdCampaignListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(AdCampaignSchema),
+}));
+
+export const AdBudgetSchema: z.ZodType = z.strictObject({
+  "amount_minor": z.number().int().gte(100).lte(100000000),
+  "currency": z.string().regex(new RegExp("^[A-Z]{3}$", 'u')).check(storableText),
+});
+
+export const AdTargetingSchema: z.ZodType = z.strictObject({
+  "countries": z.array(z.string().regex(new RegExp("^[A-Z]{2}$", 'u')).check(storableText)).min(1),
+  "age_min": z.number().int(),
+  "age_max": z.number().int(),
+  "interests": z.array(z.string().check(storableText)).optional(),
+});
+
+export const AdCreativeSchema: z.ZodType = z.strictObject({
+  "headline": z.string().max(40).check(storableText),
+  "primary_text": z.string().max(125).check(storableText),
+  "description": z.string().max(30).check(storableText).optional(),
+  "link_url": z.string().max(2000).regex(new RegExp("^https?://", 'u')).check(storableText),
+  "call_to_action": z.enum(["LEARN_MORE","SIGN_UP","SHOP_NOW","CONTACT_US","BOOK_TRAVEL","DOWNLOAD","GET_QUOTE","SUBSCRIBE"]),
+});
+
+export const AdCampaignInputSchema: z.ZodType = z.strictObject({
+  "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText),
+  "name": z.string().min(1).max(200).check(storableText),
+  "objective": z.enum(["OUTCOME_TRAFFIC","OUTCOME_AWARENESS","OUTCOME_ENGAGEMENT","OUTCOME_LEADS","OUTCOME_SALES"]),
+  "daily_budget": AdBudgetSchema,
+  "start_at": z.iso.datetime({ offset: true }).check(storableText),
+  "end_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
+  "targeting": AdTargetingSchema,
+  "creatives": z.array(AdCreativeSchema).min(1).max(5),
+});
+
+export const AdCampaignStateSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "status": z.string().check(storableText),
+  "mode": z.string().check(storableText),
+  "status_reason": z.string().check(storableText).nullable().optional(),
+});
+
+export const AdCampaignUpdateSchema: z.ZodType = z.strictObject({
+  "name": z.string().min(1).max(200).check(storableText).optional(),
+  "objective": z.enum(["OUTCOME_TRAFFIC","OUTCOME_AWARENESS","OUTCOME_ENGAGEMENT","OUTCOME_LEADS","OUTCOME_SALES"]).optional(),
+  "daily_budget": AdBudgetSchema.optional(),
+  "start_at": z.iso.datetime({ offset: true }).check(storableText).optional(),
+  "end_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
+  "targeting": AdTargetingSchema.optional(),
+  "creatives": z.array(AdCreativeSchema).min(1).max(5).optional(),
+});
+
+export const GenerateAdCreativesRequestSchema: z.ZodType = z.strictObject({
+  "goal": z.string().max(300).check(storableText).optional(),
+  "knowledge_source_ids": z.array(z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText)).max(20).optional(),
+  "count": z.number().int().gte(1).lte(5).optional(),
+});
+
+export const LaunchAdCampaignRequestSchema: z.ZodType = z.strictObject({
+  "confirm": z.strictObject({
+    "daily_budget_minor": z.number().int(),
+    "currency": z.string().check(storableText),
+  }),
+});
+
+export const WebinarSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "status": z.enum(["scheduled","cancelled"]),
+  "title": z.string().check(storableText),
+  "description": z.string().check(storableText).optional(),
+  "start_at": z.string().check(storableText),
+  "duration_minutes": z.number().int().optional(),
+  "timezone": z.string().check(storableText).optional(),
+  "capacity": z.number().int().nullable().optional(),
+  "meeting_url": z.string().check(storableText).optional(),
+  "sender_connector_id": z.string().check(storableText).optional(),
+  "registration_url": z.string().check(storableText),
+  "invitation_sequence": z.number().int().optional(),
+  "registered": z.number().int().optional(),
+  "joined": z.number().int().optional(),
+  "created_at": z.string().check(storableText).optional(),
+  "updated_at": z.string().check(storableText).optional(),
+  "cancelled_at": z.string().check(storableText).nullable().optional(),
+});
+
+export const WebinarListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(WebinarSchema),
+}));
+
+export const WebinarInputSchema: z.ZodType = z.strictObject({
+  "title": z.string().min(1).max(200).check(storableText),
+  "description": z.string().max(5000).check(storableText).optional(),
+  "start_at": z.iso.datetime({ offset: true }).check(storableText),
+  "duration_minutes": z.number().int().gte(5).lte(1440),
+  "timezone": z.string().max(64).check(storableText),
+  "capacity": z.number().int().gte(1).lte(100000).nullable().optional(),
+  "meeting_url": z.string().max(2000).check(storableText),
+  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).nullable().optional(),
+});
+
+export const WebinarStateSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "status": z.string().check(storableText),
+  "start_at": z.string().check(storableText).optional(),
+  "registration_url": z.string().check(storableText),
+});
+
+export const WebinarPatchSchema: z.ZodType = z.strictObject({
+  "title": z.string().min(1).max(200).check(storableText).optional(),
+  "description": z.string().max(5000).check(storableText).optional(),
+  "start_at": z.iso.datetime({ offset: true }).check(storableText).optional(),
+  "duration_minutes": z.number().int().gte(5).lte(1440).optional(),
+  "timezone": z.string().max(64).check(storableText).optional(),
+  "capacity": z.number().int().gte(1).lte(100000).nullable().optional(),
+  "meeting_url": z.string().max(2000).check(storableText).optional(),
+  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+});
+
+export const WebinarRegistrantSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "webinar_id": z.string().check(storableText),
+  "lead_id": z.string().check(storableText).nullable().optional(),
+  "email": z.string().check(storableText),
+  "first_name": z.string().check(storableText).nullable().optional(),
+  "last_name": z.string().check(storableText).nullable().optional(),
+  "source": z.enum(["api","page"]).optional(),
+  "status": z.enum(["registered","removed"]),
+  "registered_at": z.string().check(storableText).optional(),
+  "removed_at": z.string().check(storableText).nullable().optional(),
+  "joined_at": z.string().check(storableText).nullable().optional(),
+});
+
+export const WebinarRegistrantListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(WebinarRegistrantSchema),
+}));
+
+export const AddWebinarRegistrantsRequestSchema: z.ZodType = z.strictObject({
+  "registrants": z.array(z.strictObject({
+    "email": z.string().max(254).check(storableText).optional(),
+    "first_name": z.string().max(100).check(storableText).optional(),
+    "last_name": z.string().max(100).check(storableText).optional(),
+    "lead_id": z.string().max(40).check(storableText).optional(),
+  })).min(1).max(100),
+});
+
+export const AddWebinarRegistrantsResultSchema: z.ZodType = z.looseObject({
+  "added": z.number().int(),
+  "skipped": z.number().int(),
+  "results": z.array(z.looseObject({
+    "index": z.number().int(),
+    "status": z.enum(["added","skipped"]),
+    "reason": z.string().check(storableText).nullable().optional(),
+    "registrant_id": z.string().check(storableText).nullable().optional(),
+  })),
+});
+
+export const BlogPostStateSchema: z.ZodType = z.looseObject({
+  "id": z.string().check(storableText),
+  "status": z.enum(["draft","scheduled","published"]),
+  "slug": z.string().check(storableText),
+  "url": z.string().check(storableText),
+  "publish_at": z.string().check(storableText).nullable().optional(),
+  "published_at": z.string().check(storableText).nullable().optional(),
+});
+
+export const BlogPostListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(z.intersection(BlogPostStateSchema, z.looseObject({
+    "title": z.string().check(storableText),
+  }))),
+}));
+
+export const GenerateBlogPostRequestSchema: z.ZodType = z.strictObject({
+  "topic": z.string().min(3).max(300).check(storableText),
+  "keywords": z.array(z.string().min(2).max(60).check(storableText)).max(10).optional(),
+  "audience": z.string().min(2).max(300).check(storableText).optional(),
+  "length": z.enum(["short","medium","long"]).optional(),
+  "knowledge_source_ids": z.array(z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText)).min(1).max(20).optional(),
+});
+
+export const BlogPostSchema: z.ZodType = z.intersection(BlogPostStateSchema, z.looseObject({
+  "title": z.string().check(storableText),
+  "meta_description": z.string().check(storableText),
+  "outline": z.array(z.looseObject({
+    "heading": z.string().check(storableText).optional(),
+    "chunk_ids": z.array(z.string().check(storableText)).optional(),
+  })),
+  "body_markdown": z.string().check(storableText),
+  "preview_url": z.string().check(storableText),
+  "sources": z.array(z.looseObject({
+    "chunk_id": z.string().check(storableText).optional(),
+    "url": z.string().check(storableText).optional(),
+  })),
+  "agent_run_id": z.string().check(storableText).nullable(),
+  "created_at": z.string().check(storableText),
+  "updated_at": z.string().check(storableText),
+}));
+
+export const UpdateBlogPostRequestSchema: z.ZodType = z.strictObject({
+  "title": z.string().min(1).max(200).check(storableText).optional(),
+  "slug": z.string().min(1).max(80).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText).optional(),
+  "meta_description": z.string().min(1).max(160).check(storableText).optional(),
+  "body_markdown": z.string().min(1).max(100000).check(storableText).optional(),
+});
 
 export const routes = {
   get_health: createRoute({
@@ -2477,6 +2694,704 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  list_ad_campaigns: createRoute({
+    operationId: "list_ad_campaigns",
+    method: "get",
+    path: "/api/v1/ad-campaigns",
+    request: {
+      query: z.object({
+        "status": z.string().max(200).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of campaigns.", content: { "application/json": { schema: AdCampaignListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  create_ad_campaign: createRoute({
+    operationId: "create_ad_campaign",
+    method: "post",
+    path: "/api/v1/ad-campaigns",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: AdCampaignInputSchema } } },
+    },
+    responses: {
+      201: { description: "The new draft.", content: { "application/json": { schema: AdCampaignStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_ad_campaign: createRoute({
+    operationId: "get_ad_campaign",
+    method: "get",
+    path: "/api/v1/ad-campaigns/{campaign_id}",
+    request: {
+      params: z.object({
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The campaign.", content: { "application/json": { schema: AdCampaignSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_ad_campaign: createRoute({
+    operationId: "update_ad_campaign",
+    method: "patch",
+    path: "/api/v1/ad-campaigns/{campaign_id}",
+    request: {
+      params: z.object({
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: true, content: { "application/json": { schema: AdCampaignUpdateSchema } } },
+    },
+    responses: {
+      200: { description: "The campaign after the change.", content: { "application/json": { schema: AdCampaignStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  generate_ad_creatives: createRoute({
+    operationId: "generate_ad_creatives",
+    method: "post",
+    path: "/api/v1/ad-campaigns/{campaign_id}/generate-creatives",
+    request: {
+      params: z.object({
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: false, content: { "application/json": { schema: GenerateAdCreativesRequestSchema } } },
+    },
+    responses: {
+      202: { description: "The agent run, queued.", content: { "application/json": { schema: AgentRunStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  launch_ad_campaign: createRoute({
+    operationId: "launch_ad_campaign",
+    method: "post",
+    path: "/api/v1/ad-campaigns/{campaign_id}/launch",
+    request: {
+      params: z.object({
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: LaunchAdCampaignRequestSchema } } },
+    },
+    responses: {
+      202: { description: "The campaign, launching.", content: { "application/json": { schema: AdCampaignStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  pause_ad_campaign: createRoute({
+    operationId: "pause_ad_campaign",
+    method: "post",
+    path: "/api/v1/ad-campaigns/{campaign_id}/pause",
+    request: {
+      params: z.object({
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The campaign after the change.", content: { "application/json": { schema: AdCampaignStateSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  resume_ad_campaign: createRoute({
+    operationId: "resume_ad_campaign",
+    method: "post",
+    path: "/api/v1/ad-campaigns/{campaign_id}/resume",
+    request: {
+      params: z.object({
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The campaign after the change.", content: { "application/json": { schema: AdCampaignStateSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  archive_ad_campaign: createRoute({
+    operationId: "archive_ad_campaign",
+    method: "post",
+    path: "/api/v1/ad-campaigns/{campaign_id}/archive",
+    request: {
+      params: z.object({
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The campaign after the change.", content: { "application/json": { schema: AdCampaignStateSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_webinars: createRoute({
+    operationId: "list_webinars",
+    method: "get",
+    path: "/api/v1/webinars",
+    request: {
+      query: z.object({
+        "status": z.string().max(100).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of webinars.", content: { "application/json": { schema: WebinarListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  schedule_webinar: createRoute({
+    operationId: "schedule_webinar",
+    method: "post",
+    path: "/api/v1/webinars",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: WebinarInputSchema } } },
+    },
+    responses: {
+      201: { description: "The scheduled webinar.", content: { "application/json": { schema: WebinarStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_webinar: createRoute({
+    operationId: "get_webinar",
+    method: "get",
+    path: "/api/v1/webinars/{webinar_id}",
+    request: {
+      params: z.object({
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The webinar.", content: { "application/json": { schema: WebinarSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_webinar: createRoute({
+    operationId: "update_webinar",
+    method: "patch",
+    path: "/api/v1/webinars/{webinar_id}",
+    request: {
+      params: z.object({
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: true, content: { "application/json": { schema: WebinarPatchSchema } } },
+    },
+    responses: {
+      200: { description: "The webinar after the change.", content: { "application/json": { schema: WebinarStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  cancel_webinar: createRoute({
+    operationId: "cancel_webinar",
+    method: "post",
+    path: "/api/v1/webinars/{webinar_id}/cancel",
+    request: {
+      params: z.object({
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The cancelled webinar.", content: { "application/json": { schema: WebinarStateSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_webinar_registrants: createRoute({
+    operationId: "list_webinar_registrants",
+    method: "get",
+    path: "/api/v1/webinars/{webinar_id}/registrants",
+    request: {
+      params: z.object({
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      query: z.object({
+        "status": z.string().max(100).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of registrants.", content: { "application/json": { schema: WebinarRegistrantListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  add_webinar_registrants: createRoute({
+    operationId: "add_webinar_registrants",
+    method: "post",
+    path: "/api/v1/webinars/{webinar_id}/registrants",
+    request: {
+      params: z.object({
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: AddWebinarRegistrantsRequestSchema } } },
+    },
+    responses: {
+      200: { description: "What happened to each item, in order.", content: { "application/json": { schema: AddWebinarRegistrantsResultSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  remove_webinar_registrant: createRoute({
+    operationId: "remove_webinar_registrant",
+    method: "delete",
+    path: "/api/v1/webinars/{webinar_id}/registrants/{registrant_id}",
+    request: {
+      params: z.object({
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+        "registrant_id": z.string().regex(new RegExp("^wreg_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The registrant, removed.", content: { "application/json": { schema: WebinarRegistrantSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  webinar_registration_page: createRoute({
+    operationId: "webinar_registration_page",
+    method: "get",
+    path: "/webinars/{public_id}/register",
+    request: {
+      params: z.object({
+        "public_id": z.string().regex(new RegExp("^wbp_[0-9A-Za-z_-]{22}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The registration form (or a page saying registration is closed).", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "No such webinar.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  webinar_register: createRoute({
+    operationId: "webinar_register",
+    method: "post",
+    path: "/webinars/{public_id}/register",
+    request: {
+      params: z.object({
+        "public_id": z.string().regex(new RegExp("^wbp_[0-9A-Za-z_-]{22}$", 'u')).check(storableText),
+      }),
+      headers: z.object({
+        "cookie": z.string().max(4096).check(storableText).optional(),
+      }),
+      body: { required: false, content: { "application/x-www-form-urlencoded": { schema: z.looseObject({
+          "csrf": z.string().max(200).check(storableText).optional(),
+          "email": z.string().max(254).check(storableText).optional(),
+          "first_name": z.string().max(100).check(storableText).optional(),
+          "last_name": z.string().max(100).check(storableText).optional(),
+        }) } } },
+    },
+    responses: {
+      201: { description: "Registered; the page says a confirmation is on its way.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      400: { description: "The form was not filled in correctly.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      403: { description: "The CSRF token or cookie is missing or wrong.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "No such webinar.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      409: { description: "Already registered, full, closed (started) or cancelled; the page says which.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  webinar_join: createRoute({
+    operationId: "webinar_join",
+    method: "get",
+    path: "/webinars/join/{token}",
+    request: {
+      params: z.object({
+        "token": z.string().max(300).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      302: { description: "To the webinar's meeting_url." },
+      404: { description: "Not a join link of ours, or the registrant was removed.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      410: { description: "The webinar was cancelled.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_blog_posts: createRoute({
+    operationId: "list_blog_posts",
+    method: "get",
+    path: "/api/v1/blog-posts",
+    request: {
+      query: z.object({
+        "status": z.string().max(100).check(storableText).optional(),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).check(storableText).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of posts.", content: { "application/json": { schema: BlogPostListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  generate_blog_post: createRoute({
+    operationId: "generate_blog_post",
+    method: "post",
+    path: "/api/v1/blog-posts/generate",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: GenerateBlogPostRequestSchema } } },
+    },
+    responses: {
+      202: { description: "The agent run, queued.", content: { "application/json": { schema: AgentRunStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_blog_post: createRoute({
+    operationId: "get_blog_post",
+    method: "get",
+    path: "/api/v1/blog-posts/{post_id}",
+    request: {
+      params: z.object({
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The post.", content: { "application/json": { schema: BlogPostSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  delete_blog_post: createRoute({
+    operationId: "delete_blog_post",
+    method: "delete",
+    path: "/api/v1/blog-posts/{post_id}",
+    request: {
+      params: z.object({
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "Deleted.", content: { "application/json": { schema: z.looseObject({
+        "id": z.string().check(storableText),
+        "deleted": z.boolean(),
+      }) } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_blog_post: createRoute({
+    operationId: "update_blog_post",
+    method: "patch",
+    path: "/api/v1/blog-posts/{post_id}",
+    request: {
+      params: z.object({
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: true, content: { "application/json": { schema: UpdateBlogPostRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The post after the change.", content: { "application/json": { schema: BlogPostStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  publish_blog_post: createRoute({
+    operationId: "publish_blog_post",
+    method: "post",
+    path: "/api/v1/blog-posts/{post_id}/publish",
+    request: {
+      params: z.object({
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+      body: { required: false, content: { "application/json": { schema: z.strictObject({
+          "publish_at": z.iso.datetime({ offset: true }).check(storableText).optional(),
+        }) } } },
+    },
+    responses: {
+      200: { description: "The post, published or scheduled.", content: { "application/json": { schema: BlogPostStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  unpublish_blog_post: createRoute({
+    operationId: "unpublish_blog_post",
+    method: "post",
+    path: "/api/v1/blog-posts/{post_id}/unpublish",
+    request: {
+      params: z.object({
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The post, a draft again.", content: { "application/json": { schema: BlogPostStateSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  blog_index_page: createRoute({
+    operationId: "blog_index_page",
+    method: "get",
+    path: "/blog/{workspace_slug}",
+    request: {
+      params: z.object({
+        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The index page.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  blog_feed: createRoute({
+    operationId: "blog_feed",
+    method: "get",
+    path: "/blog/{workspace_slug}/feed.xml",
+    request: {
+      params: z.object({
+        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The feed.", content: { "application/atom+xml": { schema: z.string().check(storableText) } } },
+      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  blog_sitemap: createRoute({
+    operationId: "blog_sitemap",
+    method: "get",
+    path: "/blog/{workspace_slug}/sitemap.xml",
+    request: {
+      params: z.object({
+        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The sitemap.", content: { "application/xml": { schema: z.string().check(storableText) } } },
+      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  blog_post_page: createRoute({
+    operationId: "blog_post_page",
+    method: "get",
+    path: "/blog/{workspace_slug}/{post_slug}",
+    request: {
+      params: z.object({
+        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+        "post_slug": z.string().max(80).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The post page.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "No published post here.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  blog_post_preview_page: createRoute({
+    operationId: "blog_post_preview_page",
+    method: "get",
+    path: "/blog-preview/{token}",
+    request: {
+      params: z.object({
+        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')).check(storableText),
+      }),
+    },
+    responses: {
+      200: { description: "The preview page.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "The link is not one this service signed, it expired, or the post was deleted.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
 } as const;
 
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
@@ -2578,4 +3493,36 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "list_agent_runs", handler: "list_agent_runs", method: "GET", path: "/api/v1/agent-runs", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "get_agent_run", handler: "get_agent_run", method: "GET", path: "/api/v1/agent-runs/{run_id}", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "cancel_agent_run", handler: "cancel_agent_run", method: "POST", path: "/api/v1/agent-runs/{run_id}/cancel", scopes: ["agents:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_ad_campaigns", handler: "list_ad_campaigns", method: "GET", path: "/api/v1/ad-campaigns", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "create_ad_campaign", handler: "create_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_ad_campaign", handler: "get_ad_campaign", method: "GET", path: "/api/v1/ad-campaigns/{campaign_id}", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_ad_campaign", handler: "update_ad_campaign", method: "PATCH", path: "/api/v1/ad-campaigns/{campaign_id}", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "generate_ad_creatives", handler: "generate_ad_creatives", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/generate-creatives", scopes: ["campaigns:write"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "launch_ad_campaign", handler: "launch_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/launch", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "pause_ad_campaign", handler: "pause_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/pause", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "resume_ad_campaign", handler: "resume_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/resume", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "archive_ad_campaign", handler: "archive_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/archive", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_webinars", handler: "list_webinars", method: "GET", path: "/api/v1/webinars", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "schedule_webinar", handler: "schedule_webinar", method: "POST", path: "/api/v1/webinars", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_webinar", handler: "get_webinar", method: "GET", path: "/api/v1/webinars/{webinar_id}", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_webinar", handler: "update_webinar", method: "PATCH", path: "/api/v1/webinars/{webinar_id}", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "cancel_webinar", handler: "cancel_webinar", method: "POST", path: "/api/v1/webinars/{webinar_id}/cancel", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_webinar_registrants", handler: "list_webinar_registrants", method: "GET", path: "/api/v1/webinars/{webinar_id}/registrants", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "add_webinar_registrants", handler: "add_webinar_registrants", method: "POST", path: "/api/v1/webinars/{webinar_id}/registrants", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "remove_webinar_registrant", handler: "remove_webinar_registrant", method: "DELETE", path: "/api/v1/webinars/{webinar_id}/registrants/{registrant_id}", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "webinar_registration_page", handler: "webinar_registration_page", method: "GET", path: "/webinars/{public_id}/register", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "webinar_register", handler: "webinar_register", method: "POST", path: "/webinars/{public_id}/register", scopes: null, body: {"required":false,"media":[{"type":"application/x-www-form-urlencoded","kind":"form"}]}, responses: {"201":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"403":{"type":"text/html","kind":"text"},"404":{"type":"text/html","kind":"text"},"409":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "webinar_join", handler: "webinar_join", method: "GET", path: "/webinars/join/{token}", scopes: null, body: null, responses: {"302":null,"404":{"type":"text/html","kind":"text"},"410":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_blog_posts", handler: "list_blog_posts", method: "GET", path: "/api/v1/blog-posts", scopes: ["blogs:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "generate_blog_post", handler: "generate_blog_post", method: "POST", path: "/api/v1/blog-posts/generate", scopes: ["blogs:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_blog_post", handler: "get_blog_post", method: "GET", path: "/api/v1/blog-posts/{post_id}", scopes: ["blogs:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "delete_blog_post", handler: "delete_blog_post", method: "DELETE", path: "/api/v1/blog-posts/{post_id}", scopes: ["blogs:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_blog_post", handler: "update_blog_post", method: "PATCH", path: "/api/v1/blog-posts/{post_id}", scopes: ["blogs:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "publish_blog_post", handler: "publish_blog_post", method: "POST", path: "/api/v1/blog-posts/{post_id}/publish", scopes: ["blogs:write"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "unpublish_blog_post", handler: "unpublish_blog_post", method: "POST", path: "/api/v1/blog-posts/{post_id}/unpublish", scopes: ["blogs:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_index_page", handler: "blog_index_page", method: "GET", path: "/blog/{workspace_slug}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_feed", handler: "blog_feed", method: "GET", path: "/blog/{workspace_slug}/feed.xml", scopes: null, body: null, responses: {"200":{"type":"application/atom+xml","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_sitemap", handler: "blog_sitemap", method: "GET", path: "/blog/{workspace_slug}/sitemap.xml", scopes: null, body: null, responses: {"200":{"type":"application/xml","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_post_page", handler: "blog_post_page", method: "GET", path: "/blog/{workspace_slug}/{post_slug}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_post_preview_page", handler: "blog_post_preview_page", method: "GET", path: "/blog-preview/{token}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

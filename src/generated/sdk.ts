@@ -604,6 +604,263 @@ export type CancelAgentRunArgs = {
 export type CancelAgentRunResult = NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][200]['content']["application/json"];
 const cancel_agent_runBinding: OperationBinding = {"operationId":"cancel_agent_run","method":"POST","path":"/api/v1/agent-runs/{run_id}/cancel","body":"none","args":[{"name":"run_id","in":"path","key":"run_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"}]};
 
+export type ListAdCampaignsArgs = {
+  "status"?: NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListAdCampaignsResult = NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][200]['content']["application/json"];
+const list_ad_campaignsBinding: OperationBinding = {"operationId":"list_ad_campaigns","method":"GET","path":"/api/v1/ad-campaigns","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type CreateAdCampaignArgs = {
+  "idempotency_key"?: string;
+  "connector_id": NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"]>["connector_id"];
+  "name": NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"]>["name"];
+  "objective": NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"]>["objective"];
+  "daily_budget": NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"]>["daily_budget"];
+  "start_at": NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"]>["start_at"];
+  "end_at"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"]>["end_at"];
+  "targeting": NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"]>["targeting"];
+  "creatives": NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['requestBody']>['content']["application/json"]>["creatives"];
+};
+export type CreateAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns"]["post"]>['responses'][201]['content']["application/json"];
+const create_ad_campaignBinding: OperationBinding = {"operationId":"create_ad_campaign","method":"POST","path":"/api/v1/ad-campaigns","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"connector_id","in":"body","key":"connector_id"},{"name":"name","in":"body","key":"name"},{"name":"objective","in":"body","key":"objective"},{"name":"daily_budget","in":"body","key":"daily_budget"},{"name":"start_at","in":"body","key":"start_at"},{"name":"end_at","in":"body","key":"end_at"},{"name":"targeting","in":"body","key":"targeting"},{"name":"creatives","in":"body","key":"creatives"}],"contentType":"application/json"};
+
+export type GetAdCampaignArgs = {
+  "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']["path"]>["campaign_id"];
+};
+export type GetAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_ad_campaignBinding: OperationBinding = {"operationId":"get_ad_campaign","method":"GET","path":"/api/v1/ad-campaigns/{campaign_id}","body":"none","args":[{"name":"campaign_id","in":"path","key":"campaign_id"}]};
+
+export type UpdateAdCampaignArgs = {
+  "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['parameters']["path"]>["campaign_id"];
+  "name"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["name"];
+  "objective"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["objective"];
+  "daily_budget"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["daily_budget"];
+  "start_at"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["start_at"];
+  "end_at"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["end_at"];
+  "targeting"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["targeting"];
+  "creatives"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["creatives"];
+};
+export type UpdateAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][200]['content']["application/json"];
+const update_ad_campaignBinding: OperationBinding = {"operationId":"update_ad_campaign","method":"PATCH","path":"/api/v1/ad-campaigns/{campaign_id}","body":"merged","args":[{"name":"campaign_id","in":"path","key":"campaign_id"},{"name":"name","in":"body","key":"name"},{"name":"objective","in":"body","key":"objective"},{"name":"daily_budget","in":"body","key":"daily_budget"},{"name":"start_at","in":"body","key":"start_at"},{"name":"end_at","in":"body","key":"end_at"},{"name":"targeting","in":"body","key":"targeting"},{"name":"creatives","in":"body","key":"creatives"}],"contentType":"application/json"};
+
+export type GenerateAdCreativesArgs = {
+  "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['parameters']["path"]>["campaign_id"];
+  "idempotency_key"?: string;
+  "goal"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['requestBody']>['content']["application/json"]>["goal"];
+  "knowledge_source_ids"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['requestBody']>['content']["application/json"]>["knowledge_source_ids"];
+  "count"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['requestBody']>['content']["application/json"]>["count"];
+};
+export type GenerateAdCreativesResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][202]['content']["application/json"];
+const generate_ad_creativesBinding: OperationBinding = {"operationId":"generate_ad_creatives","method":"POST","path":"/api/v1/ad-campaigns/{campaign_id}/generate-creatives","body":"merged","args":[{"name":"campaign_id","in":"path","key":"campaign_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"goal","in":"body","key":"goal"},{"name":"knowledge_source_ids","in":"body","key":"knowledge_source_ids"},{"name":"count","in":"body","key":"count"}],"contentType":"application/json"};
+
+export type LaunchAdCampaignArgs = {
+  "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['parameters']["path"]>["campaign_id"];
+  "idempotency_key"?: string;
+  "confirm": NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['requestBody']>['content']["application/json"]>["confirm"];
+};
+export type LaunchAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['responses'][202]['content']["application/json"];
+const launch_ad_campaignBinding: OperationBinding = {"operationId":"launch_ad_campaign","method":"POST","path":"/api/v1/ad-campaigns/{campaign_id}/launch","body":"merged","args":[{"name":"campaign_id","in":"path","key":"campaign_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"confirm","in":"body","key":"confirm"}],"contentType":"application/json"};
+
+export type PauseAdCampaignArgs = {
+  "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['parameters']["path"]>["campaign_id"];
+};
+export type PauseAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/pause"]["post"]>['responses'][200]['content']["application/json"];
+const pause_ad_campaignBinding: OperationBinding = {"operationId":"pause_ad_campaign","method":"POST","path":"/api/v1/ad-campaigns/{campaign_id}/pause","body":"none","args":[{"name":"campaign_id","in":"path","key":"campaign_id"}]};
+
+export type ResumeAdCampaignArgs = {
+  "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['parameters']["path"]>["campaign_id"];
+};
+export type ResumeAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/resume"]["post"]>['responses'][200]['content']["application/json"];
+const resume_ad_campaignBinding: OperationBinding = {"operationId":"resume_ad_campaign","method":"POST","path":"/api/v1/ad-campaigns/{campaign_id}/resume","body":"none","args":[{"name":"campaign_id","in":"path","key":"campaign_id"}]};
+
+export type ArchiveAdCampaignArgs = {
+  "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['parameters']["path"]>["campaign_id"];
+};
+export type ArchiveAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][200]['content']["application/json"];
+const archive_ad_campaignBinding: OperationBinding = {"operationId":"archive_ad_campaign","method":"POST","path":"/api/v1/ad-campaigns/{campaign_id}/archive","body":"none","args":[{"name":"campaign_id","in":"path","key":"campaign_id"}]};
+
+export type ListWebinarsArgs = {
+  "status"?: NonNullable<NonNullable<paths["/api/v1/webinars"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/webinars"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/webinars"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListWebinarsResult = NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][200]['content']["application/json"];
+const list_webinarsBinding: OperationBinding = {"operationId":"list_webinars","method":"GET","path":"/api/v1/webinars","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type ScheduleWebinarArgs = {
+  "idempotency_key"?: string;
+  "title": NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"]>["title"];
+  "description"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"]>["description"];
+  "start_at": NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"]>["start_at"];
+  "duration_minutes": NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"]>["duration_minutes"];
+  "timezone": NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"]>["timezone"];
+  "capacity"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"]>["capacity"];
+  "meeting_url": NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"]>["meeting_url"];
+  "sender_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars"]["post"]>['requestBody']>['content']["application/json"]>["sender_connector_id"];
+};
+export type ScheduleWebinarResult = NonNullable<paths["/api/v1/webinars"]["post"]>['responses'][201]['content']["application/json"];
+const schedule_webinarBinding: OperationBinding = {"operationId":"schedule_webinar","method":"POST","path":"/api/v1/webinars","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"title","in":"body","key":"title"},{"name":"description","in":"body","key":"description"},{"name":"start_at","in":"body","key":"start_at"},{"name":"duration_minutes","in":"body","key":"duration_minutes"},{"name":"timezone","in":"body","key":"timezone"},{"name":"capacity","in":"body","key":"capacity"},{"name":"meeting_url","in":"body","key":"meeting_url"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"}],"contentType":"application/json"};
+
+export type GetWebinarArgs = {
+  "webinar_id": NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['parameters']["path"]>["webinar_id"];
+};
+export type GetWebinarResult = NonNullable<paths["/api/v1/webinars/{webinar_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_webinarBinding: OperationBinding = {"operationId":"get_webinar","method":"GET","path":"/api/v1/webinars/{webinar_id}","body":"none","args":[{"name":"webinar_id","in":"path","key":"webinar_id"}]};
+
+export type UpdateWebinarArgs = {
+  "webinar_id": NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['parameters']["path"]>["webinar_id"];
+  "title"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"]>["title"];
+  "description"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"]>["description"];
+  "start_at"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"]>["start_at"];
+  "duration_minutes"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"]>["duration_minutes"];
+  "timezone"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"]>["timezone"];
+  "capacity"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"]>["capacity"];
+  "meeting_url"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"]>["meeting_url"];
+  "sender_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['requestBody']>['content']["application/json"]>["sender_connector_id"];
+};
+export type UpdateWebinarResult = NonNullable<paths["/api/v1/webinars/{webinar_id}"]["patch"]>['responses'][200]['content']["application/json"];
+const update_webinarBinding: OperationBinding = {"operationId":"update_webinar","method":"PATCH","path":"/api/v1/webinars/{webinar_id}","body":"merged","args":[{"name":"webinar_id","in":"path","key":"webinar_id"},{"name":"title","in":"body","key":"title"},{"name":"description","in":"body","key":"description"},{"name":"start_at","in":"body","key":"start_at"},{"name":"duration_minutes","in":"body","key":"duration_minutes"},{"name":"timezone","in":"body","key":"timezone"},{"name":"capacity","in":"body","key":"capacity"},{"name":"meeting_url","in":"body","key":"meeting_url"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"}],"contentType":"application/json"};
+
+export type CancelWebinarArgs = {
+  "webinar_id": NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['parameters']["path"]>["webinar_id"];
+};
+export type CancelWebinarResult = NonNullable<paths["/api/v1/webinars/{webinar_id}/cancel"]["post"]>['responses'][200]['content']["application/json"];
+const cancel_webinarBinding: OperationBinding = {"operationId":"cancel_webinar","method":"POST","path":"/api/v1/webinars/{webinar_id}/cancel","body":"none","args":[{"name":"webinar_id","in":"path","key":"webinar_id"}]};
+
+export type ListWebinarRegistrantsArgs = {
+  "webinar_id": NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']["path"]>["webinar_id"];
+  "status"?: NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListWebinarRegistrantsResult = NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][200]['content']["application/json"];
+const list_webinar_registrantsBinding: OperationBinding = {"operationId":"list_webinar_registrants","method":"GET","path":"/api/v1/webinars/{webinar_id}/registrants","body":"none","args":[{"name":"webinar_id","in":"path","key":"webinar_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type AddWebinarRegistrantsArgs = {
+  "webinar_id": NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['parameters']["path"]>["webinar_id"];
+  "idempotency_key"?: string;
+  "registrants": NonNullable<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['requestBody']>['content']["application/json"]>["registrants"];
+};
+export type AddWebinarRegistrantsResult = NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['responses'][200]['content']["application/json"];
+const add_webinar_registrantsBinding: OperationBinding = {"operationId":"add_webinar_registrants","method":"POST","path":"/api/v1/webinars/{webinar_id}/registrants","body":"merged","args":[{"name":"webinar_id","in":"path","key":"webinar_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"registrants","in":"body","key":"registrants"}],"contentType":"application/json"};
+
+export type RemoveWebinarRegistrantArgs = {
+  "webinar_id": NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['parameters']["path"]>["webinar_id"];
+  "registrant_id": NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['parameters']["path"]>["registrant_id"];
+};
+export type RemoveWebinarRegistrantResult = NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants/{registrant_id}"]["delete"]>['responses'][200]['content']["application/json"];
+const remove_webinar_registrantBinding: OperationBinding = {"operationId":"remove_webinar_registrant","method":"DELETE","path":"/api/v1/webinars/{webinar_id}/registrants/{registrant_id}","body":"none","args":[{"name":"webinar_id","in":"path","key":"webinar_id"},{"name":"registrant_id","in":"path","key":"registrant_id"}]};
+
+export type WebinarRegistrationPageArgs = {
+  "public_id": NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["get"]>['parameters']["path"]>["public_id"];
+};
+export type WebinarRegistrationPageResult = NonNullable<paths["/webinars/{public_id}/register"]["get"]>['responses'][200]['content']["text/html"];
+const webinar_registration_pageBinding: OperationBinding = {"operationId":"webinar_registration_page","method":"GET","path":"/webinars/{public_id}/register","body":"none","args":[{"name":"public_id","in":"path","key":"public_id"}],"parseAs":"text"};
+
+export type WebinarRegisterArgs = {
+  "public_id": NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["post"]>['parameters']["path"]>["public_id"];
+  "cookie"?: string;
+  "csrf"?: NonNullable<NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["post"]>['requestBody']>['content']["application/x-www-form-urlencoded"]>["csrf"];
+  "email"?: NonNullable<NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["post"]>['requestBody']>['content']["application/x-www-form-urlencoded"]>["email"];
+  "first_name"?: NonNullable<NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["post"]>['requestBody']>['content']["application/x-www-form-urlencoded"]>["first_name"];
+  "last_name"?: NonNullable<NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["post"]>['requestBody']>['content']["application/x-www-form-urlencoded"]>["last_name"];
+};
+export type WebinarRegisterResult = NonNullable<paths["/webinars/{public_id}/register"]["post"]>['responses'][201]['content']["text/html"];
+const webinar_registerBinding: OperationBinding = {"operationId":"webinar_register","method":"POST","path":"/webinars/{public_id}/register","body":"merged","args":[{"name":"public_id","in":"path","key":"public_id"},{"name":"cookie","in":"header","key":"Cookie"},{"name":"csrf","in":"body","key":"csrf"},{"name":"email","in":"body","key":"email"},{"name":"first_name","in":"body","key":"first_name"},{"name":"last_name","in":"body","key":"last_name"}],"contentType":"application/x-www-form-urlencoded","parseAs":"text"};
+
+export type WebinarJoinArgs = {
+  "token": NonNullable<NonNullable<paths["/webinars/join/{token}"]["get"]>['parameters']["path"]>["token"];
+};
+export type WebinarJoinResult = void | Redirect;
+const webinar_joinBinding: OperationBinding = {"operationId":"webinar_join","method":"GET","path":"/webinars/join/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"}],"redirect":"manual"};
+
+export type ListBlogPostsArgs = {
+  "status"?: NonNullable<NonNullable<paths["/api/v1/blog-posts"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/blog-posts"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/blog-posts"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListBlogPostsResult = NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][200]['content']["application/json"];
+const list_blog_postsBinding: OperationBinding = {"operationId":"list_blog_posts","method":"GET","path":"/api/v1/blog-posts","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type GenerateBlogPostArgs = {
+  "idempotency_key"?: string;
+  "topic": NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['requestBody']>['content']["application/json"]>["topic"];
+  "keywords"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['requestBody']>['content']["application/json"]>["keywords"];
+  "audience"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['requestBody']>['content']["application/json"]>["audience"];
+  "length"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['requestBody']>['content']["application/json"]>["length"];
+  "knowledge_source_ids"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['requestBody']>['content']["application/json"]>["knowledge_source_ids"];
+};
+export type GenerateBlogPostResult = NonNullable<paths["/api/v1/blog-posts/generate"]["post"]>['responses'][202]['content']["application/json"];
+const generate_blog_postBinding: OperationBinding = {"operationId":"generate_blog_post","method":"POST","path":"/api/v1/blog-posts/generate","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"topic","in":"body","key":"topic"},{"name":"keywords","in":"body","key":"keywords"},{"name":"audience","in":"body","key":"audience"},{"name":"length","in":"body","key":"length"},{"name":"knowledge_source_ids","in":"body","key":"knowledge_source_ids"}],"contentType":"application/json"};
+
+export type GetBlogPostArgs = {
+  "post_id": NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['parameters']["path"]>["post_id"];
+};
+export type GetBlogPostResult = NonNullable<paths["/api/v1/blog-posts/{post_id}"]["get"]>['responses'][200]['content']["application/json"];
+const get_blog_postBinding: OperationBinding = {"operationId":"get_blog_post","method":"GET","path":"/api/v1/blog-posts/{post_id}","body":"none","args":[{"name":"post_id","in":"path","key":"post_id"}]};
+
+export type DeleteBlogPostArgs = {
+  "post_id": NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['parameters']["path"]>["post_id"];
+};
+export type DeleteBlogPostResult = NonNullable<paths["/api/v1/blog-posts/{post_id}"]["delete"]>['responses'][200]['content']["application/json"];
+const delete_blog_postBinding: OperationBinding = {"operationId":"delete_blog_post","method":"DELETE","path":"/api/v1/blog-posts/{post_id}","body":"none","args":[{"name":"post_id","in":"path","key":"post_id"}]};
+
+export type UpdateBlogPostArgs = {
+  "post_id": NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['parameters']["path"]>["post_id"];
+  "title"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['requestBody']>['content']["application/json"]>["title"];
+  "slug"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['requestBody']>['content']["application/json"]>["slug"];
+  "meta_description"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['requestBody']>['content']["application/json"]>["meta_description"];
+  "body_markdown"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['requestBody']>['content']["application/json"]>["body_markdown"];
+};
+export type UpdateBlogPostResult = NonNullable<paths["/api/v1/blog-posts/{post_id}"]["patch"]>['responses'][200]['content']["application/json"];
+const update_blog_postBinding: OperationBinding = {"operationId":"update_blog_post","method":"PATCH","path":"/api/v1/blog-posts/{post_id}","body":"merged","args":[{"name":"post_id","in":"path","key":"post_id"},{"name":"title","in":"body","key":"title"},{"name":"slug","in":"body","key":"slug"},{"name":"meta_description","in":"body","key":"meta_description"},{"name":"body_markdown","in":"body","key":"body_markdown"}],"contentType":"application/json"};
+
+export type PublishBlogPostArgs = {
+  "post_id": NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['parameters']["path"]>["post_id"];
+  "publish_at"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['requestBody']>['content']["application/json"]>["publish_at"];
+};
+export type PublishBlogPostResult = NonNullable<paths["/api/v1/blog-posts/{post_id}/publish"]["post"]>['responses'][200]['content']["application/json"];
+const publish_blog_postBinding: OperationBinding = {"operationId":"publish_blog_post","method":"POST","path":"/api/v1/blog-posts/{post_id}/publish","body":"merged","args":[{"name":"post_id","in":"path","key":"post_id"},{"name":"publish_at","in":"body","key":"publish_at"}],"contentType":"application/json"};
+
+export type UnpublishBlogPostArgs = {
+  "post_id": NonNullable<NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['parameters']["path"]>["post_id"];
+};
+export type UnpublishBlogPostResult = NonNullable<paths["/api/v1/blog-posts/{post_id}/unpublish"]["post"]>['responses'][200]['content']["application/json"];
+const unpublish_blog_postBinding: OperationBinding = {"operationId":"unpublish_blog_post","method":"POST","path":"/api/v1/blog-posts/{post_id}/unpublish","body":"none","args":[{"name":"post_id","in":"path","key":"post_id"}]};
+
+export type BlogIndexPageArgs = {
+  "workspace_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}"]["get"]>['parameters']["path"]>["workspace_slug"];
+};
+export type BlogIndexPageResult = NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][200]['content']["text/html"];
+const blog_index_pageBinding: OperationBinding = {"operationId":"blog_index_page","method":"GET","path":"/blog/{workspace_slug}","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"}],"parseAs":"text"};
+
+export type BlogFeedArgs = {
+  "workspace_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['parameters']["path"]>["workspace_slug"];
+};
+export type BlogFeedResult = NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][200]['content']["application/atom+xml"];
+const blog_feedBinding: OperationBinding = {"operationId":"blog_feed","method":"GET","path":"/blog/{workspace_slug}/feed.xml","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"}],"parseAs":"text"};
+
+export type BlogSitemapArgs = {
+  "workspace_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['parameters']["path"]>["workspace_slug"];
+};
+export type BlogSitemapResult = NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][200]['content']["application/xml"];
+const blog_sitemapBinding: OperationBinding = {"operationId":"blog_sitemap","method":"GET","path":"/blog/{workspace_slug}/sitemap.xml","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"}],"parseAs":"text"};
+
+export type BlogPostPageArgs = {
+  "workspace_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['parameters']["path"]>["workspace_slug"];
+  "post_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['parameters']["path"]>["post_slug"];
+};
+export type BlogPostPageResult = NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][200]['content']["text/html"];
+const blog_post_pageBinding: OperationBinding = {"operationId":"blog_post_page","method":"GET","path":"/blog/{workspace_slug}/{post_slug}","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"},{"name":"post_slug","in":"path","key":"post_slug"}],"parseAs":"text"};
+
+export type BlogPostPreviewPageArgs = {
+  "token": NonNullable<NonNullable<paths["/blog-preview/{token}"]["get"]>['parameters']["path"]>["token"];
+};
+export type BlogPostPreviewPageResult = NonNullable<paths["/blog-preview/{token}"]["get"]>['responses'][200]['content']["text/html"];
+const blog_post_preview_pageBinding: OperationBinding = {"operationId":"blog_post_preview_page","method":"GET","path":"/blog-preview/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"}],"parseAs":"text"};
+
 /** The typed client: one method per operation, each taking the same flat arguments as its MCP tool. */
 export function createClient(options: ClientOptions) {
   const runtime = createRuntime<paths>(options);
@@ -687,6 +944,38 @@ export function createClient(options: ClientOptions) {
     list_agent_runs: (args: ListAgentRunsArgs = {}) => runtime.call<ListAgentRunsResult>(list_agent_runsBinding, args),
     get_agent_run: (args: GetAgentRunArgs) => runtime.call<GetAgentRunResult>(get_agent_runBinding, args),
     cancel_agent_run: (args: CancelAgentRunArgs) => runtime.call<CancelAgentRunResult>(cancel_agent_runBinding, args),
+    list_ad_campaigns: (args: ListAdCampaignsArgs = {}) => runtime.call<ListAdCampaignsResult>(list_ad_campaignsBinding, args),
+    create_ad_campaign: (args: CreateAdCampaignArgs) => runtime.call<CreateAdCampaignResult>(create_ad_campaignBinding, args),
+    get_ad_campaign: (args: GetAdCampaignArgs) => runtime.call<GetAdCampaignResult>(get_ad_campaignBinding, args),
+    update_ad_campaign: (args: UpdateAdCampaignArgs) => runtime.call<UpdateAdCampaignResult>(update_ad_campaignBinding, args),
+    generate_ad_creatives: (args: GenerateAdCreativesArgs) => runtime.call<GenerateAdCreativesResult>(generate_ad_creativesBinding, args),
+    launch_ad_campaign: (args: LaunchAdCampaignArgs) => runtime.call<LaunchAdCampaignResult>(launch_ad_campaignBinding, args),
+    pause_ad_campaign: (args: PauseAdCampaignArgs) => runtime.call<PauseAdCampaignResult>(pause_ad_campaignBinding, args),
+    resume_ad_campaign: (args: ResumeAdCampaignArgs) => runtime.call<ResumeAdCampaignResult>(resume_ad_campaignBinding, args),
+    archive_ad_campaign: (args: ArchiveAdCampaignArgs) => runtime.call<ArchiveAdCampaignResult>(archive_ad_campaignBinding, args),
+    list_webinars: (args: ListWebinarsArgs = {}) => runtime.call<ListWebinarsResult>(list_webinarsBinding, args),
+    schedule_webinar: (args: ScheduleWebinarArgs) => runtime.call<ScheduleWebinarResult>(schedule_webinarBinding, args),
+    get_webinar: (args: GetWebinarArgs) => runtime.call<GetWebinarResult>(get_webinarBinding, args),
+    update_webinar: (args: UpdateWebinarArgs) => runtime.call<UpdateWebinarResult>(update_webinarBinding, args),
+    cancel_webinar: (args: CancelWebinarArgs) => runtime.call<CancelWebinarResult>(cancel_webinarBinding, args),
+    list_webinar_registrants: (args: ListWebinarRegistrantsArgs) => runtime.call<ListWebinarRegistrantsResult>(list_webinar_registrantsBinding, args),
+    add_webinar_registrants: (args: AddWebinarRegistrantsArgs) => runtime.call<AddWebinarRegistrantsResult>(add_webinar_registrantsBinding, args),
+    remove_webinar_registrant: (args: RemoveWebinarRegistrantArgs) => runtime.call<RemoveWebinarRegistrantResult>(remove_webinar_registrantBinding, args),
+    webinar_registration_page: (args: WebinarRegistrationPageArgs) => runtime.call<WebinarRegistrationPageResult>(webinar_registration_pageBinding, args),
+    webinar_register: (args: WebinarRegisterArgs) => runtime.call<WebinarRegisterResult>(webinar_registerBinding, args),
+    webinar_join: (args: WebinarJoinArgs) => runtime.call<WebinarJoinResult>(webinar_joinBinding, args),
+    list_blog_posts: (args: ListBlogPostsArgs = {}) => runtime.call<ListBlogPostsResult>(list_blog_postsBinding, args),
+    generate_blog_post: (args: GenerateBlogPostArgs) => runtime.call<GenerateBlogPostResult>(generate_blog_postBinding, args),
+    get_blog_post: (args: GetBlogPostArgs) => runtime.call<GetBlogPostResult>(get_blog_postBinding, args),
+    delete_blog_post: (args: DeleteBlogPostArgs) => runtime.call<DeleteBlogPostResult>(delete_blog_postBinding, args),
+    update_blog_post: (args: UpdateBlogPostArgs) => runtime.call<UpdateBlogPostResult>(update_blog_postBinding, args),
+    publish_blog_post: (args: PublishBlogPostArgs) => runtime.call<PublishBlogPostResult>(publish_blog_postBinding, args),
+    unpublish_blog_post: (args: UnpublishBlogPostArgs) => runtime.call<UnpublishBlogPostResult>(unpublish_blog_postBinding, args),
+    blog_index_page: (args: BlogIndexPageArgs) => runtime.call<BlogIndexPageResult>(blog_index_pageBinding, args),
+    blog_feed: (args: BlogFeedArgs) => runtime.call<BlogFeedResult>(blog_feedBinding, args),
+    blog_sitemap: (args: BlogSitemapArgs) => runtime.call<BlogSitemapResult>(blog_sitemapBinding, args),
+    blog_post_page: (args: BlogPostPageArgs) => runtime.call<BlogPostPageResult>(blog_post_pageBinding, args),
+    blog_post_preview_page: (args: BlogPostPreviewPageArgs) => runtime.call<BlogPostPreviewPageResult>(blog_post_preview_pageBinding, args),
   };
 }
 
@@ -771,4 +1060,36 @@ export const operationBindings: Record<string, OperationBinding> = {
   "list_agent_runs": list_agent_runsBinding,
   "get_agent_run": get_agent_runBinding,
   "cancel_agent_run": cancel_agent_runBinding,
+  "list_ad_campaigns": list_ad_campaignsBinding,
+  "create_ad_campaign": create_ad_campaignBinding,
+  "get_ad_campaign": get_ad_campaignBinding,
+  "update_ad_campaign": update_ad_campaignBinding,
+  "generate_ad_creatives": generate_ad_creativesBinding,
+  "launch_ad_campaign": launch_ad_campaignBinding,
+  "pause_ad_campaign": pause_ad_campaignBinding,
+  "resume_ad_campaign": resume_ad_campaignBinding,
+  "archive_ad_campaign": archive_ad_campaignBinding,
+  "list_webinars": list_webinarsBinding,
+  "schedule_webinar": schedule_webinarBinding,
+  "get_webinar": get_webinarBinding,
+  "update_webinar": update_webinarBinding,
+  "cancel_webinar": cancel_webinarBinding,
+  "list_webinar_registrants": list_webinar_registrantsBinding,
+  "add_webinar_registrants": add_webinar_registrantsBinding,
+  "remove_webinar_registrant": remove_webinar_registrantBinding,
+  "webinar_registration_page": webinar_registration_pageBinding,
+  "webinar_register": webinar_registerBinding,
+  "webinar_join": webinar_joinBinding,
+  "list_blog_posts": list_blog_postsBinding,
+  "generate_blog_post": generate_blog_postBinding,
+  "get_blog_post": get_blog_postBinding,
+  "delete_blog_post": delete_blog_postBinding,
+  "update_blog_post": update_blog_postBinding,
+  "publish_blog_post": publish_blog_postBinding,
+  "unpublish_blog_post": unpublish_blog_postBinding,
+  "blog_index_page": blog_index_pageBinding,
+  "blog_feed": blog_feedBinding,
+  "blog_sitemap": blog_sitemapBinding,
+  "blog_post_page": blog_post_pageBinding,
+  "blog_post_preview_page": blog_post_preview_pageBinding,
 };

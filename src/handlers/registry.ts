@@ -49,8 +49,14 @@ import {
 } from './sequences/lifecycle.ts';
 import { getWorkspaceSettings, updateWorkspaceSettings } from './sequences/settings.ts';
 import { unsubscribeOneClick, unsubscribePage } from './sequences/unsubscribe.ts';
+import { archiveAdCampaign, createAdCampaign, generateAdCreatives, getAdCampaign, launchAdCampaign, listAdCampaigns, pauseAdCampaign, resumeAdCampaign, updateAdCampaign } from './ads/campaigns.ts';
 import { cancelAgentRun, getAgent, getAgentRun, listAgentRuns, listAgentsInStore, runAgent } from './agents/agents.ts';
+import { deleteBlogPost, generateBlogPost, getBlogPost, listBlogPosts, publishBlogPost, unpublishBlogPost, updateBlogPost } from './blogs/posts.ts';
+import { blogFeed, blogIndexPage, blogPostPage, blogPostPreviewPage, blogSitemap } from './blogs/public.ts';
 import { getHealth } from './system/get-health.ts';
+import { cancelWebinar, getWebinar, listWebinars, scheduleWebinar, updateWebinar } from './webinars/webinars.ts';
+import { addWebinarRegistrants, listWebinarRegistrants, removeWebinarRegistrant } from './webinars/registrants.ts';
+import { webinarJoin, webinarRegister, webinarRegistrationPage } from './webinars/pages.ts';
 import { getMe } from './users/get-me.ts';
 import { login } from './users/login.ts';
 import { signup } from './users/signup.ts';
@@ -133,4 +139,36 @@ export const handlers: Handlers<HandlerContext> = {
   list_sent_messages: listSentMessages,
   unsubscribe_page: unsubscribePage,
   unsubscribe_one_click: unsubscribeOneClick,
+  list_ad_campaigns: listAdCampaigns,
+  create_ad_campaign: createAdCampaign,
+  get_ad_campaign: getAdCampaign,
+  update_ad_campaign: updateAdCampaign,
+  generate_ad_creatives: generateAdCreatives,
+  launch_ad_campaign: launchAdCampaign,
+  pause_ad_campaign: pauseAdCampaign,
+  resume_ad_campaign: resumeAdCampaign,
+  archive_ad_campaign: archiveAdCampaign,
+  schedule_webinar: scheduleWebinar,
+  get_webinar: getWebinar,
+  list_webinars: listWebinars,
+  update_webinar: updateWebinar,
+  cancel_webinar: cancelWebinar,
+  add_webinar_registrants: addWebinarRegistrants,
+  list_webinar_registrants: listWebinarRegistrants,
+  remove_webinar_registrant: removeWebinarRegistrant,
+  webinar_registration_page: webinarRegistrationPage,
+  webinar_register: webinarRegister,
+  webinar_join: webinarJoin,
+  generate_blog_post: generateBlogPost,
+  list_blog_posts: listBlogPosts,
+  get_blog_post: getBlogPost,
+  update_blog_post: updateBlogPost,
+  delete_blog_post: deleteBlogPost,
+  publish_blog_post: publishBlogPost,
+  unpublish_blog_post: unpublishBlogPost,
+  blog_index_page: blogIndexPage,
+  blog_feed: blogFeed,
+  blog_sitemap: blogSitemap,
+  blog_post_page: blogPostPage,
+  blog_post_preview_page: blogPostPreviewPage,
 };

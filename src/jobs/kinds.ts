@@ -14,6 +14,10 @@ import { leadExportJob, sweepLeadExportsJob } from '../operations/leads/export.t
 import { sequenceDispatchJob, sequenceMailboxJob, type MailboxPayload } from '../operations/sequences/sender.ts';
 import { agentRunJob, type RunPayload } from '../operations/agents/run-job.ts';
 import { agentRunSweepJob } from '../operations/agents/resume.ts';
+import { adLaunchJob, type LaunchPayload as AdLaunchPayload } from '../operations/ads/launch-job.ts';
+import { adSyncJob } from '../operations/ads/sync.ts';
+import { webinarMailJob, webinarReminderJob, type ReminderPayload } from '../operations/webinars/send-mail.ts';
+import { blogPublishDueJob } from '../operations/blogs/publish.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { JobQueue } from './jobs.ts';
 import { sweepEffects } from './run-once.ts';
@@ -58,6 +62,11 @@ export interface ServiceJobKinds {
   sequenceMailbox: JobKind<MailboxPayload>;
   agentRun: JobKind<RunPayload>;
   agentRunSweep: JobKind<Record<string, never>>;
+  adLaunch: JobKind<AdLaunchPayload>;
+  adSync: JobKind<Record<string, never>>;
+  webinarMail: JobKind<Record<string, never>>;
+  webinarReminder: JobKind<ReminderPayload>;
+  blogPublishDue: JobKind<Record<string, never>>;
 }
 
 export function serviceJobKinds(deps: Deps): ServiceJobKinds {
@@ -75,6 +84,11 @@ export function serviceJobKinds(deps: Deps): ServiceJobKinds {
     sequenceMailbox: sequenceMailboxJob(deps),
     agentRun: agentRunJob(deps),
     agentRunSweep: agentRunSweepJob(deps),
+    adLaunch: adLaunchJob(deps),
+    adSync: adSyncJob(deps),
+    webinarMail: webinarMailJob(deps),
+    webinarReminder: webinarReminderJob(deps),
+    blogPublishDue: blogPublishDueJob(deps),
   };
 }
 
@@ -86,6 +100,10 @@ export async function scheduleServiceJobs(queue: JobQueue, kinds: ServiceJobKind
   await queue.schedule(kinds.sweepLeadExports, '41 * * * *', {});
   await queue.schedule(kinds.sequenceDispatch, '* * * * *', {});
   await queue.schedule(kinds.agentRunSweep, '* * * * *', {});
+  await queue.schedule(kinds.adSync, '*/5 * * * *', {});
+  await queue.schedule(kinds.webinarMail, '* * * * *', {});
+  // Scheduled posts also queue a job for their exact time; this catches any whose job was lost.
+  await queue.schedule(kinds.blogPublishDue, '* * * * *', {});
   // Longer than any job kind's expiry, so a job that is merely slow is never mistaken for a dead one.
   await queue.schedule(kinds.sweepStaleOperations, '* * * * *', { idleSeconds: 20 * 60 });
 }

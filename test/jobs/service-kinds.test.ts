@@ -22,12 +22,15 @@ describe('service job kinds', () => {
     t = await createTestApp({ jobs: 'enqueue' });
     const rows = await t.db.sql.unsafe(`select name, cron from ${t.jobsSchema}.schedule order by name`);
     expect(rows.map((r) => [r.name, r.cron])).toEqual([
+      ['ads.sync', '*/5 * * * *'],
       ['agents.sweep', '* * * * *'],
+      ['blogs.publish-due', '* * * * *'],
       ['http.sweep-idempotency-keys', '23 * * * *'],
       ['jobs.sweep-effects', '17 3 * * *'],
       ['leads.sweep-exports', '41 * * * *'],
       ['operations.sweep-stale', '* * * * *'],
       ['sequences.dispatch', '* * * * *'],
+      ['webinars.send-mail', '* * * * *'],
     ]);
   });
 

@@ -73,6 +73,15 @@ export function createApi(options) {
     /** An existing account accepts with its own login, not with a password on the join form. @param {string} token @param {string} login */
     acceptInvitationAsMe: (token, login) => request('POST', '/api/v1/invitations/accept-as-me', { body: { token }, bearer: login }),
     me: () => request('GET', '/api/v1/users/me'),
+    listWebinars: () => request('GET', `/api/v1/webinars${pageQuery(100)}`),
+    /** @param {string} id @param {string | null} [cursor] */
+    listWebinarRegistrants: (id, cursor) => request('GET', `/api/v1/webinars/${seg(id)}/registrants${pageQuery(100, cursor)}`),
+    listBlogPosts: () => request('GET', `/api/v1/blog-posts${pageQuery(100)}`),
+    listAdCampaigns: () => request('GET', `/api/v1/ad-campaigns${pageQuery(100)}`),
+    /** @param {string} id */
+    getAdCampaign: (id) => request('GET', `/api/v1/ad-campaigns/${seg(id)}`),
+    /** @param {string} id */
+    getBlogPost: (id) => request('GET', `/api/v1/blog-posts/${seg(id)}`),
     /** @param {string | null} [cursor] */
     listKeys: (cursor) => request('GET', `/api/v1/api-keys${pageQuery(100, cursor)}`),
     /** @param {string} name */

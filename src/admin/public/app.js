@@ -2,12 +2,15 @@
 // rule that any 401 from the API ends the session and returns to sign-in with a message.
 import { ApiProblem, createApi } from './api.js';
 import { apiKeysPage } from './api-keys.js';
+import { blogPostsPage } from './blog-posts.js';
+import { adCampaignsPage } from './ad-campaigns.js';
 import { approvalsPage } from './approvals.js';
 import { connectorsPage } from './connectors.js';
 import { h, mount } from './dom.js';
 import { joinPage } from './join.js';
 import { membersPage } from './members.js';
 import { sentMessagesPage } from './sent-messages.js';
+import { webinarRegistrantsPage } from './webinar-registrants.js';
 import { clearToken, loadToken, saveToken } from './session.js';
 import { errorState, focusTitle, loadingState, renderShell } from './shell.js';
 import { signInPage } from './sign-in.js';
@@ -27,6 +30,9 @@ const api = createApi({
 const pages = {
   '/admin/approvals': approvalsPage,
   '/admin/sent-messages': sentMessagesPage,
+  '/admin/webinars': webinarRegistrantsPage,
+  '/admin/blog-posts': blogPostsPage,
+  '/admin/ad-campaigns': adCampaignsPage,
   '/admin/api-keys': apiKeysPage,
   '/admin/members': membersPage,
   '/admin/connectors': connectorsPage,

@@ -13,6 +13,18 @@ export const navGroups = [
     ],
   },
   {
+    label: 'Content',
+    items: [{ path: '/admin/blog-posts', label: 'Blog posts', icon: /** @type {const} */ ('mail') }],
+  },
+  {
+    label: 'Ads',
+    items: [{ path: '/admin/ad-campaigns', label: 'Campaigns', icon: /** @type {const} */ ('send') }],
+  },
+  {
+    label: 'Webinars',
+    items: [{ path: '/admin/webinars', label: 'Registrants', icon: /** @type {const} */ ('users') }],
+  },
+  {
     label: 'Settings',
     items: [
       { path: '/admin/api-keys', label: 'API keys', icon: /** @type {const} */ ('key') },

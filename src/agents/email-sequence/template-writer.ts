@@ -3,6 +3,7 @@
 // placed in fixed templates; the templates' own words assert nothing about the product. Pure: the same
 // brief and passages always give the same draft.
 import type { DraftStep, WriterBrief, WriterPassage } from '../model-writer.ts';
+import { knowledgeSentences } from '../knowledge-sentences.ts';
 import { keywords } from './keywords.ts';
 
 interface Sentence {
@@ -25,23 +26,9 @@ const WAIT_DAYS = [0, 3, 4, 5, 7, 7];
 const COMPANY = '{{company | "your team"}}';
 
 function sentencesOf(passages: WriterPassage[], terms: string[]): Sentence[] {
-  const seen = new Set<string>();
-  const out: Sentence[] = [];
-  passages.forEach((passage, p) => {
-    // Line by line first: a heading or a menu is a line without a sentence's end, and is left out.
-    const parts = passage.text.split(/\n+/).flatMap((line) => line.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/));
-    parts.forEach((raw, i) => {
-      const text = raw.trim().replace(/^[-*•]\s*/, '');
-      const key = text.toLowerCase();
-      // A space before punctuation is what a removed link leaves behind ("read about our company , our…").
-      if (text.length < 30 || text.length > 280 || !/^[A-Z0-9"“]/.test(text) || !/[.!?]$/.test(text) || /\{\{|\}\}|[<>]|\s[,.;:]|https?:\/\//.test(text) || seen.has(key)) return;
-      seen.add(key);
-      const lower = key.replace(/[^a-z0-9 ]/g, ' ');
-      const score = terms.filter((t) => lower.includes(t.slice(0, Math.max(4, t.length - 2)))).length;
-      out.push({ text, chunkId: passage.chunk_id, score, proof: PROOF.test(text), order: p * 1000 + i });
-    });
-  });
-  return out.sort((a, b) => b.score - a.score || a.order - b.order);
+  return knowledgeSentences(passages.map((p) => p.text), terms, { maxLength: 280, refused: /\{\{|\}\}|[<>]/ })
+    .map((s) => ({ text: s.text, chunkId: passages[s.passage].chunk_id, score: s.score, proof: PROOF.test(s.text), order: s.order }))
+    .sort((a, b) => b.score - a.score || a.order - b.order);
 }
 
 /** The product's name as the knowledge's first page titles it ("Acme Rocket | Home" → "Acme Rocket"). */

@@ -5,9 +5,9 @@
 // a reason. On success the tokens are sealed and stored, and `connector.connected` is recorded.
 import { claimState, findConnector, markConnected, markFailed, type ConnectorRow } from '../../data/connectors.ts';
 import type { Deps } from '../../deps.ts';
-import { exchangeCode, fetchUserinfo, GMAIL_REQUIRED_SCOPES, ProviderError, revokeToken } from '../../connectors/google/google-client.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { sha256Hex } from './pkce.ts';
+import { providerFor } from './providers/providers.ts';
 import { verifierAad } from './start-connector-oauth.ts';
 import { sealTokens } from './tokens.ts';
 import { connectorEventData } from './wire.ts';
@@ -61,45 +61,19 @@ export async function completeOAuth(deps: Deps, request: CallbackRequest): Promi
   if (request.error) return fail(request.error === 'access_denied' ? 'consent_denied' : 'provider_error', 400);
   if (!request.code) return fail('code_missing', 400);
 
-  const { gmail, tokenKeys } = deps.connectors;
-  const verifier = tokenKeys.open(verifierAad(workspaceId, stateHash), state.verifier_sealed, state.token_key_id);
-  let tokens;
-  try {
-    tokens = await exchangeCode(gmail, { code: request.code, verifier, redirectUri: state.redirect_uri });
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    deps.log.warn({ connector_id: state.connector_id, kind: error.kind, status: error.status }, 'code exchange failed');
-    return fail('token_exchange_failed', 502);
-  }
-  // A grant we cannot use is given back at once rather than left behind at the provider.
-  const giveBack = () =>
-    revokeToken(gmail, tokens.refreshToken ?? tokens.accessToken).catch((e: unknown) => deps.log.warn({ err: (e as Error).message }, 'could not revoke an unusable grant'));
-  const granted = tokens.scopes.map((s) => (s === 'https://www.googleapis.com/auth/userinfo.email' ? 'email' : s));
-  if (!GMAIL_REQUIRED_SCOPES.every((scope) => granted.includes(scope))) {
-    await giveBack();
-    return fail('scope_missing', 400);
-  }
-  if (!tokens.refreshToken) {
-    await giveBack();
-    return fail('token_exchange_failed', 502);
-  }
-  const refreshToken = tokens.refreshToken;
-  let account: { email: string };
-  try {
-    account = await fetchUserinfo(gmail, tokens.accessToken);
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    await giveBack();
-    return fail('userinfo_failed', 502);
-  }
-  const sealed = sealTokens(deps, workspaceId, state.connector_id, { access_token: tokens.accessToken, refresh_token: refreshToken });
+  const provider = providerFor(current.provider);
+  if (!provider) return fail('provider_error', 400);
+  const verifier = deps.connectors.tokenKeys.open(verifierAad(workspaceId, stateHash), state.verifier_sealed, state.token_key_id);
+  const grant = await provider.exchange(deps, { code: request.code, verifier, redirectUri: state.redirect_uri, connectorId: state.connector_id });
+  if (!grant.ok) return fail(grant.reason, grant.status);
+  const sealed = sealTokens(deps, workspaceId, state.connector_id, grant.tokens);
   const connector = await deps.db.sql.begin(async (tx) => {
     const connected = await markConnected(tx, workspaceId, state.connector_id, stateHash, {
-      accountEmail: account.email,
-      scopesGranted: granted,
+      accountEmail: grant.account,
+      scopesGranted: grant.scopesGranted,
       tokensSealed: sealed.sealed,
       tokenKeyId: sealed.keyId,
-      accessExpiresAt: new Date(deps.clock.now().getTime() + tokens.expiresIn * 1000),
+      accessExpiresAt: new Date(deps.clock.now().getTime() + grant.expiresIn * 1000),
       now: deps.clock.now(),
     });
     if (connected) await recordEvent(deps, tx, workspaceId, { type: state.user_id ? 'user' : 'system', id: state.user_id }, 'connector.connected', connectorEventData(connected));

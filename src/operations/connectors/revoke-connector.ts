@@ -1,9 +1,9 @@
 import { endConnection, findConnector, type ConnectorRow } from '../../data/connectors.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
-import { ProviderError, revokeToken } from '../../connectors/google/google-client.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
+import { providerFor } from './providers/providers.ts';
 import { openTokens } from './tokens.ts';
 import { connectorEventData } from './wire.ts';
 
@@ -21,13 +21,7 @@ export async function revokeConnector(deps: Deps, actor: Actor, connectorId: str
   }
   if (connector.status === 'revoked') return connector;
   if (connector.tokens_sealed) {
-    const tokens = openTokens(deps, connector);
-    try {
-      await revokeToken(deps.connectors.gmail, tokens.refresh_token);
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      throw new ApiError('provider_unavailable', `The provider did not confirm the revocation (${error.message}); the connector is unchanged, try again.`);
-    }
+    await providerFor(connector.provider)?.revoke(deps, openTokens(deps, connector));
   }
   const revoked = await deps.db.sql.begin(async (tx) => {
     const row = await endConnection(tx, actor.workspaceId, connectorId, 'revoked', null, deps.clock.now());

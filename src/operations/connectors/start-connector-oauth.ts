@@ -2,9 +2,9 @@ import { findConnector, insertConnector, insertState, setPendingConsent, type Co
 import { findUser } from '../../data/users.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
-import { authorizationUrl, GMAIL_SCOPES } from '../../connectors/google/google-client.ts';
 import type { Actor } from '../actor.ts';
 import { newFlowSecrets } from './pkce.ts';
+import { connectorProviders, providerFor } from './providers/providers.ts';
 
 export interface StartConnectorOAuthRequest {
   provider: string;
@@ -23,17 +23,20 @@ export const verifierAad = (workspaceId: string, stateHash: string) => `oauth_st
  * verifier stays here, sealed. Any member may connect an account for the workspace.
  */
 export async function startConnectorOAuth(deps: Deps, actor: Actor, request: StartConnectorOAuthRequest): Promise<ConnectorRow> {
-  if (request.provider !== 'gmail') {
-    throw new ApiError('validation_failed', `Unknown provider "${request.provider}"; the mail connector is "gmail".`, {
-      errors: [{ field: 'provider', code: 'unknown_provider', message: 'one of: gmail' }],
+  const provider = providerFor(request.provider);
+  if (!provider) {
+    const known = Object.keys(connectorProviders).join(', ');
+    throw new ApiError('validation_failed', `Unknown provider "${request.provider}"; "gmail" connects a mailbox, "meta_ads" an ads account.`, {
+      errors: [{ field: 'provider', code: 'unknown_provider', message: `one of: ${known}` }],
     });
   }
-  const { gmail, tokenKeys, redirectUri } = deps.connectors;
+  const { tokenKeys, redirectUri } = deps.connectors;
+  const mode = provider.mode(deps);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + CONSENT_TTL_MS);
   const flow = newFlowSecrets();
   const loginHint = actor.userId ? (await findUser(deps.db.sql, actor.userId))?.email : undefined;
-  const url = authorizationUrl(gmail, { state: flow.state, codeChallenge: flow.challenge, redirectUri, loginHint });
+  const url = provider.consentUrl(deps, { state: flow.state, codeChallenge: flow.challenge, redirectUri, loginHint });
   return deps.db.sql.begin(async (tx) => {
     let connector: ConnectorRow;
     if (request.reconnectConnectorId) {
@@ -43,7 +46,7 @@ export async function startConnectorOAuth(deps: Deps, actor: Actor, request: Sta
       if (existing.status === 'connected') throw new ApiError('conflict', `Connector ${existing.id} is connected; revoke it first to connect another account.`);
       connector = existing;
     } else {
-      connector = await insertConnector(tx, actor.workspaceId, deps.ids, { provider: 'gmail', mode: gmail.mode, scopesRequested: GMAIL_SCOPES, createdBy: actor.userId, now });
+      connector = await insertConnector(tx, actor.workspaceId, deps.ids, { provider: request.provider, mode, scopesRequested: provider.scopes, createdBy: actor.userId, now });
     }
     const sealed = tokenKeys.seal(verifierAad(actor.workspaceId, flow.stateHash), flow.verifier);
     await insertState(tx, actor.workspaceId, {
@@ -56,8 +59,8 @@ export async function startConnectorOAuth(deps: Deps, actor: Actor, request: Sta
       created_at: now,
       expires_at: expiresAt,
     });
-    const pending = await setPendingConsent(tx, actor.workspaceId, connector.id, { url, expiresAt, stateHash: flow.stateHash, mode: gmail.mode, now });
-    deps.log.info({ connector_id: pending.id, mode: gmail.mode, reconnect: Boolean(request.reconnectConnectorId) }, 'connector consent started');
+    const pending = await setPendingConsent(tx, actor.workspaceId, connector.id, { url, expiresAt, stateHash: flow.stateHash, mode, now });
+    deps.log.info({ connector_id: pending.id, provider: request.provider, mode, reconnect: Boolean(request.reconnectConnectorId) }, 'connector consent started');
     return pending;
   });
 }

@@ -98,6 +98,22 @@ async function refreshShared(deps: Deps, seen: ConnectorRow, force: boolean, fre
   }
 }
 
+/**
+ * Ends a connection the provider no longer honours: status `expired`, tokens deleted, a
+ * `connector.expired` event. Returns the 409 to throw, saying how to reconnect.
+ */
+export async function expireConnector(deps: Deps, connector: ConnectorRow, reason: string): Promise<ApiError> {
+  const { workspace_id: workspaceId, id } = connector;
+  const expired = await deps.db.sql.begin(async (tx) => {
+    const row = await endConnection(tx, workspaceId, id, 'expired', reason, deps.clock.now());
+    if (row) await recordEvent(deps, tx, workspaceId, { type: 'system', id: null }, 'connector.expired', connectorEventData(row));
+    return row;
+  });
+  deps.resourceWatch.changed(id);
+  deps.log.warn({ connector_id: id, reason }, 'connector expired: the provider refused its token');
+  return notConnected(expired ?? (await findConnector(deps.db.sql, workspaceId, id)) ?? { ...connector, status: 'expired', failure_reason: reason });
+}
+
 async function refreshWithLease(deps: Deps, connector: ConnectorRow): Promise<string> {
   const { workspace_id: workspaceId, id } = connector;
   const tokens = openTokens(deps, connector);
@@ -105,16 +121,7 @@ async function refreshWithLease(deps: Deps, connector: ConnectorRow): Promise<st
   try {
     refreshed = await refreshAccessToken(deps.connectors.gmail, tokens.refresh_token);
   } catch (error) {
-    if (error instanceof ProviderError && error.kind === 'invalid_grant') {
-      const expired = await deps.db.sql.begin(async (tx) => {
-        const row = await endConnection(tx, workspaceId, id, 'expired', 'refresh_token_invalid', deps.clock.now());
-        if (row) await recordEvent(deps, tx, workspaceId, { type: 'system', id: null }, 'connector.expired', connectorEventData(row));
-        return row;
-      });
-      deps.resourceWatch.changed(id);
-      deps.log.warn({ connector_id: id }, 'connector expired: the provider refused its refresh token');
-      throw notConnected(expired ?? { ...connector, status: 'expired', failure_reason: 'refresh_token_invalid' });
-    }
+    if (error instanceof ProviderError && error.kind === 'invalid_grant') throw await expireConnector(deps, connector, 'refresh_token_invalid');
     await releaseRefreshLease(deps.db.sql, workspaceId, id);
     if (error instanceof ProviderError) throw new ApiError('provider_unavailable', `The access token could not be refreshed: ${error.message}.`);
     throw error;

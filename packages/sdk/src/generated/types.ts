@@ -408,7 +408,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting an account
-         * @description Creates a connector waiting for consent (provider `gmail`) and returns its `authorization_url`. Follow `next_action`: show the URL to the human, then call get_connector with wait_seconds until it is connected.
+         * @description Creates a connector waiting for consent (provider `gmail` for mail, `meta_ads` for ads) and returns its `authorization_url`. Follow `next_action`: show the URL to the human, then call get_connector with wait_seconds until it is connected.
          */
         post: operations["start_connector_oauth"];
         delete?: never;
@@ -1273,6 +1273,518 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ad-campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ad campaigns
+         * @description Newest first, optionally by status.
+         */
+        get: operations["list_ad_campaigns"];
+        put?: never;
+        /**
+         * Create an ad campaign
+         * @description A draft on a connected `meta_ads` connector; budgets are integers in minor units. Nothing is spent until launch.
+         */
+        post: operations["create_ad_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ad-campaigns/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an ad campaign
+         * @description Status (as the ads platform reports it), the disapproval reason, the platform's object ids and delivery (spend in minor units, impressions, clicks).
+         */
+        get: operations["get_ad_campaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an ad campaign
+         * @description Draft campaigns only; fields given replace the stored ones.
+         */
+        patch: operations["update_ad_campaign"];
+        trace?: never;
+    };
+    "/api/v1/ad-campaigns/{campaign_id}/generate-creatives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate ad creatives
+         * @description Runs the ad-copy-writer store agent on a draft campaign: creatives written from the workspace's knowledge within Meta's text limits, linking only to the knowledge's pages, replace the draft's. Answers 202 with the run.
+         */
+        post: operations["generate_ad_creatives"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ad-campaigns/{campaign_id}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch an ad campaign
+         * @description Spends money: `confirm` must repeat the daily budget exactly (409 budget_confirmation_mismatch otherwise). Answers 202 in `launching`; a job creates campaign, ad set, creative and ad paused on the platform, then activates them.
+         */
+        post: operations["launch_ad_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ad-campaigns/{campaign_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an ad campaign
+         * @description Pauses delivery on the platform. Pausing a paused campaign changes nothing.
+         */
+        post: operations["pause_ad_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ad-campaigns/{campaign_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume an ad campaign
+         * @description Spends again: reactivates a paused campaign on the platform (409 when its connector needs reconnecting).
+         */
+        post: operations["resume_ad_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ad-campaigns/{campaign_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an ad campaign
+         * @description Ends it for good (archived on the platform too); its history stays readable.
+         */
+        post: operations["archive_ad_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webinars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webinars
+         * @description Newest first, optionally by status (scheduled, cancelled).
+         */
+        get: operations["list_webinars"];
+        put?: never;
+        /**
+         * Schedule a webinar
+         * @description A webinar held at `meeting_url` (the video lives there), with a public registration page. Mail (confirmations with a calendar invitation, updates, reminders 24 h and 1 h before) goes through `sender_connector_id`, by default the workspace's newest connected Gmail.
+         */
+        post: operations["schedule_webinar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webinars/{webinar_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webinar
+         * @description The webinar, its registration page URL and its registrant counts.
+         */
+        get: operations["get_webinar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a webinar
+         * @description Scheduled webinars only. A change of `start_at`, `duration_minutes` or `timezone` sends every registrant an updated invitation (same UID, higher SEQUENCE) and moves the reminders.
+         */
+        patch: operations["update_webinar"];
+        trace?: never;
+    };
+    "/api/v1/webinars/{webinar_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a webinar
+         * @description Every registrant gets a cancellation (METHOD:CANCEL); reminders stop and join links answer 410. Cancelling again is a no-op.
+         */
+        post: operations["cancel_webinar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webinars/{webinar_id}/registrants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webinar's registrants
+         * @description Oldest first, with when each registered and joined.
+         */
+        get: operations["list_webinar_registrants"];
+        put?: never;
+        /**
+         * Add webinar registrants
+         * @description Up to 100 people, each `{email, first_name?, last_name?}` or `{lead_id}`; the answer has a result per item (added, or skipped with a reason: duplicate, full, not_found, suppressed). Each added registrant is sent a confirmation.
+         */
+        post: operations["add_webinar_registrants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webinars/{webinar_id}/registrants/{registrant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webinar registrant
+         * @description Their join link stops working and their reminders are not sent. Removing again is a no-op.
+         */
+        delete: operations["remove_webinar_registrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webinars/{public_id}/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webinar registration page
+         * @description The public page where a person registers for a webinar; it sets the form's CSRF cookie.
+         */
+        get: operations["webinar_registration_page"];
+        put?: never;
+        /**
+         * Register for a webinar
+         * @description The registration form's post. Needs the form's CSRF token and the cookie the page set.
+         */
+        post: operations["webinar_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webinars/join/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Join a webinar
+         * @description A registrant's own join link; records that they joined and redirects to the meeting.
+         */
+        get: operations["webinar_join"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog-posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List blog posts
+         * @description Newest first, optionally by status (draft, scheduled, published).
+         */
+        get: operations["list_blog_posts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog-posts/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a blog post
+         * @description Runs the blog-post-writer store agent (the same as run_agent with it): from the workspace's ingested knowledge, a draft post with title, slug, meta description, outline and Markdown body, each section citing its chunks. Answers 202 with the run; follow it with get_agent_run until `output.resources` names the `blog_post`.
+         */
+        post: operations["generate_blog_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog-posts/{post_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a blog post
+         * @description The post with its Markdown body, outline, sources, status and public URL.
+         */
+        get: operations["get_blog_post"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a blog post
+         * @description In any status; a published post leaves the blog, its feed and its sitemap.
+         */
+        delete: operations["delete_blog_post"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a blog post
+         * @description Changes the given fields in any status; a published post changes on its page at once. A slug another post has is 409 slug_taken.
+         */
+        patch: operations["update_blog_post"];
+        trace?: never;
+    };
+    "/api/v1/blog-posts/{post_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a blog post
+         * @description Now, or at `publish_at` (the post is `scheduled` until then and a job publishes it). Publishing a published post changes nothing.
+         */
+        post: operations["publish_blog_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog-posts/{post_id}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish a blog post
+         * @description A published or scheduled post goes back to draft and leaves the blog; a draft stays as it is.
+         */
+        post: operations["unpublish_blog_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blog/{workspace_slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace's blog
+         * @description The public index of the workspace's published posts, newest first.
+         */
+        get: operations["blog_index_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blog/{workspace_slug}/feed.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace blog's Atom feed
+         * @description The latest 50 published posts as an Atom feed, with absolute URLs.
+         */
+        get: operations["blog_feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blog/{workspace_slug}/sitemap.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace blog's sitemap
+         * @description The blog's index and published posts, with their last change.
+         */
+        get: operations["blog_sitemap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blog/{workspace_slug}/{post_slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published blog post
+         * @description The post's public page, with its canonical URL and Open Graph tags; unknown or unpublished posts are 404.
+         */
+        get: operations["blog_post_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blog-preview/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a blog post
+         * @description A post's page as it will be published, whatever its status, for the holder of the signed link get_blog_post returns as `preview_url` (valid one hour). Only this origin may frame it (the admin panel does).
+         */
+        get: operations["blog_post_preview_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1613,7 +2125,7 @@ export interface components {
         };
         StartConnectorOAuthRequest: {
             /** @enum {string} */
-            provider: "gmail";
+            provider: "gmail" | "meta_ads";
             /** @description A connector that is not connected (expired, failed, revoked, pending), to get a fresh link for it. */
             reconnect_connector_id?: string;
         };
@@ -2208,6 +2720,256 @@ export interface components {
                 created_at: string;
             })[];
         };
+        AdBudget: {
+            /** @description Minor units: 2500 is 25.00. */
+            amount_minor: number;
+            /** @example USD */
+            currency: string;
+        };
+        AdTargeting: {
+            countries: string[];
+            /** @description 18 to 65. */
+            age_min: number;
+            age_max: number;
+            interests?: string[];
+        };
+        AdCreative: {
+            headline: string;
+            primary_text: string;
+            description?: string;
+            /** @example https://example.com/offer */
+            link_url: string;
+            /** @enum {string} */
+            call_to_action: "LEARN_MORE" | "SIGN_UP" | "SHOP_NOW" | "CONTACT_US" | "BOOK_TRAVEL" | "DOWNLOAD" | "GET_QUOTE" | "SUBSCRIBE";
+        };
+        AdCampaignInput: {
+            /** @example conn_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            connector_id: string;
+            name: string;
+            /** @enum {string} */
+            objective: "OUTCOME_TRAFFIC" | "OUTCOME_AWARENESS" | "OUTCOME_ENGAGEMENT" | "OUTCOME_LEADS" | "OUTCOME_SALES";
+            daily_budget: components["schemas"]["AdBudget"];
+            /** Format: date-time */
+            start_at: string;
+            /** Format: date-time */
+            end_at?: string | null;
+            targeting: components["schemas"]["AdTargeting"];
+            creatives: components["schemas"]["AdCreative"][];
+        };
+        AdCampaignUpdate: {
+            name?: string;
+            /** @enum {string} */
+            objective?: "OUTCOME_TRAFFIC" | "OUTCOME_AWARENESS" | "OUTCOME_ENGAGEMENT" | "OUTCOME_LEADS" | "OUTCOME_SALES";
+            daily_budget?: components["schemas"]["AdBudget"];
+            /** Format: date-time */
+            start_at?: string;
+            /** Format: date-time */
+            end_at?: string | null;
+            targeting?: components["schemas"]["AdTargeting"];
+            creatives?: components["schemas"]["AdCreative"][];
+        };
+        GenerateAdCreativesRequest: {
+            /** @description What the ads are for; default: the campaign's name. */
+            goal?: string;
+            knowledge_source_ids?: string[];
+            /** @default 3 */
+            count: number;
+        };
+        LaunchAdCampaignRequest: {
+            /** @description The campaign's daily budget, repeated exactly. */
+            confirm: {
+                daily_budget_minor: number;
+                currency: string;
+            };
+        };
+        /** @description Also: objective, start_at, end_at, targeting, creatives, created_at, updated_at, launched_at. */
+        AdCampaign: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "draft" | "launching" | "pending_review" | "active" | "disapproved" | "paused" | "completed" | "archived";
+            /** @description `sandbox`: nothing is created at Meta or delivered. */
+            mode: string;
+            connector_id?: string;
+            /** @description {amount_minor, currency} */
+            daily_budget: {
+                [key: string]: unknown;
+            };
+            /** @description {campaign, ad_set, creative_1, ad_1, …} */
+            platform_ids?: {
+                [key: string]: unknown;
+            };
+            effective_status?: string | null;
+            /** @description The disapproval reason, or needs_reconnection. */
+            status_reason?: string | null;
+            /** @description {spend_minor, impressions, clicks, synced_at} */
+            delivery: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The campaign after the change (REST bodies carry every field of get_ad_campaign). */
+        AdCampaignState: {
+            id: string;
+            status: string;
+            mode: string;
+            status_reason?: string | null;
+        };
+        AdCampaignList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["AdCampaign"][];
+        };
+        WebinarInput: {
+            title: string;
+            /** @default  */
+            description: string;
+            /**
+             * Format: date-time
+             * @description In the future, e.g. 2026-12-01T15:00:00Z.
+             */
+            start_at: string;
+            duration_minutes: number;
+            /** @description IANA name, e.g. Europe/Paris. */
+            timezone: string;
+            capacity?: number | null;
+            /**
+             * Format: uri
+             * @description https link to the video meeting.
+             */
+            meeting_url: string;
+            sender_connector_id?: string | null;
+        };
+        WebinarPatch: {
+            title?: string;
+            description?: string;
+            /** Format: date-time */
+            start_at?: string;
+            duration_minutes?: number;
+            timezone?: string;
+            capacity?: number | null;
+            /** Format: uri */
+            meeting_url?: string;
+            sender_connector_id?: string;
+        };
+        Webinar: {
+            id: string;
+            /** @enum {string} */
+            status: "scheduled" | "cancelled";
+            title: string;
+            description?: string;
+            start_at: string;
+            duration_minutes?: number;
+            timezone?: string;
+            capacity?: number | null;
+            meeting_url?: string;
+            sender_connector_id?: string;
+            registration_url: string;
+            /** @description The calendar invitation SEQUENCE; grows with each time change. */
+            invitation_sequence?: number;
+            registered?: number;
+            joined?: number;
+            created_at?: string;
+            updated_at?: string;
+            cancelled_at?: string | null;
+        };
+        /** @description The webinar after the change (REST bodies carry every field of get_webinar). */
+        WebinarState: {
+            id: string;
+            status: string;
+            start_at?: string;
+            registration_url: string;
+        };
+        WebinarList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["Webinar"][];
+        };
+        WebinarRegistrant: {
+            id: string;
+            webinar_id: string;
+            lead_id?: string | null;
+            email: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            /** @enum {string} */
+            source?: "api" | "page";
+            /** @enum {string} */
+            status: "registered" | "removed";
+            registered_at?: string;
+            removed_at?: string | null;
+            joined_at?: string | null;
+        };
+        WebinarRegistrantList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["WebinarRegistrant"][];
+        };
+        AddWebinarRegistrantsRequest: {
+            registrants: {
+                email?: string;
+                first_name?: string;
+                last_name?: string;
+                lead_id?: string;
+            }[];
+        };
+        AddWebinarRegistrantsResult: {
+            added: number;
+            skipped: number;
+            results: {
+                index: number;
+                /** @enum {string} */
+                status: "added" | "skipped";
+                /** @description invalid, duplicate, full, not_found or suppressed. */
+                reason?: string | null;
+                registrant_id?: string | null;
+            }[];
+        };
+        GenerateBlogPostRequest: {
+            topic: string;
+            keywords?: string[];
+            audience?: string;
+            /**
+             * @default medium
+             * @enum {string}
+             */
+            length: "short" | "medium" | "long";
+            knowledge_source_ids?: string[];
+        };
+        /** @description The fields to change; an empty body changes nothing. */
+        UpdateBlogPostRequest: {
+            title?: string;
+            slug?: string;
+            meta_description?: string;
+            body_markdown?: string;
+        };
+        BlogPostState: {
+            id: string;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "published";
+            slug: string;
+            /** @description The public page (live only while published). */
+            url: string;
+            publish_at?: string | null;
+            published_at?: string | null;
+        };
+        BlogPost: components["schemas"]["BlogPostState"] & {
+            title: string;
+            meta_description: string;
+            outline: {
+                heading?: string;
+                chunk_ids?: string[];
+            }[];
+            body_markdown: string;
+            /** @description The page as it will be published, for a person to review (valid one hour). */
+            preview_url: string;
+            /** @description The knowledge chunks the post drew on. */
+            sources: {
+                chunk_id?: string;
+                url?: string;
+            }[];
+            agent_run_id: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        BlogPostList: components["schemas"]["CursorPage"] & {
+            data: (components["schemas"]["BlogPostState"] & {
+                title: string;
+            })[];
+        };
         SentMessageList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["SentMessage"][];
         };
@@ -2375,6 +3137,16 @@ export interface components {
         AgentIdPath: string;
         /** @description The run's id. */
         AgentRunIdPath: string;
+        AdCampaignIdPath: string;
+        WebinarIdPath: string;
+        WebinarRegistrantIdPath: string;
+        /** @description The public id in the webinar's registration URL. */
+        WebinarPublicIdPath: string;
+        /** @description The signed token of a registrant's join link. */
+        WebinarJoinTokenPath: string;
+        BlogPostIdPath: string;
+        /** @description The workspace's blog slug, as in get_blog_post's `url`. */
+        WorkspaceSlugPath: string;
         SequenceIdPath: string;
         /** @description The signed token of an email's unsubscribe link. */
         UnsubscribeTokenPath: string;
@@ -4932,6 +5704,1151 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_ad_campaigns: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses. */
+                status?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of campaigns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaignList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    create_ad_campaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdCampaignInput"];
+            };
+        };
+        responses: {
+            /** @description The new draft. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaignState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_ad_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["AdCampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaign"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_ad_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["AdCampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdCampaignUpdate"];
+            };
+        };
+        responses: {
+            /** @description The campaign after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaignState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generate_ad_creatives: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                campaign_id: components["parameters"]["AdCampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GenerateAdCreativesRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent run, queued. */
+            202: {
+                headers: {
+                    /** @description The run's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    launch_ad_campaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                campaign_id: components["parameters"]["AdCampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LaunchAdCampaignRequest"];
+            };
+        };
+        responses: {
+            /** @description The campaign, launching. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaignState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pause_ad_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["AdCampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaignState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resume_ad_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["AdCampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaignState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    archive_ad_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["AdCampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaignState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_webinars: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses. */
+                status?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webinars. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebinarList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    schedule_webinar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebinarInput"];
+            };
+        };
+        responses: {
+            /** @description The scheduled webinar. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebinarState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_webinar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webinar_id: components["parameters"]["WebinarIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webinar. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webinar"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_webinar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webinar_id: components["parameters"]["WebinarIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebinarPatch"];
+            };
+        };
+        responses: {
+            /** @description The webinar after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebinarState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancel_webinar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webinar_id: components["parameters"]["WebinarIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled webinar. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebinarState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_webinar_registrants: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses: registered, removed. */
+                status?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                webinar_id: components["parameters"]["WebinarIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of registrants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebinarRegistrantList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    add_webinar_registrants: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webinar_id: components["parameters"]["WebinarIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddWebinarRegistrantsRequest"];
+            };
+        };
+        responses: {
+            /** @description What happened to each item, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddWebinarRegistrantsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    remove_webinar_registrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webinar_id: components["parameters"]["WebinarIdPath"];
+                registrant_id: components["parameters"]["WebinarRegistrantIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registrant, removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebinarRegistrant"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webinar_registration_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The public id in the webinar's registration URL. */
+                public_id: components["parameters"]["WebinarPublicIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration form (or a page saying registration is closed). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such webinar. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webinar_register: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The CSRF cookie the form page set. */
+                Cookie?: string;
+            };
+            path: {
+                /** @description The public id in the webinar's registration URL. */
+                public_id: components["parameters"]["WebinarPublicIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf?: string;
+                    email?: string;
+                    first_name?: string;
+                    last_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Registered; the page says a confirmation is on its way. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form was not filled in correctly. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The CSRF token or cookie is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such webinar. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Already registered, full, closed (started) or cancelled; the page says which. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webinar_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a registrant's join link. */
+                token: components["parameters"]["WebinarJoinTokenPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the webinar's meeting_url. */
+            302: {
+                headers: {
+                    /** @description The meeting URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a join link of ours, or the registrant was removed. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The webinar was cancelled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_blog_posts: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses. */
+                status?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of posts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogPostList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generate_blog_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateBlogPostRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent run, queued. */
+            202: {
+                headers: {
+                    /** @description The run's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_blog_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: components["parameters"]["BlogPostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogPost"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    delete_blog_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: components["parameters"]["BlogPostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        deleted: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_blog_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: components["parameters"]["BlogPostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBlogPostRequest"];
+            };
+        };
+        responses: {
+            /** @description The post after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogPostState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    publish_blog_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: components["parameters"]["BlogPostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When to publish; absent or past: now.
+                     */
+                    publish_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The post, published or scheduled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogPostState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unpublish_blog_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: components["parameters"]["BlogPostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post, a draft again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogPostState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blog_index_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's blog slug, as in get_blog_post's `url`. */
+                workspace_slug: components["parameters"]["WorkspaceSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The index page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No blog with this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blog_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's blog slug, as in get_blog_post's `url`. */
+                workspace_slug: components["parameters"]["WorkspaceSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description No blog with this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blog_sitemap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's blog slug, as in get_blog_post's `url`. */
+                workspace_slug: components["parameters"]["WorkspaceSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sitemap. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description No blog with this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blog_post_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's blog slug, as in get_blog_post's `url`. */
+                workspace_slug: components["parameters"]["WorkspaceSlugPath"];
+                post_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No published post here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blog_post_preview_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed preview token. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is not one this service signed, it expired, or the post was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

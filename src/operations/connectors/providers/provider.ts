@@ -1,0 +1,19 @@
+// What each connector provider does differently in the OAuth flow: where consent happens, how a code
+// becomes tokens and an account, and how a grant is given back. Everything else (states, PKCE,
+// sealing, events, the callback page) is shared by start-connector-oauth.ts and complete-oauth.ts.
+import type { Deps } from '../../../deps.ts';
+import type { CallbackRefusal } from '../complete-oauth.ts';
+import type { StoredTokens } from '../tokens.ts';
+
+export type Grant =
+  | { ok: true; tokens: StoredTokens; expiresIn: number; scopesGranted: string[]; account: string }
+  | { ok: false; reason: CallbackRefusal; status: 400 | 502 };
+
+export interface ConnectorProvider {
+  mode(deps: Deps): 'live' | 'sandbox';
+  scopes: string[];
+  consentUrl(deps: Deps, request: { state: string; codeChallenge: string; redirectUri: string; loginHint?: string }): string;
+  exchange(deps: Deps, request: { code: string; verifier: string; redirectUri: string; connectorId: string }): Promise<Grant>;
+  /** Gives the grant back at the provider; throws ApiError provider_unavailable when it cannot confirm. */
+  revoke(deps: Deps, tokens: StoredTokens): Promise<void>;
+}

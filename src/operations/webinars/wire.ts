@@ -1,0 +1,58 @@
+// Webinars and registrants as the contract shows them, and the public URLs the service hands out.
+import type { RegistrantRow } from '../../data/webinar-registrants.ts';
+import type { WebinarCounts, WebinarRow } from '../../data/webinars.ts';
+import type { Deps } from '../../deps.ts';
+import { signJoin } from '../../webinars/tokens.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const base = (deps: Deps) => deps.config.publicBaseUrl.replace(/\/$/, '');
+
+export const registrationUrl = (deps: Deps, w: Pick<WebinarRow, 'public_id'>) => `${base(deps)}/webinars/${w.public_id}/register`;
+
+export const joinUrl = (deps: Deps, r: Pick<RegistrantRow, 'workspace_id' | 'id'>) =>
+  `${base(deps)}/webinars/join/${signJoin(deps.auth.apiKeyPepper, { workspaceId: r.workspace_id, registrantId: r.id })}`;
+
+export interface WebinarView {
+  row: WebinarRow;
+  counts: WebinarCounts;
+  registrationUrl: string;
+}
+
+export const webinarBody = ({ row: w, counts, registrationUrl: url }: WebinarView) => ({
+  id: w.id,
+  status: w.status,
+  title: w.title,
+  description: w.description,
+  start_at: w.start_at.toISOString(),
+  duration_minutes: w.duration_minutes,
+  timezone: w.timezone,
+  capacity: w.capacity,
+  meeting_url: w.meeting_url,
+  sender_connector_id: w.sender_connector_id,
+  registration_url: url,
+  invitation_sequence: w.ical_sequence,
+  registered: counts.registered,
+  joined: counts.joined,
+  created_at: w.created_at.toISOString(),
+  updated_at: w.updated_at.toISOString(),
+  cancelled_at: iso(w.cancelled_at),
+});
+
+/** What events carry: the webinar without its description. */
+export const webinarEventData = (w: WebinarRow) => ({ id: w.id, status: w.status, title: w.title, start_at: w.start_at.toISOString(), duration_minutes: w.duration_minutes, timezone: w.timezone, invitation_sequence: w.ical_sequence });
+
+export const registrantBody = (r: RegistrantRow) => ({
+  id: r.id,
+  webinar_id: r.webinar_id,
+  lead_id: r.lead_id,
+  email: r.email,
+  first_name: r.first_name,
+  last_name: r.last_name,
+  source: r.source,
+  status: r.status,
+  registered_at: r.registered_at.toISOString(),
+  removed_at: iso(r.removed_at),
+  joined_at: iso(r.joined_at),
+});
+
+export const registrantEventData = (r: RegistrantRow) => ({ id: r.id, webinar_id: r.webinar_id, lead_id: r.lead_id, status: r.status, source: r.source, joined_at: iso(r.joined_at) });

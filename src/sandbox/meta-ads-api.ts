@@ -1,0 +1,163 @@
+// Sandbox mode's ads platform, part two: the Graph (Marketing) API endpoints a launch uses, as Meta
+// answers them — the same code paths run against Meta in live mode. It checks the token (an ads grant
+// of this sandbox), the ad account and the fields each object needs, records what would have been
+// created (sandbox_ad_objects), reports statuses as Meta computes effective_status from the object and
+// its parents, and delivers nothing: insights are always empty. Errors have Graph's shape.
+import { createHash } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import { findSandboxTokenByHash, revokeSandboxGrant, type SandboxGrantRow } from '../data/sandbox.ts';
+import { findSandboxAdObjectByGrant, insertSandboxAdObject, setSandboxAdStatusByGrant, type SandboxAdKind, type SandboxAdObjectRow } from '../data/sandbox-ads.ts';
+import type { Deps } from '../deps.ts';
+import { META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../connectors/meta/graph-client.ts';
+
+const hash = (value: string) => createHash('sha256').update(value).digest('hex');
+
+export function graphError(status: number, message: string, type: string, code: number): Response {
+  return new Response(JSON.stringify({ error: { message, type, code, fbtrace_id: 'sandbox' } }), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** The one ad account of a sandbox grant: stable, numeric like Meta's. */
+export const sandboxAdAccount = (grantId: string) => `act_${parseInt(hash(grantId).slice(0, 12), 16)}`;
+export const sandboxPageId = (grantId: string) => String(parseInt(hash(`page:${grantId}`).slice(0, 12), 16));
+
+// What each object must be given, and which parent it hangs from.
+const required: Record<SandboxAdKind, string[]> = {
+  campaign: ['name', 'objective', 'status', 'special_ad_categories'],
+  adset: ['name', 'campaign_id', 'daily_budget', 'billing_event', 'optimization_goal', 'targeting', 'status', 'start_time'],
+  adcreative: ['name', 'object_story_spec'],
+  ad: ['name', 'adset_id', 'creative', 'status'],
+};
+const edges: Record<string, SandboxAdKind> = { campaigns: 'campaign', adsets: 'adset', adcreatives: 'adcreative', ads: 'ad' };
+const parentField: Partial<Record<SandboxAdKind, { field: string; kind: SandboxAdKind }>> = {
+  adset: { field: 'campaign_id', kind: 'campaign' },
+  ad: { field: 'adset_id', kind: 'adset' },
+};
+const STATUSES = ['ACTIVE', 'PAUSED', 'ARCHIVED', 'DELETED'];
+
+async function params(c: Context): Promise<URLSearchParams> {
+  const query = new URL(c.req.url).searchParams;
+  if (c.req.method !== 'POST') return query;
+  const form = new URLSearchParams(await c.req.text());
+  for (const [k, v] of query) if (!form.has(k)) form.set(k, v);
+  return form;
+}
+
+function parseJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
+  const base = META_SANDBOX_PREFIX;
+  const now = () => deps.clock.now();
+
+  /** The grant behind the request's access_token, or the OAuthException 190 Meta answers. */
+  async function authorise(p: URLSearchParams): Promise<{ grant?: SandboxGrantRow; error?: Response }> {
+    const found = await findSandboxTokenByHash(deps.db.sql, hash(p.get('access_token') ?? ''));
+    const live = found && found.kind === 'access' && found.grant.client_id === META_SANDBOX_APP_ID && !found.revoked_at && (!found.expires_at || found.expires_at.getTime() > now().getTime());
+    if (!live) return { error: graphError(400, 'Error validating access token: The session is invalid.', 'OAuthException', 190) };
+    return { grant: found.grant };
+  }
+
+  app.get(`${base}/me/permissions`, async (c) => {
+    const { grant, error } = await authorise(await params(c));
+    if (!grant) return error;
+    return c.json({ data: grant.scopes.map((permission) => ({ permission, status: 'granted' })) });
+  });
+  app.delete(`${base}/me/permissions`, async (c) => {
+    const { grant, error } = await authorise(await params(c));
+    if (!grant) return error;
+    await revokeSandboxGrant(deps.db.sql, grant.id, now());
+    return c.json({ success: true });
+  });
+  app.get(`${base}/me/adaccounts`, async (c) => {
+    const { grant, error } = await authorise(await params(c));
+    if (!grant) return error;
+    return c.json({ data: [{ id: sandboxAdAccount(grant.id), name: `Sandbox ads of ${grant.account_email}`, currency: 'USD' }] });
+  });
+  app.get(`${base}/me/accounts`, async (c) => {
+    const { grant, error } = await authorise(await params(c));
+    if (!grant) return error;
+    return c.json({ data: [{ id: sandboxPageId(grant.id), name: 'Sandbox page' }] });
+  });
+
+  app.post(`${base}/:account/:edge`, async (c) => {
+    const p = await params(c);
+    const { grant, error } = await authorise(p);
+    if (!grant) return error;
+    const kind = edges[c.req.param('edge')];
+    if (!kind || c.req.param('account') !== sandboxAdAccount(grant.id)) return graphError(400, 'Unsupported post request.', 'GraphMethodException', 100);
+    const missing = required[kind].filter((f) => !p.get(f));
+    if (missing.length) return graphError(400, `Invalid parameter: ${missing.join(', ')} is required.`, 'OAuthException', 100);
+    const status = p.get('status') ?? 'ACTIVE';
+    if (!STATUSES.includes(status)) return graphError(400, 'Invalid parameter: status.', 'OAuthException', 100);
+    const fields: Record<string, unknown> = {};
+    for (const [k, v] of p) if (k !== 'access_token') fields[k] = v.startsWith('{') || v.startsWith('[') ? (parseJson(v) ?? v) : v;
+    if (kind === 'adset' && !/^\d+$/.test(p.get('daily_budget') ?? '')) return graphError(400, 'Invalid parameter: daily_budget must be an integer in minor units.', 'OAuthException', 100);
+    const parent = parentField[kind];
+    if (parent && (await findSandboxAdObjectByGrant(deps.db.sql, grant.id, p.get(parent.field) as string))?.kind !== parent.kind) {
+      return graphError(400, `Invalid parameter: ${parent.field} does not exist.`, 'OAuthException', 100);
+    }
+    const creative = kind === 'ad' ? (fields.creative as { creative_id?: string }) : undefined;
+    if (creative && (await findSandboxAdObjectByGrant(deps.db.sql, grant.id, String(creative.creative_id)))?.kind !== 'adcreative') {
+      return graphError(400, 'Invalid parameter: creative does not exist.', 'OAuthException', 100);
+    }
+    const row = await insertSandboxAdObject(deps.db.sql, grant.workspace_id, deps.ids, { grantId: grant.id, kind, parentId: parent ? (p.get(parent.field) as string) : null, status, fields, now: now() });
+    return c.json({ id: row.id });
+  });
+
+  app.post(`${base}/:id`, async (c) => {
+    const p = await params(c);
+    const { grant, error } = await authorise(p);
+    if (!grant) return error;
+    const status = p.get('status') ?? '';
+    if (!STATUSES.includes(status)) return graphError(400, 'Invalid parameter: status.', 'OAuthException', 100);
+    if (!(await setSandboxAdStatusByGrant(deps.db.sql, grant.id, c.req.param('id'), status, now()))) return missingObject(c.req.param('id'));
+    return c.json({ success: true });
+  });
+
+  app.get(`${base}/:id/insights`, async (c) => {
+    const { grant, error } = await authorise(await params(c));
+    if (!grant) return error;
+    if (!(await findSandboxAdObjectByGrant(deps.db.sql, grant.id, c.req.param('id')))) return missingObject(c.req.param('id'));
+    // The sandbox delivers nothing, so Meta's answer for an object without delivery: no rows.
+    return c.json({ data: [] });
+  });
+
+  app.get(`${base}/:id`, async (c) => {
+    const { grant, error } = await authorise(await params(c));
+    if (!grant) return error;
+    const row = await findSandboxAdObjectByGrant(deps.db.sql, grant.id, c.req.param('id'));
+    if (!row) return missingObject(c.req.param('id'));
+    return c.json({ id: row.id, name: row.fields.name, status: row.status, effective_status: await effectiveStatus(grant.id, row), issues_info: [] });
+  });
+
+  /** As Meta computes it: the object's own status unless a parent is paused. Nothing needs review here. */
+  async function effectiveStatus(grantId: string, row: SandboxAdObjectRow): Promise<string> {
+    if (row.status !== 'ACTIVE') return row.status;
+    let parentId = row.parent_id;
+    while (parentId) {
+      const parent = await findSandboxAdObjectByGrant(deps.db.sql, grantId, parentId);
+      if (!parent) break;
+      if (parent.status !== 'ACTIVE') return `${parent.kind === 'campaign' ? 'CAMPAIGN' : 'ADSET'}_PAUSED`;
+      parentId = parent.parent_id;
+    }
+    return 'ACTIVE';
+  }
+}
+
+function missingObject(id: string): Response {
+  return graphError(400, `Unsupported get request. Object with ID '${id}' does not exist.`, 'GraphMethodException', 100);
+}
+
+export const metaAdsApiPaths = [
+  { path: `${META_SANDBOX_PREFIX}/me/permissions`, methods: ['GET', 'DELETE'] },
+  { path: `${META_SANDBOX_PREFIX}/me/adaccounts`, methods: ['GET'] },
+  { path: `${META_SANDBOX_PREFIX}/me/accounts`, methods: ['GET'] },
+  { path: `${META_SANDBOX_PREFIX}/{account}/{edge}`, methods: ['POST'] },
+  { path: `${META_SANDBOX_PREFIX}/{id}`, methods: ['GET', 'POST'] },
+  { path: `${META_SANDBOX_PREFIX}/{id}/insights`, methods: ['GET'] },
+];
