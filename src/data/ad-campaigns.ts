@@ -1,5 +1,6 @@
 // Ad campaigns (migration 0015). Tenant rows: every function takes the workspace id right after the
-// queryable. State changes are conditional updates (`where status = any(from)`), so two callers racing
+// queryable, except campaignsToSync (the status sync's sweep, across workspaces) whose results name their
+// workspace. State changes are conditional updates (`where status = any(from)`), so two callers racing
 // on one campaign cannot both move it.
 import type { Ids } from '../deps.ts';
 import { query, type Queryable } from './queryable.ts';

@@ -1,7 +1,9 @@
 // The mail each registrant gets (migration 0017): one row per (registrant, kind, ical_sequence), so a retry,
 // a second sender or a repeated request can never send the same mail twice. A row moves scheduled ->
 // sending (committed before the provider call) -> sent / failed / skipped; a sender that dies leaves
-// `sending`, which the sweep turns `uncertain` (perhaps delivered: never retried).
+// `sending`, which the sweep turns `uncertain` (perhaps delivered: never retried). Tenant rows: every function
+// takes the workspace id right after the queryable, except the sender's two sweeps (`…AcrossWorkspaces`),
+// whose rows name their workspace.
 import type { Ids } from '../deps.ts';
 import { query, type Queryable } from './queryable.ts';
 

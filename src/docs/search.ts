@@ -126,9 +126,8 @@ function buildPostings(analyze: Analyzer, passages: DocsPassage[]): { indexed: I
 }
 
 /** The question's terms with their weights: its own words 1, synonyms SYNONYM_WEIGHT. */
-function questionTerms(analyze: Analyzer, question: string, synonyms: Map<string, string[]>): Map<string, number> {
+function questionTerms(own: string[], synonyms: Map<string, string[]>): Map<string, number> {
   const terms = new Map<string, number>();
-  const own = analyze(question);
   for (const term of own) terms.set(term, 1);
   for (const term of own) {
     for (const alt of synonyms.get(term) ?? []) if (!terms.has(alt)) terms.set(alt, SYNONYM_WEIGHT);
@@ -225,10 +224,11 @@ export function createDocsIndex(passages: DocsPassage[]): DocsIndex {
   };
   return {
     search(question, limit) {
-      const terms = questionTerms(analyze, question, synonyms);
+      const own = analyze(question);
+      const terms = questionTerms(own, synonyms);
       const plain = indexed.map(({ tf }) => bm25(tf, terms));
       const best = Math.max(0, ...plain);
-      const intent = operationIntent(names, terms, analyze(question));
+      const intent = operationIntent(names, terms, own);
       return indexed
         .map(({ passage }, i) => ({ passage, i, score: plain[i] > 0 ? plain[i] + OPERATION_BOOST * best * operationBoost(passage, intent) : 0 }))
         .filter((r) => r.score > 0)

@@ -5,7 +5,7 @@
 // replayed code revokes what it issued), refresh tokens, revocation, and bearer tokens with the
 // gmail.send scope for sending. Messages sent are parsed and kept in the sandbox mailbox, never
 // delivered. Not part of the API contract: these routes imitate Google's, under /sandbox/google.
-import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { simpleParser } from 'mailparser';
 import { findStateWorkspace } from '../data/connectors.ts';
@@ -18,9 +18,9 @@ import {
   revokeSandboxGrant,
 } from '../data/sandbox.ts';
 import type { Deps } from '../deps.ts';
-import { pageHeaders } from '../http/respond.ts';
 import { GMAIL_SCOPES, GMAIL_SEND_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_PREFIX } from '../connectors/google/google-client.ts';
-import { escapeHtml, renderPage } from './page.ts';
+import { escapeHtml } from './page.ts';
+import { constantTimeEqual, redirectTo, sandboxPage } from './provider-responses.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 const ACCESS_TTL_SECONDS = 3600;
@@ -41,27 +41,8 @@ const scopeLabels: Record<string, string> = {
 
 const AUTH_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'access_type', 'prompt', 'include_granted_scopes', 'login_hint'] as const;
 
-function equal(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 function oauthError(status: number, error: string, description: string): Response {
   return new Response(JSON.stringify({ error, error_description: description }), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-}
-
-function page(status: number, title: string, body: string, formTarget?: string): Response {
-  const headers = new Headers(pageHeaders);
-  if (formTarget) headers.set('Content-Security-Policy', headers.get('Content-Security-Policy')!.replace("form-action 'self'", `form-action 'self' ${new URL(formTarget).origin}`));
-  headers.set('Content-Type', 'text/html; charset=utf-8');
-  return new Response(renderPage({ title, body, sandbox: true }), { status, headers });
-}
-
-function redirectTo(redirectUri: string, params: Record<string, string>): Response {
-  const url = new URL(redirectUri);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  return new Response(null, { status: 302, headers: { location: url.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
 }
 
 export function sandboxProviderRoutes(app: Hono<any>, deps: Deps): void {
@@ -72,19 +53,19 @@ export function sandboxProviderRoutes(app: Hono<any>, deps: Deps): void {
   /** The checks Google makes before showing consent: our client, its registered redirect URI, PKCE S256, a known state. */
   async function checkAuthRequest(params: URLSearchParams): Promise<{ error?: Response; workspaceId?: string }> {
     const get = (k: string) => params.get(k) ?? '';
-    if (get('client_id') !== SANDBOX_CLIENT_ID) return { error: page(400, 'Error 401: invalid_client', '<p>The OAuth client was not found.</p>') };
+    if (get('client_id') !== SANDBOX_CLIENT_ID) return { error: sandboxPage(400, 'Error 401: invalid_client', '<p>The OAuth client was not found.</p>') };
     if (get('redirect_uri') !== deps.connectors.redirectUri) {
-      return { error: page(400, 'Error 400: redirect_uri_mismatch', `<p>The redirect URI in the request, ${escapeHtml(get('redirect_uri'))}, does not match the one registered for this client.</p>`) };
+      return { error: sandboxPage(400, 'Error 400: redirect_uri_mismatch', `<p>The redirect URI in the request, ${escapeHtml(get('redirect_uri'))}, does not match the one registered for this client.</p>`) };
     }
-    if (get('response_type') !== 'code') return { error: page(400, 'Error 400: unsupported_response_type', '<p>Only response_type=code is supported.</p>') };
+    if (get('response_type') !== 'code') return { error: sandboxPage(400, 'Error 400: unsupported_response_type', '<p>Only response_type=code is supported.</p>') };
     if (get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(get('code_challenge'))) {
-      return { error: page(400, 'Error 400: invalid_request', '<p>PKCE with code_challenge_method=S256 is required.</p>') };
+      return { error: sandboxPage(400, 'Error 400: invalid_request', '<p>PKCE with code_challenge_method=S256 is required.</p>') };
     }
     const scopes = get('scope').split(/\s+/).filter(Boolean);
-    if (scopes.length === 0 || scopes.some((s) => !GMAIL_SCOPES.includes(s))) return { error: page(400, 'Error 400: invalid_scope', '<p>The request asks for a scope this sandbox does not offer.</p>') };
+    if (scopes.length === 0 || scopes.some((s) => !GMAIL_SCOPES.includes(s))) return { error: sandboxPage(400, 'Error 400: invalid_scope', '<p>The request asks for a scope this sandbox does not offer.</p>') };
     const state = get('state');
     const known = state ? await findStateWorkspace(deps.db.sql, hash(state)) : undefined;
-    if (!known) return { error: page(400, 'Error 400: invalid_request', '<p>This sandbox serves only consent links issued by this service, and this one is not among them.</p>') };
+    if (!known) return { error: sandboxPage(400, 'Error 400: invalid_request', '<p>This sandbox serves only consent links issued by this service, and this one is not among them.</p>') };
     return { workspaceId: known.workspace_id };
   }
 
@@ -110,7 +91,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
 </fieldset>
 <p><button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></p>
 </form>`;
-    return page(200, 'Sign in with Google (sandbox)', body, deps.connectors.redirectUri);
+    return sandboxPage(200, 'Sign in with Google (sandbox)', body, deps.connectors.redirectUri);
   });
 
   app.post(`${base}/o/oauth2/v2/auth`, async (c) => {
@@ -119,8 +100,8 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     for (const k of AUTH_PARAMS) if (form.has(k)) params.set(k, form.get(k) as string);
     const issued = form.get('issued') ?? '';
     const age = Date.now() - Number(issued);
-    if (!/^\d+$/.test(issued) || !(age >= 0 && age < FORM_TTL_MS) || !equal(form.get('csrf') ?? '', sign(canonical(params), issued))) {
-      return page(403, 'This consent form is not valid', '<p>The form expired or did not come from this consent page. Open the consent link again.</p>');
+    if (!/^\d+$/.test(issued) || !(age >= 0 && age < FORM_TTL_MS) || !constantTimeEqual(form.get('csrf') ?? '', sign(canonical(params), issued))) {
+      return sandboxPage(403, 'This consent form is not valid', '<p>The form expired or did not come from this consent page. Open the consent link again.</p>');
     }
     const checked = await checkAuthRequest(params);
     if (checked.error) return checked.error;
@@ -129,7 +110,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     if (form.get('decision') !== 'allow') return redirectTo(redirectUri, { error: 'access_denied', state });
     const account = (form.get('account_email') ?? '').trim();
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(account) || account.length > 254) {
-      return page(400, 'Enter an email address', '<p>The sandbox account must look like an email address. Go back and correct it.</p>');
+      return sandboxPage(400, 'Enter an email address', '<p>The sandbox account must look like an email address. Go back and correct it.</p>');
     }
     const requested = (params.get('scope') as string).split(/\s+/);
     const granted = form.getAll('granted_scope').filter((s) => requested.includes(s));
@@ -154,7 +135,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     let clientSecret = form.get('client_secret') ?? '';
     const basic = /^Basic (.+)$/i.exec(c.req.header('authorization') ?? '');
     if (basic) [clientId, clientSecret] = Buffer.from(basic[1], 'base64').toString('utf8').split(':').map(decodeURIComponent) as [string, string];
-    if (clientId !== SANDBOX_CLIENT_ID || !equal(clientSecret, deps.connectors.gmail.mode === 'sandbox' ? deps.connectors.gmail.clientSecret : sandboxClientSecret(deps.auth.apiKeyPepper))) {
+    if (clientId !== SANDBOX_CLIENT_ID || !constantTimeEqual(clientSecret, deps.connectors.gmail.mode === 'sandbox' ? deps.connectors.gmail.clientSecret : sandboxClientSecret(deps.auth.apiKeyPepper))) {
       return oauthError(401, 'invalid_client', 'The OAuth client was not found.');
     }
     const now = deps.clock.now();
@@ -171,7 +152,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
       }
       if (grant.revoked_at || grant.code_expires_at.getTime() <= now.getTime()) return oauthError(400, 'invalid_grant', 'Bad Request');
       if (form.get('redirect_uri') !== grant.redirect_uri) return oauthError(400, 'redirect_uri_mismatch', 'Bad Request');
-      if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || !equal(createHash('sha256').update(verifier).digest('base64url'), grant.code_challenge)) {
+      if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || !constantTimeEqual(createHash('sha256').update(verifier).digest('base64url'), grant.code_challenge)) {
         return oauthError(400, 'invalid_grant', 'Missing code verifier.');
       }
       const access = token('ya29.sandbox-');

@@ -3,15 +3,15 @@
 // id and secret, the exact redirect URI, PKCE S256, single-use codes that expire in 10 minutes, and the
 // ads permissions. Grants and tokens share the sandbox tables of the Google sandbox (src/sandbox/
 // google-provider.ts). The Graph API it serves is in meta-ads-api.ts. Not part of the API contract.
-import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { findStateWorkspace } from '../data/connectors.ts';
 import { claimSandboxCodeByHash, insertSandboxGrant, insertSandboxToken, revokeSandboxGrant } from '../data/sandbox.ts';
 import type { Deps } from '../deps.ts';
-import { pageHeaders } from '../http/respond.ts';
 import { META_ADS_SCOPES, META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../connectors/meta/graph-client.ts';
 import { graphError, metaAdsApiRoutes, metaAdsApiPaths } from './meta-ads-api.ts';
-import { escapeHtml, renderPage } from './page.ts';
+import { escapeHtml } from './page.ts';
+import { constantTimeEqual, redirectTo, sandboxPage } from './provider-responses.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 /** Meta's long-lived user token: about 60 days. */
@@ -21,25 +21,6 @@ const AUTH_PARAMS = ['client_id', 'redirect_uri', 'state', 'response_type', 'sco
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 const labels: Record<string, string> = { ads_management: 'Manage your ads (ads_management)', ads_read: 'Read your ads performance (ads_read)' };
 
-function equal(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function page(status: number, title: string, body: string, formTarget?: string): Response {
-  const headers = new Headers(pageHeaders);
-  if (formTarget) headers.set('Content-Security-Policy', headers.get('Content-Security-Policy')!.replace("form-action 'self'", `form-action 'self' ${new URL(formTarget).origin}`));
-  headers.set('Content-Type', 'text/html; charset=utf-8');
-  return new Response(renderPage({ title, body, sandbox: true }), { status, headers });
-}
-
-function redirectTo(redirectUri: string, params: Record<string, string>): Response {
-  const url = new URL(redirectUri);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  return new Response(null, { status: 302, headers: { location: url.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
-}
-
 export function sandboxMetaRoutes(app: Hono<any>, deps: Deps): void {
   const formKey = Buffer.from(hkdfSync('sha256', deps.auth.apiKeyPepper, new Uint8Array(0), 'service-mcp sandbox meta consent form v1', 32));
   const base = META_SANDBOX_PREFIX;
@@ -48,14 +29,14 @@ export function sandboxMetaRoutes(app: Hono<any>, deps: Deps): void {
 
   async function checkDialog(params: URLSearchParams): Promise<{ error?: Response; workspaceId?: string }> {
     const get = (k: string) => params.get(k) ?? '';
-    if (get('client_id') !== META_SANDBOX_APP_ID) return { error: page(400, 'Invalid App ID', '<p>The app was not found.</p>') };
-    if (get('redirect_uri') !== deps.connectors.redirectUri) return { error: page(400, "URL can't be loaded", '<p>The redirect URI is not among the app\'s valid OAuth redirect URIs.</p>') };
-    if (get('response_type') !== 'code') return { error: page(400, 'Invalid request', '<p>Only response_type=code is supported.</p>') };
-    if (get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(get('code_challenge'))) return { error: page(400, 'Invalid request', '<p>PKCE with S256 is required.</p>') };
+    if (get('client_id') !== META_SANDBOX_APP_ID) return { error: sandboxPage(400, 'Invalid App ID', '<p>The app was not found.</p>') };
+    if (get('redirect_uri') !== deps.connectors.redirectUri) return { error: sandboxPage(400, "URL can't be loaded", '<p>The redirect URI is not among the app\'s valid OAuth redirect URIs.</p>') };
+    if (get('response_type') !== 'code') return { error: sandboxPage(400, 'Invalid request', '<p>Only response_type=code is supported.</p>') };
+    if (get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(get('code_challenge'))) return { error: sandboxPage(400, 'Invalid request', '<p>PKCE with S256 is required.</p>') };
     const scopes = get('scope').split(',').filter(Boolean);
-    if (scopes.length === 0 || scopes.some((s) => !META_ADS_SCOPES.includes(s))) return { error: page(400, 'Invalid Scopes', '<p>The request asks for a permission this sandbox does not offer.</p>') };
+    if (scopes.length === 0 || scopes.some((s) => !META_ADS_SCOPES.includes(s))) return { error: sandboxPage(400, 'Invalid Scopes', '<p>The request asks for a permission this sandbox does not offer.</p>') };
     const known = get('state') ? await findStateWorkspace(deps.db.sql, hash(get('state'))) : undefined;
-    if (!known) return { error: page(400, 'Invalid request', '<p>This sandbox serves only consent links issued by this service.</p>') };
+    if (!known) return { error: sandboxPage(400, 'Invalid request', '<p>This sandbox serves only consent links issued by this service.</p>') };
     return { workspaceId: known.workspace_id };
   }
 
@@ -79,7 +60,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
 </fieldset>
 <p><button type="submit" name="decision" value="allow">Continue</button> <button type="submit" name="decision" value="deny">Cancel</button></p>
 </form>`;
-    return page(200, 'Log in with Facebook (sandbox)', body, deps.connectors.redirectUri);
+    return sandboxPage(200, 'Log in with Facebook (sandbox)', body, deps.connectors.redirectUri);
   });
 
   app.post(`${base}/dialog/oauth`, async (c) => {
@@ -88,8 +69,8 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     for (const k of AUTH_PARAMS) if (form.has(k)) params.set(k, form.get(k) as string);
     const issued = form.get('issued') ?? '';
     const age = Date.now() - Number(issued);
-    if (!/^\d+$/.test(issued) || !(age >= 0 && age < FORM_TTL_MS) || !equal(form.get('csrf') ?? '', sign(params, issued))) {
-      return page(403, 'This consent form is not valid', '<p>The form expired or did not come from this page. Open the consent link again.</p>');
+    if (!/^\d+$/.test(issued) || !(age >= 0 && age < FORM_TTL_MS) || !constantTimeEqual(form.get('csrf') ?? '', sign(params, issued))) {
+      return sandboxPage(403, 'This consent form is not valid', '<p>The form expired or did not come from this page. Open the consent link again.</p>');
     }
     const checked = await checkDialog(params);
     if (checked.error) return checked.error;
@@ -97,7 +78,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     const state = params.get('state') as string;
     if (form.get('decision') !== 'allow') return redirectTo(redirectUri, { error: 'access_denied', error_reason: 'user_denied', state });
     const account = (form.get('account_email') ?? '').trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(account) || account.length > 254) return page(400, 'Enter an email address', '<p>The sandbox login must look like an email address.</p>');
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(account) || account.length > 254) return sandboxPage(400, 'Enter an email address', '<p>The sandbox login must look like an email address.</p>');
     const requested = (params.get('scope') as string).split(',');
     const granted = form.getAll('granted_scope').filter((s) => requested.includes(s));
     const code = `sbxcode-${randomBytes(32).toString('base64url')}`;
@@ -111,7 +92,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
 
   app.get(`${base}/oauth/access_token`, async (c) => {
     const q = new URL(c.req.url).searchParams;
-    if (q.get('client_id') !== META_SANDBOX_APP_ID || !equal(q.get('client_secret') ?? '', deps.connectors.meta.appSecret)) {
+    if (q.get('client_id') !== META_SANDBOX_APP_ID || !constantTimeEqual(q.get('client_secret') ?? '', deps.connectors.meta.appSecret)) {
       return graphError(400, 'Error validating client secret.', 'OAuthException', 1);
     }
     const now = deps.clock.now();
@@ -125,7 +106,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     if (grant.revoked_at || grant.code_expires_at.getTime() <= now.getTime()) return graphError(400, 'This authorization code has expired.', 'OAuthException', 100);
     if (q.get('redirect_uri') !== grant.redirect_uri) return graphError(400, 'Error validating verification code. Please make sure your redirect_uri is identical.', 'OAuthException', 100);
     const verifier = q.get('code_verifier') ?? '';
-    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || !equal(createHash('sha256').update(verifier).digest('base64url'), grant.code_challenge)) {
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || !constantTimeEqual(createHash('sha256').update(verifier).digest('base64url'), grant.code_challenge)) {
       return graphError(400, 'Invalid code verifier.', 'OAuthException', 100);
     }
     const access = `sbxtok-${randomBytes(32).toString('base64url')}`;

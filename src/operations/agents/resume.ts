@@ -11,10 +11,15 @@ import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
 import { RUN_STALE_SECONDS } from './run-job.ts';
 
 const SWEEP_BATCH = 200;
+/**
+ * The events a waiting step can act on (a person allowed access, approved or rejected). Every event of the
+ * platform passes here, inside its transaction: the others (a sent message, an import) cost no query.
+ */
+const RESUMING_EVENTS = new Set(['connector.connected', 'connector.failed', 'email_sequence.approved', 'email_sequence.rejected']);
 
 export async function resumeRunsWaitingOn(deps: Deps, tx: Queryable, workspaceId: string, event: EventRow): Promise<void> {
   const resourceId = event.data.id;
-  if (typeof resourceId !== 'string' || event.type.startsWith('agent_run.')) return;
+  if (typeof resourceId !== 'string' || !RESUMING_EVENTS.has(event.type)) return;
   for (const run of await runsWaitingOn(tx, workspaceId, resourceId)) {
     await deps.jobs.enqueue(deps.jobKinds.agentRun, { workspace_id: workspaceId, run_id: run.id }, { tx: tx as never });
   }

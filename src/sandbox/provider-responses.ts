@@ -1,0 +1,25 @@
+// What the sandbox's OAuth providers (Google, Meta) answer the browser with: their consent pages, the
+// redirect back to the client, and the constant-time comparison of the secrets they are handed.
+import { timingSafeEqual } from 'node:crypto';
+import { pageHeaders } from '../http/respond.ts';
+import { renderPage } from './page.ts';
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A sandbox page; `formTarget` is the one other origin its form may post to (the consent's redirect). */
+export function sandboxPage(status: number, title: string, body: string, formTarget?: string): Response {
+  const headers = new Headers(pageHeaders);
+  if (formTarget) headers.set('Content-Security-Policy', headers.get('Content-Security-Policy')!.replace("form-action 'self'", `form-action 'self' ${new URL(formTarget).origin}`));
+  headers.set('Content-Type', 'text/html; charset=utf-8');
+  return new Response(renderPage({ title, body, sandbox: true }), { status, headers });
+}
+
+export function redirectTo(redirectUri: string, params: Record<string, string>): Response {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return new Response(null, { status: 302, headers: { location: url.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+}
