@@ -19,6 +19,7 @@ export const errorStatus = {
   connector_not_connected: 409,
   budget_confirmation_mismatch: 409,
   ad_campaign_state_conflict: 409,
+  ad_campaign_not_paused: 409,
   export_not_ready: 409,
   sequence_not_approved: 409,
   sequence_not_editable: 409,

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { etagOf } from '../http/etag.ts';
 
 export interface StaticFile {
   body: Uint8Array<ArrayBuffer>;
@@ -32,8 +33,7 @@ const SHELL = 'index.html';
 function staticFile(body: Uint8Array<ArrayBuffer>, name: string): StaticFile {
   const contentType = contentTypes[extname(name)];
   if (!contentType) throw new Error(`admin assets: no content type for ${name}`);
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, contentType, etag };
+  return { body, contentType, etag: etagOf(body) };
 }
 
 export function assetsBase(buildId: string): string {

@@ -3,6 +3,7 @@
 // talks to the public REST API only.
 import type { Context, Hono } from 'hono';
 import { ApiError } from '../errors.ts';
+import { etagMatches } from '../http/etag.ts';
 import type { AppEnv } from '../http/request-context.ts';
 import { assetsBase, loadAdminAssets, type AdminAssets, type StaticFile } from './assets.ts';
 
@@ -39,14 +40,6 @@ export const securityHeaders: Readonly<Record<string, string>> = {
 
 const REVALIDATE = 'no-cache';
 const FOREVER = 'public, max-age=31536000, immutable';
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
-}
 
 function serveFile(c: Context<AppEnv>, file: StaticFile, cacheControl: string): Response {
   const headers = new Headers({ ...securityHeaders, 'Cache-Control': cacheControl, ETag: file.etag });

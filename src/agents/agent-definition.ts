@@ -27,6 +27,8 @@ export interface StepDone {
   /** Said on the run for the caller to read, e.g. that the writer fell back. */
   notes?: string[];
   resources?: ResourceRef[];
+  /** Results that are not resources, merged into the run's output (its `resources` stay). */
+  output?: Record<string, unknown>;
 }
 
 export interface StepWait {

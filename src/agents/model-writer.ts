@@ -1,15 +1,9 @@
 // The optional model writer of the `email-sequence-generator` agent: asks an OpenAI-compatible
-// chat-completions endpoint for a structured email sequence grounded in retrieved passages, and turns
-// every way that can go wrong into one ModelWriterFailure reason, so the caller can fall back to the
-// deterministic templates. Nothing here retries: the fallback is cheaper than a second model call.
+// chat-completions endpoint (src/agents/chat-completion.ts) for a structured email sequence grounded in
+// retrieved passages, and checks the answer against the sequence's contract; every failure is a
+// ModelWriterFailure, so the caller can fall back to the deterministic templates.
 import { z } from 'zod';
-
-export interface ModelWriterConfig {
-  baseUrl: string;
-  apiKey: string;
-  model: string;
-  timeoutMs: number;
-}
+import { completeStructured, describeIssues, ModelWriterFailure, type ModelWriterConfig } from './chat-completion.ts';
 
 export interface WriterPassage {
   chunk_id: string;
@@ -38,21 +32,7 @@ export interface DraftStep {
   source_chunk_ids: string[];
 }
 
-export type ModelFailureReason = 'timeout' | 'rate_limited' | 'refused' | 'malformed_output' | 'http_error' | 'unreachable';
-
-/** Why the model could not write the sequence. Messages never carry the API key. */
-export class ModelWriterFailure extends Error {
-  constructor(
-    readonly reason: ModelFailureReason,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ModelWriterFailure';
-  }
-}
-
 const MAX_STEPS = 6;
-const EXCERPT_CHARS = 200;
 
 const SYSTEM_PROMPT = [
   'You write B2B outreach email sequences for a sales team.',
@@ -108,18 +88,6 @@ function responseSchema(brief: WriterBrief): Record<string, unknown> {
   };
 }
 
-function requestBody(config: ModelWriterConfig, brief: WriterBrief): string {
-  return JSON.stringify({
-    model: config.model,
-    messages: [
-      { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'user', content: userPrompt(brief) },
-    ],
-    response_format: { type: 'json_schema', json_schema: { name: 'email_sequence', strict: true, schema: responseSchema(brief) } },
-    temperature: 0.2,
-  });
-}
-
 const VARIABLE = /\{\{\s*([A-Za-z0-9_.]+)\s*(?:\|\s*"([^"\\{}]*)"\s*)?\}\}/g;
 const URL_IN_TEXT = /https?:\/\/[^\s<>"'()[\]{}]+/g;
 const BRACKET_PLACEHOLDER = /\[[A-Za-z][^\]\n]*\]/;
@@ -156,95 +124,14 @@ function sequenceSchema(brief: WriterBrief) {
   return z.object({ steps: z.array(step).length(brief.steps) });
 }
 
-/** Where the answer breaks the contract, short enough for a log line. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-}
-
-function excerpt(text: string, apiKey: string): string {
-  let detail = text;
-  try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    if (typeof message === 'string') detail = message;
-  } catch {
-    // Not JSON: the raw text is the best description there is.
-  }
-  // Some compatible servers echo the key they refused; it must not reach our logs.
-  const clean = apiKey ? detail.split(apiKey).join('[redacted]') : detail;
-  return clean.replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS);
-}
-
-function statusFailure(status: number, headers: Headers, text: string, apiKey: string): ModelWriterFailure {
-  const detail = excerpt(text, apiKey);
-  const suffix = detail ? `: ${detail}` : '';
-  if (status === 429) {
-    const retryAfter = headers.get('retry-after');
-    return new ModelWriterFailure('rate_limited', `the model endpoint is rate limiting us (429${retryAfter ? `, retry after ${retryAfter.slice(0, 20)} s` : ''})${suffix}`);
-  }
-  return new ModelWriterFailure('http_error', `the model endpoint answered ${status}${suffix}`);
-}
-
-const ChatCompletion = z.object({
-  choices: z.array(z.object({
-    finish_reason: z.string().nullish(),
-    message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
-  })).min(1),
-});
-
-function parseCompletion(text: string, brief: WriterBrief): DraftStep[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ModelWriterFailure('malformed_output', 'the model endpoint answered 2xx without a JSON body');
-  }
-  const completion = ChatCompletion.safeParse(json);
-  if (!completion.success) throw new ModelWriterFailure('malformed_output', `the answer is not a chat completion (${describeIssues(completion.error)})`);
-  const [{ message, finish_reason: finish }] = completion.data.choices;
-  if (message.refusal) throw new ModelWriterFailure('refused', `the model refused: ${message.refusal.slice(0, EXCERPT_CHARS)}`);
-  if (finish === 'content_filter') throw new ModelWriterFailure('refused', 'the model endpoint withheld the answer (content_filter)');
-  let content: unknown;
-  try {
-    content = JSON.parse(message.content ?? '');
-  } catch {
-    throw new ModelWriterFailure('malformed_output', `the model's content is not JSON${finish === 'length' ? ' (cut off at the token limit)' : ''}`);
-  }
-  const sequence = sequenceSchema(brief).safeParse(content);
-  if (!sequence.success) throw new ModelWriterFailure('malformed_output', `the model's sequence breaks the contract (${describeIssues(sequence.error)})`);
-  return sequence.data.steps.map((s) => ({ ...s, source_chunk_ids: [...new Set(s.source_chunk_ids)] }));
-}
-
-/** A failure before any answer arrived. The caller's own abort is rethrown as is: that is not the model failing. */
-function transportFailure(error: unknown, timeout: AbortSignal, timeoutMs: number, callerSignal?: AbortSignal): unknown {
-  if (callerSignal?.aborted && !timeout.aborted) return callerSignal.reason;
-  if (timeout.aborted) return new ModelWriterFailure('timeout', `the model endpoint did not answer within ${timeoutMs} ms`);
-  const code = (error as { cause?: { code?: unknown } }).cause?.code;
-  return new ModelWriterFailure('unreachable', `the model endpoint could not be reached (${typeof code === 'string' ? code : (error as Error).name})`);
-}
-
 /**
  * Writes `brief.steps` emails with the model. Throws ModelWriterFailure on every model-side failure
  * (the caller falls back), or the caller's abort reason when `options.signal` fires first.
  */
 export async function writeWithModel(config: ModelWriterConfig, brief: WriterBrief, options: { fetch?: typeof fetch; signal?: AbortSignal } = {}): Promise<DraftStep[]> {
   if (!Number.isInteger(brief.steps) || brief.steps < 1 || brief.steps > MAX_STEPS) throw new RangeError(`steps must be an integer from 1 to ${MAX_STEPS}`);
-  const timeout = AbortSignal.timeout(config.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  const doFetch = options.fetch ?? fetch;
-  let answer: { status: number; headers: Headers; text: string };
-  try {
-    const response = await doFetch(`${config.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: requestBody(config, brief),
-      // A redirect would carry the key to wherever it points; the endpoint is configuration, so it needs none.
-      redirect: 'manual',
-      signal,
-    });
-    answer = { status: response.status, headers: response.headers, text: await response.text() };
-  } catch (error) {
-    throw transportFailure(error, timeout, config.timeoutMs, options.signal);
-  }
-  if (answer.status < 200 || answer.status > 299) throw statusFailure(answer.status, answer.headers, answer.text, config.apiKey);
-  return parseCompletion(answer.text, brief);
+  const content = await completeStructured(config, { system: SYSTEM_PROMPT, user: userPrompt(brief), name: 'email_sequence', schema: responseSchema(brief) }, options);
+  const sequence = sequenceSchema(brief).safeParse(content);
+  if (!sequence.success) throw new ModelWriterFailure('malformed_output', `the model's sequence breaks the contract (${describeIssues(sequence.error)})`);
+  return sequence.data.steps.map((s) => ({ ...s, source_chunk_ids: [...new Set(s.source_chunk_ids)] }));
 }

@@ -18,7 +18,7 @@ export const blogContentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export const blogPageHeaders = { 'Content-Security-Policy': blogContentSecurityPolicy, 'Cache-Control': 'public, max-age=60' };
+export const blogPageHeaders = { 'Content-Security-Policy': blogContentSecurityPolicy, 'Cache-Control': 'public, no-cache' };
 
 /** A preview may be framed by this origin only: the admin panel shows it in a sandboxed iframe. */
 export const blogPreviewHeaders = {

@@ -103,13 +103,22 @@ export function listAdCampaigns(q: Queryable, workspaceId: string, page: { limit
     limit ${page.limit}`;
 }
 
-export async function updateAdCampaignFields(q: Queryable, workspaceId: string, id: string, f: AdCampaignFields, now: Date): Promise<AdCampaignRow | undefined> {
+/** Replaces a campaign's fields while its status is one of `from` (a draft by default); a paused one's edit also sets its platform ids. */
+export async function updateAdCampaignFields(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  f: AdCampaignFields,
+  now: Date,
+  options: { from?: AdCampaignStatus[]; platformIds?: PlatformIds } = {},
+): Promise<AdCampaignRow | undefined> {
   const sql = query(q);
   const [row] = await sql<AdCampaignRow[]>`
     update ad_campaigns set name = ${f.name}, objective = ${f.objective}, daily_budget_minor = ${f.daily_budget_minor}, currency = ${f.currency},
       start_at = ${f.start_at}, end_at = ${f.end_at}, targeting = ${sql.json(f.targeting as never)}, creatives = ${sql.json(f.creatives as never)},
+      ${options.platformIds ? sql`platform_ids = ${sql.json(options.platformIds as never)},` : sql``}
       updated_at = ${now}
-    where id = ${id} and workspace_id = ${workspaceId} and status = 'draft'
+    where id = ${id} and workspace_id = ${workspaceId} and status = any(${sql.array(options.from ?? ['draft'])})
     returning ${columns(q)}`;
   return row;
 }

@@ -23,6 +23,12 @@ export interface ResourceRef {
   id: string;
 }
 
+/** What a run produced: the resources it made or changed, and what an agent returns besides (e.g. ad-copy-writer's creatives). */
+export interface RunOutput {
+  resources: ResourceRef[];
+  [key: string]: unknown;
+}
+
 export interface RequiredAction {
   type: 'connector_authorization' | 'sequence_approval';
   url: string;
@@ -46,7 +52,7 @@ export interface AgentRunRow {
   required_action: RequiredAction | null;
   waiting_for: string | null;
   wait_deadline: Date | null;
-  output: { resources: ResourceRef[] } | null;
+  output: RunOutput | null;
   notes: string[];
   error: OperationProblem | null;
   runner_job: string | null;
@@ -112,7 +118,7 @@ export interface RunChange {
   requiredAction?: RequiredAction | null;
   waitingFor?: string | null;
   waitDeadline?: Date | null;
-  output?: { resources: ResourceRef[] } | null;
+  output?: RunOutput | null;
   notes?: string[];
   error?: OperationProblem | null;
   runnerJob?: string | null;

@@ -48,3 +48,16 @@ export async function setSandboxAdStatusByGrant(q: Queryable, grantId: string, i
 export function listSandboxAdObjects(q: Queryable, workspaceId: string): Promise<SandboxAdObjectRow[]> {
   return query(q)<SandboxAdObjectRow[]>`select ${columns(q)} from sandbox_ad_objects where workspace_id = ${workspaceId} order by created_at, id`;
 }
+
+/** The grant's objects of one kind named exactly `name` (Graph's list edges filtered by name). */
+export function findSandboxAdObjectsByName(q: Queryable, grantId: string, kind: SandboxAdKind, name: string): Promise<SandboxAdObjectRow[]> {
+  return query(q)<SandboxAdObjectRow[]>`
+    select ${columns(q)} from sandbox_ad_objects where grant_id = ${grantId} and kind = ${kind} and fields->>'name' = ${name} order by created_at, id`;
+}
+
+/** Merges `fields` into an object's recorded fields (an edit at the platform); false when the grant has no such object. */
+export async function updateSandboxAdFieldsByGrant(q: Queryable, grantId: string, id: string, fields: Record<string, unknown>, now: Date): Promise<boolean> {
+  const sql = query(q);
+  const rows = await sql`update sandbox_ad_objects set fields = fields || ${sql.json(fields as never)}, updated_at = ${now} where id = ${id} and grant_id = ${grantId} returning id`;
+  return rows.length > 0;
+}

@@ -98,3 +98,46 @@ export async function markStaleSendingUncertainAcrossWorkspaces(q: Queryable, be
 export function listMailOf(q: Queryable, workspaceId: string, webinarId: string): Promise<MailRow[]> {
   return query(q)<MailRow[]>`select ${columns(q)} from webinar_mail where workspace_id = ${workspaceId} and webinar_id = ${webinarId} order by due_at, id`;
 }
+
+/** What a registrant's mail looks like to the API: its kind, state, and why it failed or was skipped. */
+export interface RegistrantMailRow {
+  registrant_id: string;
+  kind: MailKind;
+  ical_sequence: number;
+  status: MailStatus;
+  due_at: Date;
+  sent_at: Date | null;
+  attempts: number;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+export function mailOfRegistrants(q: Queryable, workspaceId: string, registrantIds: string[]): Promise<RegistrantMailRow[]> {
+  if (registrantIds.length === 0) return Promise.resolve([]);
+  const sql = query(q);
+  return sql<RegistrantMailRow[]>`
+    select registrant_id, kind, ical_sequence, status, due_at, sent_at, attempts, error_code, error_message
+    from webinar_mail
+    where workspace_id = ${workspaceId} and registrant_id = any(${sql.array(registrantIds)}::text[])
+    order by due_at, created_at, id`;
+}
+
+export type MailCounts = Record<MailStatus, number>;
+
+/** Each webinar's mail by state: a glance at whether its mail is going out. */
+export async function mailCounts(q: Queryable, workspaceId: string, webinarIds: string[]): Promise<Map<string, MailCounts>> {
+  const sql = query(q);
+  const rows = await sql<Array<{ webinar_id: string; status: MailStatus; n: number }>>`
+    select webinar_id, status, count(*)::int as n from webinar_mail
+    where workspace_id = ${workspaceId} and webinar_id = any(${sql.array(webinarIds)}::text[])
+    group by webinar_id, status`;
+  const out = new Map<string, MailCounts>();
+  for (const r of rows) {
+    const counts = out.get(r.webinar_id) ?? emptyMailCounts();
+    counts[r.status] = r.n;
+    out.set(r.webinar_id, counts);
+  }
+  return out;
+}
+
+export const emptyMailCounts = (): MailCounts => ({ scheduled: 0, sending: 0, sent: 0, failed: 0, skipped: 0, uncertain: 0 });

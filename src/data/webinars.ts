@@ -74,14 +74,14 @@ export function listWebinars(q: Queryable, workspaceId: string, page: { statuses
     limit ${page.limit}`;
 }
 
-/** Replaces the editable fields; a time change bumps the invitation's SEQUENCE. */
-export async function updateWebinarFields(q: Queryable, workspaceId: string, id: string, fields: WebinarFields, change: { timeChanged: boolean; now: Date }): Promise<WebinarRow> {
+/** Replaces the editable fields; a change the invitation shows bumps its SEQUENCE. */
+export async function updateWebinarFields(q: Queryable, workspaceId: string, id: string, fields: WebinarFields, change: { invitationChanged: boolean; now: Date }): Promise<WebinarRow> {
   const sql = query(q);
   const [row] = await sql<WebinarRow[]>`
     update webinars set title = ${fields.title}, description = ${fields.description}, start_at = ${fields.start_at},
       duration_minutes = ${fields.duration_minutes}, timezone = ${fields.timezone}, capacity = ${fields.capacity},
       meeting_url = ${fields.meeting_url}, sender_connector_id = ${fields.sender_connector_id},
-      ical_sequence = ical_sequence + ${change.timeChanged ? 1 : 0}, updated_at = ${change.now}
+      ical_sequence = ical_sequence + ${change.invitationChanged ? 1 : 0}, updated_at = ${change.now}
     where id = ${id} and workspace_id = ${workspaceId}
     returning ${columns(q)}`;
   return row;

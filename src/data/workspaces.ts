@@ -1,4 +1,5 @@
 // The workspaces table: the tenant itself. Its rows are looked up by their own id.
+import { slugify } from '../blogs/slug.ts';
 import type { Ids } from '../deps.ts';
 import { query, type Queryable } from './queryable.ts';
 
@@ -16,7 +17,8 @@ const columns = (q: Queryable) => query(q)`id, name, created_at`;
 
 export async function insertWorkspace(q: Queryable, ids: Ids, fields: { name: string; now: Date }): Promise<WorkspaceRow> {
   const [row] = await query(q)<WorkspaceRow[]>`
-    insert into workspaces (id, name, created_at) values (${ids.make('ws')}, ${fields.name}, ${fields.now})
+    insert into workspaces (id, name, created_at, slug)
+    values (${ids.make('ws')}, ${fields.name}, ${fields.now}, workspace_slug_free(${slugify(fields.name, 48, 'blog')}))
     returning ${columns(q)}`;
   return row;
 }

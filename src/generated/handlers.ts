@@ -1200,10 +1200,12 @@ export type CreateAdCampaignOutput =
 
 export type GetAdCampaignInput = {
   path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']['path'];
+  query: NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']['query']>;
 };
 
 export type GetAdCampaignOutput = 
   | { status: 200; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
@@ -1228,27 +1230,27 @@ export type UpdateAdCampaignOutput =
   | { status: 422; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type GenerateAdCreativesInput = {
-  path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['parameters']['path'];
   headers: { "idempotency-key"?: string };
-  body: NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['requestBody']>['content']["application/json"] | undefined;
+  body: NonNullable<NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['requestBody']>['content']["application/json"];
 };
 
 export type GenerateAdCreativesOutput = 
-  | { status: 202; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
-  | { status: 400; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 401; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 403; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 404; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 409; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 413; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 415; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 422; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 202; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][202]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type LaunchAdCampaignInput = {
   path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['parameters']['path'];
@@ -1442,6 +1444,7 @@ export type RemoveWebinarRegistrantOutput =
 
 export type WebinarRegistrationPageInput = {
   path: NonNullable<paths["/webinars/{public_id}/register"]["get"]>['parameters']['path'];
+  headers: { "cookie"?: string };
 };
 
 export type WebinarRegistrationPageOutput = 
@@ -1589,10 +1592,12 @@ export type UnpublishBlogPostOutput =
 
 export type BlogIndexPageInput = {
   path: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['parameters']['path'];
+  headers: { "if-none-match"?: string };
 };
 
 export type BlogIndexPageOutput = 
   | { status: 200; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 304; body?: undefined; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
@@ -1600,10 +1605,12 @@ export type BlogIndexPageOutput =
 
 export type BlogFeedInput = {
   path: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['parameters']['path'];
+  headers: { "if-none-match"?: string };
 };
 
 export type BlogFeedOutput = 
   | { status: 200; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][200]['content']["application/atom+xml"] | BodyStream; headers?: Record<string, string> }
+  | { status: 304; body?: undefined; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
@@ -1611,10 +1618,12 @@ export type BlogFeedOutput =
 
 export type BlogSitemapInput = {
   path: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['parameters']['path'];
+  headers: { "if-none-match"?: string };
 };
 
 export type BlogSitemapOutput = 
   | { status: 200; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][200]['content']["application/xml"] | BodyStream; headers?: Record<string, string> }
+  | { status: 304; body?: undefined; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
@@ -1622,10 +1631,12 @@ export type BlogSitemapOutput =
 
 export type BlogPostPageInput = {
   path: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['parameters']['path'];
+  headers: { "if-none-match"?: string };
 };
 
 export type BlogPostPageOutput = 
   | { status: 200; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][200]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 304; body?: undefined; headers?: Record<string, string> }
   | { status: 404; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
   | { status: 429; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }

@@ -10410,6 +10410,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                       }
                     }
                   }
+                },
+                "creatives": {
+                  "type": "array",
+                  "items": {
+                    "type": "object"
+                  }
                 }
               }
             },
@@ -10617,6 +10623,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                                 }
                               }
                             }
+                          },
+                          "creatives": {
+                            "type": "array",
+                            "items": {
+                              "type": "object"
+                            }
                           }
                         }
                       },
@@ -10798,6 +10810,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                         "type": "string"
                       }
                     }
+                  }
+                },
+                "creatives": {
+                  "type": "array",
+                  "items": {
+                    "type": "object"
                   }
                 }
               }
@@ -11057,6 +11075,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                         "type": "string"
                       }
                     }
+                  }
+                },
+                "creatives": {
+                  "type": "array",
+                  "items": {
+                    "type": "object"
                   }
                 }
               }
@@ -11477,6 +11501,9 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "note": {
+          "type": "string"
         }
       }
     },
@@ -11485,13 +11512,20 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_ad_campaign",
     "title": "Get an ad campaign",
-    "description": "Status as the platform reports it (pending_review, active, disapproved with status_reason, paused), spend in minor units, impressions and clicks.",
+    "description": "Status as the platform reports it (disapproved: see status_reason), spend in minor units. wait_seconds: 30 waits while launching or in review.",
     "inputSchema": {
       "type": "object",
       "properties": {
         "campaign_id": {
           "type": "string",
           "pattern": "^adc_[0-9a-z]{26}$"
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 30,
+          "default": 0,
+          "description": "Seconds to wait for a status change of a launching or pending_review campaign (0 answers at once)."
         }
       },
       "required": [
@@ -11512,6 +11546,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "campaign_id",
           "in": "path",
           "key": "campaign_id"
+        },
+        {
+          "name": "wait_seconds",
+          "in": "query",
+          "key": "wait_seconds"
         }
       ]
     },
@@ -11587,7 +11626,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "update_ad_campaign",
     "title": "Update an ad campaign",
-    "description": "Draft campaigns only.",
+    "description": "Drafts, or paused campaigns (pushed to the platform; a new budget needs confirm). Pause others first.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -11723,6 +11762,23 @@ export const toolDescriptors: ToolDescriptor[] = [
               }
             }
           }
+        },
+        "confirm": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "daily_budget_minor",
+            "currency"
+          ],
+          "description": "A paused campaign's new daily budget, repeated exactly.",
+          "properties": {
+            "daily_budget_minor": {
+              "type": "integer"
+            },
+            "currency": {
+              "type": "string"
+            }
+          }
         }
       },
       "required": [
@@ -11778,6 +11834,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "creatives",
           "in": "body",
           "key": "creatives"
+        },
+        {
+          "name": "confirm",
+          "in": "body",
+          "key": "confirm"
         }
       ],
       "contentType": "application/json"
@@ -11808,6 +11869,9 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "note": {
+          "type": "string"
         }
       }
     },
@@ -11816,24 +11880,26 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "generate_ad_creatives",
     "title": "Generate ad creatives",
-    "description": "After ingesting knowledge: writes grounded creatives onto a draft. Follow with get_agent_run, then get_ad_campaign.",
+    "description": "After ingesting knowledge. campaign_id: fills that draft; goal alone: get_agent_run's output.creatives go to create_ad_campaign.",
     "inputSchema": {
       "type": "object",
       "properties": {
-        "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
-        },
         "idempotency_key": {
           "type": "string",
           "maxLength": 255,
           "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
+        "campaign_id": {
+          "type": "string",
+          "pattern": "^adc_[0-9a-z]{26}$",
+          "description": "A draft whose creatives are replaced."
+        },
         "goal": {
           "type": "string",
+          "minLength": 3,
           "maxLength": 300,
-          "description": "What the ads are for; default: the campaign's name."
+          "description": "What the ads are for, without a campaign."
         },
         "knowledge_source_ids": {
           "type": "array",
@@ -11848,11 +11914,22 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minimum": 1,
           "maximum": 5,
           "default": 3
+        },
+        "call_to_action": {
+          "type": "string",
+          "enum": [
+            "LEARN_MORE",
+            "SIGN_UP",
+            "SHOP_NOW",
+            "CONTACT_US",
+            "BOOK_TRAVEL",
+            "DOWNLOAD",
+            "GET_QUOTE",
+            "SUBSCRIBE"
+          ],
+          "default": "LEARN_MORE"
         }
       },
-      "required": [
-        "campaign_id"
-      ],
       "additionalProperties": false
     },
     "annotations": {
@@ -11861,18 +11938,18 @@ export const toolDescriptors: ToolDescriptor[] = [
     "binding": {
       "operationId": "generate_ad_creatives",
       "method": "POST",
-      "path": "/api/v1/ad-campaigns/{campaign_id}/generate-creatives",
+      "path": "/api/v1/ad-creatives/generate",
       "body": "merged",
       "args": [
-        {
-          "name": "campaign_id",
-          "in": "path",
-          "key": "campaign_id"
-        },
         {
           "name": "idempotency_key",
           "in": "header",
           "key": "Idempotency-Key"
+        },
+        {
+          "name": "campaign_id",
+          "in": "body",
+          "key": "campaign_id"
         },
         {
           "name": "goal",
@@ -11888,6 +11965,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "count",
           "in": "body",
           "key": "count"
+        },
+        {
+          "name": "call_to_action",
+          "in": "body",
+          "key": "call_to_action"
         }
       ],
       "contentType": "application/json"
@@ -11984,6 +12066,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                         "type": "string"
                       }
                     }
+                  }
+                },
+                "creatives": {
+                  "type": "array",
+                  "items": {
+                    "type": "object"
                   }
                 }
               }
@@ -12111,6 +12199,9 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "note": {
+          "type": "string"
         }
       }
     },
@@ -12176,6 +12267,9 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "note": {
+          "type": "string"
         }
       }
     },
@@ -12243,6 +12337,9 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "note": {
+          "type": "string"
         }
       }
     },
@@ -12251,7 +12348,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "archive_ad_campaign",
     "title": "Archive an ad campaign",
-    "description": "Archive an ad campaign\n\nEnds it for good (archived on the platform too); its history stays readable.",
+    "description": "Archive an ad campaign\n\nEnds it for good (archived on the platform too); its history stays readable. With the connector disconnected it is archived here only, and `note` says the platform objects could not be archived.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -12309,6 +12406,9 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "note": {
+          "type": "string"
         }
       }
     },
@@ -12447,6 +12547,37 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "joined": {
                 "type": "integer"
+              },
+              "mail": {
+                "type": "object",
+                "required": [
+                  "queued",
+                  "sending",
+                  "sent",
+                  "failed",
+                  "skipped",
+                  "uncertain"
+                ],
+                "properties": {
+                  "queued": {
+                    "type": "integer"
+                  },
+                  "sending": {
+                    "type": "integer"
+                  },
+                  "sent": {
+                    "type": "integer"
+                  },
+                  "failed": {
+                    "type": "integer"
+                  },
+                  "skipped": {
+                    "type": "integer"
+                  },
+                  "uncertain": {
+                    "type": "integer"
+                  }
+                }
               },
               "created_at": {
                 "type": "string"
@@ -12730,6 +12861,37 @@ export const toolDescriptors: ToolDescriptor[] = [
         "joined": {
           "type": "integer"
         },
+        "mail": {
+          "type": "object",
+          "required": [
+            "queued",
+            "sending",
+            "sent",
+            "failed",
+            "skipped",
+            "uncertain"
+          ],
+          "properties": {
+            "queued": {
+              "type": "integer"
+            },
+            "sending": {
+              "type": "integer"
+            },
+            "sent": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            },
+            "skipped": {
+              "type": "integer"
+            },
+            "uncertain": {
+              "type": "integer"
+            }
+          }
+        },
         "created_at": {
           "type": "string"
         },
@@ -12753,7 +12915,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "update_webinar",
     "title": "Update a webinar",
-    "description": "Scheduled webinars only. A new time emails every registrant an updated invitation and moves the reminders.",
+    "description": "Scheduled webinars only. A change to time, title, description or meeting_url emails every registrant an updated invitation; capacity alone sends nothing.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -12955,7 +13117,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_webinar_registrants",
     "title": "List a webinar's registrants",
-    "description": "Who registered (and joined_at once they used their join link).",
+    "description": "Who registered, joined_at once they used their join link, and each one's mail (kind, status queued/sent/failed…, sent_at, reason).",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -13041,7 +13203,8 @@ export const toolDescriptors: ToolDescriptor[] = [
               "id",
               "webinar_id",
               "email",
-              "status"
+              "status",
+              "mail"
             ],
             "properties": {
               "id": {
@@ -13119,6 +13282,90 @@ export const toolDescriptors: ToolDescriptor[] = [
                     "type": "null"
                   }
                 ]
+              },
+              "mail": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "kind",
+                    "status",
+                    "due_at",
+                    "sent_at",
+                    "attempts",
+                    "reason",
+                    "detail"
+                  ],
+                  "properties": {
+                    "kind": {
+                      "type": "string",
+                      "enum": [
+                        "confirmation",
+                        "update",
+                        "cancellation",
+                        "reminder_24h",
+                        "reminder_1h"
+                      ]
+                    },
+                    "invitation_sequence": {
+                      "anyOf": [
+                        {
+                          "type": "integer"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    },
+                    "status": {
+                      "type": "string",
+                      "enum": [
+                        "queued",
+                        "sending",
+                        "sent",
+                        "failed",
+                        "skipped",
+                        "uncertain"
+                      ]
+                    },
+                    "due_at": {
+                      "type": "string"
+                    },
+                    "sent_at": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    },
+                    "attempts": {
+                      "type": "integer"
+                    },
+                    "reason": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    },
+                    "detail": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    }
+                  }
+                }
               }
             }
           }
@@ -13323,7 +13570,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         "id",
         "webinar_id",
         "email",
-        "status"
+        "status",
+        "mail"
       ],
       "properties": {
         "id": {
@@ -13401,6 +13649,90 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "mail": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "kind",
+              "status",
+              "due_at",
+              "sent_at",
+              "attempts",
+              "reason",
+              "detail"
+            ],
+            "properties": {
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "confirmation",
+                  "update",
+                  "cancellation",
+                  "reminder_24h",
+                  "reminder_1h"
+                ]
+              },
+              "invitation_sequence": {
+                "anyOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "queued",
+                  "sending",
+                  "sent",
+                  "failed",
+                  "skipped",
+                  "uncertain"
+                ]
+              },
+              "due_at": {
+                "type": "string"
+              },
+              "sent_at": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "attempts": {
+                "type": "integer"
+              },
+              "reason": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "detail": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
         }
       }
     },
@@ -13740,6 +14072,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                         "type": "string"
                       }
                     }
+                  }
+                },
+                "creatives": {
+                  "type": "array",
+                  "items": {
+                    "type": "object"
                   }
                 }
               }

@@ -752,6 +752,7 @@ export const AgentRunStateSchema: z.ZodType = z.looseObject({
   }).nullable(),
   "output": z.looseObject({
     "resources": z.array(ResourceRefSchema).optional(),
+    "creatives": z.array(z.looseObject({})).optional(),
   }).nullable(),
   "error": z.looseObject({
     "code": z.string().check(storableText).optional(),
@@ -834,6 +835,7 @@ export const AdCampaignStateSchema: z.ZodType = z.looseObject({
   "status": z.string().check(storableText),
   "mode": z.string().check(storableText),
   "status_reason": z.string().check(storableText).nullable().optional(),
+  "note": z.string().check(storableText).optional(),
 });
 
 export const AdCampaignUpdateSchema: z.ZodType = z.strictObject({
@@ -844,12 +846,18 @@ export const AdCampaignUpdateSchema: z.ZodType = z.strictObject({
   "end_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
   "targeting": AdTargetingSchema.optional(),
   "creatives": z.array(AdCreativeSchema).min(1).max(5).optional(),
+  "confirm": z.strictObject({
+    "daily_budget_minor": z.number().int(),
+    "currency": z.string().check(storableText),
+  }).optional(),
 });
 
 export const GenerateAdCreativesRequestSchema: z.ZodType = z.strictObject({
-  "goal": z.string().max(300).check(storableText).optional(),
+  "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+  "goal": z.string().min(3).max(300).check(storableText).optional(),
   "knowledge_source_ids": z.array(z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText)).max(20).optional(),
   "count": z.number().int().gte(1).lte(5).optional(),
+  "call_to_action": z.enum(["LEARN_MORE","SIGN_UP","SHOP_NOW","CONTACT_US","BOOK_TRAVEL","DOWNLOAD","GET_QUOTE","SUBSCRIBE"]).optional(),
 });
 
 export const LaunchAdCampaignRequestSchema: z.ZodType = z.strictObject({
@@ -857,6 +865,15 @@ export const LaunchAdCampaignRequestSchema: z.ZodType = z.strictObject({
     "daily_budget_minor": z.number().int(),
     "currency": z.string().check(storableText),
   }),
+});
+
+export const WebinarMailCountsSchema: z.ZodType = z.looseObject({
+  "queued": z.number().int(),
+  "sending": z.number().int(),
+  "sent": z.number().int(),
+  "failed": z.number().int(),
+  "skipped": z.number().int(),
+  "uncertain": z.number().int(),
 });
 
 export const WebinarSchema: z.ZodType = z.looseObject({
@@ -874,6 +891,7 @@ export const WebinarSchema: z.ZodType = z.looseObject({
   "invitation_sequence": z.number().int().optional(),
   "registered": z.number().int().optional(),
   "joined": z.number().int().optional(),
+  "mail": WebinarMailCountsSchema.optional(),
   "created_at": z.string().check(storableText).optional(),
   "updated_at": z.string().check(storableText).optional(),
   "cancelled_at": z.string().check(storableText).nullable().optional(),
@@ -912,6 +930,17 @@ export const WebinarPatchSchema: z.ZodType = z.strictObject({
   "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
 });
 
+export const WebinarMailSchema: z.ZodType = z.looseObject({
+  "kind": z.enum(["confirmation","update","cancellation","reminder_24h","reminder_1h"]),
+  "invitation_sequence": z.number().int().nullable().optional(),
+  "status": z.enum(["queued","sending","sent","failed","skipped","uncertain"]),
+  "due_at": z.string().check(storableText),
+  "sent_at": z.string().check(storableText).nullable(),
+  "attempts": z.number().int(),
+  "reason": z.string().check(storableText).nullable(),
+  "detail": z.string().check(storableText).nullable(),
+});
+
 export const WebinarRegistrantSchema: z.ZodType = z.looseObject({
   "id": z.string().check(storableText),
   "webinar_id": z.string().check(storableText),
@@ -924,6 +953,7 @@ export const WebinarRegistrantSchema: z.ZodType = z.looseObject({
   "registered_at": z.string().check(storableText).optional(),
   "removed_at": z.string().check(storableText).nullable().optional(),
   "joined_at": z.string().check(storableText).nullable().optional(),
+  "mail": z.array(WebinarMailSchema),
 });
 
 export const WebinarRegistrantListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -2748,9 +2778,13 @@ export const routes = {
       params: z.object({
         "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
       }),
+      query: z.object({
+        "wait_seconds": z.coerce.number().int().gte(0).lte(30).default(0),
+      }),
     },
     responses: {
       200: { description: "The campaign.", content: { "application/json": { schema: AdCampaignSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -2781,21 +2815,19 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   generate_ad_creatives: createRoute({
     operationId: "generate_ad_creatives",
     method: "post",
-    path: "/api/v1/ad-campaigns/{campaign_id}/generate-creatives",
+    path: "/api/v1/ad-creatives/generate",
     request: {
-      params: z.object({
-        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
-      }),
       headers: z.object({
         "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
       }),
-      body: { required: false, content: { "application/json": { schema: GenerateAdCreativesRequestSchema } } },
+      body: { required: true, content: { "application/json": { schema: GenerateAdCreativesRequestSchema } } },
     },
     responses: {
       202: { description: "The agent run, queued.", content: { "application/json": { schema: AgentRunStateSchema } } },
@@ -3093,6 +3125,9 @@ export const routes = {
       params: z.object({
         "public_id": z.string().regex(new RegExp("^wbp_[0-9A-Za-z_-]{22}$", 'u')).check(storableText),
       }),
+      headers: z.object({
+        "cookie": z.string().max(4096).check(storableText).optional(),
+      }),
     },
     responses: {
       200: { description: "The registration form (or a page saying registration is closed).", content: { "text/html": { schema: z.string().check(storableText) } } },
@@ -3314,9 +3349,13 @@ export const routes = {
       params: z.object({
         "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
       }),
+      headers: z.object({
+        "if-none-match": z.string().max(200).check(storableText).optional(),
+      }),
     },
     responses: {
       200: { description: "The index page.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      304: { description: "Not modified since the ETag in If-None-Match." },
       404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3331,9 +3370,13 @@ export const routes = {
       params: z.object({
         "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
       }),
+      headers: z.object({
+        "if-none-match": z.string().max(200).check(storableText).optional(),
+      }),
     },
     responses: {
       200: { description: "The feed.", content: { "application/atom+xml": { schema: z.string().check(storableText) } } },
+      304: { description: "Not modified since the ETag in If-None-Match." },
       404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3348,9 +3391,13 @@ export const routes = {
       params: z.object({
         "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
       }),
+      headers: z.object({
+        "if-none-match": z.string().max(200).check(storableText).optional(),
+      }),
     },
     responses: {
       200: { description: "The sitemap.", content: { "application/xml": { schema: z.string().check(storableText) } } },
+      304: { description: "Not modified since the ETag in If-None-Match." },
       404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3366,9 +3413,13 @@ export const routes = {
         "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
         "post_slug": z.string().max(80).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
       }),
+      headers: z.object({
+        "if-none-match": z.string().max(200).check(storableText).optional(),
+      }),
     },
     responses: {
       200: { description: "The post page.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      304: { description: "Not modified since the ETag in If-None-Match." },
       404: { description: "No published post here.", content: { "text/html": { schema: z.string().check(storableText) } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3495,9 +3546,9 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "cancel_agent_run", handler: "cancel_agent_run", method: "POST", path: "/api/v1/agent-runs/{run_id}/cancel", scopes: ["agents:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_ad_campaigns", handler: "list_ad_campaigns", method: "GET", path: "/api/v1/ad-campaigns", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "create_ad_campaign", handler: "create_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
-  meta({ operationId: "get_ad_campaign", handler: "get_ad_campaign", method: "GET", path: "/api/v1/ad-campaigns/{campaign_id}", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
-  meta({ operationId: "update_ad_campaign", handler: "update_ad_campaign", method: "PATCH", path: "/api/v1/ad-campaigns/{campaign_id}", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
-  meta({ operationId: "generate_ad_creatives", handler: "generate_ad_creatives", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/generate-creatives", scopes: ["campaigns:write"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_ad_campaign", handler: "get_ad_campaign", method: "GET", path: "/api/v1/ad-campaigns/{campaign_id}", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_ad_campaign", handler: "update_ad_campaign", method: "PATCH", path: "/api/v1/ad-campaigns/{campaign_id}", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "generate_ad_creatives", handler: "generate_ad_creatives", method: "POST", path: "/api/v1/ad-creatives/generate", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "launch_ad_campaign", handler: "launch_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/launch", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "pause_ad_campaign", handler: "pause_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/pause", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "resume_ad_campaign", handler: "resume_ad_campaign", method: "POST", path: "/api/v1/ad-campaigns/{campaign_id}/resume", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
@@ -3520,9 +3571,9 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "update_blog_post", handler: "update_blog_post", method: "PATCH", path: "/api/v1/blog-posts/{post_id}", scopes: ["blogs:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "publish_blog_post", handler: "publish_blog_post", method: "POST", path: "/api/v1/blog-posts/{post_id}/publish", scopes: ["blogs:write"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unpublish_blog_post", handler: "unpublish_blog_post", method: "POST", path: "/api/v1/blog-posts/{post_id}/unpublish", scopes: ["blogs:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
-  meta({ operationId: "blog_index_page", handler: "blog_index_page", method: "GET", path: "/blog/{workspace_slug}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
-  meta({ operationId: "blog_feed", handler: "blog_feed", method: "GET", path: "/blog/{workspace_slug}/feed.xml", scopes: null, body: null, responses: {"200":{"type":"application/atom+xml","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
-  meta({ operationId: "blog_sitemap", handler: "blog_sitemap", method: "GET", path: "/blog/{workspace_slug}/sitemap.xml", scopes: null, body: null, responses: {"200":{"type":"application/xml","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
-  meta({ operationId: "blog_post_page", handler: "blog_post_page", method: "GET", path: "/blog/{workspace_slug}/{post_slug}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_index_page", handler: "blog_index_page", method: "GET", path: "/blog/{workspace_slug}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"304":null,"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_feed", handler: "blog_feed", method: "GET", path: "/blog/{workspace_slug}/feed.xml", scopes: null, body: null, responses: {"200":{"type":"application/atom+xml","kind":"text"},"304":null,"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_sitemap", handler: "blog_sitemap", method: "GET", path: "/blog/{workspace_slug}/sitemap.xml", scopes: null, body: null, responses: {"200":{"type":"application/xml","kind":"text"},"304":null,"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "blog_post_page", handler: "blog_post_page", method: "GET", path: "/blog/{workspace_slug}/{post_slug}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"304":null,"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "blog_post_preview_page", handler: "blog_post_preview_page", method: "GET", path: "/blog-preview/{token}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
 ];

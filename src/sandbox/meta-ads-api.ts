@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { findSandboxTokenByHash, revokeSandboxGrant, type SandboxGrantRow } from '../data/sandbox.ts';
-import { findSandboxAdObjectByGrant, insertSandboxAdObject, setSandboxAdStatusByGrant, type SandboxAdKind, type SandboxAdObjectRow } from '../data/sandbox-ads.ts';
+import { findSandboxAdObjectByGrant, findSandboxAdObjectsByName, insertSandboxAdObject, setSandboxAdStatusByGrant, updateSandboxAdFieldsByGrant, type SandboxAdKind, type SandboxAdObjectRow } from '../data/sandbox-ads.ts';
+import { searchInterests, unknownInterest } from './meta-ads-targeting.ts';
 import type { Deps } from '../deps.ts';
 import { META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../connectors/meta/graph-client.ts';
 
@@ -33,6 +34,19 @@ const parentField: Partial<Record<SandboxAdKind, { field: string; kind: SandboxA
   ad: { field: 'adset_id', kind: 'adset' },
 };
 const STATUSES = ['ACTIVE', 'PAUSED', 'ARCHIVED', 'DELETED'];
+// What an edit (POST /<id>) may change, by kind, as Meta allows it on a paused object.
+const editable: Record<SandboxAdKind, string[]> = {
+  campaign: ['name', 'status'],
+  adset: ['name', 'status', 'daily_budget', 'end_time', 'targeting'],
+  adcreative: ['name'],
+  ad: ['name', 'status', 'creative'],
+};
+
+const fieldsOf = (p: URLSearchParams) => {
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of p) if (k !== 'access_token') fields[k] = v.startsWith('{') || v.startsWith('[') ? (parseJson(v) ?? v) : v;
+  return fields;
+};
 
 async function params(c: Context): Promise<URLSearchParams> {
   const query = new URL(c.req.url).searchParams;
@@ -78,6 +92,13 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
     if (!grant) return error;
     return c.json({ data: [{ id: sandboxAdAccount(grant.id), name: `Sandbox ads of ${grant.account_email}`, currency: 'USD' }] });
   });
+  app.get(`${base}/search`, async (c) => {
+    const p = await params(c);
+    const { grant, error } = await authorise(p);
+    if (!grant) return error;
+    if (p.get('type') !== 'adinterest') return graphError(400, 'Invalid parameter: type (the sandbox searches adinterest only).', 'OAuthException', 100);
+    return c.json({ data: searchInterests(p.get('q') ?? '', Math.min(Number(p.get('limit')) || 25, 100)) });
+  });
   app.get(`${base}/me/accounts`, async (c) => {
     const { grant, error } = await authorise(await params(c));
     if (!grant) return error;
@@ -94,9 +115,10 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
     if (missing.length) return graphError(400, `Invalid parameter: ${missing.join(', ')} is required.`, 'OAuthException', 100);
     const status = p.get('status') ?? 'ACTIVE';
     if (!STATUSES.includes(status)) return graphError(400, 'Invalid parameter: status.', 'OAuthException', 100);
-    const fields: Record<string, unknown> = {};
-    for (const [k, v] of p) if (k !== 'access_token') fields[k] = v.startsWith('{') || v.startsWith('[') ? (parseJson(v) ?? v) : v;
+    const fields = fieldsOf(p);
     if (kind === 'adset' && !/^\d+$/.test(p.get('daily_budget') ?? '')) return graphError(400, 'Invalid parameter: daily_budget must be an integer in minor units.', 'OAuthException', 100);
+    const unknown = kind === 'adset' ? unknownInterest(fields.targeting) : undefined;
+    if (unknown) return graphError(400, `Invalid parameter: targeting: ${unknown}.`, 'OAuthException', 100);
     const parent = parentField[kind];
     if (parent && (await findSandboxAdObjectByGrant(deps.db.sql, grant.id, p.get(parent.field) as string))?.kind !== parent.kind) {
       return graphError(400, `Invalid parameter: ${parent.field} does not exist.`, 'OAuthException', 100);
@@ -113,11 +135,29 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
     const p = await params(c);
     const { grant, error } = await authorise(p);
     if (!grant) return error;
-    const status = p.get('status') ?? '';
-    if (!STATUSES.includes(status)) return graphError(400, 'Invalid parameter: status.', 'OAuthException', 100);
-    if (!(await setSandboxAdStatusByGrant(deps.db.sql, grant.id, c.req.param('id'), status, now()))) return missingObject(c.req.param('id'));
+    const row = await findSandboxAdObjectByGrant(deps.db.sql, grant.id, c.req.param('id'));
+    if (!row) return missingObject(c.req.param('id'));
+    const refused = await editRefusal(grant.id, row.kind, p);
+    if (refused) return refused;
+    const { status, ...fields } = fieldsOf(p);
+    if (Object.keys(fields).length) await updateSandboxAdFieldsByGrant(deps.db.sql, grant.id, row.id, fields, now());
+    if (typeof status === 'string') await setSandboxAdStatusByGrant(deps.db.sql, grant.id, row.id, status, now());
     return c.json({ success: true });
   });
+
+  /** Why an edit is refused: a field this kind cannot change, a bad status or budget, an unknown creative or interest. */
+  async function editRefusal(grantId: string, kind: SandboxAdKind, p: URLSearchParams): Promise<Response | undefined> {
+    const fields = fieldsOf(p);
+    const extra = Object.keys(fields).filter((k) => !editable[kind].includes(k));
+    if (extra.length || !Object.keys(fields).length) return graphError(400, `Invalid parameter: ${extra.join(', ') || 'nothing to change'}.`, 'OAuthException', 100);
+    if (fields.status !== undefined && !STATUSES.includes(String(fields.status))) return graphError(400, 'Invalid parameter: status.', 'OAuthException', 100);
+    if (fields.daily_budget !== undefined && !/^\d+$/.test(String(fields.daily_budget))) return graphError(400, 'Invalid parameter: daily_budget must be an integer in minor units.', 'OAuthException', 100);
+    const unknown = fields.targeting !== undefined ? unknownInterest(fields.targeting) : undefined;
+    if (unknown) return graphError(400, `Invalid parameter: targeting: ${unknown}.`, 'OAuthException', 100);
+    const creative = fields.creative as { creative_id?: string } | undefined;
+    if (creative && (await findSandboxAdObjectByGrant(deps.db.sql, grantId, String(creative.creative_id)))?.kind !== 'adcreative') return graphError(400, 'Invalid parameter: creative does not exist.', 'OAuthException', 100);
+    return undefined;
+  }
 
   app.get(`${base}/:id/insights`, async (c) => {
     const { grant, error } = await authorise(await params(c));
@@ -125,6 +165,20 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
     if (!(await findSandboxAdObjectByGrant(deps.db.sql, grant.id, c.req.param('id')))) return missingObject(c.req.param('id'));
     // The sandbox delivers nothing, so Meta's answer for an object without delivery: no rows.
     return c.json({ data: [] });
+  });
+
+  // Graph's list edges, filtered by name: how a launch finds an object it created before a crash.
+  app.get(`${base}/:account/:edge`, async (c) => {
+    const p = await params(c);
+    const { grant, error } = await authorise(p);
+    if (!grant) return error;
+    const kind = edges[c.req.param('edge')];
+    if (!kind || c.req.param('account') !== sandboxAdAccount(grant.id)) return graphError(400, 'Unsupported get request.', 'GraphMethodException', 100);
+    const filter = parseJson(p.get('filtering') ?? '[]') as Array<{ field?: unknown; operator?: unknown; value?: unknown }> | undefined;
+    const byName = Array.isArray(filter) && filter.length === 1 && filter[0].field === 'name' && filter[0].operator === 'EQUAL' && typeof filter[0].value === 'string' ? filter[0].value : undefined;
+    if (!byName) return graphError(400, 'Invalid parameter: filtering (the sandbox filters by name EQUAL only).', 'OAuthException', 100);
+    const rows = await findSandboxAdObjectsByName(deps.db.sql, grant.id, kind, byName);
+    return c.json({ data: rows.map((r) => ({ id: r.id, name: r.fields.name })) });
   });
 
   app.get(`${base}/:id`, async (c) => {
@@ -157,7 +211,8 @@ export const metaAdsApiPaths = [
   { path: `${META_SANDBOX_PREFIX}/me/permissions`, methods: ['GET', 'DELETE'] },
   { path: `${META_SANDBOX_PREFIX}/me/adaccounts`, methods: ['GET'] },
   { path: `${META_SANDBOX_PREFIX}/me/accounts`, methods: ['GET'] },
-  { path: `${META_SANDBOX_PREFIX}/{account}/{edge}`, methods: ['POST'] },
+  { path: `${META_SANDBOX_PREFIX}/search`, methods: ['GET'] },
+  { path: `${META_SANDBOX_PREFIX}/{account}/{edge}`, methods: ['GET', 'POST'] },
   { path: `${META_SANDBOX_PREFIX}/{id}`, methods: ['GET', 'POST'] },
   { path: `${META_SANDBOX_PREFIX}/{id}/insights`, methods: ['GET'] },
 ];

@@ -31,7 +31,7 @@ function wording(m: WebinarMail): { subject: string; lines: string[] } {
     case 'confirmation':
       return { subject: `You're registered: ${inv.title}`, lines: [hello, `You are registered for "${inv.title}" on ${when(inv)}.`, join, 'The calendar invitation is attached.'] };
     case 'update':
-      return { subject: `Updated time: ${inv.title}`, lines: [hello, `"${inv.title}" has a new time: ${when(inv)}.`, join, 'The attached invitation updates the event in your calendar.'] };
+      return { subject: `Updated: ${inv.title}`, lines: [hello, `The details of "${inv.title}" have changed. It takes place on ${when(inv)}.`, ...(inv.description ? [inv.description] : []), join, 'The attached invitation updates the event in your calendar.'] };
     case 'cancellation':
       return { subject: `Cancelled: ${inv.title}`, lines: [hello, `"${inv.title}", planned for ${when(inv)}, is cancelled.`, 'The attached cancellation removes it from your calendar.'] };
     case 'reminder_24h':

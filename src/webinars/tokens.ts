@@ -2,7 +2,8 @@
 // A join token names one registrant (anyone holding the link joins as them, which is what the link is for;
 // nobody can make one for another registrant). A registration form's CSRF token is double-submit: a random
 // nonce in a cookie, and the same nonce with an HMAC over the webinar's public id in the form; a forged
-// cross-site post has neither the cookie's value nor a way to sign one.
+// cross-site post has neither the cookie's value nor a way to sign one. The nonce is per browser, not per
+// page view: a form opened again (a second tab) reuses the cookie it finds, so every open tab stays valid.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { derivedKey } from '../auth/derived-key.ts';
 
@@ -34,9 +35,15 @@ export function verifyJoin(secret: Uint8Array, token: string): { workspaceId: st
 const CSRF = 'service-mcp webinar registration form v1';
 export const CSRF_COOKIE = 'webinar_csrf';
 
-/** A fresh nonce for the cookie, and the form's token bound to it and to this webinar. */
-export function issueCsrf(secret: Uint8Array, publicId: string): { nonce: string; token: string } {
-  const nonce = randomBytes(18).toString('base64url');
+const NONCE = /^[A-Za-z0-9_-]{24}$/;
+
+/**
+ * The cookie's nonce and the form's token bound to it and to this webinar. The browser's existing nonce is
+ * kept when it has one: replacing it would void the token of every other tab showing this form. Keeping a
+ * value the browser sends is safe: the token is signed by the server, so a nonce alone opens nothing.
+ */
+export function issueCsrf(secret: Uint8Array, publicId: string, existing?: string): { nonce: string; token: string } {
+  const nonce = existing && NONCE.test(existing) ? existing : randomBytes(18).toString('base64url');
   return { nonce, token: `${nonce}.${mac(secret, CSRF, `${publicId}.${nonce}`).toString('base64url')}` };
 }
 

@@ -34,12 +34,13 @@ describe('generate_ad_creatives', () => {
   it('is listed in the agent store as ad-copy-writer', async () => {
     const agent = await json(call('/agents/ad-copy-writer'));
     expect(agent).toMatchObject({ category: 'ads', produces: ['ad_campaign'], required_connectors: [] });
-    expect(agent.input_schema.required).toEqual(['campaign_id']);
+    expect(agent.input_schema.required ?? []).toEqual([]);
+    expect(Object.keys(agent.input_schema.properties)).toEqual(expect.arrayContaining(['campaign_id', 'goal', 'call_to_action']));
   });
 
   it('writes grounded creatives within Meta\'s limits onto the draft, linking only to the knowledge\'s pages', async () => {
     const draft = await json(call('/ad-campaigns', { method: 'POST', json: campaignBody(connectorId, { name: 'Reusable rocket launches for small teams' }) }), 201);
-    const res = await call(`/ad-campaigns/${draft.id}/generate-creatives`, { method: 'POST', json: { count: 2 } });
+    const res = await call('/ad-creatives/generate', { method: 'POST', json: { campaign_id: draft.id, count: 2 } });
     expect(res.headers.get('location')).toMatch(/^\/api\/v1\/agent-runs\/run_/);
     const run = await follow(t, owner.token, ((await json(res, 202)) as { id: string }).id);
     expect(run.status, JSON.stringify(run.error)).toBe('succeeded');
@@ -59,9 +60,9 @@ describe('generate_ad_creatives', () => {
   it('refuses with 409 when the campaign was launched, and 404 for another workspace\'s campaign', async () => {
     const draft = await json(call('/ad-campaigns', { method: 'POST', json: campaignBody(connectorId) }), 201);
     await json(call(`/ad-campaigns/${draft.id}/launch`, { method: 'POST', json: confirmOf(draft) }), 202);
-    expect((await json(call(`/ad-campaigns/${draft.id}/generate-creatives`, { method: 'POST', json: {} }), 409)).code).toBe('ad_campaign_state_conflict');
+    expect((await json(call('/ad-creatives/generate', { method: 'POST', json: { campaign_id: draft.id } }), 409)).code).toBe('ad_campaign_state_conflict');
     const other = await t.signup();
-    await json(call(`/ad-campaigns/${draft.id}/generate-creatives`, { method: 'POST', json: {}, token: other.token }), 404);
+    await json(call('/ad-creatives/generate', { method: 'POST', json: { campaign_id: draft.id }, token: other.token }), 404);
   });
 });
 

@@ -77,13 +77,14 @@ describe('create_ad_campaign and update_ad_campaign', () => {
     expect(wrong.errors[0].code).toBe('wrong_provider');
   });
 
-  it('edits a draft, and refuses to edit a launched campaign', async () => {
+  it('edits a draft, and refuses to edit a launching campaign until it is paused', async () => {
     const c = await draft();
     const edited = await json(call(`/ad-campaigns/${c.id}`, { method: 'PATCH', json: { daily_budget: { amount_minor: 5000, currency: 'USD' } } }));
     expect(edited.daily_budget).toEqual({ amount_minor: 5000, currency: 'USD' });
     await json(call(`/ad-campaigns/${c.id}/launch`, { method: 'POST', json: confirmOf(edited) }), 202);
     const refused = await json(call(`/ad-campaigns/${c.id}`, { method: 'PATCH', json: { name: 'Other' } }), 409);
-    expect(refused.code).toBe('ad_campaign_state_conflict');
+    expect(refused.code).toBe('ad_campaign_not_paused');
+    expect(refused.detail).toContain('pause it first');
   });
 });
 

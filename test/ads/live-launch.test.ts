@@ -1,6 +1,6 @@
 // Live mode against the fake Graph API over real HTTP: the connector flow for meta_ads, a launch that
 // creates campaign, ad set, creative and ad PAUSED and then activates them, a retry after a crash that
-// creates nothing twice, the review (approval, disapproval with its reason), delivery in minor units,
+// creates nothing twice (also when the crash came between Meta's create and our save), the review (approval, disapproval with its reason), delivery in minor units,
 // rate limits (retried later) and an expired token (connector expired, campaign needs reconnection).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
@@ -76,6 +76,36 @@ describe('ads in live mode against the Graph API', () => {
     await runLaunchJob(t, owner.workspaceId, draft.id);
     expect(graph.objects.slice(before).map((o) => o.kind)).toEqual(['campaign', 'adset', 'adcreative', 'ad']);
     expect((await json(call(`/ad-campaigns/${draft.id}`))).status).toBe('pending_review');
+  });
+
+  it('finds by name what a launch created but died before recording, so retries end with exactly one of each object', async () => {
+    const before = graph.objects.length;
+    const draft = await launched(connectorId);
+    for (const edge of ['campaigns', 'adsets', 'adcreatives', 'ads']) graph.failNext(new RegExp(`^POST /act_4242/${edge}$`), 'lost_response');
+    for (let attempt = 1; attempt <= 4; attempt++) await expect(runLaunchJob(t, owner.workspaceId, draft.id)).rejects.toThrow(/ads platform/);
+    await runLaunchJob(t, owner.workspaceId, draft.id);
+    const made = graph.objects.slice(before);
+    expect(made.map((o) => o.kind)).toEqual(['campaign', 'adset', 'adcreative', 'ad']);
+    const c = await json(call(`/ad-campaigns/${draft.id}`));
+    expect(c).toMatchObject({ status: 'pending_review', platform_ids: { campaign: made[0].id, ad_set: made[1].id, creative_1: made[2].id, ad_1: made[3].id } });
+    expect(made[3].fields).toMatchObject({ adset_id: made[1].id, creative: { creative_id: made[2].id } });
+    expect(graph.requests.filter((r) => r === 'GET /act_4242/campaigns')).not.toHaveLength(0);
+    expect(graph.refusals).toEqual([]);
+  });
+
+  it('answers get_ad_campaign with wait_seconds once the launching campaign moves on', async () => {
+    const draft = await launched(connectorId);
+    const waiting = call(`/ad-campaigns/${draft.id}?wait_seconds=30`);
+    await runLaunchJob(t, owner.workspaceId, draft.id);
+    expect((await json(waiting)).status).toBe('pending_review');
+  });
+
+  it('answers get_ad_campaign with wait_seconds at once for a campaign that is not in transition', async () => {
+    const draft = await json(call('/ad-campaigns', { method: 'POST', json: campaignBody(connectorId) }), 201);
+    const [got, meanwhile] = await Promise.all([json(call(`/ad-campaigns/${draft.id}?wait_seconds=30`)), json(call(`/ad-campaigns/${draft.id}`))]);
+    expect(got).toEqual(meanwhile);
+    expect(got.status).toBe('draft');
+    expect((await json(call(`/ad-campaigns/${draft.id}?wait_seconds=31`), 400)).code).toBe('validation_failed');
   });
 
   it('follows the review: active with delivery in minor units, or disapproved with the reason', async () => {

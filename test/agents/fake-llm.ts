@@ -10,7 +10,10 @@
 //
 // It checks what OpenAI checks before answering: `Authorization: Bearer <apiKey>` (401 with OpenAI's
 // error body otherwise), a JSON body with `model` and non-empty `messages` (400 otherwise). Modes:
-// - ok: a valid structured-output completion, deterministic for a given request: as many steps as the
+// - ok: a valid structured-output completion, deterministic for a given request. For json_schema
+//   `blog_post`: as many sections as `sections.minItems` asks, section i quoting the first sentence of the
+//   i-th passage block and citing its chunk id. For `ad_creatives`: `creatives.minItems` ads headed
+//   "Model ad <n>", ad i quoting passage i's first sentence and linking to its url. Otherwise (an email sequence): as many steps as the
 //   json_schema's `steps.minItems` asks (else 1), step i citing the i-th `chunk_id: <id>` found in the
 //   user message (cycling), using {{first_name | "there"}} only when the user message allows first_name;
 // - malformed: content `{not json`;  wrong_shape: valid JSON with the wrong fields;
@@ -89,8 +92,47 @@ function parseChatRequest(text: string): { problem: string } | { body: ChatReque
   return { body: body as ChatRequest };
 }
 
+/** The first whole sentence of each passage block of the user message (`[n] chunk_id: …` blocks). */
+function passageSentences(user: string): Array<{ id: string; url: string; title: string; sentence: string }> {
+  return user.split(/\n\n(?=\[\d+\] chunk_id:)/).flatMap((block) => {
+    const id = /chunk_id:\s*(\S+)/.exec(block)?.[1];
+    const text = block.split('\n').filter((line) => !/^(\[\d+\] chunk_id|url|title|heading):/.test(line)).join(' ');
+    const sentence = /[A-Z][^.!?]{20,300}[.!?](?=\s|$)/.exec(text)?.[0];
+    const url = /^url:\s*(\S+)$/m.exec(block)?.[1] ?? '';
+    return id && sentence ? [{ id, url, title: /^title:\s*(.*)$/m.exec(block)?.[1].trim() ?? id, sentence }] : [];
+  });
+}
+
+/** A blog post (json_schema `blog_post`): one section per passage, each quoting that passage's first sentence. */
+function blogContent(body: ChatRequest, user: string) {
+  const schema = body.response_format?.json_schema?.schema as { properties?: { sections?: { minItems?: number } } };
+  const count = schema.properties?.sections?.minItems ?? 1;
+  const topic = /^Topic:\s*(.*)$/m.exec(user)?.[1] ?? 'Our work';
+  const found = passageSentences(user);
+  const sections = Array.from({ length: count }, (_, i) => {
+    const p = found[i % Math.max(found.length, 1)];
+    return { heading: `Part ${i + 1}: ${p?.title ?? 'Notes'}`.slice(0, 100), body: `In short: ${p?.sentence ?? 'nothing was found in the passages.'}`, source_chunk_ids: p ? [p.id] : [] };
+  });
+  return { title: `A model's guide to ${topic}`, meta_description: `What the passages say about ${topic}.`.slice(0, 160), introduction: `This post gathers what the passages say about ${topic}.`, sections };
+}
+
+/** Ad creatives (json_schema `ad_creatives`): ad i quotes passage i's first sentence (cut at a word to 125 characters). */
+function adContent(body: ChatRequest, user: string) {
+  const schema = body.response_format?.json_schema?.schema as { properties?: { creatives?: { minItems?: number } } };
+  const count = schema.properties?.creatives?.minItems ?? 1;
+  const found = passageSentences(user);
+  const cut = (text: string, max: number) => (text.length <= max ? text : text.slice(0, text.lastIndexOf(' ', max)));
+  const creatives = Array.from({ length: count }, (_, i) => {
+    const p = found[i % Math.max(found.length, 1)];
+    return { headline: `Model ad ${i + 1}`, primary_text: cut(p?.sentence ?? 'Nothing found.', 125), description: '', link_url: p?.url ?? '', source_chunk_ids: p ? [p.id] : [] };
+  });
+  return { creatives };
+}
+
 function okContent(body: ChatRequest) {
   const user = body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  if (body.response_format?.json_schema?.name === 'blog_post') return blogContent(body, user);
+  if (body.response_format?.json_schema?.name === 'ad_creatives') return adContent(body, user);
   const ids = [...user.matchAll(/chunk_id:\s*(\S+)/g)].map((m) => m[1]);
   const titles = [...user.matchAll(/^title:\s*(.*)$/gm)].map((m) => m[1].trim());
   const minItems = body.response_format?.json_schema?.schema.properties?.steps?.minItems;

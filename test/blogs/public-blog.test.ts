@@ -31,10 +31,10 @@ afterAll(async () => {
 
 describe('the public blog', () => {
   it('derives the blog slug from the workspace name and suffixes a taken one', async () => {
-    expect(blogSlugOf(published)).toBe('feed-co-rockets');
+    expect(blogSlugOf(published)).toBe('feed-and-co-rockets');
     const other = await t.signup({ workspace_name: 'Feed & Co <Rockets>' });
     const [row] = await t.db.sql`select slug from workspaces where id = ${other.workspaceId}`;
-    expect(row.slug).toBe('feed-co-rockets-2');
+    expect(row.slug).toBe('feed-and-co-rockets-2');
   });
 
   it('serves an Atom feed of the published posts with absolute URLs and escaped text', async () => {
@@ -43,7 +43,7 @@ describe('the public blog', () => {
     expect(feed.headers.get('content-type')).toBe('application/atom+xml');
     expect(feed.text).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
     expect(feed.text).toContain('<title>Feed &amp; Co &lt;Rockets&gt;</title>');
-    expect(feed.text).toContain(`<link rel="self" type="application/atom+xml" href="${server.url}/blog/feed-co-rockets/feed.xml"/>`);
+    expect(feed.text).toContain(`<link rel="self" type="application/atom+xml" href="${server.url}/blog/feed-and-co-rockets/feed.xml"/>`);
     expect(feed.text).toContain(`<id>${published.url}</id>`);
     expect(feed.text).toContain('<content type="html">&lt;p&gt;');
     expect(feed.text).not.toContain(draft.slug);
@@ -55,29 +55,58 @@ describe('the public blog', () => {
     expect(map.status).toBe(200);
     expect(map.headers.get('content-type')).toBe('application/xml');
     expect(map.text).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-    expect(map.text).toContain(`<url><loc>${server.url}/blog/feed-co-rockets</loc></url>`);
+    expect(map.text).toContain(`<url><loc>${server.url}/blog/feed-and-co-rockets</loc></url>`);
     expect(map.text).toMatch(new RegExp(`<url><loc>${published.url}</loc><lastmod>\\d{4}-\\d\\d-\\d\\dT`));
     expect(map.text).not.toContain(draft.slug);
   });
 
   it('sends the blog CSP, which allows no script, on pages and the not-found page', async () => {
-    for (const path of [`/blog/feed-co-rockets`, `/blog/feed-co-rockets/${published.slug}`, `/blog/feed-co-rockets/${draft.slug}`, '/blog/no-such-blog', '/blog/no-such-blog/a-post']) {
+    for (const path of [`/blog/feed-and-co-rockets`, `/blog/feed-and-co-rockets/${published.slug}`, `/blog/feed-and-co-rockets/${draft.slug}`, '/blog/no-such-blog', '/blog/no-such-blog/a-post']) {
       const res = await page(t, path);
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp, path).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
       expect(csp).not.toContain('script-src');
       expect(res.text).not.toMatch(/<script/i);
     }
-    expect((await page(t, `/blog/feed-co-rockets/${draft.slug}`)).status).toBe(404);
+    expect((await page(t, `/blog/feed-and-co-rockets/${draft.slug}`)).status).toBe(404);
     expect((await page(t, '/blog/no-such-blog')).status).toBe(404);
     expect((await page(t, '/blog/no-such-blog/feed.xml')).status).toBe(404);
   });
 
   it('lists the index newest first with Open Graph tags', async () => {
-    const index = await page(t, '/blog/feed-co-rockets');
+    const index = await page(t, '/blog/feed-and-co-rockets');
     expect(index.text).toContain('<meta property="og:type" content="website">');
-    expect(index.text).toContain(`<link rel="canonical" href="${server.url}/blog/feed-co-rockets">`);
+    expect(index.text).toContain(`<link rel="canonical" href="${server.url}/blog/feed-and-co-rockets">`);
     expect(index.text).toContain('<h1>Feed &amp; Co &lt;Rockets&gt;</h1>');
+  });
+});
+
+describe('caching of the public blog', () => {
+  it('lets caches keep a page only while it is unchanged: ETag, no-cache, 304, and 404 once unpublished', async () => {
+    const path = `/blog/feed-and-co-rockets/${published.slug}`;
+    const first = await page(t, path);
+    const etag = first.headers.get('etag') as string;
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('public, no-cache');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+
+    const unchanged = await t.request(path, { headers: { 'if-none-match': `W/${etag}` } });
+    expect(unchanged.status).toBe(304);
+    expect(await unchanged.text()).toBe('');
+    expect(unchanged.headers.get('etag')).toBe(etag);
+    const feed = await page(t, '/blog/feed-and-co-rockets/feed.xml');
+    expect((await t.request('/blog/feed-and-co-rockets/feed.xml', { headers: { 'if-none-match': feed.headers.get('etag') as string } })).status).toBe(304);
+
+    await json(t.request(`/api/v1/blog-posts/${published.id}`, { method: 'PATCH', token: ws.token, json: { title: 'Reusable rockets, revised' } }));
+    const changed = await t.request(path, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(await changed.text()).toContain('Reusable rockets, revised');
+    const newTag = changed.headers.get('etag') as string;
+    expect(newTag).not.toBe(etag);
+
+    await json(t.request(`/api/v1/blog-posts/${published.id}/unpublish`, { method: 'POST', token: ws.token }));
+    expect((await t.request(path, { headers: { 'if-none-match': newTag } })).status).toBe(404);
+    published = await json(t.request(`/api/v1/blog-posts/${published.id}/publish`, { method: 'POST', token: ws.token }));
   });
 });
 

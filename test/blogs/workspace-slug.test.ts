@@ -1,11 +1,13 @@
 // Migration 0016 gives every workspace a blog slug: existing rows are backfilled from their names (a
-// suffix when two names give the same slug), and new rows get one from the insert trigger.
+// suffix when two names give the same slug), and new rows get one from the insert trigger
+// (signup passes a transliterated one).
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.ts';
+import { createTestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 
 const source = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
@@ -40,5 +42,16 @@ describe('workspace blog slugs', () => {
     await db.sql`insert into workspaces (id, name, created_at) values ('ws_new', 'Acme Rockets', ${now})`;
     const [created] = await db.sql<{ slug: string }[]>`select slug from workspaces where id = 'ws_new'`;
     expect(created.slug).toBe('acme-rockets-4');
+  });
+
+  it('transliterates the name of a workspace created through signup', async () => {
+    const t = await createTestApp();
+    cleanups.push(() => t.close());
+    const first = await t.signup({ workspace_name: 'Zürcher Bäckerei' });
+    const second = await t.signup({ workspace_name: 'Zürcher Bäckerei' });
+    const cyrillic = await t.signup({ workspace_name: 'Крылья' });
+    const slugs = await t.db.sql<{ id: string; slug: string }[]>`select id, slug from workspaces where id in ${t.db.sql([first.workspaceId, second.workspaceId, cyrillic.workspaceId])}`;
+    const slugOf = (id: string) => slugs.find((r) => r.id === id)?.slug;
+    expect([slugOf(first.workspaceId), slugOf(second.workspaceId), slugOf(cyrillic.workspaceId)]).toEqual(['zuercher-baeckerei', 'zuercher-baeckerei-2', 'krylya']);
   });
 });

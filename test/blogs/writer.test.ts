@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPost } from '../../src/agents/blog-post/check.ts';
 import { blogPostInput } from '../../src/agents/blog-post/input.ts';
-import { clip, slugify, writeBlogPost, type BlogPassage } from '../../src/agents/blog-post/writer.ts';
+import { clip, postSlug, writeBlogPost, type BlogPassage } from '../../src/agents/blog-post/writer.ts';
 
 const passages: BlogPassage[] = [
   { chunk_id: 'kc_a', url: 'https://acme.example/', title: 'Acme Rockets | Home', heading: 'Reusable rockets', text: 'Reusable rockets\nAcme Rockets builds reusable launch vehicles that small teams can fly every week. The Roadrunner lands itself on a small pad.' },
@@ -29,9 +29,15 @@ describe('writeBlogPost', () => {
     expect(writeBlogPost(input, [{ ...passages[0], text: 'Home\nAbout\nPricing' }])).toBeNull();
   });
 
-  it('slugs and clips', () => {
-    expect(slugify('Ça va? Rockets & <Teams>!')).toBe('ca-va-rockets-teams');
-    expect(slugify('!!!')).toBe('post');
+  it('transliterates slugs instead of dropping letters, and clips at a word', () => {
+    expect(postSlug('Ça va? Rockets & <Teams>!')).toBe('ca-va-rockets-and-teams');
+    expect(postSlug('Straße in Zürich')).toBe('strasse-in-zuerich');
+    expect(postSlug('Łódź, Ørsted, Крылья')).toBe('lodz-orsted-krylya');
+    expect(postSlug('!!!')).toBe('post');
+    expect(postSlug('東京')).toBe('post');
+    const slug = postSlug('rockets '.repeat(20));
+    expect(slug.length).toBeLessThanOrEqual(80);
+    expect(slug).toMatch(/^(rockets-)*rockets$/);
     const long = 'word '.repeat(60).trim();
     expect(clip(long, 160).length).toBeLessThanOrEqual(160);
     expect(clip(long, 160).endsWith('…')).toBe(true);

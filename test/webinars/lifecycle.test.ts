@@ -69,7 +69,7 @@ describe('a webinar from scheduling to reminders', () => {
       expect(m.calendarMethod).toBe('REQUEST');
       expect(m.attachment).toBe(m.calendar);
       const ics = icsProps(m.calendar as string);
-      expect(ics).toMatchObject({ METHOD: 'REQUEST', UID: `${webinar.id}@webinars.service-mcp`, SEQUENCE: '0', DTSTART: '20261126T150000Z', DTEND: '20261126T154500Z', SUMMARY: 'Pipeline clinic', STATUS: 'CONFIRMED' });
+      expect(ics).toMatchObject({ METHOD: 'REQUEST', UID: `${webinar.id}@webinars.service-mcp`, SEQUENCE: '0', DTSTART: '20261126T160000', DTEND: '20261126T164500', SUMMARY: 'Pipeline clinic', STATUS: 'CONFIRMED' });
       expect(ics.ATTENDEE.toLowerCase()).toBe(`mailto:${m.to}`);
       expect(ics.ORGANIZER).toBe(`mailto:${ws.connector.account_email}`);
       expect(ics.URL).toBe(joinLinkIn(m.text));
@@ -77,22 +77,23 @@ describe('a webinar from scheduling to reminders', () => {
     }
   });
 
-  it('re-invites everyone on a time change with the same UID and a higher SEQUENCE, and moves the reminders', async () => {
+  it('re-invites everyone on a time change and a new title with the same UID and a higher SEQUENCE, and moves the reminders', async () => {
     const newStart = '2026-11-27T16:00:00.000Z';
     now = new Date(now.getTime() + 60_000);
     const updated = await json(t.request(`/api/v1/webinars/${webinar.id}`, { method: 'PATCH', token: ws.owner.token, json: { start_at: newStart } }));
     expect(updated).toMatchObject({ start_at: newStart, invitation_sequence: 1 });
     now = new Date(now.getTime() + 60_000);
     const retitled = await json(t.request(`/api/v1/webinars/${webinar.id}`, { method: 'PATCH', token: ws.owner.token, json: { title: 'Pipeline clinic (live)' } }));
-    expect(retitled.invitation_sequence).toBe(1);
+    expect(retitled.invitation_sequence).toBe(2);
+    // The unsent SEQUENCE 1 update is superseded by the SEQUENCE 2 one: each registrant gets one mail.
     expect(await sendMail(t)).toBe(2);
     const updates = (await sandboxMail(t, ws.owner.workspaceId)).slice(2);
-    expect(updates.map((m) => m.subject)).toEqual(['Updated time: Pipeline clinic (live)', 'Updated time: Pipeline clinic (live)']);
+    expect(updates.map((m) => m.subject)).toEqual(['Updated: Pipeline clinic (live)', 'Updated: Pipeline clinic (live)']);
     for (const m of updates) {
-      expect(icsProps(m.calendar as string)).toMatchObject({ METHOD: 'REQUEST', UID: `${webinar.id}@webinars.service-mcp`, SEQUENCE: '1', DTSTART: '20261127T160000Z' });
+      expect(icsProps(m.calendar as string)).toMatchObject({ METHOD: 'REQUEST', UID: `${webinar.id}@webinars.service-mcp`, SEQUENCE: '2', DTSTART: '20261127T170000', SUMMARY: 'Pipeline clinic (live)' });
     }
     const changes = await events(ws, 'webinar.updated');
-    expect(changes.map((e) => e.data.time_changed)).toEqual([true, false]);
+    expect(changes.map((e) => [e.data.time_changed, e.data.invitation_changed])).toEqual([[true, true], [false, true]]);
   });
 
   it('sends the 24 h and the 1 h reminders at their times, each exactly once', async () => {

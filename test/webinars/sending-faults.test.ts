@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { takeDueMailAcrossWorkspaces } from '../../src/data/webinar-mail.ts';
-import { readyWorkspace } from '../sequences/sequence-fixtures.ts';
+import { json, readyWorkspace } from '../sequences/sequence-fixtures.ts';
 import { addRegistrants, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
 let t: TestApp;
@@ -30,7 +30,7 @@ describe('webinar mail under faults', () => {
     expect(mail.map((m) => m.to).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `p${i}@example.com`));
   });
 
-  it('marks mail a dead sender had taken uncertain, and never sends it', async () => {
+  it('marks mail a dead sender had taken uncertain, shows it so, and never sends it', async () => {
     const ws = await readyWorkspace(t, []);
     const webinar = await scheduleWebinar(t, ws);
     await addRegistrants(t, ws, webinar.id, [{ email: 'maybe@example.com' }]);
@@ -42,5 +42,8 @@ describe('webinar mail under faults', () => {
     const [row] = await t.db.sql<Array<{ status: string }>>`select status from webinar_mail where id = ${taken[0].id}`;
     expect(row.status).toBe('uncertain');
     expect(await sandboxMail(t, ws.owner.workspaceId)).toEqual([]);
+    // The API says so: the confirmation may have gone, and it is not retried.
+    const listed = await json(t.request(`/api/v1/webinars/${webinar.id}/registrants`, { token: ws.owner.token }));
+    expect(listed.data[0].mail[0]).toMatchObject({ kind: 'confirmation', status: 'uncertain', sent_at: null, reason: 'send_interrupted' });
   });
 });

@@ -24,13 +24,18 @@ export async function addRegistrants(t: TestApp, ws: Workspace, webinarId: strin
 /** Runs the sender as its jobs would; returns how many mails it settled. */
 export const sendMail = (t: TestApp) => sendDueWebinarMail(t.deps);
 
-/** An iCalendar object's content lines, unfolded (RFC 5545 §3.1), keyed by property name (parameters dropped). */
+/**
+ * An iCalendar object's content lines, unfolded (RFC 5545 §3.1), keyed by property name (parameters dropped),
+ * outside the VTIMEZONE (whose DTSTARTs are its rules', not the event's).
+ */
 export function icsProps(ics: string): Record<string, string> {
   const lines = ics.replace(/\r?\n[ \t]/g, '').split(/\r?\n/);
   const props: Record<string, string> = {};
+  let inZone = false;
   for (const line of lines) {
+    if (line === 'BEGIN:VTIMEZONE' || line === 'END:VTIMEZONE') inZone = line.startsWith('BEGIN');
     const m = /^([A-Z-]+)(;[^:]*)?:(.*)$/.exec(line);
-    if (m && !(m[1] in props)) props[m[1]] = m[3];
+    if (m && !inZone && !(m[1] in props)) props[m[1]] = m[3];
   }
   return props;
 }

@@ -1,5 +1,6 @@
 // Webinars → Registrants: one webinar's registrants (the webinar picked from the workspace's list, or named
-// in the link: ?webinar_id=web_…), oldest first, with how each registered and whether they joined.
+// in the link: ?webinar_id=web_…), oldest first, with how each registered, what mail each was sent (a
+// failed send with its reason) and whether they joined.
 import { allPages, ApiProblem } from './api.js';
 import { badge, h, mount } from './dom.js';
 import { timeElement } from './format.js';
@@ -15,7 +16,7 @@ const PATH = '/admin/webinars';
 export function webinarRegistrantsPage(main, ctx) {
   document.title = 'Registrants · Webinars · Agent Platform';
   const state = { webinarId: new URLSearchParams(location.search).get('webinar_id'), load: 0 };
-  const description = 'Who registered for a webinar, through its public page or an agent, and who used their join link.';
+  const description = 'Who registered for a webinar, through its public page or an agent, what mail each was sent, and who used their join link.';
   const picker = h('div', { class: 'filters', role: 'group', 'aria-label': 'Webinar' });
   const card = h('section', { class: 'card', 'aria-label': 'Registrants' });
   mount(main, pageHeader({ title: 'Webinar registrants', description }), picker, card);
@@ -65,7 +66,7 @@ export function webinarRegistrantsPage(main, ctx) {
       mount(card, emptyState({ icon: 'users', title: 'No registrants yet', message: 'People who register on the webinar’s page, or that an agent adds, show up here.' }));
       return;
     }
-    const head = ['Email', 'Name', 'Source', 'Status', 'Registered', 'Joined'].map((t) => h('th', { scope: 'col', text: t }));
+    const head = ['Email', 'Name', 'Source', 'Status', 'Registered', 'Mail', 'Joined'].map((t) => h('th', { scope: 'col', text: t }));
     const table = h(
       'table',
       { class: 'table' },
@@ -89,6 +90,25 @@ function registrantRow(r) {
     h('td', { text: r.source === 'page' ? 'Registration page' : 'Agent / API' }),
     h('td', null, badge(r.status === 'registered' ? 'Registered' : 'Removed', r.status === 'registered' ? 'green' : 'gray')),
     h('td', null, timeElement(r.registered_at)),
+    h('td', null, mailList(r.mail ?? [])),
     h('td', null, r.joined_at ? timeElement(r.joined_at) : h('span', { class: 'muted', text: 'Not yet' })),
+  );
+}
+
+const MAIL_KINDS = { confirmation: 'Confirmation', update: 'Update', cancellation: 'Cancellation', reminder_24h: '24 h reminder', reminder_1h: '1 h reminder' };
+const MAIL_TONES = { sent: 'green', queued: 'gray', sending: 'indigo', failed: 'red', uncertain: 'amber', skipped: 'gray' };
+
+/** Each mail as "<kind>: <status>", the reason (and the provider's words) in its tooltip. @param {any[]} mail */
+function mailList(mail) {
+  if (!mail.length) return h('span', { class: 'muted', text: 'None' });
+  return h(
+    'ul',
+    { class: 'badge-list' },
+    mail.map((/** @type {any} */ m) => {
+      const why = [m.reason, m.detail].filter(Boolean).join(': ');
+      const kind = /** @type {Record<string, string>} */ (MAIL_KINDS)[m.kind] ?? m.kind;
+      const tone = /** @type {Record<string, string>} */ (MAIL_TONES)[m.status] ?? 'gray';
+      return h('li', why ? { title: why } : null, badge(`${kind}: ${m.status}${m.reason ? ` (${m.reason})` : ''}`, tone));
+    }),
   );
 }

@@ -3,7 +3,7 @@
 // headline is a short knowledge sentence or the product's name. Meta's limits are enforced here and
 // checked again before anything is written (headline 40, primary text 125, description 30 characters).
 // Pure: the same goal and passages always give the same creatives.
-import type { AdCreative } from '../../data/ad-campaigns.ts';
+import type { AdCreative, CallToAction } from '../../data/ad-campaigns.ts';
 import { TEXT_LIMITS } from '../../operations/ads/campaign-input.ts';
 import { keywords } from '../email-sequence/keywords.ts';
 import { productName } from '../email-sequence/template-writer.ts';
@@ -40,7 +40,7 @@ function headlineFrom(pool: Sentence[], used: Set<Sentence>, product: string): {
   return { text: [...product].slice(0, TEXT_LIMITS.headline).join('').trim() };
 }
 
-export function writeAdCopy(brief: { goal: string; count: number; passages: WriterPassage[] }): WrittenCreative[] {
+export function writeAdCopy(brief: { goal: string; count: number; passages: WriterPassage[]; callToAction?: CallToAction }): WrittenCreative[] {
   const pool = sentencesOf(brief.passages, keywords(brief.goal));
   const bodies = pool.filter((s) => chars(s.text) <= TEXT_LIMITS.primary_text);
   const product = productName(brief.passages);
@@ -56,7 +56,7 @@ export function writeAdCopy(brief: { goal: string; count: number; passages: Writ
       primary_text: body.text,
       ...(chars(product) <= TEXT_LIMITS.description && { description: product }),
       link_url: body.url,
-      call_to_action: 'LEARN_MORE',
+      call_to_action: brief.callToAction ?? 'LEARN_MORE',
       source_chunk_ids: [...new Set([body.chunkId, ...(headline.source ? [headline.source.chunkId] : [])])],
     });
   }

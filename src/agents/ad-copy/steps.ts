@@ -1,14 +1,18 @@
-// The ad-copy-writer's steps: check the campaign is a draft, find the knowledge relevant to the goal, write
-// the creatives (checked against Meta's limits and the knowledge's links), and put them on the draft.
+// The ad-copy-writer's steps: find the knowledge relevant to the goal, write the creatives (the model writer
+// when one is configured and its creatives pass, else the grounded templates; checked against Meta's limits
+// and the knowledge's links), and put them on the draft, or (a goal alone) into the run's output
+// as `creatives` (ready for create_ad_campaign) with `sources`, the knowledge each one drew on.
 import { readySourceIds, relevantChunks } from '../../data/knowledge.ts';
 import { ApiError } from '../../errors.ts';
 import { requireCampaign } from '../../operations/ads/campaigns.ts';
 import { updateAdCampaign } from '../../operations/ads/campaigns.ts';
-import type { AgentStep } from '../agent-definition.ts';
+import type { AgentStep, StepContext } from '../agent-definition.ts';
+import { ModelWriterFailure } from '../chat-completion.ts';
 import { keywords } from '../email-sequence/keywords.ts';
 import type { WriterPassage } from '../model-writer.ts';
 import { creativeProblems, writeAdCopy, type WrittenCreative } from './copy-writer.ts';
 import type { AdCopyInput } from './input.ts';
+import { writeAdCopyWithModel, type AdBrief } from './model-writer.ts';
 
 const PASSAGES = 8;
 const campaignRef = (id: string) => ({ type: 'ad_campaign', id });
@@ -17,8 +21,7 @@ export const retrieveStep: AgentStep<AdCopyInput> = {
   name: 'retrieve_knowledge',
   async run({ deps, actor, input }) {
     const sql = deps.db.sql;
-    const campaign = await requireCampaign(sql, actor.workspaceId, input.campaign_id);
-    const goal = input.goal ?? campaign.name;
+    const goal = input.campaign_id ? (await requireCampaign(sql, actor.workspaceId, input.campaign_id)).name : (input.goal as string);
     const sourceIds = input.knowledge_source_ids ?? (await readySourceIds(sql, actor.workspaceId)).map((s) => s.id);
     const terms = keywords(goal);
     const hits = sourceIds.length && terms.length ? await relevantChunks(sql, actor.workspaceId, { terms, sourceIds, limit: PASSAGES }) : [];
@@ -30,24 +33,50 @@ export const retrieveStep: AgentStep<AdCopyInput> = {
   },
 };
 
+/** The model's creatives, when a model is configured and they pass the checks; else why not. */
+async function modelCreatives(ctx: StepContext<AdCopyInput>, brief: AdBrief): Promise<{ creatives?: WrittenCreative[]; note?: string }> {
+  const llm = ctx.deps.config.agents.llm;
+  if (!llm) return {};
+  try {
+    const creatives = await writeAdCopyWithModel(llm, brief, { signal: ctx.signal });
+    const urls = new Set(brief.passages.map((p) => p.url));
+    const problems = creatives.flatMap((c, i) => creativeProblems(c, urls).map((p) => `creative ${i + 1}: ${p}`));
+    if (!problems.length) return { creatives, note: `Wrote ${creatives.length} creative${creatives.length === 1 ? '' : 's'} with the model writer (${llm.model}).` };
+    return { note: `The model's creatives failed the checks (${problems.slice(0, 3).join('; ')}); the grounded template writer wrote them instead.` };
+  } catch (error) {
+    if (!(error instanceof ModelWriterFailure)) throw error;
+    return { note: `The model writer failed (${error.reason}); the grounded template writer wrote the creatives instead.` };
+  }
+}
+
 export const writeStep: AgentStep<AdCopyInput> = {
   name: 'write_creatives',
-  async run({ input, state }) {
+  async run(ctx) {
+    const { input, state } = ctx;
     const passages = state.passages as WriterPassage[];
-    const creatives = writeAdCopy({ goal: state.goal as string, count: input.count, passages });
+    const brief: AdBrief = { goal: state.goal as string, count: input.count, passages, callToAction: input.call_to_action };
+    const fromModel = await modelCreatives(ctx, brief);
+    if (fromModel.creatives) return { done: true, state: { creatives: fromModel.creatives, writer: 'model' }, notes: [fromModel.note as string] };
+    const creatives = writeAdCopy(brief);
     if (!creatives.length) throw new ApiError('no_knowledge', 'The knowledge found has no sentence short enough for an ad (125 characters). Ingest pages with short, plain statements about the product, then run again.');
     const urls = new Set(passages.map((p) => p.url));
     const problems = creatives.flatMap((c, i) => creativeProblems(c, urls).map((p) => `creative ${i + 1}: ${p}`));
     if (problems.length) throw new ApiError('draft_check_failed', `The creatives did not pass their checks: ${problems.slice(0, 3).join('; ')}.`);
     const note = `Wrote ${creatives.length} creative${creatives.length === 1 ? '' : 's'} with the grounded template writer, from ${new Set(creatives.flatMap((c) => c.source_chunk_ids)).size} knowledge passages.`;
-    return { done: true, state: { creatives }, notes: [note] };
+    return { done: true, state: { creatives, writer: 'template' }, notes: [...(fromModel.note ? [fromModel.note] : []), note] };
   },
 };
 
 export const applyStep: AgentStep<AdCopyInput> = {
   name: 'update_campaign',
   async run({ deps, actor, input, state }) {
-    const creatives = (state.creatives as WrittenCreative[]).map(({ source_chunk_ids: _sources, ...c }) => c);
+    const written = state.creatives as WrittenCreative[];
+    const creatives = written.map(({ source_chunk_ids: _sources, ...c }) => c);
+    if (!input.campaign_id) {
+      const passages = state.passages as WriterPassage[];
+      const sources = written.map((c, i) => ({ creative: i, chunk_ids: c.source_chunk_ids, urls: [...new Set(c.source_chunk_ids.map((id) => passages.find((p) => p.chunk_id === id)?.url).filter(Boolean))] }));
+      return { done: true, output: { creatives, sources } };
+    }
     await updateAdCampaign(deps, actor, input.campaign_id, { creatives });
     return { done: true, resources: [campaignRef(input.campaign_id)] };
   },

@@ -1,11 +1,14 @@
-// The blog-post-writer's steps: find the knowledge the topic is about, write the post from it with the
-// grounded template writer, check it, and save it as a draft (with the chunks it drew on) in the same
+// The blog-post-writer's steps: find the knowledge the topic is about, write the post from it (the model
+// writer when one is configured and its post passes the checks, else the grounded templates, saying which
+// on the run), check it, and save it as a draft (with the chunks it drew on) in the same
 // transaction as the run's checkpoint, so a retried step never creates a second post.
 import { readySourceIds, relevantChunks } from '../../data/knowledge.ts';
 import { ApiError } from '../../errors.ts';
 import { insertPostRecorded } from '../../operations/blogs/posts.ts';
-import type { AgentStep } from '../agent-definition.ts';
-import { checkPost } from './check.ts';
+import type { AgentStep, StepContext } from '../agent-definition.ts';
+import { ModelWriterFailure } from '../chat-completion.ts';
+import { checkPost, type PostProblem } from './check.ts';
+import { writeBlogPostWithModel } from './model-writer.ts';
 import { SECTIONS, type BlogPostInput } from './input.ts';
 import { briefTerms, writeBlogPost, type BlogDraft, type BlogPassage } from './writer.ts';
 
@@ -26,15 +29,34 @@ export const retrieveStep: AgentStep<BlogPostInput> = {
   },
 };
 
+const describeProblems = (problems: PostProblem[]) => problems.slice(0, 3).map((p) => p.message).join('; ');
+
+/** The model's post, when a model is configured and its post passes the checks; else why not. */
+async function modelDraft(ctx: StepContext<BlogPostInput>, passages: BlogPassage[]): Promise<{ draft?: BlogDraft; note: string }> {
+  const llm = ctx.deps.config.agents.llm;
+  if (!llm) return { note: 'Written by the grounded template writer (no model is configured): every sentence is from the knowledge, each section cites its page.' };
+  try {
+    const draft = await writeBlogPostWithModel(llm, ctx.input, passages, { signal: ctx.signal });
+    const problems = checkPost(draft, ctx.input, passages);
+    if (!problems.length) return { draft, note: `Written by the model writer (${llm.model}); each section cites the pages it drew on.` };
+    return { note: `The model's post failed the checks (${describeProblems(problems)}); the grounded template writer wrote it instead.` };
+  } catch (error) {
+    if (!(error instanceof ModelWriterFailure)) throw error;
+    return { note: `The model writer failed (${error.reason}); the grounded template writer wrote it instead.` };
+  }
+}
+
 export const writeStep: AgentStep<BlogPostInput> = {
   name: 'write_post',
-  async run({ input, state }) {
-    const passages = state.passages as BlogPassage[];
-    const draft = writeBlogPost(input, passages);
+  async run(ctx) {
+    const { input } = ctx;
+    const passages = ctx.state.passages as BlogPassage[];
+    const fromModel = await modelDraft(ctx, passages);
+    const draft = fromModel.draft ?? writeBlogPost(input, passages);
     if (!draft) throw new ApiError('no_knowledge', 'The knowledge found has no sentences to write from (only fragments such as menus or lists). Ingest pages with prose about the topic, then generate again.');
-    const notes = ['Written by the grounded template writer: every sentence is from the knowledge, each section cites its page.'];
+    const notes = [fromModel.note];
     if (draft.outline.length < SECTIONS[input.length]) notes.push(`The knowledge had material for ${draft.outline.length} of the ${SECTIONS[input.length]} sections a ${input.length} post has.`);
-    return { done: true, state: { draft }, notes };
+    return { done: true, state: { draft, writer: fromModel.draft ? 'model' : 'template' }, notes };
   },
 };
 

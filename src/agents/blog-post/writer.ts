@@ -4,6 +4,7 @@
 // page it came from. The template's own words assert nothing. Pure: the same brief and passages always
 // give the same post.
 import type { WriterPassage } from '../model-writer.ts';
+import { slugify } from '../../blogs/slug.ts';
 import { keywords } from '../email-sequence/keywords.ts';
 import { knowledgeSentences, type KnowledgeSentence } from '../knowledge-sentences.ts';
 import { SECTIONS, type BlogPostInput } from './input.ts';
@@ -32,10 +33,7 @@ function sentencesOf(passages: BlogPassage[], terms: string[]): Sentence[] {
   return knowledgeSentences(passages.map((p) => p.text), terms, { maxLength: 320, refused: /[<>`[\]]/ });
 }
 
-export function slugify(text: string): string {
-  const slug = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/, '');
-  return slug || 'post';
-}
+export const postSlug = (title: string): string => slugify(title, 80, 'post');
 
 /** Whole words up to `max` characters, with an ellipsis when cut. */
 export function clip(text: string, max: number): string {
@@ -46,6 +44,9 @@ export function clip(text: string, max: number): string {
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const linkText = (text: string) => text.replace(/[[\]\\]/g, '');
+
+/** The line that ends a section: the page it drew on. */
+export const sourceLine = (passage: BlogPassage): string => `*Source: [${linkText(passage.title ?? passage.url)}](${passage.url})*`;
 
 /** Section headings: the chunk's own heading, else its page's title; each used once. */
 function headingOf(passage: BlogPassage, used: Set<string>): string | null {
@@ -74,11 +75,11 @@ export function writeBlogPost(input: BlogPostInput, passages: BlogPassage[]): Bl
   const title = clip(capitalised(input.topic.replace(/\s+/g, ' ')), 120);
   const body = [intro.text];
   for (const s of sections) {
-    body.push(`## ${s.heading}`, s.sentences.map((x) => x.text).join(' '), `*Source: [${linkText(s.passage.title ?? s.passage.url)}](${s.passage.url})*`);
+    body.push(`## ${s.heading}`, s.sentences.map((x) => x.text).join(' '), sourceLine(s.passage));
   }
   return {
     title,
-    slug: slugify(title),
+    slug: postSlug(title),
     meta_description: clip(intro.text, META_MAX),
     outline: sections.map((s) => ({ heading: s.heading, chunk_ids: [s.passage.chunk_id] })),
     body_markdown: `${body.join('\n\n')}\n`,

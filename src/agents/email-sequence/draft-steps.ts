@@ -4,7 +4,8 @@
 import { readySourceIds, relevantChunks } from '../../data/knowledge.ts';
 import { ApiError } from '../../errors.ts';
 import type { AgentStep, StepContext } from '../agent-definition.ts';
-import { ModelWriterFailure, writeWithModel, type DraftStep, type WriterBrief, type WriterPassage } from '../model-writer.ts';
+import { ModelWriterFailure } from '../chat-completion.ts';
+import { writeWithModel, type DraftStep, type WriterBrief, type WriterPassage } from '../model-writer.ts';
 import { checkDraft, type DraftProblem } from './draft-check.ts';
 import type { EmailSequenceInput } from './input.ts';
 import { keywords } from './keywords.ts';

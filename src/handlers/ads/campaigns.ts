@@ -45,7 +45,7 @@ export async function createAdCampaign(input: CreateAdCampaignInput, ctx: Handle
 }
 
 export async function getAdCampaign(input: GetAdCampaignInput, ctx: HandlerContext): Promise<GetAdCampaignOutput> {
-  return { status: 200, body: adCampaignBody(await get(ctx.deps, actorFrom(ctx), input.path.campaign_id)) };
+  return { status: 200, body: adCampaignBody(await get(ctx.deps, actorFrom(ctx), input.path.campaign_id, { waitSeconds: input.query.wait_seconds ?? 0, signal: ctx.signal })) };
 }
 
 export async function updateAdCampaign(input: UpdateAdCampaignInput, ctx: HandlerContext): Promise<UpdateAdCampaignOutput> {
@@ -65,10 +65,11 @@ export async function resumeAdCampaign(input: ResumeAdCampaignInput, ctx: Handle
 }
 
 export async function archiveAdCampaign(input: ArchiveAdCampaignInput, ctx: HandlerContext): Promise<ArchiveAdCampaignOutput> {
-  return { status: 200, body: adCampaignBody(await archive(ctx.deps, actorFrom(ctx), input.path.campaign_id)) };
+  const { row, note } = await archive(ctx.deps, actorFrom(ctx), input.path.campaign_id);
+  return { status: 200, body: { ...adCampaignBody(row), ...(note && { note }) } };
 }
 
 export async function generateAdCreatives(input: GenerateAdCreativesInput, ctx: HandlerContext): Promise<GenerateAdCreativesOutput> {
-  const run = await startRun(ctx.deps, actorFrom(ctx), { agentId: adCopyWriter.slug, input: { ...input.body, campaign_id: input.path.campaign_id } });
+  const run = await startRun(ctx.deps, actorFrom(ctx), { agentId: adCopyWriter.slug, input: input.body });
   return { status: 202, body: runBody(run), headers: { Location: `/api/v1/agent-runs/${run.id}` } };
 }

@@ -12,26 +12,34 @@ import type {
   BlogSitemapInput,
   BlogSitemapOutput,
 } from '../../generated/handlers.ts';
+import { etagMatches, etagOf } from '../../http/etag.ts';
 import { blogPageHeaders, blogPreviewHeaders } from '../../blogs/pages.ts';
 import { blogFeed as feed, blogIndex, blogPost, blogPostPreview, blogSitemap as sitemap, type Rendered } from '../../operations/blogs/public.ts';
 import type { HandlerContext } from '../context.ts';
 
-const answer = (r: Rendered) => (r.found ? { status: 200 as const, body: r.text, headers: blogPageHeaders } : { status: 404 as const, body: r.text, headers: blogPageHeaders });
+// Every request revalidates (no-cache), so an unpublished post leaves caches at once; an unchanged page
+// costs the reader a 304 without a body.
+function answer(r: Rendered, ifNoneMatch: string | undefined) {
+  const headers = { ...blogPageHeaders, ETag: etagOf(r.text) };
+  if (!r.found) return { status: 404 as const, body: r.text, headers };
+  if (etagMatches(ifNoneMatch, headers.ETag)) return { status: 304 as const, headers };
+  return { status: 200 as const, body: r.text, headers };
+}
 
 export async function blogIndexPage(input: BlogIndexPageInput, ctx: HandlerContext): Promise<BlogIndexPageOutput> {
-  return answer(await blogIndex(ctx.deps, input.path.workspace_slug));
+  return answer(await blogIndex(ctx.deps, input.path.workspace_slug), input.headers['if-none-match']);
 }
 
 export async function blogPostPage(input: BlogPostPageInput, ctx: HandlerContext): Promise<BlogPostPageOutput> {
-  return answer(await blogPost(ctx.deps, input.path.workspace_slug, input.path.post_slug));
+  return answer(await blogPost(ctx.deps, input.path.workspace_slug, input.path.post_slug), input.headers['if-none-match']);
 }
 
 export async function blogFeed(input: BlogFeedInput, ctx: HandlerContext): Promise<BlogFeedOutput> {
-  return answer(await feed(ctx.deps, input.path.workspace_slug));
+  return answer(await feed(ctx.deps, input.path.workspace_slug), input.headers['if-none-match']);
 }
 
 export async function blogSitemap(input: BlogSitemapInput, ctx: HandlerContext): Promise<BlogSitemapOutput> {
-  return answer(await sitemap(ctx.deps, input.path.workspace_slug));
+  return answer(await sitemap(ctx.deps, input.path.workspace_slug), input.headers['if-none-match']);
 }
 
 export async function blogPostPreviewPage(input: BlogPostPreviewPageInput, ctx: HandlerContext): Promise<BlogPostPreviewPageOutput> {

@@ -20,7 +20,8 @@ export async function webinarRegistrationPage(input: WebinarRegistrationPageInpu
   if (!w) return { status: 404, body: notFoundPage(sandbox(ctx)) };
   const closed = closedBecause(w, ctx.deps.clock.now());
   if (closed) return { status: 200, body: outcomePages[closed](w, sandbox(ctx)) };
-  const { nonce, token } = issueCsrf(ctx.deps.auth.apiKeyPepper, w.public_id);
+  // The cookie is sent again with the same nonce: that keeps every open tab's form valid and renews its age.
+  const { nonce, token } = issueCsrf(ctx.deps.auth.apiKeyPepper, w.public_id, cookieValue(input.headers.cookie, CSRF_COOKIE));
   return { status: 200, body: registrationForm(w, token, sandbox(ctx)), headers: { 'Set-Cookie': csrfCookie(ctx, w.public_id, nonce) } };
 }
 

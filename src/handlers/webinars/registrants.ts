@@ -7,7 +7,7 @@ import type {
   RemoveWebinarRegistrantInput,
   RemoveWebinarRegistrantOutput,
 } from '../../generated/handlers.ts';
-import { addRegistrants, listRegistrants, removeRegistrant } from '../../operations/webinars/registrants.ts';
+import { addRegistrants, listRegistrants, registrantMail, removeRegistrant } from '../../operations/webinars/registrants.ts';
 import { registrantBody } from '../../operations/webinars/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
@@ -23,14 +23,15 @@ export async function listWebinarRegistrants(input: ListWebinarRegistrantsInput,
   const actor = actorFrom(ctx);
   const limit = input.query.limit ?? 20;
   const scope = cursorScope(ctx.deps.auth, `list_webinar_registrants:${input.path.webinar_id}`, actor.workspaceId);
-  const rows = await listRegistrants(ctx.deps, actor, input.path.webinar_id, {
+  const { rows, mail } = await listRegistrants(ctx.deps, actor, input.path.webinar_id, {
     statuses: commaList(input.query.status, 'status', statuses),
     after: decodeCursor(input.query.cursor, scope),
     limit: limit + 1,
   });
-  return { status: 200, body: page(rows, limit, registrantBody, (r) => ({ at: r.registered_at.toISOString(), id: r.id }), scope) };
+  return { status: 200, body: page(rows, limit, (r) => registrantBody(r, mail), (r) => ({ at: r.registered_at.toISOString(), id: r.id }), scope) };
 }
 
 export async function removeWebinarRegistrant(input: RemoveWebinarRegistrantInput, ctx: HandlerContext): Promise<RemoveWebinarRegistrantOutput> {
-  return { status: 200, body: registrantBody(await removeRegistrant(ctx.deps, actorFrom(ctx), input.path.webinar_id, input.path.registrant_id)) };
+  const removed = await removeRegistrant(ctx.deps, actorFrom(ctx), input.path.webinar_id, input.path.registrant_id);
+  return { status: 200, body: registrantBody(removed, await registrantMail(ctx.deps, removed)) };
 }

@@ -1,15 +1,17 @@
 // The launch job: builds the campaign at the platform — campaign, ad set, then a creative and an ad per
 // creative — every object created PAUSED, then activates them (ads first, the campaign last, so nothing
 // delivers half-built). Each object's id is stored the moment the platform returns it, and a retry
-// skips what is stored: a crash or a rate limit mid-launch continues, never creating anything twice.
-// (One window remains: a crash after the platform created an object and before its id was stored.)
+// skips what is stored: a crash or a rate limit mid-launch continues, never creating anything twice. A
+// crash after the platform created an object and before its id was stored is covered too: each object's
+// name carries our campaign id, and a retry looks it up by name before creating it.
 import { z } from 'zod';
-import { changeAdCampaign, findAdCampaign, recordPlatformId, type AdCampaignRow, type AdCreative } from '../../data/ad-campaigns.ts';
+import { changeAdCampaign, findAdCampaign, recordPlatformId, type AdCampaignRow } from '../../data/ad-campaigns.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { graphGet, graphPost } from '../../connectors/meta/graph-client.ts';
 import { defineJob, type JobContext, type JobKind } from '../../jobs/job-kind.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { adSetFields, creativeFields, findByName, platformTag, resolveInterests } from './platform-fields.ts';
 import { platformSession, type PlatformSession } from './platform.ts';
 import { syncAdCampaign } from './sync.ts';
 import { adCampaignEventData } from './wire.ts';
@@ -18,14 +20,6 @@ export interface LaunchPayload {
   workspace_id: string;
   campaign_id: string;
 }
-
-const OPTIMIZATION: Record<string, string> = {
-  OUTCOME_TRAFFIC: 'LINK_CLICKS',
-  OUTCOME_AWARENESS: 'REACH',
-  OUTCOME_ENGAGEMENT: 'POST_ENGAGEMENT',
-  OUTCOME_LEADS: 'LINK_CLICKS',
-  OUTCOME_SALES: 'LINK_CLICKS',
-};
 
 export function adLaunchJob(deps: Deps): JobKind<LaunchPayload> {
   return defineJob({
@@ -49,6 +43,9 @@ export async function runLaunch(deps: Deps, payload: LaunchPayload, job: Pick<Jo
   } catch (error) {
     // Waiting for the human to reconnect is not a failure to retry: resume_ad_campaign continues it.
     if (error instanceof ApiError && error.code === 'connector_not_connected') return;
+    // An interest the platform stopped knowing since launch_ad_campaign checked it: nothing was created
+    // (interests are resolved first), so the campaign goes back to draft saying which one.
+    if (error instanceof ApiError && error.code === 'validation_failed') return backToDraft(deps, campaign, error.message);
     throw error;
   }
   await job.once('reviewing', async (tx) => {
@@ -61,29 +58,6 @@ export async function runLaunch(deps: Deps, payload: LaunchPayload, job: Pick<Jo
   await syncAdCampaign(deps, campaign.workspace_id, campaign.id).catch((e: unknown) => deps.log.warn({ campaign_id: campaign.id, err: (e as Error).message }, 'first sync after launch failed; the sync job retries'));
 }
 
-/** The ad set: the budget (minor units, as Meta takes them), the schedule and the targeting. */
-const adSetFields = (c: AdCampaignRow, name: string, campaignId: string) => ({
-  name,
-  campaign_id: campaignId,
-  daily_budget: String(c.daily_budget_minor),
-  billing_event: 'IMPRESSIONS',
-  optimization_goal: OPTIMIZATION[c.objective] ?? 'LINK_CLICKS',
-  bid_strategy: 'LOWEST_COST_WITHOUT_CAP',
-  targeting: { geo_locations: { countries: c.targeting.countries }, age_min: c.targeting.age_min, age_max: c.targeting.age_max },
-  status: 'PAUSED',
-  start_time: c.start_at.toISOString(),
-  ...(c.end_at && { end_time: c.end_at.toISOString() }),
-});
-
-/** A link ad's creative, posted as the page. */
-const creativeFields = (c: AdCreative, name: string, pageId: string) => ({
-  name,
-  object_story_spec: {
-    page_id: pageId,
-    link_data: { link: c.link_url, message: c.primary_text, name: c.headline, ...(c.description && { description: c.description }), call_to_action: { type: c.call_to_action, value: { link: c.link_url } } },
-  },
-});
-
 async function firstPage(deps: Deps, token: string): Promise<{ id: string }> {
   const pages = await graphGet(deps.connectors.meta, token, 'me/accounts', { fields: 'id,name' });
   const first = Array.isArray(pages.data) ? (pages.data[0] as { id?: unknown } | undefined) : undefined;
@@ -92,29 +66,43 @@ async function firstPage(deps: Deps, token: string): Promise<{ id: string }> {
 }
 
 async function buildAtPlatform(deps: Deps, campaign: AdCampaignRow, session: PlatformSession): Promise<void> {
-  const meta = deps.connectors.meta;
   const ids = { ...campaign.platform_ids };
   const account = campaign.ad_account_id ?? session.connector.account_email;
   if (!account) throw new ApiError('connector_not_connected', 'The connector has no ad account.');
-  // Creates the object unless a run before this one stored its id; stores the id the moment it exists.
-  const create = async (key: string, make: (token: string) => Promise<Record<string, unknown>>): Promise<string> => {
+  // Unless a run before this one stored its id: finds the object a crashed run created (by its name,
+  // which carries our campaign id), else creates it; stores the id the moment it is known.
+  const create = async (key: string, edge: string, fields: Record<string, unknown> & { name: string }): Promise<string> => {
     if (ids[key]) return ids[key];
-    const created = await session.call(make);
-    if (typeof created.id !== 'string') throw new ApiError('provider_unavailable', `The ads platform created ${key} without an id.`);
-    await recordPlatformId(deps.db.sql, campaign.workspace_id, campaign.id, key, created.id);
-    ids[key] = created.id;
-    return created.id;
+    let id = await findByName(deps, session, account, edge, fields.name);
+    if (!id) {
+      const created = await session.call((token) => graphPost(deps.connectors.meta, token, `${account}/${edge}`, fields));
+      if (typeof created.id !== 'string') throw new ApiError('provider_unavailable', `The ads platform created ${key} without an id.`);
+      id = created.id;
+    }
+    await recordPlatformId(deps.db.sql, campaign.workspace_id, campaign.id, key, id);
+    ids[key] = id;
+    return id;
   };
-  const post = (edge: string, fields: Record<string, unknown>) => (token: string) => graphPost(meta, token, `${account}/${edge}`, fields);
-  const page = await create('page', (token) => firstPage(deps, token));
-  const tag = `${campaign.name} [${campaign.id}]`;
-  const metaCampaign = await create('campaign', post('campaigns', { name: tag, objective: campaign.objective, status: 'PAUSED', special_ad_categories: [] }));
-  const adSet = await create('ad_set', post('adsets', adSetFields(campaign, tag, metaCampaign)));
+  const interests = ids.ad_set ? [] : await resolveInterests(deps, session, campaign.targeting.interests);
+  const page = ids.page ?? (await session.call((token) => firstPage(deps, token))).id;
+  if (!ids.page) await recordPlatformId(deps.db.sql, campaign.workspace_id, campaign.id, 'page', (ids.page = page));
+  const tag = platformTag(campaign);
+  const metaCampaign = await create('campaign', 'campaigns', { name: tag, objective: campaign.objective, status: 'PAUSED', special_ad_categories: [] });
+  const adSet = await create('ad_set', 'adsets', adSetFields(campaign, metaCampaign, interests));
   for (const [i, c] of campaign.creatives.entries()) {
-    const creative = await create(`creative_${i + 1}`, post('adcreatives', creativeFields(c, `${tag} #${i + 1}`, page)));
-    await create(`ad_${i + 1}`, post('ads', { name: `${tag} #${i + 1}`, adset_id: adSet, creative: { creative_id: creative }, status: 'PAUSED' }));
+    const creative = await create(`creative_${i + 1}`, 'adcreatives', creativeFields(c, `${tag} #${i + 1}`, page));
+    await create(`ad_${i + 1}`, 'ads', { name: `${tag} #${i + 1}`, adset_id: adSet, creative: { creative_id: creative }, status: 'PAUSED' });
   }
   // Ads first and the campaign last, so nothing delivers before all of it is live.
   const ads = campaign.creatives.map((_, i) => ids[`ad_${i + 1}`]);
-  for (const id of [...ads, adSet, metaCampaign]) await session.call((token) => graphPost(meta, token, id, { status: 'ACTIVE' }));
+  for (const id of [...ads, adSet, metaCampaign]) await session.call((token) => graphPost(deps.connectors.meta, token, id, { status: 'ACTIVE' }));
+}
+
+async function backToDraft(deps: Deps, campaign: AdCampaignRow, reason: string): Promise<void> {
+  const row = await deps.db.sql.begin(async (tx) => {
+    const changed = await changeAdCampaign(tx, campaign.workspace_id, campaign.id, ['launching'], { status: 'draft', statusReason: reason.slice(0, 1000) }, deps.clock.now());
+    if (changed) await recordEvent(deps, tx, campaign.workspace_id, { type: 'system', id: null }, 'ad_campaign.updated', adCampaignEventData(changed));
+    return changed;
+  });
+  if (row) deps.resourceWatch.changed(campaign.id);
 }

@@ -7,7 +7,8 @@ import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
 import { requireCampaign } from './campaigns.ts';
-import { campaignConnector } from './platform.ts';
+import { resolveInterests } from './platform-fields.ts';
+import { campaignConnector, platformSession } from './platform.ts';
 import { adCampaignEventData } from './wire.ts';
 
 export interface BudgetConfirmation {
@@ -22,6 +23,8 @@ export async function launchAdCampaign(deps: Deps, actor: Actor, request: { camp
   if (LAUNCHED.has(seen.status)) return seen;
   checkLaunchable(seen, request.confirm, deps.clock.now());
   const connector = await campaignConnector(deps, seen);
+  // Refused before anything is spent: an interest Meta does not know (the 400 names it).
+  if (seen.targeting.interests?.length) await resolveInterests(deps, await platformSession(deps, seen), seen.targeting.interests);
   const row = await deps.db.sql.begin(async (tx) => {
     const c = await requireCampaign(tx, actor.workspaceId, request.campaignId, { forUpdate: true });
     if (LAUNCHED.has(c.status)) return c;

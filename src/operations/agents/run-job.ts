@@ -5,7 +5,7 @@
 // run in `requires_action`; the event of the resource it waits for (or the minute sweep) runs the job again,
 // the step decides again, and the run goes on, keeps waiting, or fails when its deadline has passed.
 import { z } from 'zod';
-import { findRun, mergeRunState, updateRun, type AgentRunRow, type ResourceRef, type RunChange, type RunStep } from '../../data/agent-runs.ts';
+import { findRun, mergeRunState, updateRun, type AgentRunRow, type ResourceRef, type RunOutput, type RunChange, type RunStep } from '../../data/agent-runs.ts';
 import type { Queryable } from '../../data/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError, toProblem } from '../../errors.ts';
@@ -84,9 +84,10 @@ async function park(deps: Deps, run: AgentRunRow, wait: StepWait): Promise<void>
   await change(deps, run, { status: 'requires_action', steps, requiredAction: action, waitingFor: wait.action.resource.id, waitDeadline: deadline, runnerJob: null }, sameWait ? undefined : 'agent_run.requires_action');
 }
 
-function mergeResources(run: AgentRunRow, more: ResourceRef[] = []): { resources: ResourceRef[] } | null {
+function mergeResources(run: AgentRunRow, more: ResourceRef[] = [], extra: Record<string, unknown> = {}): RunOutput | null {
   const all = [...(run.output?.resources ?? []), ...more].filter((r, i, list) => list.findIndex((o) => o.type === r.type && o.id === r.id) === i);
-  return all.length ? { resources: all } : null;
+  const rest = { ...run.output, ...extra, resources: all };
+  return all.length || Object.keys(rest).length > 1 ? rest : null;
 }
 
 async function runStep(deps: Deps, run: AgentRunRow, step: AgentStep<Record<string, unknown>>, job: JobContext): Promise<AgentRunRow | undefined> {
@@ -116,7 +117,7 @@ async function runStep(deps: Deps, run: AgentRunRow, step: AgentStep<Record<stri
     state: { ...state, ...result.state },
     steps,
     stepIndex: run.step_index + 1,
-    output: mergeResources(run, result.resources),
+    output: mergeResources(run, result.resources, result.output),
     notes: [...run.notes, ...(result.notes ?? [])],
   });
 }

@@ -45,11 +45,14 @@ export async function planRegistrantMail(deps: Deps, tx: Queryable, w: WebinarRo
   await kick(deps, tx);
 }
 
-/** The time moved: an updated invitation to everyone, and the reminders moved (a reminder already sent stays sent). */
-export async function planTimeChange(deps: Deps, tx: Queryable, w: WebinarRow, registrants: RegistrantRow[]): Promise<void> {
+/**
+ * The invitation changed (time, title, description or meeting): an updated invitation to everyone, and the
+ * reminders moved to the (perhaps new) time; a reminder already sent stays sent.
+ */
+export async function planInvitationUpdate(deps: Deps, tx: Queryable, w: WebinarRow, registrants: RegistrantRow[]): Promise<void> {
   const now = deps.clock.now();
   for (const r of REMINDERS) await rescheduleReminders(tx, w.workspace_id, w.id, r.kind, reminderDue(w, r.beforeMs));
-  // An invitation not yet sent would show the old time: the update replaces it.
+  // An invitation not yet sent would show the old details: the update replaces it.
   await skipScheduled(tx, w.workspace_id, { webinarId: w.id, kinds: ['confirmation', 'update'] }, 'superseded');
   const updates = registrants.map((reg) => ({ registrantId: reg.id, toEmail: reg.email, kind: 'update' as const, icalSequence: w.ical_sequence, dueAt: now }));
   await queueMail(tx, w.workspace_id, deps.ids, w.id, [...updates, ...reminders(w, registrants, now)], now);

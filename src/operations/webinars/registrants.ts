@@ -4,7 +4,7 @@
 import { emailHash, findLead } from '../../data/leads.ts';
 import type { Queryable } from '../../data/queryable.ts';
 import { countRegistered, findRegistrant, insertRegistrant, isSuppressed, listRegistrants as listRows, markJoined, removeRegistrantRow, type NewRegistrant, type RegistrantRow, type RegistrantStatus } from '../../data/webinar-registrants.ts';
-import { skipScheduled } from '../../data/webinar-mail.ts';
+import { mailOfRegistrants, skipScheduled, type RegistrantMailRow } from '../../data/webinar-mail.ts';
 import { findWebinar, findWebinarByPublicId, type WebinarRow } from '../../data/webinars.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
@@ -105,10 +105,19 @@ export async function registerFromPage(deps: Deps, publicId: string, form: { ema
   });
 }
 
-export async function listRegistrants(deps: Deps, actor: Actor, webinarId: string, page: { statuses: RegistrantStatus[]; after?: { at: string; id: string }; limit: number }): Promise<RegistrantRow[]> {
+/** A page of registrants, and the mail of each (one query for the page). */
+export async function listRegistrants(
+  deps: Deps,
+  actor: Actor,
+  webinarId: string,
+  page: { statuses: RegistrantStatus[]; after?: { at: string; id: string }; limit: number },
+): Promise<{ rows: RegistrantRow[]; mail: RegistrantMailRow[] }> {
   await requireWebinar(deps.db.sql, actor.workspaceId, webinarId);
-  return listRows(deps.db.sql, actor.workspaceId, webinarId, page);
+  const rows = await listRows(deps.db.sql, actor.workspaceId, webinarId, page);
+  return { rows, mail: await mailOfRegistrants(deps.db.sql, actor.workspaceId, rows.map((r) => r.id)) };
 }
+
+export const registrantMail = (deps: Deps, r: RegistrantRow): Promise<RegistrantMailRow[]> => mailOfRegistrants(deps.db.sql, r.workspace_id, [r.id]);
 
 export async function removeRegistrant(deps: Deps, actor: Actor, webinarId: string, registrantId: string): Promise<RegistrantRow> {
   return deps.db.sql.begin(async (tx) => {

@@ -1,8 +1,9 @@
-// Webinars as records: schedule (with a sender that can mail invitations), read, list, update (a time
-// change re-invites every registrant) and cancel (every registrant is told).
+// Webinars as records: schedule (with a sender that can mail invitations), read, list, update (a change to
+// anything the invitation shows re-invites every registrant) and cancel (every registrant is told).
 import { randomBytes } from 'node:crypto';
 import { findConnector } from '../../data/connectors.ts';
 import type { Queryable } from '../../data/queryable.ts';
+import { emptyMailCounts, mailCounts } from '../../data/webinar-mail.ts';
 import { registeredOf } from '../../data/webinar-registrants.ts';
 import { cancelWebinarRow, findWebinar, insertWebinar, listWebinars as listRows, newestConnectedGmail, updateWebinarFields, webinarCounts, type WebinarFields, type WebinarRow, type WebinarStatus } from '../../data/webinars.ts';
 import type { Deps } from '../../deps.ts';
@@ -10,7 +11,7 @@ import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { notConnected } from '../connectors/tokens.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-import { planCancellation, planTimeChange } from './mail-plan.ts';
+import { planCancellation, planInvitationUpdate } from './mail-plan.ts';
 import { registrationUrl, webinarEventData, type WebinarView } from './wire.ts';
 
 export interface WebinarInput {
@@ -66,9 +67,19 @@ async function fieldsFrom(deps: Deps, q: Queryable, workspaceId: string, input: 
   };
 }
 
+/** What changed that registrants' calendars show; capacity or the sender change nothing they see. */
+function invitationChanges(before: WebinarRow, after: WebinarFields): { time: boolean; invitation: boolean } {
+  const time = after.start_at.getTime() !== before.start_at.getTime() || after.duration_minutes !== before.duration_minutes || after.timezone !== before.timezone;
+  // The join link in the invitation stays the same, but the meeting it leads to is news worth a mail.
+  const details = after.title !== before.title || after.description !== before.description || after.meeting_url !== before.meeting_url;
+  return { time, invitation: time || details };
+}
+
 export async function viewWebinars(deps: Deps, workspaceId: string, rows: WebinarRow[]): Promise<WebinarView[]> {
-  const counts = rows.length ? await webinarCounts(deps.db.sql, workspaceId, rows.map((r) => r.id)) : new Map();
-  return rows.map((row) => ({ row, counts: counts.get(row.id) ?? { registered: 0, joined: 0 }, registrationUrl: registrationUrl(deps, row) }));
+  const ids = rows.map((r) => r.id);
+  const counts = rows.length ? await webinarCounts(deps.db.sql, workspaceId, ids) : new Map();
+  const mail = rows.length ? await mailCounts(deps.db.sql, workspaceId, ids) : new Map();
+  return rows.map((row) => ({ row, counts: counts.get(row.id) ?? { registered: 0, joined: 0 }, mail: mail.get(row.id) ?? emptyMailCounts(), registrationUrl: registrationUrl(deps, row) }));
 }
 
 const viewWebinar = async (deps: Deps, row: WebinarRow): Promise<WebinarView> => (await viewWebinars(deps, row.workspace_id, [row]))[0];
@@ -104,10 +115,11 @@ export async function updateWebinar(deps: Deps, actor: Actor, id: string, patch:
     if (current.status !== 'scheduled') throw new ApiError('webinar_cancelled', `Webinar ${id} was cancelled and cannot change; schedule_webinar a new one.`);
     if (Object.keys(patch).length === 0) return current;
     const fields = await fieldsFrom(deps, tx, actor.workspaceId, patch, current);
-    const timeChanged = fields.start_at.getTime() !== current.start_at.getTime() || fields.duration_minutes !== current.duration_minutes || fields.timezone !== current.timezone;
-    const updated = await updateWebinarFields(tx, actor.workspaceId, id, fields, { timeChanged, now: deps.clock.now() });
-    if (timeChanged) await planTimeChange(deps, tx, updated, await registeredOf(tx, actor.workspaceId, id));
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'webinar.updated', { ...webinarEventData(updated), time_changed: timeChanged });
+    const changed = invitationChanges(current, fields);
+    const updated = await updateWebinarFields(tx, actor.workspaceId, id, fields, { invitationChanged: changed.invitation, now: deps.clock.now() });
+    if (changed.invitation) await planInvitationUpdate(deps, tx, updated, await registeredOf(tx, actor.workspaceId, id));
+    const data = { ...webinarEventData(updated), time_changed: changed.time, invitation_changed: changed.invitation };
+    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'webinar.updated', data);
     return updated;
   });
   return viewWebinar(deps, row);

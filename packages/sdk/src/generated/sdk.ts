@@ -628,9 +628,10 @@ const create_ad_campaignBinding: OperationBinding = {"operationId":"create_ad_ca
 
 export type GetAdCampaignArgs = {
   "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']["path"]>["campaign_id"];
+  "wait_seconds"?: NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']["query"]>["wait_seconds"];
 };
 export type GetAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['responses'][200]['content']["application/json"];
-const get_ad_campaignBinding: OperationBinding = {"operationId":"get_ad_campaign","method":"GET","path":"/api/v1/ad-campaigns/{campaign_id}","body":"none","args":[{"name":"campaign_id","in":"path","key":"campaign_id"}]};
+const get_ad_campaignBinding: OperationBinding = {"operationId":"get_ad_campaign","method":"GET","path":"/api/v1/ad-campaigns/{campaign_id}","body":"none","args":[{"name":"campaign_id","in":"path","key":"campaign_id"},{"name":"wait_seconds","in":"query","key":"wait_seconds"}]};
 
 export type UpdateAdCampaignArgs = {
   "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['parameters']["path"]>["campaign_id"];
@@ -641,19 +642,21 @@ export type UpdateAdCampaignArgs = {
   "end_at"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["end_at"];
   "targeting"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["targeting"];
   "creatives"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["creatives"];
+  "confirm"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['requestBody']>['content']["application/json"]>["confirm"];
 };
 export type UpdateAdCampaignResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["patch"]>['responses'][200]['content']["application/json"];
-const update_ad_campaignBinding: OperationBinding = {"operationId":"update_ad_campaign","method":"PATCH","path":"/api/v1/ad-campaigns/{campaign_id}","body":"merged","args":[{"name":"campaign_id","in":"path","key":"campaign_id"},{"name":"name","in":"body","key":"name"},{"name":"objective","in":"body","key":"objective"},{"name":"daily_budget","in":"body","key":"daily_budget"},{"name":"start_at","in":"body","key":"start_at"},{"name":"end_at","in":"body","key":"end_at"},{"name":"targeting","in":"body","key":"targeting"},{"name":"creatives","in":"body","key":"creatives"}],"contentType":"application/json"};
+const update_ad_campaignBinding: OperationBinding = {"operationId":"update_ad_campaign","method":"PATCH","path":"/api/v1/ad-campaigns/{campaign_id}","body":"merged","args":[{"name":"campaign_id","in":"path","key":"campaign_id"},{"name":"name","in":"body","key":"name"},{"name":"objective","in":"body","key":"objective"},{"name":"daily_budget","in":"body","key":"daily_budget"},{"name":"start_at","in":"body","key":"start_at"},{"name":"end_at","in":"body","key":"end_at"},{"name":"targeting","in":"body","key":"targeting"},{"name":"creatives","in":"body","key":"creatives"},{"name":"confirm","in":"body","key":"confirm"}],"contentType":"application/json"};
 
 export type GenerateAdCreativesArgs = {
-  "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['parameters']["path"]>["campaign_id"];
   "idempotency_key"?: string;
-  "goal"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['requestBody']>['content']["application/json"]>["goal"];
-  "knowledge_source_ids"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['requestBody']>['content']["application/json"]>["knowledge_source_ids"];
-  "count"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['requestBody']>['content']["application/json"]>["count"];
+  "campaign_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['requestBody']>['content']["application/json"]>["campaign_id"];
+  "goal"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['requestBody']>['content']["application/json"]>["goal"];
+  "knowledge_source_ids"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['requestBody']>['content']["application/json"]>["knowledge_source_ids"];
+  "count"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['requestBody']>['content']["application/json"]>["count"];
+  "call_to_action"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['requestBody']>['content']["application/json"]>["call_to_action"];
 };
-export type GenerateAdCreativesResult = NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/generate-creatives"]["post"]>['responses'][202]['content']["application/json"];
-const generate_ad_creativesBinding: OperationBinding = {"operationId":"generate_ad_creatives","method":"POST","path":"/api/v1/ad-campaigns/{campaign_id}/generate-creatives","body":"merged","args":[{"name":"campaign_id","in":"path","key":"campaign_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"goal","in":"body","key":"goal"},{"name":"knowledge_source_ids","in":"body","key":"knowledge_source_ids"},{"name":"count","in":"body","key":"count"}],"contentType":"application/json"};
+export type GenerateAdCreativesResult = NonNullable<paths["/api/v1/ad-creatives/generate"]["post"]>['responses'][202]['content']["application/json"];
+const generate_ad_creativesBinding: OperationBinding = {"operationId":"generate_ad_creatives","method":"POST","path":"/api/v1/ad-creatives/generate","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"campaign_id","in":"body","key":"campaign_id"},{"name":"goal","in":"body","key":"goal"},{"name":"knowledge_source_ids","in":"body","key":"knowledge_source_ids"},{"name":"count","in":"body","key":"count"},{"name":"call_to_action","in":"body","key":"call_to_action"}],"contentType":"application/json"};
 
 export type LaunchAdCampaignArgs = {
   "campaign_id": NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/launch"]["post"]>['parameters']["path"]>["campaign_id"];
@@ -755,9 +758,10 @@ const remove_webinar_registrantBinding: OperationBinding = {"operationId":"remov
 
 export type WebinarRegistrationPageArgs = {
   "public_id": NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["get"]>['parameters']["path"]>["public_id"];
+  "cookie"?: string;
 };
 export type WebinarRegistrationPageResult = NonNullable<paths["/webinars/{public_id}/register"]["get"]>['responses'][200]['content']["text/html"];
-const webinar_registration_pageBinding: OperationBinding = {"operationId":"webinar_registration_page","method":"GET","path":"/webinars/{public_id}/register","body":"none","args":[{"name":"public_id","in":"path","key":"public_id"}],"parseAs":"text"};
+const webinar_registration_pageBinding: OperationBinding = {"operationId":"webinar_registration_page","method":"GET","path":"/webinars/{public_id}/register","body":"none","args":[{"name":"public_id","in":"path","key":"public_id"},{"name":"cookie","in":"header","key":"Cookie"}],"parseAs":"text"};
 
 export type WebinarRegisterArgs = {
   "public_id": NonNullable<NonNullable<paths["/webinars/{public_id}/register"]["post"]>['parameters']["path"]>["public_id"];
@@ -832,28 +836,32 @@ const unpublish_blog_postBinding: OperationBinding = {"operationId":"unpublish_b
 
 export type BlogIndexPageArgs = {
   "workspace_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}"]["get"]>['parameters']["path"]>["workspace_slug"];
+  "if_none_match"?: string;
 };
-export type BlogIndexPageResult = NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][200]['content']["text/html"];
-const blog_index_pageBinding: OperationBinding = {"operationId":"blog_index_page","method":"GET","path":"/blog/{workspace_slug}","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"}],"parseAs":"text"};
+export type BlogIndexPageResult = NonNullable<paths["/blog/{workspace_slug}"]["get"]>['responses'][200]['content']["text/html"] | Redirect;
+const blog_index_pageBinding: OperationBinding = {"operationId":"blog_index_page","method":"GET","path":"/blog/{workspace_slug}","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"},{"name":"if_none_match","in":"header","key":"If-None-Match"}],"parseAs":"text","redirect":"manual"};
 
 export type BlogFeedArgs = {
   "workspace_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['parameters']["path"]>["workspace_slug"];
+  "if_none_match"?: string;
 };
-export type BlogFeedResult = NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][200]['content']["application/atom+xml"];
-const blog_feedBinding: OperationBinding = {"operationId":"blog_feed","method":"GET","path":"/blog/{workspace_slug}/feed.xml","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"}],"parseAs":"text"};
+export type BlogFeedResult = NonNullable<paths["/blog/{workspace_slug}/feed.xml"]["get"]>['responses'][200]['content']["application/atom+xml"] | Redirect;
+const blog_feedBinding: OperationBinding = {"operationId":"blog_feed","method":"GET","path":"/blog/{workspace_slug}/feed.xml","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"},{"name":"if_none_match","in":"header","key":"If-None-Match"}],"parseAs":"text","redirect":"manual"};
 
 export type BlogSitemapArgs = {
   "workspace_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['parameters']["path"]>["workspace_slug"];
+  "if_none_match"?: string;
 };
-export type BlogSitemapResult = NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][200]['content']["application/xml"];
-const blog_sitemapBinding: OperationBinding = {"operationId":"blog_sitemap","method":"GET","path":"/blog/{workspace_slug}/sitemap.xml","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"}],"parseAs":"text"};
+export type BlogSitemapResult = NonNullable<paths["/blog/{workspace_slug}/sitemap.xml"]["get"]>['responses'][200]['content']["application/xml"] | Redirect;
+const blog_sitemapBinding: OperationBinding = {"operationId":"blog_sitemap","method":"GET","path":"/blog/{workspace_slug}/sitemap.xml","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"},{"name":"if_none_match","in":"header","key":"If-None-Match"}],"parseAs":"text","redirect":"manual"};
 
 export type BlogPostPageArgs = {
   "workspace_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['parameters']["path"]>["workspace_slug"];
+  "if_none_match"?: string;
   "post_slug": NonNullable<NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['parameters']["path"]>["post_slug"];
 };
-export type BlogPostPageResult = NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][200]['content']["text/html"];
-const blog_post_pageBinding: OperationBinding = {"operationId":"blog_post_page","method":"GET","path":"/blog/{workspace_slug}/{post_slug}","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"},{"name":"post_slug","in":"path","key":"post_slug"}],"parseAs":"text"};
+export type BlogPostPageResult = NonNullable<paths["/blog/{workspace_slug}/{post_slug}"]["get"]>['responses'][200]['content']["text/html"] | Redirect;
+const blog_post_pageBinding: OperationBinding = {"operationId":"blog_post_page","method":"GET","path":"/blog/{workspace_slug}/{post_slug}","body":"none","args":[{"name":"workspace_slug","in":"path","key":"workspace_slug"},{"name":"if_none_match","in":"header","key":"If-None-Match"},{"name":"post_slug","in":"path","key":"post_slug"}],"parseAs":"text","redirect":"manual"};
 
 export type BlogPostPreviewPageArgs = {
   "token": NonNullable<NonNullable<paths["/blog-preview/{token}"]["get"]>['parameters']["path"]>["token"];
@@ -948,7 +956,7 @@ export function createClient(options: ClientOptions) {
     create_ad_campaign: (args: CreateAdCampaignArgs) => runtime.call<CreateAdCampaignResult>(create_ad_campaignBinding, args),
     get_ad_campaign: (args: GetAdCampaignArgs) => runtime.call<GetAdCampaignResult>(get_ad_campaignBinding, args),
     update_ad_campaign: (args: UpdateAdCampaignArgs) => runtime.call<UpdateAdCampaignResult>(update_ad_campaignBinding, args),
-    generate_ad_creatives: (args: GenerateAdCreativesArgs) => runtime.call<GenerateAdCreativesResult>(generate_ad_creativesBinding, args),
+    generate_ad_creatives: (args: GenerateAdCreativesArgs = {}) => runtime.call<GenerateAdCreativesResult>(generate_ad_creativesBinding, args),
     launch_ad_campaign: (args: LaunchAdCampaignArgs) => runtime.call<LaunchAdCampaignResult>(launch_ad_campaignBinding, args),
     pause_ad_campaign: (args: PauseAdCampaignArgs) => runtime.call<PauseAdCampaignResult>(pause_ad_campaignBinding, args),
     resume_ad_campaign: (args: ResumeAdCampaignArgs) => runtime.call<ResumeAdCampaignResult>(resume_ad_campaignBinding, args),

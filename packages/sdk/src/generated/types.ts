@@ -1306,7 +1306,7 @@ export interface paths {
         };
         /**
          * Get an ad campaign
-         * @description Status (as the ads platform reports it), the disapproval reason, the platform's object ids and delivery (spend in minor units, impressions, clicks).
+         * @description Status (as the ads platform reports it), the disapproval reason, the platform's object ids and delivery (spend in minor units, impressions, clicks). Pass `wait_seconds` (up to 30) to answer as soon as a launching or in-review campaign's status changes.
          */
         get: operations["get_ad_campaign"];
         put?: never;
@@ -1316,12 +1316,12 @@ export interface paths {
         head?: never;
         /**
          * Update an ad campaign
-         * @description Draft campaigns only; fields given replace the stored ones.
+         * @description Fields given replace the stored ones. A draft is edited here; a paused campaign on the platform too (name, daily_budget, end_at, targeting, creatives; a new daily_budget needs `confirm` repeating it). Any other launched campaign: 409 ad_campaign_not_paused, pause it first.
          */
         patch: operations["update_ad_campaign"];
         trace?: never;
     };
-    "/api/v1/ad-campaigns/{campaign_id}/generate-creatives": {
+    "/api/v1/ad-creatives/generate": {
         parameters: {
             query?: never;
             header?: never;
@@ -1332,7 +1332,7 @@ export interface paths {
         put?: never;
         /**
          * Generate ad creatives
-         * @description Runs the ad-copy-writer store agent on a draft campaign: creatives written from the workspace's knowledge within Meta's text limits, linking only to the knowledge's pages, replace the draft's. Answers 202 with the run.
+         * @description Runs the ad-copy-writer store agent: creatives written from the workspace's knowledge within Meta's text limits, linking only to the knowledge's pages. Exactly one of `campaign_id` (they replace that draft's creatives) or `goal` (they are the finished run's `output.creatives`, to pass to create_ad_campaign). Answers 202 with the run.
          */
         post: operations["generate_ad_creatives"];
         delete?: never;
@@ -1412,7 +1412,7 @@ export interface paths {
         put?: never;
         /**
          * Archive an ad campaign
-         * @description Ends it for good (archived on the platform too); its history stays readable.
+         * @description Ends it for good (archived on the platform too); its history stays readable. With the connector disconnected it is archived here only, and `note` says the platform objects could not be archived.
          */
         post: operations["archive_ad_campaign"];
         delete?: never;
@@ -1464,7 +1464,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webinar
-         * @description Scheduled webinars only. A change of `start_at`, `duration_minutes` or `timezone` sends every registrant an updated invitation (same UID, higher SEQUENCE) and moves the reminders.
+         * @description Scheduled webinars only. A change of anything the invitation shows (`start_at`, `duration_minutes`, `timezone`, `title`, `description`, `meeting_url`) sends every registrant an updated invitation (same UID, higher SEQUENCE, the same join link) and moves the reminders; a change of `capacity` or the sender alone sends nothing.
          */
         patch: operations["update_webinar"];
         trace?: never;
@@ -1498,7 +1498,7 @@ export interface paths {
         };
         /**
          * List a webinar's registrants
-         * @description Oldest first, with when each registered and joined.
+         * @description Oldest first, with when each registered and joined, and each one's mail (kind, status, sent_at, failure reason).
          */
         get: operations["list_webinar_registrants"];
         put?: never;
@@ -1542,7 +1542,7 @@ export interface paths {
         };
         /**
          * Webinar registration page
-         * @description The public page where a person registers for a webinar; it sets the form's CSRF cookie.
+         * @description The public page where a person registers for a webinar; it sets the form's CSRF cookie (keeping the browser's existing one, so several open tabs all stay valid).
          */
         get: operations["webinar_registration_page"];
         put?: never;
@@ -2683,6 +2683,8 @@ export interface components {
             } | null;
             output: {
                 resources?: components["schemas"]["ResourceRef"][];
+                /** @description ad-copy-writer with a goal alone: creatives for create_ad_campaign. */
+                creatives?: Record<string, never>[];
             } | null;
             /** @description The problem a failed run ended with (`code`, `detail`, …). */
             error: {
@@ -2767,13 +2769,29 @@ export interface components {
             end_at?: string | null;
             targeting?: components["schemas"]["AdTargeting"];
             creatives?: components["schemas"]["AdCreative"][];
+            /** @description A paused campaign's new daily budget, repeated exactly. */
+            confirm?: {
+                daily_budget_minor: number;
+                currency: string;
+            };
         };
+        /** @description Exactly one of campaign_id and goal. */
         GenerateAdCreativesRequest: {
-            /** @description What the ads are for; default: the campaign's name. */
+            /**
+             * @description A draft whose creatives are replaced.
+             * @example adc_01jd8x6y5k2r3t4v5w6x7y8z9a
+             */
+            campaign_id?: string;
+            /** @description What the ads are for, without a campaign. */
             goal?: string;
             knowledge_source_ids?: string[];
             /** @default 3 */
             count: number;
+            /**
+             * @default LEARN_MORE
+             * @enum {string}
+             */
+            call_to_action: "LEARN_MORE" | "SIGN_UP" | "SHOP_NOW" | "CONTACT_US" | "BOOK_TRAVEL" | "DOWNLOAD" | "GET_QUOTE" | "SUBSCRIBE";
         };
         LaunchAdCampaignRequest: {
             /** @description The campaign's daily budget, repeated exactly. */
@@ -2813,6 +2831,8 @@ export interface components {
             status: string;
             mode: string;
             status_reason?: string | null;
+            /** @description archive_ad_campaign without a connected connector: what was left at the platform. */
+            note?: string;
         };
         AdCampaignList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["AdCampaign"][];
@@ -2862,10 +2882,11 @@ export interface components {
             meeting_url?: string;
             sender_connector_id?: string;
             registration_url: string;
-            /** @description The calendar invitation SEQUENCE; grows with each time change. */
+            /** @description The calendar invitation SEQUENCE; grows with each change the invitation shows, and on cancellation. */
             invitation_sequence?: number;
             registered?: number;
             joined?: number;
+            mail?: components["schemas"]["WebinarMailCounts"];
             created_at?: string;
             updated_at?: string;
             cancelled_at?: string | null;
@@ -2894,6 +2915,78 @@ export interface components {
             registered_at?: string;
             removed_at?: string | null;
             joined_at?: string | null;
+            /** @description Every mail this registrant is owed or was sent, oldest due first. */
+            mail: components["schemas"]["WebinarMail"][];
+        };
+        /**
+         * @description One mail to a registrant. `status`: queued (due at `due_at`, or waiting for a retry after `reason`), sending, sent, failed (given up: `reason` and the provider's `detail`), skipped (no longer applies: `reason` is superseded, registrant_removed, webinar_cancelled, too_late or suppressed), uncertain (the sender stopped mid-send; it may have gone and is never resent).
+         * @example {
+         *       "kind": "confirmation",
+         *       "invitation_sequence": 0,
+         *       "status": "sent",
+         *       "due_at": "2026-11-24T10:00:00.000Z",
+         *       "sent_at": "2026-11-24T10:00:02.000Z",
+         *       "attempts": 1,
+         *       "reason": null,
+         *       "detail": null
+         *     }
+         * @example {
+         *       "kind": "update",
+         *       "invitation_sequence": 1,
+         *       "status": "failed",
+         *       "due_at": "2026-11-24T11:00:00.000Z",
+         *       "sent_at": null,
+         *       "attempts": 1,
+         *       "reason": "rejected",
+         *       "detail": "Gmail send: the provider answered 400 (Invalid To header)"
+         *     }
+         * @example {
+         *       "kind": "reminder_24h",
+         *       "invitation_sequence": null,
+         *       "status": "queued",
+         *       "due_at": "2026-11-25T15:00:00.000Z",
+         *       "sent_at": null,
+         *       "attempts": 0,
+         *       "reason": null,
+         *       "detail": null
+         *     }
+         */
+        WebinarMail: {
+            /** @enum {string} */
+            kind: "confirmation" | "update" | "cancellation" | "reminder_24h" | "reminder_1h";
+            /** @description The SEQUENCE of the invitation it carries; null for reminders. */
+            invitation_sequence?: number | null;
+            /** @enum {string} */
+            status: "queued" | "sending" | "sent" | "failed" | "skipped" | "uncertain";
+            due_at: string;
+            sent_at: string | null;
+            attempts: number;
+            /**
+             * @example rejected
+             * @example provider_unavailable
+             * @example superseded
+             */
+            reason: string | null;
+            detail: string | null;
+        };
+        /**
+         * @description The webinar's mail by status (see WebinarMail).
+         * @example {
+         *       "queued": 4,
+         *       "sending": 0,
+         *       "sent": 2,
+         *       "failed": 1,
+         *       "skipped": 0,
+         *       "uncertain": 0
+         *     }
+         */
+        WebinarMailCounts: {
+            queued: number;
+            sending: number;
+            sent: number;
+            failed: number;
+            skipped: number;
+            uncertain: number;
         };
         WebinarRegistrantList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["WebinarRegistrant"][];
@@ -3145,6 +3238,8 @@ export interface components {
         /** @description The signed token of a registrant's join link. */
         WebinarJoinTokenPath: string;
         BlogPostIdPath: string;
+        /** @description The ETag of the copy you hold; 304 without a body when the page has not changed since. */
+        IfNoneMatch: string;
         /** @description The workspace's blog slug, as in get_blog_post's `url`. */
         WorkspaceSlugPath: string;
         SequenceIdPath: string;
@@ -5782,7 +5877,10 @@ export interface operations {
     };
     get_ad_campaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Seconds to wait for a status change of a launching or pending_review campaign (0 answers at once). */
+                wait_seconds?: number;
+            };
             header?: never;
             path: {
                 campaign_id: components["parameters"]["AdCampaignIdPath"];
@@ -5800,6 +5898,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdCampaign"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5842,6 +5941,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5852,12 +5952,10 @@ export interface operations {
                 /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
-            path: {
-                campaign_id: components["parameters"]["AdCampaignIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["GenerateAdCreativesRequest"];
             };
@@ -6289,7 +6387,10 @@ export interface operations {
     webinar_registration_page: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The CSRF cookie an earlier view of the form set, kept when valid. */
+                Cookie?: string;
+            };
             path: {
                 /** @description The public id in the webinar's registration URL. */
                 public_id: components["parameters"]["WebinarPublicIdPath"];
@@ -6681,7 +6782,10 @@ export interface operations {
     blog_index_page: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy you hold; 304 without a body when the page has not changed since. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The workspace's blog slug, as in get_blog_post's `url`. */
                 workspace_slug: components["parameters"]["WorkspaceSlugPath"];
@@ -6698,6 +6802,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not modified since the ETag in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No blog with this slug. */
             404: {
@@ -6716,7 +6827,10 @@ export interface operations {
     blog_feed: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy you hold; 304 without a body when the page has not changed since. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The workspace's blog slug, as in get_blog_post's `url`. */
                 workspace_slug: components["parameters"]["WorkspaceSlugPath"];
@@ -6733,6 +6847,13 @@ export interface operations {
                 content: {
                     "application/atom+xml": string;
                 };
+            };
+            /** @description Not modified since the ETag in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No blog with this slug. */
             404: {
@@ -6751,7 +6872,10 @@ export interface operations {
     blog_sitemap: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy you hold; 304 without a body when the page has not changed since. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The workspace's blog slug, as in get_blog_post's `url`. */
                 workspace_slug: components["parameters"]["WorkspaceSlugPath"];
@@ -6768,6 +6892,13 @@ export interface operations {
                 content: {
                     "application/xml": string;
                 };
+            };
+            /** @description Not modified since the ETag in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No blog with this slug. */
             404: {
@@ -6786,7 +6917,10 @@ export interface operations {
     blog_post_page: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy you hold; 304 without a body when the page has not changed since. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The workspace's blog slug, as in get_blog_post's `url`. */
                 workspace_slug: components["parameters"]["WorkspaceSlugPath"];
@@ -6804,6 +6938,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not modified since the ETag in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No published post here. */
             404: {
