@@ -1,11 +1,12 @@
 // Where an import's time goes, for the notes: the stages of the pipeline timed on their own in this
 // process with the same number of generated rows, each a step closer to the end-to-end import:
 // generating the CSV text (the bench's own cost, included in the others), parsing it (readCsvRows),
-// parsing and normalising (csvItems + normalizeLead), writeLeadBatch alone on normalised leads, and
+// parsing and normalising (csvItems + normalizeLead), the job's batch write alone on normalised leads
+// (LeadBatch + writeLeadCounts), and
 // the whole engine (runImport over csvItems: parse, normalise, write, counts) without HTTP, the job
 // queue or the fetch.
 import type { Database } from '../../src/db/connection.ts';
-import { insertImport, writeLeadBatch, type LeadFields } from '../../src/data/leads.ts';
+import { insertImport, LeadBatch, writeLeadCounts } from '../../src/data/leads.ts';
 import type { Deps } from '../../src/deps.ts';
 import { readCsvRows } from '../../src/leads/csv-rows.ts';
 import { normalizeLead } from '../../src/leads/lead-fields.ts';
@@ -56,26 +57,26 @@ export async function measureStages(deps: Deps, db: Database, workspaceId: strin
   return { generate, parse, parseNormalise, write, engine };
 }
 
-/** writeLeadBatch on leads normalised beforehand (not timed), one transaction per batch as the engine writes them. */
+/** The job's batch write (LeadBatch filled untimed, then writeLeadCounts), one transaction per batch as the engine writes them. */
 async function writeAlone(deps: Deps, db: Database, workspaceId: string, rows: number, prefix: string): Promise<number> {
-  const batches: Array<Array<{ row: number; lead: LeadFields }>> = [];
+  const batches: LeadBatch[] = [];
   for (let start = 0; start < rows; start += BATCH_SIZE) {
-    const batch: Array<{ row: number; lead: LeadFields }> = [];
+    const batch = new LeadBatch(deps.ids, []);
     for (let i = start; i < Math.min(rows, start + BATCH_SIZE); i += 1) {
       const v = leadValues(prefix, i);
       const normalized = normalizeLead({ ...v, tags: v.tags.split(';') });
       if (!('lead' in normalized)) throw new Error(`generated row ${csvLine(v).trim()} does not normalise`);
-      batch.push({ row: i + 1, lead: normalized.lead });
+      batch.add(i + 1, normalized.lead);
     }
     batches.push(batch);
   }
   const started = performance.now();
   let created = 0;
   for (const batch of batches) {
-    const outcome = await db.sql.begin((tx) => writeLeadBatch(tx, workspaceId, deps.ids, batch, { onConflict: 'skip', importId: null, addTags: [], now: new Date() }));
-    created += outcome.created.length;
+    const counts = await db.sql.begin((tx) => writeLeadCounts(tx, workspaceId, batch, { onConflict: 'skip', importId: null, now: new Date() }));
+    created += counts.created;
   }
   const result = perSecond(rows, started);
-  if (created !== rows) throw new Error(`writeLeadBatch created ${created} of ${rows} rows`);
+  if (created !== rows) throw new Error(`writeLeadCounts created ${created} of ${rows} rows`);
   return result;
 }

@@ -2,7 +2,7 @@
 // skipped rows are told apart; `update` merges but never re-activates; a suppressed address is
 // created suppressed. Runs on PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { suppress, writeLeadBatch } from '../../src/data/leads.ts';
+import { LeadBatch, suppress, writeLeadBatch, writeLeadCounts } from '../../src/data/leads.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { blankLead } from './lead-fixtures.ts';
 
@@ -41,6 +41,17 @@ describe('writeLeadBatch', () => {
     await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, [{ row: 1, lead: lead('gone@x.example') }], { onConflict: 'skip', importId: null, addTags: [], now: new Date() });
     const [row] = await t.db.sql`select status from leads where workspace_id = ${owner.workspaceId} and email = 'gone@x.example'`;
     expect(row.status).toBe('do_not_contact');
+  });
+
+  it('counts a batch written for counts alone, each address with its own suppression status', async () => {
+    await suppress(t.db.sql, owner.workspaceId, 'left@y.example', 'unsubscribed', new Date());
+    await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, [{ row: 1, lead: lead('there@y.example') }], { onConflict: 'skip', importId: null, addTags: [], now: new Date() });
+    const batch = new LeadBatch(t.deps.ids, []);
+    ['left@y.example', 'fresh@y.example', 'there@y.example'].forEach((email, i) => batch.add(i + 1, lead(email)));
+    const counts = await writeLeadCounts(t.db.sql, owner.workspaceId, batch, { onConflict: 'skip', importId: null, now: new Date() });
+    expect(counts).toEqual({ created: 2, updated: 0, skipped: 1 });
+    const rows = await t.db.sql`select email, status from leads where workspace_id = ${owner.workspaceId} and email like '%@y.example' order by email`;
+    expect(rows.map((r) => [r.email, r.status])).toEqual([['fresh@y.example', 'active'], ['left@y.example', 'unsubscribed'], ['there@y.example', 'active']]);
   });
 
   it('keeps each workspace to its own leads', async () => {
