@@ -100,17 +100,9 @@ export function listMailOf(q: Queryable, workspaceId: string, webinarId: string)
 }
 
 /** What a registrant's mail looks like to the API: its kind, state, and why it failed or was skipped. */
-export interface RegistrantMailRow {
-  registrant_id: string;
-  kind: MailKind;
-  ical_sequence: number;
-  status: MailStatus;
-  due_at: Date;
-  sent_at: Date | null;
-  attempts: number;
-  error_code: string | null;
+export type RegistrantMailRow = Pick<MailRow, 'registrant_id' | 'kind' | 'ical_sequence' | 'status' | 'due_at' | 'sent_at' | 'attempts' | 'error_code'> & {
   error_message: string | null;
-}
+};
 
 export function mailOfRegistrants(q: Queryable, workspaceId: string, registrantIds: string[]): Promise<RegistrantMailRow[]> {
   if (registrantIds.length === 0) return Promise.resolve([]);

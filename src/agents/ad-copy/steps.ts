@@ -6,8 +6,8 @@ import { readySourceIds, relevantChunks } from '../../data/knowledge.ts';
 import { ApiError } from '../../errors.ts';
 import { requireCampaign } from '../../operations/ads/campaigns.ts';
 import { updateAdCampaign } from '../../operations/ads/campaigns.ts';
-import type { AgentStep, StepContext } from '../agent-definition.ts';
-import { ModelWriterFailure } from '../chat-completion.ts';
+import type { AgentStep } from '../agent-definition.ts';
+import { attemptModel } from '../model-attempt.ts';
 import { keywords } from '../email-sequence/keywords.ts';
 import type { WriterPassage } from '../model-writer.ts';
 import { creativeProblems, writeAdCopy, type WrittenCreative } from './copy-writer.ts';
@@ -33,21 +33,12 @@ export const retrieveStep: AgentStep<AdCopyInput> = {
   },
 };
 
-/** The model's creatives, when a model is configured and they pass the checks; else why not. */
-async function modelCreatives(ctx: StepContext<AdCopyInput>, brief: AdBrief): Promise<{ creatives?: WrittenCreative[]; note?: string }> {
-  const llm = ctx.deps.config.agents.llm;
-  if (!llm) return {};
-  try {
-    const creatives = await writeAdCopyWithModel(llm, brief, { signal: ctx.signal });
-    const urls = new Set(brief.passages.map((p) => p.url));
-    const problems = creatives.flatMap((c, i) => creativeProblems(c, urls).map((p) => `creative ${i + 1}: ${p}`));
-    if (!problems.length) return { creatives, note: `Wrote ${creatives.length} creative${creatives.length === 1 ? '' : 's'} with the model writer (${llm.model}).` };
-    return { note: `The model's creatives failed the checks (${problems.slice(0, 3).join('; ')}); the grounded template writer wrote them instead.` };
-  } catch (error) {
-    if (!(error instanceof ModelWriterFailure)) throw error;
-    return { note: `The model writer failed (${error.reason}); the grounded template writer wrote the creatives instead.` };
-  }
-}
+const creativesProblems = (creatives: WrittenCreative[], passages: WriterPassage[]) => {
+  const urls = new Set(passages.map((p) => p.url));
+  return creatives.flatMap((c, i) => creativeProblems(c, urls).map((p) => `creative ${i + 1}: ${p}`));
+};
+
+const wrote = (n: number, writer: string) => `Wrote ${n} creative${n === 1 ? '' : 's'} with the ${writer}`;
 
 export const writeStep: AgentStep<AdCopyInput> = {
   name: 'write_creatives',
@@ -55,15 +46,19 @@ export const writeStep: AgentStep<AdCopyInput> = {
     const { input, state } = ctx;
     const passages = state.passages as WriterPassage[];
     const brief: AdBrief = { goal: state.goal as string, count: input.count, passages, callToAction: input.call_to_action };
-    const fromModel = await modelCreatives(ctx, brief);
-    if (fromModel.creatives) return { done: true, state: { creatives: fromModel.creatives, writer: 'model' }, notes: [fromModel.note as string] };
+    const fromModel = await attemptModel(ctx, {
+      write: (llm, signal) => writeAdCopyWithModel(llm, brief, { signal }),
+      problems: (creatives) => creativesProblems(creatives, passages),
+      noun: 'creatives',
+      instead: 'the creatives',
+    });
+    if (fromModel.kind === 'written') return { done: true, state: { creatives: fromModel.result, writer: 'model' }, notes: [`${wrote(fromModel.result.length, `model writer (${fromModel.model})`)}.`] };
     const creatives = writeAdCopy(brief);
     if (!creatives.length) throw new ApiError('no_knowledge', 'The knowledge found has no sentence short enough for an ad (125 characters). Ingest pages with short, plain statements about the product, then run again.');
-    const urls = new Set(passages.map((p) => p.url));
-    const problems = creatives.flatMap((c, i) => creativeProblems(c, urls).map((p) => `creative ${i + 1}: ${p}`));
+    const problems = creativesProblems(creatives, passages);
     if (problems.length) throw new ApiError('draft_check_failed', `The creatives did not pass their checks: ${problems.slice(0, 3).join('; ')}.`);
-    const note = `Wrote ${creatives.length} creative${creatives.length === 1 ? '' : 's'} with the grounded template writer, from ${new Set(creatives.flatMap((c) => c.source_chunk_ids)).size} knowledge passages.`;
-    return { done: true, state: { creatives, writer: 'template' }, notes: [...(fromModel.note ? [fromModel.note] : []), note] };
+    const note = `${wrote(creatives.length, 'grounded template writer')}, from ${new Set(creatives.flatMap((c) => c.source_chunk_ids)).size} knowledge passages.`;
+    return { done: true, state: { creatives, writer: 'template' }, notes: [...(fromModel.kind === 'fallback' ? [fromModel.note] : []), note] };
   },
 };
 

@@ -5,9 +5,9 @@
 import { readySourceIds, relevantChunks } from '../../data/knowledge.ts';
 import { ApiError } from '../../errors.ts';
 import { insertPostRecorded } from '../../operations/blogs/posts.ts';
-import type { AgentStep, StepContext } from '../agent-definition.ts';
-import { ModelWriterFailure } from '../chat-completion.ts';
-import { checkPost, type PostProblem } from './check.ts';
+import type { AgentStep } from '../agent-definition.ts';
+import { attemptModel, type ModelAttempt } from '../model-attempt.ts';
+import { checkPost } from './check.ts';
 import { writeBlogPostWithModel } from './model-writer.ts';
 import { SECTIONS, type BlogPostInput } from './input.ts';
 import { briefTerms, writeBlogPost, type BlogDraft, type BlogPassage } from './writer.ts';
@@ -29,21 +29,9 @@ export const retrieveStep: AgentStep<BlogPostInput> = {
   },
 };
 
-const describeProblems = (problems: PostProblem[]) => problems.slice(0, 3).map((p) => p.message).join('; ');
-
-/** The model's post, when a model is configured and its post passes the checks; else why not. */
-async function modelDraft(ctx: StepContext<BlogPostInput>, passages: BlogPassage[]): Promise<{ draft?: BlogDraft; note: string }> {
-  const llm = ctx.deps.config.agents.llm;
-  if (!llm) return { note: 'Written by the grounded template writer (no model is configured): every sentence is from the knowledge, each section cites its page.' };
-  try {
-    const draft = await writeBlogPostWithModel(llm, ctx.input, passages, { signal: ctx.signal });
-    const problems = checkPost(draft, ctx.input, passages);
-    if (!problems.length) return { draft, note: `Written by the model writer (${llm.model}); each section cites the pages it drew on.` };
-    return { note: `The model's post failed the checks (${describeProblems(problems)}); the grounded template writer wrote it instead.` };
-  } catch (error) {
-    if (!(error instanceof ModelWriterFailure)) throw error;
-    return { note: `The model writer failed (${error.reason}); the grounded template writer wrote it instead.` };
-  }
+function writerNote(attempt: ModelAttempt<BlogDraft>): string {
+  if (attempt.kind === 'written') return `Written by the model writer (${attempt.model}); each section cites the pages it drew on.`;
+  return attempt.kind === 'fallback' ? attempt.note : 'Written by the grounded template writer (no model is configured): every sentence is from the knowledge, each section cites its page.';
 }
 
 export const writeStep: AgentStep<BlogPostInput> = {
@@ -51,12 +39,17 @@ export const writeStep: AgentStep<BlogPostInput> = {
   async run(ctx) {
     const { input } = ctx;
     const passages = ctx.state.passages as BlogPassage[];
-    const fromModel = await modelDraft(ctx, passages);
-    const draft = fromModel.draft ?? writeBlogPost(input, passages);
+    const fromModel = await attemptModel(ctx, {
+      write: (llm, signal) => writeBlogPostWithModel(llm, input, passages, { signal }),
+      problems: (post) => checkPost(post, input, passages).map((p) => p.message),
+      noun: 'post',
+      instead: 'it',
+    });
+    const draft = fromModel.kind === 'written' ? fromModel.result : writeBlogPost(input, passages);
     if (!draft) throw new ApiError('no_knowledge', 'The knowledge found has no sentences to write from (only fragments such as menus or lists). Ingest pages with prose about the topic, then generate again.');
-    const notes = [fromModel.note];
+    const notes = [writerNote(fromModel)];
     if (draft.outline.length < SECTIONS[input.length]) notes.push(`The knowledge had material for ${draft.outline.length} of the ${SECTIONS[input.length]} sections a ${input.length} post has.`);
-    return { done: true, state: { draft, writer: fromModel.draft ? 'model' : 'template' }, notes };
+    return { done: true, state: { draft, writer: fromModel.kind === 'written' ? 'model' : 'template' }, notes };
   },
 };
 

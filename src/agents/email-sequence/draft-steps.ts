@@ -4,7 +4,7 @@
 import { readySourceIds, relevantChunks } from '../../data/knowledge.ts';
 import { ApiError } from '../../errors.ts';
 import type { AgentStep, StepContext } from '../agent-definition.ts';
-import { ModelWriterFailure } from '../chat-completion.ts';
+import { attemptModel, type ModelAttempt } from '../model-attempt.ts';
 import { writeWithModel, type DraftStep, type WriterBrief, type WriterPassage } from '../model-writer.ts';
 import { checkDraft, type DraftProblem } from './draft-check.ts';
 import type { EmailSequenceInput } from './input.ts';
@@ -34,33 +34,30 @@ function briefOf(ctx: StepContext<EmailSequenceInput>): WriterBrief {
   return { goal: input.goal, audience: input.audience, tone: input.tone, call_to_action: input.call_to_action, steps: input.steps, passages: ctx.state.passages as WriterPassage[], variables: VARIABLES };
 }
 
-const describeProblems = (problems: DraftProblem[]) => problems.slice(0, 3).map((p) => `step ${p.step}: ${p.message}`).join('; ');
+const problemText = (p: DraftProblem) => `step ${p.step}: ${p.message}`;
+const describeProblems = (problems: DraftProblem[]) => problems.slice(0, 3).map(problemText).join('; ');
 
-async function modelDraft(ctx: StepContext<EmailSequenceInput>, brief: WriterBrief): Promise<{ steps?: DraftStep[]; note: string }> {
-  const llm = ctx.deps.config.agents.llm;
-  if (!llm) return { note: 'Written by the grounded template writer (no model is configured).' };
-  try {
-    const steps = await writeWithModel(llm, brief, { signal: ctx.signal });
-    const problems = checkDraft(steps, brief);
-    if (!problems.length) return { steps, note: `Written by the model writer (${llm.model}).` };
-    return { note: `The model's draft failed the checks (${describeProblems(problems)}); the grounded template writer wrote it instead.` };
-  } catch (error) {
-    if (!(error instanceof ModelWriterFailure)) throw error;
-    return { note: `The model writer failed (${error.reason}); the grounded template writer wrote it instead.` };
-  }
+function writerNote(attempt: ModelAttempt<DraftStep[]>): string {
+  if (attempt.kind === 'written') return `Written by the model writer (${attempt.model}).`;
+  return attempt.kind === 'fallback' ? attempt.note : 'Written by the grounded template writer (no model is configured).';
 }
 
 export const writeStep: AgentStep<EmailSequenceInput> = {
   name: 'write_draft',
   async run(ctx) {
     const brief = briefOf(ctx);
-    const fromModel = await modelDraft(ctx, brief);
-    const steps = fromModel.steps ?? writeWithTemplates(brief);
+    const fromModel = await attemptModel(ctx, {
+      write: (llm, signal) => writeWithModel(llm, brief, { signal }),
+      problems: (steps) => checkDraft(steps, brief).map(problemText),
+      noun: 'draft',
+      instead: 'it',
+    });
+    const steps = fromModel.kind === 'written' ? fromModel.result : writeWithTemplates(brief);
     if (!steps.length) throw new ApiError('no_knowledge', 'The knowledge found has no sentences to write from (only fragments such as menus or lists). Ingest pages with prose about the product, then run the agent again.');
     const problems = checkDraft(steps, brief);
     if (problems.length) {
       throw new ApiError('draft_check_failed', `The draft did not pass its checks: ${describeProblems(problems)}.`, { errors: problems.map((p) => ({ pointer: p.step ? `/steps/${p.step - 1}` : '/steps', code: p.code, message: p.message })) });
     }
-    return { done: true, state: { draft: steps, writer: fromModel.steps ? 'model' : 'template' }, notes: [fromModel.note] };
+    return { done: true, state: { draft: steps, writer: fromModel.kind === 'written' ? 'model' : 'template' }, notes: [writerNote(fromModel)] };
   },
 };
