@@ -45,7 +45,7 @@ export function renderReport(input: ReportInput): string {
     'Knowledge rows: pages/s through extract + chunk + index ÷ raw page inserts/s of the same database (higher is better;',
     "the IQR is over rounds), and search latency medians ÷ the bare full-text query's median on the same data (lower is",
     'better; the IQR is of per-sample ratios); absolute figures beside them are for information only.',
-    'Lead rows: import rows/s end to end through the API ÷ plain unnest insert rows/s of the same database (higher is',
+    'Lead rows: import rows/s end to end through the API ÷ plain unnest insert rows/s into the same table (higher is',
     "better; the IQR is over rounds), and the service's peak RSS while importing a large csv_url ÷ its idle RSS (lower is",
     'better; the MB above idle beside it); absolute figures, and the issue\'s absolute goals in the notes, are for information only.',
     '',

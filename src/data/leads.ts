@@ -1,15 +1,22 @@
 // The leads and lead_suppressions tables, written by imports and the single-lead operations.
 // Tenant rows: every function takes the workspace id right after the queryable.
-// Imports write leads a batch at a time with one set-based statement (insert … select from unnest …
-// on conflict). The batch is encoded while it is filled (LeadBatch), so writing it costs the import's
-// thread little. On PostgreSQL 15 (scripts/bench/leads-main.ts, 100,000 rows, 2 cores shared with
-// other work, so read the figures as ratios): a bare insert … select into leads cost 19–20 µs/row
+// Imports write leads a batch at a time with one set-based statement (insert … select … on conflict)
+// from the batch's rows: unnested array parameters, or, for an import job on PostgreSQL, a staging
+// table filled by COPY. The batch is encoded while it is filled (LeadBatch), so writing it costs the
+// import's thread little. On PostgreSQL 15 (scripts/bench/leads-main.ts, 100,000 rows, 2 cores shared
+// with other work, so read the figures as ratios): a bare insert … select into leads cost 19–20 µs/row
 // with 0009's five indexes and the workspace foreign key, 13–16 µs/row after 0012 dropped the GIN
-// index on tags and the foreign key; writeLeadBatch alone went from 25k to 38–40k rows/s, beside a
-// plain unnest insert into an unindexed table at 150–240k rows/s in the same runs.
+// index on tags and the foreign key. The COPY path is no faster for the database (its insert is the
+// cost); it is there for the service's memory: a batch as twelve array-literal strings, held by
+// postgres.js until the statement was answered, reached V8's old generation, and a million-row import
+// peaked at 140–225 MB above idle (bimodal over runs); by COPY, 65–72 MB.
 import { hash } from 'node:crypto';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import type { Database } from '../db/connection.ts';
 import type { Ids } from '../deps.ts';
 import { ArrayLiteralWriter } from '../leads/array-literal.ts';
+import { CopyTextWriter } from '../leads/copy-text.ts';
 import { query, type Queryable } from './queryable.ts';
 
 export type LeadStatus = 'active' | 'unsubscribed' | 'bounced' | 'do_not_contact';
@@ -53,63 +60,129 @@ export interface BatchCounts {
   skipped: number;
 }
 
-/** The columns a batch sends, one text[] parameter each, in this order. */
+/** The columns of a batch, in this order: one text[] parameter each, or one field each of a COPY row. */
 const BATCH_COLUMNS = 12;
 
 /**
+ * How a batch goes to the database. `arrays`: one text[] literal per column, unnested by the insert
+ * (any database). `copy`: rows in COPY text format, sent with COPY … FROM STDIN into a staging table
+ * that the insert reads: PostgreSQL only, since COPY through the socket kills the embedded PGlite
+ * process (stageCopiedBatch refuses any other database).
+ */
+export type BatchEncoding = 'arrays' | 'copy';
+
+export interface LeadBatchOptions {
+  /**
+   * Keep each lead's row number by email (the default): `has` finds a second copy of an address and
+   * `rows` gives writeLeads its row numbers. Without it (an import run as a job, which needs only
+   * counts), the batch keeps no string of its leads: copies of an address go to the database, and
+   * writeLeadCounts counts the later ones as skipped. Kept, the addresses outlived the young generation
+   * and were a fifth of what a large import promoted to the old one.
+   */
+  trackRows?: boolean;
+  /** Default `arrays`. */
+  encoding?: BatchEncoding;
+  /** Bytes to reserve per buffer (LeadBatch.bufferBytes of the previous batch), so the buffers need not grow. */
+  bufferBytes?: readonly number[];
+}
+
+/**
  * A batch of normalised leads for writeLeads, encoded as it is filled: each lead's values are copied at
- * once into one PostgreSQL array literal per column (bytes, ArrayLiteralWriter), so neither the lead
- * object nor its strings outlive the young generation, and writing the batch
+ * once into bytes (ArrayLiteralWriter per column, or CopyTextWriter), so neither the lead object nor its
+ * strings outlive the young generation, and writing the batch
  * costs the JavaScript thread almost nothing (the import fills the next batch while one is written).
- * Emails must be unique in a batch: `has` tells the caller, which counts later copies as duplicates.
+ * With trackRows, emails must be unique in a batch: `has` tells the caller, which counts later copies
+ * as duplicates.
  */
 export class LeadBatch {
-  private readonly rowOf = new Map<string, number>();
-  private readonly columns = Array.from({ length: BATCH_COLUMNS }, () => new ArrayLiteralWriter());
+  readonly encoding: BatchEncoding;
+  private readonly rowOf: Map<string, number> | undefined;
+  private readonly columns: ArrayLiteralWriter[] = [];
+  private readonly copy: CopyTextWriter | undefined;
+  private count = 0;
 
   constructor(
     private readonly ids: Ids,
     private readonly addTags: readonly string[],
-  ) {}
-
-  get size(): number {
-    return this.rowOf.size;
+    options: LeadBatchOptions = {},
+  ) {
+    this.rowOf = options.trackRows === false ? undefined : new Map();
+    this.encoding = options.encoding ?? 'arrays';
+    const sizes = options.bufferBytes;
+    if (this.encoding === 'copy') this.copy = new CopyTextWriter(reserved(sizes?.[0]));
+    else this.columns = Array.from({ length: BATCH_COLUMNS }, (_, i) => new ArrayLiteralWriter(reserved(sizes?.[i])));
   }
 
+  get size(): number {
+    return this.count;
+  }
+
+  /** Whether the batch may hold an address more than once (rows not tracked). */
+  get mayRepeat(): boolean {
+    return this.rowOf === undefined;
+  }
+
+  /** Whether the batch holds this address already; always false when rows are not tracked. */
   has(email: string): boolean {
-    return this.rowOf.has(email);
+    return this.rowOf?.has(email) ?? false;
   }
 
   add(row: number, lead: LeadFields): void {
-    this.rowOf.set(lead.email, row);
+    this.count += 1;
+    this.rowOf?.set(lead.email, row);
     const tags = this.addTags.length === 0 && lead.tags.length < 2 ? lead.tags : [...new Set([...lead.tags, ...this.addTags])];
-    const c = this.columns;
-    c[0].push(this.ids.make('lead'));
-    c[1].push(lead.email);
-    c[2].push(lead.first_name);
-    c[3].push(lead.last_name);
-    c[4].push(lead.company);
-    c[5].push(lead.title);
-    c[6].push(lead.phone);
-    c[7].push(lead.website);
-    c[8].push(lead.linkedin_url);
-    c[9].push(lead.timezone);
+    // A COPY row starts with its place in the batch: the insert keeps the first copy of an address.
+    this.copy?.integer(this.count);
+    this.put(0, this.ids.make('lead'));
+    this.put(1, lead.email);
+    this.put(2, lead.first_name);
+    this.put(3, lead.last_name);
+    this.put(4, lead.company);
+    this.put(5, lead.title);
+    this.put(6, lead.phone);
+    this.put(7, lead.website);
+    this.put(8, lead.linkedin_url);
+    this.put(9, lead.timezone);
     // Tags are an array literal inside the column's literal; custom fields JSON text, cast per row.
     // The address's hash (for the suppression list) is computed by the insert itself: sha256 here
     // was a tenth of the thread's time per row.
-    c[10].push(tags.length === 0 ? '{}' : arrayLiteral(tags));
-    c[11].push(isEmpty(lead.custom_fields) ? '{}' : JSON.stringify(lead.custom_fields));
+    this.put(10, tags.length === 0 ? '{}' : arrayLiteral(tags));
+    this.put(11, isEmpty(lead.custom_fields) ? '{}' : JSON.stringify(lead.custom_fields));
+    this.copy?.endRow();
   }
 
-  /** One text[] literal per column, in BATCH_COLUMNS order. */
+  private put(column: number, value: string | null): void {
+    if (this.copy) this.copy.field(value);
+    else this.columns[column].push(value);
+  }
+
+  /** One text[] literal per column, in BATCH_COLUMNS order (`arrays` only). */
   literals(): string[] {
+    if (this.encoding !== 'arrays') throw new Error('LeadBatch: not encoded as arrays');
     return this.columns.map((column) => column.toString());
   }
 
-  /** The row numbers of the batch by email. */
+  /** The rows in COPY text format (`copy` only): a view of the batch's buffer. */
+  copyText(): Buffer {
+    if (!this.copy) throw new Error('LeadBatch: not encoded for COPY');
+    return this.copy.view();
+  }
+
+  /** Each buffer's encoded size so far, for the next batch's LeadBatchOptions.bufferBytes. */
+  bufferBytes(): number[] {
+    return this.copy ? [this.copy.bytes] : this.columns.map((column) => column.bytes);
+  }
+
+  /** The row numbers of the batch by email (trackRows only). */
   rows(): Map<string, number> {
+    if (!this.rowOf) throw new Error('LeadBatch: rows were not tracked');
     return new Map(this.rowOf);
   }
+}
+
+/** Room for a column about the size of the previous batch's (an eighth more, so that most batches fit). */
+function reserved(previousBytes: number | undefined): number | undefined {
+  return previousBytes === undefined ? undefined : Math.ceil(previousBytes * 1.125) + 1024;
 }
 
 /** One element of an array literal, quoted with backslash and double quote escaped. */
@@ -154,11 +227,14 @@ interface WriteOptions {
   importId: string | null;
   addTags: readonly string[];
   now: Date;
+  /** The database written to: a `copy` batch is written on PostgreSQL only. */
+  database?: Database['kind'];
 }
 
 /** writeLeadBatch for a LeadBatch built by the caller; the row numbers come back by outcome. */
 export async function writeLeads(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>): Promise<BatchOutcome> {
   if (batch.size === 0) return { created: [], updated: [], skipped: [] };
+  if (batch.encoding === 'copy') await stageCopiedBatch(q, batch, options.database);
   // The written rows come back by email (unique in the batch), matched to their row numbers here.
   const written = await query(q)<{ email: string; inserted: boolean }[]>`${insertBatch(q, workspaceId, batch, options)} returning email, (xmax = 0) as inserted`;
   return outcome(batch.rows(), written);
@@ -168,6 +244,7 @@ export async function writeLeads(q: Queryable, workspaceId: string, batch: LeadB
 export async function writeLeadCounts(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>): Promise<BatchCounts> {
   if (batch.size === 0) return { created: 0, updated: 0, skipped: 0 };
   const sql = query(q);
+  if (batch.encoding === 'copy') await stageCopiedBatch(q, batch, options.database);
   // `skip` inserts or leaves alone, so the statement's row count is the created count: returning the
   // rows into a counting CTE cost the database a fifth of its time per row (measured on PostgreSQL 15).
   if (options.onConflict === 'skip') {
@@ -180,10 +257,12 @@ export async function writeLeadCounts(q: Queryable, workspaceId: string, batch: 
   return { created: row.created, updated: row.updated, skipped: batch.size - row.created - row.updated };
 }
 
-/** The set-based insert of a batch (insert … select from unnest … on conflict), without its returning clause. */
+/**
+ * The set-based insert of a batch (insert … select from unnest, or from the staged COPY rows, … on
+ * conflict), without its returning clause.
+ */
 function insertBatch(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>) {
   const sql = query(q);
-  const [id, email, firstName, lastName, company, title, phone, website, linkedinUrl, timezone, tags, customFields] = batch.literals();
   const conflict = options.onConflict === 'update'
     ? sql`on conflict (workspace_id, email) do update set
         first_name = coalesce(excluded.first_name, leads.first_name), last_name = coalesce(excluded.last_name, leads.last_name),
@@ -193,7 +272,11 @@ function insertBatch(q: Queryable, workspaceId: string, batch: LeadBatch, option
         tags = array(select distinct t from unnest(leads.tags || excluded.tags) as t order by t),
         custom_fields = leads.custom_fields || excluded.custom_fields, updated_at = excluded.updated_at`
     : sql`on conflict (workspace_id, email) do nothing`;
-  // Each column is one text parameter already in array-literal form: postgres.js sends it as it is.
+  // A batch that may repeat an address (rows not tracked): `skip` inserts the first copy and its
+  // conflict clause leaves the later ones, as the rows come in batch order; `update` may touch a row
+  // once per statement, so the first copy of each address is picked before.
+  const firstCopies = batch.mayRepeat && options.onConflict === 'update';
+  const source = batch.encoding === 'copy' ? stagedRows(q, firstCopies) : unnestedRows(q, batch, firstCopies);
   return sql`
     insert into leads (id, workspace_id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone,
                        tags, custom_fields, status, source_import_id, created_at, updated_at)
@@ -201,12 +284,63 @@ function insertBatch(q: Queryable, workspaceId: string, batch: LeadBatch, option
            i.tags::text[], i.custom_fields::jsonb,
            ${suppressedStatus(q, workspaceId)},
            ${options.importId}, ${options.now}, ${options.now}
-    from unnest(
-      ${id}::text[], ${email}::text[], ${firstName}::text[], ${lastName}::text[], ${company}::text[], ${title}::text[], ${phone}::text[],
-      ${website}::text[], ${linkedinUrl}::text[], ${timezone}::text[], ${tags}::text[], ${customFields}::text[]
-    ) as i(id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields)
+    from ${source}
     ${conflict}`;
 }
+
+/** The batch's rows from its array literals, one text parameter each (postgres.js sends them as they are). */
+function unnestedRows(q: Queryable, batch: LeadBatch, firstCopies: boolean) {
+  const sql = query(q);
+  const [id, email, firstName, lastName, company, title, phone, website, linkedinUrl, timezone, tags, customFields] = batch.literals();
+  const columns = sql`unnest(
+      ${id}::text[], ${email}::text[], ${firstName}::text[], ${lastName}::text[], ${company}::text[], ${title}::text[], ${phone}::text[],
+      ${website}::text[], ${linkedinUrl}::text[], ${timezone}::text[], ${tags}::text[], ${customFields}::text[]
+    )`;
+  return firstCopies
+    ? sql`(select distinct on (u.email) u.* from ${columns} with ordinality as u(id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields, n)
+             order by u.email, u.n) as i`
+    : sql`${columns} as i(id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields)`;
+}
+
+/**
+ * The staging table of COPY batches: a temporary table of the connection, emptied by each commit. A
+ * batch is staged and inserted in one transaction, so no other batch sees its rows.
+ */
+const STAGING_TABLE = `create temp table if not exists lead_import_rows (n integer not null, id text not null, email text not null, first_name text,
+  last_name text, company text, title text, phone text, website text, linkedin_url text, timezone text, tags text not null,
+  custom_fields text not null) on commit delete rows`;
+
+/** The staged rows of a `copy` batch, in batch order. */
+function stagedRows(q: Queryable, firstCopies: boolean) {
+  const sql = query(q);
+  return firstCopies
+    ? sql`(select distinct on (s.email) s.* from pg_temp.lead_import_rows s order by s.email, s.n) as i`
+    : sql`(select * from pg_temp.lead_import_rows s order by s.n) as i`;
+}
+
+/**
+ * Sends a `copy` batch with COPY … FROM STDIN into the connection's staging table (created on its
+ * first use). Refused on any database but PostgreSQL (COPY through the socket kills the embedded
+ * PGlite process) and outside a transaction (the rows live until the transaction commits).
+ */
+async function stageCopiedBatch(q: Queryable, batch: LeadBatch, database: Database['kind'] | undefined): Promise<void> {
+  if (database !== 'postgres') throw new Error(`COPY FROM STDIN is used on PostgreSQL only, not on ${database ?? 'an unnamed database'}: through the socket it kills the embedded PGlite process`);
+  if (!('savepoint' in q)) throw new Error('a COPY batch is staged inside a transaction');
+  const sql = query(q);
+  // Sent together with the COPY that follows (postgres.js pipelines a transaction's queries): one round trip.
+  const created = sql.unsafe(STAGING_TABLE).execute();
+  const stream = await sql`copy pg_temp.lead_import_rows from stdin`.writable();
+  await created;
+  const text = batch.copyText();
+  // In parts, so each CopyData message postgres.js builds (a copy of the part) stays small.
+  for (let at = 0; at < text.length; at += COPY_PART_BYTES) {
+    if (!stream.write(text.subarray(at, at + COPY_PART_BYTES))) await once(stream, 'drain');
+  }
+  stream.end();
+  await finished(stream);
+}
+
+const COPY_PART_BYTES = 64 * 1024;
 
 /**
  * A new lead's status: its address's suppression, else active. A workspace without suppressions (the

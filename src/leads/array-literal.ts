@@ -23,6 +23,11 @@ export class ArrayLiteralWriter {
     return this.count;
   }
 
+  /** Bytes of the literal so far. */
+  get bytes(): number {
+    return this.length + 1;
+  }
+
   /** Appends NULL, or the value quoted with backslash and double quote escaped. */
   push(value: string | null): void {
     this.reserve(value === null ? 5 : value.length * 6 + 3);

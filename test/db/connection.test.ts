@@ -134,3 +134,26 @@ describe('openDatabase', () => {
     expect(child.status).toBe(0);
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)('openDatabase on PostgreSQL (its own socket, Nagle off)', () => {
+  // Skipped without DATABASE_URL: these connect to a PostgreSQL server over TCP.
+  const withHosts = (hosts: string) => {
+    const url = new URL(process.env.DATABASE_URL as string);
+    return `${url.protocol}//${url.username ? `${url.username}@` : ''}${hosts}${url.pathname}${url.search}`;
+  };
+  const server = () => {
+    const url = new URL(process.env.DATABASE_URL as string);
+    return `${url.hostname}:${url.port || 5432}`;
+  };
+
+  it('connects to the next host of the URL when the first refuses', async () => {
+    const db = await openDatabase({ databaseUrl: withHosts(`127.0.0.1:1,${server()}`), max: 2 });
+    cleanups.push(() => db.close());
+    const rows = await Promise.all([db.sql`select 1 as one`, db.sql`select 2 as two`]);
+    expect(rows).toEqual([[{ one: 1 }], [{ two: 2 }]]);
+  });
+
+  it('fails with the refusal when no host answers, instead of waiting', async () => {
+    await expect(openDatabase({ databaseUrl: withHosts('127.0.0.1:1') })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});

@@ -161,3 +161,26 @@ describe('readCsvRows sources', () => {
     ]);
   });
 });
+
+describe('readCsvRows on large chunks', () => {
+  // The parser is fed at most 16 KiB at a time (so that few records are alive at once); a network read
+  // or an inline file is larger, and its multi-byte characters fall across the cuts.
+  const names = ['Zoë Ünïcødé', 'Łukasz Żółć', '王小明', 'Emoji 🎉 Party', 'Ω'];
+  const text = `email,first_name\r\n${Array.from({ length: 3000 }, (_, i) => `p${i}@big.example,${names[i % names.length]}`).join('\r\n')}\r\n`;
+  const expectRecords = (items: CsvItem[]) => {
+    const rows = items.filter((item) => 'record' in item);
+    expect(rows).toHaveLength(3000);
+    rows.forEach((item, i) => expect(item).toMatchObject({ row: i + 1, record: { email: `p${i}@big.example`, first_name: names[i % names.length] } }));
+  };
+
+  it('keeps every multi-byte character whole when one byte chunk holds the whole file', async () => {
+    expect(Buffer.byteLength(text)).toBeGreaterThan(64 * 1024);
+    expectRecords(await read(text, Buffer.byteLength(text)));
+  });
+
+  it('keeps every multi-byte character whole when the file comes as one string', async () => {
+    const items: CsvItem[] = [];
+    for await (const item of readCsvRows((async function* () { yield text; })())) items.push(item);
+    expectRecords(items);
+  });
+});

@@ -112,7 +112,12 @@ export async function runImport(
     // Seen by the reading loop at once; the error itself is thrown where `writing` is awaited.
     writing.catch(() => (failed = true));
   };
-  const newBatch = () => new PreparedBatch(new LeadBatch(deps.ids, target.tags));
+  // A job wants counts alone, so its batches keep no row per address (LeadBatchOptions.trackRows) and,
+  // on PostgreSQL, go by COPY; each batch reserves what the one before it used, so its buffers are
+  // allocated once.
+  const trackRows = options.onResults !== undefined;
+  const encoding = !trackRows && deps.db.kind === 'postgres' ? 'copy' : 'arrays';
+  const newBatch = (previous?: PreparedBatch) => new PreparedBatch(new LeadBatch(deps.ids, target.tags, { trackRows, encoding, bufferBytes: previous?.leads.bufferBytes() }));
   let batch = newBatch();
   try {
     for await (const item of items) {
@@ -122,7 +127,7 @@ export async function runImport(
       if (batch.total % YIELD_EVERY === 0) await yieldToIo();
       if (batch.total >= size) {
         await start(batch);
-        batch = newBatch();
+        batch = newBatch(batch);
       }
     }
   } catch (error) {
@@ -174,7 +179,7 @@ class PreparedBatch {
 }
 
 async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, batch: PreparedBatch, rowsDoneBefore: number, withRows: boolean): Promise<{ counts: ImportCounts; rows: RowResult[] }> {
-  const options = { onConflict: target.onConflict, importId: target.importId, now: deps.clock.now() };
+  const options = { onConflict: target.onConflict, importId: target.importId, now: deps.clock.now(), database: deps.db.kind };
   // Per-row results are wanted only by a small import answered in the request; a job needs the counts.
   const written: BatchOutcome | undefined = withRows ? await writeLeads(tx, target.workspaceId, batch.leads, options) : undefined;
   const leadCounts = written ? { created: written.created.length, updated: written.updated.length, skipped: written.skipped.length } : await writeLeadCounts(tx, target.workspaceId, batch.leads, options);
