@@ -9,7 +9,7 @@
 // index on tags and the foreign key. The COPY path is no faster for the database (its insert is the
 // cost); it is there for the service's memory: a batch as twelve array-literal strings, held by
 // postgres.js until the statement was answered, reached V8's old generation, and a million-row import
-// peaked at 140–225 MB above idle (bimodal over runs); by COPY, 65–72 MB.
+// peaked at 140–227 MB above idle (bimodal over runs); by COPY, 65–72 MB.
 import { hash } from 'node:crypto';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
