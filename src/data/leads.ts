@@ -95,7 +95,6 @@ export interface LeadBatchOptions {
  * as duplicates.
  */
 export class LeadBatch {
-  readonly encoding: BatchEncoding;
   private readonly rowOf: Map<string, number> | undefined;
   private readonly columns: ArrayLiteralWriter[] = [];
   private readonly copy: CopyTextWriter | undefined;
@@ -107,14 +106,17 @@ export class LeadBatch {
     options: LeadBatchOptions = {},
   ) {
     this.rowOf = options.trackRows === false ? undefined : new Map();
-    this.encoding = options.encoding ?? 'arrays';
     const sizes = options.bufferBytes;
-    if (this.encoding === 'copy') this.copy = new CopyTextWriter(reserved(sizes?.[0]));
+    if (options.encoding === 'copy') this.copy = new CopyTextWriter(reserved(sizes?.[0]));
     else this.columns = Array.from({ length: BATCH_COLUMNS }, (_, i) => new ArrayLiteralWriter(reserved(sizes?.[i])));
   }
 
   get size(): number {
     return this.count;
+  }
+
+  get encoding(): BatchEncoding {
+    return this.copy ? 'copy' : 'arrays';
   }
 
   /** Whether the batch may hold an address more than once (rows not tracked). */
@@ -158,7 +160,7 @@ export class LeadBatch {
 
   /** One text[] literal per column, in BATCH_COLUMNS order (`arrays` only). */
   literals(): string[] {
-    if (this.encoding !== 'arrays') throw new Error('LeadBatch: not encoded as arrays');
+    if (this.copy) throw new Error('LeadBatch: not encoded as arrays');
     return this.columns.map((column) => column.toString());
   }
 

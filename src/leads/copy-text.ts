@@ -3,6 +3,8 @@
 // is never a JavaScript string. Held as strings until a statement was answered, a batch's values were
 // promoted to the old generation: most of what a million-row import left there.
 
+import { ByteBuffer } from './byte-buffer.ts';
+
 const TAB = 0x09;
 const NEWLINE = 0x0a;
 const NULL_FIELD = Buffer.from('\\N');
@@ -11,29 +13,24 @@ const SPECIAL = /[\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 export class CopyTextWriter {
-  private buffer: Buffer;
-  private length = 0;
+  private readonly out: ByteBuffer;
   private fields = 0;
 
   constructor(initialBytes = 64 * 1024) {
-    this.buffer = Buffer.allocUnsafe(Math.max(initialBytes, 16));
+    this.out = new ByteBuffer(initialBytes);
   }
 
   /** Bytes written so far. */
   get bytes(): number {
-    return this.length;
+    return this.out.length;
   }
 
   /** Appends a field to the current row: \N for null, else the text with \, tab, newline and CR escaped. */
   field(value: string | null): void {
-    this.reserve(value === null ? 3 : value.length * 6 + 1);
-    if (this.fields++ > 0) this.buffer[this.length++] = TAB;
-    if (value === null) {
-      this.length += NULL_FIELD.copy(this.buffer, this.length);
-      return;
-    }
-    const escaped = SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : value;
-    this.length += this.buffer.write(escaped, this.length, 'utf8');
+    this.out.reserve(value === null ? 3 : value.length * 6 + 1);
+    if (this.fields++ > 0) this.out.byte(TAB);
+    if (value === null) this.out.bytes(NULL_FIELD);
+    else this.out.text(SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : value);
   }
 
   /** An integer field (no escaping needed). */
@@ -43,21 +40,13 @@ export class CopyTextWriter {
 
   /** Ends the current row. */
   endRow(): void {
-    this.reserve(1);
-    this.buffer[this.length++] = NEWLINE;
+    this.out.reserve(1);
+    this.out.byte(NEWLINE);
     this.fields = 0;
   }
 
   /** The rows written, as a view of the buffer (valid until the next write). */
   view(): Buffer {
-    return this.buffer.subarray(0, this.length);
-  }
-
-  /** Room for `bytes` more (a UTF-16 unit is at most 3 UTF-8 bytes; escaping at most doubles it). */
-  private reserve(bytes: number): void {
-    if (this.length + bytes + 1 <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes + 1));
-    this.buffer.copy(grown, 0, 0, this.length);
-    this.buffer = grown;
+    return this.out.view();
   }
 }

@@ -3,7 +3,7 @@
 // goes by COPY into a staging table; on the embedded PGlite (where COPY through the socket kills the
 // process) it cannot, and goes as array literals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeadBatch, writeLeadCounts, type BatchEncoding, type LeadFields } from '../../src/data/leads.ts';
+import { LeadBatch, writeLeadCounts, writeLeads, type BatchEncoding, type LeadFields } from '../../src/data/leads.ts';
 import { runImport, type ImportItem } from '../../src/operations/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { blankLead, newImport } from './lead-fixtures.ts';
@@ -64,6 +64,16 @@ describe.each<BatchEncoding>(['arrays', 'copy'])('a job batch encoded as %s', (e
 });
 
 describe('COPY batches', () => {
+  it('answer per row too, when their rows are tracked', async (ctx) => {
+    if (!onPostgres()) ctx.skip();
+    const batch = new LeadBatch(t.deps.ids, [], { encoding: 'copy' });
+    [4, 2, 9].forEach((row) => batch.add(row, blankLead(`tracked${row}@copy.example`)));
+    const first = await t.db.sql.begin((tx) => writeLeads(tx, owner.workspaceId, batch, { onConflict: 'skip', importId: null, now: new Date(), database: 'postgres' }));
+    expect(first).toEqual({ created: [2, 4, 9], updated: [], skipped: [] });
+    const again = await t.db.sql.begin((tx) => writeLeads(tx, owner.workspaceId, batch, { onConflict: 'update', importId: null, now: new Date(), database: 'postgres' }));
+    expect(again).toEqual({ created: [], updated: [2, 4, 9], skipped: [] });
+  });
+
   it('are refused on the embedded database before anything is sent, and the database still answers', async (ctx) => {
     if (onPostgres()) ctx.skip();
     const batch = jobBatch('copy', [blankLead('never@copy.example')]);

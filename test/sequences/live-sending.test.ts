@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
-import type { Connector } from '../connectors/human.ts';
-import { approvedSequence, drain, json, relogin, twoSteps, type Workspace } from './sequence-fixtures.ts';
+import { approvedSequence, drain, json, liveWorkspace, relogin, twoSteps } from './sequence-fixtures.ts';
 
 let t: TestApp;
 let google: FakeGoogle;
@@ -26,25 +25,16 @@ afterAll(async () => {
   await google?.close();
 });
 
-async function liveWorkspace(account: string): Promise<Workspace> {
-  const owner = await t.signup();
-  const started = await json<Connector>(t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } }), 201);
-  await fetch(await google.consent(started.authorization_url as string, { email: account }));
-  const connector = await json<Connector>(t.request(`/api/v1/connectors/${started.id}`, { token: owner.token }));
-  expect(connector).toMatchObject({ status: 'connected', mode: 'live' });
-  await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: owner.token, json: { postal_address: 'Acme Ltd, 1 Main St, Springfield' } }));
-  const leads = [];
-  for (const lead of [{ email: 'zoe@example.com', first_name: 'Zoë', company: 'Crème', custom_fields: { plan: 'pro' } }, { email: 'max@example.com', first_name: 'Max', company: 'Forge', custom_fields: { plan: 'team' } }]) {
-    leads.push(await json(t.request('/api/v1/leads', { method: 'POST', token: owner.token, json: lead }), 201));
-  }
-  return { owner, connector, leads };
-}
+const LEADS = [
+  { email: 'zoe@example.com', first_name: 'Zoë', company: 'Crème', custom_fields: { plan: 'pro' } },
+  { email: 'max@example.com', first_name: 'Max', company: 'Forge', custom_fields: { plan: 'team' } },
+];
 
 const sentTo = (account: string, to: string) => google.sent.filter((m) => m.parsed.from?.text === account && (m.parsed.to as { text: string }).text === to);
 
 describe('sending through Gmail (live mode, fake Google)', () => {
   it('sends well-formed MIME with one-click unsubscribe headers, and the one-click POST unsubscribes the lead from everything', async () => {
-    const ws = await liveWorkspace('mime@gmail.example');
+    const ws = await liveWorkspace(t, google, 'mime@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws);
     await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
     await drain(t);
@@ -96,7 +86,7 @@ describe('sending through Gmail (live mode, fake Google)', () => {
   });
 
   it('pauses the sequence with connector_expired when Google refuses the refresh token, sending nothing', async () => {
-    const ws = await liveWorkspace('expiry@gmail.example');
+    const ws = await liveWorkspace(t, google, 'expiry@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws);
     await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
     google.expireAccessTokens();
@@ -117,7 +107,7 @@ describe('sending through Gmail (live mode, fake Google)', () => {
 
 describe('refusals from Gmail (live mode, fake Google)', () => {
   it('retries a 429 after its Retry-After, holding the whole mailbox, and counts only real attempts', async () => {
-    const ws = await liveWorkspace('throttled@gmail.example');
+    const ws = await liveWorkspace(t, google, 'throttled@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), steps: [twoSteps(null).steps[0]] });
     await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
     google.refuseNextSends([{ status: 429, message: 'User-rate limit exceeded', retryAfter: 600 }]);
@@ -140,7 +130,7 @@ describe('refusals from Gmail (live mode, fake Google)', () => {
   });
 
   it('fails a message Gmail refuses for its recipient and marks the lead bounced and suppressed everywhere', async () => {
-    const ws = await liveWorkspace('bounce@gmail.example');
+    const ws = await liveWorkspace(t, google, 'bounce@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws);
     await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: [ws.leads[0].id] } } }));
     google.refuseNextSends([{ status: 400, message: 'Invalid To header' }]);

@@ -3,6 +3,7 @@
 // in this process until nothing is due, as the jobs would.
 import { expect } from 'vitest';
 import type { TestApp, SignupResult } from '../helpers/app.ts';
+import type { FakeGoogle } from '../connectors/fake-google.ts';
 import { playHuman, type Connector } from '../connectors/human.ts';
 import { dispatchDue, sendFromMailbox } from '../../src/operations/sequences/sender.ts';
 
@@ -25,10 +26,25 @@ export async function relogin(t: TestApp, ws: Workspace): Promise<void> {
   ws.owner.token = res.access_token;
 }
 
-export async function connectGmail(t: TestApp, token: string, account: string): Promise<Connector> {
-  const started = await json<Connector>(t.request('/api/v1/connectors/oauth', { method: 'POST', token, json: { provider: 'gmail' } }), 201);
-  const page = await playHuman(started.authorization_url as string, { email: account });
+/** The human at the consent page: allows `account` for the authorization URL the service gave. */
+export type Consent = (authorizationUrl: string, account: string) => Promise<void>;
+
+/** The sandbox's own consent page, answered as a person would (sandbox mode). */
+export const sandboxConsent: Consent = async (authorizationUrl, account) => {
+  const page = await playHuman(authorizationUrl, { email: account });
   expect(page.status).toBe(200);
+};
+
+/** The fake Google's consent (live mode). */
+export const googleConsent =
+  (google: FakeGoogle): Consent =>
+  async (authorizationUrl, account) => {
+    await fetch(await google.consent(authorizationUrl, { email: account }));
+  };
+
+export async function connectGmail(t: TestApp, token: string, account: string, consent: Consent = sandboxConsent): Promise<Connector> {
+  const started = await json<Connector>(t.request('/api/v1/connectors/oauth', { method: 'POST', token, json: { provider: 'gmail' } }), 201);
+  await consent(started.authorization_url as string, account);
   return json<Connector>(t.request(`/api/v1/connectors/${started.id}`, { token }));
 }
 
@@ -37,15 +53,24 @@ export interface WorkspaceOptions {
   /** The Gmail account the human allows; default one per owner. */
   account?: string;
   postalAddress?: string;
+  /** Default sandboxConsent. */
+  consent?: Consent;
 }
 
 export async function readyWorkspace(t: TestApp, leads: Array<Record<string, unknown>> = defaultLeads(), options: WorkspaceOptions = {}): Promise<Workspace> {
   const owner = await t.signup(options.signup);
-  const connector = await connectGmail(t, owner.token, options.account ?? `sales.${owner.email.split('@')[0]}@sandbox.example`);
+  const connector = await connectGmail(t, owner.token, options.account ?? `sales.${owner.email.split('@')[0]}@sandbox.example`, options.consent);
   await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: owner.token, json: { postal_address: options.postalAddress ?? 'Acme Ltd, 1 Main St, Springfield' } }));
   const created = [];
   for (const lead of leads) created.push(await json<{ id: string; email: string }>(t.request('/api/v1/leads', { method: 'POST', token: owner.token, json: lead }), 201));
   return { owner, connector, leads: created };
+}
+
+/** readyWorkspace with Gmail connected in live mode through the fake Google, as `account`. */
+export async function liveWorkspace(t: TestApp, google: FakeGoogle, account: string, leads: Array<Record<string, unknown>> = []): Promise<Workspace> {
+  const ws = await readyWorkspace(t, leads, { account, consent: googleConsent(google) });
+  expect(ws.connector).toMatchObject({ status: 'connected', mode: 'live' });
+  return ws;
 }
 
 export function defaultLeads(): Array<Record<string, unknown>> {

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
-import type { Connector } from '../connectors/human.ts';
-import { json, type Workspace } from '../sequences/sequence-fixtures.ts';
+import { json, liveWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
 import { addRegistrants, icsProps, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
 let t: TestApp;
@@ -26,20 +25,11 @@ afterAll(async () => {
   await google?.close();
 });
 
-async function liveWorkspace(account: string): Promise<Workspace> {
-  const owner = await t.signup();
-  const started = await json<Connector>(t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } }), 201);
-  await fetch(await google.consent(started.authorization_url as string, { email: account }));
-  const connector = await json<Connector>(t.request(`/api/v1/connectors/${started.id}`, { token: owner.token }));
-  expect(connector).toMatchObject({ status: 'connected', mode: 'live' });
-  return { owner, connector, leads: [] };
-}
-
 const sentTo = (to: string) => google.sent.filter((m) => (m.parsed.to as { text: string }).text === to);
 
 describe('webinar mail through Gmail (live mode, fake Google)', () => {
   it('sends the confirmation from the connected account with the calendar invitation as alternative and attachment', async () => {
-    const ws = await liveWorkspace('host@gmail.example');
+    const ws = await liveWorkspace(t, google, 'host@gmail.example');
     const webinar = await scheduleWebinar(t, ws);
     await addRegistrants(t, ws, webinar.id, [{ email: 'zoe@example.com', first_name: 'Zoë' }]);
     expect(await sendMail(t)).toBe(1);
@@ -56,7 +46,7 @@ describe('webinar mail through Gmail (live mode, fake Google)', () => {
   });
 
   it('refreshes a refused access token once and sends; a 503 is retried later and the mail goes exactly once', async () => {
-    const ws = await liveWorkspace('retry@gmail.example');
+    const ws = await liveWorkspace(t, google, 'retry@gmail.example');
     const webinar = await scheduleWebinar(t, ws, { title: 'Retry clinic' });
     google.expireAccessTokens();
     await addRegistrants(t, ws, webinar.id, [{ email: 'kim@example.com' }]);

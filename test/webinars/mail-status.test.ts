@@ -6,8 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
-import type { Connector } from '../connectors/human.ts';
-import { json, type Workspace } from '../sequences/sequence-fixtures.ts';
+import { json, liveWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
 import { addRegistrants, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
 let t: TestApp;
@@ -29,21 +28,13 @@ afterAll(async () => {
   await google?.close();
 });
 
-async function liveWorkspace(account: string): Promise<Workspace> {
-  const owner = await t.signup();
-  const started = await json<Connector>(t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } }), 201);
-  await fetch(await google.consent(started.authorization_url as string, { email: account }));
-  const connector = await json<Connector>(t.request(`/api/v1/connectors/${started.id}`, { token: owner.token }));
-  return { owner, connector, leads: [] };
-}
-
 const byEmail = (page: any) => Object.fromEntries(page.data.map((r: any) => [r.email, r.mail]));
 
 describe('mail statuses of webinar registrants', () => {
   let ws: Workspace;
   let webinar: any;
   beforeAll(async () => {
-    ws = await liveWorkspace('status@gmail.example');
+    ws = await liveWorkspace(t, google, 'status@gmail.example');
     webinar = await scheduleWebinar(t, ws);
     // The first send is refused outright (400: never retried), the second is taken.
     google.refuseNextSends([{ status: 400, message: 'Invalid To header' }]);
