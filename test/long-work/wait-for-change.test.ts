@@ -25,8 +25,8 @@ function resource(state: string) {
     actor,
     state,
     reads: 0,
-    /** Runs once, right after the read that sees the state then: a change landing between a read and the sleep. */
-    afterRead: undefined as (() => void) | undefined,
+    /** Runs right after each read (numbered from 1): a change landing between that read and what follows it. */
+    afterRead: undefined as ((read: number) => void) | undefined,
     /** A change committed and announced, as the code that changes a resource does. */
     change(next: string) {
       r.state = next;
@@ -36,9 +36,7 @@ function resource(state: string) {
       return waitForChange(t.deps, who, { id, waitSeconds: seconds, signal }, async () => {
         r.reads += 1;
         const seen = r.state;
-        const after = r.afterRead;
-        r.afterRead = undefined;
-        after?.();
+        r.afterRead?.(r.reads);
         return seen;
       }, watched);
     },
@@ -74,12 +72,21 @@ describe('waitForChange', () => {
     expect(await waiting).toBe('step_2');
   });
 
-  it('wakes on a change that lands right after its read, before it sleeps', async () => {
+  it('sees a change that lands between its first read and its subscription', async () => {
+    const r = resource('running');
+    await r.wait(0); // read 1
+    // Read 2 is this wait's first; the change is announced before the wait registers for wake-ups.
+    r.afterRead = (read) => read === 2 && r.change('step_2');
+    expect(await answerNow(r.wait(50))).toBe('step_2');
+    expect(r.reads).toBe(3); // read 3, made once registered, has it
+  });
+
+  it('wakes on a change that lands after its subscription and its read, before it sleeps', async () => {
     const r = resource('running');
     await r.wait(0);
-    r.afterRead = () => r.change('step_2');
+    r.afterRead = (read) => read === 3 && r.change('step_2');
     expect(await answerNow(r.wait(50))).toBe('step_2');
-    expect(r.reads).toBe(3); // the answer above, the read the change followed, the read after the wake-up
+    expect(r.reads).toBe(4); // woken after read 3, it reads once more
   });
 
   it('tells a caller it has not answered of a state that needs it at once, and only once', async () => {

@@ -7,8 +7,8 @@
 // change by itself), when it differs from what the caller was last answered, or, for a caller not remembered,
 // when it is in a state the caller must be told about (a run's required action); otherwise at the next change.
 //
-// Every read comes after the wake-up is registered, so a change committed at any moment before a read is in
-// that read, and one committed after it wakes the sleep. A slow re-read every OPERATION_WAIT_RECHECK_MS
+// Before each sleep the wake-up is registered and the resource read again, so a change committed before that
+// read is in it and one committed after it wakes the sleep. A slow re-read every OPERATION_WAIT_RECHECK_MS
 // covers a lost notification; at shutdown the watch ends the waits and each answers with what it read.
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../actor.ts';
@@ -37,27 +37,30 @@ export async function waitForChange<T>(
   const seen = watch.answered.get(caller, request.id);
   const deadline = Date.now() + request.waitSeconds * 1000;
   if (request.waitSeconds > 0) await watch.ready();
-  let first: string | undefined;
-  for (;;) {
+  let current = await read();
+  const first = watched.fingerprint(current);
+  const answerNow = (row: T) => {
+    const fingerprint = watched.fingerprint(row);
+    return watched.settled(row) || fingerprint !== first || (seen === undefined ? watched.notice?.(row) === true : fingerprint !== seen);
+  };
+  while (!answerNow(current)) {
     const left = deadline - Date.now();
-    const sleeping = left > 0 && !watch.ended && !request.signal?.aborted;
+    if (left <= 0 || watch.ended || request.signal?.aborted) break;
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
-    const woken = sleeping ? watch.wait(request.id, Math.min(left, deps.config.operationWaitRecheckMs), stop.signal) : undefined;
+    const woken = watch.wait(request.id, Math.min(left, deps.config.operationWaitRecheckMs), stop.signal);
     try {
-      const current = await read();
-      const fingerprint = watched.fingerprint(current);
-      first ??= fingerprint;
-      const news = seen === undefined ? watched.notice?.(current) === true : fingerprint !== seen;
-      if (!woken || watched.settled(current) || news || fingerprint !== first) {
-        if (!request.signal?.aborted) watch.answered.set(caller, request.id, fingerprint);
-        return current;
-      }
+      // The read that decides comes after the wake-up is registered: a change since the read above is in it.
+      current = await read();
+      if (answerNow(current)) break;
       await woken;
+      current = await read();
     } finally {
       stop.abort();
       request.signal?.removeEventListener('abort', onAbort);
     }
   }
+  if (!request.signal?.aborted) watch.answered.set(caller, request.id, watched.fingerprint(current));
+  return current;
 }
