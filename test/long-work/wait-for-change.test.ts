@@ -140,6 +140,7 @@ describe('waitForChange without a notification', () => {
   let quick: TestApp;
   beforeAll(async () => {
     quick = await createTestApp({ env: { OPERATION_WAIT_RECHECK_MS: '20' } });
+    await quick.deps.resourceWatch.ready();
   });
   afterAll(async () => quick?.close());
 
@@ -162,6 +163,7 @@ describe('waitForChange at shutdown', () => {
   it('answers open waits at once when the watch ends, and later ones without sleeping', async () => {
     const app = await createTestApp({ env: { OPERATION_WAIT_RECHECK_MS: '600000' } });
     try {
+      await app.deps.resourceWatch.ready();
       const actor: Actor = { kind: 'user', workspaceId: 'ws_test', userId: 'usr_end', role: 'owner' };
       const read = async () => 'running';
       await waitForChange(app.deps, actor, { id: 'res_end', waitSeconds: 0 }, read, plain);
