@@ -29,8 +29,12 @@ try {
     server,
     log,
     timeoutMs: config.shutdownTimeoutMs,
-    // Running jobs get the same time to finish as requests, at the same time.
-    onSignal: () => void services.stopJobs(config.shutdownTimeoutMs),
+    // Open long-polls answer now with what they read (the client calls again, elsewhere), so they do not
+    // hold the drain up; running jobs get the same time to finish as requests, at the same time.
+    onSignal: () => {
+      services.deps.resourceWatch.end();
+      void services.stopJobs(config.shutdownTimeoutMs);
+    },
     async close() {
       await services.stopJobs(config.shutdownTimeoutMs);
       await services.close();

@@ -59,6 +59,18 @@ describe('the email-sequence-generator', () => {
     expect(done.steps.every((s) => s.status === 'succeeded')).toBe(true);
   });
 
+  it('answers a waiting get_agent_run at once when the run began waiting for a person between two calls', async () => {
+    const agent = (await t.createKey(ws.owner.token, 'follower')).key;
+    const started = await startRun(t, agent, { ...brief, steps: 1 });
+    expect(started.status).toBe('queued');
+    // Someone else watches it park; the agent, told "queued", comes back only then: no change follows its call.
+    await follow(t, ws.owner.token, started.id, waiting);
+    const call = json<Run>(t.request(`/api/v1/agent-runs/${started.id}?wait_seconds=50`, { token: agent }));
+    const halfway = new Promise<string>((resolve) => setTimeout(() => resolve('no answer at half the wait'), 25_000).unref());
+    const answer = await Promise.race([call, halfway]);
+    expect(answer).toMatchObject({ status: 'requires_action', required_action: { type: 'sequence_approval' } });
+  });
+
   it('writes the same draft from the same input and knowledge', async () => {
     const token = ws.owner.token;
     const drafts = [];

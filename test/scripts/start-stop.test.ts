@@ -2,6 +2,7 @@
 // in-flight requests finish, and leaves the embedded database free for the next start.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,6 +149,55 @@ describe('npm start', () => {
     await db.close();
   });
 });
+
+describe('npm start with a long-poll open', () => {
+  it('answers open long-polls (REST and MCP) with the current state on SIGTERM and exits 0 without waiting out SHUTDOWN_TIMEOUT_MS', async () => {
+    const s = await npmStart({ SHUTDOWN_TIMEOUT_MS: '60000' });
+    const signedUp = await send(s.port, 'POST', '/api/v1/users/signup', {}, signupBody('longpoll@example.com')).answer;
+    const auth = { authorization: `Bearer ${(JSON.parse(signedUp.body) as { login: { access_token: string } }).login.access_token}` };
+    const started = await send(s.port, 'POST', '/api/v1/connectors/oauth', auth, JSON.stringify({ provider: 'gmail' })).answer;
+    const connector = JSON.parse(started.body) as { id: string; status: string };
+    expect(connector.status).toBe('pending_consent'); // nobody consents: only the shutdown can end these waits
+    const rest = send(s.port, 'GET', `/api/v1/connectors/${connector.id}?wait_seconds=50`, auth);
+    const mcpCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_connector', arguments: { connector_id: connector.id, wait_seconds: 50 } } };
+    const mcp = send(s.port, 'POST', '/mcp', { ...auth, ...mcpHeaders }, JSON.stringify(mcpCall));
+    await Promise.all([rest.written, mcp.written]);
+    // Answered after both long-polls were written: the server has read them (they came first) and holds them.
+    expect((await send(s.port, 'GET', `/api/v1/connectors/${connector.id}`, auth).answer).status).toBe(200);
+
+    process.kill(s.child.pid!, 'SIGTERM');
+    // Both bounds that could end these waits otherwise are far: the waits' own 50 s, and the 60 s timeout.
+    const limit = new Promise((resolve) => setTimeout(() => resolve('still running at half the wait'), 25_000).unref());
+    expect(await Promise.race([s.exited, limit])).toEqual({ code: 0, signal: null });
+    expect(s.logs.find((line) => line.msg === 'shutting down')).toMatchObject({ open_requests: 2 });
+    const restAnswer = await rest.answer;
+    expect(restAnswer.status).toBe(200);
+    expect(JSON.parse(restAnswer.body)).toMatchObject({ id: connector.id, status: 'pending_consent' });
+    const mcpAnswer = await mcp.answer;
+    expect(mcpAnswer.status).toBe(200);
+    expect(JSON.parse(mcpAnswer.body)).toMatchObject({ result: { structuredContent: { id: connector.id, status: 'pending_consent' } } });
+    expect(s.logs.find((line) => line.msg === 'shutdown timed out')).toBeUndefined();
+    await waitUntil(() => !groupAlive(s.child.pid!));
+  }, 120_000);
+});
+
+const mcpHeaders = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+
+/** One request on its own connection: `written` once it is all handed to the socket, `answer` with the whole response. */
+function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string) {
+  const req = httpRequest({ host: '127.0.0.1', port, method, path, agent: false, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } });
+  const written = new Promise<void>((resolve) => req.once('finish', resolve));
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.once('error', reject);
+    req.once('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+  });
+  req.end(body);
+  return { written, answer };
+}
 
 // The PostgreSQL pool must end too, or node would keep running; a private schema keeps the run apart.
 describe.runIf(process.env.DATABASE_URL)('npm start on PostgreSQL', () => {

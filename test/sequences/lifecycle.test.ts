@@ -49,6 +49,14 @@ describe('an email sequence from draft to sent', () => {
     expect(nobody.messages[1].text).toContain('Just checking in, friend.');
   });
 
+  it('answers a waiting get_email_sequence at once when the person approved it before the call', async () => {
+    // The agent submitted it and was told pending_approval; the person approved while it was away.
+    const approved = await approvedSequence(t, ws);
+    const call = json(t.request(`/api/v1/sequences/${approved.id}?wait_seconds=50`, { token: ws.owner.token }));
+    const halfway = new Promise<string>((resolve) => setTimeout(() => resolve('no answer at half the wait'), 25_000).unref());
+    expect(await Promise.race([call, halfway])).toMatchObject({ id: approved.id, status: 'approved' });
+  });
+
   it('goes through approval, launches with enrollment, sends step 1, then step 2 after its wait, and completes', async () => {
     const approved = await approvedSequence(t, ws);
     expect(approved).toMatchObject({ status: 'approved', approval: { decision: 'approved', revision: 1, by: ws.owner.userId } });

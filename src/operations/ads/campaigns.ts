@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-import { waitForChange } from '../long-work/wait-for-change.ts';
+import { waitForChange, type Watched } from '../long-work/wait-for-change.ts';
 import { campaignFields, patchedInput, type AdCampaignInput } from './campaign-input.ts';
 import { editPausedCampaign, type AdCampaignPatch } from './edit-paused.ts';
 import { adCampaignEventData } from './wire.ts';
@@ -42,6 +42,7 @@ export async function createAdCampaign(deps: Deps, actor: Actor, input: AdCampai
 
 /** Campaigns whose status moves on its own soon: the launch job, or the platform's review. */
 const TRANSITIONAL = new Set<AdCampaignStatus>(['launching', 'pending_review']);
+const watchedCampaign: Watched<AdCampaignRow> = { fingerprint: (row) => row.status, settled: (row) => !TRANSITIONAL.has(row.status) };
 
 /**
  * With `waitSeconds`, a launching or in-review campaign is answered as soon as its status changes (or the
@@ -49,7 +50,7 @@ const TRANSITIONAL = new Set<AdCampaignStatus>(['launching', 'pending_review']);
  */
 export function getAdCampaign(deps: Deps, actor: Actor, id: string, wait: { waitSeconds?: number; signal?: AbortSignal } = {}): Promise<AdCampaignRow> {
   const read = () => requireCampaign(deps.db.sql, actor.workspaceId, id);
-  return waitForChange(deps, { id, waitSeconds: wait.waitSeconds ?? 0, signal: wait.signal }, read, (first, now) => !TRANSITIONAL.has(first.status) || now.status !== first.status);
+  return waitForChange(deps, actor, { id, waitSeconds: wait.waitSeconds ?? 0, signal: wait.signal }, read, watchedCampaign);
 }
 
 export function listAdCampaigns(deps: Deps, actor: Actor, page: { statuses: AdCampaignStatus[]; before?: { at: string; id: string }; limit: number }): Promise<AdCampaignRow[]> {

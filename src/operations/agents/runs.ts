@@ -6,7 +6,7 @@ import { ApiError, type FieldError } from '../../errors.ts';
 import { findStoreAgent } from '../../agents/store.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-import { waitForChange } from '../long-work/wait-for-change.ts';
+import { waitForChange, type Watched } from '../long-work/wait-for-change.ts';
 import { runEventData } from './wire.ts';
 
 function parseInput(slug: string, schema: { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; code: string; message: string }[] } } }, input: unknown): Record<string, unknown> {
@@ -47,10 +47,20 @@ export async function requireRun(deps: Deps, workspaceId: string, runId: string)
   return row;
 }
 
-/** With `waitSeconds`, answers as soon as the status, the required action or a step changes; a finished run at once. */
+const watchedRun: Watched<AgentRunRow> = {
+  fingerprint: (r) => JSON.stringify([r.status, r.required_action?.url ?? null, r.steps.map((s) => s.status)]),
+  settled: (r) => ['succeeded', 'failed', 'cancelled'].includes(r.status),
+  // A caller must hear of a person's action to ask for, however it came to call (after start_run, say).
+  notice: (r) => r.status === 'requires_action',
+};
+
+/**
+ * With `waitSeconds`, answers as soon as the status, the required action or a step changes (or already
+ * differs from what this caller was last told); a finished run at once.
+ */
 export function getRun(deps: Deps, actor: Actor, request: { runId: string; waitSeconds: number; signal?: AbortSignal }): Promise<AgentRunRow> {
-  const fingerprint = (r: AgentRunRow) => JSON.stringify([r.status, r.required_action?.url ?? null, r.steps.map((s) => s.status)]);
-  return waitForChange(deps, { id: request.runId, waitSeconds: request.waitSeconds, signal: request.signal }, () => requireRun(deps, actor.workspaceId, request.runId), (first, now) => ['succeeded', 'failed', 'cancelled'].includes(first.status) || fingerprint(first) !== fingerprint(now));
+  const read = () => requireRun(deps, actor.workspaceId, request.runId);
+  return waitForChange(deps, actor, { id: request.runId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watchedRun);
 }
 
 export function listRuns(deps: Deps, actor: Actor, page: { statuses: RunStatus[]; agentId?: string; before?: { at: string; id: string }; limit: number }): Promise<AgentRunRow[]> {

@@ -2,7 +2,9 @@ import { findConnector, type ConnectorRow } from '../../data/connectors.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
-import { waitForChange } from '../long-work/wait-for-change.ts';
+import { waitForChange, type Watched } from '../long-work/wait-for-change.ts';
+
+const watchedConnector: Watched<ConnectorRow> = { fingerprint: (row) => row.status, settled: (row) => row.status !== 'pending_consent' };
 
 /**
  * With `waitSeconds`, a connector pending consent is answered as soon as its status changes (the human allowed
@@ -14,5 +16,5 @@ export function getConnector(deps: Deps, actor: Actor, request: { connectorId: s
     if (!row) throw new ApiError('not_found', `No connector ${request.connectorId} in this workspace.`);
     return row;
   };
-  return waitForChange(deps, { id: request.connectorId, waitSeconds: request.waitSeconds, signal: request.signal }, read, (first, now) => first.status !== 'pending_consent' || now.status !== first.status);
+  return waitForChange(deps, actor, { id: request.connectorId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watchedConnector);
 }

@@ -2,7 +2,7 @@ import { findOperation, finishedStatuses, type OperationRow } from '../../data/o
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
-import { waitForChange } from './wait-for-change.ts';
+import { waitForChange, type Watched } from './wait-for-change.ts';
 
 export interface GetOperationRequest {
   operationId: string;
@@ -12,8 +12,10 @@ export interface GetOperationRequest {
   signal?: AbortSignal;
 }
 
-const changedSince = (first: OperationRow, now: OperationRow) =>
-  finishedStatuses.includes(now.status) || now.status !== first.status || now.progress_done !== first.progress_done || now.progress_total !== first.progress_total;
+const watched: Watched<OperationRow> = {
+  fingerprint: (row) => JSON.stringify([row.status, row.progress_done, row.progress_total]),
+  settled: (row) => finishedStatuses.includes(row.status),
+};
 
 /** Any member may follow the workspace's operations; a finished one answers at once. */
 export function getOperation(deps: Deps, actor: Actor, request: GetOperationRequest): Promise<OperationRow> {
@@ -22,5 +24,5 @@ export function getOperation(deps: Deps, actor: Actor, request: GetOperationRequ
     if (!row) throw new ApiError('not_found', `No operation ${request.operationId} in this workspace.`);
     return row;
   };
-  return waitForChange(deps, { id: request.operationId, waitSeconds: request.waitSeconds, signal: request.signal }, read, changedSince);
+  return waitForChange(deps, actor, { id: request.operationId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watched);
 }

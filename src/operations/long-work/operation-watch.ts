@@ -1,11 +1,14 @@
-// Wakes get_operation calls that wait on an operation when it changes, without a busy loop and
-// without holding a database connection for the wait. A change made in this process wakes local
-// waiters directly; on PostgreSQL it is also NOTIFYed, so a change made by a worker process or
-// another instance wakes waiters here. The embedded database's socket does not carry NOTIFY, but it
-// admits one process, so every change there is local. Waiters also re-read on a slow timer, so a
-// notification lost to a dropped connection delays an answer by at most that interval.
+// Wakes long-polls (get_operation, get_agent_run, get_connector, ...) waiting on a resource when it
+// changes, without a busy loop and without holding a database connection for the wait. A change made in
+// this process wakes local waiters directly; on PostgreSQL it is also NOTIFYed, so a change made by a
+// worker process or another instance wakes waiters here. The embedded database's socket does not carry
+// NOTIFY, but it admits one process, so every change there is local. Waiters also re-read on a slow
+// timer, so a notification lost to a dropped connection delays an answer by at most that interval.
+// It also remembers what each caller was last answered (see wait-for-change.ts), and at shutdown ends
+// the waits so that open long-polls answer at once instead of holding the process up.
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
+import { createAnsweredStates, type AnsweredStates } from './answered-states.ts';
 
 export const operationChannel = 'operation_changed';
 
@@ -16,6 +19,12 @@ export interface OperationWatch {
   wait(id: string, ms: number, signal?: AbortSignal): Promise<void>;
   /** Call after the change committed: wakes waiters here and, on PostgreSQL, in every other process. */
   changed(id: string): void;
+  /** What each caller was last answered about each resource, as the resource's fingerprint. */
+  answered: AnsweredStates;
+  /** True once `end()` ran: a long-poll answers with what it read instead of sleeping. */
+  readonly ended: boolean;
+  /** Shutdown: wakes every waiter now and tells later long-polls not to sleep. */
+  end(): void;
   close(): Promise<void>;
 }
 
@@ -30,7 +39,11 @@ export function createOperationWatch(options: OperationWatchOptions): OperationW
   const { sql, kind, log } = options;
   const waiters = new Map<string, Set<() => void>>();
   let listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;
+  let ended = false;
 
+  const wakeAll = () => {
+    for (const id of [...waiters.keys()]) wakeLocal(id);
+  };
   const wakeLocal = (id: string) => {
     const set = waiters.get(id);
     if (!set) return;
@@ -78,8 +91,17 @@ export function createOperationWatch(options: OperationWatchOptions): OperationW
         sql`select pg_notify(${operationChannel}, ${id})`.catch((error: unknown) => log.warn({ err: error, operation_id: id }, 'operation watch: NOTIFY failed'));
       }
     },
+    answered: createAnsweredStates(),
+    get ended() {
+      return ended;
+    },
+    end() {
+      ended = true;
+      wakeAll();
+    },
     async close() {
-      for (const id of [...waiters.keys()]) wakeLocal(id);
+      ended = true;
+      wakeAll();
       const listener = await listening;
       listening = undefined;
       await listener?.unlisten().catch(() => {});

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-import { waitForChange } from '../long-work/wait-for-change.ts';
+import { waitForChange, type Watched } from '../long-work/wait-for-change.ts';
 import type { Queryable } from '../../data/queryable.ts';
 import { sequenceFields, type SequenceInput } from './sequence-input.ts';
 import { approvalUrl, emptyStats, sequenceEventData, type SequenceView } from './wire.ts';
@@ -37,10 +37,17 @@ export async function insertSequenceRecorded(deps: Deps, tx: Queryable, actor: A
   return created;
 }
 
-/** With `waitSeconds`, answers as soon as the status changes (a person approved or rejected it, sending ended). */
+/** Statuses that move without the caller: a person's decision, sending that ends or pauses, a re-approval. */
+const MOVING = new Set<SequenceStatus>(['pending_approval', 'active', 'paused']);
+const watchedSequence: Watched<SequenceRow> = { fingerprint: (row) => `${row.status}:${row.revision}`, settled: (row) => !MOVING.has(row.status) };
+
+/**
+ * With `waitSeconds`, answers as soon as the status changes (a person approved or rejected it, sending ended);
+ * a draft, approved, completed or archived sequence at once: only the caller moves it on.
+ */
 export async function getSequence(deps: Deps, actor: Actor, request: { sequenceId: string; waitSeconds: number; signal?: AbortSignal }): Promise<SequenceView> {
   const read = () => requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
-  const row = await waitForChange(deps, { id: request.sequenceId, waitSeconds: request.waitSeconds, signal: request.signal }, read, (first, now) => now.status !== first.status || now.revision !== first.revision);
+  const row = await waitForChange(deps, actor, { id: request.sequenceId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watchedSequence);
   return viewSequence(deps, actor.workspaceId, row);
 }
 
