@@ -6,7 +6,7 @@ import { listAllWorkspaces, type WorkspaceSummary } from '../../src/data/workspa
 import type { Deps } from '../../src/deps.ts';
 import { ApiError } from '../../src/errors.ts';
 import { SignupRequestSchema } from '../../src/generated/routes.ts';
-import { fieldErrors } from '../../src/http/validation.ts';
+import { fieldErrors, textErrors } from '../../src/http/validation.ts';
 import { operatorActor } from '../../src/operations/actor.ts';
 import { createApiKey } from '../../src/operations/api-keys/create-api-key.ts';
 import { listApiKeys } from '../../src/operations/api-keys/list-api-keys.ts';
@@ -25,8 +25,8 @@ export interface AdminCommands {
 /** The contract's own check of a body, so the CLI refuses what the API would refuse, field by field. */
 function contractChecked(schema: typeof SignupRequestSchema, body: Record<string, unknown>): void {
   const result = schema.safeParse(body);
-  if (result.success) return;
-  const errors = fieldErrors('json', result.error);
+  const errors = [...(result.success ? [] : fieldErrors('json', result.error)), ...textErrors('json', body)];
+  if (!errors.length) return;
   throw new ApiError('validation_failed', `The request is invalid: ${errors.map((e) => `${e.pointer} ${e.message}`).join('; ')}.`, { errors });
 }
 

@@ -1,7 +1,8 @@
 // Emits src/generated/routes.ts: one @hono/zod-openapi route per operation, with zod schemas for
 // path, query, headers, body and every response, plus the operation table the app and auth read.
 import { deref, isObject, type Json, type JsonObject } from './load.ts';
-import type { OperationModel, ParamModel, SpecModel } from './model.ts';
+import type { MediaModel, OperationModel, ParamModel, SpecModel } from './model.ts';
+import { uncheckedTextPointers } from './unchecked-text.ts';
 import { ZodEmitter } from './zod.ts';
 
 const SKIPPED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'content-length']);
@@ -101,8 +102,14 @@ function responseMedia(op: OperationModel): JsonObject {
   return out;
 }
 
-function operationRow(op: OperationModel): string {
-  const body = op.body ? { required: op.body.required, media: op.body.media.map((m) => ({ type: m.type, kind: m.kind })) } : null;
+/** A body media type; `uncheckedText` only where the contract marks places `x-unchecked-text`. */
+function bodyMedia(doc: JsonObject, media: MediaModel): JsonObject {
+  const unchecked = uncheckedTextPointers(doc, media.schema);
+  return unchecked.length ? { type: media.type, kind: media.kind, uncheckedText: unchecked } : { type: media.type, kind: media.kind };
+}
+
+function operationRow(doc: JsonObject, op: OperationModel): string {
+  const body = op.body ? { required: op.body.required, media: op.body.media.map((m) => bodyMedia(doc, m)) } : null;
   const fields: Array<[string, Json]> = [
     ['operationId', op.operationId ?? op.id],
     ['handler', op.id],
@@ -130,6 +137,9 @@ export function emitRoutes(model: SpecModel, header: string): string {
     '/** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */',
     "export interface MediaEntry { type: string; kind: 'json' | 'form' | 'text' }",
     '',
+    '/** A request body media type; `uncheckedText` lists the places (JSON pointers, `*` any item) the text check skips. */',
+    'export interface BodyMediaEntry extends MediaEntry { uncheckedText?: readonly string[] }',
+    '',
     'export interface OperationMeta {',
     '  operationId: string;',
     '  /** Key in `routes` and in the handler interface. */',
@@ -139,7 +149,7 @@ export function emitRoutes(model: SpecModel, header: string): string {
     '  /** Scopes the operation requires; null when it is public. */',
     '  scopes: readonly string[] | null;',
     '  /** The request body: whether it is required and every media type it may come in; null when there is none. */',
-    '  body: { required: boolean; media: readonly MediaEntry[] } | null;',
+    '  body: { required: boolean; media: readonly BodyMediaEntry[] } | null;',
     '  /** The media type of each declared response, by status key (`200`, `4XX`, `default`); null when it has no content. */',
     '  responses: Readonly<Record<string, MediaEntry | null>>;',
     '}',
@@ -149,7 +159,7 @@ export function emitRoutes(model: SpecModel, header: string): string {
     'const meta = (row: OperationMeta): OperationMeta => row;',
     '',
     'export const operations: readonly OperationMeta[] = [',
-    ...model.operations.map(operationRow),
+    ...model.operations.map((op) => operationRow(model.doc, op)),
     '];',
     '',
   ].join('\n');

@@ -6,13 +6,6 @@ import { propertyKey, typeName, uniqueNamer } from './naming.ts';
 
 const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;
 
-// PostgreSQL cannot store U+0000 in text (SQLSTATE 22021) and a lone UTF-16 surrogate has no UTF-8 form
-// (it would be stored as U+FFFD), so every emitted string refuses both: bad text is a 400 naming the field,
-// never a database fault. One shared check, declared before the first schema that uses it. Plain JS (no
-// annotations) so the emitted code also runs untranspiled; `typeof` narrows the input for the type checker.
-export const TEXT_CHECK = 'storableText';
-const TEXT_CHECK_DECLARATION = `const ${TEXT_CHECK} = z.refine((s) => typeof s !== 'string' || !/\\u0000|\\p{Cs}/u.test(s), { message: 'must not contain U+0000 (NUL) or an unpaired UTF-16 surrogate', params: { code: 'invalid_character' } });`;
-
 function lit(value: Json): string {
   return JSON.stringify(value);
 }
@@ -23,7 +16,6 @@ export class ZodEmitter {
   private readonly onStack = new Set<string>();
   private readonly inlineStack: string[] = [];
   private readonly nextIdent = uniqueNamer();
-  private textCheckDeclared = false;
   readonly declarations: string[] = [];
 
   constructor(private readonly doc: JsonObject) {}
@@ -171,11 +163,7 @@ export class ZodEmitter {
     if (typeof s.minLength === 'number') out += `.min(${s.minLength})`;
     if (typeof s.maxLength === 'number') out += `.max(${s.maxLength})`;
     if (typeof s.pattern === 'string' && patternCompiles(s.pattern)) out += `.regex(new RegExp(${lit(s.pattern)}, 'u'))`;
-    if (!this.textCheckDeclared) {
-      this.declarations.push(TEXT_CHECK_DECLARATION);
-      this.textCheckDeclared = true;
-    }
-    return `${out}.check(${TEXT_CHECK})`;
+    return out;
   }
 
   private numberExpr(s: JsonObject, integer: boolean): string {

@@ -8,60 +8,58 @@ export const HealthSchema: z.ZodType = z.looseObject({
   "database": z.literal("ok"),
 });
 
-const storableText = z.refine((s) => typeof s !== 'string' || !/\u0000|\p{Cs}/u.test(s), { message: 'must not contain U+0000 (NUL) or an unpaired UTF-16 surrogate', params: { code: 'invalid_character' } });
-
 export const FieldErrorSchema: z.ZodType = z.looseObject({
-  "pointer": z.string().check(storableText).optional(),
-  "field": z.string().check(storableText).optional(),
-  "code": z.string().check(storableText),
-  "message": z.string().check(storableText),
+  "pointer": z.string().optional(),
+  "field": z.string().optional(),
+  "code": z.string(),
+  "message": z.string(),
 });
 
 export const ProblemSchema: z.ZodType = z.looseObject({
-  "type": z.string().check(storableText),
-  "title": z.string().check(storableText),
+  "type": z.string(),
+  "title": z.string(),
   "status": z.number().int(),
-  "detail": z.string().check(storableText),
-  "instance": z.string().check(storableText).optional(),
-  "code": z.string().check(storableText),
-  "request_id": z.string().check(storableText),
+  "detail": z.string(),
+  "instance": z.string().optional(),
+  "code": z.string(),
+  "request_id": z.string(),
   "errors": z.array(FieldErrorSchema).optional(),
 });
 
-export const EmailSchema: z.ZodType = z.email().max(254).check(storableText);
+export const EmailSchema: z.ZodType = z.email().max(254);
 
-export const NewPasswordSchema: z.ZodType = z.string().min(8).check(storableText);
+export const NewPasswordSchema: z.ZodType = z.string().min(8);
 
 export const SignupRequestSchema: z.ZodType = z.strictObject({
   "email": EmailSchema,
   "password": NewPasswordSchema,
-  "name": z.string().min(1).max(200).check(storableText),
-  "workspace_name": z.string().min(1).max(200).check(storableText),
+  "name": z.string().min(1).max(200),
+  "workspace_name": z.string().min(1).max(200),
 });
 
-export const UserIdSchema: z.ZodType = z.string().regex(new RegExp("^usr_[0-9a-z]{26}$", 'u')).check(storableText);
+export const UserIdSchema: z.ZodType = z.string().regex(new RegExp("^usr_[0-9a-z]{26}$", 'u'));
 
-export const TimestampSchema: z.ZodType = z.iso.datetime({ offset: true }).check(storableText);
+export const TimestampSchema: z.ZodType = z.iso.datetime({ offset: true });
 
 export const UserSchema: z.ZodType = z.looseObject({
   "id": UserIdSchema,
   "email": EmailSchema,
-  "name": z.string().check(storableText),
+  "name": z.string(),
   "created_at": TimestampSchema,
 });
 
-export const WorkspaceIdSchema: z.ZodType = z.string().regex(new RegExp("^ws_[0-9a-z]{26}$", 'u')).check(storableText);
+export const WorkspaceIdSchema: z.ZodType = z.string().regex(new RegExp("^ws_[0-9a-z]{26}$", 'u'));
 
 export const WorkspaceSchema: z.ZodType = z.looseObject({
   "id": WorkspaceIdSchema,
-  "name": z.string().check(storableText),
+  "name": z.string(),
   "created_at": TimestampSchema,
 });
 
 export const RoleSchema: z.ZodType = z.enum(["owner","admin","member"]);
 
 export const LoginResponseSchema: z.ZodType = z.looseObject({
-  "access_token": z.string().check(storableText),
+  "access_token": z.string(),
   "token_type": z.literal("bearer"),
   "expires_in": z.number().int(),
 });
@@ -73,7 +71,7 @@ export const SessionResponseSchema: z.ZodType = z.looseObject({
   "login": LoginResponseSchema,
 });
 
-export const PasswordSchema: z.ZodType = z.string().min(1).check(storableText);
+export const PasswordSchema: z.ZodType = z.string().min(1);
 
 export const LoginRequestSchema: z.ZodType = z.strictObject({
   "email": EmailSchema,
@@ -83,8 +81,8 @@ export const LoginRequestSchema: z.ZodType = z.strictObject({
 
 export const CredentialSchema: z.ZodType = z.looseObject({
   "type": z.enum(["jwt","api_key"]),
-  "id": z.string().check(storableText),
-  "scopes": z.array(z.string().check(storableText)),
+  "id": z.string(),
+  "scopes": z.array(z.string()),
 });
 
 export const MeSchema: z.ZodType = z.looseObject({
@@ -96,13 +94,13 @@ export const MeSchema: z.ZodType = z.looseObject({
 
 export const CursorPageSchema: z.ZodType = z.looseObject({
   "has_more": z.boolean(),
-  "next_cursor": z.string().check(storableText).nullable(),
+  "next_cursor": z.string().nullable(),
 });
 
 export const MemberSchema: z.ZodType = z.looseObject({
   "user_id": UserIdSchema,
   "email": EmailSchema,
-  "name": z.string().check(storableText),
+  "name": z.string(),
   "role": RoleSchema,
   "joined_at": TimestampSchema,
 });
@@ -120,35 +118,35 @@ export const InviteRequestSchema: z.ZodType = z.strictObject({
   "role": z.enum(["admin","member"]),
 });
 
-export const InvitationIdSchema: z.ZodType = z.string().regex(new RegExp("^inv_[0-9a-z]{26}$", 'u')).check(storableText);
+export const InvitationIdSchema: z.ZodType = z.string().regex(new RegExp("^inv_[0-9a-z]{26}$", 'u'));
 
 export const InvitationCreatedSchema: z.ZodType = z.looseObject({
   "id": InvitationIdSchema,
   "email": EmailSchema,
   "role": z.enum(["admin","member"]),
   "expires_at": TimestampSchema,
-  "token": z.string().check(storableText),
+  "token": z.string(),
 });
 
 export const AcceptInvitationRequestSchema: z.ZodType = z.strictObject({
-  "token": z.string().min(1).max(200).check(storableText),
-  "name": z.string().min(1).max(200).check(storableText),
+  "token": z.string().min(1).max(200),
+  "name": z.string().min(1).max(200),
   "password": NewPasswordSchema,
 });
 
 export const AcceptInvitationAsMeRequestSchema: z.ZodType = z.strictObject({
-  "token": z.string().min(1).max(200).check(storableText),
+  "token": z.string().min(1).max(200),
 });
 
-export const ApiKeyIdSchema: z.ZodType = z.string().regex(new RegExp("^key_[0-9a-z]{26}$", 'u')).check(storableText);
+export const ApiKeyIdSchema: z.ZodType = z.string().regex(new RegExp("^key_[0-9a-z]{26}$", 'u'));
 
 export const KeyRoleSchema: z.ZodType = z.enum(["admin","member"]);
 
 export const ApiKeySchema: z.ZodType = z.looseObject({
   "id": ApiKeyIdSchema,
-  "name": z.string().check(storableText),
-  "prefix": z.string().regex(new RegExp("^[a-z0-9]{8}$", 'u')).check(storableText),
-  "scopes": z.array(z.string().check(storableText)),
+  "name": z.string(),
+  "prefix": z.string().regex(new RegExp("^[a-z0-9]{8}$", 'u')),
+  "scopes": z.array(z.string()),
   "role": KeyRoleSchema,
   "effective_role": z.union([KeyRoleSchema, z.null()]),
   "created_by": z.union([UserIdSchema, z.null()]),
@@ -163,20 +161,20 @@ export const ApiKeyListSchema: z.ZodType = z.intersection(CursorPageSchema, z.lo
 }));
 
 export const CreateApiKeyRequestSchema: z.ZodType = z.strictObject({
-  "name": z.string().min(1).max(100).check(storableText),
+  "name": z.string().min(1).max(100),
 });
 
 export const ApiKeyCreatedSchema: z.ZodType = z.intersection(ApiKeySchema, z.looseObject({
-  "key": z.string().regex(new RegExp("^svc_[a-z0-9]{8}_[A-Za-z0-9]+$", 'u')).check(storableText),
+  "key": z.string().regex(new RegExp("^svc_[a-z0-9]{8}_[A-Za-z0-9]+$", 'u')),
 }));
 
 export const EventSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "type": z.string().check(storableText),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "id": z.string(),
+  "type": z.string(),
+  "created_at": z.iso.datetime({ offset: true }),
   "actor": z.looseObject({
     "type": z.enum(["user","api_key","operator","system"]).optional(),
-    "id": z.string().check(storableText).nullable().optional(),
+    "id": z.string().nullable().optional(),
   }),
   "data": z.looseObject({}),
 });
@@ -186,30 +184,30 @@ export const EventListSchema: z.ZodType = z.intersection(CursorPageSchema, z.loo
 }));
 
 export const OperationProblemSchema: z.ZodType = z.looseObject({
-  "type": z.string().check(storableText),
-  "title": z.string().check(storableText),
+  "type": z.string(),
+  "title": z.string(),
   "status": z.number().int(),
-  "detail": z.string().check(storableText),
-  "code": z.string().check(storableText),
+  "detail": z.string(),
+  "code": z.string(),
 });
 
 export const OperationSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "type": z.string().check(storableText),
+  "id": z.string(),
+  "type": z.string(),
   "status": z.enum(["queued","running","succeeded","failed","cancelled"]),
   "progress": z.looseObject({
     "done": z.number().int(),
     "total": z.number().int().nullable(),
   }),
   "resource": z.looseObject({
-    "type": z.string().check(storableText),
-    "id": z.string().check(storableText),
+    "type": z.string(),
+    "id": z.string(),
   }).nullable(),
   "error": z.union([OperationProblemSchema, z.null()]),
-  "cancel_requested_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
-  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
-  "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "cancel_requested_at": z.iso.datetime({ offset: true }).nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
+  "updated_at": z.iso.datetime({ offset: true }),
+  "finished_at": z.iso.datetime({ offset: true }).nullable(),
 });
 
 export const OperationListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -217,56 +215,56 @@ export const OperationListSchema: z.ZodType = z.intersection(CursorPageSchema, z
 }));
 
 export const WebhookEndpointSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "url": z.string().check(storableText),
-  "description": z.string().check(storableText),
-  "event_types": z.array(z.string().check(storableText)),
+  "id": z.string(),
+  "url": z.string(),
+  "description": z.string(),
+  "event_types": z.array(z.string()),
   "status": z.enum(["enabled","disabled"]),
-  "disabled_reason": z.string().check(storableText).nullable(),
+  "disabled_reason": z.string().nullable(),
   "failure_count": z.number().int(),
-  "failing_since": z.iso.datetime({ offset: true }).check(storableText).nullable(),
-  "last_success_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
-  "created_by": z.string().check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
-  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+  "failing_since": z.iso.datetime({ offset: true }).nullable(),
+  "last_success_at": z.iso.datetime({ offset: true }).nullable(),
+  "created_by": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
+  "updated_at": z.iso.datetime({ offset: true }),
 });
 
 export const WebhookEndpointListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
   "data": z.array(WebhookEndpointSchema),
 }));
 
-export const WebhookEventTypesSchema: z.ZodType = z.array(z.string().min(1).max(100).check(storableText)).min(1).max(50);
+export const WebhookEventTypesSchema: z.ZodType = z.array(z.string().min(1).max(100)).min(1).max(50);
 
 export const CreateWebhookEndpointRequestSchema: z.ZodType = z.strictObject({
-  "url": z.string().max(2000).check(storableText),
+  "url": z.string().max(2000),
   "event_types": WebhookEventTypesSchema,
-  "description": z.string().max(200).check(storableText).optional(),
+  "description": z.string().max(200).optional(),
 });
 
 export const WebhookEndpointCreatedSchema: z.ZodType = z.intersection(WebhookEndpointSchema, z.looseObject({
-  "secret": z.string().check(storableText),
+  "secret": z.string(),
 }));
 
 export const UpdateWebhookEndpointRequestSchema: z.ZodType = z.strictObject({
-  "url": z.string().max(2000).check(storableText).optional(),
+  "url": z.string().max(2000).optional(),
   "event_types": WebhookEventTypesSchema.optional(),
-  "description": z.string().max(200).check(storableText).optional(),
+  "description": z.string().max(200).optional(),
   "enabled": z.boolean().optional(),
 });
 
 export const WebhookDeliverySchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "endpoint_id": z.string().check(storableText),
-  "event_id": z.string().check(storableText).nullable(),
-  "event_type": z.string().check(storableText),
-  "message_id": z.string().check(storableText),
+  "id": z.string(),
+  "endpoint_id": z.string(),
+  "event_id": z.string().nullable(),
+  "event_type": z.string(),
+  "message_id": z.string(),
   "status": z.enum(["pending","succeeded","failed","cancelled"]),
   "attempts": z.number().int(),
-  "next_attempt_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
-  "last_attempt_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "next_attempt_at": z.iso.datetime({ offset: true }).nullable(),
+  "last_attempt_at": z.iso.datetime({ offset: true }).nullable(),
   "last_status_code": z.number().int().nullable(),
-  "last_error": z.string().check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "last_error": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
 });
 
 export const WebhookDeliveryListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -275,24 +273,24 @@ export const WebhookDeliveryListSchema: z.ZodType = z.intersection(CursorPageSch
 
 export const StartConnectorOAuthRequestSchema: z.ZodType = z.strictObject({
   "provider": z.enum(["gmail","meta_ads"]),
-  "reconnect_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+  "reconnect_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).optional(),
 });
 
 export const ConnectorSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "provider": z.string().check(storableText),
+  "id": z.string(),
+  "provider": z.string(),
   "status": z.enum(["pending_consent","connected","failed","expired","revoked"]),
   "mode": z.enum(["live","sandbox"]),
-  "account_email": z.string().check(storableText).nullable(),
-  "scopes_requested": z.array(z.string().check(storableText)),
-  "scopes_granted": z.array(z.string().check(storableText)),
-  "authorization_url": z.string().check(storableText).nullable(),
-  "authorization_expires_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
-  "failure_reason": z.string().check(storableText).nullable(),
-  "next_action": z.string().check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
-  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
-  "connected_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "account_email": z.string().nullable(),
+  "scopes_requested": z.array(z.string()),
+  "scopes_granted": z.array(z.string()),
+  "authorization_url": z.string().nullable(),
+  "authorization_expires_at": z.iso.datetime({ offset: true }).nullable(),
+  "failure_reason": z.string().nullable(),
+  "next_action": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
+  "updated_at": z.iso.datetime({ offset: true }),
+  "connected_at": z.iso.datetime({ offset: true }).nullable(),
 });
 
 export const ConnectorListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -304,27 +302,27 @@ export const SendTestEmailRequestSchema: z.ZodType = z.strictObject({
 });
 
 export const TestEmailSentSchema: z.ZodType = z.looseObject({
-  "connector_id": z.string().check(storableText),
+  "connector_id": z.string(),
   "mode": z.enum(["live","sandbox"]),
-  "from": z.string().check(storableText),
-  "to": z.string().check(storableText),
-  "provider_message_id": z.string().check(storableText),
-  "sent_at": z.iso.datetime({ offset: true }).check(storableText),
+  "from": z.string(),
+  "to": z.string(),
+  "provider_message_id": z.string(),
+  "sent_at": z.iso.datetime({ offset: true }),
 });
 
 export const SandboxMessageSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
+  "id": z.string(),
   "mode": z.enum(["sandbox"]),
-  "account_email": z.string().check(storableText),
-  "from": z.string().check(storableText).nullable(),
-  "to": z.string().check(storableText).nullable(),
-  "subject": z.string().check(storableText).nullable(),
-  "message_id": z.string().check(storableText).nullable(),
-  "text": z.string().check(storableText).nullable(),
-  "html": z.string().check(storableText).nullable(),
-  "list_unsubscribe": z.string().check(storableText).nullable(),
-  "list_unsubscribe_post": z.string().check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "account_email": z.string(),
+  "from": z.string().nullable(),
+  "to": z.string().nullable(),
+  "subject": z.string().nullable(),
+  "message_id": z.string().nullable(),
+  "text": z.string().nullable(),
+  "html": z.string().nullable(),
+  "list_unsubscribe": z.string().nullable(),
+  "list_unsubscribe_post": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
 });
 
 export const SandboxMessageListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -332,19 +330,19 @@ export const SandboxMessageListSchema: z.ZodType = z.intersection(CursorPageSche
 }));
 
 export const KnowledgeSourceSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "url": z.string().check(storableText),
-  "title": z.string().check(storableText).nullable(),
+  "id": z.string(),
+  "url": z.string(),
+  "title": z.string().nullable(),
   "status": z.enum(["queued","fetching","ready","failed"]),
   "max_pages": z.number().int(),
-  "include_paths": z.array(z.string().check(storableText)),
-  "exclude_paths": z.array(z.string().check(storableText)),
+  "include_paths": z.array(z.string()),
+  "exclude_paths": z.array(z.string()),
   "pages_fetched": z.number().int(),
   "chunks": z.number().int(),
-  "last_error": z.string().check(storableText).nullable(),
-  "fetched_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
-  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+  "last_error": z.string().nullable(),
+  "fetched_at": z.iso.datetime({ offset: true }).nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
+  "updated_at": z.iso.datetime({ offset: true }),
 });
 
 export const KnowledgeSourceListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -352,20 +350,20 @@ export const KnowledgeSourceListSchema: z.ZodType = z.intersection(CursorPageSch
 }));
 
 export const IngestUrlRequestSchema: z.ZodType = z.strictObject({
-  "url": z.string().min(1).max(2048).check(storableText),
+  "url": z.string().min(1).max(2048),
   "max_pages": z.number().int().gte(1).lte(50).optional(),
-  "include_paths": z.array(z.string().min(1).max(200).check(storableText)).max(20).optional(),
-  "exclude_paths": z.array(z.string().min(1).max(200).check(storableText)).max(20).optional(),
+  "include_paths": z.array(z.string().min(1).max(200)).max(20).optional(),
+  "exclude_paths": z.array(z.string().min(1).max(200)).max(20).optional(),
 });
 
 export const KnowledgeChunkSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "source_id": z.string().check(storableText),
-  "page_url": z.string().check(storableText),
-  "page_title": z.string().check(storableText).nullable(),
-  "heading_path": z.array(z.string().check(storableText)),
+  "id": z.string(),
+  "source_id": z.string(),
+  "page_url": z.string(),
+  "page_title": z.string().nullable(),
+  "heading_path": z.array(z.string()),
   "position": z.number().int(),
-  "text": z.string().check(storableText),
+  "text": z.string(),
 });
 
 export const KnowledgeChunkListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -374,34 +372,34 @@ export const KnowledgeChunkListSchema: z.ZodType = z.intersection(CursorPageSche
 
 export const KnowledgeSearchResultSchema: z.ZodType = z.looseObject({
   "data": z.array(z.looseObject({
-    "chunk_id": z.string().check(storableText),
-    "source_id": z.string().check(storableText),
-    "page_url": z.string().check(storableText),
-    "page_title": z.string().check(storableText).nullable(),
-    "heading_path": z.array(z.string().check(storableText)),
-    "snippet": z.string().check(storableText),
+    "chunk_id": z.string(),
+    "source_id": z.string(),
+    "page_url": z.string(),
+    "page_title": z.string().nullable(),
+    "heading_path": z.array(z.string()),
+    "snippet": z.string(),
     "rank": z.number(),
   })),
 });
 
 export const DocsSearchResultSchema: z.ZodType = z.looseObject({
   "data": z.array(z.looseObject({
-    "title": z.string().check(storableText),
-    "heading": z.string().check(storableText).nullable(),
-    "text": z.string().check(storableText),
-    "source": z.string().check(storableText),
-    "tools": z.array(z.string().check(storableText)),
+    "title": z.string(),
+    "heading": z.string().nullable(),
+    "text": z.string(),
+    "source": z.string(),
+    "tools": z.array(z.string()),
     "score": z.number(),
   })),
 });
 
 export const BulkImportLeadsRequestSchema: z.ZodType = z.strictObject({
   "rows": z.array(z.looseObject({})).max(100000).optional(),
-  "csv": z.string().check(storableText).optional(),
-  "csv_url": z.string().max(2048).check(storableText).optional(),
+  "csv": z.string().optional(),
+  "csv_url": z.string().max(2048).optional(),
   "on_conflict": z.enum(["skip","update"]).optional(),
-  "column_map": z.record(z.string(), z.string().max(100).check(storableText)).optional(),
-  "tags": z.array(z.string().min(1).max(50).check(storableText)).max(20).optional(),
+  "column_map": z.record(z.string(), z.string().max(100)).optional(),
+  "tags": z.array(z.string().min(1).max(50)).max(20).optional(),
 });
 
 export const LeadImportCountsSchema: z.ZodType = z.looseObject({
@@ -413,23 +411,23 @@ export const LeadImportCountsSchema: z.ZodType = z.looseObject({
 });
 
 export const LeadImportSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
+  "id": z.string(),
   "status": z.enum(["queued","processing","completed","completed_with_errors","failed","cancelled"]),
   "source": z.enum(["rows","csv","csv_url"]),
   "on_conflict": z.enum(["skip","update"]),
   "counts": LeadImportCountsSchema,
-  "error_message": z.string().check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
-  "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "error_message": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
+  "finished_at": z.iso.datetime({ offset: true }).nullable(),
 });
 
 export const LeadImportErrorSchema: z.ZodType = z.looseObject({
   "row": z.number().int(),
   "line": z.number().int().nullable(),
-  "column": z.string().check(storableText).nullable(),
-  "value": z.string().check(storableText).nullable(),
-  "code": z.string().check(storableText),
-  "message": z.string().check(storableText),
+  "column": z.string().nullable(),
+  "value": z.string().nullable(),
+  "code": z.string(),
+  "message": z.string(),
 });
 
 export const LeadImportResultSchema: z.ZodType = z.looseObject({
@@ -446,22 +444,22 @@ export const LeadImportErrorListSchema: z.ZodType = z.intersection(CursorPageSch
 }));
 
 export const LeadSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "email": z.string().check(storableText),
-  "first_name": z.string().check(storableText).nullable(),
-  "last_name": z.string().check(storableText).nullable(),
-  "company": z.string().check(storableText).nullable(),
-  "title": z.string().check(storableText).nullable(),
-  "phone": z.string().check(storableText).nullable(),
-  "website": z.string().check(storableText).nullable(),
-  "linkedin_url": z.string().check(storableText).nullable(),
-  "timezone": z.string().check(storableText).nullable(),
-  "tags": z.array(z.string().check(storableText)),
+  "id": z.string(),
+  "email": z.string(),
+  "first_name": z.string().nullable(),
+  "last_name": z.string().nullable(),
+  "company": z.string().nullable(),
+  "title": z.string().nullable(),
+  "phone": z.string().nullable(),
+  "website": z.string().nullable(),
+  "linkedin_url": z.string().nullable(),
+  "timezone": z.string().nullable(),
+  "tags": z.array(z.string()),
   "custom_fields": z.looseObject({}),
   "status": z.enum(["active","unsubscribed","bounced","do_not_contact"]),
-  "source_import_id": z.string().check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
-  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+  "source_import_id": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
+  "updated_at": z.iso.datetime({ offset: true }),
 });
 
 export const LeadListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -469,93 +467,93 @@ export const LeadListSchema: z.ZodType = z.intersection(CursorPageSchema, z.loos
 }));
 
 export const LeadInputSchema: z.ZodType = z.strictObject({
-  "email": z.string().max(254).check(storableText),
-  "first_name": z.string().max(100).check(storableText).nullable().optional(),
-  "last_name": z.string().max(100).check(storableText).nullable().optional(),
-  "company": z.string().max(200).check(storableText).nullable().optional(),
-  "title": z.string().max(200).check(storableText).nullable().optional(),
-  "phone": z.string().max(32).check(storableText).nullable().optional(),
-  "website": z.string().max(200).check(storableText).nullable().optional(),
-  "linkedin_url": z.string().max(200).check(storableText).nullable().optional(),
-  "timezone": z.string().max(64).check(storableText).nullable().optional(),
-  "tags": z.array(z.string().max(50).check(storableText)).max(20).optional(),
+  "email": z.string().max(254),
+  "first_name": z.string().max(100).nullable().optional(),
+  "last_name": z.string().max(100).nullable().optional(),
+  "company": z.string().max(200).nullable().optional(),
+  "title": z.string().max(200).nullable().optional(),
+  "phone": z.string().max(32).nullable().optional(),
+  "website": z.string().max(200).nullable().optional(),
+  "linkedin_url": z.string().max(200).nullable().optional(),
+  "timezone": z.string().max(64).nullable().optional(),
+  "tags": z.array(z.string().max(50)).max(20).optional(),
   "custom_fields": z.looseObject({}).optional(),
 });
 
 export const LeadPatchSchema: z.ZodType = z.strictObject({
-  "email": z.string().max(254).check(storableText).optional(),
-  "first_name": z.string().max(100).check(storableText).nullable().optional(),
-  "last_name": z.string().max(100).check(storableText).nullable().optional(),
-  "company": z.string().max(200).check(storableText).nullable().optional(),
-  "title": z.string().max(200).check(storableText).nullable().optional(),
-  "phone": z.string().max(32).check(storableText).nullable().optional(),
-  "website": z.string().max(200).check(storableText).nullable().optional(),
-  "linkedin_url": z.string().max(200).check(storableText).nullable().optional(),
-  "timezone": z.string().max(64).check(storableText).nullable().optional(),
-  "tags": z.array(z.string().max(50).check(storableText)).max(20).optional(),
+  "email": z.string().max(254).optional(),
+  "first_name": z.string().max(100).nullable().optional(),
+  "last_name": z.string().max(100).nullable().optional(),
+  "company": z.string().max(200).nullable().optional(),
+  "title": z.string().max(200).nullable().optional(),
+  "phone": z.string().max(32).nullable().optional(),
+  "website": z.string().max(200).nullable().optional(),
+  "linkedin_url": z.string().max(200).nullable().optional(),
+  "timezone": z.string().max(64).nullable().optional(),
+  "tags": z.array(z.string().max(50)).max(20).optional(),
   "custom_fields": z.looseObject({}).optional(),
 });
 
 export const ExportLeadsRequestSchema: z.ZodType = z.strictObject({
-  "q": z.string().max(200).check(storableText).optional(),
+  "q": z.string().max(200).optional(),
   "status": z.array(z.enum(["active","unsubscribed","bounced","do_not_contact"])).max(4).optional(),
-  "tag": z.string().max(50).check(storableText).optional(),
-  "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
-  "created_after": z.iso.datetime({ offset: true }).check(storableText).optional(),
-  "created_before": z.iso.datetime({ offset: true }).check(storableText).optional(),
+  "tag": z.string().max(50).optional(),
+  "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).optional(),
+  "created_after": z.iso.datetime({ offset: true }).optional(),
+  "created_before": z.iso.datetime({ offset: true }).optional(),
 });
 
 export const LeadExportSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
+  "id": z.string(),
   "status": z.enum(["queued","processing","ready","failed","cancelled","expired"]),
   "filters": ExportLeadsRequestSchema,
   "row_count": z.number().int(),
   "size_bytes": z.number().int(),
-  "download_url": z.string().check(storableText).nullable(),
-  "error_message": z.string().check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
-  "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
-  "expires_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "download_url": z.string().nullable(),
+  "error_message": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
+  "finished_at": z.iso.datetime({ offset: true }).nullable(),
+  "expires_at": z.iso.datetime({ offset: true }).nullable(),
 });
 
 export const WorkspaceSettingsSchema: z.ZodType = z.looseObject({
-  "postal_address": z.string().check(storableText).nullable(),
+  "postal_address": z.string().nullable(),
   "require_human_approval": z.boolean(),
   "mailbox_daily_cap": z.number().int(),
 });
 
 export const WorkspaceSettingsPatchSchema: z.ZodType = z.strictObject({
-  "postal_address": z.string().max(300).check(storableText).nullable().optional(),
+  "postal_address": z.string().max(300).nullable().optional(),
   "require_human_approval": z.boolean().optional(),
 });
 
 export const SequenceStepSchema: z.ZodType = z.looseObject({
   "position": z.number().int(),
   "wait_days": z.number().int(),
-  "subject": z.string().check(storableText),
-  "body": z.string().check(storableText),
+  "subject": z.string(),
+  "body": z.string(),
   "sources": z.array(z.looseObject({
-    "chunk_id": z.string().check(storableText),
-    "url": z.string().check(storableText),
+    "chunk_id": z.string(),
+    "url": z.string(),
   })).optional(),
 });
 
 export const EmailSequenceSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "name": z.string().check(storableText),
+  "id": z.string(),
+  "name": z.string(),
   "status": z.enum(["draft","pending_approval","approved","active","paused","completed","archived"]),
   "revision": z.number().int(),
-  "sender_connector_id": z.string().check(storableText).nullable().optional(),
+  "sender_connector_id": z.string().nullable().optional(),
   "schedule": z.looseObject({}).optional(),
   "daily_limit": z.number().int().optional(),
   "steps": z.array(SequenceStepSchema),
   "approval": z.looseObject({}).nullable().optional(),
-  "approval_url": z.string().check(storableText).nullable().optional(),
-  "pause_reason": z.string().check(storableText).nullable().optional(),
+  "approval_url": z.string().nullable().optional(),
+  "pause_reason": z.string().nullable().optional(),
   "stats": z.looseObject({}).optional(),
-  "created_at": z.string().check(storableText).optional(),
-  "updated_at": z.string().check(storableText).optional(),
-  "launched_at": z.string().check(storableText).nullable().optional(),
+  "created_at": z.string().optional(),
+  "updated_at": z.string().optional(),
+  "launched_at": z.string().nullable().optional(),
 });
 
 export const EmailSequenceListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -563,7 +561,7 @@ export const EmailSequenceListSchema: z.ZodType = z.intersection(CursorPageSchem
 }));
 
 export const SequenceScheduleSchema: z.ZodType = z.strictObject({
-  "timezone": z.string().max(64).check(storableText).optional(),
+  "timezone": z.string().max(64).optional(),
   "days": z.array(z.enum(["mon","tue","wed","thu","fri","sat","sun"])).min(1).max(7).optional(),
   "start_hour": z.number().int().gte(0).lte(23).optional(),
   "end_hour": z.number().int().gte(1).lte(24).optional(),
@@ -571,84 +569,84 @@ export const SequenceScheduleSchema: z.ZodType = z.strictObject({
 
 export const SequenceStepInputSchema: z.ZodType = z.strictObject({
   "wait_days": z.number().int().gte(0).lte(60).optional(),
-  "subject": z.string().max(200).check(storableText),
-  "body": z.string().max(20000).check(storableText),
+  "subject": z.string().max(200),
+  "body": z.string().max(20000),
 });
 
 export const EmailSequenceInputSchema: z.ZodType = z.strictObject({
-  "name": z.string().min(1).max(200).check(storableText),
-  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).nullable().optional(),
+  "name": z.string().min(1).max(200),
+  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).nullable().optional(),
   "schedule": SequenceScheduleSchema.optional(),
   "daily_limit": z.number().int().gte(1).lte(2000).optional(),
   "steps": z.array(SequenceStepInputSchema).min(1).max(10),
 });
 
 export const SequenceStateSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "status": z.string().check(storableText),
+  "id": z.string(),
+  "status": z.string(),
   "revision": z.number().int(),
-  "approval_url": z.string().check(storableText).nullable().optional(),
-  "pause_reason": z.string().check(storableText).nullable().optional(),
+  "approval_url": z.string().nullable().optional(),
+  "pause_reason": z.string().nullable().optional(),
 });
 
 export const EmailSequencePatchSchema: z.ZodType = z.strictObject({
-  "name": z.string().min(1).max(200).check(storableText).optional(),
-  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).nullable().optional(),
+  "name": z.string().min(1).max(200).optional(),
+  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).nullable().optional(),
   "schedule": SequenceScheduleSchema.optional(),
   "daily_limit": z.number().int().gte(1).lte(2000).optional(),
   "steps": z.array(SequenceStepInputSchema).min(1).max(10).optional(),
 });
 
 export const PreviewEmailSequenceRequestSchema: z.ZodType = z.strictObject({
-  "lead_ids": z.array(z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText)).max(5).optional(),
+  "lead_ids": z.array(z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u'))).max(5).optional(),
 });
 
 export const SequenceCheckSchema: z.ZodType = z.looseObject({
-  "code": z.string().check(storableText),
+  "code": z.string(),
   "severity": z.enum(["blocking","warning"]),
-  "message": z.string().check(storableText),
+  "message": z.string(),
   "step": z.number().int().nullable().optional(),
-  "lead_id": z.string().check(storableText).nullable().optional(),
+  "lead_id": z.string().nullable().optional(),
 });
 
 export const EmailSequencePreviewSchema: z.ZodType = z.looseObject({
-  "sequence_id": z.string().check(storableText),
+  "sequence_id": z.string(),
   "revision": z.number().int(),
   "checks": z.array(SequenceCheckSchema),
   "leads": z.array(z.looseObject({
-    "lead_id": z.string().check(storableText).nullable(),
-    "email": z.string().check(storableText),
+    "lead_id": z.string().nullable(),
+    "email": z.string(),
     "sample": z.boolean(),
     "messages": z.array(z.looseObject({
       "position": z.number().int(),
-      "subject": z.string().check(storableText),
-      "text": z.string().check(storableText),
-      "html": z.string().check(storableText),
-      "unresolved": z.array(z.string().check(storableText)),
+      "subject": z.string(),
+      "text": z.string(),
+      "html": z.string(),
+      "unresolved": z.array(z.string()),
     })),
   })),
 });
 
 export const ApproveEmailSequenceRequestSchema: z.ZodType = z.strictObject({
   "revision": z.number().int().gte(1),
-  "note": z.string().max(2000).check(storableText).optional(),
+  "note": z.string().max(2000).optional(),
 });
 
 export const RejectEmailSequenceRequestSchema: z.ZodType = z.strictObject({
-  "note": z.string().min(1).max(2000).check(storableText),
+  "note": z.string().min(1).max(2000),
 });
 
 export const SequenceEnrollmentSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "sequence_id": z.string().check(storableText),
-  "lead_id": z.string().check(storableText).nullable(),
-  "email": z.string().check(storableText).nullable(),
+  "id": z.string(),
+  "sequence_id": z.string(),
+  "lead_id": z.string().nullable(),
+  "email": z.string().nullable(),
   "status": z.enum(["active","completed","stopped","removed"]),
   "next_step": z.number().int().nullable(),
-  "next_due_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
-  "stop_reason": z.string().check(storableText).nullable(),
-  "enrolled_at": z.iso.datetime({ offset: true }).check(storableText),
-  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
+  "next_due_at": z.iso.datetime({ offset: true }).nullable(),
+  "stop_reason": z.string().nullable(),
+  "enrolled_at": z.iso.datetime({ offset: true }),
+  "updated_at": z.iso.datetime({ offset: true }),
 });
 
 export const SequenceEnrollmentListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -656,18 +654,18 @@ export const SequenceEnrollmentListSchema: z.ZodType = z.intersection(CursorPage
 }));
 
 export const EnrollLeadsRequestSchema: z.ZodType = z.strictObject({
-  "lead_ids": z.array(z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText)).min(1).max(1000).optional(),
-  "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+  "lead_ids": z.array(z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u'))).min(1).max(1000).optional(),
+  "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).optional(),
   "filter": z.strictObject({
-    "tag": z.string().max(50).check(storableText).optional(),
-    "q": z.string().max(200).check(storableText).optional(),
-    "created_after": z.iso.datetime({ offset: true }).check(storableText).optional(),
-    "created_before": z.iso.datetime({ offset: true }).check(storableText).optional(),
+    "tag": z.string().max(50).optional(),
+    "q": z.string().max(200).optional(),
+    "created_after": z.iso.datetime({ offset: true }).optional(),
+    "created_before": z.iso.datetime({ offset: true }).optional(),
   }).optional(),
 });
 
 export const EnrollmentResultSchema: z.ZodType = z.looseObject({
-  "sequence_id": z.string().check(storableText),
+  "sequence_id": z.string(),
   "counts": z.looseObject({
     "considered": z.number().int(),
     "enrolled": z.number().int(),
@@ -675,10 +673,10 @@ export const EnrollmentResultSchema: z.ZodType = z.looseObject({
     "skipped_by_reason": z.record(z.string(), z.number().int()).optional(),
   }),
   "results": z.array(z.looseObject({
-    "lead_id": z.string().check(storableText),
+    "lead_id": z.string(),
     "outcome": z.enum(["enrolled","skipped"]),
     "reason": z.enum(["suppressed","already_enrolled","missing_variable","not_found"]).nullable(),
-    "detail": z.string().check(storableText).nullable().optional(),
+    "detail": z.string().nullable().optional(),
   })),
   "results_truncated": z.boolean(),
 });
@@ -694,24 +692,24 @@ export const LaunchResultSchema: z.ZodType = z.looseObject({
 });
 
 export const SentMessageSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "sequence_id": z.string().check(storableText),
-  "enrollment_id": z.string().check(storableText),
-  "lead_id": z.string().check(storableText).nullable(),
+  "id": z.string(),
+  "sequence_id": z.string(),
+  "enrollment_id": z.string(),
+  "lead_id": z.string().nullable(),
   "step": z.number().int(),
-  "connector_id": z.string().check(storableText),
+  "connector_id": z.string(),
   "mode": z.enum(["live","sandbox"]),
-  "to": z.string().check(storableText).nullable(),
-  "subject": z.string().check(storableText).nullable(),
+  "to": z.string().nullable(),
+  "subject": z.string().nullable(),
   "status": z.enum(["scheduled","sending","sent","failed","cancelled","uncertain"]),
-  "scheduled_at": z.iso.datetime({ offset: true }).check(storableText),
-  "sent_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "scheduled_at": z.iso.datetime({ offset: true }),
+  "sent_at": z.iso.datetime({ offset: true }).nullable(),
   "attempts": z.number().int(),
-  "provider_message_id": z.string().check(storableText).nullable(),
-  "message_id": z.string().check(storableText).nullable(),
-  "error_code": z.string().check(storableText).nullable(),
-  "error_message": z.string().check(storableText).nullable(),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
+  "provider_message_id": z.string().nullable(),
+  "message_id": z.string().nullable(),
+  "error_code": z.string().nullable(),
+  "error_message": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
 });
 
 export const SentMessageListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -719,15 +717,15 @@ export const SentMessageListSchema: z.ZodType = z.intersection(CursorPageSchema,
 }));
 
 export const AgentSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "slug": z.string().check(storableText),
-  "name": z.string().check(storableText),
-  "description": z.string().check(storableText),
-  "category": z.string().check(storableText),
-  "version": z.string().check(storableText),
+  "id": z.string(),
+  "slug": z.string(),
+  "name": z.string(),
+  "description": z.string(),
+  "category": z.string(),
+  "version": z.string(),
   "input_schema": z.looseObject({}),
-  "produces": z.array(z.string().check(storableText)),
-  "required_connectors": z.array(z.string().check(storableText)),
+  "produces": z.array(z.string()),
+  "required_connectors": z.array(z.string()),
 });
 
 export const AgentListSchema: z.ZodType = z.looseObject({
@@ -735,63 +733,63 @@ export const AgentListSchema: z.ZodType = z.looseObject({
 });
 
 export const ResourceRefSchema: z.ZodType = z.looseObject({
-  "type": z.string().check(storableText),
-  "id": z.string().check(storableText),
+  "type": z.string(),
+  "id": z.string(),
 });
 
 export const AgentRunStateSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "agent_slug": z.string().check(storableText),
+  "id": z.string(),
+  "agent_slug": z.string(),
   "status": z.enum(["queued","running","requires_action","succeeded","failed","cancelled"]),
   "required_action": z.looseObject({
     "type": z.enum(["connector_authorization","sequence_approval"]).optional(),
-    "url": z.string().check(storableText).optional(),
-    "message": z.string().check(storableText).optional(),
+    "url": z.string().optional(),
+    "message": z.string().optional(),
     "resource": ResourceRefSchema.optional(),
-    "expires_at": z.iso.datetime({ offset: true }).check(storableText).optional(),
+    "expires_at": z.iso.datetime({ offset: true }).optional(),
   }).nullable(),
   "output": z.looseObject({
     "resources": z.array(ResourceRefSchema).optional(),
     "creatives": z.array(z.looseObject({})).optional(),
   }).nullable(),
   "error": z.looseObject({
-    "code": z.string().check(storableText).optional(),
-    "detail": z.string().check(storableText).optional(),
+    "code": z.string().optional(),
+    "detail": z.string().optional(),
   }).nullable(),
 });
 
 export const AgentRunListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
   "data": z.array(z.intersection(AgentRunStateSchema, z.looseObject({
-    "created_at": z.iso.datetime({ offset: true }).check(storableText),
+    "created_at": z.iso.datetime({ offset: true }),
   }))),
 }));
 
 export const AgentRunSchema: z.ZodType = z.intersection(AgentRunStateSchema, z.looseObject({
-  "agent_id": z.string().check(storableText),
-  "agent_version": z.string().check(storableText),
+  "agent_id": z.string(),
+  "agent_version": z.string(),
   "input": z.looseObject({}),
   "steps": z.array(z.looseObject({
-    "name": z.string().check(storableText).optional(),
+    "name": z.string().optional(),
     "status": z.enum(["pending","running","waiting","succeeded","failed","skipped","cancelled"]).optional(),
-    "started_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
-    "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
+    "started_at": z.iso.datetime({ offset: true }).nullable().optional(),
+    "finished_at": z.iso.datetime({ offset: true }).nullable().optional(),
   })),
-  "notes": z.array(z.string().check(storableText)),
-  "created_at": z.iso.datetime({ offset: true }).check(storableText),
-  "updated_at": z.iso.datetime({ offset: true }).check(storableText),
-  "finished_at": z.iso.datetime({ offset: true }).check(storableText).nullable(),
+  "notes": z.array(z.string()),
+  "created_at": z.iso.datetime({ offset: true }),
+  "updated_at": z.iso.datetime({ offset: true }),
+  "finished_at": z.iso.datetime({ offset: true }).nullable(),
 }));
 
 export const AdCampaignSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "name": z.string().check(storableText),
+  "id": z.string(),
+  "name": z.string(),
   "status": z.enum(["draft","launching","pending_review","active","disapproved","paused","completed","archived"]),
-  "mode": z.string().check(storableText),
-  "connector_id": z.string().check(storableText).optional(),
+  "mode": z.string(),
+  "connector_id": z.string().optional(),
   "daily_budget": z.looseObject({}),
   "platform_ids": z.looseObject({}).optional(),
-  "effective_status": z.string().check(storableText).nullable().optional(),
-  "status_reason": z.string().check(storableText).nullable().optional(),
+  "effective_status": z.string().nullable().optional(),
+  "status_reason": z.string().nullable().optional(),
   "delivery": z.looseObject({}),
 });
 
@@ -801,61 +799,61 @@ export const AdCampaignListSchema: z.ZodType = z.intersection(CursorPageSchema, 
 
 export const AdBudgetSchema: z.ZodType = z.strictObject({
   "amount_minor": z.number().int().gte(100).lte(100000000),
-  "currency": z.string().regex(new RegExp("^[A-Z]{3}$", 'u')).check(storableText),
+  "currency": z.string().regex(new RegExp("^[A-Z]{3}$", 'u')),
 });
 
 export const AdTargetingSchema: z.ZodType = z.strictObject({
-  "countries": z.array(z.string().regex(new RegExp("^[A-Z]{2}$", 'u')).check(storableText)).min(1),
+  "countries": z.array(z.string().regex(new RegExp("^[A-Z]{2}$", 'u'))).min(1),
   "age_min": z.number().int(),
   "age_max": z.number().int(),
-  "interests": z.array(z.string().check(storableText)).optional(),
+  "interests": z.array(z.string()).optional(),
 });
 
 export const AdCreativeSchema: z.ZodType = z.strictObject({
-  "headline": z.string().max(40).check(storableText),
-  "primary_text": z.string().max(125).check(storableText),
-  "description": z.string().max(30).check(storableText).optional(),
-  "link_url": z.string().max(2000).regex(new RegExp("^https?://", 'u')).check(storableText),
+  "headline": z.string().max(40),
+  "primary_text": z.string().max(125),
+  "description": z.string().max(30).optional(),
+  "link_url": z.string().max(2000).regex(new RegExp("^https?://", 'u')),
   "call_to_action": z.enum(["LEARN_MORE","SIGN_UP","SHOP_NOW","CONTACT_US","BOOK_TRAVEL","DOWNLOAD","GET_QUOTE","SUBSCRIBE"]),
 });
 
 export const AdCampaignInputSchema: z.ZodType = z.strictObject({
-  "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText),
-  "name": z.string().min(1).max(200).check(storableText),
+  "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')),
+  "name": z.string().min(1).max(200),
   "objective": z.enum(["OUTCOME_TRAFFIC","OUTCOME_AWARENESS","OUTCOME_ENGAGEMENT","OUTCOME_LEADS","OUTCOME_SALES"]),
   "daily_budget": AdBudgetSchema,
-  "start_at": z.iso.datetime({ offset: true }).check(storableText),
-  "end_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
+  "start_at": z.iso.datetime({ offset: true }),
+  "end_at": z.iso.datetime({ offset: true }).nullable().optional(),
   "targeting": AdTargetingSchema,
   "creatives": z.array(AdCreativeSchema).min(1).max(5),
 });
 
 export const AdCampaignStateSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "status": z.string().check(storableText),
-  "mode": z.string().check(storableText),
-  "status_reason": z.string().check(storableText).nullable().optional(),
-  "note": z.string().check(storableText).optional(),
+  "id": z.string(),
+  "status": z.string(),
+  "mode": z.string(),
+  "status_reason": z.string().nullable().optional(),
+  "note": z.string().optional(),
 });
 
 export const AdCampaignUpdateSchema: z.ZodType = z.strictObject({
-  "name": z.string().min(1).max(200).check(storableText).optional(),
+  "name": z.string().min(1).max(200).optional(),
   "objective": z.enum(["OUTCOME_TRAFFIC","OUTCOME_AWARENESS","OUTCOME_ENGAGEMENT","OUTCOME_LEADS","OUTCOME_SALES"]).optional(),
   "daily_budget": AdBudgetSchema.optional(),
-  "start_at": z.iso.datetime({ offset: true }).check(storableText).optional(),
-  "end_at": z.iso.datetime({ offset: true }).check(storableText).nullable().optional(),
+  "start_at": z.iso.datetime({ offset: true }).optional(),
+  "end_at": z.iso.datetime({ offset: true }).nullable().optional(),
   "targeting": AdTargetingSchema.optional(),
   "creatives": z.array(AdCreativeSchema).min(1).max(5).optional(),
   "confirm": z.strictObject({
     "daily_budget_minor": z.number().int(),
-    "currency": z.string().check(storableText),
+    "currency": z.string(),
   }).optional(),
 });
 
 export const GenerateAdCreativesRequestSchema: z.ZodType = z.strictObject({
-  "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
-  "goal": z.string().min(3).max(300).check(storableText).optional(),
-  "knowledge_source_ids": z.array(z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText)).max(20).optional(),
+  "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).optional(),
+  "goal": z.string().min(3).max(300).optional(),
+  "knowledge_source_ids": z.array(z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u'))).max(20).optional(),
   "count": z.number().int().gte(1).lte(5).optional(),
   "call_to_action": z.enum(["LEARN_MORE","SIGN_UP","SHOP_NOW","CONTACT_US","BOOK_TRAVEL","DOWNLOAD","GET_QUOTE","SUBSCRIBE"]).optional(),
 });
@@ -863,7 +861,7 @@ export const GenerateAdCreativesRequestSchema: z.ZodType = z.strictObject({
 export const LaunchAdCampaignRequestSchema: z.ZodType = z.strictObject({
   "confirm": z.strictObject({
     "daily_budget_minor": z.number().int(),
-    "currency": z.string().check(storableText),
+    "currency": z.string(),
   }),
 });
 
@@ -877,24 +875,24 @@ export const WebinarMailCountsSchema: z.ZodType = z.looseObject({
 });
 
 export const WebinarSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
+  "id": z.string(),
   "status": z.enum(["scheduled","cancelled"]),
-  "title": z.string().check(storableText),
-  "description": z.string().check(storableText).optional(),
-  "start_at": z.string().check(storableText),
+  "title": z.string(),
+  "description": z.string().optional(),
+  "start_at": z.string(),
   "duration_minutes": z.number().int().optional(),
-  "timezone": z.string().check(storableText).optional(),
+  "timezone": z.string().optional(),
   "capacity": z.number().int().nullable().optional(),
-  "meeting_url": z.string().check(storableText).optional(),
-  "sender_connector_id": z.string().check(storableText).optional(),
-  "registration_url": z.string().check(storableText),
+  "meeting_url": z.string().optional(),
+  "sender_connector_id": z.string().optional(),
+  "registration_url": z.string(),
   "invitation_sequence": z.number().int().optional(),
   "registered": z.number().int().optional(),
   "joined": z.number().int().optional(),
   "mail": WebinarMailCountsSchema.optional(),
-  "created_at": z.string().check(storableText).optional(),
-  "updated_at": z.string().check(storableText).optional(),
-  "cancelled_at": z.string().check(storableText).nullable().optional(),
+  "created_at": z.string().optional(),
+  "updated_at": z.string().optional(),
+  "cancelled_at": z.string().nullable().optional(),
 });
 
 export const WebinarListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
@@ -902,57 +900,57 @@ export const WebinarListSchema: z.ZodType = z.intersection(CursorPageSchema, z.l
 }));
 
 export const WebinarInputSchema: z.ZodType = z.strictObject({
-  "title": z.string().min(1).max(200).check(storableText),
-  "description": z.string().max(5000).check(storableText).optional(),
-  "start_at": z.iso.datetime({ offset: true }).check(storableText),
+  "title": z.string().min(1).max(200),
+  "description": z.string().max(5000).optional(),
+  "start_at": z.iso.datetime({ offset: true }),
   "duration_minutes": z.number().int().gte(5).lte(1440),
-  "timezone": z.string().max(64).check(storableText),
+  "timezone": z.string().max(64),
   "capacity": z.number().int().gte(1).lte(100000).nullable().optional(),
-  "meeting_url": z.string().max(2000).check(storableText),
-  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).nullable().optional(),
+  "meeting_url": z.string().max(2000),
+  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).nullable().optional(),
 });
 
 export const WebinarStateSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "status": z.string().check(storableText),
-  "start_at": z.string().check(storableText).optional(),
-  "registration_url": z.string().check(storableText),
+  "id": z.string(),
+  "status": z.string(),
+  "start_at": z.string().optional(),
+  "registration_url": z.string(),
 });
 
 export const WebinarPatchSchema: z.ZodType = z.strictObject({
-  "title": z.string().min(1).max(200).check(storableText).optional(),
-  "description": z.string().max(5000).check(storableText).optional(),
-  "start_at": z.iso.datetime({ offset: true }).check(storableText).optional(),
+  "title": z.string().min(1).max(200).optional(),
+  "description": z.string().max(5000).optional(),
+  "start_at": z.iso.datetime({ offset: true }).optional(),
   "duration_minutes": z.number().int().gte(5).lte(1440).optional(),
-  "timezone": z.string().max(64).check(storableText).optional(),
+  "timezone": z.string().max(64).optional(),
   "capacity": z.number().int().gte(1).lte(100000).nullable().optional(),
-  "meeting_url": z.string().max(2000).check(storableText).optional(),
-  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+  "meeting_url": z.string().max(2000).optional(),
+  "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).optional(),
 });
 
 export const WebinarMailSchema: z.ZodType = z.looseObject({
   "kind": z.enum(["confirmation","update","cancellation","reminder_24h","reminder_1h"]),
   "invitation_sequence": z.number().int().nullable().optional(),
   "status": z.enum(["queued","sending","sent","failed","skipped","uncertain"]),
-  "due_at": z.string().check(storableText),
-  "sent_at": z.string().check(storableText).nullable(),
+  "due_at": z.string(),
+  "sent_at": z.string().nullable(),
   "attempts": z.number().int(),
-  "reason": z.string().check(storableText).nullable(),
-  "detail": z.string().check(storableText).nullable(),
+  "reason": z.string().nullable(),
+  "detail": z.string().nullable(),
 });
 
 export const WebinarRegistrantSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
-  "webinar_id": z.string().check(storableText),
-  "lead_id": z.string().check(storableText).nullable().optional(),
-  "email": z.string().check(storableText),
-  "first_name": z.string().check(storableText).nullable().optional(),
-  "last_name": z.string().check(storableText).nullable().optional(),
+  "id": z.string(),
+  "webinar_id": z.string(),
+  "lead_id": z.string().nullable().optional(),
+  "email": z.string(),
+  "first_name": z.string().nullable().optional(),
+  "last_name": z.string().nullable().optional(),
   "source": z.enum(["api","page"]).optional(),
   "status": z.enum(["registered","removed"]),
-  "registered_at": z.string().check(storableText).optional(),
-  "removed_at": z.string().check(storableText).nullable().optional(),
-  "joined_at": z.string().check(storableText).nullable().optional(),
+  "registered_at": z.string().optional(),
+  "removed_at": z.string().nullable().optional(),
+  "joined_at": z.string().nullable().optional(),
   "mail": z.array(WebinarMailSchema),
 });
 
@@ -962,10 +960,10 @@ export const WebinarRegistrantListSchema: z.ZodType = z.intersection(CursorPageS
 
 export const AddWebinarRegistrantsRequestSchema: z.ZodType = z.strictObject({
   "registrants": z.array(z.strictObject({
-    "email": z.string().max(254).check(storableText).optional(),
-    "first_name": z.string().max(100).check(storableText).optional(),
-    "last_name": z.string().max(100).check(storableText).optional(),
-    "lead_id": z.string().max(40).check(storableText).optional(),
+    "email": z.string().max(254).optional(),
+    "first_name": z.string().max(100).optional(),
+    "last_name": z.string().max(100).optional(),
+    "lead_id": z.string().max(40).optional(),
   })).min(1).max(100),
 });
 
@@ -975,57 +973,57 @@ export const AddWebinarRegistrantsResultSchema: z.ZodType = z.looseObject({
   "results": z.array(z.looseObject({
     "index": z.number().int(),
     "status": z.enum(["added","skipped"]),
-    "reason": z.string().check(storableText).nullable().optional(),
-    "registrant_id": z.string().check(storableText).nullable().optional(),
+    "reason": z.string().nullable().optional(),
+    "registrant_id": z.string().nullable().optional(),
   })),
 });
 
 export const BlogPostStateSchema: z.ZodType = z.looseObject({
-  "id": z.string().check(storableText),
+  "id": z.string(),
   "status": z.enum(["draft","scheduled","published"]),
-  "slug": z.string().check(storableText),
-  "url": z.string().check(storableText),
-  "publish_at": z.string().check(storableText).nullable().optional(),
-  "published_at": z.string().check(storableText).nullable().optional(),
+  "slug": z.string(),
+  "url": z.string(),
+  "publish_at": z.string().nullable().optional(),
+  "published_at": z.string().nullable().optional(),
 });
 
 export const BlogPostListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
   "data": z.array(z.intersection(BlogPostStateSchema, z.looseObject({
-    "title": z.string().check(storableText),
+    "title": z.string(),
   }))),
 }));
 
 export const GenerateBlogPostRequestSchema: z.ZodType = z.strictObject({
-  "topic": z.string().min(3).max(300).check(storableText),
-  "keywords": z.array(z.string().min(2).max(60).check(storableText)).max(10).optional(),
-  "audience": z.string().min(2).max(300).check(storableText).optional(),
+  "topic": z.string().min(3).max(300),
+  "keywords": z.array(z.string().min(2).max(60)).max(10).optional(),
+  "audience": z.string().min(2).max(300).optional(),
   "length": z.enum(["short","medium","long"]).optional(),
-  "knowledge_source_ids": z.array(z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText)).min(1).max(20).optional(),
+  "knowledge_source_ids": z.array(z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u'))).min(1).max(20).optional(),
 });
 
 export const BlogPostSchema: z.ZodType = z.intersection(BlogPostStateSchema, z.looseObject({
-  "title": z.string().check(storableText),
-  "meta_description": z.string().check(storableText),
+  "title": z.string(),
+  "meta_description": z.string(),
   "outline": z.array(z.looseObject({
-    "heading": z.string().check(storableText).optional(),
-    "chunk_ids": z.array(z.string().check(storableText)).optional(),
+    "heading": z.string().optional(),
+    "chunk_ids": z.array(z.string()).optional(),
   })),
-  "body_markdown": z.string().check(storableText),
-  "preview_url": z.string().check(storableText),
+  "body_markdown": z.string(),
+  "preview_url": z.string(),
   "sources": z.array(z.looseObject({
-    "chunk_id": z.string().check(storableText).optional(),
-    "url": z.string().check(storableText).optional(),
+    "chunk_id": z.string().optional(),
+    "url": z.string().optional(),
   })),
-  "agent_run_id": z.string().check(storableText).nullable(),
-  "created_at": z.string().check(storableText),
-  "updated_at": z.string().check(storableText),
+  "agent_run_id": z.string().nullable(),
+  "created_at": z.string(),
+  "updated_at": z.string(),
 }));
 
 export const UpdateBlogPostRequestSchema: z.ZodType = z.strictObject({
-  "title": z.string().min(1).max(200).check(storableText).optional(),
-  "slug": z.string().min(1).max(80).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText).optional(),
-  "meta_description": z.string().min(1).max(160).check(storableText).optional(),
-  "body_markdown": z.string().min(1).max(100000).check(storableText).optional(),
+  "title": z.string().min(1).max(200).optional(),
+  "slug": z.string().min(1).max(80).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).optional(),
+  "meta_description": z.string().min(1).max(160).optional(),
+  "body_markdown": z.string().min(1).max(100000).optional(),
 });
 
 export const routes = {
@@ -1046,7 +1044,7 @@ export const routes = {
     path: "/api/v1/users/signup",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: SignupRequestSchema } } },
     },
@@ -1101,7 +1099,7 @@ export const routes = {
     request: {
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1164,7 +1162,7 @@ export const routes = {
     path: "/api/v1/invitations",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: InviteRequestSchema } } },
     },
@@ -1188,7 +1186,7 @@ export const routes = {
     path: "/api/v1/invitations/accept",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: AcceptInvitationRequestSchema } } },
     },
@@ -1211,7 +1209,7 @@ export const routes = {
     path: "/api/v1/invitations/accept-as-me",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: AcceptInvitationAsMeRequestSchema } } },
     },
@@ -1237,7 +1235,7 @@ export const routes = {
     request: {
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1256,7 +1254,7 @@ export const routes = {
     path: "/api/v1/api-keys",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: CreateApiKeyRequestSchema } } },
     },
@@ -1299,11 +1297,11 @@ export const routes = {
     path: "/api/v1/events",
     request: {
       query: z.object({
-        "type": z.string().max(500).check(storableText).optional(),
-        "created_after": z.iso.datetime({ offset: true }).check(storableText).optional(),
-        "created_before": z.iso.datetime({ offset: true }).check(storableText).optional(),
+        "type": z.string().max(500).optional(),
+        "created_after": z.iso.datetime({ offset: true }).optional(),
+        "created_before": z.iso.datetime({ offset: true }).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1322,10 +1320,10 @@ export const routes = {
     path: "/api/v1/operations",
     request: {
       query: z.object({
-        "status": z.string().max(100).check(storableText).optional(),
-        "type": z.string().max(500).check(storableText).optional(),
+        "status": z.string().max(100).optional(),
+        "type": z.string().max(500).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1344,7 +1342,7 @@ export const routes = {
     path: "/api/v1/operations/{operation_id}",
     request: {
       params: z.object({
-        "operation_id": z.string().regex(new RegExp("^op_[0-9a-z]{26}$", 'u')).check(storableText),
+        "operation_id": z.string().regex(new RegExp("^op_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
         "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
@@ -1367,10 +1365,10 @@ export const routes = {
     path: "/api/v1/operations/{operation_id}/cancel",
     request: {
       params: z.object({
-        "operation_id": z.string().regex(new RegExp("^op_[0-9a-z]{26}$", 'u')).check(storableText),
+        "operation_id": z.string().regex(new RegExp("^op_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
     },
     responses: {
@@ -1393,7 +1391,7 @@ export const routes = {
     request: {
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1412,7 +1410,7 @@ export const routes = {
     path: "/api/v1/webhook-endpoints",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: CreateWebhookEndpointRequestSchema } } },
     },
@@ -1436,7 +1434,7 @@ export const routes = {
     path: "/api/v1/webhook-endpoints/{endpoint_id}",
     request: {
       params: z.object({
-        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')).check(storableText),
+        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -1455,7 +1453,7 @@ export const routes = {
     path: "/api/v1/webhook-endpoints/{endpoint_id}",
     request: {
       params: z.object({
-        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')).check(storableText),
+        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: true, content: { "application/json": { schema: UpdateWebhookEndpointRequestSchema } } },
     },
@@ -1479,10 +1477,10 @@ export const routes = {
     path: "/api/v1/webhook-endpoints/{endpoint_id}/test",
     request: {
       params: z.object({
-        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')).check(storableText),
+        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
     },
     responses: {
@@ -1504,12 +1502,12 @@ export const routes = {
     path: "/api/v1/webhook-endpoints/{endpoint_id}/deliveries",
     request: {
       params: z.object({
-        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')).check(storableText),
+        "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
-        "status": z.string().max(100).check(storableText).optional(),
+        "status": z.string().max(100).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1529,7 +1527,7 @@ export const routes = {
     path: "/api/v1/connectors/oauth",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: StartConnectorOAuthRequestSchema } } },
     },
@@ -1555,7 +1553,7 @@ export const routes = {
     request: {
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1574,7 +1572,7 @@ export const routes = {
     path: "/api/v1/connectors/{connector_id}",
     request: {
       params: z.object({
-        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText),
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
         "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
@@ -1597,7 +1595,7 @@ export const routes = {
     path: "/api/v1/connectors/{connector_id}",
     request: {
       params: z.object({
-        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText),
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -1617,10 +1615,10 @@ export const routes = {
     path: "/api/v1/connectors/{connector_id}/test-email",
     request: {
       params: z.object({
-        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText),
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: SendTestEmailRequestSchema } } },
     },
@@ -1646,9 +1644,9 @@ export const routes = {
     path: "/api/v1/sandbox/messages",
     request: {
       query: z.object({
-        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1668,18 +1666,18 @@ export const routes = {
     path: "/oauth/callback",
     request: {
       query: z.object({
-        "state": z.string().max(512).check(storableText).optional(),
-        "code": z.string().max(2048).check(storableText).optional(),
-        "error": z.string().max(200).check(storableText).optional(),
-        "scope": z.string().max(2000).check(storableText).optional(),
+        "state": z.string().max(512).optional(),
+        "code": z.string().max(2048).optional(),
+        "error": z.string().max(200).optional(),
+        "scope": z.string().max(2000).optional(),
       }),
     },
     responses: {
-      200: { description: "The connection completed, or the human declined; the page says which.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      400: { description: "The link was refused (missing, unknown, used, expired or superseded state; incomplete answer); the page says why and what to do.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      200: { description: "The connection completed, or the human declined; the page says which.", content: { "text/html": { schema: z.string() } } },
+      400: { description: "The link was refused (missing, unknown, used, expired or superseded state; incomplete answer); the page says why and what to do.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      502: { description: "The provider did not complete the exchange; nothing was stored.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      502: { description: "The provider did not complete the exchange; nothing was stored.", content: { "text/html": { schema: z.string() } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
@@ -1690,7 +1688,7 @@ export const routes = {
     request: {
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1709,7 +1707,7 @@ export const routes = {
     path: "/api/v1/knowledge/sources",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: IngestUrlRequestSchema } } },
     },
@@ -1733,7 +1731,7 @@ export const routes = {
     path: "/api/v1/knowledge/sources/{source_id}",
     request: {
       params: z.object({
-        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText),
+        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -1752,7 +1750,7 @@ export const routes = {
     path: "/api/v1/knowledge/sources/{source_id}",
     request: {
       params: z.object({
-        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText),
+        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -1772,10 +1770,10 @@ export const routes = {
     path: "/api/v1/knowledge/sources/{source_id}/refresh",
     request: {
       params: z.object({
-        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText),
+        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
     },
     responses: {
@@ -1797,11 +1795,11 @@ export const routes = {
     path: "/api/v1/knowledge/sources/{source_id}/chunks",
     request: {
       params: z.object({
-        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')).check(storableText),
+        "source_id": z.string().regex(new RegExp("^ks_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1821,8 +1819,8 @@ export const routes = {
     path: "/api/v1/knowledge/search",
     request: {
       query: z.object({
-        "query": z.string().min(1).max(500).check(storableText),
-        "source_ids": z.string().max(1000).check(storableText).optional(),
+        "query": z.string().min(1).max(500),
+        "source_ids": z.string().max(1000).optional(),
         "limit": z.coerce.number().int().gte(1).lte(50).default(10),
       }),
     },
@@ -1843,7 +1841,7 @@ export const routes = {
     path: "/api/v1/docs/search",
     request: {
       query: z.object({
-        "question": z.string().min(1).max(500).check(storableText),
+        "question": z.string().min(1).max(500),
         "limit": z.coerce.number().int().gte(1).lte(20).default(5),
       }),
     },
@@ -1863,9 +1861,9 @@ export const routes = {
     path: "/api/v1/leads/imports",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
-      body: { required: false, content: { "application/json": { schema: BulkImportLeadsRequestSchema }, "text/csv": { schema: z.string().check(storableText) } } },
+      body: { required: false, content: { "application/json": { schema: BulkImportLeadsRequestSchema }, "text/csv": { schema: z.string() } } },
     },
     responses: {
       200: { description: "Imported at once (up to 1,000 rows), with each row's result.", content: { "application/json": { schema: LeadImportResultSchema } } },
@@ -1888,7 +1886,7 @@ export const routes = {
     path: "/api/v1/leads/imports/{import_id}",
     request: {
       params: z.object({
-        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText),
+        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -1907,11 +1905,11 @@ export const routes = {
     path: "/api/v1/leads/imports/{import_id}/errors",
     request: {
       params: z.object({
-        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText),
+        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1931,14 +1929,14 @@ export const routes = {
     path: "/api/v1/leads",
     request: {
       query: z.object({
-        "q": z.string().max(200).check(storableText).optional(),
-        "status": z.string().max(100).check(storableText).optional(),
-        "tag": z.string().max(50).check(storableText).optional(),
-        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
-        "created_after": z.iso.datetime({ offset: true }).check(storableText).optional(),
-        "created_before": z.iso.datetime({ offset: true }).check(storableText).optional(),
+        "q": z.string().max(200).optional(),
+        "status": z.string().max(100).optional(),
+        "tag": z.string().max(50).optional(),
+        "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).optional(),
+        "created_after": z.iso.datetime({ offset: true }).optional(),
+        "created_before": z.iso.datetime({ offset: true }).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -1957,7 +1955,7 @@ export const routes = {
     path: "/api/v1/leads",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: LeadInputSchema } } },
     },
@@ -1981,7 +1979,7 @@ export const routes = {
     path: "/api/v1/leads/{lead_id}",
     request: {
       params: z.object({
-        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2000,12 +1998,12 @@ export const routes = {
     path: "/api/v1/leads/{lead_id}",
     request: {
       params: z.object({
-        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
       200: { description: "The deleted lead's id.", content: { "application/json": { schema: z.looseObject({
-        "id": z.string().check(storableText),
+        "id": z.string(),
         "deleted": z.boolean(),
       }) } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -2022,7 +2020,7 @@ export const routes = {
     path: "/api/v1/leads/{lead_id}",
     request: {
       params: z.object({
-        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: true, content: { "application/json": { schema: LeadPatchSchema } } },
     },
@@ -2047,10 +2045,10 @@ export const routes = {
     path: "/api/v1/leads/{lead_id}/unsubscribe",
     request: {
       params: z.object({
-        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
     },
     responses: {
@@ -2072,7 +2070,7 @@ export const routes = {
     path: "/api/v1/leads/exports",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: false, content: { "application/json": { schema: ExportLeadsRequestSchema } } },
     },
@@ -2096,7 +2094,7 @@ export const routes = {
     path: "/api/v1/leads/exports/{export_id}",
     request: {
       params: z.object({
-        "export_id": z.string().regex(new RegExp("^lexp_[0-9a-z]{26}$", 'u')).check(storableText),
+        "export_id": z.string().regex(new RegExp("^lexp_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2115,11 +2113,11 @@ export const routes = {
     path: "/api/v1/leads/exports/{export_id}/download",
     request: {
       params: z.object({
-        "export_id": z.string().regex(new RegExp("^lexp_[0-9a-z]{26}$", 'u')).check(storableText),
+        "export_id": z.string().regex(new RegExp("^lexp_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
-      200: { description: "The CSV file.", content: { "text/csv": { schema: z.string().check(storableText) } } },
+      200: { description: "The CSV file.", content: { "text/csv": { schema: z.string() } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -2168,9 +2166,9 @@ export const routes = {
     path: "/api/v1/sequences",
     request: {
       query: z.object({
-        "status": z.string().max(200).check(storableText).optional(),
+        "status": z.string().max(200).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -2189,7 +2187,7 @@ export const routes = {
     path: "/api/v1/sequences",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: EmailSequenceInputSchema } } },
     },
@@ -2214,7 +2212,7 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
         "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
@@ -2237,12 +2235,12 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
       200: { description: "The deleted sequence's id.", content: { "application/json": { schema: z.looseObject({
-        "id": z.string().check(storableText),
+        "id": z.string(),
         "deleted": z.boolean(),
       }) } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -2260,10 +2258,10 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "if-match": z.string().max(20).regex(new RegExp("^(W/)?\"?[0-9]{1,9}\"?$", 'u')).check(storableText),
+        "if-match": z.string().max(20).regex(new RegExp("^(W/)?\"?[0-9]{1,9}\"?$", 'u')),
       }),
       body: { required: true, content: { "application/json": { schema: EmailSequencePatchSchema } } },
     },
@@ -2288,7 +2286,7 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/preview",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: false, content: { "application/json": { schema: PreviewEmailSequenceRequestSchema } } },
     },
@@ -2311,7 +2309,7 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/submit",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2331,7 +2329,7 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/approve",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: true, content: { "application/json": { schema: ApproveEmailSequenceRequestSchema } } },
     },
@@ -2355,7 +2353,7 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/reject",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: true, content: { "application/json": { schema: RejectEmailSequenceRequestSchema } } },
     },
@@ -2379,12 +2377,12 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/enrollments",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
-        "status": z.string().max(100).check(storableText).optional(),
+        "status": z.string().max(100).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -2404,10 +2402,10 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/enrollments",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: EnrollLeadsRequestSchema } } },
     },
@@ -2432,8 +2430,8 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/enrollments/{lead_id}",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
-        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2452,10 +2450,10 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/launch",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: false, content: { "application/json": { schema: LaunchEmailSequenceRequestSchema } } },
     },
@@ -2480,7 +2478,7 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/pause",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2500,7 +2498,7 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/resume",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2520,7 +2518,7 @@ export const routes = {
     path: "/api/v1/sequences/{sequence_id}/archive",
     request: {
       params: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2539,11 +2537,11 @@ export const routes = {
     path: "/api/v1/sent-messages",
     request: {
       query: z.object({
-        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
-        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).check(storableText).optional(),
-        "status": z.string().max(100).check(storableText).optional(),
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).optional(),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).optional(),
+        "status": z.string().max(100).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -2562,12 +2560,12 @@ export const routes = {
     path: "/unsubscribe/{token}",
     request: {
       params: z.object({
-        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')).check(storableText),
+        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
       }),
     },
     responses: {
-      200: { description: "The confirmation page.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      200: { description: "The confirmation page.", content: { "text/html": { schema: z.string() } } },
+      400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -2579,15 +2577,15 @@ export const routes = {
     path: "/unsubscribe/{token}",
     request: {
       params: z.object({
-        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')).check(storableText),
+        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
       }),
       body: { required: false, content: { "application/x-www-form-urlencoded": { schema: z.looseObject({
-          "List-Unsubscribe": z.string().max(100).check(storableText).optional(),
+          "List-Unsubscribe": z.string().max(100).optional(),
         }) } } },
     },
     responses: {
-      200: { description: "Unsubscribed (or already); the page says so.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      200: { description: "Unsubscribed (or already); the page says so.", content: { "text/html": { schema: z.string() } } },
+      400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -2611,7 +2609,7 @@ export const routes = {
     path: "/api/v1/agents/{agent_id}",
     request: {
       params: z.object({
-        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')).check(storableText),
+        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')),
       }),
     },
     responses: {
@@ -2630,10 +2628,10 @@ export const routes = {
     path: "/api/v1/agents/{agent_id}/runs",
     request: {
       params: z.object({
-        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')).check(storableText),
+        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: z.strictObject({
           "input": z.looseObject({}),
@@ -2660,10 +2658,10 @@ export const routes = {
     path: "/api/v1/agent-runs",
     request: {
       query: z.object({
-        "status": z.string().max(100).check(storableText).optional(),
-        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')).check(storableText).optional(),
+        "status": z.string().max(100).optional(),
+        "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -2682,7 +2680,7 @@ export const routes = {
     path: "/api/v1/agent-runs/{run_id}",
     request: {
       params: z.object({
-        "run_id": z.string().regex(new RegExp("^run_[0-9a-z]{26}$", 'u')).check(storableText),
+        "run_id": z.string().regex(new RegExp("^run_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
         "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
@@ -2705,10 +2703,10 @@ export const routes = {
     path: "/api/v1/agent-runs/{run_id}/cancel",
     request: {
       params: z.object({
-        "run_id": z.string().regex(new RegExp("^run_[0-9a-z]{26}$", 'u')).check(storableText),
+        "run_id": z.string().regex(new RegExp("^run_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
     },
     responses: {
@@ -2730,9 +2728,9 @@ export const routes = {
     path: "/api/v1/ad-campaigns",
     request: {
       query: z.object({
-        "status": z.string().max(200).check(storableText).optional(),
+        "status": z.string().max(200).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -2751,7 +2749,7 @@ export const routes = {
     path: "/api/v1/ad-campaigns",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: AdCampaignInputSchema } } },
     },
@@ -2776,7 +2774,7 @@ export const routes = {
     path: "/api/v1/ad-campaigns/{campaign_id}",
     request: {
       params: z.object({
-        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
         "wait_seconds": z.coerce.number().int().gte(0).lte(30).default(0),
@@ -2799,7 +2797,7 @@ export const routes = {
     path: "/api/v1/ad-campaigns/{campaign_id}",
     request: {
       params: z.object({
-        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: true, content: { "application/json": { schema: AdCampaignUpdateSchema } } },
     },
@@ -2825,7 +2823,7 @@ export const routes = {
     path: "/api/v1/ad-creatives/generate",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: GenerateAdCreativesRequestSchema } } },
     },
@@ -2850,10 +2848,10 @@ export const routes = {
     path: "/api/v1/ad-campaigns/{campaign_id}/launch",
     request: {
       params: z.object({
-        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: LaunchAdCampaignRequestSchema } } },
     },
@@ -2878,7 +2876,7 @@ export const routes = {
     path: "/api/v1/ad-campaigns/{campaign_id}/pause",
     request: {
       params: z.object({
-        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2899,7 +2897,7 @@ export const routes = {
     path: "/api/v1/ad-campaigns/{campaign_id}/resume",
     request: {
       params: z.object({
-        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2920,7 +2918,7 @@ export const routes = {
     path: "/api/v1/ad-campaigns/{campaign_id}/archive",
     request: {
       params: z.object({
-        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')).check(storableText),
+        "campaign_id": z.string().regex(new RegExp("^adc_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -2941,9 +2939,9 @@ export const routes = {
     path: "/api/v1/webinars",
     request: {
       query: z.object({
-        "status": z.string().max(100).check(storableText).optional(),
+        "status": z.string().max(100).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -2962,7 +2960,7 @@ export const routes = {
     path: "/api/v1/webinars",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: WebinarInputSchema } } },
     },
@@ -2987,7 +2985,7 @@ export const routes = {
     path: "/api/v1/webinars/{webinar_id}",
     request: {
       params: z.object({
-        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -3006,7 +3004,7 @@ export const routes = {
     path: "/api/v1/webinars/{webinar_id}",
     request: {
       params: z.object({
-        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: true, content: { "application/json": { schema: WebinarPatchSchema } } },
     },
@@ -3031,7 +3029,7 @@ export const routes = {
     path: "/api/v1/webinars/{webinar_id}/cancel",
     request: {
       params: z.object({
-        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -3050,12 +3048,12 @@ export const routes = {
     path: "/api/v1/webinars/{webinar_id}/registrants",
     request: {
       params: z.object({
-        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
-        "status": z.string().max(100).check(storableText).optional(),
+        "status": z.string().max(100).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -3075,10 +3073,10 @@ export const routes = {
     path: "/api/v1/webinars/{webinar_id}/registrants",
     request: {
       params: z.object({
-        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')),
       }),
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: AddWebinarRegistrantsRequestSchema } } },
     },
@@ -3103,8 +3101,8 @@ export const routes = {
     path: "/api/v1/webinars/{webinar_id}/registrants/{registrant_id}",
     request: {
       params: z.object({
-        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')).check(storableText),
-        "registrant_id": z.string().regex(new RegExp("^wreg_[0-9a-z]{26}$", 'u')).check(storableText),
+        "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')),
+        "registrant_id": z.string().regex(new RegExp("^wreg_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -3123,15 +3121,15 @@ export const routes = {
     path: "/webinars/{public_id}/register",
     request: {
       params: z.object({
-        "public_id": z.string().regex(new RegExp("^wbp_[0-9A-Za-z_-]{22}$", 'u')).check(storableText),
+        "public_id": z.string().regex(new RegExp("^wbp_[0-9A-Za-z_-]{22}$", 'u')),
       }),
       headers: z.object({
-        "cookie": z.string().max(4096).check(storableText).optional(),
+        "cookie": z.string().max(4096).optional(),
       }),
     },
     responses: {
-      200: { description: "The registration form (or a page saying registration is closed).", content: { "text/html": { schema: z.string().check(storableText) } } },
-      404: { description: "No such webinar.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      200: { description: "The registration form (or a page saying registration is closed).", content: { "text/html": { schema: z.string() } } },
+      404: { description: "No such webinar.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3143,24 +3141,24 @@ export const routes = {
     path: "/webinars/{public_id}/register",
     request: {
       params: z.object({
-        "public_id": z.string().regex(new RegExp("^wbp_[0-9A-Za-z_-]{22}$", 'u')).check(storableText),
+        "public_id": z.string().regex(new RegExp("^wbp_[0-9A-Za-z_-]{22}$", 'u')),
       }),
       headers: z.object({
-        "cookie": z.string().max(4096).check(storableText).optional(),
+        "cookie": z.string().max(4096).optional(),
       }),
       body: { required: false, content: { "application/x-www-form-urlencoded": { schema: z.looseObject({
-          "csrf": z.string().max(200).check(storableText).optional(),
-          "email": z.string().max(254).check(storableText).optional(),
-          "first_name": z.string().max(100).check(storableText).optional(),
-          "last_name": z.string().max(100).check(storableText).optional(),
+          "csrf": z.string().max(200).optional(),
+          "email": z.string().max(254).optional(),
+          "first_name": z.string().max(100).optional(),
+          "last_name": z.string().max(100).optional(),
         }) } } },
     },
     responses: {
-      201: { description: "Registered; the page says a confirmation is on its way.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      400: { description: "The form was not filled in correctly.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      403: { description: "The CSRF token or cookie is missing or wrong.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      404: { description: "No such webinar.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      409: { description: "Already registered, full, closed (started) or cancelled; the page says which.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      201: { description: "Registered; the page says a confirmation is on its way.", content: { "text/html": { schema: z.string() } } },
+      400: { description: "The form was not filled in correctly.", content: { "text/html": { schema: z.string() } } },
+      403: { description: "The CSRF token or cookie is missing or wrong.", content: { "text/html": { schema: z.string() } } },
+      404: { description: "No such webinar.", content: { "text/html": { schema: z.string() } } },
+      409: { description: "Already registered, full, closed (started) or cancelled; the page says which.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3172,13 +3170,13 @@ export const routes = {
     path: "/webinars/join/{token}",
     request: {
       params: z.object({
-        "token": z.string().max(300).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')).check(storableText),
+        "token": z.string().max(300).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
       }),
     },
     responses: {
       302: { description: "To the webinar's meeting_url." },
-      404: { description: "Not a join link of ours, or the registrant was removed.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      410: { description: "The webinar was cancelled.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "Not a join link of ours, or the registrant was removed.", content: { "text/html": { schema: z.string() } } },
+      410: { description: "The webinar was cancelled.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3190,9 +3188,9 @@ export const routes = {
     path: "/api/v1/blog-posts",
     request: {
       query: z.object({
-        "status": z.string().max(100).check(storableText).optional(),
+        "status": z.string().max(100).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
-        "cursor": z.string().max(512).check(storableText).optional(),
+        "cursor": z.string().max(512).optional(),
       }),
     },
     responses: {
@@ -3211,7 +3209,7 @@ export const routes = {
     path: "/api/v1/blog-posts/generate",
     request: {
       headers: z.object({
-        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).check(storableText).optional(),
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
       }),
       body: { required: true, content: { "application/json": { schema: GenerateBlogPostRequestSchema } } },
     },
@@ -3235,7 +3233,7 @@ export const routes = {
     path: "/api/v1/blog-posts/{post_id}",
     request: {
       params: z.object({
-        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -3255,12 +3253,12 @@ export const routes = {
     path: "/api/v1/blog-posts/{post_id}",
     request: {
       params: z.object({
-        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
       200: { description: "Deleted.", content: { "application/json": { schema: z.looseObject({
-        "id": z.string().check(storableText),
+        "id": z.string(),
         "deleted": z.boolean(),
       }) } } },
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3278,7 +3276,7 @@ export const routes = {
     path: "/api/v1/blog-posts/{post_id}",
     request: {
       params: z.object({
-        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: true, content: { "application/json": { schema: UpdateBlogPostRequestSchema } } },
     },
@@ -3302,10 +3300,10 @@ export const routes = {
     path: "/api/v1/blog-posts/{post_id}/publish",
     request: {
       params: z.object({
-        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')),
       }),
       body: { required: false, content: { "application/json": { schema: z.strictObject({
-          "publish_at": z.iso.datetime({ offset: true }).check(storableText).optional(),
+          "publish_at": z.iso.datetime({ offset: true }).optional(),
         }) } } },
     },
     responses: {
@@ -3327,7 +3325,7 @@ export const routes = {
     path: "/api/v1/blog-posts/{post_id}/unpublish",
     request: {
       params: z.object({
-        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')).check(storableText),
+        "post_id": z.string().regex(new RegExp("^post_[0-9a-z]{26}$", 'u')),
       }),
     },
     responses: {
@@ -3347,16 +3345,16 @@ export const routes = {
     path: "/blog/{workspace_slug}",
     request: {
       params: z.object({
-        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
       }),
       headers: z.object({
-        "if-none-match": z.string().max(200).check(storableText).optional(),
+        "if-none-match": z.string().max(200).optional(),
       }),
     },
     responses: {
-      200: { description: "The index page.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      200: { description: "The index page.", content: { "text/html": { schema: z.string() } } },
       304: { description: "Not modified since the ETag in If-None-Match." },
-      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3368,16 +3366,16 @@ export const routes = {
     path: "/blog/{workspace_slug}/feed.xml",
     request: {
       params: z.object({
-        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
       }),
       headers: z.object({
-        "if-none-match": z.string().max(200).check(storableText).optional(),
+        "if-none-match": z.string().max(200).optional(),
       }),
     },
     responses: {
-      200: { description: "The feed.", content: { "application/atom+xml": { schema: z.string().check(storableText) } } },
+      200: { description: "The feed.", content: { "application/atom+xml": { schema: z.string() } } },
       304: { description: "Not modified since the ETag in If-None-Match." },
-      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3389,16 +3387,16 @@ export const routes = {
     path: "/blog/{workspace_slug}/sitemap.xml",
     request: {
       params: z.object({
-        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
       }),
       headers: z.object({
-        "if-none-match": z.string().max(200).check(storableText).optional(),
+        "if-none-match": z.string().max(200).optional(),
       }),
     },
     responses: {
-      200: { description: "The sitemap.", content: { "application/xml": { schema: z.string().check(storableText) } } },
+      200: { description: "The sitemap.", content: { "application/xml": { schema: z.string() } } },
       304: { description: "Not modified since the ETag in If-None-Match." },
-      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3410,17 +3408,17 @@ export const routes = {
     path: "/blog/{workspace_slug}/{post_slug}",
     request: {
       params: z.object({
-        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
-        "post_slug": z.string().max(80).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).check(storableText),
+        "workspace_slug": z.string().max(60).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+        "post_slug": z.string().max(80).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
       }),
       headers: z.object({
-        "if-none-match": z.string().max(200).check(storableText).optional(),
+        "if-none-match": z.string().max(200).optional(),
       }),
     },
     responses: {
-      200: { description: "The post page.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      200: { description: "The post page.", content: { "text/html": { schema: z.string() } } },
       304: { description: "Not modified since the ETag in If-None-Match." },
-      404: { description: "No published post here.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      404: { description: "No published post here.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3432,12 +3430,12 @@ export const routes = {
     path: "/blog-preview/{token}",
     request: {
       params: z.object({
-        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')).check(storableText),
+        "token": z.string().max(400).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
       }),
     },
     responses: {
-      200: { description: "The preview page.", content: { "text/html": { schema: z.string().check(storableText) } } },
-      404: { description: "The link is not one this service signed, it expired, or the post was deleted.", content: { "text/html": { schema: z.string().check(storableText) } } },
+      200: { description: "The preview page.", content: { "text/html": { schema: z.string() } } },
+      404: { description: "The link is not one this service signed, it expired, or the post was deleted.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3448,6 +3446,9 @@ export const routes = {
 /** A declared media type and how the glue carries it: `json` validated by zod, `form` parsed, `text` as a string. */
 export interface MediaEntry { type: string; kind: 'json' | 'form' | 'text' }
 
+/** A request body media type; `uncheckedText` lists the places (JSON pointers, `*` any item) the text check skips. */
+export interface BodyMediaEntry extends MediaEntry { uncheckedText?: readonly string[] }
+
 export interface OperationMeta {
   operationId: string;
   /** Key in `routes` and in the handler interface. */
@@ -3457,7 +3458,7 @@ export interface OperationMeta {
   /** Scopes the operation requires; null when it is public. */
   scopes: readonly string[] | null;
   /** The request body: whether it is required and every media type it may come in; null when there is none. */
-  body: { required: boolean; media: readonly MediaEntry[] } | null;
+  body: { required: boolean; media: readonly BodyMediaEntry[] } | null;
   /** The media type of each declared response, by status key (`200`, `4XX`, `default`); null when it has no content. */
   responses: Readonly<Record<string, MediaEntry | null>>;
 }
@@ -3505,7 +3506,7 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "list_knowledge_chunks", handler: "list_knowledge_chunks", method: "GET", path: "/api/v1/knowledge/sources/{source_id}/chunks", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "search_knowledge", handler: "search_knowledge", method: "GET", path: "/api/v1/knowledge/search", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "search_docs", handler: "search_docs", method: "GET", path: "/api/v1/docs/search", scopes: ["docs:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
-  meta({ operationId: "bulk_import_leads", handler: "bulk_import_leads", method: "POST", path: "/api/v1/leads/imports", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"},{"type":"text/csv","kind":"text"}]}, responses: {"200":{"type":"application/json","kind":"json"},"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "bulk_import_leads", handler: "bulk_import_leads", method: "POST", path: "/api/v1/leads/imports", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json","uncheckedText":["/rows","/csv"]},{"type":"text/csv","kind":"text","uncheckedText":[""]}]}, responses: {"200":{"type":"application/json","kind":"json"},"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "get_lead_import", handler: "get_lead_import", method: "GET", path: "/api/v1/leads/imports/{import_id}", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_lead_import_errors", handler: "list_lead_import_errors", method: "GET", path: "/api/v1/leads/imports/{import_id}/errors", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_leads", handler: "list_leads", method: "GET", path: "/api/v1/leads", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),

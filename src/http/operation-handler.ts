@@ -6,7 +6,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { MediaEntry, OperationMeta } from '../generated/routes.ts';
 import { mediaType } from './operation-guard.ts';
 import type { AppEnv } from './request-context.ts';
-import { validationHook } from './validation.ts';
+import { inputValidation, type ValidationHook } from './validation.ts';
 import { respond, type BodyTexts, type HandlerResult } from './respond.ts';
 
 export type { BodyTexts, HandlerResult } from './respond.ts';
@@ -24,11 +24,11 @@ export function honoPath(template: string): string {
 
 const TARGETS: Record<Exclude<MediaEntry['kind'], 'text'>, string> = { json: 'json', form: 'form' };
 
-async function readBody(c: Context<AppEnv>, media: MediaEntry, route: RouteShape): Promise<unknown> {
+async function readBody(c: Context<AppEnv>, media: MediaEntry, route: RouteShape, hook: ValidationHook): Promise<unknown> {
   if (media.kind !== 'text') return (c.req.valid as unknown as Valid)(TARGETS[media.kind]);
   const text = await c.req.text();
   const result = route.request!.body!.content[media.type].schema.safeParse(text);
-  if (!result.success) validationHook({ target: 'text', success: false, error: result.error }, c);
+  hook({ target: 'text', success: result.success, data: result.success ? result.data : text, error: result.error }, c);
   return result.data;
 }
 
@@ -36,15 +36,22 @@ async function readBody(c: Context<AppEnv>, media: MediaEntry, route: RouteShape
  * One media type: `input.body` is its value. Several: `{ contentType, value }` for the one sent (the guard has
  * refused any other), or undefined when an optional body was left out.
  */
-async function bodyInput(c: Context<AppEnv>, op: OperationMeta, route: RouteShape): Promise<unknown> {
+async function bodyInput(c: Context<AppEnv>, op: OperationMeta, route: RouteShape, hook: ValidationHook): Promise<unknown> {
   const media = op.body!.media;
-  if (media.length === 1) return readBody(c, media[0], route);
+  if (media.length === 1) return readBody(c, media[0], route, hook);
   const sent = mediaType(c.req.header('content-type'));
   const chosen = media.find((m) => m.type.toLowerCase() === sent);
-  return chosen ? { contentType: chosen.type, value: await readBody(c, chosen, route) } : undefined;
+  return chosen ? { contentType: chosen.type, value: await readBody(c, chosen, route, hook) } : undefined;
 }
 
-export function operationHandler<Ctx>(op: OperationMeta, route: unknown, handler: AnyHandler<Ctx>, context: (c: Context<AppEnv>) => Ctx, texts: BodyTexts) {
+export function operationHandler<Ctx>(
+  op: OperationMeta,
+  route: unknown,
+  handler: AnyHandler<Ctx>,
+  context: (c: Context<AppEnv>) => Ctx,
+  texts: BodyTexts,
+  hook: ValidationHook,
+) {
   const request = (route as RouteShape).request ?? {};
   const targets: Array<[string, string]> = [];
   if (request.params) targets.push(['path', 'param']);
@@ -54,7 +61,7 @@ export function operationHandler<Ctx>(op: OperationMeta, route: unknown, handler
     const valid = c.req.valid.bind(c.req) as unknown as Valid;
     const input: Record<string, unknown> = {};
     for (const [field, target] of targets) input[field] = valid(target);
-    if (request.body && op.body) input.body = await bodyInput(c, op, route as RouteShape);
+    if (request.body && op.body) input.body = await bodyInput(c, op, route as RouteShape, hook);
     return respond(await handler(input, context(c)), op, texts);
   };
 }
@@ -76,7 +83,9 @@ export function mountOperations<Ctx>(app: OpenAPIHono<AppEnv>, options: MountOpt
     if (guards.length) app.on(op.method, honoPath(op.path), ...guards);
     const handler = (options.handlers as Record<string, AnyHandler<Ctx>>)[op.handler];
     const route = options.routes[op.handler];
+    // One hook for the route's validators and the glue's text bodies: it knows what the contract leaves unchecked.
+    const hook = inputValidation(op);
     // The route table's handler types are per-operation; the registry is checked against them by tsc.
-    app.openapi(route as never, operationHandler(op, route, handler, options.context, options.texts) as never);
+    app.openapi(route as never, operationHandler(op, route, handler, options.context, options.texts, hook) as never, hook as never);
   }
 }

@@ -20,7 +20,7 @@ import {
 import type { Deps } from '../deps.ts';
 import { GMAIL_SCOPES, GMAIL_SEND_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_PREFIX } from '../connectors/google/google-client.ts';
 import { escapeHtml } from './page.ts';
-import { constantTimeEqual, redirectTo, sandboxPage } from './provider-responses.ts';
+import { constantTimeEqual, redirectTo, sandboxPage, storableProviderInput } from './provider-responses.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 const ACCESS_TTL_SECONDS = 3600;
@@ -48,6 +48,7 @@ function oauthError(status: number, error: string, description: string): Respons
 export function sandboxProviderRoutes(app: Hono<any>, deps: Deps): void {
   const formKey = Buffer.from(hkdfSync('sha256', deps.auth.apiKeyPepper, new Uint8Array(0), 'service-mcp sandbox consent form v1', 32));
   const base = SANDBOX_PREFIX;
+  app.use(`${base}/*`, storableProviderInput);
   const sign = (params: string, issued: string) => createHmac('sha256', formKey).update(`${params}|${issued}`).digest('base64url');
 
   /** The checks Google makes before showing consent: our client, its registered redirect URI, PKCE S256, a known state. */

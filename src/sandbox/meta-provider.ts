@@ -11,7 +11,7 @@ import type { Deps } from '../deps.ts';
 import { META_ADS_SCOPES, META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../connectors/meta/graph-client.ts';
 import { graphError, metaAdsApiRoutes, metaAdsApiPaths } from './meta-ads-api.ts';
 import { escapeHtml } from './page.ts';
-import { constantTimeEqual, redirectTo, sandboxPage } from './provider-responses.ts';
+import { constantTimeEqual, redirectTo, sandboxPage, storableProviderInput } from './provider-responses.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 /** Meta's long-lived user token: about 60 days. */
@@ -24,6 +24,7 @@ const labels: Record<string, string> = { ads_management: 'Manage your ads (ads_m
 export function sandboxMetaRoutes(app: Hono<any>, deps: Deps): void {
   const formKey = Buffer.from(hkdfSync('sha256', deps.auth.apiKeyPepper, new Uint8Array(0), 'service-mcp sandbox meta consent form v1', 32));
   const base = META_SANDBOX_PREFIX;
+  app.use(`${base}/*`, storableProviderInput);
   const canonical = (p: URLSearchParams) => AUTH_PARAMS.map((k) => `${k}=${p.get(k) ?? ''}`).join('&');
   const sign = (p: URLSearchParams, issued: string) => createHmac('sha256', formKey).update(`${canonical(p)}|${issued}`).digest('base64url');
 

@@ -31,6 +31,12 @@ describe('admin commands', () => {
     expect((await t.request('/api/v1/users/me', { token: minted.key })).status).toBe(401);
   });
 
+  it('refuses a workspace name the database cannot store, naming the field as the API does', async () => {
+    const admin = createAdminCommands(t.deps);
+    const made = admin.createWorkspace({ name: 'Ac\u0000me', ownerEmail: uniqueEmail('nul'), ownerName: 'Ops', password: 'operator password' });
+    await expect(made).rejects.toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ pointer: '/workspace_name', code: 'invalid_character' })] });
+  });
+
   it('refuses to mint a key for a workspace that does not exist', async () => {
     await expect(createAdminCommands(t.deps).mintKey({ workspaceId: 'ws_nope', name: 'x' })).rejects.toThrow(/no workspace/i);
   });
