@@ -3,14 +3,15 @@
 // human approves the sequence), launch it and show the first messages. Each tool call prints one line; where
 // a person is needed it prints the link and waits, with get_connector / get_agent_run and wait_seconds.
 //
-//   SERVICE_API_KEY=svc_… npx tsx examples/agent-run.ts [--site <url>] [--csv <file>] [--postal-address <text>]
+//   SERVICE_API_KEY=svc_… npx tsx examples/agent-run.ts [--site <url> --goal <text> --audience <text> [--cta <text>]]
+//                                                       [--csv <file>] [--postal-address <text>]
 //
 // SERVICE_API_BASE defaults to http://127.0.0.1:3000 (what `npm start` serves). See the README's
 // "Try the whole agent run".
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startDemoSite, type DemoSite } from './demo-site.ts';
+import { DEMO_BRIEF, DEMO_CSV, DEMO_POSTAL_ADDRESS, startDemoSite, type DemoSite } from './demo-site.ts';
 
 type Json = Record<string, any>;
 
@@ -18,24 +19,19 @@ type Json = Record<string, any>;
 const WAIT_SECONDS = 30;
 const ALL_WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-// Two rows are bad on purpose: the import reports them and goes on with the rest.
-const DEMO_CSV = `email,first_name,last_name,company
-maya@rise-bakery.example,Maya,Okafor,Rise Bakery
-tom@petal-and-stem.example,Tom,Lindqvist,Petal and Stem
-not-an-email,Bad,Row,Nowhere
-priya@green-grocer.example,Priya,Shah,Green Grocer
-,No,Email,Missing
-`;
-
 class Stop extends Error {}
 
 const OPTIONS = {
   site: { type: 'string' },
+  goal: { type: 'string' },
+  audience: { type: 'string' },
+  cta: { type: 'string' },
   csv: { type: 'string' },
-  'postal-address': { type: 'string', default: 'Demo Shop Supplies Ltd, 1 Example Street, Leeds LS1 1AA, UK' },
+  'postal-address': { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
-type Options = { site?: string; csv?: string; 'postal-address': string; help: boolean };
+type Options = { site?: string; goal?: string; audience?: string; cta?: string; csv?: string; 'postal-address'?: string; help: boolean };
+type Brief = { goal: string; audience: string; call_to_action?: string };
 
 const client = new Client({ name: 'agent-run-example', version: '1.0.0' });
 
@@ -142,10 +138,24 @@ async function showDelivered(connectorId: string, seen: Set<string>, expected: n
   }
 }
 
+/**
+ * The footer's postal address: the one given with --postal-address, else the workspace's own, left as it is;
+ * a workspace without one gets the demo's only in the demo (a real site's emails need a real address).
+ */
+async function postalAddress(given: string | undefined, demo: boolean): Promise<void> {
+  const settings = await call('get_workspace_settings', {}, (s) => (s.postal_address ? `postal address "${s.postal_address}"` : 'no postal address'));
+  if (given === undefined && settings.postal_address) {
+    console.log('    (kept: pass --postal-address to change it)');
+    return;
+  }
+  if (given === undefined && !demo) throw new Stop("the workspace has no postal address, and every email's footer carries one: pass --postal-address with your business's address");
+  await call('update_workspace_settings', { postal_address: given ?? DEMO_POSTAL_ADDRESS }, (s) => `postal address "${s.postal_address}"${given === undefined ? " (the demo's)" : ''}`);
+}
+
 /** The run itself; answers the last line to print. */
-async function main(site: string, csv: string, postalAddress: string): Promise<string> {
+async function main(site: string, brief: Brief, csv: string, options: Options): Promise<string> {
   await call('get_me', {}, (m) => `workspace "${m.workspace.name}", acting as ${m.role}`);
-  await call('update_workspace_settings', { postal_address: postalAddress }, (s) => `postal address "${s.postal_address}"`);
+  await postalAddress(options['postal-address'], !options.site);
   const mailbox = await connectMailbox();
 
   const ingest = await call('ingest_url_into_knowledge', { url: site, max_pages: 5 }, (o) => `operation ${o.id} ${o.status}`);
@@ -155,11 +165,10 @@ async function main(site: string, csv: string, postalAddress: string): Promise<s
   // with none new, the sequence would have nobody to send to, so stop before asking the human to approve it.
   if (leads.counts.created === 0) throw new Stop('the import made no new leads (an earlier run imported these addresses); run again with --csv and other addresses');
 
+  console.log(`\n  Brief: ${brief.goal}\n  For:   ${brief.audience}\n  Ask:   ${brief.call_to_action ?? "the agent's default (a 15-minute call)"}\n`);
   const input = {
-    goal: 'Get local shops to book a free week-long trial of a Brightline cargo e-bike for their deliveries',
-    audience: 'owners of bakeries, florists and grocers that deliver across town',
+    ...brief,
     steps: 3,
-    call_to_action: 'a free week-long trial of a cargo bike at your shop',
     sender_connector_id: mailbox.id,
     // Only the knowledge this run ingested, and a sending window open all day every day, so the demo
     // sends now rather than in the default weekday office hours.
@@ -180,12 +189,26 @@ async function main(site: string, csv: string, postalAddress: string): Promise<s
 }
 
 function usage(): string {
-  return `Usage: SERVICE_API_KEY=svc_… npx tsx examples/agent-run.ts [--site <url>] [--csv <file>] [--postal-address <text>]
+  return `Usage: SERVICE_API_KEY=svc_… npx tsx examples/agent-run.ts [--site <url> --goal <text> --audience <text> [--cta <text>]]
+                                                  [--csv <file>] [--postal-address <text>]
   SERVICE_API_BASE  the service (default http://127.0.0.1:3000)
   --site            the brand website to ingest (default: a demo site this script serves on 127.0.0.1,
                     which the service fetches only when it runs with OUTBOUND_ALLOW_PRIVATE=true)
+  --goal            what the sequence is for, in the site's own terms, e.g. "book demos of Acme Rocket"
+                    (required with --site; default: the demo site's cargo-bike trial)
+  --audience        who the leads are, e.g. "operations managers at logistics firms" (required with --site)
+  --cta             what each email asks for (default with --site: the agent's "a 15-minute call next week")
   --csv             leads as CSV with a header row (default: five demo rows, two of them bad)
-  --postal-address  the footer address every email carries`;
+  --postal-address  the footer address every email carries; sets the workspace's address (default: keep the
+                    workspace's; a workspace without one gets a demo address only when no --site is given)`;
+}
+
+/** The brief to run with, or why there is none: a site of one's own needs a brief of one's own. */
+function briefOf(options: Options): Brief | string {
+  if (!options.site) return { goal: options.goal ?? DEMO_BRIEF.goal, audience: options.audience ?? DEMO_BRIEF.audience, call_to_action: options.cta ?? DEMO_BRIEF.call_to_action };
+  const missing = (['goal', 'audience'] as const).filter((name) => !options[name]?.trim()).map((name) => `--${name}`);
+  if (missing.length) return `--site needs a brief about that site: pass ${missing.join(' and ')} (and --cta, else the emails ask for a 15-minute call). The built-in brief is about the demo site's cargo bikes.`;
+  return { goal: options.goal as string, audience: options.audience as string, ...(options.cta && { call_to_action: options.cta }) };
 }
 
 async function start(): Promise<number> {
@@ -196,10 +219,15 @@ async function start(): Promise<number> {
     console.error(`${(error as Error).message}\n\n${usage()}`);
     return 2;
   }
+  if (options.help) {
+    console.error(usage());
+    return 0;
+  }
+  const brief = briefOf(options);
   const key = process.env.SERVICE_API_KEY;
-  if (options.help || !key) {
-    console.error(options.help ? usage() : `SERVICE_API_KEY is not set: mint a key in the admin panel (Settings → API keys).\n\n${usage()}`);
-    return options.help ? 0 : 2;
+  if (typeof brief === 'string' || !key) {
+    console.error(`${typeof brief === 'string' ? brief : 'SERVICE_API_KEY is not set: mint a key in the admin panel (Settings → API keys).'}\n\n${usage()}`);
+    return 2;
   }
   const base = (process.env.SERVICE_API_BASE ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
   let demo: DemoSite | undefined;
@@ -216,7 +244,7 @@ async function start(): Promise<number> {
       throw new Stop(`could not connect to ${base}/mcp (is \`npm start\` running, and is the key right?): ${error.message}`);
     });
     console.log(`Connected to ${base}/mcp\n`);
-    console.log(`\n${await main(site, csv, options['postal-address'])}`);
+    console.log(`\n${await main(site, brief, csv, options)}`);
     return 0;
   } catch (error) {
     console.error(`\n✗ ${error instanceof Stop ? error.message : ((error as Error).stack ?? String(error))}`);

@@ -1,8 +1,29 @@
 // The brand website the example ingests when no --site is given: four pages of prose about a fictional
 // product, served on 127.0.0.1 so the example needs no internet. The service fetches it like any site, which
-// is why it must run with OUTBOUND_ALLOW_PRIVATE=true (it refuses loopback addresses otherwise).
+// is why it must run with OUTBOUND_ALLOW_PRIVATE=true (it refuses loopback addresses otherwise). Beside it,
+// what the example uses only with it: the leads, the brief and the postal address of the demo.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+// Two rows are bad on purpose: the import reports them and goes on with the rest.
+export const DEMO_CSV = `email,first_name,last_name,company
+maya@rise-bakery.example,Maya,Okafor,Rise Bakery
+tom@petal-and-stem.example,Tom,Lindqvist,Petal and Stem
+not-an-email,Bad,Row,Nowhere
+priya@green-grocer.example,Priya,Shah,Green Grocer
+,No,Email,Missing
+`;
+
+// The demo site's brief: it is about the demo's cargo bikes, so the example uses it only with this site. With
+// --site, the brief is the user's own (--goal and --audience are required): another site's emails would
+// otherwise offer cargo bikes.
+export const DEMO_BRIEF = {
+  goal: 'Get local shops to book a free week-long trial of a Brightline cargo e-bike for their deliveries',
+  audience: 'owners of bakeries, florists and grocers that deliver across town',
+  call_to_action: 'a free week-long trial of a cargo bike at your shop',
+};
+/** Set only in a workspace that has no postal address yet, and only for the demo site. */
+export const DEMO_POSTAL_ADDRESS = 'Demo Shop Supplies Ltd, 1 Example Street, Leeds LS1 1AA, UK';
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>

@@ -43,6 +43,8 @@ const SYSTEM_PROMPT = [
   '- Personalise only with the allowed variables of the brief, each written with a quoted fallback, like {{first_name | "there"}}.',
   '- No placeholder text in brackets such as [Company] or [Your name], and no other curly braces.',
   '- No links other than URLs that appear in the passages.',
+  "- Quote a customer only whole and word for word, in quotation marks, with the name the passage gives; never use part of a quotation, or a customer's words as your own.",
+  '- Do not use the same sentence in two emails.',
   '- Bodies are plain text: no HTML, no Markdown.',
   '- Do not write an unsubscribe line or footer: the platform adds it.',
   '- wait_days is the number of days to wait after the previous email; 0 for the first email.',

@@ -50,10 +50,15 @@ describe('writeWithTemplates', () => {
   });
 
   it('ends a longer sequence with a closing note and follows the tone', () => {
-    const steps = writeWithTemplates({ ...brief, steps: 4, tone: 'friendly' });
+    const more = { chunk_id: 'kc_c', url: 'https://acme.example/about', title: 'About', text: 'Founded in 2019, Acme Rockets employs forty engineers in Mojave.' };
+    const steps = writeWithTemplates({ ...brief, passages: [...passages, more], steps: 4, tone: 'friendly' });
     expect(steps[3].subject).toBe('Closing the loop, {{first_name | "there"}}');
     expect(steps[0].body.startsWith('Hi {{first_name | "there"}},')).toBe(true);
     expect(steps[0].body.endsWith('Cheers')).toBe(true);
+  });
+
+  it('writes nothing rather than use a sentence twice when the passages have fewer sentences than steps', () => {
+    expect(writeWithTemplates({ ...brief, steps: 4 })).toEqual([]);
   });
 
   it('writes nothing from passages without a sentence', () => {

@@ -15,7 +15,8 @@
 //   i-th passage block and citing its chunk id. For `ad_creatives`: `creatives.minItems` ads headed
 //   "Model ad <n>", ad i quoting passage i's first sentence and linking to its url. Otherwise (an email sequence): as many steps as the
 //   json_schema's `steps.minItems` asks (else 1), step i citing the i-th `chunk_id: <id>` found in the
-//   user message (cycling), using {{first_name | "there"}} only when the user message allows first_name;
+//   user message (cycling), each with its own sentences, using {{first_name | "there"}} only when the user
+//   message allows first_name;
 // - malformed: content `{not json`;  wrong_shape: valid JSON with the wrong fields;
 // - refusal: message.refusal set and content null (OpenAI structured outputs' refusal);
 // - slow: never answers; the request is held until the client gives up or close() is called;
@@ -129,6 +130,9 @@ function adContent(body: ChatRequest, user: string) {
   return { creatives };
 }
 
+/** A different ask in each step: the draft checks refuse a sentence used twice in a sequence. */
+const ASKS = ['Would a quick call next week be useful?', 'Could we find a few minutes to talk?', 'Is a short call worth it?', 'Shall I send a few times for a call?', 'Would a call help your team?', 'Is this worth a reply?'];
+
 function okContent(body: ChatRequest) {
   const user = body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
   if (body.response_format?.json_schema?.name === 'blog_post') return blogContent(body, user);
@@ -144,7 +148,7 @@ function okContent(body: ChatRequest) {
     const topic = title && title !== '(none)' ? title : 'what we do';
     return {
       subject: `${topic} (${i + 1} of ${count})`.slice(0, 150),
-      body: `${greeting}\n\nA short note about ${topic}.\n\nWould a quick call next week be useful?`,
+      body: `${greeting}\n\nNote ${i + 1} about ${topic}.\n\n${ASKS[i % ASKS.length]}`,
       wait_days: i === 0 ? 0 : 3,
       source_chunk_ids: ids.length ? [ids[i % ids.length]] : [],
     };

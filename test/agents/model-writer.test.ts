@@ -67,6 +67,7 @@ describe('writeWithModel', () => {
     const [system, user] = request.body?.messages ?? [];
     expect(system.role).toBe('system');
     expect(system.content).toContain('ONLY');
+    expect(system.content).toMatch(/Quote a customer only whole.*Do not use the same sentence in two emails/s);
     expect(user.role).toBe('user');
     for (const passage of brief.passages) {
       expect(user.content).toContain(passage.chunk_id);

@@ -9,8 +9,8 @@ export interface LineProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnLineProcess(entry: string, env: Record<string, string>): LineProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export function spawnLineProcess(entry: string, env: Record<string, string>, args: string[] = []): LineProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: string[] = [];
   const waiters: (() => void)[] = [];
   let buffer = '';

@@ -2,9 +2,11 @@
 // known variables, each with a fallback (a lead lacking a value would otherwise be skipped); no leftover
 // placeholders; subjects and bodies within limits; no unsubscribe text of its own (the footer adds one);
 // and nothing from outside the workspace's knowledge: every link and every figure must appear in the
-// passages the writer was given (or in the brief itself).
+// passages the writer was given (or in the brief itself), a quotation appears whole and attributed or not at
+// all, no sentence is used twice, and the brief is about what the passages say (knowledge-check.ts).
 import { parseVariables } from '../../sequences/template.ts';
 import type { DraftStep, WriterBrief } from '../model-writer.ts';
+import { knowledgeProblems } from './knowledge-check.ts';
 
 export interface DraftProblem {
   step: number;
@@ -45,7 +47,7 @@ export function checkDraft(steps: DraftStep[], brief: WriterBrief): DraftProblem
   if (steps.length !== brief.steps) return [{ step: 0, code: 'step_count', message: `The draft has ${steps.length} steps; ${brief.steps} were asked for.` }];
   const known = [brief.goal, brief.audience, brief.call_to_action, ...brief.passages.map((p) => `${p.text} ${p.url} ${p.title ?? ''}`)].join('\n').toLowerCase();
   const chunkIds = new Set(brief.passages.map((p) => p.chunk_id));
-  return steps.flatMap((s, i) => {
+  const perStep = steps.flatMap((s, i) => {
     const n = i + 1;
     const problems = [...templateProblems(n, 'subject', s.subject), ...templateProblems(n, 'body', s.body)];
     if (!s.subject.trim() || s.subject.length > SUBJECT_MAX) problems.push({ step: n, code: 'subject_length', message: `The subject must have 1 to ${SUBJECT_MAX} characters.` });
@@ -55,4 +57,5 @@ export function checkDraft(steps: DraftStep[], brief: WriterBrief): DraftProblem
     if (!s.source_chunk_ids.length || s.source_chunk_ids.some((id) => !chunkIds.has(id))) problems.push({ step: n, code: 'ungrounded_step', message: 'The step cites no passage of the knowledge it was given.' });
     return [...problems, ...groundingProblems(n, `${s.subject}\n${s.body}`, known)];
   });
+  return [...perStep, ...knowledgeProblems(steps, brief)];
 }

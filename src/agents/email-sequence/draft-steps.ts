@@ -9,6 +9,7 @@ import { writeWithModel, type DraftStep, type WriterBrief, type WriterPassage } 
 import { checkDraft, type DraftProblem } from './draft-check.ts';
 import type { EmailSequenceInput } from './input.ts';
 import { keywords } from './keywords.ts';
+import { briefProblems } from './knowledge-check.ts';
 import { writeWithTemplates } from './template-writer.ts';
 
 const PASSAGES = 8;
@@ -16,7 +17,8 @@ export const VARIABLES = ['first_name', 'last_name', 'company', 'title'];
 
 export const retrieveStep: AgentStep<EmailSequenceInput> = {
   name: 'retrieve_knowledge',
-  async run({ deps, actor, input }) {
+  async run(ctx) {
+    const { deps, actor, input } = ctx;
     const sql = deps.db.sql;
     const sourceIds = input.knowledge_source_ids ?? (await readySourceIds(sql, actor.workspaceId)).map((s) => s.id);
     const terms = keywords(`${input.goal} ${input.audience}`);
@@ -25,6 +27,10 @@ export const retrieveStep: AgentStep<EmailSequenceInput> = {
       throw new ApiError('no_knowledge', `The workspace's knowledge has nothing about "${input.goal}" for ${input.audience}. Ingest the brand's site with ingest_url_into_knowledge (and wait for it), or change the goal, then run the agent again.`);
     }
     const passages: WriterPassage[] = hits.map((h) => ({ chunk_id: h.id, url: h.page_url, title: h.page_title, text: h.text }));
+    // Checked before any writer runs: a draft from a brief the knowledge is not about would be grounded
+    // sentence by sentence and still wrong (another brand's offer in every call to action).
+    const [offBrief] = briefProblems(briefOf({ ...ctx, state: { passages } }));
+    if (offBrief) throw new ApiError('no_knowledge', `${offBrief.message} Then run the agent again.`);
     return { done: true, state: { passages } };
   },
 };
@@ -53,7 +59,9 @@ export const writeStep: AgentStep<EmailSequenceInput> = {
       instead: 'it',
     });
     const steps = fromModel.kind === 'written' ? fromModel.result : writeWithTemplates(brief);
-    if (!steps.length) throw new ApiError('no_knowledge', 'The knowledge found has no sentences to write from (only fragments such as menus or lists). Ingest pages with prose about the product, then run the agent again.');
+    if (!steps.length) {
+      throw new ApiError('no_knowledge', `The knowledge found has too few whole sentences to write ${brief.steps} emails without repeating one (menus, lists and quotations cut or without a speaker are left out). Ask for fewer steps, or ingest pages with prose about the product, then run the agent again.`);
+    }
     const problems = checkDraft(steps, brief);
     if (problems.length) {
       throw new ApiError('draft_check_failed', `The draft did not pass its checks: ${describeProblems(problems)}.`, { errors: problems.map((p) => ({ pointer: p.step ? `/steps/${p.step - 1}` : '/steps', code: p.code, message: p.message })) });
