@@ -7,8 +7,10 @@ import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
+import { guardPool } from './transaction-guard.ts';
 
 export interface Database {
+  /** The pool; it refuses to be queried from inside its own open transactions (transaction-guard.ts). */
   sql: postgres.Sql;
   kind: 'postgres' | 'pglite';
   /** The same database as a URL for other clients (the job library's `pg` pool); for PGlite it names the socket folder. */
@@ -49,13 +51,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
-  const sql = postgres(url, {
-    max: options.max ?? 10,
-    onnotice: ignoreNotice,
-    connection: connectionParameters(options),
-    // A documented option of postgres.js that its types leave out.
-    ...({ socket: noDelaySocket } as object),
-  });
+  const sql = guardPool(
+    postgres(url, {
+      max: options.max ?? 10,
+      onnotice: ignoreNotice,
+      connection: connectionParameters(options),
+      // A documented option of postgres.js that its types leave out.
+      ...({ socket: noDelaySocket } as object),
+    }),
+  );
   await checkReachable(sql);
   return { sql, kind: 'postgres', connectionString: url, close: () => sql.end() };
 }
@@ -170,13 +174,15 @@ export async function servePglite(
     path,
     maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
   });
-  const sql = postgres({
-    path,
-    user: 'postgres',
-    database: 'postgres',
-    max: EMBEDDED_POOL_SIZE,
-    onnotice: ignoreNotice,
-  });
+  const sql = guardPool(
+    postgres({
+      path,
+      user: 'postgres',
+      database: 'postgres',
+      max: EMBEDDED_POOL_SIZE,
+      onnotice: ignoreNotice,
+    }),
+  );
   const close = async (): Promise<void> => {
     await sql.end();
     await server.stop();

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { JobKind } from './job-kind.ts';
 import { startJobWorker, type JobWorker } from './job-worker.ts';
 import { pgBossDb } from './transaction-adapter.ts';
+import { refuseInsideTransaction } from '../db/transaction-guard.ts';
 
 export interface EnqueueOptions {
   /** Insert with this connection or transaction: the job exists only if the caller's transaction commits. */
@@ -87,6 +88,12 @@ export function createJobs(options: JobsOptions): Jobs {
     if (!bossInstance) throw new Error('the job queue is not started');
     return bossInstance;
   };
+  // pg-boss's own pool reaches the same database: from inside one of the service's transactions it would
+  // act apart from that transaction, and on the embedded database (one session) wait behind it for good.
+  const poolBoss = (what: string): PgBoss => {
+    refuseInsideTransaction(options.sql, what);
+    return boss();
+  };
   let worker: JobWorker | undefined;
   let started = false;
   let stopped: Promise<void> | undefined;
@@ -130,7 +137,7 @@ export function createJobs(options: JobsOptions): Jobs {
       const data = registered(kind).payload.parse(payload) as object;
       const key = singletonKey ?? kind.singletonKey?.(payload);
       const sendOptions: PgBoss.SendOptions = { ...(tx && { db: pgBossDb(tx) }), ...(key && { singletonKey: key }), ...(id && { id }), ...(priority !== undefined && { priority }), ...(startAfter !== undefined && { startAfter }) };
-      const jobId = await boss().send(kind.name, data, sendOptions);
+      const jobId = await (tx ? boss() : poolBoss(`enqueueing ${kind.name} without the transaction`)).send(kind.name, data, sendOptions);
       // A job inserted in a caller's transaction is not visible until it commits; polling finds it.
       if (jobId && !tx && startAfter === undefined) worker?.wake(kind.name);
       return jobId;
@@ -138,11 +145,11 @@ export function createJobs(options: JobsOptions): Jobs {
 
     async schedule(kind, cron, payload, scheduleOptions = {}) {
       const data = registered(kind).payload.parse(payload) as object;
-      await boss().schedule(kind.name, cron, data, { tz: scheduleOptions.tz ?? 'UTC' });
+      await poolBoss(`scheduling ${kind.name}`).schedule(kind.name, cron, data, { tz: scheduleOptions.tz ?? 'UTC' });
     },
 
     async unschedule(kind) {
-      await boss().unschedule(registered(kind).name);
+      await poolBoss(`unscheduling ${kind.name}`).unschedule(registered(kind).name);
     },
 
     wake(kind) {
@@ -150,15 +157,15 @@ export function createJobs(options: JobsOptions): Jobs {
     },
 
     async jobState(queue, id) {
-      const job = await boss().getJobById(queue, id, { includeArchive: true });
+      const job = await poolBoss('reading a job').getJobById(queue, id, { includeArchive: true });
       return job ? job.state : null;
     },
 
     async failDeadJob(queue, id, reason) {
-      await boss().fail(queue, id, { message: reason });
+      await poolBoss('failing a job').fail(queue, id, { message: reason });
     },
 
-    getJob: (kind, id) => boss().getJobById(registered(kind).name, id),
+    getJob: (kind, id) => poolBoss('reading a job').getJobById(registered(kind).name, id),
   };
 }
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob } from '../../src/jobs/job-kind.ts';
 import { createJobs } from '../../src/jobs/jobs.ts';
+import { PoolInTransactionError } from '../../src/db/transaction-guard.ts';
 import { eventually, finished, openJobsHarness, silentLog, type JobsHarness } from './harness.ts';
 
 let h: JobsHarness;
@@ -102,6 +103,17 @@ describe('jobs queue', () => {
     expect((await jobs.getJob(kind, committed as string))?.state).toBe('created');
     expect(rolledBack).not.toBeNull();
     expect(await jobs.getJob(kind, rolledBack as unknown as string)).toBeNull();
+  });
+
+  it("refuses to enqueue from inside the service's transaction without it, and queues nothing", async () => {
+    const { kind } = recorder('test.outside');
+    const jobs = await h.start([kind], { work: false });
+    const attempt = h.db.sql.begin(async (tx) => {
+      await tx`select 1`;
+      await jobs.enqueue(kind, { n: 1 });
+    });
+    await expect(attempt).rejects.toThrow(PoolInTransactionError);
+    expect(await h.db.sql.unsafe(`select 1 from ${h.bossSchema}.job where name = 'test.outside'`)).toHaveLength(0);
   });
 
   it('keeps one queued job per singleton key under the short policy', async () => {

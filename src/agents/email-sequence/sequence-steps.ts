@@ -20,7 +20,7 @@ export const createStep: AgentStep<EmailSequenceInput> = {
     if (state.sequence_id) return { done: true, resources: [sequenceRef(state.sequence_id as string)] };
     const draft = state.draft as DraftStep[];
     const urls = new Map((state.passages as WriterPassage[]).map((p) => [p.chunk_id, p.url]));
-    const fields = await sequenceFields(deps, actor.workspaceId, {
+    const fields = await sequenceFields(deps.db.sql, actor.workspaceId, {
       name: input.sequence_name ?? `${input.goal.slice(0, 150)} (${input.audience.slice(0, 40)})`,
       sender_connector_id: state.connector_id as string,
       ...(input.schedule && { schedule: input.schedule }),

@@ -2,7 +2,7 @@
 // time zone and a window that is not empty, and a sender that is one of the workspace's connectors.
 import { findConnector } from '../../data/connectors.ts';
 import type { SequenceFields, SequenceSchedule, SequenceStep } from '../../data/sequences.ts';
-import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../data/queryable.ts';
 import { ApiError, type FieldError } from '../../errors.ts';
 import { parseVariables } from '../../sequences/template.ts';
 
@@ -48,8 +48,11 @@ function steps(input: StepInput[], errors: FieldError[]): SequenceStep[] {
   });
 }
 
-/** The fields after applying `input` over `base` (a new sequence: the defaults); 400 naming every bad field. */
-export async function sequenceFields(deps: Deps, workspaceId: string, input: SequenceInput, base?: SequenceFields): Promise<SequenceFields> {
+/**
+ * The fields after applying `input` over `base` (a new sequence: the defaults); 400 naming every bad field.
+ * An edit calls it inside its transaction, so the sender is looked up with `q`, that transaction.
+ */
+export async function sequenceFields(q: Queryable, workspaceId: string, input: SequenceInput, base?: SequenceFields): Promise<SequenceFields> {
   const errors: FieldError[] = [];
   const fields: SequenceFields = {
     name: (input.name ?? base?.name ?? '').trim(),
@@ -61,7 +64,7 @@ export async function sequenceFields(deps: Deps, workspaceId: string, input: Seq
   if (!fields.name) errors.push({ pointer: '/name', code: 'required', message: 'A name is required.' });
   if (errors.length) throw new ApiError('validation_failed', 'The sequence has invalid fields.', { errors });
   if (fields.sender_connector_id && fields.sender_connector_id !== base?.sender_connector_id) {
-    const connector = await findConnector(deps.db.sql, workspaceId, fields.sender_connector_id);
+    const connector = await findConnector(q, workspaceId, fields.sender_connector_id);
     if (!connector) throw new ApiError('not_found', `No connector ${fields.sender_connector_id} in this workspace.`, { errors: [{ pointer: '/sender_connector_id', code: 'not_found', message: 'Use a connector from list_connectors.' }] });
   }
   return fields;

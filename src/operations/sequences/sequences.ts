@@ -25,7 +25,7 @@ export async function requireSequence(deps: Deps, q: Queryable, workspaceId: str
 }
 
 export async function createSequence(deps: Deps, actor: Actor, input: SequenceInput): Promise<SequenceView> {
-  const fields = await sequenceFields(deps, actor.workspaceId, input);
+  const fields = await sequenceFields(deps.db.sql, actor.workspaceId, input);
   const row = await deps.db.sql.begin((tx) => insertSequenceRecorded(deps, tx, actor, fields));
   return viewSequence(deps, actor.workspaceId, row);
 }
@@ -71,7 +71,7 @@ export async function updateSequence(deps: Deps, actor: Actor, request: { sequen
     }
     // An empty patch changes nothing, so it keeps the revision and any approval.
     if (Object.keys(request.patch).length === 0) return current;
-    const fields = await sequenceFields(deps, actor.workspaceId, request.patch, current);
+    const fields = await sequenceFields(tx, actor.workspaceId, request.patch, current);
     const updated = await updateSequenceFields(tx, actor.workspaceId, current.id, fields, deps.clock.now());
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.updated', { ...sequenceEventData(updated), approval_voided: current.approval?.decision === 'approved' });
     return updated;
