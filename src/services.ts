@@ -52,6 +52,11 @@ export interface Services {
 
 const contractPath = new URL('../openapi/openapi.yaml', import.meta.url);
 
+function contractDeps(): Deps['contract'] {
+  const openapiDocument = yaml.load(readFileSync(contractPath, 'utf8')) as { info: { version: string } } & Record<string, unknown>;
+  return { openapiDocument, version: openapiDocument.info.version };
+}
+
 export async function createServices(options: ServiceOptions): Promise<Services> {
   const { db, config } = options;
   const { sql } = db;
@@ -87,7 +92,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       limiter,
       apiKeyPepper,
     },
-    contract: { openapiDocument: yaml.load(readFileSync(contractPath, 'utf8')) as Record<string, unknown> },
+    contract: contractDeps(),
     jobs,
     // Filled in just below: the kinds' handlers close over these same deps.
     jobKinds: undefined as unknown as Deps['jobKinds'],
