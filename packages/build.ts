@@ -7,10 +7,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { SDK_PACKAGE } from '../scripts/codegen/emit-packages.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sdkDir = fileURLToPath(new URL('./sdk/', import.meta.url));
-const launcherDir = fileURLToPath(new URL('./service-mcp/', import.meta.url));
+const launcherDir = fileURLToPath(new URL('./launcher/', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 
 function typescript(project: string): void {
@@ -22,7 +23,7 @@ function typescript(project: string): void {
 const sdkRuntimeIsThePackage = {
   name: 'sdk-runtime-is-the-package',
   setup(b: { onResolve(o: { filter: RegExp }, f: () => { path: string; external: boolean }): void }) {
-    b.onResolve({ filter: /\/generated\/sdk-runtime\.ts$/ }, () => ({ path: 'service-sdk', external: true }));
+    b.onResolve({ filter: /\/generated\/sdk-runtime\.ts$/ }, () => ({ path: SDK_PACKAGE, external: true }));
   },
 };
 
@@ -34,7 +35,7 @@ async function bundleLauncher(): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['@modelcontextprotocol/server', '@modelcontextprotocol/server/*', 'service-sdk'],
+    external: ['@modelcontextprotocol/server', '@modelcontextprotocol/server/*', SDK_PACKAGE],
     plugins: [sdkRuntimeIsThePackage],
     // ajv is CommonJS: its bundled requires need a `require` in an ES module.
     banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
@@ -75,6 +76,6 @@ export async function installTarballs(dir: string, tarballs: { sdk: string; laun
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { pack: { type: 'string' } } });
   await buildPackages();
-  console.log('built packages/sdk/dist and packages/service-mcp/dist');
+  console.log('built packages/sdk/dist and packages/launcher/dist');
   if (values.pack) console.log(Object.values(packPackages(values.pack)).join('\n'));
 }

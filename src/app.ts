@@ -8,7 +8,7 @@ import { ApiError } from './errors.ts';
 import { operations, routes } from './generated/routes.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { handlers } from './handlers/registry.ts';
-import { docsRoutes } from './http/docs.ts';
+import { docsPaths, docsRoutes } from './http/docs.ts';
 import { sandboxPaths, sandboxProviderRoutes } from './sandbox/google-provider.ts';
 import { sandboxMetaPaths, sandboxMetaRoutes } from './sandbox/meta-provider.ts';
 import { operationGuard } from './http/operation-guard.ts';
@@ -72,8 +72,7 @@ export function createApp(deps: Deps) {
   if (deps.connectors.meta.mode === 'sandbox') sandboxMetaRoutes(app, deps);
   docsRoutes(app, deps.contract.openapiDocument);
   const unmatched = unmatchedRequest(operations, [
-    { path: '/openapi.json', methods: ['GET'] },
-    { path: '/docs', methods: ['GET'] },
+    ...docsPaths,
     { path: MCP_PATH, methods: ['POST', 'GET', 'DELETE'] },
     ...adminPaths,
     ...(deps.connectors.gmail.mode === 'sandbox' ? sandboxPaths : []),

@@ -1,4 +1,8 @@
 // Configuration from environment variables: one pure function, so main.ts is the only reader of process.env.
+import { createRequire } from 'node:module';
+
+// package.json's version, kept equal to the contract's info.version (test/app/docs-pages.test.ts checks it).
+const serviceVersion = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 export interface RateLimitConfig {
   /** Requests per window for one credential (API key, or user for a JWT). */
@@ -220,7 +224,7 @@ export function loadConfig(env: Env): AppConfig {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     outbound: {
       allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true',
-      userAgent: env.OUTBOUND_USER_AGENT || 'service-mcp/0.1 (+outbound fetcher)',
+      userAgent: env.OUTBOUND_USER_AGENT || `service-mcp/${serviceVersion} (+outbound fetcher)`,
     },
     jobs: loadJobsConfig(env),
     sequences: loadSequencesConfig(env),

@@ -58,6 +58,8 @@ export interface AuthDeps {
 export interface ContractDeps {
   /** The contract, parsed once, served at /openapi.json. */
   openapiDocument: Record<string, unknown>;
+  /** Its info.version: the one version the service reports (MCP serverInfo, /docs, the packages). */
+  version: string;
 }
 
 /** The Gmail connector: the provider's endpoints (live Google, or the service's own sandbox) and the token keys. */

@@ -116,10 +116,20 @@ export interface Problem {
   errors?: FieldError[];
 }
 
+/**
+ * A problem's `type`: the code's entry in the error reference the service serves (src/http/docs.ts). A
+ * relative reference (RFC 9457 §3.1.1 allows it, with the full path as here): it resolves against the
+ * address the client used, so it is right behind any proxy and on every instance, cannot be steered by a
+ * forged Host header, and stays one stable string per code for clients that compare types.
+ */
+export function errorTypeUri(code: ErrorCode): string {
+  return `/docs/errors#${code}`;
+}
+
 export function toProblem(error: ApiError, requestId: string, instance?: string): Problem {
   const problem: Problem = {
     ...error.extensions,
-    type: `https://docs.service.example/errors/${error.code}`,
+    type: errorTypeUri(error.code),
     title: titles[error.status] ?? 'Error',
     status: error.status,
     detail: error.message,

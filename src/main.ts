@@ -2,20 +2,27 @@
 // Run it with `node --import tsx src/main.ts` (what `npm start` does): one process, so a signal
 // to it reaches the shutdown handler (src/shutdown.ts).
 import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/connection.ts';
-import { migrate } from './db/migrate.ts';
-import { anyUserExists } from './data/users.ts';
-import { createLogger, createServices } from './services.ts';
-import { handleShutdownSignals } from './shutdown.ts';
+import { createLogger, describeDatabase, warnAboutUnsafeSettings } from './log.ts';
 
 const config = loadConfig(process.env);
 const log = createLogger(config.logLevel);
+// Said before anything slow: on a first start, loading the modules (tsx compiles them) and creating the
+// embedded database take many seconds, and a silent terminal looks like a hung one.
+log.info({ pid: process.pid, node: process.version }, 'starting');
+warnAboutUnsafeSettings(log, config);
 try {
+  const { serve } = await import('@hono/node-server');
+  const { createApp } = await import('./app.ts');
+  const { openDatabase } = await import('./db/connection.ts');
+  const { migrate } = await import('./db/migrate.ts');
+  const { anyUserExists } = await import('./data/users.ts');
+  const { createServices } = await import('./services.ts');
+  const { handleShutdownSignals } = await import('./shutdown.ts');
+  log.info(`opening ${describeDatabase(config)}`);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db.sql, { log });
+  log.info('starting services and background jobs');
   const services = await createServices({ db, config, log });
   await services.startJobs({ work: config.jobs.inProcess });
   const app = createApp(services.deps);

@@ -3,7 +3,7 @@
 // with the service's job kinds registered (started separately, by startJobs). Used by main.ts, the
 // worker, the CLI and tests.
 import { readFileSync } from 'node:fs';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import yaml from 'js-yaml';
 import { createAuthenticator } from './auth/authenticator.ts';
 import { loadOrCreateJwtKey } from './auth/jwt.ts';
@@ -16,6 +16,7 @@ import type { AppConfig } from './config.ts';
 import type { Database } from './db/connection.ts';
 import type { Clock, Deps } from './deps.ts';
 import { createIds } from './ids.ts';
+import { createLogger } from './log.ts';
 import { createSealer } from './auth/sealer.ts';
 import type { JobKind } from './jobs/job-kind.ts';
 import { createJobs } from './jobs/jobs.ts';
@@ -51,13 +52,9 @@ export interface Services {
 
 const contractPath = new URL('../openapi/openapi.yaml', import.meta.url);
 
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: 'service-mcp' },
-    // Belt and braces: nothing logs these fields, and if something ever does they are masked.
-    redact: { paths: ['authorization', '*.authorization', 'password', '*.password', 'key', 'token', '*.token', 'access_token'], censor: '[redacted]' },
-  });
+function contractDeps(): Deps['contract'] {
+  const openapiDocument = yaml.load(readFileSync(contractPath, 'utf8')) as { info: { version: string } } & Record<string, unknown>;
+  return { openapiDocument, version: openapiDocument.info.version };
 }
 
 export async function createServices(options: ServiceOptions): Promise<Services> {
@@ -95,7 +92,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       limiter,
       apiKeyPepper,
     },
-    contract: { openapiDocument: yaml.load(readFileSync(contractPath, 'utf8')) as Record<string, unknown> },
+    contract: contractDeps(),
     jobs,
     // Filled in just below: the kinds' handlers close over these same deps.
     jobKinds: undefined as unknown as Deps['jobKinds'],

@@ -4,13 +4,17 @@
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
-import { createLogger, createServices } from './services.ts';
+import { createLogger, describeDatabase, warnAboutUnsafeSettings } from './log.ts';
+import { createServices } from './services.ts';
 
 const config = loadConfig(process.env);
 const log = createLogger(config.logLevel);
+log.info({ pid: process.pid, node: process.version }, 'worker starting');
+warnAboutUnsafeSettings(log, config);
 try {
   // The embedded database admits one process: its jobs run inside the service.
   if (!config.databaseUrl) throw new Error('npm run worker needs DATABASE_URL; with the embedded database, jobs run inside the service');
+  log.info(`opening ${describeDatabase(config)}`);
   const db = await openDatabase({ databaseUrl: config.databaseUrl });
   await migrate(db.sql, { log });
   const services = await createServices({ db, config, log });

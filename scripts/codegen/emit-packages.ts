@@ -13,8 +13,12 @@ export interface PackageInputs {
   headerText: string;
 }
 
-export const SDK_PACKAGE = 'service-sdk';
-export const LAUNCHER_PACKAGE = 'service-mcp';
+// Scoped names: only the scope's owner can publish under @service-mcp, so no install instruction of ours can
+// resolve to someone else's package (the unscoped `service-sdk` on npm is an unrelated package). The
+// launcher's command stays `service-mcp`, the seed's name for it.
+export const SDK_PACKAGE = '@service-mcp/sdk';
+export const LAUNCHER_PACKAGE = '@service-mcp/launcher';
+export const LAUNCHER_COMMAND = 'service-mcp';
 const SDK_FILES = ['types.ts', 'sdk-runtime.ts', 'sdk.ts'];
 
 function range(inputs: PackageInputs, name: string): string {
@@ -31,6 +35,8 @@ const common = {
   type: 'module',
   license: 'UNLICENSED',
   engines: { node: '^20.19.0 || ^22.12.0 || >=24.0.0' },
+  // A scoped package is published private unless told otherwise.
+  publishConfig: { access: 'public' },
 };
 
 export function emitSdkPackageJson(inputs: PackageInputs): string {
@@ -55,9 +61,9 @@ export function emitLauncherPackageJson(inputs: PackageInputs): string {
     {
       name: LAUNCHER_PACKAGE,
       version: inputs.version,
-      description: 'The service\'s MCP tools over stdio, for desktop agent clients: npx -y service-mcp',
+      description: `The service's MCP tools over stdio, for desktop agent clients: npx -y --package ${LAUNCHER_PACKAGE} ${LAUNCHER_COMMAND}`,
       ...common,
-      bin: { [LAUNCHER_PACKAGE]: './dist/service-mcp.js' },
+      bin: { [LAUNCHER_COMMAND]: './dist/service-mcp.js' },
       files: ['dist', 'README.md'],
       dependencies: {
         '@modelcontextprotocol/server': range(inputs, '@modelcontextprotocol/server'),
@@ -77,6 +83,6 @@ export function emitPackages(inputs: PackageInputs): GeneratedFile[] {
   return [
     ...sdkSources,
     { name: 'packages/sdk/package.json', content: emitSdkPackageJson(inputs) },
-    { name: 'packages/service-mcp/package.json', content: emitLauncherPackageJson(inputs) },
+    { name: 'packages/launcher/package.json', content: emitLauncherPackageJson(inputs) },
   ];
 }

@@ -17,6 +17,7 @@ const defaultDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 export async function migrate(sql: postgres.Sql, options: MigrateOptions = {}): Promise<string[]> {
   const dir = options.dir ?? defaultDir;
   const names = await listMigrations(dir);
+  options.log?.info({ migrations: names.length }, 'running migrations');
   await sql.begin(async (tx) => {
     await lockMigrations(tx);
     await tx`

@@ -1791,7 +1791,7 @@ export interface components {
     schemas: {
         /** @description An RFC 9457 problem detail. */
         Problem: {
-            /** @description A URI identifying the problem type. */
+            /** @description A URI reference identifying the problem type: /docs/errors#<code>, the entry for the code in the error reference this service serves, relative to the address the client used (RFC 9457 §3.1.1). */
             type: string;
             /** @description Short summary of the problem type. */
             title: string;

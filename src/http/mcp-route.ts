@@ -36,7 +36,8 @@ export function mcpRoutes(app: Hono<AppEnv>, deps: Deps, responseText: (response
   const handler = createMcpHttpHandler({
     tools: toolDescriptors,
     dispatcher,
-    serverInfo: { name: 'service-mcp', version: '0.1.0' },
+    // One version for the service: the contract's, which the API reference and the packages show too.
+    serverInfo: { name: 'service-mcp', version: deps.contract.version },
     allowedOrigins: deps.config.mcpAllowedOrigins,
     allowedHosts: allowedHosts(deps),
     onerror: (error) => deps.log.warn({ err: error.message }, 'mcp exchange refused'),

@@ -114,15 +114,16 @@ describe('migrate', () => {
     expect(await tableExists(db, 'repaired')).toBe(true);
   });
 
-  it('logs each migration it applies', async () => {
+  it('says it is running migrations, then logs each migration it applies', async () => {
     const db = await emptyDatabase();
     const dir = await migrationsDir(threeTables);
     const lines: Array<{ obj: object; msg?: string }> = [];
 
     await migrate(db.sql, { dir, log: { info: (obj, msg) => lines.push({ obj, msg }) } });
 
-    expect(lines).toEqual(
-      Object.keys(threeTables).map((name) => ({ obj: { migration: name }, msg: 'applied migration' })),
-    );
+    expect(lines).toEqual([
+      { obj: { migrations: 3 }, msg: 'running migrations' },
+      ...Object.keys(threeTables).map((name) => ({ obj: { migration: name }, msg: 'applied migration' })),
+    ]);
   });
 });

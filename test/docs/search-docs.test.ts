@@ -36,7 +36,7 @@ const questions: Array<[string, Expected]> = [
   ['how do I connect gmail', { tools: ['start_connector_oauth'] }],
   ['how do I know when the human has approved the connection', { tools: ['get_connector'] }],
   ['how can I get notified when something changes', { tools: ['create_webhook_endpoint'] }],
-  ['how do I retry safely without creating duplicates', { sources: ['README.md#idempotency-keys', 'docs/errors.md#retrying-safely'] }],
+  ['how do I retry safely without creating duplicates', { sources: ['docs/how-the-api-works.md#idempotency-keys', 'docs/errors.md#retrying-safely'] }],
   ['how long do I wait for a long job', { tools: ['get_operation'] }],
   ['invite a teammate', { tools: ['invite_member'] }],
   ['ingest our website', { tools: ['ingest_url_into_knowledge'] }],
@@ -55,7 +55,7 @@ const questions: Array<[string, Expected]> = [
   ['send a test event to my webhook endpoint', { tools: ['send_test_webhook'] }],
   ['re-enable a disabled webhook endpoint', { tools: ['update_webhook_endpoint'] }],
   ['delete a webhook endpoint', { tools: ['delete_webhook_endpoint'] }],
-  ['how do I verify the signature of a webhook delivery', { sources: ['docs/operations-and-webhooks.md#verify', 'README.md#webhooks'] }],
+  ['how do I verify the signature of a webhook delivery', { sources: ['docs/operations-and-webhooks.md#verify', 'docs/how-the-api-works.md#webhooks'] }],
   ['send a test email from the connected mailbox', { tools: ['send_test_email'] }],
   ['where did my test email go in sandbox mode', { tools: ['list_sandbox_messages'] }],
   ['reconnect an expired gmail connector', { tools: ['start_connector_oauth'] }],
@@ -63,7 +63,7 @@ const questions: Array<[string, Expected]> = [
   ['which mailboxes are connected', { tools: ['list_connectors'] }],
   ['which workspace and role does my key have', { tools: ['get_me'] }],
   ['sign up for an account', { tools: ['signup'] }],
-  ['what is sandbox mode', { sources: ['docs/connectors-and-consent.md#sandbox-mode', 'README.md#connectors-gmail-through-oauth'] }],
+  ['what is sandbox mode', { sources: ['docs/connectors-and-consent.md#sandbox-mode', 'docs/areas.md#connectors-gmail-through-oauth'] }],
   ['I get 429 too many requests', { sources: ['docs/errors.md#429'] }],
   ['the API answers database_unavailable', { sources: ['docs/errors.md#503'] }],
   ['url_not_allowed when creating a webhook', { tools: ['create_webhook_endpoint'], sources: ['docs/errors.md#422-url_not_allowed'] }],
@@ -72,15 +72,18 @@ const questions: Array<[string, Expected]> = [
   ['forget an ingested site', { tools: ['delete_knowledge_source'] }],
   ['see the chunks extracted from a source', { tools: ['list_knowledge_chunks'] }],
   ['list everything we have ingested', { tools: ['list_knowledge_sources'] }],
-  ['how do I configure Claude Desktop to use the tools', { sources: ['docs/getting-started.md#connect-an-agent-over-mcp', 'README.md#local-the-service-mcp-stdio-launcher'] }],
+  ['how do I configure Claude Desktop to use the tools', { sources: ['docs/getting-started.md#connect-an-agent-over-mcp', 'docs/mcp.md#local-the-service-mcp-stdio-launcher'] }],
   ['can the agent import leads and launch a sequence', { sources: ['docs/agent-run.md#step-6-launch-the-sequence-with-the-imported-leads'] }],
-  ['my token expired and every call gets 401', { sources: ['docs/credentials-and-keys.md#why-a-call-gets-401', 'docs/errors.md#401'] }],
+  ['my token expired and every call gets 401', { sources: ['docs/credentials-and-keys.md#why-a-call-gets-401', 'docs/errors.md#401', 'docs/troubleshooting.md#why-does-my-agent-get-401'] }],
   ['rotate an api key', { tools: ['create_api_key', 'revoke_api_key'] }],
   ['how do I start the server locally', { sources: ['docs/getting-started.md#start-the-service', 'README.md#the-two-commands'] }],
-  ['what happens if the human denies access on the consent page', { sources: ['docs/connectors-and-consent.md#the-pause', 'README.md#connectors-gmail-through-oauth'], tier: 'top3' }],
-  ['which permissions does the gmail connector ask for', { sources: ['docs/connectors-and-consent.md#connectors-and-consent', 'README.md#connectors-gmail-through-oauth'], tier: 'top3' }],
+  ['what happens if the human denies access on the consent page', { sources: ['docs/connectors-and-consent.md#the-pause', 'docs/areas.md#connectors-gmail-through-oauth'], tier: 'top3' }],
+  ['which permissions does the gmail connector ask for', { sources: ['docs/connectors-and-consent.md#connectors-and-consent', 'docs/areas.md#connectors-gmail-through-oauth'], tier: 'top3' }],
   ['list long running operations', { tools: ['list_operations'] }],
   ['robots.txt blocked the ingestion', { sources: ['docs/knowledge.md#what-the-crawler-fetches', 'docs/errors.md#422-robots_disallowed'] }],
+  // Once answered with revoke_api_key and with the agent store: the authentication guidance must come first.
+  ['my API key is rejected', { sources: ['docs/troubleshooting.md#my-api-key-is-rejected', 'docs/credentials-and-keys.md#why-a-call-gets-401'] }],
+  ['why does my agent get 401', { sources: ['docs/troubleshooting.md#why-does-my-agent-get-401', 'docs/credentials-and-keys.md#why-a-call-gets-401', 'docs/errors.md#401'] }],
 ];
 
 /**
@@ -96,19 +99,19 @@ const laterQuestions: Array<[string, Expected]> = [
   ['change the events a webhook receives', { tools: ['update_webhook_endpoint'] }],
   ['can I get the webhook signing secret again', { tools: ['create_webhook_endpoint'] }],
   ['demote an admin to member', { tools: ['update_member_role'] }],
-  ['what does idempotency_key_reused mean', { sources: ['docs/errors.md#422-idempotency_key_reused', 'README.md#idempotency-keys'] }],
+  ['what does idempotency_key_reused mean', { sources: ['docs/errors.md#422-idempotency_key_reused', 'docs/how-the-api-works.md#idempotency-keys'] }],
   ['how do I tell if the ingestion failed', { tools: ['get_operation', 'get_knowledge_source', 'list_knowledge_sources'] }],
   ['limit a crawl to 10 pages', { tools: ['ingest_url_into_knowledge'] }],
   ["find the brand's pricing in our knowledge", { tools: ['search_knowledge'] }],
-  ['how do I send real emails instead of sandbox', { sources: ['docs/connectors-and-consent.md#sandbox-mode-or-live-mode', 'README.md#connectors-gmail-through-oauth'] }],
-  ['which event types exist', { tools: ['list_events'], sources: ['docs/operations-and-webhooks.md#read-what-changed-events', 'README.md#events'] }],
+  ['how do I send real emails instead of sandbox', { sources: ['docs/connectors-and-consent.md#sandbox-mode-or-live-mode', 'docs/areas.md#connectors-gmail-through-oauth'] }],
+  ['which event types exist', { tools: ['list_events'], sources: ['docs/operations-and-webhooks.md#read-what-changed-events', 'docs/how-the-api-works.md#events'] }],
   ['is there an endpoint to check the service is healthy', { tools: ['get_health'] }],
   ['my agent gets 403 forbidden', { sources: ['docs/errors.md#403', 'docs/credentials-and-keys.md#why-a-call-gets-401'] }],
   ['the invitation token expired', { tools: ['invite_member'] }],
   ['stop receiving webhooks for a while', { tools: ['update_webhook_endpoint', 'delete_webhook_endpoint'] }],
   ['look at the mail the sandbox captured', { tools: ['list_sandbox_messages'] }],
   ["what's the difference between a JWT and an API key", { sources: ['docs/credentials-and-keys.md#jwt-or-api-key'] }],
-  ['run the service on postgres in production', { sources: ['README.md#stopping-it-and-running-it-in-production', 'README.md#the-two-commands', 'docs/getting-started.md#start-the-service'] }],
+  ['run the service on postgres in production', { sources: ['docs/running.md#starting-stopping-and-running-it-in-production', 'README.md#the-two-commands', 'docs/getting-started.md#start-the-service'] }],
   ['get a fresh consent link', { tools: ['start_connector_oauth'] }],
   ['abort the operation I started by mistake', { tools: ['cancel_operation'] }],
 ];
@@ -152,6 +155,14 @@ describe('search_docs ranking', () => {
   it('answers at least 85% of the first-passage questions with its first passage', () => {
     const strict = results.filter((r) => r.want.tier !== 'top3');
     expect(strict.filter((r) => r.top1).length / strict.length).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('answers a rejected API key and an agent that gets 401 with the authentication guidance first', () => {
+    for (const question of ['my API key is rejected', 'why does my agent get 401']) {
+      const want = questions.find(([q]) => q === question)![1];
+      const [first] = index.search(question, 1);
+      expect(answers(first, want), `${question} → ${first.id}`).toBe(true);
+    }
   });
 
   it('answers every question within its first three passages', () => {

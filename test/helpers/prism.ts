@@ -38,10 +38,11 @@ function prismCli(): string {
 /** The flags of `npm run mock` without port and host, so tests serve exactly what consumers get. */
 export function npmMockFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  // `exec` makes Prism the process npm started, so npm's stop signal reaches it (test/scripts/mock.test.ts).
   const words = pkg.scripts.mock.split(/\s+/).filter(Boolean);
-  if (words[0] !== 'prism' || words[1] !== 'mock') throw new Error(`npm run mock is not "prism mock …": ${pkg.scripts.mock}`);
+  if (words[0] !== 'exec' || words[1] !== 'prism' || words[2] !== 'mock') throw new Error(`npm run mock is not "exec prism mock …": ${pkg.scripts.mock}`);
   const flags: string[] = [];
-  for (let i = 2; i < words.length; i++) {
+  for (let i = 3; i < words.length; i++) {
     const word = words[i];
     if (['-p', '--port', '-h', '--host'].includes(word)) i += 1;
     else if (word.startsWith('-')) flags.push(word);

@@ -1,4 +1,4 @@
-// Builds and packs packages/sdk and packages/service-mcp, and installs the two tarballs into an empty
+// Builds and packs packages/sdk and packages/launcher, and installs the two tarballs into an empty
 // project under the OS temp folder: outside the repository, so nothing resolves from its node_modules;
 // openapi-fetch and the MCP server SDK come from the npm registry (through the npm cache).
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The packed `service-sdk` and `service-mcp` installed from their tarballs into an empty project outside
+// The packed `@service-mcp/sdk` and `@service-mcp/launcher` installed from their tarballs into an empty project outside
 // the repository, used there as their READMEs say: a consumer compiled against the SDK's declarations and
 // run against a listening server, and the launcher started through npx and driven by the official client.
 import { spawn } from 'node:child_process';
@@ -52,9 +52,9 @@ async function compile(files: string[]): Promise<{ code: number; output: string 
   }
 }
 
-describe('the installed service-sdk', () => {
+describe('the installed @service-mcp/sdk', () => {
   it('carries the contract version and depends on openapi-fetch alone', () => {
-    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/service-sdk/package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/@service-mcp/sdk/package.json'), 'utf8'));
     expect(manifest.version).toBe(contractVersion);
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
   });
@@ -88,11 +88,11 @@ describe('the installed service-sdk', () => {
   });
 });
 
-describe('the installed service-mcp', () => {
+describe('the installed @service-mcp/launcher', () => {
   it('depends on the SDK package and the MCP server SDK alone', () => {
-    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/service-mcp/package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/@service-mcp/launcher/package.json'), 'utf8'));
     expect(manifest.version).toBe(contractVersion);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@modelcontextprotocol/server', 'service-sdk']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@modelcontextprotocol/server', '@service-mcp/sdk']);
   });
 
   it('starts through npx, lists the generated tools and calls one with the key', async () => {

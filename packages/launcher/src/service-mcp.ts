@@ -3,7 +3,7 @@
 // bin/service-mcp.js only in what it reads at start: its version from this package, its tools from the
 // bundle (no `--tools`, no tsx).
 import { createRequire } from 'node:module';
-import { retryingFetch } from 'service-sdk';
+import { retryingFetch } from '@service-mcp/sdk';
 import { toolDescriptors } from '../../../src/generated/mcp-tools.ts';
 import { checkKey, LaunchError, readConfig, startStdioServer, type StdioConfig } from '../../../src/mcp/stdio.ts';
 

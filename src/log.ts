@@ -1,0 +1,34 @@
+// The service's logger (JSON lines through pino), and the warnings a start-up owes its operator. Kept apart
+// from services.ts so that an entry can log before it loads the rest of the service.
+import pino, { type Logger } from 'pino';
+import type { AppConfig } from './config.ts';
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'service-mcp' },
+    // Belt and braces: nothing logs these fields, and if something ever does they are masked.
+    redact: { paths: ['authorization', '*.authorization', 'password', '*.password', 'key', 'token', '*.token', 'access_token'], censor: '[redacted]' },
+  });
+}
+
+/** Settings that are right for local use and tests but dangerous in production say so at every start. */
+export function warnAboutUnsafeSettings(log: Logger, config: AppConfig): void {
+  if (config.outbound.allowPrivate) {
+    log.warn(
+      { setting: 'OUTBOUND_ALLOW_PRIVATE' },
+      'OUTBOUND_ALLOW_PRIVATE=true: fetches of user-given URLs may reach loopback and private networks (local use and tests only, never in production)',
+    );
+  }
+}
+
+/** Where the database is, for the log: the embedded folder, or the server's host and database without credentials. */
+export function describeDatabase(config: AppConfig): string {
+  if (!config.databaseUrl) return `embedded database at ${config.dataDir}`;
+  try {
+    const url = new URL(config.databaseUrl);
+    return `PostgreSQL at ${url.host}${url.pathname}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}

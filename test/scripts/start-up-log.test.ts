@@ -1,0 +1,104 @@
+// What `npm start` says while it starts: its first line comes before the slow parts (loading the modules,
+// opening the database, migrating), each step is named as it begins, and a setting meant only for local
+// use warns every time.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connection.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** Runs what `npm start` runs until it listens, stops it, and returns every line it logged. */
+async function startUntilListening(env: Record<string, string>): Promise<LogLine[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'info', OUTBOUND_ALLOW_PRIVATE: '', ...env },
+  });
+  const lines: LogLine[] = [];
+  let buffered = '';
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const complete = buffered.split('\n');
+      buffered = complete.pop()!;
+      for (const text of complete) {
+        const line = JSON.parse(text) as LogLine;
+        lines.push(line);
+        if (line.msg.startsWith('listening on ')) resolve();
+      }
+    });
+    void exited.then(() => reject(new Error(`exited before listening: ${JSON.stringify(lines)}`)));
+  });
+  child.kill('SIGTERM');
+  await exited;
+  return lines;
+}
+
+const freshDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'start-up-log-'));
+  dirs.push(dir);
+  return dir;
+};
+
+describe('npm start', () => {
+  it('logs that it is starting before it opens the database, then each step and migration in order', async () => {
+    const dataDir = freshDataDir();
+    const lines = await startUntilListening({ DATA_DIR: dataDir });
+    const messages = lines.map((line) => line.msg);
+    expect(messages[0]).toBe('starting');
+    const opening = messages.indexOf(`opening embedded database at ${dataDir}`);
+    const migrating = messages.indexOf('running migrations');
+    const firstMigration = messages.indexOf('applied migration');
+    const listening = messages.findIndex((msg) => msg.startsWith('listening on '));
+    expect(opening).toBeGreaterThan(0);
+    expect([opening < migrating, migrating < firstMigration, firstMigration < listening]).toEqual([true, true, true]);
+    const applied = lines.filter((line) => line.msg === 'applied migration').map((line) => line.migration);
+    expect(applied[0]).toBe('0001_init.sql');
+    expect(lines.find((line) => line.msg === 'running migrations')?.migrations).toBe(applied.length);
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+  });
+
+  it('warns at start-up when OUTBOUND_ALLOW_PRIVATE is on', async () => {
+    const lines = await startUntilListening({ DATA_DIR: freshDataDir(), OUTBOUND_ALLOW_PRIVATE: 'true' });
+    const warning = lines.findIndex((line) => line.level === 40 && line.setting === 'OUTBOUND_ALLOW_PRIVATE');
+    expect(lines[warning].msg).toMatch(/^OUTBOUND_ALLOW_PRIVATE=true: .*never in production/);
+    // Said before the slow steps, so it is on screen while the service starts.
+    expect(warning).toBeLessThan(lines.findIndex((line) => line.msg.startsWith('opening ')));
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('npm start on PostgreSQL', () => {
+  it('names the server and database it opens, without the credentials', async () => {
+    const admin = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
+    const schema = `start_up_log_${process.pid}_${Date.now()}`;
+    await admin.sql.unsafe(`create schema ${schema}`);
+    try {
+      const url = new URL(process.env.DATABASE_URL!);
+      url.searchParams.set('search_path', schema);
+      url.password = 'not-for-the-log';
+      url.username = url.username || 'postgres';
+      const lines = await startUntilListening({ DATABASE_URL: url.toString(), PGPASSWORD: '' });
+      expect(lines[0].msg).toBe('starting');
+      expect(lines.map((line) => line.msg)).toContain(`opening PostgreSQL at ${url.host}${url.pathname}`);
+      expect(JSON.stringify(lines)).not.toContain('not-for-the-log');
+    } finally {
+      await admin.sql.unsafe(`drop schema ${schema} cascade`);
+      await admin.close();
+    }
+  });
+});
