@@ -57,6 +57,7 @@ export function createApp(deps: Deps) {
     context: (c): HandlerContext => ({
       deps,
       principal: c.get('principal'),
+      account: c.get('account'),
       requestId: c.get('requestId'),
       clientAddress: c.get('clientAddress'),
       signal: c.req.raw.signal,
