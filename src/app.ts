@@ -10,6 +10,7 @@ import type { HandlerContext } from './handlers/context.ts';
 import { handlers } from './handlers/registry.ts';
 import { docsRoutes } from './http/docs.ts';
 import { sandboxPaths, sandboxProviderRoutes } from './sandbox/google-provider.ts';
+import { PAGE_STYLE_PATH, pageStyleRoutes } from './sandbox/page-style.ts';
 import { sandboxMetaPaths, sandboxMetaRoutes } from './sandbox/meta-provider.ts';
 import { operationGuard } from './http/operation-guard.ts';
 import { MCP_PATH, mcpRoutes } from './http/mcp-route.ts';
@@ -67,6 +68,7 @@ export function createApp(deps: Deps) {
   });
   mcpRoutes(app, deps, (response) => texts.get(response));
   adminRoutes(app);
+  pageStyleRoutes(app);
   // Sandbox mode's provider (Google's OAuth server and Gmail API, played by the service); live mode has none.
   if (deps.connectors.gmail.mode === 'sandbox') sandboxProviderRoutes(app, deps);
   // Likewise Facebook Login and the Marketing API for meta_ads connectors without a Meta app.
@@ -76,6 +78,7 @@ export function createApp(deps: Deps) {
     { path: '/openapi.json', methods: ['GET'] },
     { path: '/docs', methods: ['GET'] },
     { path: MCP_PATH, methods: ['POST', 'GET', 'DELETE'] },
+    { path: PAGE_STYLE_PATH, methods: ['GET'] },
     ...adminPaths,
     ...(deps.connectors.gmail.mode === 'sandbox' ? sandboxPaths : []),
     ...(deps.connectors.meta.mode === 'sandbox' ? sandboxMetaPaths : []),
