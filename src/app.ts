@@ -10,6 +10,7 @@ import type { HandlerContext } from './handlers/context.ts';
 import { handlers } from './handlers/registry.ts';
 import { docsPaths, docsRoutes } from './http/docs.ts';
 import { sandboxPaths, sandboxProviderRoutes } from './sandbox/google-provider.ts';
+import { PAGE_STYLE_PATH, pageStyleRoutes } from './sandbox/page-style.ts';
 import { sandboxMetaPaths, sandboxMetaRoutes } from './sandbox/meta-provider.ts';
 import { operationGuard } from './http/operation-guard.ts';
 import { MCP_PATH, mcpRoutes } from './http/mcp-route.ts';
@@ -57,6 +58,7 @@ export function createApp(deps: Deps) {
     context: (c): HandlerContext => ({
       deps,
       principal: c.get('principal'),
+      account: c.get('account'),
       requestId: c.get('requestId'),
       clientAddress: c.get('clientAddress'),
       signal: c.req.raw.signal,
@@ -66,6 +68,7 @@ export function createApp(deps: Deps) {
   });
   mcpRoutes(app, deps, (response) => texts.get(response));
   adminRoutes(app);
+  pageStyleRoutes(app);
   // Sandbox mode's provider (Google's OAuth server and Gmail API, played by the service); live mode has none.
   if (deps.connectors.gmail.mode === 'sandbox') sandboxProviderRoutes(app, deps);
   // Likewise Facebook Login and the Marketing API for meta_ads connectors without a Meta app.
@@ -74,6 +77,7 @@ export function createApp(deps: Deps) {
   const unmatched = unmatchedRequest(operations, [
     ...docsPaths,
     { path: MCP_PATH, methods: ['POST', 'GET', 'DELETE'] },
+    { path: PAGE_STYLE_PATH, methods: ['GET'] },
     ...adminPaths,
     ...(deps.connectors.gmail.mode === 'sandbox' ? sandboxPaths : []),
     ...(deps.connectors.meta.mode === 'sandbox' ? sandboxMetaPaths : []),

@@ -38,6 +38,17 @@ export interface Principal {
   credentialId: string;
 }
 
+/**
+ * A person's login that names no workspace: every membership of theirs was removed. It can accept an
+ * invitation; every workspace operation refuses it with 403 `no_workspace`.
+ */
+export interface AccountLogin {
+  kind: 'account';
+  userId: string;
+  /** The token's `jti`. */
+  credentialId: string;
+}
+
 /** The open database; `kind` tells what the embedded one cannot do (no NOTIFY across its socket). */
 export interface DbDeps {
   sql: Sql;

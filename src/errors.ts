@@ -9,6 +9,7 @@ export const errorStatus = {
   forbidden: 403,
   approval_requires_human: 403,
   insufficient_scope: 403,
+  no_workspace: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -13,7 +13,8 @@ import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
 import { findActiveKeyByPrefix, type ActiveKeyRow } from '../data/api-keys.ts';
 import { findMemberRole } from '../data/memberships.ts';
-import type { Clock, Principal } from '../deps.ts';
+import { findUser } from '../data/users.ts';
+import type { AccountLogin, Clock, Principal } from '../deps.ts';
 import { parseApiKey, verifySecret } from './api-keys.ts';
 import { bearerCredentials } from './bearer-credentials.ts';
 import type { Invalidation } from './invalidation.ts';
@@ -47,8 +48,11 @@ export interface AuthenticatorOptions {
 }
 
 export interface Authenticator {
-  /** Reads the header once; the first valid bearer credential wins; null when none is valid. */
-  authenticate(authorizationHeader: string | undefined): Promise<Principal | null>;
+  /**
+   * Reads the header once; the first valid bearer credential wins; null when none is valid. An account
+   * login (a person's token naming no workspace) is not a Principal: the caller decides what it may do.
+   */
+  authenticate(authorizationHeader: string | undefined): Promise<Principal | AccountLogin | null>;
   /**
    * Call after the transaction that sent `invalidation` has committed: evicts here at once, then
    * waits (up to `settleTimeoutMs`) until every live instance has acknowledged it.
@@ -129,9 +133,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return role;
   }
 
-  async function fromJwt(text: string): Promise<Principal | null> {
+  async function fromJwt(text: string): Promise<Principal | AccountLogin | null> {
     const token = await jwt.verify(text);
     if (!token) return null;
+    // Rare (a person with no workspace left), so not cached: the account must still exist.
+    if (token.workspaceId === null) {
+      return (await findUser(sql, token.userId)) ? { kind: 'account', userId: token.userId, credentialId: token.jti } : null;
+    }
     const role = await loadRole(token.workspaceId, token.userId);
     if (!role) return null;
     return { kind: 'jwt', userId: token.userId, workspaceId: token.workspaceId, role, scopes: ['*'], credentialId: token.jti };

@@ -18,7 +18,8 @@ export interface VerifyPolicy {
 
 export interface AccessClaims {
   sub: string;
-  wid: string;
+  /** Absent on an account login: a person who belongs to no workspace (see jwt.ts). */
+  wid: string | null;
   jti: string;
 }
 
@@ -75,14 +76,14 @@ function parsePart(part: string): Json | null {
 function checkClaims(payload: Json, policy: VerifyPolicy, now: number): AccessClaims | null {
   const { iss, aud, sub, wid, jti, iat, exp, nbf } = payload;
   if (iss !== policy.issuer || !audienceMatches(aud, policy.audience)) return null;
-  if (!isId(sub) || !isId(wid) || !isId(jti)) return null;
+  if (!isId(sub) || !isId(jti) || (wid !== undefined && !isId(wid))) return null;
   if (!isTime(iat) || !isTime(exp)) return null;
   // exp has no tolerance: refusing a token a moment early only makes the client sign in again.
   if (exp <= now || iat > now + policy.clockSkewSeconds) return null;
   const lifetime = exp - iat;
   if (lifetime <= 0 || lifetime > policy.ttlSeconds) return null;
   if (nbf !== undefined && (!isTime(nbf) || nbf > now + policy.clockSkewSeconds)) return null;
-  return { sub, wid, jti };
+  return { sub, wid: wid === undefined ? null : (wid as string), jti };
 }
 
 function audienceMatches(aud: unknown, audience: string): boolean {

@@ -1,5 +1,7 @@
 // Access tokens: HS256 JWTs (RFC 9068 `at+jwt`) carrying the user and workspace, with key ids so
 // signing keys can rotate while older tokens still verify. jose signs; jwt-verify.ts verifies.
+// A token without a workspace (no `wid`) is an account login: its person belongs to no workspace
+// (every membership was removed) and can only accept an invitation with it.
 import { createHash, createSecretKey, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Sql } from 'postgres';
@@ -33,12 +35,14 @@ export interface LoginResponse {
 
 export interface VerifiedToken {
   userId: string;
-  workspaceId: string;
+  /** Null for an account login. */
+  workspaceId: string | null;
   jti: string;
 }
 
 export interface JwtService {
-  sign(subject: { userId: string; workspaceId: string }): Promise<LoginResponse>;
+  /** `workspaceId: null` signs an account login. */
+  sign(subject: { userId: string; workspaceId: string | null }): Promise<LoginResponse>;
   /** Resolves null for every token that is not valid now; never rejects for a bad token. */
   verify(token: string): Promise<VerifiedToken | null>;
 }
@@ -63,7 +67,7 @@ export function createJwtService(options: JwtServiceOptions): JwtService {
   return {
     async sign({ userId, workspaceId }) {
       const now = Math.floor(options.clock.now().getTime() / 1000);
-      const token = await new SignJWT({ wid: workspaceId })
+      const token = await new SignJWT(workspaceId === null ? {} : { wid: workspaceId })
         .setProtectedHeader({ alg: algorithm, typ: accessTokenType, kid: options.activeKid })
         .setIssuer(options.issuer)
         .setAudience(options.audience)

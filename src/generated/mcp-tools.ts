@@ -9530,6 +9530,7 @@ export const toolDescriptors: ToolDescriptor[] = [
     "annotations": {
       "readOnlyHint": false,
       "openWorldHint": true,
+      "destructiveHint": true,
       "idempotentHint": true
     },
     "binding": {

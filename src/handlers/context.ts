@@ -1,6 +1,6 @@
 // What every handler receives besides its typed input. Handlers are thin adapters: they turn the
 // request's credential into an Actor, call the operation in src/operations, and shape its result.
-import type { Deps, Principal } from '../deps.ts';
+import type { AccountLogin, Deps, Principal } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { actorFromPrincipal, type Actor } from '../operations/actor.ts';
 
@@ -8,6 +8,8 @@ export interface HandlerContext {
   deps: Deps;
   /** Null only on public operations. */
   principal: Principal | null;
+  /** A login naming no workspace; set only on the operations that accept one (accept_invitation_as_me). */
+  account?: AccountLogin | null;
   requestId: string;
   clientAddress: string;
   /** Aborts when the caller goes away, so a long wait (get_operation) ends with it. */

@@ -118,7 +118,9 @@ export function idempotencyStep(op: OperationMeta, options: IdempotencyOptions):
     // Without a key, or with one the contract refuses (the route's validation answers 400), nothing is kept.
     if (key === undefined || !schema.safeParse(key).success) return next();
     const principal = c.get('principal');
-    const scope = principal ? principal.workspaceId : `addr:${c.get('clientAddress')}`;
+    const account = c.get('account');
+    // An account login has no workspace: its keys are its person's, never shared with others at its address.
+    const scope = principal ? principal.workspaceId : account ? `user:${account.userId}` : `addr:${c.get('clientAddress')}`;
     const recordId = `${scope}\n${key}`;
     const hash = await requestHash(c);
     const claim = randomUUID();

@@ -32,8 +32,22 @@ export function unauthorized(tokenSent: boolean): ApiError {
   });
 }
 
+/**
+ * The operations an account login (a person with no workspace left) may call: joining a workspace.
+ * Every other protected operation, and /mcp, refuse it with 403 no_workspace.
+ */
+export const accountOperations: ReadonlySet<string> = new Set(['accept_invitation_as_me']);
+
+export function noWorkspace(): ApiError {
+  return new ApiError(
+    'no_workspace',
+    'This login belongs to no workspace (you were removed from your last one). Accept an invitation to a workspace with it ' +
+      '(accept_invitation_as_me, POST /api/v1/invitations/accept-as-me), then use the login that answer carries.',
+  );
+}
+
 /** Authenticates the caller; used by every protected operation and by /mcp. */
-export function authenticate(authenticator: Authenticator): MiddlewareHandler<AppEnv> {
+export function authenticate(authenticator: Authenticator, options: { acceptsAccount?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const carried = c.env?.carried;
     if (carried) {
@@ -43,7 +57,12 @@ export function authenticate(authenticator: Authenticator): MiddlewareHandler<Ap
     const header = c.req.header('authorization');
     const principal = await authenticator.authenticate(header);
     if (!principal) throw unauthorized(bearerCredentials(header).length > 0);
-    c.set('principal', principal);
+    if (principal.kind === 'account') {
+      if (!options.acceptsAccount) throw noWorkspace();
+      c.set('account', principal);
+    } else {
+      c.set('principal', principal);
+    }
     await next();
   };
 }
@@ -124,7 +143,7 @@ function requireScopes(scopes: readonly string[]): MiddlewareHandler<AppEnv> {
 /** The middleware chain for one operation, built once at start-up. */
 export function operationGuard(op: OperationMeta, options: GuardOptions): MiddlewareHandler<AppEnv>[] {
   const chain: MiddlewareHandler<AppEnv>[] = [];
-  if (op.scopes) chain.push(authenticate(options.authenticator), requireScopes(op.scopes));
+  if (op.scopes) chain.push(authenticate(options.authenticator, { acceptsAccount: accountOperations.has(op.operationId) }), requireScopes(op.scopes));
   chain.push(throttle(options.limiter, options.rateLimit));
   if (op.body) chain.push(requireContentType(op));
   // Last, so a refused, throttled or mistyped request never claims a key.

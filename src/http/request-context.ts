@@ -4,12 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import type { Principal } from '../deps.ts';
+import type { AccountLogin, Principal } from '../deps.ts';
 
 export interface AppVariables {
   requestId: string;
   log: Logger;
   principal: Principal | null;
+  /** A login that names no workspace, on the operations that accept one (see operation-guard.ts). */
+  account: AccountLogin | null;
   clientAddress: string;
 }
 
@@ -41,6 +43,7 @@ export function requestContext(options: { log: Logger; trustProxy: boolean }): M
     c.set('requestId', requestId);
     c.set('log', options.log);
     c.set('principal', null);
+    c.set('account', null);
     c.set('clientAddress', carried?.clientAddress ?? clientAddress(c.req.header('x-forwarded-for'), c.env?.incoming?.socket?.remoteAddress, options.trustProxy));
     await next();
     c.res.headers.set('X-Request-Id', requestId);

@@ -27,8 +27,8 @@ function fromGroups(high: number, low: number): ipaddr.IPv4 {
   return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
-/** The IPv4 address an IPv6 address carries by translation or tunnelling rules we can decode. */
-function embeddedIPv4(v6: ipaddr.IPv6, range: string): ipaddr.IPv4 | undefined {
+/** The IPv4 address an IPv6 address stands for by translation or tunnelling rules we can decode. */
+function translatedIPv4(v6: ipaddr.IPv6, range: string): ipaddr.IPv4 | undefined {
   const p = v6.parts;
   if (range === 'ipv4Mapped') return v6.toIPv4Address();
   // Only the well-known NAT64 prefix 64:ff9b::/96 puts the address in the last 32 bits; the
@@ -38,15 +38,53 @@ function embeddedIPv4(v6: ipaddr.IPv6, range: string): ipaddr.IPv4 | undefined {
   return undefined;
 }
 
-/** The effective address and its ipaddr.js range, looking through IPv4-in-IPv6 embeddings. */
+/**
+ * The IPv4 address in an ISATAP interface id (RFC 5214: `0:5efe` or `200:5efe`, then the address),
+ * under any prefix: a router of that prefix forwards to it over IPv4, so it may reach a private host.
+ */
+function isatapIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = v6.parts;
+  return (p[4] & 0xfdff) === 0 && p[5] === 0x5efe ? fromGroups(p[6], p[7]) : undefined;
+}
+
+/**
+ * ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d`, so an IPv6 address's dotted IPv4 tail is spelled in hex
+ * first: `::127.0.0.1` is then judged as the `::7f00:1` it is. A bad octet is left for ipaddr.js to refuse.
+ */
+function hexTail(address: string): string {
+  return address.replace(/:(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, (tail, ...octets: string[]) => {
+    const [a, b, c, d] = octets.slice(0, 4).map(Number);
+    if ([a, b, c, d].some((octet) => octet > 255)) return tail;
+    return `:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  });
+}
+
+/** `::a.b.c.d` (RFC 4291 deprecated these; `::` and `::1` are classed apart by ipaddr.js). */
+function isIPv4Compatible(v6: ipaddr.IPv6, range: string): boolean {
+  return range === 'unicast' && v6.parts.slice(0, 6).every((group) => group === 0);
+}
+
+/**
+ * The effective address and its class, looking through IPv4-in-IPv6 embeddings. The whole
+ * IPv4-compatible range `::/96` is refused as 'ipv4Compatible' whatever it carries: nothing legitimate
+ * uses it, and a system that still routes it would reach the IPv4 address inside.
+ */
 export function classifyAddress(address: string): { ip: Parsed; addressClass: string } | undefined {
-  if (!ipaddr.isValid(address)) return undefined;
-  const ip = ipaddr.parse(address);
+  const written = address.includes(':') ? hexTail(address) : address;
+  if (!ipaddr.isValid(written)) return undefined;
+  const ip = ipaddr.parse(written);
   if (ip.kind() === 'ipv4') return { ip, addressClass: ip.range() };
   const v6 = ip as ipaddr.IPv6;
   const range = v6.range();
-  const v4 = embeddedIPv4(v6, range);
-  return v4 ? { ip: v4, addressClass: v4.range() } : { ip, addressClass: range };
+  if (isIPv4Compatible(v6, range)) return { ip, addressClass: 'ipv4Compatible' };
+  const translated = translatedIPv4(v6, range);
+  const effective = translated ? { ip: translated, addressClass: translated.range() } : { ip, addressClass: range };
+  const isatap = isatapIPv4(v6);
+  // An ISATAP id carrying a public address leaves the IPv6 address to be judged (and matched) as itself.
+  if (isatap && isatap.range() !== 'unicast' && effective.addressClass === 'unicast') {
+    return { ip: isatap, addressClass: isatap.range() };
+  }
+  return effective;
 }
 
 function parseCidrs(cidrs: readonly string[]): [Parsed, number][] {

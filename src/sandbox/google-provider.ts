@@ -19,6 +19,7 @@ import {
 } from '../data/sandbox.ts';
 import type { Deps } from '../deps.ts';
 import { GMAIL_SCOPES, GMAIL_SEND_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_PREFIX } from '../connectors/google/google-client.ts';
+import { accountField, checkAccount, type AccountEntry } from './consent-account.ts';
 import { escapeHtml } from './page.ts';
 import { constantTimeEqual, redirectTo, sandboxPage, storableProviderInput } from './provider-responses.ts';
 
@@ -72,10 +73,8 @@ export function sandboxProviderRoutes(app: Hono<any>, deps: Deps): void {
 
   const canonical = (params: URLSearchParams) => AUTH_PARAMS.map((k) => `${k}=${params.get(k) ?? ''}`).join('&');
 
-  app.get(`${base}/o/oauth2/v2/auth`, async (c) => {
-    const params = new URL(c.req.url).searchParams;
-    const checked = await checkAuthRequest(params);
-    if (checked.error) return checked.error;
+  /** The consent page; shown again with the account typed and why it was refused. */
+  function consentPage(status: number, params: URLSearchParams, entry: AccountEntry): Response {
     const issued = String(Date.now());
     const hidden = AUTH_PARAMS.filter((k) => params.has(k)).map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k) as string)}">`).join('\n');
     const scopes = (params.get('scope') as string).split(/\s+/).filter(Boolean);
@@ -85,14 +84,20 @@ export function sandboxProviderRoutes(app: Hono<any>, deps: Deps): void {
 ${hidden}
 <input type="hidden" name="issued" value="${issued}">
 <input type="hidden" name="csrf" value="${sign(canonical(params), issued)}">
-<p><label for="account">Sandbox account</label><br>
-<input id="account" name="account_email" type="email" required maxlength="254" value="${escapeHtml(params.get('login_hint') ?? '')}"></p>
+${accountField('Sandbox account', entry)}
 <fieldset><legend>This will allow service-mcp (sandbox) to:</legend>
 ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_scope" value="${escapeHtml(s)}" checked> <label for="scope${i}">${escapeHtml(scopeLabels[s] ?? s)}</label></p>`).join('\n')}
 </fieldset>
 <p><button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></p>
 </form>`;
-    return sandboxPage(200, 'Sign in with Google (sandbox)', body, deps.connectors.redirectUri);
+    return sandboxPage(status, 'Sign in with Google (sandbox)', body, deps.connectors.redirectUri);
+  }
+
+  app.get(`${base}/o/oauth2/v2/auth`, async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const checked = await checkAuthRequest(params);
+    if (checked.error) return checked.error;
+    return consentPage(200, params, { value: params.get('login_hint') ?? '' });
   });
 
   app.post(`${base}/o/oauth2/v2/auth`, async (c) => {
@@ -109,10 +114,9 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     const redirectUri = params.get('redirect_uri') as string;
     const state = params.get('state') as string;
     if (form.get('decision') !== 'allow') return redirectTo(redirectUri, { error: 'access_denied', state });
-    const account = (form.get('account_email') ?? '').trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(account) || account.length > 254) {
-      return sandboxPage(400, 'Enter an email address', '<p>The sandbox account must look like an email address. Go back and correct it.</p>');
-    }
+    const checkedAccount = checkAccount(form.get('account_email') ?? '');
+    if (!checkedAccount.ok) return consentPage(400, params, checkedAccount.entry);
+    const account = checkedAccount.email;
     const requested = (params.get('scope') as string).split(/\s+/);
     const granted = form.getAll('granted_scope').filter((s) => requested.includes(s));
     const code = token('4/sandbox-');

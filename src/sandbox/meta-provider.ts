@@ -10,6 +10,7 @@ import { claimSandboxCodeByHash, insertSandboxGrant, insertSandboxToken, revokeS
 import type { Deps } from '../deps.ts';
 import { META_ADS_SCOPES, META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../connectors/meta/graph-client.ts';
 import { graphError, metaAdsApiRoutes, metaAdsApiPaths } from './meta-ads-api.ts';
+import { accountField, checkAccount, type AccountEntry } from './consent-account.ts';
 import { escapeHtml } from './page.ts';
 import { constantTimeEqual, redirectTo, sandboxPage, storableProviderInput } from './provider-responses.ts';
 
@@ -17,7 +18,8 @@ const CODE_TTL_MS = 10 * 60 * 1000;
 /** Meta's long-lived user token: about 60 days. */
 const ACCESS_TTL_SECONDS = 60 * 24 * 3600;
 const FORM_TTL_MS = 30 * 60 * 1000;
-const AUTH_PARAMS = ['client_id', 'redirect_uri', 'state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method'] as const;
+// login_hint is the sandbox's own: Facebook's dialog has none, but the sandbox pre-fills its login as Google's does.
+const AUTH_PARAMS = ['client_id', 'redirect_uri', 'state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method', 'login_hint'] as const;
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 const labels: Record<string, string> = { ads_management: 'Manage your ads (ads_management)', ads_read: 'Read your ads performance (ads_read)' };
 
@@ -41,10 +43,8 @@ export function sandboxMetaRoutes(app: Hono<any>, deps: Deps): void {
     return { workspaceId: known.workspace_id };
   }
 
-  app.get(`${base}/dialog/oauth`, async (c) => {
-    const params = new URL(c.req.url).searchParams;
-    const checked = await checkDialog(params);
-    if (checked.error) return checked.error;
+  /** The login dialog; shown again with the login typed and why it was refused. */
+  function dialogPage(status: number, params: URLSearchParams, entry: AccountEntry): Response {
     const issued = String(Date.now());
     const hidden = AUTH_PARAMS.filter((k) => params.has(k)).map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k) as string)}">`).join('\n');
     const scopes = (params.get('scope') as string).split(',');
@@ -54,14 +54,20 @@ export function sandboxMetaRoutes(app: Hono<any>, deps: Deps): void {
 ${hidden}
 <input type="hidden" name="issued" value="${issued}">
 <input type="hidden" name="csrf" value="${sign(params, issued)}">
-<p><label for="account">Sandbox login</label><br>
-<input id="account" name="account_email" type="email" required maxlength="254"></p>
+${accountField('Sandbox login', entry)}
 <fieldset><legend>This will allow service-mcp (sandbox) to:</legend>
 ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_scope" value="${escapeHtml(s)}" checked> <label for="scope${i}">${escapeHtml(labels[s] ?? s)}</label></p>`).join('\n')}
 </fieldset>
 <p><button type="submit" name="decision" value="allow">Continue</button> <button type="submit" name="decision" value="deny">Cancel</button></p>
 </form>`;
-    return sandboxPage(200, 'Log in with Facebook (sandbox)', body, deps.connectors.redirectUri);
+    return sandboxPage(status, 'Log in with Facebook (sandbox)', body, deps.connectors.redirectUri);
+  }
+
+  app.get(`${base}/dialog/oauth`, async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const checked = await checkDialog(params);
+    if (checked.error) return checked.error;
+    return dialogPage(200, params, { value: params.get('login_hint') ?? '' });
   });
 
   app.post(`${base}/dialog/oauth`, async (c) => {
@@ -78,8 +84,9 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     const redirectUri = params.get('redirect_uri') as string;
     const state = params.get('state') as string;
     if (form.get('decision') !== 'allow') return redirectTo(redirectUri, { error: 'access_denied', error_reason: 'user_denied', state });
-    const account = (form.get('account_email') ?? '').trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(account) || account.length > 254) return sandboxPage(400, 'Enter an email address', '<p>The sandbox login must look like an email address.</p>');
+    const checkedAccount = checkAccount(form.get('account_email') ?? '');
+    if (!checkedAccount.ok) return dialogPage(400, params, checkedAccount.entry);
+    const account = checkedAccount.email;
     const requested = (params.get('scope') as string).split(',');
     const granted = form.getAll('granted_scope').filter((s) => requested.includes(s));
     const code = `sbxcode-${randomBytes(32).toString('base64url')}`;

@@ -1,6 +1,8 @@
 // The HTML of the pages the service renders itself (the OAuth callback, the sandbox consent page):
-// no script, no inline style (the page CSP forbids both), every value escaped. Sandbox pages carry a
-// banner that says so.
+// no script, no inline style (the page CSP forbids both), every value escaped, styled by the service's
+// own page.css (page-style.ts). Sandbox pages carry a banner that says so.
+import { PAGE_STYLE_PATH } from './page-style.ts';
+
 export const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
 
@@ -22,6 +24,7 @@ export function renderPage(options: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(options.title)}</title>
+<link rel="stylesheet" href="${PAGE_STYLE_PATH}">
 </head>
 <body>
 ${banner}

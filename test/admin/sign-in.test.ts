@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/deps.ts';
-import { createTestApp, listen, type SignupResult, type TestApp } from '../helpers/app.ts';
+import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
 
 /** A clock the test moves forward, so a token expires without waiting. */
@@ -81,6 +81,34 @@ describe('admin panel: sign-in', () => {
     await signInThroughForm(page, owner.email, owner.password);
     await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     expect(unexpectedProblems(problems, [401])).toEqual([]);
+    await context.close();
+  });
+
+  it('lets a member removed from their only workspace sign in and join again with a new invitation', async () => {
+    // Its own owner: the test before moved the clock past the first owner's token.
+    const hub = await t.signup({ name: 'Alan Turing', workspace_name: 'Bletchley Park' });
+    const invite = async (email: string) =>
+      ((await (await t.request('/api/v1/invitations', { method: 'POST', token: hub.token, json: { email, role: 'member' } })).json()) as { token: string }).token;
+    const email = uniqueEmail('returning');
+    const password = 'returning password';
+    const accepted = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: await invite(email), name: 'Grace Hopper', password } });
+    const userId = ((await accepted.json()) as { user: { id: string } }).user.id;
+    expect((await t.request(`/api/v1/members/${userId}`, { method: 'DELETE', token: hub.token })).status).toBe(204);
+
+    const { page, context, problems } = await openPage(browser, server.url);
+    await page.goto('/admin');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Join a workspace', level: 1 }).waitFor();
+    expect(await page.getByText('Your account does not belong to any workspace now.').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('no-workspace') });
+
+    await page.getByLabel('Invitation token').fill(await invite(email));
+    await page.getByRole('button', { name: 'Join workspace' }).click();
+    await page.getByRole('navigation', { name: 'Settings' }).waitFor();
+    expect(await page.locator('.workspace-name').textContent()).toBe('Bletchley Park');
+    expect(unexpectedProblems(problems, [403])).toEqual([]);
     await context.close();
   });
 });

@@ -72,7 +72,7 @@ describe('authenticate', () => {
   it('lowers an API key to the role its creator has now, and refuses it once the creator left', async () => {
     const member = await seedMember(db.sql, 'member');
     const { key } = await seedApiKey(db.sql, member);
-    expect((await auth.authenticate(`Bearer ${key}`))?.role).toBe('member');
+    expect(await auth.authenticate(`Bearer ${key}`)).toMatchObject({ role: 'member' });
     await db.sql`delete from memberships where user_id = ${member.userId}`;
     await auth.settle({ target: { type: 'membership', workspaceId: member.workspaceId, userId: member.userId }, nonce: '' });
     expect(await auth.authenticate(`Bearer ${key}`)).toBeNull();
@@ -153,10 +153,10 @@ describe('revocation', () => {
   it('applies a role change on the next call', async () => {
     const member = await seedMember(db.sql, 'member');
     const header = `Bearer ${await tokenFor(member)}`;
-    expect((await auth.authenticate(header))?.role).toBe('member');
+    expect(await auth.authenticate(header)).toMatchObject({ role: 'member' });
     await db.sql`update memberships set role = 'admin' where user_id = ${member.userId}`;
     await auth.settle(await invalidateMembership(db.sql, member.workspaceId, member.userId));
-    expect((await auth.authenticate(header))?.role).toBe('admin');
+    expect(await auth.authenticate(header)).toMatchObject({ role: 'admin' });
   });
 
   it('serves a cached key without reading the database, which is why handlers must invalidate', async () => {

@@ -108,10 +108,16 @@ describe('JwtService.verify on signed but untrustworthy tokens', () => {
   });
 
   it('rejects a missing required claim', async () => {
-    for (const name of ['iss', 'aud', 'sub', 'wid', 'jti', 'iat', 'exp'] as const) {
+    for (const name of ['iss', 'aud', 'sub', 'jti', 'iat', 'exp'] as const) {
       const { [name]: _dropped, ...rest } = claims;
       expect(await jwt.verify(sign(header, rest)), name).toBeNull();
     }
+  });
+
+  it('reads a token without wid as an account login (no workspace), and never an empty wid as one', async () => {
+    const { wid: _dropped, ...account } = claims;
+    expect(await jwt.verify(sign(header, account))).toEqual({ userId: 'usr_1', workspaceId: null, jti: 'j1' });
+    expect(await jwt.verify(sign(header, { ...claims, wid: '' }))).toBeNull();
   });
 
   it('rejects a signature whose base64url text is not canonical or holds other characters', async () => {

@@ -204,7 +204,7 @@ describe('with the private-address switch off (the default)', () => {
   });
   afterAll(async () => strict?.close());
 
-  it.each(['http://127.0.0.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0177.0.0.1/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://10.0.0.8/', 'http://169.254.169.254/latest/meta-data'])(
+  it.each(['http://127.0.0.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0177.0.0.1/', 'http://[::ffff:127.0.0.1]/', 'http://[::127.0.0.1]/', 'http://0.0.0.0/', 'http://10.0.0.8/', 'http://169.254.169.254/latest/meta-data'])(
     'refuses %s with 422 url_not_allowed',
     async (url) => {
       const res = await strict.request('/api/v1/knowledge/sources', { method: 'POST', token: admin.token, json: { url } });

@@ -36,10 +36,29 @@ const table: [string, string, boolean, boolean][] = [
   ['2002:7f00:1::1', 'loopback', false, true],
   ['2002:a9fe:a9fe::', 'linkLocal', false, false],
   ['2002:808:808::1', 'unicast', true, true],
+  ['2002:a00:1::1', 'private', false, true],
+  // ISATAP interface ids (0:5efe or 200:5efe, then the IPv4 address) under any prefix.
+  ['2600::5efe:7f00:1', 'loopback', false, true],
+  ['2600::200:5efe:a00:1', 'private', false, true],
+  ['2600::5efe:a9fe:a9fe', 'linkLocal', false, false],
+  ['2002:808:808::5efe:7f00:1', 'loopback', false, true],
+  ['2600::5efe:808:808', 'unicast', true, true],
+  // The deprecated IPv4-compatible range ::/96 is refused whatever it carries.
+  ['::127.0.0.1', 'ipv4Compatible', false, false],
+  ['::7f00:1', 'ipv4Compatible', false, false],
+  ['::10.0.0.1', 'ipv4Compatible', false, false],
+  ['::169.254.169.254', 'ipv4Compatible', false, false],
+  ['::8.8.8.8', 'ipv4Compatible', false, false],
+  ['::0.0.0.2', 'ipv4Compatible', false, false],
   // Embeddings that cannot be decoded reliably stay refused.
+  ['::ffff:0:127.0.0.1', 'rfc6145', false, false],
   ['64:ff9b:1::7f00:1', 'rfc6052', false, false],
+  ['64:ff9b:1:7f00:0:100::', 'rfc6052', false, false],
   ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'teredo', false, false],
+  // Teredo server 10.0.0.1, client 127.0.0.1 (stored XOR'd as 80ff:fffe).
+  ['2001:0:a00:1::80ff:fffe', 'teredo', false, false],
   ['not-an-address', 'invalid', false, false],
+  ['::300.0.0.1', 'invalid', false, false],
 ];
 
 describe('createAddressPolicy', () => {

@@ -59,6 +59,23 @@ describe('outbound client address checks', () => {
     expect(loopback.connections).toBe(before);
   });
 
+  it('refuses the IPv4-compatible literal [::127.0.0.1] of a dual-stack loopback listener, even with private addresses allowed', async () => {
+    // Listening on :: takes IPv6 and IPv4 (as ::ffff:a.b.c.d), so a system that routed ::127.0.0.1
+    // would reach it; on Linux the kernel answers EHOSTUNREACH, so only the policy's verdict is seen.
+    const dualStack = await startServer((_req, res) => res.end('secret'), { host: '::' });
+    const local = createOutboundClient({ userAgent, allowPrivate: true });
+    try {
+      for (const open of [client, local]) {
+        const error = await refusal(open.fetch(`http://[::127.0.0.1]:${dualStack.port}/`));
+        expect(error.reason).toBe('address_not_allowed');
+        expect(error.details).toMatchObject({ address: '::7f00:1', addressClass: 'ipv4Compatible' });
+      }
+      expect(dualStack.connections).toBe(0);
+    } finally {
+      await Promise.all([local.close(), dualStack.close()]);
+    }
+  });
+
   it('refuses localhost, whose DNS answer is loopback, before connecting', async () => {
     const error = await refusal(client.fetch(`http://localhost:${loopback.port}/`));
     expect(error.reason).toBe('address_not_allowed');

@@ -58,12 +58,18 @@ describe('sending through Gmail (live mode, fake Google)', () => {
     expect(page.headers.get('content-security-policy')).toBeTruthy();
     const html = await page.text();
     expect(html).toContain('<form method="post"');
+    // It names the sender (the workspace and the address it sends from) and is styled by the service's own sheet.
+    const workspaceName = (await json(t.request('/api/v1/users/me', { token: ws.owner.token }))).workspace.name as string;
+    expect(html).toContain(`emails by <strong>${workspaceName}</strong> (<strong>mime@gmail.example</strong>)`);
+    expect(html).toContain('<link rel="stylesheet" href="/page.css">');
     expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('active');
 
     // The mail client's RFC 8058 one-click POST.
     const oneClick = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(oneClick.status).toBe(200);
-    expect(await oneClick.text()).toContain('Unsubscribed');
+    const confirmed = await oneClick.text();
+    expect(confirmed).toContain('Unsubscribed');
+    expect(confirmed).toContain(`emails from <strong>${workspaceName}</strong> (<strong>mime@gmail.example</strong>)`);
     expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('unsubscribed');
     const enrollments = await json(t.request(`/api/v1/sequences/${seq.id}/enrollments`, { token: ws.owner.token }));
     expect(enrollments.data.find((e: any) => e.lead_id === ws.leads[0].id)).toMatchObject({ status: 'stopped', stop_reason: 'unsubscribed' });

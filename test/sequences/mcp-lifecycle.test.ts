@@ -46,7 +46,7 @@ describe('the sequence lifecycle over MCP', () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     for (const name of ['create_email_sequence', 'preview_email_sequence', 'submit_email_sequence_for_approval', 'approve_email_sequence', 'enroll_leads_in_sequence', 'launch_email_sequence', 'list_sent_messages']) expect(byName.has(name), name).toBe(true);
     expect(byName.get('approve_email_sequence')?.description).toMatch(/cannot approve|only a person/i);
-    expect(byName.get('launch_email_sequence')?.annotations).toMatchObject({ openWorldHint: true });
+    expect(byName.get('launch_email_sequence')?.annotations).toMatchObject({ openWorldHint: true, destructiveHint: true });
     expect(byName.has('unsubscribe_one_click')).toBe(false);
   });
 

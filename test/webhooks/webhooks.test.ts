@@ -201,7 +201,7 @@ describe('with the private-address switch off (the default)', () => {
   });
   afterAll(async () => strict?.close());
 
-  it.each(['http://127.0.0.1:9/hook', 'http://2130706433/hook', 'http://0x7f.1/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://169.254.169.254/latest', 'ftp://example.com/x', 'http://user:pw@example.com/'])(
+  it.each(['http://127.0.0.1:9/hook', 'http://2130706433/hook', 'http://0x7f.1/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[::127.0.0.1]/hook', 'http://169.254.169.254/latest', 'ftp://example.com/x', 'http://user:pw@example.com/'])(
     'refuses to create an endpoint at %s with a 422 naming the reason',
     async (url) => {
       const admin = await strict.signup();

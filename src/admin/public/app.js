@@ -7,7 +7,7 @@ import { adCampaignsPage } from './ad-campaigns.js';
 import { approvalsPage } from './approvals.js';
 import { connectorsPage } from './connectors.js';
 import { h, mount } from './dom.js';
-import { joinPage } from './join.js';
+import { joinPage, noWorkspacePage } from './join.js';
 import { membersPage } from './members.js';
 import { sentMessagesPage } from './sent-messages.js';
 import { webinarRegistrantsPage } from './webinar-registrants.js';
@@ -115,6 +115,11 @@ async function render(options = {}) {
     state.me = me;
   } catch (error) {
     if (generation !== state.generation || !state.token) return;
+    if (error instanceof ApiProblem && error.code === 'no_workspace') {
+      document.title = 'Join a workspace · Agent Platform';
+      const signOut = () => endSession({ kind: 'success', message: 'You have signed out.' });
+      return noWorkspacePage(root, { api, login: state.token, onSignedIn: startSession, signOut });
+    }
     const message = error instanceof ApiProblem ? error.message : 'Something went wrong.';
     mount(root, h('div', { class: 'boot' }, errorState(message, () => void render(options))));
     return;

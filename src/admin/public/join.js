@@ -74,3 +74,34 @@ export function joinPage(root, options) {
     email.focus();
   }
 }
+
+/**
+ * Signed in with an account that belongs to no workspace (its person was removed from the last one):
+ * the API answers 403 no_workspace to everything but accepting an invitation, so that is all this offers.
+ * @param {HTMLElement} root
+ * @param {{ api: import('./api.js').Api, login: string, onSignedIn: (token: string) => void, signOut: () => void }} options
+ */
+export function noWorkspacePage(root, options) {
+  const token = input({ type: 'text', name: 'token', autocomplete: 'off', required: true, maxlength: '200', spellcheck: 'false', class: 'input input-mono' });
+  const submit = submitButton('Join workspace', { class: 'btn btn-primary btn-block' });
+  const errorSlot = h('div', { class: 'form-error' });
+  const notice = banner('info', 'Your account does not belong to any workspace now. Ask an admin of a workspace for an invitation, then enter its token to join.');
+  const form = /** @type {HTMLFormElement} */ (
+    h('form', { class: 'auth-form', 'aria-labelledby': 'no-workspace-title' }, notice, field({ label: 'Invitation token', control: token, hint: 'Starts with inv_.' }), errorSlot, submit)
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    mount(errorSlot);
+    try {
+      const session = await options.api.acceptInvitationAsMe(token.value.trim(), options.login);
+      options.onSignedIn(session.login.access_token);
+    } catch (error) {
+      mount(errorSlot, banner('error', error instanceof ApiProblem ? applyFieldErrors(form, error) : 'Joining failed.'));
+      submit.disabled = false;
+    }
+  });
+  const signOut = h('button', { type: 'button', class: 'btn btn-secondary btn-block', text: 'Sign out', on: { click: () => options.signOut() } });
+  mount(root, authCard('no-workspace-title', 'Join a workspace', 'You are signed in, but not to a workspace.', [form, signOut]));
+  token.focus();
+}

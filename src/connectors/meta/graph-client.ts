@@ -72,10 +72,12 @@ async function call(url: string, init: RequestInit, what: string): Promise<Recor
   throw new GraphError('refused', message, code, response.status);
 }
 
-export function metaAuthorizationUrl(e: MetaEndpoints, request: { state: string; codeChallenge: string; redirectUri: string }): string {
+export function metaAuthorizationUrl(e: MetaEndpoints, request: { state: string; codeChallenge: string; redirectUri: string; loginHint?: string }): string {
   const url = new URL(e.authorizationUrl);
   const params = { client_id: e.appId, redirect_uri: request.redirectUri, state: request.state, response_type: 'code', scope: META_ADS_SCOPES.join(','), code_challenge: request.codeChallenge, code_challenge_method: 'S256' };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  // Facebook's dialog takes no login hint; the sandbox's pre-fills its login field with it, as Google's does.
+  if (e.mode === 'sandbox' && request.loginHint) url.searchParams.set('login_hint', request.loginHint);
   return url.href;
 }
 

@@ -7,9 +7,10 @@ import { joinWorkspace, lockInvitation } from './invitation-acceptance.ts';
 
 /**
  * An existing account accepts as itself: its login proves who it is, so no password is checked
- * here. Only a person can accept: a key or the operator acts for a workspace, not for someone.
+ * here. Only a person can accept: a key or the operator acts for a workspace, not for someone. The
+ * login may name a workspace or none (a person removed from their last workspace).
  */
-export async function acceptInvitationAsMe(deps: Deps, actor: Actor, token: string): Promise<JoinedWorkspace> {
+export async function acceptInvitationAsMe(deps: Deps, actor: Pick<Actor, 'kind' | 'userId'>, token: string): Promise<JoinedWorkspace> {
   if (actor.kind !== 'user' || !actor.userId) {
     throw new ApiError('forbidden', 'Only the invited person can accept, with their login (a JWT from login); API keys cannot accept invitations.');
   }

@@ -11,7 +11,7 @@ export interface LoginRequest {
   clientAddress: string;
 }
 
-// One message for unknown email, wrong password and lost membership, so none can be told apart.
+// One message for unknown email, wrong password and a workspace asked for that is not the account's.
 const invalid = () => new ApiError('invalid_credentials', 'The email or password is incorrect.', { headers: { 'WWW-Authenticate': 'Bearer' } });
 
 /** Checks a password under the throttle and answers a signed access token. */
@@ -28,10 +28,14 @@ export async function login(deps: Deps, request: LoginRequest) {
   const account = await findAccountByEmail(sql, email);
   const ok = account ? await passwords.verifyPassword(account.password_hash, request.password) : await passwords.verifyAgainstDummy(request.password);
   const workspaceId = ok && account ? await loginWorkspaceOf(sql, account.id, request.workspaceId) : undefined;
-  if (!account || !ok || !workspaceId) {
+  // A person removed from their last workspace still has their account: they log in to an account
+  // login (no workspace), which can accept an invitation and nothing else. The password was right, so
+  // saying so reveals nothing; a workspace asked for by id must still be theirs.
+  const accountOnly = ok && !workspaceId && request.workspaceId === undefined;
+  if (!account || !ok || (!workspaceId && !accountOnly)) {
     await loginThrottle.recordFailure(email, request.clientAddress);
     throw invalid();
   }
   if (passwords.needsRehash(account.password_hash)) await updatePasswordHash(sql, account.id, await passwords.hashPassword(request.password));
-  return jwt.sign({ userId: account.id, workspaceId });
+  return jwt.sign({ userId: account.id, workspaceId: workspaceId ?? null });
 }

@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges an email and password for a short-lived bearer JWT.
+         * @description Exchanges an email and password for a short-lived bearer JWT. An account that belongs to no workspace (its person was removed from the last one) gets an account login: it can accept an invitation (`accept_invitation_as_me`); every other operation answers 403 `no_workspace`.
          */
         post: operations["login"];
         delete?: never;
@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation with your login
-         * @description For an invited email that has an account: accept with its login (a JWT of the invited user; not an API key). Joins the workspace with the invited role and returns a login for it.
+         * @description For an invited email that has an account: accept with its login (a JWT of the invited user; not an API key), which may be an account login that names no workspace. Joins the workspace with the invited role and returns a login for it.
          */
         post: operations["accept_invitation_as_me"];
         delete?: never;

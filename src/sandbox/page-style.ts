@@ -1,0 +1,20 @@
+// Serves page.css, the one stylesheet of the pages the service renders itself (page.ts links it). Their
+// CSP allows styles from this origin only, so it is a file here, never an inline style or another host.
+import { readFileSync } from 'node:fs';
+import type { Hono } from 'hono';
+import { securityHeaders } from '../admin/routes.ts';
+import { etagMatches, etagOf } from '../http/etag.ts';
+
+export const PAGE_STYLE_PATH = '/page.css';
+
+const body = new Uint8Array(readFileSync(new URL('./page.css', import.meta.url)));
+const etag = etagOf(body);
+
+export function pageStyleRoutes(app: Hono<any>): void {
+  app.get(PAGE_STYLE_PATH, (c) => {
+    const headers = new Headers({ ...securityHeaders, 'Cache-Control': 'no-cache', ETag: etag });
+    if (etagMatches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    headers.set('Content-Type', 'text/css; charset=utf-8');
+    return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
+  });
+}
