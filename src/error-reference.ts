@@ -16,6 +16,7 @@ export const errorReference: Record<ErrorCode, ErrorReferenceEntry> = {
   invalid_credentials: { meaning: '`login` with a wrong email or password.', remedy: 'Check both; repeated failures lead to 429.' },
   forbidden: { meaning: 'The credential\'s role does not allow this (an admin-only operation called by a member, someone else\'s operation or run, an API key accepting an invitation).', remedy: 'Use an admin\'s credential, or ask an admin.' },
   approval_requires_human: { meaning: 'An agent or an API key tried to approve or reject a sequence, or to turn human approval off.', remedy: 'Hand the `approval_url` in the problem to a person, and wait with `get_email_sequence` or `get_agent_run` and `wait_seconds`.' },
+  no_workspace: { meaning: 'The login belongs to an account with no workspace (its member was removed from the last one): it can only accept an invitation.', remedy: 'Accept an invitation with `accept_invitation_as_me` (or the admin panel\'s Join a workspace card), then log in again.' },
   insufficient_scope: { meaning: 'The credential lacks the scope the operation declares (named in `WWW-Authenticate`).', remedy: 'Use a credential with that scope; v1 API keys carry `*`, which matches every scope.' },
   not_found: { meaning: 'No such resource in the caller\'s workspace; an id from another workspace is also 404.', remedy: 'Check the id, and the credential\'s workspace with `get_me`.' },
   method_not_allowed: { meaning: 'The path exists, but not with this method.', remedy: 'Use a method the `Allow` header lists.' },
