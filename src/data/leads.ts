@@ -13,6 +13,7 @@
 import { hash } from 'node:crypto';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
+import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type { Database } from '../db/connection.ts';
 import type { Ids } from '../deps.ts';
 import { ArrayLiteralWriter } from '../leads/array-literal.ts';
@@ -334,12 +335,36 @@ async function stageCopiedBatch(q: Queryable, batch: LeadBatch, database: Databa
   const stream = await sql`copy pg_temp.lead_import_rows from stdin`.writable();
   await created;
   const text = batch.copyText();
-  // In parts, so each CopyData message postgres.js builds (a copy of the part) stays small.
+  // In parts, so each CopyData message postgres.js builds (a copy of the part) stays small. The last
+  // part is waited for: with nothing left to write, end() calls the stream's final at once, which
+  // sends CopyDone and frees the connection for the query below.
   for (let at = 0; at < text.length; at += COPY_PART_BYTES) {
-    if (!stream.write(text.subarray(at, at + COPY_PART_BYTES))) await once(stream, 'drain');
+    const part = text.subarray(at, at + COPY_PART_BYTES);
+    if (at + COPY_PART_BYTES >= text.length) await new Promise<void>((resolve, reject) => stream.write(part, (error) => (error ? reject(error) : resolve())));
+    else if (!stream.write(part)) await once(stream, 'drain');
   }
   stream.end();
-  await finished(stream);
+  // postgres.js finishes the stream on the COPY's CommandComplete only: when the server refuses the
+  // data after the last write (its ErrorResponse answers the CopyDone), the stream is dropped and
+  // never finishes, and the transaction sat aborted on its connection for good. A query sent behind
+  // the COPY is answered either way (refused, once the transaction is aborted), so the batch always settles.
+  const ended = finished(stream);
+  ended.catch(() => {});
+  await copyAnswered(sql);
+  await ended;
+}
+
+async function copyAnswered(sql: ReturnType<typeof query>): Promise<void> {
+  for (;;) {
+    try {
+      await sql`select 1`;
+      return;
+    } catch (error) {
+      // A Node whose streams call final a turn after end(): the COPY is still open on the connection.
+      if ((error as { code?: unknown }).code === 'COPY_IN_PROGRESS') await yieldToIo();
+      else throw new Error('PostgreSQL refused the COPY of a lead batch (a value it cannot store)', { cause: error });
+    }
+  }
 }
 
 const COPY_PART_BYTES = 64 * 1024;

@@ -19,6 +19,9 @@
 //   case-insensitively keeping the first spelling; at most 20. In CSV, one cell separated by ";".
 // - custom_fields: an object of at most 50 keys matching ^[a-zA-Z][a-zA-Z0-9_]{0,63}$; values are a
 //   string (trimmed, empty -> null, at most 1000 characters), a finite number, a boolean or null.
+// - No string (email, text fields, tags, custom field values) may hold a NUL or an unpaired UTF-16
+//   surrogate (`invalid_character`): PostgreSQL stores neither in text or jsonb, and a row holding one
+//   failed its whole batch. Error rows show such characters as U+FFFD, so that they can be stored.
 // CSV rows go through planColumns (once per file) and applyColumnMap (per row) first: see there.
 import { domainToASCII } from 'node:url';
 
@@ -99,6 +102,22 @@ const TEXT_RULES: Record<LeadTextField, { max: number; check?: Check }> = {
 
 const LEAD_FIELD_SET: ReadonlySet<string> = new Set(LEAD_FIELDS);
 
+/** A NUL, or a surrogate without its pair (code units, so no `u` flag). */
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A NUL or an unpaired surrogate: neither can be stored in PostgreSQL text (nor sent as UTF-8). */
+export function hasUnstorableCharacter(value: string): boolean {
+  return UNSTORABLE.test(value);
+}
+
+/** The text with every NUL and unpaired surrogate replaced by U+FFFD, for messages and error rows. */
+export function storable(value: string): string {
+  return UNSTORABLE.test(value) ? value.replace(new RegExp(UNSTORABLE.source, 'g'), '\uFFFD') : value;
+}
+
+const unstorable = (errors: FieldError[], column: string, value: string): null =>
+  fail(errors, column, value, 'invalid_character', `${column} holds a NUL or an unpaired surrogate, which cannot be stored`);
+
 export function normalizeLead(input: Record<string, unknown>): { lead: NormalizedLead } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   for (const key in input) {
@@ -106,6 +125,7 @@ export function normalizeLead(input: Record<string, unknown>): { lead: Normalize
   }
   let email = '';
   if (input.email != null && typeof input.email !== 'string') fail(errors, 'email', input.email, 'invalid_type', 'email must be a string');
+  else if (typeof input.email === 'string' && hasUnstorableCharacter(input.email)) unstorable(errors, 'email', input.email);
   else {
     const result = normalizeEmail((input.email as string | undefined) ?? '');
     if (result.ok) email = result.email;
@@ -130,13 +150,14 @@ export function normalizeLead(input: Record<string, unknown>): { lead: Normalize
 
 /** Records an error of the row; returns null for the field's value. Not a closure: this runs for every row. */
 function fail(errors: FieldError[], column: string, value: unknown, code: string, message: string): null {
-  errors.push({ column, value: describe(value), code, message });
+  errors.push({ column: storable(column), value: describe(value), code, message: storable(message) });
   return null;
 }
 
 function normalizeText(field: LeadTextField, value: unknown, errors: FieldError[]): string | null {
   if (value == null) return null;
   if (typeof value !== 'string') return fail(errors, field, value, 'invalid_type', `${field} must be a string`);
+  if (hasUnstorableCharacter(value)) return unstorable(errors, field, value);
   const trimmed = value.trim();
   if (trimmed === '') return null;
   const rule = TEXT_RULES[field];
@@ -209,6 +230,10 @@ function normalizeTags(value: unknown, errors: FieldError[]): string[] {
       fail(errors, 'tags', item, 'tag_invalid', 'a tag must be a string');
       continue;
     }
+    if (hasUnstorableCharacter(item)) {
+      unstorable(errors, 'tags', item);
+      continue;
+    }
     const tag = item.trim();
     if (tag.length > LIMITS.tag) fail(errors, 'tags', item, 'tag_invalid', `a tag is longer than ${LIMITS.tag} characters`);
     else if (tag !== '' && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
@@ -229,6 +254,7 @@ function normalizeCustomFields(value: unknown, errors: FieldError[]): Record<str
   for (const [key, raw] of entries) {
     const column = `custom_fields.${key}`;
     if (!CUSTOM_FIELD_KEY.test(key)) fail(errors, column, key, 'custom_field_key_invalid', 'a custom field key starts with a letter and holds up to 64 letters, digits and _');
+    else if (typeof raw === 'string' && hasUnstorableCharacter(raw)) unstorable(errors, column, raw);
     else if (typeof raw === 'string' && raw.trim().length > LIMITS.customValue) fail(errors, column, raw, 'too_long', `a custom field value is longer than ${LIMITS.customValue} characters`);
     else if (typeof raw === 'string') out.push([key, raw.trim() === '' ? null : raw.trim()]);
     else if (raw === null || typeof raw === 'boolean' || (typeof raw === 'number' && Number.isFinite(raw))) out.push([key, raw]);
@@ -248,7 +274,7 @@ function describe(value: unknown): string {
       text = String(value);
     }
   }
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return storable(text.length > 200 ? `${text.slice(0, 199)}…` : text);
 }
 
 // CSV columns. A plan is made once from the header (configuration errors surface before any row is

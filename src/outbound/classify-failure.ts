@@ -1,17 +1,15 @@
-// Turns whatever undici's fetch threw (a "fetch failed" TypeError wrapping the real cause, an
-// abort reason, a stream error) into an OutboundError with a stable reason.
+// Turns whatever a fetch threw (a socket or DNS error, an abort reason, a stream or decoding error,
+// or an OutboundError of our own connector or transport) into an OutboundError with a stable reason.
 import { OutboundError } from './outbound-error.ts';
 
 const dnsCodes = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA']);
-const idleCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const connectCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const connectCodes = new Set(['ETIMEDOUT']);
 
 export interface FailureContext {
   /** The call's own abort signal. */
   signal: AbortSignal;
   url: string;
   connectTimeoutMs: number;
-  idleTimeoutMs: number;
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -49,9 +47,6 @@ export function classifyFailure(error: unknown, context: FailureContext): unknow
   const code = codeOf(root);
   if (code && connectCodes.has(code)) {
     return new OutboundError('timeout', `no connection within ${context.connectTimeoutMs} ms`, { url, limitMs: context.connectTimeoutMs }, root);
-  }
-  if (code && idleCodes.has(code)) {
-    return new OutboundError('timeout', `the server was silent for ${context.idleTimeoutMs} ms`, { url, limitMs: context.idleTimeoutMs }, root);
   }
   if (code && dnsCodes.has(code)) return new OutboundError('dns_failure', `the host name could not be resolved (${code})`, { url }, root);
   const what = code ?? (root instanceof Error ? root.message : 'unknown error');

@@ -1,11 +1,12 @@
 // The one HTTP client for user-given URLs (knowledge crawling, CSV imports, webhook deliveries).
 // Every hop's address is checked at connect time by the guarded connector, redirects are followed
-// by hand, and time, size and media-type limits hold while the body streams.
-import { Agent, fetch as undiciFetch, type Response as UndiciResponse } from 'undici';
+// by hand, and time, size and media-type limits hold while the body streams. Requests go over
+// node:http (http-transport.ts says why not undici).
 import { createAddressPolicy, type AddressPolicy } from './address-policy.ts';
 import { classifyFailure } from './classify-failure.ts';
 import { startDeadline, type Deadline } from './deadline.ts';
 import { createGuardedConnector, systemResolver, type GuardedConnectorOptions, type Resolver } from './connector.ts';
+import { createHttpTransport, type TransportResponse } from './http-transport.ts';
 import { checkDeclaredLength, checkMediaType, limitBody } from './limits.ts';
 import { OutboundError } from './outbound-error.ts';
 import { outboundResponse, type OutboundResponse } from './outbound-response.ts';
@@ -79,9 +80,8 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
   const limits = limitsOf({ ...defaults }, options);
   const idleTimeoutMs = positive('idleTimeoutMs', options.idleTimeoutMs ?? defaults.idleTimeoutMs);
   const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs ?? defaults.connectTimeoutMs);
-  const agent = new Agent({
-    headersTimeout: idleTimeoutMs,
-    bodyTimeout: idleTimeoutMs,
+  const transport = createHttpTransport({
+    idleTimeoutMs,
     connect: createGuardedConnector({
       policy: options.policy ?? createAddressPolicy({ allowPrivate: options.allowPrivate, allowedCidrs: options.allowedCidrs }),
       resolve: options.resolve ?? systemResolver,
@@ -90,17 +90,14 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     }),
   });
 
-  const timeouts = { connectTimeoutMs, idleTimeoutMs };
-  const send = (hop: Hop, signal: AbortSignal) =>
-    undiciFetch(hop.url, { method: hop.method, headers: [...hop.headers], body: hop.body, redirect: 'manual', dispatcher: agent, signal });
+  const timeouts = { connectTimeoutMs };
 
   /** Checks the final response's headers and wraps its body in the streaming limits. */
-  async function finish(response: UndiciResponse, hop: Hop, call: FinishContext): Promise<OutboundResponse> {
+  async function finish(response: TransportResponse, hop: Hop, call: FinishContext): Promise<OutboundResponse> {
     const url = redactUrl(hop.url);
-    // undici types its stream as node:stream/web's; it is the same web ReadableStream at run time.
-    const body = (response.body as ReadableStream<Uint8Array> | null) ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+    const { body } = response;
     try {
-      if (response.ok) checkMediaType(response.headers.get('content-type'), call.accept, url);
+      if (response.status >= 200 && response.status < 300) checkMediaType(response.headers.get('content-type'), call.accept, url);
       checkDeclaredLength(response.headers, call.maxBytes, url);
     } catch (error) {
       await body.cancel().catch(() => {});
@@ -122,10 +119,10 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     const redirects: string[] = [];
     try {
       for (;;) {
-        const response = await send(hop, deadline.signal);
+        const response = await transport.send(hop, deadline.signal);
         const next = nextHop(hop, response.status, response.headers.get('location'));
         if (!next) return await finish(response, hop, { ...call, accept: request.accept, deadline, redirects });
-        await response.body?.cancel().catch(() => {});
+        await response.body.cancel().catch(() => {});
         if (redirects.length >= call.maxRedirects) {
           throw new OutboundError('too_many_redirects', `more than ${call.maxRedirects} redirects`, { url: redactUrl(next.url) });
         }
@@ -138,5 +135,5 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     }
   }
 
-  return { fetch, close: () => agent.close() };
+  return { fetch, close: async () => transport.close() };
 }

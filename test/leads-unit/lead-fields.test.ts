@@ -261,3 +261,30 @@ describe('normalizeLead', () => {
     });
   });
 });
+
+describe('normalizeLead with characters that cannot be stored', () => {
+  const nul = 'Bad\u0000Name';
+  const lone = 'Bad\uD800Name';
+  it.each<[string, { given: Record<string, unknown>; column: string }]>([
+    ['a NUL in first_name', { given: { first_name: nul }, column: 'first_name' }],
+    ['a lone high surrogate in company', { given: { company: lone }, column: 'company' }],
+    ['a lone low surrogate in title', { given: { title: 'x\uDC00' }, column: 'title' }],
+    ['a NUL in the email', { given: { email: 'ja\u0000ne@acme.com' }, column: 'email' }],
+    ['a lone surrogate in the email', { given: { email: 'jane@acme.com\uD83D' }, column: 'email' }],
+    ['a NUL in a tag', { given: { tags: ['ok', nul] }, column: 'tags' }],
+    ['a lone surrogate in a custom field value', { given: { custom_fields: { plan: lone } }, column: 'custom_fields.plan' }],
+    ['a NUL in a phone (before its own check)', { given: { phone: '+1 555\u0000 0102' }, column: 'phone' }],
+  ])('reports %s as invalid_character naming the field', (_name, { given, column }) => {
+    const errors = errorsOf(given);
+    expect(errors).toEqual([expect.objectContaining({ column, code: 'invalid_character' })]);
+    expect(errors[0].value).not.toMatch(/\0|[\uD800-\uDFFF]/);
+  });
+
+  it('accepts paired surrogates (emoji) and other control characters', () => {
+    expect(leadOf({ first_name: 'Zoë 🎉', company: 'Tab\there' })).toMatchObject({ first_name: 'Zoë 🎉', company: 'Tab\there' });
+  });
+
+  it('shows an unknown key holding a NUL with U+FFFD in its error', () => {
+    expect(errorsOf({ ['ni\u0000ck']: 'x' })).toEqual([expect.objectContaining({ column: 'ni\uFFFDck', code: 'unknown_field' })]);
+  });
+});

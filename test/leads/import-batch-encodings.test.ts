@@ -90,6 +90,24 @@ describe('COPY batches', () => {
     expect(await stored('outside@copy.example')).toBeUndefined();
   });
 
+  it('fail, end their transaction and free its connection when the server refuses a value after the last write', async (ctx) => {
+    if (!onPostgres()) ctx.skip();
+    // A NUL cannot be stored in text: the server refuses the COPY once it reads that row, after the
+    // whole (small) batch is sent. Normalisation refuses such a value first; this is the last line.
+    const leads = Array.from({ length: 1_001 }, (_, i) => blankLead(`nul${i}@copy.example`, { first_name: i === 500 ? 'Bad\u0000Name' : `N${i}` }));
+    let pid = 0;
+    const failed = t.db.sql.begin(async (tx) => {
+      [{ pid }] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      return writeLeadCounts(tx, owner.workspaceId, jobBatch('copy', leads), { onConflict: 'skip', importId: null, now: new Date(), database: 'postgres' });
+    });
+    await expect(failed).rejects.toThrow(/refused the COPY/);
+    // Back in the pool: idle, or running this very query when the pool hands it out again.
+    const [session] = await t.db.sql<{ state: string }[]>`select state from pg_stat_activity where pid = ${pid}`;
+    expect(session.state).toMatch(/^(idle|active)$/);
+    expect(await stored('nul0@copy.example')).toBeUndefined();
+    expect(await write(jobBatch('copy', [blankLead('after-nul@copy.example')]), 'skip')).toEqual({ created: 1, updated: 0, skipped: 0 });
+  });
+
   it('leave no staged rows behind when their transaction rolls back', async (ctx) => {
     if (!onPostgres()) ctx.skip();
     const batch = jobBatch('copy', [blankLead('rolled@copy.example')]);

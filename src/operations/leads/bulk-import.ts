@@ -8,6 +8,7 @@ import type { OperationRow } from '../../data/operations.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { CsvFileError } from '../../leads/csv-rows.ts';
+import { hasUnstorableCharacter, storable } from '../../leads/lead-fields.ts';
 import { OutboundError, outboundApiError } from '../../outbound/outbound-error.ts';
 import { checkUserUrl } from '../../outbound/user-url.ts';
 import type { Actor } from '../actor.ts';
@@ -42,7 +43,7 @@ function sourceProblem(error: unknown): ApiError | undefined {
   if (error instanceof ColumnPlanError) {
     return new ApiError('validation_failed', `The CSV header cannot be mapped: ${error.message}.`, { errors: error.errors.map((e) => ({ field: `column_map.${e.column}`, code: e.code, message: e.message })) });
   }
-  if (error instanceof CsvFileError) return new ApiError('unprocessable', `The CSV cannot be read: ${error.message}.`, { errors: [{ field: 'csv', code: error.code, message: error.message }] });
+  if (error instanceof CsvFileError) return new ApiError('unprocessable', `The CSV cannot be read: ${storable(error.message)}.`, { errors: [{ field: 'csv', code: error.code, message: storable(error.message) }] });
   if (error instanceof OutboundError) return outboundApiError(error, 'csv_url');
   return undefined;
 }
@@ -63,6 +64,7 @@ export async function bulkImportLeads(deps: Deps, actor: Actor, request: BulkImp
   if (given !== 1) {
     throw new ApiError('validation_failed', 'Give exactly one of rows, csv and csv_url.', { errors: [{ field: 'body', code: 'one_source', message: 'exactly one of rows, csv, csv_url' }] });
   }
+  checkStorable(request);
   const source: ImportRow['source'] = request.rows !== undefined ? 'rows' : request.csv !== undefined ? 'csv' : 'csv_url';
   const csvUrl = request.csvUrl === undefined ? null : checkUserUrl(request.csvUrl, { allowPrivate: deps.config.outbound.allowPrivate, field: 'csv_url' }).href;
   const fields = { source, sourceUrl: csvUrl, onConflict: request.onConflict ?? 'skip', columnMap: request.columnMap ?? {}, tags: request.tags ?? [], createdBy: actor.userId } as const;
@@ -91,7 +93,7 @@ export async function bulkImportLeads(deps: Deps, actor: Actor, request: BulkImp
   const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
     const created = await insertImport(tx, actor.workspaceId, deps.ids, { ...fields, status: 'queued', now: deps.clock.now() });
     if (request.rows !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, JSON.stringify(request.rows));
-    if (request.csv !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, request.csv);
+    if (request.csv !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, csvPayload(request.csv));
     return startOperation(deps, tx, actor, { kind: deps.jobKinds.leadImport, input: { import_id: created.id }, resource: { type: 'lead_import', id: created.id } });
   });
   afterCommit();
@@ -149,6 +151,8 @@ export function leadImportJob(deps: Deps): OperationJobKind<{ import_id: string 
         throw error;
       }
       const row = (await findImport(deps.db.sql, workspaceId, importId)) as ImportRow;
+      // The reports above run before each batch: the last batch is counted here, with the total now known.
+      await work.progress(row.rows_done, row.rows_done);
       await finish(deps, work, importId, finalStatus(row), null, { type: 'system', id: null });
       return { resource: { type: 'lead_import', id: importId } };
     },
@@ -181,5 +185,36 @@ async function sourceItems(deps: Deps, row: ImportRow, signal: AbortSignal): Pro
   const payload = await readImportPayload(deps.db.sql, row.workspace_id, row.id);
   if (payload === undefined) throw new ApiError('not_found', 'The import\'s rows are gone (it already finished).');
   if (row.source === 'rows') return jsonItems(JSON.parse(payload) as unknown[]);
-  return csvItems(once(payload), row.column_map);
+  return csvItems(once(csvFromPayload(payload)), row.column_map);
+}
+
+/**
+ * Inline CSV is kept as a JSON string: a NUL (which the import reports per row) cannot be stored in
+ * text. A payload stored raw by an earlier version is never valid JSON (it has over a thousand lines,
+ * and a JSON string holds no raw line break), so it is read as it is.
+ */
+const csvPayload = (csv: string) => JSON.stringify(csv);
+
+function csvFromPayload(payload: string): string {
+  if (!payload.startsWith('"')) return payload;
+  try {
+    return JSON.parse(payload) as string;
+  } catch {
+    return payload;
+  }
+}
+
+/**
+ * The options that apply to every row are refused as a whole when they hold a character that cannot be
+ * stored (row values are reported per row by normalizeLead).
+ */
+function checkStorable(request: BulkImportRequest): void {
+  const bad = [
+    ...(request.tags ?? []).map((tag, i) => [`tags[${i}]`, tag] as const),
+    ...Object.entries(request.columnMap ?? {}).flatMap(([key, target]) => [[`column_map`, key], [`column_map.${storable(key)}`, target]] as const),
+  ].filter(([, value]) => typeof value === 'string' && hasUnstorableCharacter(value));
+  if (bad.length === 0) return;
+  throw new ApiError('validation_failed', 'A NUL or an unpaired surrogate cannot be stored.', {
+    errors: bad.map(([field]) => ({ field, code: 'invalid_character', message: 'holds a NUL or an unpaired surrogate' })),
+  });
 }

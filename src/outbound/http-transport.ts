@@ -1,0 +1,140 @@
+// One request over node:http on a socket the guarded connector opened: the status, the headers and
+// the decoded body as a pull-based web stream, read no further ahead than the consumer asks.
+// Why node:http and not undici: undici 7's HTTP/1.1 parser asserts, inside a socket event (so the
+// whole process dies), when a server ends a body by closing the connection while the parser is
+// paused by backpressure (nodejs/undici#5360: an HTTP/1.0 server streaming a large CSV is enough).
+// The fix is in undici 8 alone, which needs Node >= 22.19. Node's own client stops reading the
+// socket for backpressure and finishes its parser on EOF whatever the reader is doing, on every
+// Node the service supports.
+import http from 'node:http';
+import type net from 'node:net';
+import { PassThrough, pipeline, type Readable, type Transform } from 'node:stream';
+import zlib from 'node:zlib';
+import type { Connector } from './connector.ts';
+import { OutboundError } from './outbound-error.ts';
+import type { Hop } from './redirects.ts';
+
+export interface TransportResponse {
+  status: number;
+  headers: Headers;
+  /** The body after Content-Encoding is undone; errors with what broke it (a timeout, a reset). */
+  body: ReadableStream<Uint8Array>;
+}
+
+export interface Transport {
+  send(hop: Hop, signal: AbortSignal): Promise<TransportResponse>;
+  close(): void;
+}
+
+const silence = (ms: number) => new OutboundError('timeout', `the server was silent for ${ms} ms`, { limitMs: ms });
+
+/** A keep-alive agent whose every socket comes from the guarded connector (TLS included, for https). */
+function guardedAgent(connect: Connector, protocol: 'http:' | 'https:'): http.Agent {
+  const agent = new http.Agent({ keepAlive: true });
+  agent.createConnection = (args, callback) => {
+    connect({ protocol, hostname: String(args.host), port: Number(args.port) }, (error, socket) => callback?.(error, socket as net.Socket));
+    return undefined;
+  };
+  return agent;
+}
+
+/** Decoders for Content-Encoding, in the order to apply them; none when a coding is unknown (the body is passed as sent). */
+function decoders(contentEncoding: string | undefined): Transform[] {
+  // Tolerates a body cut short after a complete block, as browsers and undici do.
+  const lenient = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const make: Record<string, () => Transform> = {
+    gzip: () => zlib.createGunzip(lenient),
+    'x-gzip': () => zlib.createGunzip(lenient),
+    deflate: () => zlib.createInflate(lenient),
+    br: () => zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
+  };
+  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  if (codings.some((c) => !Object.hasOwn(make, c))) return [];
+  return codings.reverse().map((c) => make[c]());
+}
+
+/**
+ * The response body as a web stream that reads one chunk per pull. The idle timeout runs only while
+ * a pull waits: a reader that is slow on purpose (an import writing a batch) is not the server's silence.
+ */
+function bodyStream(response: http.IncomingMessage, idleTimeoutMs: number, decode: boolean): ReadableStream<Uint8Array> {
+  const output = new PassThrough();
+  const stages = decode ? decoders(response.headers['content-encoding']) : [];
+  // pipeline owns every stage's errors and destroys them all (and the socket) on the first one.
+  pipeline([response, ...stages, output] as [Readable, ...Transform[], PassThrough], () => {});
+  const chunks = output[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const timer = setTimeout(() => output.destroy(silence(idleTimeoutMs)), idleTimeoutMs);
+        try {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      async cancel() {
+        await chunks.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function headersOf(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i], raw[i + 1]);
+    } catch {
+      // A header value fetch's Headers refuses (Node's parser is more lenient): not one we read.
+    }
+  }
+  return headers;
+}
+
+export function createHttpTransport(options: { connect: Connector; idleTimeoutMs: number }): Transport {
+  const { idleTimeoutMs } = options;
+  const agents = { 'http:': guardedAgent(options.connect, 'http:'), 'https:': guardedAgent(options.connect, 'https:') };
+
+  function send(hop: Hop, signal: AbortSignal): Promise<TransportResponse> {
+    const { url } = hop;
+    const protocol = url.protocol as keyof typeof agents;
+    const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...Object.fromEntries(hop.headers), host: url.host };
+    const body = typeof hop.body === 'string' ? Buffer.from(hop.body) : hop.body;
+    if (body) headers['content-length'] = String(body.byteLength);
+    return new Promise((resolve, reject) => {
+      const request = http.request({
+        host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: Number(url.port) || (protocol === 'https:' ? 443 : 80),
+        path: `${url.pathname}${url.search}`,
+        method: hop.method,
+        headers,
+        agent: agents[protocol],
+        signal,
+      });
+      const timer = setTimeout(() => request.destroy(silence(idleTimeoutMs)), idleTimeoutMs);
+      // Kept for the request's whole life: a later error (after the answer) reaches the body's reader instead.
+      request.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      request.once('response', (response) => {
+        clearTimeout(timer);
+        const bodiless = hop.method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304;
+        resolve({ status: response.statusCode ?? 0, headers: headersOf(response.rawHeaders), body: bodyStream(response, idleTimeoutMs, !bodiless) });
+      });
+      request.end(body);
+    });
+  }
+
+  return {
+    send,
+    close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}
