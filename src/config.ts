@@ -158,6 +158,8 @@ export interface JobsConfig {
   concurrency: number;
   /** Pause between polls of an empty queue. */
   pollIntervalMs: number;
+  /** A running job stays its worker's this long without a renewal: a dead worker's jobs are retried about this long after. */
+  leaseSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -265,5 +267,7 @@ function loadJobsConfig(env: Env): JobsConfig {
   if (concurrency < 1) throw new Error('JOBS_CONCURRENCY must be at least 1');
   const pollIntervalMs = int(env, 'JOBS_POLL_INTERVAL_MS', 1000);
   if (pollIntervalMs < 500) throw new Error('JOBS_POLL_INTERVAL_MS must be at least 500');
-  return { inProcess, concurrency, pollIntervalMs };
+  const leaseSeconds = int(env, 'JOB_LEASE_SECONDS', 30);
+  if (leaseSeconds < 2) throw new Error('JOB_LEASE_SECONDS must be at least 2');
+  return { inProcess, concurrency, pollIntervalMs, leaseSeconds };
 }
