@@ -14,6 +14,8 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** PostgreSQL: the longest wait to open a connection, and the longest a statement or a silent connection may take (then 503). */
+  database: { connectTimeoutMs: number; queryTimeoutMs: number };
   dataDir: string;
   logLevel: string;
   bodyLimitBytes: number;
@@ -199,6 +201,10 @@ export function loadConfig(env: Env): AppConfig {
     port,
     host,
     databaseUrl: env.DATABASE_URL || undefined,
+    database: {
+      connectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000) || 10_000,
+      queryTimeoutMs: int(env, 'DATABASE_QUERY_TIMEOUT_MS', 30_000) || 30_000,
+    },
     dataDir: env.DATA_DIR || './data',
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576),

@@ -14,7 +14,7 @@ import { handleShutdownSignals } from './shutdown.ts';
 const config = loadConfig(process.env);
 const log = createLogger(config.logLevel);
 try {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database });
   const applied = await migrate(db.sql, { log });
   const services = await createServices({ db, config, log });
   await services.startJobs({ work: config.jobs.inProcess });

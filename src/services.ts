@@ -73,6 +73,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const limiter = createRateLimiter({ sql, clock, syncIntervalMs: config.rateLimit.syncIntervalMs, log });
   const jobs = createJobs({
     connectionString: db.connectionString,
+    pgOptions: db.pgOptions,
     sql,
     log,
     schema: options.jobsSchema,

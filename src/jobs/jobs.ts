@@ -41,6 +41,8 @@ export interface JobQueue {
 export interface JobsOptions {
   /** A URL `pg` understands (Database.connectionString); pg-boss keeps its own small pool on it. Needed by start(). */
   connectionString?: string;
+  /** More `pg` pool options (Database.pgOptions: timeouts). */
+  pgOptions?: Record<string, unknown>;
   /** The service's client, for job checkpoints (JobContext.once). */
   sql: Sql;
   log: Logger;
@@ -84,6 +86,7 @@ export function createJobs(options: JobsOptions): Jobs {
   const kinds = new Map<string, JobKind>();
   // Made at start(): a service whose database has no connection string (a test's proxy) runs without jobs.
   const newBoss = (connectionString: string) => new PgBoss({
+    ...options.pgOptions,
     connectionString,
     schema,
     max: options.poolSize ?? 2,
