@@ -18,6 +18,8 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** PostgreSQL: the longest wait to open a connection, and the longest a statement or a silent connection may take (then 503). */
+  database: { connectTimeoutMs: number; queryTimeoutMs: number };
   dataDir: string;
   logLevel: string;
   bodyLimitBytes: number;
@@ -162,6 +164,8 @@ export interface JobsConfig {
   concurrency: number;
   /** Pause between polls of an empty queue. */
   pollIntervalMs: number;
+  /** A running job stays its worker's this long without a renewal: a dead worker's jobs are retried about this long after. */
+  leaseSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -201,6 +205,10 @@ export function loadConfig(env: Env): AppConfig {
     port,
     host,
     databaseUrl: env.DATABASE_URL || undefined,
+    database: {
+      connectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000) || 10_000,
+      queryTimeoutMs: int(env, 'DATABASE_QUERY_TIMEOUT_MS', 30_000) || 30_000,
+    },
     dataDir: env.DATA_DIR || './data',
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576),
@@ -269,5 +277,7 @@ function loadJobsConfig(env: Env): JobsConfig {
   if (concurrency < 1) throw new Error('JOBS_CONCURRENCY must be at least 1');
   const pollIntervalMs = int(env, 'JOBS_POLL_INTERVAL_MS', 1000);
   if (pollIntervalMs < 500) throw new Error('JOBS_POLL_INTERVAL_MS must be at least 500');
-  return { inProcess, concurrency, pollIntervalMs };
+  const leaseSeconds = int(env, 'JOB_LEASE_SECONDS', 30);
+  if (leaseSeconds < 2) throw new Error('JOB_LEASE_SECONDS must be at least 2');
+  return { inProcess, concurrency, pollIntervalMs, leaseSeconds };
 }

@@ -20,7 +20,7 @@ try {
   const { createServices } = await import('./services.ts');
   const { handleShutdownSignals } = await import('./shutdown.ts');
   log.info(`opening ${describeDatabase(config)}`);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database });
   const applied = await migrate(db.sql, { log });
   log.info('starting services and background jobs');
   const services = await createServices({ db, config, log });

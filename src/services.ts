@@ -70,12 +70,14 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const limiter = createRateLimiter({ sql, clock, syncIntervalMs: config.rateLimit.syncIntervalMs, log });
   const jobs = createJobs({
     connectionString: db.connectionString,
+    pgOptions: db.pgOptions,
     sql,
     log,
     schema: options.jobsSchema,
     // pg's extended protocol uses the unnamed statement; two pg connections on PGlite's one backend could
     // interleave theirs (the socket server multiplexes message by message), so the embedded queue gets one.
     poolSize: db.kind === 'pglite' ? 1 : undefined,
+    leaseSeconds: config.jobs.leaseSeconds,
     worker: { concurrency: config.jobs.concurrency, pollIntervalMs: config.jobs.pollIntervalMs },
   });
   const deps: Deps = {

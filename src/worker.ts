@@ -15,7 +15,7 @@ try {
   // The embedded database admits one process: its jobs run inside the service.
   if (!config.databaseUrl) throw new Error('npm run worker needs DATABASE_URL; with the embedded database, jobs run inside the service');
   log.info(`opening ${describeDatabase(config)}`);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, ...config.database });
   await migrate(db.sql, { log });
   const services = await createServices({ db, config, log });
   await services.startJobs({ work: true });

@@ -1,13 +1,14 @@
 // Opens the database: PostgreSQL from a URL, or embedded PGlite served over a private unix
 // socket so that both are reached through the same postgres.js client.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { guardPool } from './transaction-guard.ts';
+import { watchReplies } from './reply-watchdog.ts';
 
 export interface Database {
   /** The pool; it refuses to be queried from inside its own open transactions (transaction-guard.ts). */
@@ -15,6 +16,8 @@ export interface Database {
   kind: 'postgres' | 'pglite';
   /** The same database as a URL for other clients (the job library's `pg` pool); for PGlite it names the socket folder. */
   connectionString?: string;
+  /** Options for such a `pg` pool that bound its waits as this client's are (PostgreSQL only). */
+  pgOptions?: Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -29,7 +32,20 @@ export interface DatabaseOptions {
   searchPath?: string;
   /** Pool size for PostgreSQL (default 10). The embedded database always uses one connection. */
   max?: number;
+  /** PostgreSQL: the longest wait for a connection to open (TCP and start-up), default 10 s. */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: the longest a statement runs (the server's statement_timeout) and the longest a connection
+   * may stay silent while a reply is awaited (src/db/reply-watchdog.ts), default 30 s.
+   */
+  queryTimeoutMs?: number;
 }
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+// The watchdog waits a little longer than the server's statement_timeout, so a statement that is merely
+// slow ends with the server's own error and its connection stays.
+const watchdogMs = (queryTimeoutMs: number): number => queryTimeoutMs + Math.max(500, queryTimeoutMs / 10);
 
 // PGlite has a single backend. The socket server shares it between connections by queueing
 // protocol messages one at a time, so the unnamed statement and portal of the extended protocol
@@ -51,17 +67,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
-  const sql = guardPool(
-    postgres(url, {
-      max: options.max ?? 10,
-      onnotice: ignoreNotice,
-      connection: connectionParameters(options),
-      // A documented option of postgres.js that its types leave out.
-      ...({ socket: noDelaySocket } as object),
-    }),
-  );
+  const connectMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const queryMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const sql = guardPool(postgres(url, {
+    max: options.max ?? 10,
+    onnotice: ignoreNotice,
+    // postgres.js counts whole seconds; the timer covers TCP, authentication and the first ReadyForQuery.
+    connect_timeout: Math.max(1, Math.ceil(connectMs / 1000)),
+    connection: { ...connectionParameters(options), statement_timeout: queryMs },
+    // A documented option of postgres.js that its types leave out.
+    ...({ socket: (target: SocketTarget) => noDelaySocket(target).then((socket) => watchReplies(socket, watchdogMs(queryMs)), failedSocket) } as object),
+  }));
   await checkReachable(sql);
-  return { sql, kind: 'postgres', connectionString: url, close: () => sql.end() };
+  // The job library's `pg` pool: the same bounds, and its sockets watched the same way.
+  const pgOptions = {
+    connectionTimeoutMillis: connectMs,
+    statement_timeout: queryMs,
+    keepAlive: true,
+    stream: () => watchReplies(new Socket(), watchdogMs(queryMs)),
+  };
+  return { sql, kind: 'postgres', connectionString: url, pgOptions, close: () => sql.end() };
 }
 
 /** What postgres.js hands a socket factory (its parsed options), as far as noDelaySocket reads it. */
@@ -97,6 +122,17 @@ function noDelaySocket(target: SocketTarget): Promise<Socket> {
     }).catch((error: Error) => attempt(index + 1, error));
   };
   return attempt(0);
+}
+
+/**
+ * A socket that fails with `error` as soon as postgres.js listens to it. A socket factory that rejects
+ * instead leaves postgres.js 3.4's connection `connecting` for good (it never sees a close), and every
+ * later query queued behind it: after one refused connection the pool would never answer again.
+ */
+function failedSocket(error: Error): Socket {
+  const socket = new Socket();
+  setImmediate(() => socket.destroy(error));
+  return socket;
 }
 
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {

@@ -24,7 +24,7 @@ export interface JobContext {
   kind: string;
   /** 1 for the first run, 2 for the first retry, … */
   attempt: number;
-  /** Aborted shortly before the job expires, and when shutdown runs out of time: stop work and throw. */
+  /** Aborted shortly before the job expires or its lease is lost, and when shutdown runs out of time: stop work and throw. */
   signal: AbortSignal;
   /**
    * Runs `fn` in a transaction at most once for this job and `step`; when it already ran (a
@@ -40,7 +40,10 @@ export interface JobKind<P = unknown> {
   payload: z.ZodType<P>;
   handler(payload: P, job: JobContext): Promise<void>;
   retry: RetryPolicy;
-  /** A run longer than this counts as failed (its worker is presumed dead) and is retried. */
+  /**
+   * The longest run: a run still going after this is aborted and retried (a hung handler). A dead
+   * worker's job comes back sooner, when its lease lapses (src/jobs/job-lease.ts).
+   */
   expireInSeconds: number;
   policy: QueuePolicy;
   /** Default singleton key for a payload (used with the `short`/`singleton`/`stately` policies). */

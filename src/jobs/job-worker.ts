@@ -5,6 +5,7 @@ import type { Sql } from 'postgres';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobKind } from './job-kind.ts';
+import { keepLeases } from './job-lease.ts';
 import { onceForJob } from './run-once.ts';
 import { runningJob, type RunningJob } from './running-job.ts';
 
@@ -16,6 +17,10 @@ export interface JobWorkerOptions {
   concurrency: number;
   /** Pause between fetches while a kind's queue is empty (no LISTEN/NOTIFY over PGlite's socket). */
   pollIntervalMs: number;
+  /** pg-boss's schema, where leases are renewed. */
+  schema: string;
+  /** How long a job stays this worker's without a renewal (see job-lease.ts). */
+  leaseSeconds: number;
   log: Logger;
 }
 
@@ -91,20 +96,27 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     });
 
   const loops = options.kinds.map((kind) => loop(kind));
+  const leases = keepLeases({ boss, schema: options.schema, leaseSeconds: options.leaseSeconds, kinds: options.kinds, running: () => running, log });
+
+  const drain = async (timeoutMs: number): Promise<void> => {
+    const finished = Promise.all(loops);
+    if (await settlesWithin(finished, timeoutMs)) return;
+    const left = [...running];
+    log.warn({ running_jobs: left.length }, 'jobs still running at shutdown; aborting them');
+    // Each aborted run records its failure (so it is retried soon, not after its lease); the
+    // handler itself may go on until the process exits, which its checkpoints make harmless.
+    for (const job of left) job.abort(new Error('worker shut down while the job was running'));
+    await settlesWithin(finished, FAIL_RECORDING_MS);
+  };
 
   return {
     wake: (kind) => wakers.get(kind)?.(),
     async stop(timeoutMs) {
       stopping = true;
       for (const wake of [...wakers.values()]) wake();
-      const finished = Promise.all(loops);
-      if (await settlesWithin(finished, timeoutMs)) return;
-      const left = [...running];
-      log.warn({ running_jobs: left.length }, 'jobs still running at shutdown; aborting them');
-      // Each aborted run records its failure (so it is retried soon, not after its expiry); the
-      // handler itself may go on until the process exits, which its checkpoints make harmless.
-      for (const job of left) job.abort(new Error('worker shut down while the job was running'));
-      await settlesWithin(finished, FAIL_RECORDING_MS);
+      // Leases are renewed while running jobs finish, so a slow finish is not taken for a dead worker.
+      await drain(timeoutMs);
+      await settlesWithin(leases.stop(), FAIL_RECORDING_MS);
     },
   };
 }

@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import type { Sql, TransactionSql } from 'postgres';
 import type { Logger } from 'pino';
 import type { JobKind } from './job-kind.ts';
+import { queueLeaseSeconds } from './job-lease.ts';
 import { startJobWorker, type JobWorker } from './job-worker.ts';
 import { pgBossDb } from './transaction-adapter.ts';
 import { refuseInsideTransaction } from '../db/transaction-guard.ts';
@@ -41,6 +42,8 @@ export interface JobQueue {
 export interface JobsOptions {
   /** A URL `pg` understands (Database.connectionString); pg-boss keeps its own small pool on it. Needed by start(). */
   connectionString?: string;
+  /** More `pg` pool options (Database.pgOptions: timeouts). */
+  pgOptions?: Record<string, unknown>;
   /** The service's client, for job checkpoints (JobContext.once). */
   sql: Sql;
   log: Logger;
@@ -50,6 +53,11 @@ export interface JobsOptions {
   poolSize?: number;
   /** How often one instance (whichever gets there first) expires stuck jobs and archives old ones. */
   maintenanceIntervalSeconds?: number;
+  /**
+   * How long a running job stays its worker's without a renewal (default 30 s; renewed every third of
+   * it): a dead worker's jobs are retried about this long after its death (src/jobs/job-lease.ts).
+   */
+  leaseSeconds?: number;
   worker: { concurrency: number; pollIntervalMs: number };
 }
 
@@ -66,16 +74,22 @@ export interface Jobs extends JobQueue {
 
 // pg-boss refuses a polling interval below 500 ms.
 const MIN_POLL_MS = 500;
+export const DEFAULT_LEASE_SECONDS = 30;
 
 export function createJobs(options: JobsOptions): Jobs {
   const { concurrency, pollIntervalMs } = options.worker;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('worker.concurrency must be an integer >= 1');
   if (!(pollIntervalMs >= MIN_POLL_MS)) throw new Error(`worker.pollIntervalMs must be at least ${MIN_POLL_MS}`);
+  const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+  // Whole seconds, as pg-boss counts expiry; below 2 s the renewal (every third) and its margin have no room.
+  if (!Number.isInteger(leaseSeconds) || leaseSeconds < 2) throw new Error('leaseSeconds must be an integer >= 2');
+  const schema = options.schema ?? 'pgboss';
   const kinds = new Map<string, JobKind>();
   // Made at start(): a service whose database has no connection string (a test's proxy) runs without jobs.
   const newBoss = (connectionString: string) => new PgBoss({
+    ...options.pgOptions,
     connectionString,
-    schema: options.schema ?? 'pgboss',
+    schema,
     max: options.poolSize ?? 2,
     application_name: 'service-mcp jobs',
     supervise: true,
@@ -118,8 +132,8 @@ export function createJobs(options: JobsOptions): Jobs {
       bossInstance = newBoss(options.connectionString);
       bossInstance.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
       await bossInstance.start();
-      for (const kind of kinds.values()) await ensureQueue(bossInstance, kind);
-      if (work) worker = startJobWorker({ boss: bossInstance, sql: options.sql, kinds: [...kinds.values()], concurrency, pollIntervalMs, log: options.log });
+      for (const kind of kinds.values()) await ensureQueue(bossInstance, kind, leaseSeconds);
+      if (work) worker = startJobWorker({ boss: bossInstance, sql: options.sql, kinds: [...kinds.values()], concurrency, pollIntervalMs, schema, leaseSeconds, log: options.log });
     },
 
     // Idempotent: shutdown calls it at the signal and again before closing the database.
@@ -170,14 +184,15 @@ export function createJobs(options: JobsOptions): Jobs {
 }
 
 // Queue options are stored in the database; updating them at every start applies a changed policy.
-async function ensureQueue(boss: PgBoss, kind: JobKind): Promise<void> {
+// A job is inserted with the queue's expiry, which is its first lease; its worker renews it.
+async function ensureQueue(boss: PgBoss, kind: JobKind, leaseSeconds: number): Promise<void> {
   const queue: PgBoss.Queue = {
     name: kind.name,
     policy: kind.policy,
     retryLimit: kind.retry.limit,
     retryDelay: kind.retry.delaySeconds,
     retryBackoff: kind.retry.backoff,
-    expireInSeconds: kind.expireInSeconds,
+    expireInSeconds: queueLeaseSeconds(kind, leaseSeconds),
   };
   if (await boss.getQueue(kind.name)) await boss.updateQueue(kind.name, queue);
   else await boss.createQueue(kind.name, queue);

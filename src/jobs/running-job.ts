@@ -1,30 +1,39 @@
 // One job in flight in this process: its abort signal, and the deadline that fires shortly
-// before pg-boss would consider the job expired and hand it to another worker.
+// before its lease ends (pg-boss would then consider the job expired and hand it to another
+// worker). Each renewal of the lease moves the deadline.
 import type PgBoss from 'pg-boss';
 
 export interface RunningJob {
   id: string;
   kind: string;
+  /** pg-boss's retry count when this run began: with the id it names the run (a retry keeps the id). */
+  retryCount: number;
   signal: AbortSignal;
-  /** True once the deadline passed: the outcome must no longer be written (another run may own the job). */
+  /** True once the lease ran out or was lost: the outcome must no longer be written (another run may own the job). */
   readonly expired: boolean;
   /** Resolves or rejects with the handler, or rejects as soon as the signal aborts. */
   race(work: Promise<void>): Promise<void>;
   abort(reason: Error): void;
+  /** The lease was renewed: it ends `remainingMs` from now (as the database counted, so never later than that). */
+  renewed(remainingMs: number): void;
+  /** The job is no longer this run's (expired, failed or cancelled by someone else): stop without writing. */
+  lost(reason: string): void;
   dispose(): void;
 }
 
-// Leave pg-boss's expiry a margin so this run stops writing before another worker may start.
-const marginMs = (expireMs: number): number => Math.min(5_000, expireMs * 0.1);
+// Leave the lease a margin so this run stops writing before another worker may start.
+const marginMs = (leaseMs: number): number => Math.min(5_000, leaseMs * 0.1);
 
 export function runningJob(job: PgBoss.JobWithMetadata): RunningJob {
   const controller = new AbortController();
   let expired = false;
-  const expireMs = Number(job.expireInSeconds) * 1000;
-  const deadline = setTimeout(() => {
+  const leaseMs = Number(job.expireInSeconds) * 1000;
+  const expire = (reason: string): void => {
     expired = true;
-    controller.abort(new Error(`job ran past its expiry of ${job.expireInSeconds} s`));
-  }, expireMs - marginMs(expireMs));
+    controller.abort(new Error(reason));
+  };
+  const arm = (ms: number): NodeJS.Timeout => setTimeout(() => expire(`job ran past its lease of ${job.expireInSeconds} s`), ms - marginMs(leaseMs));
+  let deadline = arm(leaseMs);
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
   });
@@ -32,12 +41,21 @@ export function runningJob(job: PgBoss.JobWithMetadata): RunningJob {
   return {
     id: job.id,
     kind: job.name,
+    retryCount: job.retryCount,
     signal: controller.signal,
     get expired() {
       return expired;
     },
     race: (work) => Promise.race([work, aborted]),
     abort: (reason) => controller.abort(reason),
+    renewed(remainingMs) {
+      if (controller.signal.aborted) return;
+      clearTimeout(deadline);
+      deadline = arm(remainingMs);
+    },
+    lost: (reason) => {
+      if (!controller.signal.aborted) expire(reason);
+    },
     dispose: () => clearTimeout(deadline),
   };
 }

@@ -1,17 +1,28 @@
-// A test database reached through a local TCP proxy that a test can cut and restore, to see how the
-// service behaves while its database is away without touching the shared PostgreSQL server.
+// A test database reached through a local TCP proxy that a test can cut, black-hole and restore, to see
+// how the service behaves while its database is away without touching the shared PostgreSQL server.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
-import type { Database } from '../../src/db/connection.ts';
+import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/connection.ts';
 import { createTestDatabase } from './db.ts';
 
 export interface ProxiedDatabase {
   db: Database;
   /** Drops every open connection and refuses new ones, as a restarting server does. */
   cut(): Promise<void>;
-  /** Accepts connections again on the same port. */
+  /**
+   * Stops forwarding bytes either way and keeps every connection open, new ones included: a silent
+   * network partition (no RST, no FIN). What was sent meanwhile is delivered once restored, as TCP would.
+   */
+  blackHole(): void;
+  /** Accepts connections again on the same port, and forwards bytes again. */
   restore(): Promise<void>;
+}
+
+/** A client connection and its upstream, forwarded while the proxy is not black-holed. */
+interface Pair {
+  client: Socket;
+  upstream?: Socket;
 }
 
 type Target = { path: string } | { host: string; port: number };
@@ -26,38 +37,63 @@ function listenOn(server: Server, port: number): Promise<number> {
   });
 }
 
-function proxyServer(target: Target, sockets: Set<Socket>): Server {
+function proxyServer(target: Target, sockets: Set<Socket>, pairs: Set<Pair>, holding: () => boolean): Server {
   return createServer((client) => {
-    const upstream = connect(target);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
+    const pair: Pair = { client };
+    pairs.add(pair);
+    track(client, sockets, pair, pairs);
+    // Accepted but not forwarded: the connection attempt hangs as it would across a partition.
+    if (holding()) client.pause();
+    else forward(pair, target, sockets, pairs);
   });
 }
 
-/** A fresh migrated test database (PGlite or a PostgreSQL schema) whose client goes through the proxy. */
-export async function createProxiedDatabase(): Promise<ProxiedDatabase> {
+function track(socket: Socket, sockets: Set<Socket>, pair: Pair, pairs: Set<Pair>): void {
+  sockets.add(socket);
+  socket.on('close', () => {
+    sockets.delete(socket);
+    pairs.delete(pair);
+  });
+  socket.on('error', () => {
+    pair.client.destroy();
+    pair.upstream?.destroy();
+  });
+}
+
+function forward(pair: Pair, target: Target, sockets: Set<Socket>, pairs: Set<Pair>): void {
+  pair.upstream ??= connect(target);
+  if (!sockets.has(pair.upstream)) track(pair.upstream, sockets, pair, pairs);
+  pair.client.pipe(pair.upstream).pipe(pair.client);
+}
+
+function stall(pair: Pair): void {
+  pair.client.unpipe();
+  pair.upstream?.unpipe();
+  pair.client.pause();
+  pair.upstream?.pause();
+}
+
+/**
+ * A fresh migrated test database (PGlite or a PostgreSQL schema) whose client, opened as the service
+ * opens PostgreSQL (with `bounds`: its timeouts), goes through the proxy. It has no connection string
+ * for the job queue: a service on it runs without jobs.
+ */
+export async function createProxiedDatabase(bounds: Pick<DatabaseOptions, 'connectTimeoutMs' | 'queryTimeoutMs'> = {}): Promise<ProxiedDatabase> {
   const direct = await createTestDatabase();
   const o = direct.sql.options;
   const target: Target = o.path ? { path: o.path } : { host: o.host[0], port: o.port[0] };
   const sockets = new Set<Socket>();
-  let server = proxyServer(target, sockets);
+  const pairs = new Set<Pair>();
+  let blackHoled = false;
+  let server = proxyServer(target, sockets, pairs, () => blackHoled);
   const port = await listenOn(server, 0);
-  const sql = postgres({
-    host: '127.0.0.1',
-    port,
-    user: o.user,
-    database: o.database,
-    max: o.max,
-    connection: o.connection,
-    onnotice: () => {},
-  });
+  const searchPath = (o.connection as Record<string, string | undefined>).search_path;
+  const url = `postgres://${encodeURIComponent(o.user)}@127.0.0.1:${port}/${encodeURIComponent(o.database)}`;
+  // With bounds, the client the service opens on PostgreSQL; without, a plain postgres.js client (on
+  // PGlite's socket server, the service's client recovers from a cut only after its connect timeout).
+  const sql = bounds.connectTimeoutMs || bounds.queryTimeoutMs
+    ? (await openDatabase({ databaseUrl: url, max: o.max, ...(searchPath && { searchPath }), ...bounds })).sql
+    : postgres(url, { max: o.max, connection: o.connection, onnotice: () => {} });
   const close = async (): Promise<void> => {
     // A bounded end: after an outage postgres.js 3.4 can leave a connection whose end() never settles.
     await sql.end({ timeout: 1 });
@@ -73,8 +109,17 @@ export async function createProxiedDatabase(): Promise<ProxiedDatabase> {
       for (const socket of sockets) socket.destroy();
       await closed;
     },
+    blackHole() {
+      blackHoled = true;
+      for (const pair of pairs) stall(pair);
+    },
     async restore() {
-      server = proxyServer(target, sockets);
+      if (blackHoled) {
+        blackHoled = false;
+        for (const pair of pairs) forward(pair, target, sockets, pairs);
+        return;
+      }
+      server = proxyServer(target, sockets, pairs, () => blackHoled);
       await listenOn(server, port);
     },
   };

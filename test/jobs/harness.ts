@@ -11,11 +11,11 @@ export interface JobsHarness {
   /** pg-boss's schema for this test. */
   bossSchema: string;
   /** A started Jobs with these kinds; `work` runs them in this process. Stopped by close(). */
-  start(kinds: JobKind[], options?: { work?: boolean; concurrency?: number }): Promise<Jobs>;
+  start(kinds: JobKind[], options?: { work?: boolean; concurrency?: number; leaseSeconds?: number }): Promise<Jobs>;
   close(): Promise<void>;
 }
 
-export const silentLog = pino({ level: 'silent' });
+export const silentLog = pino({ level: process.env.TEST_LOG ?? 'silent' });
 
 export async function openJobsHarness(): Promise<JobsHarness> {
   const db = await createTestDatabase();
@@ -30,7 +30,10 @@ export async function openJobsHarness(): Promise<JobsHarness> {
         sql: db.sql,
         log: silentLog,
         schema: bossSchema,
+        // As the service does: two pg connections on PGlite's one backend could interleave their statements.
+        poolSize: db.kind === 'pglite' ? 1 : undefined,
         maintenanceIntervalSeconds: 1,
+        ...(options.leaseSeconds && { leaseSeconds: options.leaseSeconds }),
         worker: { concurrency: options.concurrency ?? 2, pollIntervalMs: 500 },
       });
       jobs.register(...kinds);

@@ -1,5 +1,6 @@
 // Real worker processes: several share one queue, and a worker killed with SIGKILL in the middle
-// of a job leaves it to be retried after its expiry, with each checkpointed step done once.
+// of a job leaves it to be retried once its lease lapses (long before the kind's expiry and retry
+// delay), with each checkpointed step done once.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,12 +38,17 @@ function worker(env: Record<string, string>): ChildWorker {
   return child;
 }
 
-async function killMidJobAndRestart(env: Record<string, string>): Promise<string> {
+// A kind that may run 15 minutes and waits 10 minutes before a retry, on a 2 s lease: only the lease
+// can bring its job back within the test's timeout.
+const leased = { FIXTURE_EXPIRE_SECONDS: '900', FIXTURE_RETRY_DELAY_SECONDS: '600', FIXTURE_LEASE_SECONDS: '2' };
+
+async function killMidJobAndRestart(env: Record<string, string>, onKilled?: () => Promise<void>): Promise<string> {
   const first = worker({ ...env, FIXTURE_ENQUEUE: '1', FIXTURE_BLOCK_AT_STEP: '2' });
   const jobId = (await first.line('enqueued ')).slice('enqueued '.length);
   await first.line('blocked');
   first.process.kill('SIGKILL');
   await first.exited;
+  await onKilled?.();
   const second = worker({ ...env, FIXTURE_EXIT_WHEN_IDLE: '1' });
   await second.line('idle');
   expect(await second.exited).toBe(0);
@@ -76,6 +82,22 @@ describe.runIf(onPostgres)('job worker processes on PostgreSQL', () => {
     expect(job.state).toBe('completed');
     expect(job.retry_count).toBeGreaterThanOrEqual(1);
   });
+
+  it('retries the job of a killed worker once its lease lapses, long before the expiry and retry delay', async () => {
+    h = await openJobsHarness();
+    const env = await postgresEnv(h);
+    let killedAt = 0;
+    const jobId = await killMidJobAndRestart({ ...env, ...leased }, async () => {
+      killedAt = Date.now();
+    });
+    const rows = await h.db.sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
+    expect(rows).toEqual([{ step: 1, n: 1 }, { step: 2, n: 1 }, { step: 3, n: 1 }]);
+    const [job] = await h.db.sql.unsafe(`select state, retry_count, started_on from ${h.bossSchema}.job where id = $1`, [jobId]);
+    expect(job.state).toBe('completed');
+    expect(job.retry_count).toBe(1);
+    // The retry started within a minute of the kill (a fresh process's start-up included), not 10–15.
+    expect((job.started_on as Date).getTime() - killedAt).toBeLessThan(60_000);
+  });
 });
 
 describe.runIf(!onPostgres)('job worker processes on PGlite with a data folder', () => {
@@ -93,6 +115,33 @@ describe.runIf(!onPostgres)('job worker processes on PGlite with a data folder',
         expect(rows).toEqual([{ step: 1, n: 1 }, { step: 2, n: 1 }, { step: 3, n: 1 }]);
         const [job] = await db.sql`select state from pgboss.job where id = ${jobId}`;
         expect(job.state).toBe('completed');
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('retries the job of a killed worker once its lease lapses, long before the expiry and retry delay', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'jobs-lease-'));
+    try {
+      const setup = await openDatabase({ dataDir });
+      await migrate(setup.sql);
+      await setup.sql.unsafe(effectsTable);
+      await setup.close();
+      let killedAt = 0;
+      const jobId = await killMidJobAndRestart({ FIXTURE_DATA_DIR: dataDir, FIXTURE_BOSS_SCHEMA: 'pgboss', ...leased }, async () => {
+        killedAt = Date.now();
+      });
+      const db = await openDatabase({ dataDir });
+      try {
+        const rows = await db.sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
+        expect(rows).toEqual([{ step: 1, n: 1 }, { step: 2, n: 1 }, { step: 3, n: 1 }]);
+        const [job] = await db.sql`select state, retry_count, started_on from pgboss.job where id = ${jobId}`;
+        expect(job.state).toBe('completed');
+        expect(job.retry_count).toBe(1);
+        expect((job.started_on as Date).getTime() - killedAt).toBeLessThan(60_000);
       } finally {
         await db.close();
       }
