@@ -19,7 +19,7 @@ export interface AppConfig {
   host: string;
   databaseUrl?: string;
   /** PostgreSQL: the longest wait to open a connection, and the longest a statement or a silent connection may take (then 503). */
-  database: { connectTimeoutMs: number; queryTimeoutMs: number };
+  database: { connectTimeoutMs: number; queryTimeoutMs: number; transactionGuard: boolean };
   dataDir: string;
   logLevel: string;
   bodyLimitBytes: number;
@@ -208,6 +208,7 @@ export function loadConfig(env: Env): AppConfig {
     database: {
       connectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000) || 10_000,
       queryTimeoutMs: int(env, 'DATABASE_QUERY_TIMEOUT_MS', 30_000) || 30_000,
+      transactionGuard: env.DATABASE_TRANSACTION_GUARD !== 'false',
     },
     dataDir: env.DATA_DIR || './data',
     logLevel: env.LOG_LEVEL || 'info',

@@ -2,7 +2,8 @@
 // for the connection the transaction holds (forever on the embedded database). The time limit only turns
 // such a wait into a failure.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/connection.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { insideTransaction, PoolInTransactionError } from '../../src/db/transaction-guard.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 
@@ -76,6 +77,28 @@ describe('the pool inside its own transaction', () => {
       expect(answer).toEqual([{ one: 1 }]);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('DATABASE_TRANSACTION_GUARD', () => {
+  it('is on unless set to false', () => {
+    const base = { JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(base).database.transactionGuard).toBe(true);
+    expect(loadConfig({ ...base, DATABASE_TRANSACTION_GUARD: 'false' }).database.transactionGuard).toBe(false);
+  });
+});
+
+// On PostgreSQL only: on the embedded database's one connection the unguarded query would wait for good.
+describe.runIf(Boolean(process.env.DATABASE_URL))('DATABASE_TRANSACTION_GUARD=false', () => {
+
+  it('leaves the pool unguarded: a pool query inside its transaction takes another connection', { timeout: HANG }, async () => {
+    const plain = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 2, transactionGuard: false });
+    try {
+      const answer = await plain.sql.begin(async () => plain.sql<{ one: number }[]>`select 1 as one`);
+      expect(answer).toEqual([{ one: 1 }]);
+    } finally {
+      await plain.close();
     }
   });
 });
