@@ -6,7 +6,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsPlugin from 'ajv-formats';
 import { ProtocolError, ProtocolErrorCode, UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from './tool-descriptor.ts';
-import { buildRequest, planRequest, type RequestPlan } from './tool-request.ts';
+import { buildRequest, planRequest, unsendableHeaders, type RequestPlan } from './tool-request.ts';
 import { argumentNames } from './argument-names.ts';
 import { pagingHint, toToolResult, type ResultShape } from './tool-result.ts';
 
@@ -179,6 +179,7 @@ export function createToolDispatcher(options: ToolDispatcherOptions): ToolDispat
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const input = args ?? {};
     const reasons = tool.validate(input);
+    if (reasons.length === 0) reasons.push(...unsendableHeaders(tool.plan, input));
     if (reasons.length > 0) return invalidArguments(name, reasons);
     try {
       const response = await send(buildRequest(tool.plan, input, baseUrl, authorization), context);

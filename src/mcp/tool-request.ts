@@ -109,6 +109,21 @@ function buildBody(plan: RequestPlan, args: Record<string, unknown>): string | u
   return !plan.jsonBody && typeof body === 'string' ? body : JSON.stringify(body);
 }
 
+/** Values of header arguments that no HTTP header can carry (NUL, CR, LF, characters above U+00FF), as argument errors. */
+export function unsendableHeaders(plan: RequestPlan, args: Record<string, unknown>): string[] {
+  const reasons: string[] = [];
+  for (const arg of plan.headers) {
+    const value = args[arg.name];
+    if (value === undefined || value === null) continue;
+    try {
+      new Headers([[arg.key, Array.isArray(value) ? value.map(scalar).join(', ') : scalar(value)]]);
+    } catch {
+      reasons.push(`\`${arg.name}\` is sent as the ${arg.key} header and must not contain NUL, CR, LF or characters above U+00FF`);
+    }
+  }
+  return reasons;
+}
+
 export function buildRequest(
   plan: RequestPlan,
   args: Record<string, unknown>,

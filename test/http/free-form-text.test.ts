@@ -123,4 +123,15 @@ describe('over MCP', () => {
     expect(result.content[0].text).toContain('custom_fields/plan');
     expect(result.content[0].text).toContain('invalid_character');
   });
+
+  it('answers NUL in an argument sent as a header with an isError result naming the argument, not an unreachable API', async () => {
+    const args = { email: `mcp.h.${Date.now()}@example.com`, idempotency_key: 'a\u0000b' };
+    const body = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_lead', arguments: args } };
+    const res = await t.request('/mcp', { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+    const { result } = (await res.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } };
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/^Invalid arguments for create_lead: `idempotency_key`/);
+    expect(result.content[0].text).not.toContain('could not be reached');
+  });
 });
