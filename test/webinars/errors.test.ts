@@ -94,6 +94,13 @@ describe('add_webinar_registrants', () => {
     expect(mixed.results.map((r: any) => r.reason)).toEqual(['invalid', 'invalid']);
   });
 
+  it('skips as invalid an address that only looks like one, as leads do', async () => {
+    const webinar = await scheduleWebinar(t, ws, { title: 'Address check' });
+    const looksLike = ['<img/src=x/onerror=alert(9)>@x.io', 'a..b@example.com', 'a@b@example.com', 'fine.person@example.com'];
+    const result = await addRegistrants(t, ws, webinar.id, looksLike.map((email) => ({ email })));
+    expect(result.results.map((r: any) => r.reason ?? r.status)).toEqual(['invalid', 'invalid', 'invalid', 'added']);
+  });
+
   it('sends no reminder to a removed registrant', async () => {
     const webinar = await scheduleWebinar(t, ws, { title: 'Removal check' });
     const { results } = await addRegistrants(t, ws, webinar.id, [{ email: 'gone@example.com' }]);

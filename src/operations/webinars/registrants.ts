@@ -2,6 +2,7 @@
 // the public page; removal; and the join link. Capacity is checked under the webinar's row lock, so two
 // registrations racing for the last seat cannot both get it.
 import { emailHash, findLead } from '../../data/leads.ts';
+import { normalizeEmail } from '../../leads/lead-fields.ts';
 import type { Queryable } from '../../data/queryable.ts';
 import { countRegistered, findRegistrant, insertRegistrant, isSuppressed, listRegistrants as listRows, markJoined, removeRegistrantRow, type NewRegistrant, type RegistrantRow, type RegistrantStatus } from '../../data/webinar-registrants.ts';
 import { mailOfRegistrants, skipScheduled, type RegistrantMailRow } from '../../data/webinar-mail.ts';
@@ -16,7 +17,6 @@ import { planRegistrantMail } from './mail-plan.ts';
 import { requireWebinar } from './webinars.ts';
 import { registrantEventData } from './wire.ts';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PUBLIC: EventActor = { type: 'system', id: null };
 
 export type SkipReason = 'invalid' | 'duplicate' | 'full' | 'not_found' | 'suppressed';
@@ -41,8 +41,10 @@ export function closedBecause(w: WebinarRow, now: Date): 'cancelled' | 'started'
 
 /** One registration under the webinar's lock: the person, or why not. */
 async function registerOne(deps: Deps, tx: Queryable, w: WebinarRow, person: NewRegistrant, actor: EventActor): Promise<RegistrantRow | SkipReason> {
-  const email = person.email.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 254) return 'invalid';
+  // The address a webinar invitation is sent to: an e-mail address by the rules leads follow, not merely x@y.z.
+  const address = normalizeEmail(person.email);
+  if (!address.ok) return 'invalid';
+  const email = address.email;
   if (await isSuppressed(tx, w.workspace_id, emailHash(email))) return 'suppressed';
   if (w.capacity !== null && (await countRegistered(tx, w.workspace_id, w.id)) >= w.capacity) return 'full';
   const row = await insertRegistrant(tx, w.workspace_id, deps.ids, w.id, { ...person, email }, deps.clock.now());
