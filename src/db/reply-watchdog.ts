@@ -16,10 +16,11 @@ const SSL_REQUEST_CODE = 80877103;
 const SYNC = 0x53;
 const QUERY = 0x51;
 const READY_FOR_QUERY = 0x5a;
+const EMPTY = Buffer.alloc(0);
 
 /** Splits a byte stream into protocol messages (a type byte and a length that counts itself) and reports each type. */
 function messageReader(onType: (type: number) => void, untyped: boolean) {
-  let header = Buffer.alloc(0);
+  let header = EMPTY;
   let skip = 0;
   let first = untyped;
   return (chunk: Buffer): void => {
@@ -32,20 +33,28 @@ function messageReader(onType: (type: number) => void, untyped: boolean) {
         continue;
       }
       const size = first ? 4 : 5;
-      const need = size - header.length;
-      header = Buffer.concat([header, chunk.subarray(at, at + need)]);
-      at += Math.min(need, chunk.length - at);
-      if (header.length < size) return;
+      let view: Buffer;
+      if (header.length === 0 && chunk.length - at >= size) {
+        // The usual case: the whole header is in this chunk, read in place with no copy.
+        view = chunk.subarray(at, at + size);
+        at += size;
+      } else {
+        const need = size - header.length;
+        header = Buffer.concat([header, chunk.subarray(at, at + need)]);
+        at += Math.min(need, chunk.length - at);
+        if (header.length < size) return;
+        view = header;
+        header = EMPTY;
+      }
       if (first) {
         // The startup or SSL request: a length, then a code, no type byte.
-        skip = header.readInt32BE(0) - 4;
+        skip = view.readInt32BE(0) - 4;
         onType(-1);
         first = false;
       } else {
-        skip = header.readInt32BE(1) - 4;
-        onType(header[0]);
+        skip = view.readInt32BE(1) - 4;
+        onType(view[0]);
       }
-      header = Buffer.alloc(0);
     }
   };
 }
