@@ -6,8 +6,8 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
-import type { KeyRole } from '../src/data/api-keys.ts';
-import { effectiveKeyRole } from '../src/operations/api-keys/key-roles.ts';
+import type { KeyRole } from '../src/handlers/api-keys/api-keys-data.ts';
+import { effectiveKeyRole } from '../src/handlers/api-keys/key-roles.ts';
 import { createAdminCommands, type AdminCommands } from './admin/commands.ts';
 import pino from 'pino';
 

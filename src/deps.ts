@@ -13,11 +13,11 @@ import type { AppConfig } from './config.ts';
 import type { Sealer } from './auth/sealer.ts';
 import type { JobQueue } from './jobs/jobs.ts';
 import type { ServiceJobKinds } from './jobs/kinds.ts';
-import type { OperationWatch } from './operations/long-work/operation-watch.ts';
+import type { OperationWatch } from './handlers/operations/operation-watch.ts';
 import type { OutboundClient } from './outbound/outbound-client.ts';
-import type { GmailEndpoints } from './connectors/google/google-client.ts';
-import type { MetaEndpoints } from './connectors/meta/graph-client.ts';
-import type { TokenKeyring } from './connectors/token-keys.ts';
+import type { GmailEndpoints } from './handlers/connectors/google/google-client.ts';
+import type { MetaEndpoints } from './handlers/connectors/meta/graph-client.ts';
+import type { TokenKeyring } from './handlers/connectors/token-keys.ts';
 
 export interface Clock {
   now(): Date;

@@ -16,7 +16,7 @@ try {
   const { createApp } = await import('./app.ts');
   const { openDatabase } = await import('./db/connection.ts');
   const { migrate } = await import('./db/migrate.ts');
-  const { anyUserExists } = await import('./data/users.ts');
+  const { anyUserExists } = await import('./handlers/users/users-data.ts');
   const { createServices } = await import('./services.ts');
   const { handleShutdownSignals } = await import('./shutdown.ts');
   log.info(`opening ${describeDatabase(config)}`);

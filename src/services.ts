@@ -21,11 +21,11 @@ import { createSealer } from './auth/sealer.ts';
 import type { JobKind } from './jobs/job-kind.ts';
 import { createJobs } from './jobs/jobs.ts';
 import { scheduleServiceJobs, serviceJobKinds } from './jobs/kinds.ts';
-import { createOperationWatch } from './operations/long-work/operation-watch.ts';
+import { createOperationWatch } from './handlers/operations/operation-watch.ts';
 import { createOutboundClient } from './outbound/outbound-client.ts';
-import { gmailEndpoints } from './connectors/google/google-client.ts';
-import { metaEndpoints } from './connectors/meta/graph-client.ts';
-import { createTokenKeyring, loadTokenKeys } from './connectors/token-keys.ts';
+import { gmailEndpoints } from './handlers/connectors/google/google-client.ts';
+import { metaEndpoints } from './handlers/connectors/meta/graph-client.ts';
+import { createTokenKeyring, loadTokenKeys } from './handlers/connectors/token-keys.ts';
 import { sandboxClientSecret } from './sandbox/google-provider.ts';
 
 export interface ServiceOptions {

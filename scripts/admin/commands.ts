@@ -1,17 +1,17 @@
 // The operator commands: the same operations the API runs, with an operator actor, so the CLI
 // applies the same checks and writes the same rows. The CLI and its tests share this.
-import { findApiKeyWorkspace, type ApiKeyRow, type KeyRole } from '../../src/data/api-keys.ts';
-import { normaliseEmail } from '../../src/data/users.ts';
-import { listAllWorkspaces, type WorkspaceSummary } from '../../src/data/workspaces.ts';
+import { findApiKeyWorkspace, type ApiKeyRow, type KeyRole } from '../../src/handlers/api-keys/api-keys-data.ts';
+import { normaliseEmail } from '../../src/handlers/users/users-data.ts';
+import { listAllWorkspaces, type WorkspaceSummary } from '../../src/handlers/users/workspaces-data.ts';
 import type { Deps } from '../../src/deps.ts';
 import { ApiError } from '../../src/errors.ts';
 import { SignupRequestSchema } from '../../src/generated/routes.ts';
 import { fieldErrors, textErrors } from '../../src/http/validation.ts';
-import { operatorActor } from '../../src/operations/actor.ts';
-import { createApiKey } from '../../src/operations/api-keys/create-api-key.ts';
-import { listApiKeys } from '../../src/operations/api-keys/list-api-keys.ts';
-import { revokeApiKey } from '../../src/operations/api-keys/revoke-api-key.ts';
-import { signup } from '../../src/operations/users/signup.ts';
+import { operatorActor } from '../../src/handlers/actor.ts';
+import { createApiKey } from '../../src/handlers/api-keys/create-api-key-logic.ts';
+import { listApiKeys } from '../../src/handlers/api-keys/list-api-keys-logic.ts';
+import { revokeApiKey } from '../../src/handlers/api-keys/revoke-api-key-logic.ts';
+import { signup } from '../../src/handlers/users/signup-logic.ts';
 
 export interface AdminCommands {
   createWorkspace(input: { name: string; ownerEmail: string; ownerName: string; password: string }): Promise<{ workspaceId: string; userId: string; email: string }>;

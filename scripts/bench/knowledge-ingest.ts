@@ -3,12 +3,12 @@
 // database: the same pages' raw HTML inserted as one row each into a plain table. Rounds alternate the
 // two, so machine noise hits both alike; extraction and chunking alone (no database) are timed too.
 import type { Database } from '../../src/db/connection.ts';
-import { insertChunks, insertSource, publishGeneration } from '../../src/data/knowledge.ts';
-import { insertWorkspace } from '../../src/data/workspaces.ts';
+import { insertChunks, insertSource, publishGeneration } from '../../src/handlers/knowledge/knowledge-data.ts';
+import { insertWorkspace } from '../../src/handlers/users/workspaces-data.ts';
 import type { Ids } from '../../src/deps.ts';
 import { createIds } from '../../src/ids.ts';
-import { chunkPage } from '../../src/knowledge/chunk.ts';
-import { extractPage, type ExtractedPage } from '../../src/knowledge/extract.ts';
+import { chunkPage } from '../../src/handlers/knowledge/chunk.ts';
+import { extractPage, type ExtractedPage } from '../../src/handlers/knowledge/extract.ts';
 import { buildPages, type BenchPage } from './knowledge-pages.ts';
 
 export interface IngestOptions {

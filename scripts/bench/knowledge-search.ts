@@ -6,7 +6,7 @@
 import { loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
 import type { Database } from '../../src/db/connection.ts';
-import { insertChunks, insertSource, publishGeneration, searchChunks, type NewChunk } from '../../src/data/knowledge.ts';
+import { insertChunks, insertSource, publishGeneration, searchChunks, type NewChunk } from '../../src/handlers/knowledge/knowledge-data.ts';
 import type { Ids } from '../../src/deps.ts';
 import { createServices } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';

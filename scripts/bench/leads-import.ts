@@ -12,7 +12,7 @@ import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/connection.ts';
 import type { Ids } from '../../src/deps.ts';
-import { BATCH_SIZE } from '../../src/operations/leads/import-engine.ts';
+import { BATCH_SIZE } from '../../src/handlers/leads/import-engine.ts';
 import { createServices } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';
 import { importCsvUrl, type ImportRun } from './leads-api.ts';

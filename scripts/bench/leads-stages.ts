@@ -6,11 +6,11 @@
 // the whole engine (runImport over csvItems: parse, normalise, write, counts) without HTTP, the job
 // queue or the fetch.
 import type { Database } from '../../src/db/connection.ts';
-import { insertImport, LeadBatch, writeLeadCounts } from '../../src/data/leads.ts';
+import { insertImport, LeadBatch, writeLeadCounts } from '../../src/handlers/leads/leads-data.ts';
 import type { Deps } from '../../src/deps.ts';
-import { readCsvRows } from '../../src/leads/csv-rows.ts';
-import { normalizeLead } from '../../src/leads/lead-fields.ts';
-import { BATCH_SIZE, csvItems, runImport } from '../../src/operations/leads/import-engine.ts';
+import { readCsvRows } from '../../src/handlers/leads/csv-rows.ts';
+import { normalizeLead } from '../../src/handlers/leads/lead-fields.ts';
+import { BATCH_SIZE, csvItems, runImport } from '../../src/handlers/leads/import-engine.ts';
 import { csvChunks, csvLine, leadValues } from './leads-csv.ts';
 
 /** Rows per second of each stage. */

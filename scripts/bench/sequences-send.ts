@@ -13,7 +13,7 @@ import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/connection.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { dispatchDue, sendFromMailbox } from '../../src/operations/sequences/sender.ts';
+import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { startFakeGoogle, type FakeGoogle } from '../../test/connectors/fake-google.ts';
 import { openBenchDatabase } from './bench-database.ts';

@@ -9,7 +9,7 @@ import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/connection.ts';
 import type { Deps } from '../../src/deps.ts';
-import { defineOperationJob, startOperation, type OperationJobKind } from '../../src/operations/long-work/operation-job.ts';
+import { defineOperationJob, startOperation, type OperationJobKind } from '../../src/handlers/operations/operation-job.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';
 import { createGate, type Gate } from './gate.ts';

@@ -11,9 +11,9 @@
 import { createSecretKey } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
-import { findActiveKeyByPrefix, type ActiveKeyRow } from '../data/api-keys.ts';
-import { findMemberRole } from '../data/memberships.ts';
-import { findUser } from '../data/users.ts';
+import { findActiveKeyByPrefix, type ActiveKeyRow } from '../handlers/api-keys/api-keys-data.ts';
+import { findMemberRole } from '../handlers/members/memberships-data.ts';
+import { findUser } from '../handlers/users/users-data.ts';
 import type { AccountLogin, Clock, Principal } from '../deps.ts';
 import { parseApiKey, verifySecret } from './api-keys.ts';
 import { bearerCredentials } from './bearer-credentials.ts';

@@ -10,7 +10,7 @@
 // Emails are compared in any letter case, as accounts are (see normaliseEmail). Login is rare, so
 // this reads and writes the database directly.
 import type { Sql } from 'postgres';
-import { normaliseEmail } from '../data/users.ts';
+import { normaliseEmail } from '../handlers/users/users-data.ts';
 import type { Clock } from '../deps.ts';
 
 export interface LoginThrottleOptions {

@@ -2,7 +2,7 @@
 // request's credential into an Actor, call the operation in src/operations, and shape its result.
 import type { AccountLogin, Deps, Principal } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { actorFromPrincipal, type Actor } from '../operations/actor.ts';
+import { actorFromPrincipal, type Actor } from './actor.ts';
 
 export interface HandlerContext {
   deps: Deps;

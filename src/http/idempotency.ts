@@ -12,7 +12,7 @@ import {
   findIdempotencyKey,
   releaseIdempotencyKey,
   type IdempotencyRecord,
-} from '../data/idempotency.ts';
+} from './idempotency-data.ts';
 import type { Clock } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { routes, type OperationMeta } from '../generated/routes.ts';

@@ -8,7 +8,7 @@
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { simpleParser } from 'mailparser';
-import { findStateWorkspace } from '../data/connectors.ts';
+import { findStateWorkspace } from '../handlers/connectors/connectors-data.ts';
 import {
   claimSandboxCodeByHash,
   findSandboxTokenByHash,
@@ -16,9 +16,9 @@ import {
   insertSandboxMessage,
   insertSandboxToken,
   revokeSandboxGrant,
-} from '../data/sandbox.ts';
+} from './sandbox-data.ts';
 import type { Deps } from '../deps.ts';
-import { GMAIL_SCOPES, GMAIL_SEND_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_PREFIX } from '../connectors/google/google-client.ts';
+import { GMAIL_SCOPES, GMAIL_SEND_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_PREFIX } from '../handlers/connectors/google/google-client.ts';
 import { accountField, checkAccount, type AccountEntry } from './consent-account.ts';
 import { escapeHtml } from './page.ts';
 import { constantTimeEqual, redirectTo, sandboxPage, storableProviderInput } from './provider-responses.ts';

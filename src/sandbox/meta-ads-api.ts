@@ -5,11 +5,11 @@
 // its parents, and delivers nothing: insights are always empty. Errors have Graph's shape.
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { findSandboxTokenByHash, revokeSandboxGrant, type SandboxGrantRow } from '../data/sandbox.ts';
-import { findSandboxAdObjectByGrant, findSandboxAdObjectsByName, insertSandboxAdObject, setSandboxAdStatusByGrant, updateSandboxAdFieldsByGrant, type SandboxAdKind, type SandboxAdObjectRow } from '../data/sandbox-ads.ts';
+import { findSandboxTokenByHash, revokeSandboxGrant, type SandboxGrantRow } from './sandbox-data.ts';
+import { findSandboxAdObjectByGrant, findSandboxAdObjectsByName, insertSandboxAdObject, setSandboxAdStatusByGrant, updateSandboxAdFieldsByGrant, type SandboxAdKind, type SandboxAdObjectRow } from './sandbox-ads-data.ts';
 import { searchInterests, unknownInterest } from './meta-ads-targeting.ts';
 import type { Deps } from '../deps.ts';
-import { META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../connectors/meta/graph-client.ts';
+import { META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../handlers/connectors/meta/graph-client.ts';
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 

@@ -5,10 +5,10 @@
 // google-provider.ts). The Graph API it serves is in meta-ads-api.ts. Not part of the API contract.
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
-import { findStateWorkspace } from '../data/connectors.ts';
-import { claimSandboxCodeByHash, insertSandboxGrant, insertSandboxToken, revokeSandboxGrant } from '../data/sandbox.ts';
+import { findStateWorkspace } from '../handlers/connectors/connectors-data.ts';
+import { claimSandboxCodeByHash, insertSandboxGrant, insertSandboxToken, revokeSandboxGrant } from './sandbox-data.ts';
 import type { Deps } from '../deps.ts';
-import { META_ADS_SCOPES, META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../connectors/meta/graph-client.ts';
+import { META_ADS_SCOPES, META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../handlers/connectors/meta/graph-client.ts';
 import { graphError, metaAdsApiRoutes, metaAdsApiPaths } from './meta-ads-api.ts';
 import { accountField, checkAccount, type AccountEntry } from './consent-account.ts';
 import { escapeHtml } from './page.ts';

@@ -4,7 +4,7 @@
 // sequence a link names, and says what an uncertain message means.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchDue, sendFromMailbox } from '../../src/operations/sequences/sender.ts';
+import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems, type AdminPage } from './helpers/browser.ts';

@@ -8,7 +8,7 @@ import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge-ingest/site.ts';
 import { agentEnv, follow, ingestSite, type Run } from '../agents/agent-fixtures.ts';
 import { startFakeLlm, type FakeLlmMode } from '../agents/fake-llm.ts';
-import { writeAdCopyWithModel } from '../../src/agents/ad-copy/model-writer.ts';
+import { writeAdCopyWithModel } from '../../src/handlers/agents/ad-copy/model-writer.ts';
 import { json } from './ad-fixtures.ts';
 
 let t: TestApp;

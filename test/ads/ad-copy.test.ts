@@ -6,7 +6,7 @@ import type { SignupResult, TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge-ingest/site.ts';
 import { agentEnv, follow, ingestSite } from '../agents/agent-fixtures.ts';
-import { creativeProblems, writeAdCopy } from '../../src/agents/ad-copy/copy-writer.ts';
+import { creativeProblems, writeAdCopy } from '../../src/handlers/agents/ad-copy/copy-writer.ts';
 import { campaignBody, confirmOf, connectMeta, json } from './ad-fixtures.ts';
 
 let t: TestApp;

@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { playHuman, type Connector } from '../connectors/human.ts';
-import { runLaunch } from '../../src/operations/ads/launch-job.ts';
+import { runLaunch } from '../../src/handlers/ads/launch-job.ts';
 import { onceForJob } from '../../src/jobs/run-once.ts';
 
 export async function json<T = any>(res: Response | Promise<Response>, status = 200): Promise<T> {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignupResult, TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from '../admin/helpers/browser.ts';
-import { syncAdCampaign } from '../../src/operations/ads/sync.ts';
+import { syncAdCampaign } from '../../src/handlers/ads/sync.ts';
 import { startFakeGraph, type FakeGraph } from './fake-graph.ts';
 import { campaignBody, confirmOf, connectMeta, json, runLaunchJob } from './ad-fixtures.ts';
 

@@ -4,7 +4,7 @@
 // rate limits (retried later) and an expired token (connector expired, campaign needs reconnection).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
-import { syncAdCampaign } from '../../src/operations/ads/sync.ts';
+import { syncAdCampaign } from '../../src/handlers/ads/sync.ts';
 import { startFakeGraph, type FakeGraph } from './fake-graph.ts';
 import { campaignBody, confirmOf, json, runLaunchJob } from './ad-fixtures.ts';
 

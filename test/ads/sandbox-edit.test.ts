@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignupResult, TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { listSandboxAdObjects } from '../../src/data/sandbox-ads.ts';
+import { listSandboxAdObjects } from '../../src/sandbox/sandbox-ads-data.ts';
 import { campaignBody, confirmOf, connectMeta, json, runLaunchJob } from './ad-fixtures.ts';
 
 let t: TestApp;

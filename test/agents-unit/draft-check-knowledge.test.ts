@@ -2,8 +2,8 @@
 // customer's quotation appears whole, in its marks, with its speaker's name, or not at all; no sentence is
 // used in two steps; and the brief itself must be about what the knowledge says.
 import { describe, expect, it } from 'vitest';
-import { checkDraft } from '../../src/agents/email-sequence/draft-check.ts';
-import type { DraftStep, WriterBrief } from '../../src/agents/model-writer.ts';
+import { checkDraft } from '../../src/handlers/agents/email-sequence/draft-check.ts';
+import type { DraftStep, WriterBrief } from '../../src/handlers/agents/model-writer.ts';
 
 const DANA = 'We tried three tools. Only Acme showed us within a week.';
 const passages = [

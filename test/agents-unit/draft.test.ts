@@ -2,9 +2,9 @@
 // what each check says, and the writer's draft from fixed passages (only their sentences, cited, the same
 // every time).
 import { describe, expect, it } from 'vitest';
-import { checkDraft } from '../../src/agents/email-sequence/draft-check.ts';
-import { productName, writeWithTemplates } from '../../src/agents/email-sequence/template-writer.ts';
-import type { DraftStep, WriterBrief } from '../../src/agents/model-writer.ts';
+import { checkDraft } from '../../src/handlers/agents/email-sequence/draft-check.ts';
+import { productName, writeWithTemplates } from '../../src/handlers/agents/email-sequence/template-writer.ts';
+import type { DraftStep, WriterBrief } from '../../src/handlers/agents/model-writer.ts';
 
 const passages = [
   { chunk_id: 'kc_a', url: 'https://acme.example/', title: 'Acme Rockets | Home', text: 'Reusable rockets for small teams\nAcme Rockets builds reusable launch vehicles that small teams can fly every week. Launch costs fall by ninety percent when the booster comes home.\nRead about our company , our diary.' },

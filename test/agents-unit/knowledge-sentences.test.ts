@@ -1,7 +1,7 @@
 // The sentences the grounded writers build from: a quotation is one unit with its attribution (however many
 // sentences it spans, whichever marks it uses, nested or across lines), or it is left out; never half of it.
 import { describe, expect, it } from 'vitest';
-import { knowledgeSentences } from '../../src/agents/knowledge-sentences.ts';
+import { knowledgeSentences } from '../../src/handlers/agents/knowledge-sentences.ts';
 
 const sentences = (text: string) => knowledgeSentences([text], [], { refused: /[<>]/ });
 const texts = (text: string) => sentences(text).map((s) => s.text);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ModelWriterFailure, type ModelWriterConfig } from '../../src/agents/chat-completion.ts';
-import { writeWithModel, type WriterBrief } from '../../src/agents/model-writer.ts';
+import { ModelWriterFailure, type ModelWriterConfig } from '../../src/handlers/agents/chat-completion.ts';
+import { writeWithModel, type WriterBrief } from '../../src/handlers/agents/model-writer.ts';
 import { freePort } from '../helpers/prism.ts';
 import { startFakeLlm, type FakeLlm, type FakeLlmMode } from './fake-llm.ts';
 

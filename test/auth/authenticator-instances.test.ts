@@ -6,7 +6,7 @@ import type { Database } from '../../src/db/connection.ts';
 import { createAuthenticator, type Authenticator } from '../../src/auth/authenticator.ts';
 import { invalidateApiKey, invalidateMembership } from '../../src/auth/invalidation.ts';
 import { createJwtService } from '../../src/auth/jwt.ts';
-import { revokeKeysCreatedBy } from '../../src/data/api-keys.ts';
+import { revokeKeysCreatedBy } from '../../src/handlers/api-keys/api-keys-data.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { fixedClock, seedApiKey, seedMember, testPepper } from './seed.ts';
 

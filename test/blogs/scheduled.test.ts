@@ -6,7 +6,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge-ingest/site.ts';
 import { json } from '../sequences/sequence-fixtures.ts';
-import { publishDuePosts } from '../../src/operations/blogs/publish.ts';
+import { publishDuePosts } from '../../src/handlers/blogs/publish.ts';
 import { blogEnv, blogSlugOf, blogWorkspace, generatePost, page, type BlogWorkspace } from './blog-fixtures.ts';
 
 let t: TestApp;

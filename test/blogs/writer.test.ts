@@ -1,8 +1,8 @@
 // The blog-post-writer's grounded template writer and the checks every draft must pass, as pure functions.
 import { describe, expect, it } from 'vitest';
-import { checkPost } from '../../src/agents/blog-post/check.ts';
-import { blogPostInput } from '../../src/agents/blog-post/input.ts';
-import { clip, postSlug, writeBlogPost, type BlogPassage } from '../../src/agents/blog-post/writer.ts';
+import { checkPost } from '../../src/handlers/agents/blog-post/check.ts';
+import { blogPostInput } from '../../src/handlers/agents/blog-post/input.ts';
+import { clip, postSlug, writeBlogPost, type BlogPassage } from '../../src/handlers/agents/blog-post/writer.ts';
 
 const passages: BlogPassage[] = [
   { chunk_id: 'kc_a', url: 'https://acme.example/', title: 'Acme Rockets | Home', heading: 'Reusable rockets', text: 'Reusable rockets\nAcme Rockets builds reusable launch vehicles that small teams can fly every week. The Roadrunner lands itself on a small pad.' },

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTokenKeyring, loadTokenKeys, parseTokenKeys } from '../../src/connectors/token-keys.ts';
+import { createTokenKeyring, loadTokenKeys, parseTokenKeys } from '../../src/handlers/connectors/token-keys.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocsCorpus, githubAnchor, toolsMentioned } from '../../src/docs/corpus.ts';
+import { buildDocsCorpus, githubAnchor, toolsMentioned } from '../../src/handlers/docs/corpus.ts';
 
 const tools = new Set(['revoke_api_key', 'login', 'get_operation', 'delete_thing']);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DocsPassage } from '../../src/docs/corpus.ts';
-import { createDocsIndex } from '../../src/docs/search.ts';
-import { analyze, stem } from '../../src/docs/stemmer.ts';
+import type { DocsPassage } from '../../src/handlers/docs/corpus.ts';
+import { createDocsIndex } from '../../src/handlers/docs/search.ts';
+import { analyze, stem } from '../../src/handlers/docs/stemmer.ts';
 
 const passage = (id: string, text: string, tools: string[] = [], heading: string | null = null): DocsPassage => ({
   id,

@@ -1,7 +1,7 @@
 // Which outcomes an Idempotency-Key keeps, and for how long: failures a retry should run again (5xx, 429,
 // refused input) free the key; other 4xx are replayed; a key lapses after 24 h with or without the sweep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepIdempotencyKeys } from '../../src/data/idempotency.ts';
+import { sweepIdempotencyKeys } from '../../src/http/idempotency-data.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkPage, estimateTokens, type Chunk } from '../../src/knowledge/chunk.ts';
-import { extractPage, type Block, type ExtractedPage } from '../../src/knowledge/extract.ts';
+import { chunkPage, estimateTokens, type Chunk } from '../../src/handlers/knowledge/chunk.ts';
+import { extractPage, type Block, type ExtractedPage } from '../../src/handlers/knowledge/extract.ts';
 import { longGuide, marketingHome } from './fixtures/pages.ts';
 
 const h = (level: 1 | 2 | 3 | 4 | 5 | 6, text: string): Block => ({ kind: 'heading', level, text });

@@ -1,7 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { extractPage, type Block, type ExtractedPage } from '../../src/knowledge/extract.ts';
+import { extractPage, type Block, type ExtractedPage } from '../../src/handlers/knowledge/extract.ts';
 import { blogArticle, mainOnlyPage, marketingHome, type PageFixture } from './fixtures/pages.ts';
 
 function extract(fixture: PageFixture): ExtractedPage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractPage, UnsupportedContentError } from '../../src/knowledge/extract.ts';
+import { extractPage, UnsupportedContentError } from '../../src/handlers/knowledge/extract.ts';
 
 const url = 'https://acme.example/docs/notes.md';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRobots, robotsUrlFor, ROBOTS_MAX_BYTES } from '../../src/knowledge/robots.ts';
+import { parseRobots, robotsUrlFor, ROBOTS_MAX_BYTES } from '../../src/handlers/knowledge/robots.ts';
 
 // RFC 9309 §5.1, with its closing EOF marker (an unparseable line).
 const rfcExample = `User-Agent: *

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalizeUrl, pathAllowed, sameSite } from '../../src/knowledge/urls.ts';
+import { canonicalizeUrl, pathAllowed, sameSite } from '../../src/handlers/knowledge/urls.ts';
 
 describe('canonicalizeUrl', () => {
   const cases: Array<[string, { given: string; want: string }]> = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArrayLiteralWriter } from '../../src/leads/array-literal.ts';
+import { ArrayLiteralWriter } from '../../src/handlers/leads/array-literal.ts';
 
 const literal = (values: Array<string | null>, initialBytes?: number) => {
   const writer = new ArrayLiteralWriter(initialBytes);

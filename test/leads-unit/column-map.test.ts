@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyColumnMap, applyColumnMapToFields, indexColumns, normalizeLead, planColumns, type ColumnPlan } from '../../src/leads/lead-fields.ts';
+import { applyColumnMap, applyColumnMapToFields, indexColumns, normalizeLead, planColumns, type ColumnPlan } from '../../src/handlers/leads/lead-fields.ts';
 
 function planOf(header: string[], columnMap?: Record<string, string>): ColumnPlan {
   const result = planColumns(header, columnMap);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CopyTextWriter } from '../../src/leads/copy-text.ts';
+import { CopyTextWriter } from '../../src/handlers/leads/copy-text.ts';
 
 const rows = (given: Array<Array<string | null>>, initialBytes?: number) => {
   const writer = new CopyTextWriter(initialBytes);

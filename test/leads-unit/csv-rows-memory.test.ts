@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCsvRows } from '../../src/leads/csv-rows.ts';
+import { readCsvRows } from '../../src/handlers/leads/csv-rows.ts';
 
 const ROWS = 200_000;
 const notes = 'Met at the trade fair; wants a demo of the reporting module, call back after the budget round. '.repeat(3);

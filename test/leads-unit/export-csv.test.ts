@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readCsvRows } from '../../src/leads/csv-rows.ts';
-import { csvCell, csvLine, LEAD_EXPORT_COLUMNS, leadExportHeader, leadExportRow, leadsCsv, type ExportableLead } from '../../src/leads/export-csv.ts';
-import { applyColumnMap, normalizeLead, planColumns } from '../../src/leads/lead-fields.ts';
+import { readCsvRows } from '../../src/handlers/leads/csv-rows.ts';
+import { csvCell, csvLine, LEAD_EXPORT_COLUMNS, leadExportHeader, leadExportRow, leadsCsv, type ExportableLead } from '../../src/handlers/leads/export-csv.ts';
+import { applyColumnMap, normalizeLead, planColumns } from '../../src/handlers/leads/lead-fields.ts';
 
 async function collect(lines: AsyncIterable<string>): Promise<string> {
   let text = '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeLead, type FieldError, type NormalizedLead } from '../../src/leads/lead-fields.ts';
+import { normalizeLead, type FieldError, type NormalizedLead } from '../../src/handlers/leads/lead-fields.ts';
 
 const blank: NormalizedLead = {
   email: 'jane@acme.com',

@@ -2,7 +2,7 @@
 // skipped rows are told apart; `update` merges but never re-activates; a suppressed address is
 // created suppressed. Runs on PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeadBatch, suppress, writeLeadBatch, writeLeadCounts } from '../../src/data/leads.ts';
+import { LeadBatch, suppress, writeLeadBatch, writeLeadCounts } from '../../src/handlers/leads/leads-data.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { blankLead } from './lead-fixtures.ts';
 

@@ -5,9 +5,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendExportPart, beginExport, exportLeadsPage, findExport } from '../../src/data/lead-exports.ts';
-import { csvLine, leadExportHeader, leadExportRow } from '../../src/leads/export-csv.ts';
-import { EXPORT_PART_ROWS } from '../../src/operations/leads/export.ts';
+import { appendExportPart, beginExport, exportLeadsPage, findExport } from '../../src/handlers/leads/lead-exports-data.ts';
+import { csvLine, leadExportHeader, leadExportRow } from '../../src/handlers/leads/export-csv.ts';
+import { EXPORT_PART_ROWS } from '../../src/handlers/leads/export.ts';
 import { createTestApp, listen, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 

@@ -3,8 +3,8 @@
 // inline or as a job (which on PostgreSQL writes by COPY); imports holding such rows in one workspace
 // do not hold up another's. The options that apply to every row are refused whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '../../src/operations/actor.ts';
-import { bulkImportLeads } from '../../src/operations/leads/bulk-import.ts';
+import type { Actor } from '../../src/handlers/actor.ts';
+import { bulkImportLeads } from '../../src/handlers/leads/bulk-import.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 
 const terminal = ['succeeded', 'failed', 'cancelled'];

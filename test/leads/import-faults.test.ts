@@ -5,8 +5,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from 'postgres';
-import { BATCH_SIZE } from '../../src/operations/leads/import-engine.ts';
-import { retrySilentOperations } from '../../src/operations/long-work/sweep-stale.ts';
+import { BATCH_SIZE } from '../../src/handlers/leads/import-engine.ts';
+import { retrySilentOperations } from '../../src/handlers/operations/sweep-stale.ts';
 import { createTestApp, listen, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { pgliteSite, postgresSite, type CrashSite } from './crash-site.ts';
 import { expectedCounts, leadsCsv, serveHeldCsv, type HeldCsvServer } from './held-csv.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAnsweredStates } from '../../src/operations/long-work/answered-states.ts';
+import { createAnsweredStates } from '../../src/handlers/operations/answered-states.ts';
 
 describe('answered states', () => {
   it('keeps the last answer per caller and resource', () => {

@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import type { Deps } from '../../src/deps.ts';
 import { ApiError } from '../../src/errors.ts';
-import { defineOperationJob, startOperation, type OperationJobKind } from '../../src/operations/long-work/operation-job.ts';
-import type { Actor } from '../../src/operations/actor.ts';
+import { defineOperationJob, startOperation, type OperationJobKind } from '../../src/handlers/operations/operation-job.ts';
+import type { Actor } from '../../src/handlers/actor.ts';
 import type { TestApp } from '../helpers/app.ts';
 
 export interface StepsInput {

@@ -4,7 +4,7 @@
 // PGlite admits one process and its socket carries no NOTIFY, so this runs on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
-import type { Actor } from '../../src/operations/actor.ts';
+import type { Actor } from '../../src/handlers/actor.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { openGate, startSteps, stepsKinds } from './harness.ts';
 

@@ -3,8 +3,8 @@
 // set far beyond the wait), cancellation is cooperative, failures end with a problem, and the sweep
 // fails an operation whose job is gone. Runs on PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actorFromPrincipal, type Actor } from '../../src/operations/actor.ts';
-import { retrySilentOperations, sweepStaleOperations } from '../../src/operations/long-work/sweep-stale.ts';
+import { actorFromPrincipal, type Actor } from '../../src/handlers/actor.ts';
+import { retrySilentOperations, sweepStaleOperations } from '../../src/handlers/operations/sweep-stale.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { openGate, startSteps, stepsKinds } from './harness.ts';
 

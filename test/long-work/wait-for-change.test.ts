@@ -3,8 +3,8 @@
 // means before any timer: the answer is checked after a zero-delay timeout, which runs only after every
 // pending promise step; a waiter that sleeps is still waiting then (its re-read timer is far away).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '../../src/operations/actor.ts';
-import { waitForChange, type Watched } from '../../src/operations/long-work/wait-for-change.ts';
+import type { Actor } from '../../src/handlers/actor.ts';
+import { waitForChange, type Watched } from '../../src/handlers/operations/wait-for-change.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

@@ -5,7 +5,7 @@
 // sends the messages the dead one had reserved, each once.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sql } from 'postgres';
-import { dispatchDue, sweepDeadSenders } from '../../src/operations/sequences/sender.ts';
+import { dispatchDue, sweepDeadSenders } from '../../src/handlers/sequences/sender.ts';
 import type { FakeGoogle } from '../connectors/fake-google.ts';
 import { openSendSite, type SendSite } from './fixtures/send-site.ts';
 import { json } from './sequence-fixtures.ts';

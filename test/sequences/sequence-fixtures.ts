@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { TestApp, SignupResult } from '../helpers/app.ts';
 import type { FakeGoogle } from '../connectors/fake-google.ts';
 import { playHuman, type Connector } from '../connectors/human.ts';
-import { dispatchDue, sendFromMailbox } from '../../src/operations/sequences/sender.ts';
+import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 
 export interface Workspace {
   owner: SignupResult;

@@ -5,7 +5,7 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { invitationIcs } from '../../src/webinars/calendar.ts';
+import { invitationIcs } from '../../src/handlers/webinars/calendar.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
 import { addRegistrants, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 

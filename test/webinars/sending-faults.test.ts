@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { takeDueMailAcrossWorkspaces } from '../../src/data/webinar-mail.ts';
+import { takeDueMailAcrossWorkspaces } from '../../src/handlers/webinars/webinar-mail-data.ts';
 import { json, readyWorkspace } from '../sequences/sequence-fixtures.ts';
 import { addRegistrants, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 

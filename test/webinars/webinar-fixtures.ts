@@ -4,7 +4,7 @@
 import { simpleParser } from 'mailparser';
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { sendDueWebinarMail } from '../../src/operations/webinars/send-mail.ts';
+import { sendDueWebinarMail } from '../../src/handlers/webinars/send-mail.ts';
 import { json, type Workspace } from '../sequences/sequence-fixtures.ts';
 
 export const START = '2026-11-26T15:00:00.000Z';

@@ -1,4 +1,4 @@
-import type { AdCampaignStatus } from '../../data/ad-campaigns.ts';
+import type { AdCampaignStatus } from './ad-campaigns-data.ts';
 import type {
   ArchiveAdCampaignInput,
   ArchiveAdCampaignOutput,
@@ -19,13 +19,13 @@ import type {
   UpdateAdCampaignInput,
   UpdateAdCampaignOutput,
 } from '../../generated/handlers.ts';
-import { createAdCampaign as create, getAdCampaign as get, listAdCampaigns as list, updateAdCampaign as update } from '../../operations/ads/campaigns.ts';
-import { launchAdCampaign as launch } from '../../operations/ads/launch.ts';
-import { archiveAdCampaign as archive, pauseAdCampaign as pause, resumeAdCampaign as resume } from '../../operations/ads/lifecycle.ts';
-import { adCampaignBody } from '../../operations/ads/wire.ts';
-import { adCopyWriter } from '../../agents/ad-copy/definition.ts';
-import { startRun } from '../../operations/agents/runs.ts';
-import { runBody } from '../../operations/agents/wire.ts';
+import { createAdCampaign as create, getAdCampaign as get, listAdCampaigns as list, updateAdCampaign as update } from './campaigns-logic.ts';
+import { launchAdCampaign as launch } from './launch.ts';
+import { archiveAdCampaign as archive, pauseAdCampaign as pause, resumeAdCampaign as resume } from './lifecycle.ts';
+import { adCampaignBody } from './wire.ts';
+import { adCopyWriter } from '../agents/ad-copy/definition.ts';
+import { startRun } from '../agents/runs.ts';
+import { runBody } from '../agents/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

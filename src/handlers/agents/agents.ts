@@ -1,4 +1,4 @@
-import type { RunStatus } from '../../data/agent-runs.ts';
+import type { RunStatus } from './agent-runs-data.ts';
 import type {
   CancelAgentRunInput,
   CancelAgentRunOutput,
@@ -13,9 +13,9 @@ import type {
   RunAgentInput,
   RunAgentOutput,
 } from '../../generated/handlers.ts';
-import { findStoreAgent, listStoreAgents } from '../../agents/store.ts';
-import { cancelRun, getRun, listRuns, startRun } from '../../operations/agents/runs.ts';
-import { agentBody, runBody } from '../../operations/agents/wire.ts';
+import { findStoreAgent, listStoreAgents } from './store.ts';
+import { cancelRun, getRun, listRuns, startRun } from './runs.ts';
+import { agentBody, runBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

@@ -1,7 +1,7 @@
 import type { CreateApiKeyInput, CreateApiKeyOutput } from '../../generated/handlers.ts';
-import { createApiKey as create } from '../../operations/api-keys/create-api-key.ts';
+import { createApiKey as create } from './create-api-key-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
-import { apiKeyBody } from '../../operations/api-keys/wire.ts';
+import { apiKeyBody } from './wire.ts';
 
 export async function createApiKey(input: CreateApiKeyInput, ctx: HandlerContext): Promise<CreateApiKeyOutput> {
   const { row, key } = await create(ctx.deps, actorFrom(ctx), { name: input.body.name });

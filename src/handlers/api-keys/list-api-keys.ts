@@ -1,9 +1,9 @@
 import type { ListApiKeysInput, ListApiKeysOutput } from '../../generated/handlers.ts';
-import { requireAdmin } from '../../operations/actor.ts';
-import { listApiKeys as list } from '../../operations/api-keys/list-api-keys.ts';
+import { requireAdmin } from '../actor.ts';
+import { listApiKeys as list } from './list-api-keys-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { apiKeyBody } from '../../operations/api-keys/wire.ts';
+import { apiKeyBody } from './wire.ts';
 
 export async function listApiKeys(input: ListApiKeysInput, ctx: HandlerContext): Promise<ListApiKeysOutput> {
   const actor = actorFrom(ctx);

@@ -1,4 +1,4 @@
-import type { BlogPostStatus } from '../../data/blog-posts.ts';
+import type { BlogPostStatus } from './blog-posts-data.ts';
 import type {
   DeleteBlogPostInput,
   DeleteBlogPostOutput,
@@ -15,12 +15,12 @@ import type {
   UpdateBlogPostInput,
   UpdateBlogPostOutput,
 } from '../../generated/handlers.ts';
-import { blogPostWriter } from '../../agents/blog-post/definition.ts';
-import { startRun } from '../../operations/agents/runs.ts';
-import { runBody } from '../../operations/agents/wire.ts';
-import { deletePost, getPost, listPosts, updatePost } from '../../operations/blogs/posts.ts';
-import { publishPost, unpublishPost } from '../../operations/blogs/publish.ts';
-import { blogPostBody } from '../../operations/blogs/wire.ts';
+import { blogPostWriter } from '../agents/blog-post/definition.ts';
+import { startRun } from '../agents/runs.ts';
+import { runBody } from '../agents/wire.ts';
+import { deletePost, getPost, listPosts, updatePost } from './posts-logic.ts';
+import { publishPost, unpublishPost } from './publish.ts';
+import { blogPostBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

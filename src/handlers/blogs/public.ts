@@ -13,8 +13,8 @@ import type {
   BlogSitemapOutput,
 } from '../../generated/handlers.ts';
 import { etagMatches, etagOf } from '../../http/etag.ts';
-import { blogPageHeaders, blogPreviewHeaders } from '../../blogs/pages.ts';
-import { blogFeed as feed, blogIndex, blogPost, blogPostPreview, blogSitemap as sitemap, type Rendered } from '../../operations/blogs/public.ts';
+import { blogPageHeaders, blogPreviewHeaders } from './pages.ts';
+import { blogFeed as feed, blogIndex, blogPost, blogPostPreview, blogSitemap as sitemap, type Rendered } from './public-logic.ts';
 import type { HandlerContext } from '../context.ts';
 
 // Every request revalidates (no-cache), so an unpublished post leaves caches at once; an unchanged page

@@ -1,6 +1,6 @@
 import type { GetConnectorInput, GetConnectorOutput } from '../../generated/handlers.ts';
-import { getConnector as get } from '../../operations/connectors/get-connector.ts';
-import { connectorBody } from '../../operations/connectors/wire.ts';
+import { getConnector as get } from './get-connector-logic.ts';
+import { connectorBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function getConnector(input: GetConnectorInput, ctx: HandlerContext): Promise<GetConnectorOutput> {

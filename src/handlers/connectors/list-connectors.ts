@@ -1,6 +1,6 @@
 import type { ListConnectorsInput, ListConnectorsOutput } from '../../generated/handlers.ts';
-import { listConnectors as list } from '../../operations/connectors/list-connectors.ts';
-import { connectorBody } from '../../operations/connectors/wire.ts';
+import { listConnectors as list } from './list-connectors-logic.ts';
+import { connectorBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 

@@ -1,6 +1,6 @@
 import type { ListSandboxMessagesInput, ListSandboxMessagesOutput } from '../../generated/handlers.ts';
-import { listSandboxMessages as list } from '../../operations/connectors/list-sandbox-messages.ts';
-import { sandboxMessageBody } from '../../operations/connectors/wire.ts';
+import { listSandboxMessages as list } from './list-sandbox-messages-logic.ts';
+import { sandboxMessageBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 

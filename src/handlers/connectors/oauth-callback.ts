@@ -1,5 +1,5 @@
 import type { OauthCallbackInput, OauthCallbackOutput } from '../../generated/handlers.ts';
-import { completeOAuth, refusalText } from '../../operations/connectors/complete-oauth.ts';
+import { completeOAuth, refusalText } from './complete-oauth.ts';
 import { escapeHtml, renderPage } from '../../sandbox/page.ts';
 import type { HandlerContext } from '../context.ts';
 

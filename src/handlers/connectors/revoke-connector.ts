@@ -1,6 +1,6 @@
 import type { RevokeConnectorInput, RevokeConnectorOutput } from '../../generated/handlers.ts';
-import { revokeConnector as revoke } from '../../operations/connectors/revoke-connector.ts';
-import { connectorBody } from '../../operations/connectors/wire.ts';
+import { revokeConnector as revoke } from './revoke-connector-logic.ts';
+import { connectorBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function revokeConnector(input: RevokeConnectorInput, ctx: HandlerContext): Promise<RevokeConnectorOutput> {

@@ -1,5 +1,5 @@
 import type { SendTestEmailInput, SendTestEmailOutput } from '../../generated/handlers.ts';
-import { sendTestEmail as send } from '../../operations/connectors/send-test-email.ts';
+import { sendTestEmail as send } from './send-test-email-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function sendTestEmail(input: SendTestEmailInput, ctx: HandlerContext): Promise<SendTestEmailOutput> {

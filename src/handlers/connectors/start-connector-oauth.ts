@@ -1,6 +1,6 @@
 import type { StartConnectorOauthInput, StartConnectorOauthOutput } from '../../generated/handlers.ts';
-import { startConnectorOAuth as start } from '../../operations/connectors/start-connector-oauth.ts';
-import { connectorBody } from '../../operations/connectors/wire.ts';
+import { startConnectorOAuth as start } from './start-connector-oauth-logic.ts';
+import { connectorBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function startConnectorOauth(input: StartConnectorOauthInput, ctx: HandlerContext): Promise<StartConnectorOauthOutput> {

@@ -1,5 +1,5 @@
 import type { SearchDocsInput, SearchDocsOutput } from '../../generated/handlers.ts';
-import { searchDocs as search } from '../../operations/docs/search-docs.ts';
+import { searchDocs as search } from './search-docs-logic.ts';
 import { requirePrincipal, type HandlerContext } from '../context.ts';
 
 export async function searchDocs(input: SearchDocsInput, ctx: HandlerContext): Promise<SearchDocsOutput> {

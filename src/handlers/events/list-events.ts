@@ -1,9 +1,9 @@
 import type { ListEventsInput, ListEventsOutput } from '../../generated/handlers.ts';
-import { requireAdmin } from '../../operations/actor.ts';
-import { listEvents as list } from '../../operations/events/list-events.ts';
+import { requireAdmin } from '../actor.ts';
+import { listEvents as list } from './list-events-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { eventBody } from '../../operations/events/wire.ts';
+import { eventBody } from './wire.ts';
 
 export async function listEvents(input: ListEventsInput, ctx: HandlerContext): Promise<ListEventsOutput> {
   const actor = actorFrom(ctx);

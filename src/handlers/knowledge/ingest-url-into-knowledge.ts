@@ -1,6 +1,6 @@
 import type { IngestUrlIntoKnowledgeInput, IngestUrlIntoKnowledgeOutput } from '../../generated/handlers.ts';
-import { ingestUrlIntoKnowledge as ingest } from '../../operations/knowledge/ingest-url.ts';
-import { operationBody, operationPath } from '../../operations/long-work/wire.ts';
+import { ingestUrlIntoKnowledge as ingest } from './ingest-url.ts';
+import { operationBody, operationPath } from '../operations/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function ingestUrlIntoKnowledge(input: IngestUrlIntoKnowledgeInput, ctx: HandlerContext): Promise<IngestUrlIntoKnowledgeOutput> {

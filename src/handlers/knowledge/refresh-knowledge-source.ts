@@ -1,6 +1,6 @@
 import type { RefreshKnowledgeSourceInput, RefreshKnowledgeSourceOutput } from '../../generated/handlers.ts';
-import { refreshKnowledgeSource as refresh } from '../../operations/knowledge/refresh-source.ts';
-import { operationBody, operationPath } from '../../operations/long-work/wire.ts';
+import { refreshKnowledgeSource as refresh } from './refresh-source.ts';
+import { operationBody, operationPath } from '../operations/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function refreshKnowledgeSource(input: RefreshKnowledgeSourceInput, ctx: HandlerContext): Promise<RefreshKnowledgeSourceOutput> {

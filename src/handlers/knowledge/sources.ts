@@ -10,9 +10,9 @@ import type {
   SearchKnowledgeInput,
   SearchKnowledgeOutput,
 } from '../../generated/handlers.ts';
-import { searchKnowledge as search } from '../../operations/knowledge/search-knowledge.ts';
-import { deleteKnowledgeSource as remove, getKnowledgeSource as get, listKnowledgeChunks as chunks, listKnowledgeSources as list } from '../../operations/knowledge/sources.ts';
-import { chunkBody, hitBody, sourceBody } from '../../operations/knowledge/wire.ts';
+import { searchKnowledge as search } from './search-knowledge.ts';
+import { deleteKnowledgeSource as remove, getKnowledgeSource as get, listKnowledgeChunks as chunks, listKnowledgeSources as list } from './sources-logic.ts';
+import { chunkBody, hitBody, sourceBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

@@ -6,9 +6,9 @@ import type {
   GetLeadExportInput,
   GetLeadExportOutput,
 } from '../../generated/handlers.ts';
-import { downloadLeadExport as download, exportLeads as start, getLeadExport as find } from '../../operations/leads/export.ts';
-import { exportBody } from '../../operations/leads/wire.ts';
-import { operationBody, operationPath } from '../../operations/long-work/wire.ts';
+import { downloadLeadExport as download, exportLeads as start, getLeadExport as find } from './export.ts';
+import { exportBody } from './wire.ts';
+import { operationBody, operationPath } from '../operations/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function exportLeads(input: ExportLeadsInput, ctx: HandlerContext): Promise<ExportLeadsOutput> {

@@ -6,10 +6,10 @@ import type {
   ListLeadImportErrorsInput,
   ListLeadImportErrorsOutput,
 } from '../../generated/handlers.ts';
-import { bulkImportLeads as importLeads } from '../../operations/leads/bulk-import.ts';
-import { getLeadImport as find, listLeadImportErrors as listErrors } from '../../operations/leads/imports.ts';
-import { importBody, importErrorBody } from '../../operations/leads/wire.ts';
-import { operationBody, operationPath } from '../../operations/long-work/wire.ts';
+import { bulkImportLeads as importLeads } from './bulk-import.ts';
+import { getLeadImport as find, listLeadImportErrors as listErrors } from './imports-logic.ts';
+import { importBody, importErrorBody } from './wire.ts';
+import { operationBody, operationPath } from '../operations/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 

@@ -1,4 +1,4 @@
-import type { LeadStatus } from '../../data/leads.ts';
+import type { LeadStatus } from './leads-data.ts';
 import type {
   CreateLeadInput,
   CreateLeadOutput,
@@ -13,8 +13,8 @@ import type {
   UpdateLeadInput,
   UpdateLeadOutput,
 } from '../../generated/handlers.ts';
-import { createLead as create, deleteLead as remove, getLead as find, listLeads as list, unsubscribeLead as unsubscribe, updateLead as update } from '../../operations/leads/leads.ts';
-import { leadBody } from '../../operations/leads/wire.ts';
+import { createLead as create, deleteLead as remove, getLead as find, listLeads as list, unsubscribeLead as unsubscribe, updateLead as update } from './leads-logic.ts';
+import { leadBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

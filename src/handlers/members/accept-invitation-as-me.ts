@@ -1,5 +1,5 @@
 import type { AcceptInvitationAsMeInput, AcceptInvitationAsMeOutput } from '../../generated/handlers.ts';
-import { acceptInvitationAsMe as accept } from '../../operations/members/accept-invitation-as-me.ts';
+import { acceptInvitationAsMe as accept } from './accept-invitation-as-me-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { sessionBody } from '../users/body.ts';
 

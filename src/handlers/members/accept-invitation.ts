@@ -1,5 +1,5 @@
 import type { AcceptInvitationInput, AcceptInvitationOutput } from '../../generated/handlers.ts';
-import { acceptInvitation as accept } from '../../operations/members/accept-invitation.ts';
+import { acceptInvitation as accept } from './accept-invitation-logic.ts';
 import type { HandlerContext } from '../context.ts';
 import { sessionBody } from '../users/body.ts';
 

@@ -1,5 +1,5 @@
 import type { InviteMemberInput, InviteMemberOutput } from '../../generated/handlers.ts';
-import { inviteMember as invite } from '../../operations/members/invite-member.ts';
+import { inviteMember as invite } from './invite-member-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function inviteMember(input: InviteMemberInput, ctx: HandlerContext): Promise<InviteMemberOutput> {

@@ -1,8 +1,8 @@
 import type { ListMembersInput, ListMembersOutput } from '../../generated/handlers.ts';
-import { listMembers as list } from '../../operations/members/list-members.ts';
+import { listMembers as list } from './list-members-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { memberBody } from '../../operations/members/wire.ts';
+import { memberBody } from './wire.ts';
 
 export async function listMembers(input: ListMembersInput, ctx: HandlerContext): Promise<ListMembersOutput> {
   const actor = actorFrom(ctx);

@@ -1,5 +1,5 @@
 import type { RemoveMemberInput, RemoveMemberOutput } from '../../generated/handlers.ts';
-import { removeMember as remove } from '../../operations/members/remove-member.ts';
+import { removeMember as remove } from './remove-member-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function removeMember(input: RemoveMemberInput, ctx: HandlerContext): Promise<RemoveMemberOutput> {

@@ -1,6 +1,6 @@
 import type { CancelOperationInput, CancelOperationOutput } from '../../generated/handlers.ts';
-import { cancelOperation as cancel } from '../../operations/long-work/cancel-operation.ts';
-import { operationBody } from '../../operations/long-work/wire.ts';
+import { cancelOperation as cancel } from './cancel-operation-logic.ts';
+import { operationBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function cancelOperation(input: CancelOperationInput, ctx: HandlerContext): Promise<CancelOperationOutput> {

@@ -1,6 +1,6 @@
 import type { GetOperationInput, GetOperationOutput } from '../../generated/handlers.ts';
-import { getOperation as get } from '../../operations/long-work/get-operation.ts';
-import { operationBody } from '../../operations/long-work/wire.ts';
+import { getOperation as get } from './get-operation-logic.ts';
+import { operationBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function getOperation(input: GetOperationInput, ctx: HandlerContext): Promise<GetOperationOutput> {

@@ -1,7 +1,7 @@
-import type { OperationStatus } from '../../data/operations.ts';
+import type { OperationStatus } from './operations-data.ts';
 import type { ListOperationsInput, ListOperationsOutput } from '../../generated/handlers.ts';
-import { listOperations as list } from '../../operations/long-work/list-operations.ts';
-import { operationBody } from '../../operations/long-work/wire.ts';
+import { listOperations as list } from './list-operations-logic.ts';
+import { operationBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

@@ -1,5 +1,5 @@
-import type { EnrollmentStatus } from '../../data/sequence-enrollments.ts';
-import type { MessageStatus } from '../../data/sequence-messages.ts';
+import type { EnrollmentStatus } from './sequence-enrollments-data.ts';
+import type { MessageStatus } from './sequence-messages-data.ts';
 import type {
   ApproveEmailSequenceInput,
   ApproveEmailSequenceOutput,
@@ -22,11 +22,11 @@ import type {
   SubmitEmailSequenceForApprovalInput,
   SubmitEmailSequenceForApprovalOutput,
 } from '../../generated/handlers.ts';
-import { approveSequence, rejectSequence, submitForApproval } from '../../operations/sequences/approval.ts';
-import { enrollLeads, listEnrollments, removeLead } from '../../operations/sequences/enroll.ts';
-import { launchSequence, pauseSequence, resumeSequence } from '../../operations/sequences/launch.ts';
-import { listSentMessages as listMessages } from '../../operations/sequences/messages.ts';
-import { enrollmentBody, messageBody, sequenceBody } from '../../operations/sequences/wire.ts';
+import { approveSequence, rejectSequence, submitForApproval } from './approval.ts';
+import { enrollLeads, listEnrollments, removeLead } from './enroll.ts';
+import { launchSequence, pauseSequence, resumeSequence } from './launch.ts';
+import { listSentMessages as listMessages } from './messages.ts';
+import { enrollmentBody, messageBody, sequenceBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

@@ -1,4 +1,4 @@
-import type { SequenceStatus } from '../../data/sequences.ts';
+import type { SequenceStatus } from './sequences-data.ts';
 import type {
   ArchiveEmailSequenceInput,
   ArchiveEmailSequenceOutput,
@@ -15,9 +15,9 @@ import type {
   UpdateEmailSequenceInput,
   UpdateEmailSequenceOutput,
 } from '../../generated/handlers.ts';
-import { previewSequence } from '../../operations/sequences/preview.ts';
-import { archiveSequence, createSequence, deleteSequence, getSequence, listSequences, revisionFromIfMatch, updateSequence } from '../../operations/sequences/sequences.ts';
-import { sequenceBody } from '../../operations/sequences/wire.ts';
+import { previewSequence } from './preview.ts';
+import { archiveSequence, createSequence, deleteSequence, getSequence, listSequences, revisionFromIfMatch, updateSequence } from './sequences-logic.ts';
+import { sequenceBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

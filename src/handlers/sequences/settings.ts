@@ -1,5 +1,5 @@
 import type { GetWorkspaceSettingsInput, GetWorkspaceSettingsOutput, UpdateWorkspaceSettingsInput, UpdateWorkspaceSettingsOutput } from '../../generated/handlers.ts';
-import { getWorkspaceSettings as get, updateWorkspaceSettings as update } from '../../operations/sequences/settings.ts';
+import { getWorkspaceSettings as get, updateWorkspaceSettings as update } from './settings-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function getWorkspaceSettings(_input: GetWorkspaceSettingsInput, ctx: HandlerContext): Promise<GetWorkspaceSettingsOutput> {

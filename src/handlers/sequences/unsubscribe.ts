@@ -1,7 +1,7 @@
 // The pages an email recipient sees. GET only shows a confirmation form (mail scanners follow links; a GET
 // must never unsubscribe); POST, from that form or from the mail client's one-click, unsubscribes.
 import type { UnsubscribeOneClickInput, UnsubscribeOneClickOutput, UnsubscribePageInput, UnsubscribePageOutput } from '../../generated/handlers.ts';
-import { readUnsubscribeLink, unsubscribeByLink, type UnsubscribeSender } from '../../operations/sequences/unsubscribe.ts';
+import { readUnsubscribeLink, unsubscribeByLink, type UnsubscribeSender } from './unsubscribe-logic.ts';
 import { escapeHtml, renderPage } from '../../sandbox/page.ts';
 import type { HandlerContext } from '../context.ts';
 

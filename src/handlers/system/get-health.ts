@@ -1,4 +1,4 @@
-import { ping } from '../../data/queryable.ts';
+import { ping } from '../../db/queryable.ts';
 import { ApiError } from '../../errors.ts';
 import type { GetHealthInput, GetHealthOutput } from '../../generated/handlers.ts';
 import type { HandlerContext } from '../context.ts';

@@ -1,7 +1,7 @@
 // The session answer of signup and invitation acceptance: the joined workspace and a login for it.
 import type { Deps } from '../../deps.ts';
-import type { JoinedWorkspace } from '../../operations/users/signup.ts';
-import { userBody, workspaceBody } from '../../operations/users/wire.ts';
+import type { JoinedWorkspace } from './signup-logic.ts';
+import { userBody, workspaceBody } from './wire.ts';
 
 /** Signup and invitation acceptance both answer with the user, the workspace, the role and a login. */
 export async function sessionBody(deps: Deps, joined: JoinedWorkspace) {

@@ -1,8 +1,8 @@
 import type { GetMeInput, GetMeOutput } from '../../generated/handlers.ts';
-import { actorFromPrincipal } from '../../operations/actor.ts';
-import { getMe as me } from '../../operations/users/get-me.ts';
+import { actorFromPrincipal } from '../actor.ts';
+import { getMe as me } from './get-me-logic.ts';
 import { requirePrincipal, type HandlerContext } from '../context.ts';
-import { userBody, workspaceBody } from '../../operations/users/wire.ts';
+import { userBody, workspaceBody } from './wire.ts';
 
 export async function getMe(_input: GetMeInput, ctx: HandlerContext): Promise<GetMeOutput> {
   const principal = requirePrincipal(ctx);

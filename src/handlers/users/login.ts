@@ -1,5 +1,5 @@
 import type { LoginInput, LoginOutput } from '../../generated/handlers.ts';
-import { login as checkPassword } from '../../operations/users/login.ts';
+import { login as checkPassword } from './login-logic.ts';
 import type { HandlerContext } from '../context.ts';
 
 export async function login(input: LoginInput, ctx: HandlerContext): Promise<LoginOutput> {

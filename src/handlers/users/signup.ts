@@ -1,5 +1,5 @@
 import type { SignupInput, SignupOutput } from '../../generated/handlers.ts';
-import { signup as createAccount } from '../../operations/users/signup.ts';
+import { signup as createAccount } from './signup-logic.ts';
 import type { HandlerContext } from '../context.ts';
 import { sessionBody } from './body.ts';
 

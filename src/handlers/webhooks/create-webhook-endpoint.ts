@@ -1,6 +1,6 @@
 import type { CreateWebhookEndpointInput, CreateWebhookEndpointOutput } from '../../generated/handlers.ts';
-import { createWebhookEndpoint as create } from '../../operations/webhooks/create-webhook-endpoint.ts';
-import { endpointBody } from '../../operations/webhooks/wire.ts';
+import { createWebhookEndpoint as create } from './create-webhook-endpoint-logic.ts';
+import { endpointBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function createWebhookEndpoint(input: CreateWebhookEndpointInput, ctx: HandlerContext): Promise<CreateWebhookEndpointOutput> {

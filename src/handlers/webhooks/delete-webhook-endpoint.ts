@@ -1,6 +1,6 @@
 import type { DeleteWebhookEndpointInput, DeleteWebhookEndpointOutput } from '../../generated/handlers.ts';
-import { deleteWebhookEndpoint as remove } from '../../operations/webhooks/delete-webhook-endpoint.ts';
-import { endpointBody } from '../../operations/webhooks/wire.ts';
+import { deleteWebhookEndpoint as remove } from './delete-webhook-endpoint-logic.ts';
+import { endpointBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function deleteWebhookEndpoint(input: DeleteWebhookEndpointInput, ctx: HandlerContext): Promise<DeleteWebhookEndpointOutput> {

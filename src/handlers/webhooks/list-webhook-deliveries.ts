@@ -1,8 +1,8 @@
-import type { DeliveryStatus } from '../../data/webhooks.ts';
+import type { DeliveryStatus } from './webhooks-data.ts';
 import type { ListWebhookDeliveriesInput, ListWebhookDeliveriesOutput } from '../../generated/handlers.ts';
-import { requireAdmin } from '../../operations/actor.ts';
-import { listWebhookDeliveries as list } from '../../operations/webhooks/list-webhook-deliveries.ts';
-import { deliveryBody } from '../../operations/webhooks/wire.ts';
+import { requireAdmin } from '../actor.ts';
+import { listWebhookDeliveries as list } from './list-webhook-deliveries-logic.ts';
+import { deliveryBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

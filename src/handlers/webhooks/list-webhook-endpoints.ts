@@ -1,7 +1,7 @@
 import type { ListWebhookEndpointsInput, ListWebhookEndpointsOutput } from '../../generated/handlers.ts';
-import { requireAdmin } from '../../operations/actor.ts';
-import { listWebhookEndpoints as list } from '../../operations/webhooks/list-webhook-endpoints.ts';
-import { endpointBody } from '../../operations/webhooks/wire.ts';
+import { requireAdmin } from '../actor.ts';
+import { listWebhookEndpoints as list } from './list-webhook-endpoints-logic.ts';
+import { endpointBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 

@@ -1,6 +1,6 @@
 import type { SendTestWebhookInput, SendTestWebhookOutput } from '../../generated/handlers.ts';
-import { operationBody, operationPath } from '../../operations/long-work/wire.ts';
-import { sendTestWebhook as send } from '../../operations/webhooks/send-test-webhook.ts';
+import { operationBody, operationPath } from '../operations/wire.ts';
+import { sendTestWebhook as send } from './send-test-webhook-logic.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function sendTestWebhook(input: SendTestWebhookInput, ctx: HandlerContext): Promise<SendTestWebhookOutput> {

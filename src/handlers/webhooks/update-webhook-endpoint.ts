@@ -1,6 +1,6 @@
 import type { UpdateWebhookEndpointInput, UpdateWebhookEndpointOutput } from '../../generated/handlers.ts';
-import { updateWebhookEndpoint as update } from '../../operations/webhooks/update-webhook-endpoint.ts';
-import { endpointBody } from '../../operations/webhooks/wire.ts';
+import { updateWebhookEndpoint as update } from './update-webhook-endpoint-logic.ts';
+import { endpointBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 export async function updateWebhookEndpoint(input: UpdateWebhookEndpointInput, ctx: HandlerContext): Promise<UpdateWebhookEndpointOutput> {

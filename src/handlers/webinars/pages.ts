@@ -1,10 +1,10 @@
 // The pages a person sees: the registration form (GET sets the CSRF cookie the POST must send back, with
 // the form's token bound to it), the registration itself, and the join link.
 import type { WebinarJoinInput, WebinarJoinOutput, WebinarRegisterInput, WebinarRegisterOutput, WebinarRegistrationPageInput, WebinarRegistrationPageOutput } from '../../generated/handlers.ts';
-import { findWebinarByPublicId } from '../../data/webinars.ts';
-import { closedBecause, joinByToken, registerFromPage } from '../../operations/webinars/registrants.ts';
-import { cancelledJoinPage, notFoundPage, outcomePages, registrationForm } from '../../webinars/pages.ts';
-import { checkCsrf, cookieValue, CSRF_COOKIE, issueCsrf } from '../../webinars/tokens.ts';
+import { findWebinarByPublicId } from './webinars-data.ts';
+import { closedBecause, joinByToken, registerFromPage } from './registrants-logic.ts';
+import { cancelledJoinPage, notFoundPage, outcomePages, registrationForm } from './pages-logic.ts';
+import { checkCsrf, cookieValue, CSRF_COOKIE, issueCsrf } from './tokens.ts';
 import type { HandlerContext } from '../context.ts';
 
 const sandbox = (ctx: HandlerContext) => ctx.deps.connectors.gmail.mode === 'sandbox';

@@ -1,4 +1,4 @@
-import type { RegistrantStatus } from '../../data/webinar-registrants.ts';
+import type { RegistrantStatus } from './webinar-registrants-data.ts';
 import type {
   AddWebinarRegistrantsInput,
   AddWebinarRegistrantsOutput,
@@ -7,8 +7,8 @@ import type {
   RemoveWebinarRegistrantInput,
   RemoveWebinarRegistrantOutput,
 } from '../../generated/handlers.ts';
-import { addRegistrants, listRegistrants, registrantMail, removeRegistrant } from '../../operations/webinars/registrants.ts';
-import { registrantBody } from '../../operations/webinars/wire.ts';
+import { addRegistrants, listRegistrants, registrantMail, removeRegistrant } from './registrants-logic.ts';
+import { registrantBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

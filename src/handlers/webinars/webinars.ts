@@ -1,4 +1,4 @@
-import type { WebinarStatus } from '../../data/webinars.ts';
+import type { WebinarStatus } from './webinars-data.ts';
 import type {
   CancelWebinarInput,
   CancelWebinarOutput,
@@ -11,8 +11,8 @@ import type {
   UpdateWebinarInput,
   UpdateWebinarOutput,
 } from '../../generated/handlers.ts';
-import { cancelWebinar as cancel, getWebinar as get, listWebinars as list, scheduleWebinar as schedule, updateWebinar as update } from '../../operations/webinars/webinars.ts';
-import { webinarBody } from '../../operations/webinars/wire.ts';
+import { cancelWebinar as cancel, getWebinar as get, listWebinars as list, scheduleWebinar as schedule, updateWebinar as update } from './webinars-logic.ts';
+import { webinarBody } from './wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
 import { commaList } from '../query-lists.ts';

@@ -1,0 +1,53 @@
+// The run's first step: a Gmail connector to send from. The one the input names, else the workspace's
+// newest connected one, else a new one whose consent link the run hands to a person, waiting until they
+// allow access. Each time the run looks again (an event, the sweep) it renews a link that has expired.
+import { findConnector, listConnectors, type ConnectorRow } from '../../connectors/connectors-data.ts';
+import { ApiError } from '../../../errors.ts';
+import { startConnectorOAuth } from '../../connectors/start-connector-oauth-logic.ts';
+import type { AgentStep, StepContext, StepDone, StepWait } from '../agent-definition.ts';
+import type { EmailSequenceInput } from './input.ts';
+
+async function newestConnected(ctx: StepContext<EmailSequenceInput>): Promise<ConnectorRow | undefined> {
+  const rows = await listConnectors(ctx.deps.db.sql, ctx.actor.workspaceId, { limit: 100, provider: 'gmail' });
+  return rows.find((c) => c.status === 'connected');
+}
+
+async function connectorToUse(ctx: StepContext<EmailSequenceInput>): Promise<ConnectorRow> {
+  const { deps, actor } = ctx;
+  const id = ctx.input.sender_connector_id ?? (ctx.state.connector_id as string | undefined);
+  if (id) {
+    const row = await findConnector(deps.db.sql, actor.workspaceId, id);
+    if (!row) throw new ApiError('not_found', `No connector ${id} in this workspace.`);
+    if (row.provider !== 'gmail') throw new ApiError('conflict', `Connector ${id} is a ${row.provider} connector; the sequence needs a Gmail sender.`);
+    return row;
+  }
+  const connected = await newestConnected(ctx);
+  if (connected) return connected;
+  const started = await startConnectorOAuth(deps, actor, { provider: 'gmail' });
+  await deps.db.sql.begin((tx) => ctx.save(tx, { connector_id: started.id }));
+  return started;
+}
+
+export const senderStep: AgentStep<EmailSequenceInput> = {
+  name: 'connect_sender',
+  async run(ctx): Promise<StepDone | StepWait> {
+    const { deps, actor } = ctx;
+    let connector = await connectorToUse(ctx);
+    if (connector.status === 'connected') return { done: true, state: { connector_id: connector.id, sender_email: connector.account_email } };
+    const linkLive = connector.status === 'pending_consent' && connector.authorization_url && connector.authorization_expires_at && connector.authorization_expires_at > deps.clock.now();
+    if (!linkLive) connector = await startConnectorOAuth(deps, actor, { provider: 'gmail', reconnectConnectorId: connector.id });
+    const sandbox = connector.mode === 'sandbox' ? ' (sandbox mode: no real mail is sent)' : '';
+    return {
+      done: false,
+      action: {
+        type: 'connector_authorization',
+        url: connector.authorization_url ?? '',
+        message: `Ask your human to open this link and allow access to the Gmail account the sequence will send from${sandbox}. The link is renewed when it expires; the run goes on by itself once they have allowed it.`,
+        resource: { type: 'connector', id: connector.id },
+      },
+      timeoutSeconds: deps.config.agents.authorizationTimeoutSeconds,
+      timeoutCode: 'authorization_timeout',
+      timeoutMessage: `Nobody allowed access to connector ${connector.id} in time; run the agent again when your human is ready.`,
+    };
+  },
+};

@@ -1,0 +1,20 @@
+import { findConnector, type ConnectorRow } from './connectors-data.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+import type { Actor } from '../actor.ts';
+import { waitForChange, type Watched } from '../operations/wait-for-change.ts';
+
+const watchedConnector: Watched<ConnectorRow> = { fingerprint: (row) => row.status, settled: (row) => row.status !== 'pending_consent' };
+
+/**
+ * With `waitSeconds`, a connector pending consent is answered as soon as its status changes (the human allowed
+ * or denied access) or the wait ends; any other connector at once: there is nothing left to wait for.
+ */
+export function getConnector(deps: Deps, actor: Actor, request: { connectorId: string; waitSeconds: number; signal?: AbortSignal }): Promise<ConnectorRow> {
+  const read = async () => {
+    const row = await findConnector(deps.db.sql, actor.workspaceId, request.connectorId);
+    if (!row) throw new ApiError('not_found', `No connector ${request.connectorId} in this workspace.`);
+    return row;
+  };
+  return waitForChange(deps, actor, { id: request.connectorId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watchedConnector);
+}

@@ -1,0 +1,55 @@
+// A connector as the contract shows it: never its tokens; the consent link only while it is pending;
+// and `next_action`, the plain-words next step for an agent (null once connected).
+import type { ConnectorRow } from './connectors-data.ts';
+import type { SandboxMessageRow } from '../../sandbox/sandbox-data.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function nextAction(c: Pick<ConnectorRow, 'id' | 'status' | 'authorization_url' | 'provider'>): string | null {
+  switch (c.status) {
+    case 'pending_consent':
+      return `Show this link to the human and ask them to open it in a browser and allow access: ${c.authorization_url}. Then call get_connector with connector_id "${c.id}" and wait_seconds 50, again until its status is "connected" (or "failed").`;
+    case 'connected':
+      return null;
+    default:
+      return `Call start_connector_oauth with provider "${c.provider}" and reconnect_connector_id "${c.id}" for a fresh consent link, and show it to the human.`;
+  }
+}
+
+export const connectorBody = (c: ConnectorRow) => ({
+  id: c.id,
+  provider: c.provider,
+  status: c.status,
+  mode: c.mode,
+  account_email: c.account_email,
+  scopes_requested: [...c.scopes_requested],
+  scopes_granted: [...c.scopes_granted],
+  authorization_url: c.status === 'pending_consent' ? c.authorization_url : null,
+  authorization_expires_at: c.status === 'pending_consent' ? iso(c.authorization_expires_at) : null,
+  failure_reason: c.failure_reason,
+  next_action: nextAction(c),
+  created_at: c.created_at.toISOString(),
+  updated_at: c.updated_at.toISOString(),
+  connected_at: iso(c.connected_at),
+});
+
+/** What events carry: the connector without the consent link (its state is a one-time secret of the flow). */
+export const connectorEventData = (c: ConnectorRow) => {
+  const { authorization_url: _url, next_action: _next, ...rest } = connectorBody(c);
+  return rest;
+};
+
+export const sandboxMessageBody = (m: SandboxMessageRow) => ({
+  id: m.id,
+  mode: 'sandbox' as const,
+  account_email: m.account_email,
+  from: m.from_header,
+  to: m.to_header,
+  subject: m.subject,
+  message_id: m.message_id_header,
+  text: m.text_body,
+  html: m.html_body,
+  list_unsubscribe: m.list_unsubscribe,
+  list_unsubscribe_post: m.list_unsubscribe_post,
+  created_at: m.created_at.toISOString(),
+});

@@ -1,0 +1,180 @@
+// The knowledge crawler: fetches a source's pages through the SSRF-safe client as a polite crawler
+// (identifying User-Agent, robots.txt, a per-host delay, canonical URLs deduplicated, per-page time and
+// size caps), extracts their main text, chunks it along headings and indexes it under the source's
+// next generation, which becomes current at the end in one transaction. With max_pages above 1 it
+// follows same-site links breadth-first. The first page failing fails the fetch with its reason; a
+// later page failing is skipped. A failed or cancelled fetch keeps the last good content.
+import { z } from 'zod';
+import { dropStagedChunks, findSource, insertChunks, markFetching, markSourceFailed, publishGeneration, type SourceRow } from './knowledge-data.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+import { chunkPage } from './chunk.ts';
+import { extractPage, UnsupportedContentError, type ExtractedPage } from './extract.ts';
+import { parseRobots, robotsUrlFor, type Robots } from './robots.ts';
+import { canonicalizeUrl, pathAllowed, sameSite } from './urls.ts';
+import { OutboundError, outboundApiError } from '../../outbound/outbound-error.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { defineOperationJob, OperationCancelled, type OperationJobKind, type OperationWork } from '../operations/operation-job.ts';
+import { sourceBody } from './wire.ts';
+
+const ACCEPT = ['text/html', 'application/xhtml+xml', 'text/plain', 'text/markdown', 'text/x-markdown'];
+const ROBOTS_MAX_BYTES = 500 * 1024;
+const MAX_ROBOTS_DELAY_MS = 10_000;
+const SKIPPED_EXTENSIONS = /\.(pdf|jpe?g|png|gif|webp|svg|ico|zip|gz|tgz|mp[34]|mov|avi|woff2?|ttf|css|js|json|xml|rss|atom|docx?|xlsx?|pptx?)$/i;
+
+export function knowledgeIngestJob(deps: Deps): OperationJobKind<{ source_id: string }> {
+  return defineOperationJob(deps, {
+    name: 'knowledge.ingest',
+    type: 'knowledge_ingest',
+    input: z.object({ source_id: z.string() }),
+    retry: { limit: 2, delaySeconds: 15, backoff: true },
+    // 50 pages at the polite pace, each up to its timeout, with room to spare.
+    expireInSeconds: 30 * 60,
+    async run({ source_id: sourceId }, work) {
+      const source = await findSource(deps.db.sql, work.workspaceId, sourceId);
+      if (!source) throw new ApiError('not_found', `Knowledge source ${sourceId} was deleted.`);
+      const fail = async (reason: string) => {
+        const failed = await deps.db.sql.begin(async (tx) => {
+          const row = await markSourceFailed(tx, work.workspaceId, sourceId, reason, deps.clock.now());
+          if (row) await recordEvent(deps, tx, work.workspaceId, { type: 'system', id: null }, 'knowledge_source.failed', sourceBody(row));
+          return row;
+        });
+        deps.log.info({ source_id: sourceId, reason }, 'knowledge fetch failed');
+        return failed;
+      };
+      try {
+        await dropStagedChunks(deps.db.sql, work.workspaceId, sourceId, source.generation);
+        await markFetching(deps.db.sql, work.workspaceId, sourceId, deps.clock.now());
+        const crawled = await crawl(deps, work, source, source.generation + 1);
+        if (crawled.chunks === 0) throw new ApiError('knowledge_no_text', `No text could be extracted from ${source.url}${crawled.pages > 1 ? ` or the ${crawled.pages - 1} pages it links to` : ''}.`);
+        const ready = await deps.db.sql.begin(async (tx) => {
+          const row = await publishGeneration(tx, work.workspaceId, sourceId, { generation: source.generation + 1, title: crawled.title, pagesFetched: crawled.pages, now: deps.clock.now() });
+          if (row) await recordEvent(deps, tx, work.workspaceId, { type: 'system', id: null }, 'knowledge_source.ready', sourceBody(row));
+          return row;
+        });
+        if (!ready) throw new ApiError('not_found', `Knowledge source ${sourceId} was deleted during the fetch.`);
+        deps.log.info({ source_id: sourceId, pages: crawled.pages, chunks: ready.chunk_count }, 'knowledge source ready');
+        return { resource: { type: 'knowledge_source', id: sourceId } };
+      } catch (error) {
+        const final = error instanceof ApiError || error instanceof OperationCancelled || work.job.attempt > 2;
+        if (final) {
+          const reason = error instanceof ApiError ? error.message : error instanceof OperationCancelled ? 'The fetch was cancelled.' : 'The fetch failed on our side; try again later.';
+          await fail(reason).catch((e: unknown) => deps.log.error({ err: e, source_id: sourceId }, 'could not record a failed knowledge fetch'));
+        }
+        throw error;
+      }
+    },
+  });
+}
+
+interface CrawlResult {
+  pages: number;
+  chunks: number;
+  title: string | null;
+}
+
+/** The reason an outbound failure gives, as the problem a failed operation ends with. */
+function fetchProblem(error: unknown, url: string): ApiError | undefined {
+  if (error instanceof OutboundError) {
+    if (error.reason === 'unsupported_media_type') return new ApiError('unsupported_media_type', `${url}: ${error.message} (HTML, plain text and Markdown pages only)`);
+    const api = outboundApiError(error, 'url');
+    return new ApiError(api.code, `${url}: ${error.message}`, { errors: api.errors });
+  }
+  if (error instanceof UnsupportedContentError) return new ApiError('unsupported_media_type', `${url}: ${error.message}`);
+  if (error instanceof ApiError) return error;
+  return undefined;
+}
+
+async function crawl(deps: Deps, work: OperationWork, source: SourceRow, generation: number): Promise<CrawlResult> {
+  const { crawlDelayMs, pageTimeoutMs, maxPageBytes } = deps.config.knowledge;
+  const userAgent = deps.config.outbound.userAgent;
+  const robotsByOrigin = new Map<string, Robots>();
+  const lastFetchAt = new Map<string, number>();
+  const start = new URL(source.url);
+  const queue: string[] = [start.href];
+  const seen = new Set<string>([canonicalizeUrl(start)]);
+  let site = start;
+  let pages = 0;
+  let chunks = 0;
+  let title: string | null = null;
+  await work.progress(0, source.max_pages);
+
+  const politely = async (url: URL, robots: Robots | undefined) => {
+    const delay = Math.max(crawlDelayMs, Math.min(MAX_ROBOTS_DELAY_MS, (robots?.crawlDelaySeconds(userAgent) ?? 0) * 1000));
+    const wait = (lastFetchAt.get(url.host) ?? 0) + delay - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    lastFetchAt.set(url.host, Date.now());
+  };
+
+  const robotsFor = async (url: URL): Promise<Robots> => {
+    const known = robotsByOrigin.get(url.origin);
+    if (known) return known;
+    let robots: Robots;
+    try {
+      await politely(url, undefined);
+      const response = await deps.outbound.fetch(robotsUrlFor(url), { timeoutMs: pageTimeoutMs, maxBytes: ROBOTS_MAX_BYTES, signal: work.job.signal });
+      if (response.ok) robots = parseRobots(await response.text());
+      else {
+        await response.cancel();
+        // RFC 9309: a 4xx means no rules; a 5xx means the site is unreachable, so nothing may be crawled.
+        robots = parseRobots(response.status >= 500 ? 'User-agent: *\nDisallow: /' : '');
+      }
+    } catch (error) {
+      if (error instanceof OutboundError && error.refused) throw fetchProblem(error, robotsUrlFor(url).href);
+      robots = parseRobots('User-agent: *\nDisallow: /');
+    }
+    robotsByOrigin.set(url.origin, robots);
+    return robots;
+  };
+
+  while (queue.length > 0 && pages < source.max_pages) {
+    await work.throwIfCancelled();
+    const url = new URL(queue.shift() as string);
+    const first = pages === 0 && chunks === 0;
+    try {
+      const robots = await robotsFor(url);
+      if (!robots.isAllowed(url.pathname + url.search, userAgent)) {
+        if (first) throw new ApiError('robots_disallowed', `${url.href}: the site's robots.txt does not allow fetching this page.`);
+        continue;
+      }
+      await politely(url, robots);
+      const response = await deps.outbound.fetch(url, { accept: ACCEPT, timeoutMs: pageTimeoutMs, maxBytes: maxPageBytes, signal: work.job.signal });
+      if (!response.ok) {
+        await response.cancel();
+        throw new ApiError('url_fetch_failed', `${url.href}: the page answered ${response.status}.`);
+      }
+      const finalUrl = new URL(response.url);
+      if (first) site = finalUrl;
+      const page: ExtractedPage = extractPage({ url: finalUrl.href, contentType: response.headers.get('content-type') ?? '', body: await response.text() });
+      // A page whose canonical URL was fetched already is the same page under another address.
+      if (page.canonicalUrl && !first) {
+        const canonical = canonicalizeUrl(page.canonicalUrl);
+        if (seen.has(canonical) && canonical !== canonicalizeUrl(url)) continue;
+        seen.add(canonical);
+      }
+      seen.add(canonicalizeUrl(finalUrl));
+      pages += 1;
+      title ??= page.title;
+      const pieces = chunkPage(page);
+      await insertChunks(deps.db.sql, source.workspace_id, deps.ids, source.id, generation, pieces.map((c) => ({ pageUrl: finalUrl.href, pageTitle: page.title, headingPath: c.headingPath, position: chunks + c.position, text: c.text })));
+      chunks += pieces.length;
+      await work.progress(pages, source.max_pages);
+      for (const link of page.links) {
+        if (queue.length + pages >= source.max_pages * 4) break;
+        const next = new URL(link);
+        const key = canonicalizeUrl(next);
+        if (seen.has(key) || !sameSite(next, site) || SKIPPED_EXTENSIONS.test(next.pathname)) continue;
+        if (!pathAllowed(next.pathname, source.include_paths, source.exclude_paths)) continue;
+        seen.add(key);
+        queue.push(next.href);
+      }
+    } catch (error) {
+      if (error instanceof OperationCancelled) throw error;
+      const problem = fetchProblem(error, url.href);
+      if (!problem) throw error;
+      if (first) throw problem;
+      deps.log.info({ source_id: source.id, url: url.href, reason: problem.message }, 'knowledge page skipped');
+    }
+  }
+  return { pages, chunks, title };
+}

@@ -1,0 +1,28 @@
+import { findOperation, finishedStatuses, type OperationRow } from './operations-data.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+import type { Actor } from '../actor.ts';
+import { waitForChange, type Watched } from './wait-for-change.ts';
+
+export interface GetOperationRequest {
+  operationId: string;
+  /** 0–50: answer as soon as the status (or progress) changes, or when this many seconds pass. */
+  waitSeconds: number;
+  /** Aborted when the caller goes away: the wait ends at once. */
+  signal?: AbortSignal;
+}
+
+const watched: Watched<OperationRow> = {
+  fingerprint: (row) => JSON.stringify([row.status, row.progress_done, row.progress_total]),
+  settled: (row) => finishedStatuses.includes(row.status),
+};
+
+/** Any member may follow the workspace's operations; a finished one answers at once. */
+export function getOperation(deps: Deps, actor: Actor, request: GetOperationRequest): Promise<OperationRow> {
+  const read = async () => {
+    const row = await findOperation(deps.db.sql, actor.workspaceId, request.operationId);
+    if (!row) throw new ApiError('not_found', `No operation ${request.operationId} in this workspace.`);
+    return row;
+  };
+  return waitForChange(deps, actor, { id: request.operationId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watched);
+}

@@ -1,0 +1,162 @@
+// The sending machinery, as two job kinds. `sequences.dispatch` (every minute, and whenever a launch,
+// resume or enrollment makes something due) sweeps after dead senders, turns due steps into scheduled
+// messages and starts one `sequences.send-mailbox` per mailbox with work. A mailbox job reserves messages
+// within the limits (the sequence's window and daily limit in its time zone, the mailbox's 24-hour cap),
+// sends them one at a time with a random pause between them, and stops when nothing is due or the mailbox
+// cannot send. Mailbox jobs are singletons per connector; the reservations (claims) make a second sender
+// harmless anyway, so any number of instances can run these kinds.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
+import { stopEnrollments } from './sequence-enrollments-data.ts';
+import {
+  activeSequencesAcrossWorkspaces,
+  claimMessages,
+  countMailboxSendsSince,
+  countSequenceSendsSince,
+  lockMailbox,
+  markStaleSendingUncertainAcrossWorkspaces,
+  materializeDueMessages,
+  releaseStaleClaimsAcrossWorkspaces,
+  sequencesWithDueMessages,
+  settleMessage,
+  type MessageRow,
+} from './sequence-messages-data.ts';
+import type { Deps } from '../../deps.ts';
+import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
+import { startOfLocalDay, windowOpen } from './sending-window.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { newRound, sendClaimedMessage } from './send-message.ts';
+import { messageEventData } from './wire.ts';
+
+const MATERIALIZE_BATCH = 5000;
+const MAILBOX_BUDGET_MS = 4 * 60_000;
+
+export interface MailboxPayload {
+  workspace_id: string;
+  connector_id: string;
+}
+
+/** After a sender died: reserved messages go back to scheduled; in-flight ones become uncertain (never retried). */
+export async function sweepDeadSenders(deps: Deps, now: Date, staleAfterSeconds = deps.config.sequences.staleAfterSeconds): Promise<{ released: number; uncertain: number }> {
+  const before = new Date(now.getTime() - staleAfterSeconds * 1000);
+  const released = await releaseStaleClaimsAcrossWorkspaces(deps.db.sql, before, now);
+  const uncertain = await deps.db.sql.begin(async (tx) => {
+    const rows = await markStaleSendingUncertainAcrossWorkspaces(tx, before, now);
+    for (const m of rows) {
+      await stopEnrollments(tx, m.workspace_id, { enrollmentId: m.enrollment_id }, { status: 'stopped', reason: 'uncertain', now });
+      await recordEvent(deps, tx, m.workspace_id, { type: 'system', id: null }, 'email_message.uncertain', messageEventData(m));
+    }
+    return rows;
+  });
+  if (uncertain.length) deps.log.warn({ messages: uncertain.length }, 'sequence messages left in flight by a stopped sender are uncertain (not retried)');
+  return { released, uncertain: uncertain.length };
+}
+
+/** One dispatcher pass: returns the mailboxes that have messages waiting. */
+export async function dispatchDue(deps: Deps): Promise<MailboxPayload[]> {
+  const now = deps.clock.now();
+  await sweepDeadSenders(deps, now);
+  const mailboxes = new Map<string, MailboxPayload>();
+  for (const s of await activeSequencesAcrossWorkspaces(deps.db.sql, now)) {
+    const connector = await findConnector(deps.db.sql, s.workspace_id, s.sender_connector_id);
+    if (!connector) continue;
+    for (;;) {
+      const made = await deps.db.sql.begin((tx) => materializeDueMessages(tx, s.workspace_id, deps.ids, { sequenceId: s.id, connectorId: connector.id, mode: connector.mode, now, limit: MATERIALIZE_BATCH }));
+      if (made < MATERIALIZE_BATCH) break;
+    }
+    mailboxes.set(connector.id, { workspace_id: s.workspace_id, connector_id: connector.id });
+  }
+  return [...mailboxes.values()];
+}
+
+/** Reserves the next messages this mailbox may send now, within every limit; one claimer per mailbox at a time. */
+export async function claimForMailbox(deps: Deps, connector: ConnectorRow): Promise<Array<{ message: MessageRow; token: string }>> {
+  const now = deps.clock.now();
+  const { mailboxDailyCap, claimBatch } = deps.config.sequences;
+  return deps.db.sql.begin(async (tx) => {
+    await lockMailbox(tx, connector.id);
+    let mailboxLeft = mailboxDailyCap - (await countMailboxSendsSince(tx, connector.workspace_id, connector.id, new Date(now.getTime() - 86_400_000)));
+    const claimed: Array<{ message: MessageRow; token: string }> = [];
+    for (const s of await sequencesWithDueMessages(tx, connector.workspace_id, connector.id, now)) {
+      if (mailboxLeft <= 0 || claimed.length >= claimBatch) break;
+      if (!windowOpen(s.schedule, now)) continue;
+      const sequenceLeft = s.daily_limit - (await countSequenceSendsSince(tx, s.workspace_id, s.id, startOfLocalDay(s.schedule.timezone, now)));
+      const n = Math.min(sequenceLeft, mailboxLeft, claimBatch - claimed.length);
+      if (n <= 0) continue;
+      const token = randomUUID();
+      const rows = await claimMessages(tx, s.workspace_id, { sequenceId: s.id, limit: n, token, now });
+      claimed.push(...rows.map((message) => ({ message, token })));
+      mailboxLeft -= rows.length;
+    }
+    return claimed;
+  });
+}
+
+/** Puts reserved messages back unsent (their claim's attempt taken back), due again at `retryAt`. */
+async function release(deps: Deps, held: Array<{ message: MessageRow; token: string }>, retryAt = deps.clock.now()): Promise<void> {
+  const now = deps.clock.now();
+  for (const { message, token } of held) {
+    await settleMessage(deps.db.sql, message.workspace_id, message.id, token, { status: 'scheduled', code: 'released', message: 'Put back unsent.', retryAt }, now);
+  }
+}
+
+const spacing = (deps: Deps) => {
+  const { min, max } = deps.config.sequences.spacingMs;
+  return min + Math.floor(Math.random() * (max - min + 1));
+};
+
+/** Sends this mailbox's due messages until none is left, a limit is reached or the mailbox cannot send. Returns whether work may remain. */
+export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signal?: AbortSignal): Promise<boolean> {
+  const deadline = Date.now() + MAILBOX_BUDGET_MS;
+  for (;;) {
+    const connector = await findConnector(deps.db.sql, payload.workspace_id, payload.connector_id);
+    if (!connector || connector.status !== 'connected') return false;
+    const held = await claimForMailbox(deps, connector);
+    if (held.length === 0) return false;
+    const round = newRound();
+    for (let i = 0; i < held.length; i++) {
+      if (signal?.aborted || Date.now() > deadline) {
+        await release(deps, held.slice(i));
+        return true;
+      }
+      const outcome = await sendClaimedMessage(deps, connector, held[i].message, held[i].token, round);
+      if (outcome.kind === 'stop') {
+        await release(deps, held.slice(i + 1), outcome.resumeAt);
+        return false;
+      }
+      const pause = spacing(deps);
+      if (pause > 0 && i < held.length - 1) await sleep(pause, undefined, { signal }).catch(() => undefined);
+    }
+  }
+}
+
+export function sequenceDispatchJob(deps: Deps): JobKind<Record<string, never>> {
+  return defineJob({
+    name: 'sequences.dispatch',
+    payload: z.object({}).strict(),
+    // One waiting and one running at a time: a burst of launches and enrollments costs one extra pass.
+    policy: 'stately',
+    retry: { limit: 2, delaySeconds: 10, backoff: true },
+    expireInSeconds: 10 * 60,
+    handler: async () => {
+      for (const mailbox of await dispatchDue(deps)) await deps.jobs.enqueue(deps.jobKinds.sequenceMailbox, mailbox);
+    },
+  });
+}
+
+export function sequenceMailboxJob(deps: Deps): JobKind<MailboxPayload> {
+  return defineJob({
+    name: 'sequences.send-mailbox',
+    payload: z.object({ workspace_id: z.string().min(1), connector_id: z.string().min(1) }).strict(),
+    policy: 'stately',
+    singletonKey: (p) => p.connector_id,
+    retry: { limit: 3, delaySeconds: 30, backoff: true },
+    expireInSeconds: 10 * 60,
+    handler: async (payload, job) => {
+      const more = await sendFromMailbox(deps, payload, job.signal);
+      if (more) await deps.jobs.enqueue(deps.jobKinds.sequenceDispatch, {});
+    },
+  });
+}

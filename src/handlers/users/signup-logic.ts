@@ -1,0 +1,46 @@
+import type { Role } from '../members/memberships-data.ts';
+import { insertMembership } from '../members/memberships-data.ts';
+import { insertUser, normaliseEmail, type UserRow } from './users-data.ts';
+import { insertWorkspace, type WorkspaceRow } from './workspaces-data.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+// Events carry the resource as the API shows it, so the wire shape is shared with the handler.
+import { workspaceBody } from './wire.ts';
+import { recordEvent } from '../events/record-event.ts';
+
+/** A person and the workspace they now belong to: what signup and both invitation acceptances yield. */
+export interface JoinedWorkspace {
+  user: UserRow;
+  workspace: WorkspaceRow;
+  role: Role;
+}
+
+export interface SignupRequest {
+  email: string;
+  password: string;
+  name: string;
+  workspaceName: string;
+}
+
+export const emailTaken = () =>
+  new ApiError('already_exists', 'An account with this email already exists; log in instead.', {
+    errors: [{ pointer: '/email', code: 'already_exists', message: 'an account with this email already exists' }],
+  });
+
+/**
+ * Creates a workspace and its owner. Public: the REST signup and the operator CLI's
+ * create-workspace both run this; only the REST answer adds a login.
+ */
+export async function signup(deps: Deps, request: SignupRequest): Promise<JoinedWorkspace> {
+  // Hashing checks the length first and throws before any work on an over-long password.
+  const passwordHash = await deps.auth.passwords.hashPassword(request.password);
+  const now = deps.clock.now();
+  return deps.db.sql.begin(async (tx) => {
+    const workspace = await insertWorkspace(tx, deps.ids, { name: request.workspaceName, now });
+    const user = await insertUser(tx, deps.ids, { email: normaliseEmail(request.email), name: request.name, passwordHash, now });
+    if (!user) throw emailTaken();
+    await insertMembership(tx, workspace.id, { userId: user.id, role: 'owner', now });
+    await recordEvent(deps, tx, workspace.id, { type: 'user', id: user.id }, 'workspace.created', workspaceBody(workspace));
+    return { user, workspace, role: 'owner' as const };
+  });
+}

@@ -1,8 +1,0 @@
-// Asks the dispatcher to look for due messages now rather than at its next minute: enqueued in the
-// transaction that made messages due (launch, resume, enrollment), deduplicated to one waiting run.
-import type { Queryable } from '../../data/queryable.ts';
-import type { Deps } from '../../deps.ts';
-
-export async function kickSender(deps: Deps, tx: Queryable): Promise<void> {
-  await deps.jobs.enqueue(deps.jobKinds.sequenceDispatch, {}, { tx });
-}
