@@ -1,6 +1,6 @@
 // Sequence sending, end to end: `messages` leads enrolled in one launched sequence (one step, always in its
 // window, spacing 0, the mailbox cap out of the way), then timed from "due" to every message recorded at a
-// fake Gmail over real HTTP (test/connectors/fake-google.ts, counting only), running what the jobs run
+// fake Gmail over real HTTP (test/handlers/connectors/fake-google.ts, counting only), running what the jobs run
 // (dispatchDue, then sendFromMailbox) in this process. Baseline on the same database: a plain insert then
 // update of one row per message, one message at a time. On PostgreSQL the service reaches the database
 // through a metering proxy (sequences-proxy.ts), so the database cost per message (round trips, time the
@@ -15,7 +15,7 @@ import type { Database } from '../../src/db/connection.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 import { createServices, type Services } from '../../src/services.ts';
-import { startFakeGoogle, type FakeGoogle } from '../../test/connectors/fake-google.ts';
+import { startFakeGoogle, type FakeGoogle } from '../../test/handlers/connectors/fake-google.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { createCredentials } from './credentials.ts';
 import { startDbMeter, type DbMeter } from './sequences-proxy.ts';

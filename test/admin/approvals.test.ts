@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { listenOnReservedPort } from '../connectors/listen.ts';
+import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems, type AdminPage } from './helpers/browser.ts';
 import { getSequence, ok, pendingSequence, sendingWorkspace, type SendingWorkspace } from './helpers/sequences.ts';
 

@@ -5,8 +5,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
-import { listenOnReservedPort } from '../connectors/listen.ts';
-import { playHuman, type Connector } from '../connectors/human.ts';
+import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
+import { playHuman, type Connector } from '../handlers/connectors/human.ts';
 import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems, type AdminPage } from './helpers/browser.ts';
 
 let t: TestApp;

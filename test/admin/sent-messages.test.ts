@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { listenOnReservedPort } from '../connectors/listen.ts';
+import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems, type AdminPage } from './helpers/browser.ts';
 import { ok, pendingSequence, sendingWorkspace, type SendingWorkspace } from './helpers/sequences.ts';
 

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { TestApp } from '../helpers/app.ts';
-import { listenOnReservedPort } from '../connectors/listen.ts';
-import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
-import { playHuman } from '../connectors/human.ts';
-import { startSite, type Site } from '../knowledge-ingest/site.ts';
+import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
+import { startFakeGoogle, type FakeGoogle } from '../handlers/connectors/fake-google.ts';
+import { playHuman } from '../handlers/connectors/human.ts';
+import { startSite, type Site } from '../handlers/knowledge/site.ts';
 import { launchBrowser, openPage, signInThroughForm } from '../admin/helpers/browser.ts';
 import { call, runAgentScenario, type AgentSession, type Delivered, type ScenarioReport, type ScenarioWorld } from './agent-run-scenario.ts';
 

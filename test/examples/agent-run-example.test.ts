@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { listenOnReservedPort } from '../connectors/listen.ts';
-import { playHuman } from '../connectors/human.ts';
+import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
+import { playHuman } from '../handlers/connectors/human.ts';
 import { spawnLineProcess } from '../helpers/child-lines.ts';
-import { startSite, type Site } from '../knowledge-ingest/site.ts';
-import { json, readyWorkspace } from '../sequences/sequence-fixtures.ts';
+import { startSite, type Site } from '../handlers/knowledge/site.ts';
+import { json, readyWorkspace } from '../handlers/sequences/sequence-fixtures.ts';
 
 const example = fileURLToPath(new URL('../../examples/agent-run.ts', import.meta.url));
 const env = { OUTBOUND_ALLOW_PRIVATE: 'true', KNOWLEDGE_CRAWL_DELAY_MS: '0', SEQUENCE_SEND_SPACING_MS: '0' };

@@ -2,7 +2,7 @@
 // Gmail connected in sandbox mode, the postal address set and leads; sequences submitted for approval.
 import { expect } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
-import { json, readyWorkspace, type Workspace } from '../../sequences/sequence-fixtures.ts';
+import { json, readyWorkspace, type Workspace } from '../../handlers/sequences/sequence-fixtures.ts';
 
 export type SendingWorkspace = Workspace;
 

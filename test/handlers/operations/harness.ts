@@ -1,0 +1,74 @@
+// An operation kind for tests of the long-work mechanism: it runs `steps` steps, each waiting for
+// the test to open its gate, checking for cancellation and recording progress; a step may be told
+// to fail. Gates live in this process, so a test drives the job step by step.
+import { z } from 'zod';
+import type { Deps } from '../../../src/deps.ts';
+import { ApiError } from '../../../src/errors.ts';
+import { defineOperationJob, startOperation, type OperationJobKind } from '../../../src/handlers/operations/operation-job.ts';
+import type { Actor } from '../../../src/handlers/actor.ts';
+import type { TestApp } from '../../helpers/app.ts';
+
+export interface StepsInput {
+  steps: number;
+  /** `api_error`: fail with a 422 problem at the first step; `crash`: throw a plain error at every attempt. */
+  fail?: 'api_error' | 'crash';
+}
+
+const permits = new Map<string, number>();
+// Runs waiting at an operation's gate: one normally, two when a run presumed dead was retried.
+const blocked = new Map<string, Array<() => void>>();
+
+/** Lets the operation's waiting runs pass their next step (now, or the next run as soon as it gets there). */
+export function openGate(operationId: string): void {
+  const waiting = blocked.get(operationId);
+  if (waiting) {
+    blocked.delete(operationId);
+    for (const wake of waiting) wake();
+  } else permits.set(operationId, (permits.get(operationId) ?? 0) + 1);
+}
+
+function gate(operationId: string): Promise<void> {
+  const left = permits.get(operationId) ?? 0;
+  if (left > 0) {
+    permits.set(operationId, left - 1);
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve) => blocked.set(operationId, [...(blocked.get(operationId) ?? []), resolve]));
+}
+
+export const stepsKinds = (deps: Deps) => [stepsKind(deps)];
+
+// Each app registers its own kind object (its handler closes over that app's deps).
+const kinds = new WeakMap<Deps, OperationJobKind<StepsInput>>();
+
+export function stepsKind(deps: Deps): OperationJobKind<StepsInput> {
+  const kind = defineOperationJob<StepsInput>(deps, {
+    name: 'test.steps',
+    type: 'test_steps',
+    input: z.object({ steps: z.number().int(), fail: z.enum(['api_error', 'crash']).optional() }),
+    retry: { limit: 1, delaySeconds: 0, backoff: false },
+    expireInSeconds: 60,
+    async run(input, work) {
+      if (input.fail === 'crash') throw new Error('the test job crashed');
+      await work.progress(0, input.steps);
+      for (let step = 1; step <= input.steps; step++) {
+        await gate(work.operationId);
+        await work.throwIfCancelled();
+        if (input.fail === 'api_error') throw new ApiError('unprocessable', 'The test step refused its input.');
+        await work.progress(step);
+      }
+      return { resource: { type: 'test_result', id: `res_${work.operationId.slice(3)}` } };
+    },
+  });
+  kinds.set(deps, kind);
+  return kind;
+}
+
+/** Starts a `test_steps` operation as `actor`, the way an operation handler would. */
+export async function startSteps(t: TestApp, actor: Actor, input: StepsInput): Promise<string> {
+  const kind = kinds.get(t.deps);
+  if (!kind) throw new Error('create the app with extraJobKinds: stepsKinds');
+  const { row, afterCommit } = await t.deps.db.sql.begin((tx) => startOperation(t.deps, tx, actor, { kind, input, progressTotal: input.steps }));
+  afterCommit();
+  return row.id;
+}
