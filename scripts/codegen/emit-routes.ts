@@ -41,8 +41,11 @@ function defaultFits(doc: JsonObject, schema: JsonObject, value: Json): boolean 
 function commaSeparatedExpr(zod: ZodEmitter, doc: JsonObject, p: ParamModel, s: JsonObject, indent: string): string {
   const items = resolveTop(doc, s.items ?? {});
   const allowed = Array.isArray(items.enum) ? items.enum : undefined;
-  if (allowed?.length && allowed.every((v) => typeof v === 'string')) return `commaSeparatedEnum(${JSON.stringify([...new Set(allowed)])}, ${p.required})`;
-  const list = zod.expr({ ...s, type: 'array' }, indent).replace(/^z\.array\(z\.number\(\)/, 'z.array(z.coerce.number()');
+  if (allowed?.length && allowed.every((v) => typeof v === 'string')) {
+    return `commaSeparatedEnum(${JSON.stringify([...new Set(allowed)])}, ${p.required})`;
+  }
+  const coerced = 'z.array(z.coerce.number()';
+  const list = zod.expr({ ...s, type: 'array' }, indent).replace(/^z\.array\(z\.number\(\)/, coerced);
   return `commaSeparated(${list}, ${p.required})`;
 }
 

@@ -13,8 +13,10 @@ export type ListOperationsRequest = ListOperationsInput['query'];
 export function listOperations(deps: Deps, actor: Actor, request: ListOperationsRequest) {
   return listPage(request, {
     scope: cursorScope(deps.auth, 'list_operations', actor.workspaceId),
-    fetch: ({ limit, after }) =>
-      findOperations(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], types: request.type ?? [], before: after, limit }),
+    fetch: ({ limit, after }) => {
+      const filter = { statuses: request.status ?? [], types: request.type ?? [], before: after, limit };
+      return findOperations(deps.db.sql, actor.workspaceId, filter);
+    },
     toItem: operationBody,
     position: byCreation,
   });
