@@ -112,3 +112,26 @@ describe('SDK and MCP tool parity', () => {
     });
   }
 });
+
+describe('comma-separated filters', () => {
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ['list_operations', { status: ['queued', 'running', 'succeeded'], type: ['webhook_test'] }],
+    ['list_events', { type: ['api_key.*', 'workspace.created'] }],
+  ];
+  for (const [name, args] of cases) {
+    it(`${name} answers the same with array filters through the SDK and the MCP tool`, async () => {
+      const sdk = await viaSdk(name, args);
+      const viaTool = await viaMcp(name, args);
+      expect(sdk.status).toBe(200);
+      expect(viaTool.status).toBe(200);
+      expect(mask(viaTool.body)).toEqual(mask(sdk.body));
+    });
+  }
+
+  it('goes from the SDK as one comma-joined value', async () => {
+    const urls: string[] = [];
+    const client = createClient({ baseUrl: server.url, credential: sdkSide.credential, fetch: async (req) => (urls.push(req.url), fetch(req)) });
+    await client.list_operations({ status: ['queued', 'running'], limit: 5 });
+    expect(new URL(urls[0]).search).toBe('?status=queued,running&limit=5');
+  });
+});
