@@ -25,7 +25,7 @@ import { listConnectors } from './connectors/list-connectors.ts';
 import { listSandboxMessages } from './connectors/list-sandbox-messages.ts';
 import { oauthCallback } from './connectors/oauth-callback.ts';
 import { revokeConnector } from './connectors/revoke-connector.ts';
-import { sendTestEmail } from './connectors/send-test-email.ts';
+import * as sendTestEmail from './connectors/send-test-email.ts';
 import { startConnectorOauth } from './connectors/start-connector-oauth.ts';
 import { ingestUrlIntoKnowledge } from './knowledge/ingest-url-into-knowledge.ts';
 import { refreshKnowledgeSource } from './knowledge/refresh-knowledge-source.ts';
@@ -95,7 +95,7 @@ export const handlers: Handlers<HandlerContext> = {
   list_connectors: listConnectors,
   get_connector: getConnector,
   revoke_connector: revokeConnector,
-  send_test_email: sendTestEmail,
+  send_test_email: sendTestEmail.handle,
   list_sandbox_messages: listSandboxMessages,
   oauth_callback: oauthCallback,
   ingest_url_into_knowledge: ingestUrlIntoKnowledge,

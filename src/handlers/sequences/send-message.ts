@@ -1,7 +1,7 @@
 // Sends one claimed message, or decides it must not go. Phase 1 (one transaction): the last checks (the
 // sequence still active, the enrollment still on, the lead still there and not suppressed, every variable
-// resolved) and the move to `sending`, committed before the provider is called. Phase 2: Gmail's
-// users.messages.send. Phase 3: the answer recorded. A process that dies between phases 1 and 3 leaves the
+// resolved) and the move to `sending`, committed before the provider is called. Phase 2: the send, through
+// the connector's mailbox (one classified outcome). Phase 3: the outcome recorded. A process that dies between phases 1 and 3 leaves the
 // message `sending`, which the sweep turns `uncertain`: it may have been delivered, so it is never retried.
 import { randomUUID } from 'node:crypto';
 import type { ConnectorRow } from '../connectors/connectors-data.ts';
@@ -11,11 +11,10 @@ import { stopEnrollments } from './sequence-enrollments-data.ts';
 import { setLeadStatus, suppress } from '../leads/leads-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
-import { ApiError } from '../../errors.ts';
-import { ProviderError, sendRawMessage } from '../connectors/google/google-client.ts';
+import type { SendOutcome } from '../connectors/providers/mailbox.ts';
+import { sendMail } from '../connectors/providers/providers.ts';
 import { composeSequenceMessage, messageIdFor } from './compose.ts';
 import { renderStep } from './template.ts';
-import { accessTokenFor } from '../connectors/tokens.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { unsubscribeUrl } from './preview.ts';
 import { messageEventData, sequenceEventData } from './wire.ts';
@@ -26,8 +25,8 @@ const DAY_MS = 86_400_000;
 export const MAX_ATTEMPTS = 5;
 
 /** `next`: go on with the mailbox; `stop`: the mailbox cannot send before `resumeAt` (throttled, disconnected, paused). */
-export type SendOutcome = { kind: 'next' } | { kind: 'stop'; resumeAt: Date };
-const NEXT: SendOutcome = { kind: 'next' };
+export type MailboxNext = { kind: 'next' } | { kind: 'stop'; resumeAt: Date };
+const NEXT: MailboxNext = { kind: 'next' };
 
 type Prepared = { kind: 'skip' } | { kind: 'stop' } | { kind: 'send'; raw: string; message: MessageRow; sequence: SequenceRow; to: string };
 
@@ -111,7 +110,7 @@ async function prepare(deps: Deps, connector: ConnectorRow, claimed: MessageRow,
   });
 }
 
-async function recordSent(deps: Deps, p: Extract<Prepared, { kind: 'send' }>, token: string, providerMessageId: string): Promise<void> {
+async function recordSent(deps: Deps, p: Sending, token: string, providerMessageId: string): Promise<void> {
   const { message: m, sequence } = p;
   const completed = await deps.db.sql.begin(async (tx) => {
     const now = deps.clock.now();
@@ -150,79 +149,61 @@ async function pauseMailbox(deps: Deps, connector: ConnectorRow, reason: string)
   if (paused.length) deps.log.warn({ connector_id: connector.id, reason, sequences: paused.length }, 'sequences paused: their sender cannot send');
 }
 
-/** The provider could not be asked (no access token): nothing was sent. An expired connector pauses its sequences. */
-async function tokenFailure(deps: Deps, connector: ConnectorRow, p: Extract<Prepared, { kind: 'send' }>, token: string, error: unknown): Promise<SendOutcome> {
-  const m = p.message;
+type Sending = Extract<Prepared, { kind: 'send' }>;
+type NotSent = Exclude<SendOutcome, { kind: 'sent' }>;
+
+/** The mailbox cannot send (its grant is gone, its token refused, not a mailbox): the message waits, its sequences pause. */
+async function mailboxRefused(deps: Deps, connector: ConnectorRow, m: MessageRow, token: string, code: string, message: string): Promise<MailboxNext> {
   const now = deps.clock.now();
-  const expired = error instanceof ApiError && error.code === 'connector_not_connected';
-  if (!(error instanceof ApiError)) deps.log.error({ err: error, message_id: m.id }, 'sequence message: no access token');
-  const message = error instanceof Error ? error.message : String(error);
-  const end: MessageEnd = expired
-    ? { status: 'scheduled', code: 'connector_expired', message, retryAt: now }
-    : { status: 'scheduled', code: 'token_unavailable', message, retryAt: new Date(now.getTime() + backoffSeconds(m.attempts) * 1000) };
+  await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'scheduled', code, message, retryAt: now }));
+  await pauseMailbox(deps, connector, code);
+  return { kind: 'stop', resumeAt: now };
+}
+
+/** Nothing was delivered; the message goes again later and the mailbox as a whole waits as long (its other messages would meet the same answer). */
+async function later(deps: Deps, m: MessageRow, token: string, outcome: Extract<SendOutcome, { kind: 'retryable' }>): Promise<MailboxNext> {
+  const now = deps.clock.now();
+  const wait = new Date(now.getTime() + backoffSeconds(m.attempts, outcome.retryAfterSeconds) * 1000);
+  // No token: the provider was not asked, so the claim's attempt does not count and the message is never failed for it.
+  const asked = outcome.code !== 'token_unavailable';
+  const end: MessageEnd =
+    asked && m.attempts >= MAX_ATTEMPTS
+      ? { status: 'failed', code: outcome.code, message: `${outcome.reason} (gave up after ${m.attempts} attempts)` }
+      : { status: 'scheduled', code: outcome.code, message: outcome.reason, retryAt: wait, attempted: asked };
   await deps.db.sql.begin((tx) => settle(deps, tx, m, token, end));
-  if (expired) await pauseMailbox(deps, connector, 'connector_expired');
-  return { kind: 'stop', resumeAt: end.status === 'scheduled' ? end.retryAt : now };
+  return { kind: 'stop', resumeAt: end.status === 'scheduled' ? end.retryAt : wait };
 }
 
-/** What the provider's refusal or silence means for the message, the lead and the mailbox. */
-async function handleFailure(deps: Deps, connector: ConnectorRow, p: Extract<Prepared, { kind: 'send' }>, token: string, error: unknown): Promise<SendOutcome> {
+/** What a send that did not go means for the message, the lead and the mailbox. */
+async function notSent(deps: Deps, connector: ConnectorRow, p: Sending, token: string, outcome: NotSent): Promise<MailboxNext> {
   const m = p.message;
-  const now = deps.clock.now();
-  const retry = (code: string, message: string, retryAfter?: number): MessageEnd =>
-    m.attempts >= MAX_ATTEMPTS ? { status: 'failed', code, message: `${message} (gave up after ${m.attempts} attempts)` } : { status: 'scheduled', code, message, retryAt: new Date(now.getTime() + backoffSeconds(m.attempts, retryAfter) * 1000), attempted: true };
-  if (!(error instanceof ProviderError)) {
-    deps.log.error({ err: error, message_id: m.id }, 'sequence message: unexpected failure during the provider call');
-    await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'uncertain', code: 'send_interrupted', message: 'The provider call failed in an unexpected way; the message may have been delivered, so it is not retried.' }, 'uncertain'));
-    return NEXT;
+  switch (outcome.kind) {
+    case 'retryable':
+      return later(deps, m, token, outcome);
+    case 'refused':
+      if (outcome.code === 'rejected') {
+        await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'failed', code: 'rejected', message: outcome.reason }, 'failed'));
+        return NEXT;
+      }
+      return mailboxRefused(deps, connector, m, token, outcome.code === 'connector_not_connected' ? 'connector_expired' : 'connector_refused', outcome.reason);
+    case 'bounced':
+      await deps.db.sql.begin(async (tx) => {
+        await settle(deps, tx, m, token, { status: 'failed', code: 'bounced', message: outcome.reason });
+        await bounce(deps, tx, m, p.to);
+      });
+      return NEXT;
+    case 'uncertain':
+      await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'uncertain', code: outcome.code, message: `${outcome.reason}; the message may have been delivered, so it is not retried.` }, 'uncertain'));
+      return NEXT;
   }
-  const { kind, status, detail } = error;
-  if (kind === 'unauthorized') {
-    await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'scheduled', code: 'connector_refused', message: error.message, retryAt: now }));
-    await pauseMailbox(deps, connector, 'connector_refused');
-    return { kind: 'stop', resumeAt: now };
-  }
-  if (kind === 'forbidden' || (kind === 'unavailable' && (status !== undefined || detail.notSent))) {
-    const end = retry(status === 429 ? 'rate_limited' : 'provider_unavailable', error.message, detail.retryAfterSeconds);
-    await deps.db.sql.begin((tx) => settle(deps, tx, m, token, end));
-    // The mailbox as a whole waits as long as this message: its other messages would meet the same answer.
-    return { kind: 'stop', resumeAt: end.status === 'scheduled' ? end.retryAt : new Date(now.getTime() + backoffSeconds(m.attempts, detail.retryAfterSeconds) * 1000) };
-  }
-  if (kind === 'invalid_request') {
-    const badAddress = /invalid to|recipient/i.test(detail.providerMessage ?? '');
-    await deps.db.sql.begin(async (tx) => {
-      await settle(deps, tx, m, token, { status: 'failed', code: badAddress ? 'bounced' : 'rejected', message: error.message }, badAddress ? undefined : 'failed');
-      if (badAddress) await bounce(deps, tx, m, p.to);
-    });
-    return NEXT;
-  }
-  // No answer, or an answer we cannot read: the provider may have sent it.
-  await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'uncertain', code: 'no_answer', message: `${error.message}; the message may have been delivered, so it is not retried.` }, 'uncertain'));
-  return NEXT;
 }
 
-export async function sendClaimedMessage(deps: Deps, connector: ConnectorRow, claimed: MessageRow, token: string, round: SendRound = newRound()): Promise<SendOutcome> {
+export async function sendClaimedMessage(deps: Deps, connector: ConnectorRow, claimed: MessageRow, token: string, round: SendRound = newRound()): Promise<MailboxNext> {
   const prepared = await prepare(deps, connector, claimed, token, round);
   if (prepared.kind === 'skip') return NEXT;
   if (prepared.kind === 'stop') return { kind: 'stop', resumeAt: deps.clock.now() };
-  // Getting a token happens apart from the send: a failure there certainly sent nothing.
-  const tokenFor = (force: boolean) => accessTokenFor(deps, connector, { force }).then((t) => ({ t }), (error: unknown) => ({ error }));
-  const first = await tokenFor(false);
-  if ('error' in first) return tokenFailure(deps, connector, prepared, token, first.error);
-  let sent;
-  try {
-    sent = await sendRawMessage(deps.connectors.gmail, first.t, prepared.raw);
-  } catch (error) {
-    // A refused access token means Gmail did not take the message: refresh once and send again.
-    if (!(error instanceof ProviderError && error.kind === 'unauthorized')) return handleFailure(deps, connector, prepared, token, error);
-    const fresh = await tokenFor(true);
-    if ('error' in fresh) return tokenFailure(deps, connector, prepared, token, fresh.error);
-    try {
-      sent = await sendRawMessage(deps.connectors.gmail, fresh.t, prepared.raw);
-    } catch (again) {
-      return handleFailure(deps, connector, prepared, token, again);
-    }
-  }
-  await recordSent(deps, prepared, token, sent.id);
+  const outcome = await sendMail(deps, connector, prepared.raw);
+  if (outcome.kind !== 'sent') return notSent(deps, connector, prepared, token, outcome);
+  await recordSent(deps, prepared, token, outcome.providerMessageId);
   return NEXT;
 }

@@ -13,11 +13,11 @@ import { markStaleSendingUncertainAcrossWorkspaces, settleMail, takeDueMailAcros
 import { findRegistrant, isSuppressed, type RegistrantRow } from './webinar-registrants-data.ts';
 import { findWebinar, type WebinarRow } from './webinars-data.ts';
 import type { Deps } from '../../deps.ts';
-import { ProviderError, sendRawMessage } from '../connectors/google/google-client.ts';
+import type { SendOutcome } from '../connectors/providers/mailbox.ts';
+import { sendMail } from '../connectors/providers/providers.ts';
 import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
 import { messageIdFor } from '../sequences/compose.ts';
 import { composeWebinarMail } from './compose.ts';
-import { accessTokenFor } from '../connectors/tokens.ts';
 import { joinUrl } from './wire.ts';
 
 const BATCH = 50;
@@ -40,25 +40,24 @@ async function skipReason(deps: Deps, m: MailRow, w: WebinarRow, r: RegistrantRo
   return null;
 }
 
-async function deliver(deps: Deps, connector: ConnectorRow, raw: string): Promise<string> {
-  const token = await accessTokenFor(deps, connector);
-  try {
-    return (await sendRawMessage(deps.connectors.gmail, token, raw)).id;
-  } catch (error) {
-    // A refused access token means Gmail did not take the message: refresh once and send again.
-    if (!(error instanceof ProviderError && error.kind === 'unauthorized')) throw error;
-    return (await sendRawMessage(deps.connectors.gmail, await accessTokenFor(deps, connector, { force: true }), raw)).id;
-  }
-}
+/** The codes a refusal is stored under: the message refused fails; a mailbox that cannot send now waits for a retry. */
+const REFUSED_RETRY_CODES = { connector_not_connected: 'token_unavailable', connector_refused: 'provider_unavailable', not_a_mailbox: 'connector_not_connected' } as const;
 
-function failureEnd(deps: Deps, m: MailRow, error: unknown): MailEnd {
-  const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof ProviderError)) return retry(deps, m, 'token_unavailable', message);
-  if (error.kind === 'invalid_request') return { status: 'failed', code: 'rejected', message };
-  if (error.kind === 'unauthorized' || error.kind === 'forbidden' || (error.kind === 'unavailable' && (error.status !== undefined || error.detail.notSent))) {
-    return retry(deps, m, error.status === 429 ? 'rate_limited' : 'provider_unavailable', message);
+/** How a send's outcome settles the mail. */
+function mailEnd(deps: Deps, m: MailRow, outcome: SendOutcome): MailEnd {
+  switch (outcome.kind) {
+    case 'sent':
+      return { status: 'sent', providerMessageId: outcome.providerMessageId };
+    case 'retryable':
+      return retry(deps, m, outcome.code, outcome.reason);
+    case 'refused':
+      return outcome.code === 'rejected' ? { status: 'failed', code: 'rejected', message: outcome.reason } : retry(deps, m, REFUSED_RETRY_CODES[outcome.code], outcome.reason);
+    case 'bounced':
+      // A registrant is not a lead: a refused address fails this mail and suppresses nobody.
+      return { status: 'failed', code: 'rejected', message: outcome.reason };
+    case 'uncertain':
+      return { status: 'uncertain', code: outcome.code, message: `${outcome.reason}; it may have been delivered, so it is not retried.` };
   }
-  return { status: 'uncertain', code: 'no_answer', message: `${message}; it may have been delivered, so it is not retried.` };
 }
 
 async function sendOne(deps: Deps, m: MailRow): Promise<MailEnd> {
@@ -78,12 +77,7 @@ async function sendOne(deps: Deps, m: MailRow): Promise<MailEnd> {
     date: deps.clock.now(),
     invitation: { webinarId: w.id, sequence: w.ical_sequence, title: w.title, description: w.description, startAt: w.start_at, durationMinutes: w.duration_minutes, timezone: w.timezone, organizer: from, attendee: { email: m.to_email, name: [r.first_name, r.last_name].filter(Boolean).join(' ') || undefined }, joinUrl: joinUrl(deps, r) },
   });
-  try {
-    return { status: 'sent', providerMessageId: await deliver(deps, connector, raw) };
-  } catch (error) {
-    if (!(error instanceof ProviderError)) deps.log.warn({ err: error, mail_id: m.id }, 'webinar mail: not sent');
-    return failureEnd(deps, m, error);
-  }
+  return mailEnd(deps, m, await sendMail(deps, connector, raw));
 }
 
 /** One pass: sends what is due now, batch after batch. Returns how many rows it settled. */

@@ -4,7 +4,8 @@
 // to answer `invalid_grant` or to leave a scope out of the consent, and records every message sent
 // (decoded from base64url and parsed as MIME) and every revocation. For the sender's fault tests it can
 // hold the answer to one send (recorded: delivered, but the sender never hears so), make sends meet
-// before any is recorded (proof that two senders were at it at once), and counts sends in flight.
+// before any is recorded (proof that two senders were at it at once), drop the answer to one send, and
+// counts sends in flight.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +52,8 @@ export interface FakeGoogle {
   meetSends(n: number): void;
   /** The next sends are refused with these answers, in order (a status, Gmail's error message and an optional Retry-After). */
   refuseNextSends(answers: Array<{ status: number; message: string; retryAfter?: number }>): void;
+  /** The next send is recorded (Gmail delivers it) and its connection closed without an answer. */
+  dropNextSendAnswer(): void;
   /** The most send requests the fake has had in flight at once. */
   peakSendsInFlight: number;
   /** Send requests accepted, recorded or not. */
@@ -72,6 +75,7 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
   const refusals: Array<{ status: number; message: string; retryAfter?: number }> = [];
   const fake = { sent: [] as SentMessage[], revoked: [] as string[], refreshes: 0, refusals: [] as string[], peakSendsInFlight: 0, sendCount: 0 };
   let invalidGrantNext = false;
+  let dropAnswerNext = false;
   let hold: Promise<void> | undefined;
   let heldSend: { after: number; taken: boolean; arrived(m: SentMessage): void; released: Promise<void> } | undefined;
   let meeting: { waiting: number; n: number; all: Promise<void>; open(): void } | undefined;
@@ -211,6 +215,11 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
           }
           const message = { accessToken: who.token, raw: body.raw, parsed };
           fake.sent.push(message);
+          if (dropAnswerNext) {
+            dropAnswerNext = false;
+            req.socket.destroy();
+            return;
+          }
           if (heldSend && !heldSend.taken && fake.sent.length === heldSend.after + 1) {
             heldSend.taken = true;
             heldSend.arrived(message);
@@ -276,6 +285,9 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
     },
     refuseNextSends(answers: Array<{ status: number; message: string; retryAfter?: number }>) {
       refusals.push(...answers);
+    },
+    dropNextSendAnswer() {
+      dropAnswerNext = true;
     },
     meetSends(n: number) {
       let open!: () => void;

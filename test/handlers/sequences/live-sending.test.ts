@@ -1,7 +1,8 @@
 // Sending through the live code path against the strict fake Google: the MIME it records (multipart
 // alternative, UTF-8 subject, Message-ID, RFC 8058 List-Unsubscribe headers), the one-click unsubscribe
 // POST from those headers, the confirmation page's GET that unsubscribes nothing, a lead unsubscribed
-// mid-sequence getting no further step, and an expired connector pausing its sequences.
+// mid-sequence getting no further step, an expired connector pausing its sequences, and what each of
+// Gmail's refusals (and its silence) does to a message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
@@ -133,6 +134,22 @@ describe('refusals from Gmail (live mode, fake Google)', () => {
     expect(sent.data.map((m: any) => m.attempts).sort()).toEqual([1, 2]);
     expect(sentTo('throttled@gmail.example', 'zoe@example.com')).toHaveLength(1);
     expect(sentTo('throttled@gmail.example', 'max@example.com')).toHaveLength(1);
+  });
+
+  it('leaves a message uncertain when Gmail took it but its answer never came: never resent, its enrollment stopped', async () => {
+    const ws = await liveWorkspace(t, google, 'silent@gmail.example', LEADS);
+    const seq = await approvedSequence(t, ws);
+    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: [ws.leads[0].id] } } }));
+    google.dropNextSendAnswer();
+    await drain(t);
+    const [message] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }))).data;
+    expect(message).toMatchObject({ status: 'uncertain', error_code: 'no_answer' });
+    const enrollments = await json(t.request(`/api/v1/sequences/${seq.id}/enrollments`, { token: ws.owner.token }));
+    expect(enrollments.data[0]).toMatchObject({ status: 'stopped', stop_reason: 'uncertain' });
+    const events = await json(t.request('/api/v1/events?type=email_message.uncertain', { token: ws.owner.token }));
+    expect(events.data.map((e: any) => e.data.id)).toContain(message.id);
+    await drain(t);
+    expect(sentTo('silent@gmail.example', 'zoe@example.com')).toHaveLength(1);
   });
 
   it('fails a message Gmail refuses for its recipient and marks the lead bounced and suppressed everywhere', async () => {

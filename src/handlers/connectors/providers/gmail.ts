@@ -1,7 +1,8 @@
 // The gmail provider: Google's OAuth with offline access (a refresh token), the gmail.send scope, and
-// the account's address from userinfo.
+// the account's address from userinfo; the connected account is a mailbox (../google/gmail-mailbox.ts).
 import { ApiError } from '../../../errors.ts';
 import { authorizationUrl, exchangeCode, fetchUserinfo, GMAIL_REQUIRED_SCOPES, GMAIL_SCOPES, ProviderError, revokeToken } from '../google/google-client.ts';
+import { gmailMailbox } from '../google/gmail-mailbox.ts';
 import type { ConnectorProvider, Grant } from './provider.ts';
 
 export const gmailProvider: ConnectorProvider = {
@@ -50,4 +51,6 @@ export const gmailProvider: ConnectorProvider = {
       throw new ApiError('provider_unavailable', `The provider did not confirm the revocation (${error.message}); the connector is unchanged, try again.`);
     }
   },
+
+  mailbox: gmailMailbox,
 };

@@ -1,8 +1,9 @@
 // What each connector provider does differently in the OAuth flow: where consent happens, how a code
-// becomes tokens and an account, and how a grant is given back. Everything else (states, PKCE,
+// becomes tokens and an account, and how a grant is given back; and, for a mailbox, how it sends. Everything else (states, PKCE,
 // sealing, events, the callback page) is shared by start-connector-oauth.ts and complete-oauth.ts.
 import type { Deps } from '../../../deps.ts';
 import type { CallbackRefusal } from '../complete-oauth.ts';
+import type { Mailbox } from './mailbox.ts';
 import type { StoredTokens } from '../tokens.ts';
 
 export type Grant =
@@ -16,4 +17,6 @@ export interface ConnectorProvider {
   exchange(deps: Deps, request: { code: string; verifier: string; redirectUri: string; connectorId: string }): Promise<Grant>;
   /** Gives the grant back at the provider; throws ApiError provider_unavailable when it cannot confirm. */
   revoke(deps: Deps, tokens: StoredTokens): Promise<void>;
+  /** What the connected account does as a mailbox, for a provider that is one. */
+  mailbox?: Mailbox;
 }
