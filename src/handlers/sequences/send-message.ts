@@ -17,7 +17,7 @@ import { composeSequenceMessage, messageIdFor } from './compose.ts';
 import { renderStep } from './template.ts';
 import { accessTokenFor } from '../connectors/tokens.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { unsubscribeUrl } from './preview.ts';
+import { unsubscribeUrl } from './unsubscribe-token.ts';
 import { messageEventData, sequenceEventData } from './wire.ts';
 
 const SYSTEM = { type: 'system' as const, id: null };
