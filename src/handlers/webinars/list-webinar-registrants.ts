@@ -2,35 +2,34 @@ import type { ListWebinarRegistrantsInput, ListWebinarRegistrantsOutput } from '
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
-import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { commaList } from '../query-lists.ts';
-import { mailOfRegistrants, type RegistrantMailRow } from './webinar-mail-data.ts';
+import { listPage } from '../list-page.ts';
+import { cursorScope } from '../pagination.ts';
+import { mailOfRegistrants } from './webinar-mail-data.ts';
 import { requireWebinar } from './webinar-record.ts';
-import { listRegistrants, type RegistrantRow, type RegistrantStatus } from './webinar-registrants-data.ts';
+import { listRegistrants } from './webinar-registrants-data.ts';
 import { registrantBody } from './wire.ts';
 
-const statuses: readonly RegistrantStatus[] = ['registered', 'removed'];
+export type ListWebinarRegistrantsRequest = ListWebinarRegistrantsInput['query'] & { webinarId: string };
 
-/** A page of registrants, and the mail of each (one query for the page). */
-export async function listWebinarRegistrants(
-  deps: Deps,
-  actor: Actor,
-  webinarId: string,
-  request: { statuses: RegistrantStatus[]; after?: { at: string; id: string }; limit: number },
-): Promise<{ rows: RegistrantRow[]; mail: RegistrantMailRow[] }> {
-  await requireWebinar(deps.db.sql, actor.workspaceId, webinarId);
-  const rows = await listRegistrants(deps.db.sql, actor.workspaceId, webinarId, request);
-  return { rows, mail: await mailOfRegistrants(deps.db.sql, actor.workspaceId, rows.map((r) => r.id)) };
+/**
+ * A webinar's registrants, oldest first, each with their mail (one query for the page); 404 for a webinar
+ * outside the workspace (after the cursor is checked).
+ */
+export function listWebinarRegistrants(deps: Deps, actor: Actor, request: ListWebinarRegistrantsRequest) {
+  const sql = deps.db.sql;
+  return listPage(request, {
+    scope: cursorScope(deps.auth, `list_webinar_registrants:${request.webinarId}`, actor.workspaceId),
+    fetch: async ({ limit, after }) => {
+      await requireWebinar(sql, actor.workspaceId, request.webinarId);
+      const rows = await listRegistrants(sql, actor.workspaceId, request.webinarId, { statuses: request.status ?? [], after, limit });
+      const mail = await mailOfRegistrants(sql, actor.workspaceId, rows.map((r) => r.id));
+      return rows.map((row) => ({ row, mail }));
+    },
+    toItem: ({ row, mail }) => registrantBody(row, mail),
+    position: ({ row }) => ({ at: row.registered_at.toISOString(), id: row.id }),
+  });
 }
 
 export async function handle(input: ListWebinarRegistrantsInput, ctx: HandlerContext): Promise<ListWebinarRegistrantsOutput> {
-  const actor = actorFrom(ctx);
-  const limit = input.query.limit ?? 20;
-  const scope = cursorScope(ctx.deps.auth, `list_webinar_registrants:${input.path.webinar_id}`, actor.workspaceId);
-  const { rows, mail } = await listWebinarRegistrants(ctx.deps, actor, input.path.webinar_id, {
-    statuses: commaList(input.query.status, 'status', statuses),
-    after: decodeCursor(input.query.cursor, scope),
-    limit: limit + 1,
-  });
-  return { status: 200, body: page(rows, limit, (r) => registrantBody(r, mail), (r) => ({ at: r.registered_at.toISOString(), id: r.id }), scope) };
+  return { status: 200, body: await listWebinarRegistrants(ctx.deps, actorFrom(ctx), { ...input.query, webinarId: input.path.webinar_id }) };
 }
