@@ -121,3 +121,19 @@ describe('add_webinar_registrants', () => {
     expect(refused.code).toBe('webinar_closed');
   });
 });
+
+describe('list_webinars', () => {
+  it('filters by several statuses given comma-separated, and refuses one outside the enum naming every status', async () => {
+    now = new Date('2026-11-24T10:00:00Z');
+    const own = await readyWorkspace(t, []);
+    const kept = await scheduleWebinar(t, own);
+    const cancelled = await scheduleWebinar(t, own);
+    await json(t.request(`/api/v1/webinars/${cancelled.id}/cancel`, { method: 'POST', token: own.owner.token }));
+    const ids = async (query: string) => (await json(t.request(`/api/v1/webinars${query}`, { token: own.owner.token }))).data.map((w: any) => w.id);
+    expect(await ids('?status=cancelled')).toEqual([cancelled.id]);
+    // Both were created at the test clock's one instant: the order between them is the ids'.
+    expect((await ids('?status=scheduled,cancelled')).sort()).toEqual([cancelled.id, kept.id].sort());
+    const problem = await json(t.request('/api/v1/webinars?status=scheduled,done', { token: own.owner.token }), 400);
+    expect(problem.errors).toEqual([{ field: 'query.status', code: 'invalid_value', message: 'has "done", which is not one of scheduled, cancelled' }]);
+  });
+});
