@@ -7677,9 +7677,20 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 200,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "draft",
+              "pending_approval",
+              "approved",
+              "active",
+              "paused",
+              "completed",
+              "archived"
+            ]
+          },
+          "description": "Only sequences in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -7708,7 +7719,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",
@@ -8988,9 +9000,17 @@ export const toolDescriptors: ToolDescriptor[] = [
           "pattern": "^seq_[0-9a-z]{26}$"
         },
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "active",
+              "completed",
+              "stopped",
+              "removed"
+            ]
+          },
+          "description": "Only enrollments in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -9027,7 +9047,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",
@@ -9886,9 +9907,19 @@ export const toolDescriptors: ToolDescriptor[] = [
           "pattern": "^lead_[0-9a-z]{26}$"
         },
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "scheduled",
+              "sending",
+              "sent",
+              "failed",
+              "cancelled",
+              "uncertain"
+            ]
+          },
+          "description": "Only messages in these statuses (one waiting for its turn is `scheduled`)."
         },
         "limit": {
           "type": "integer",
@@ -9927,7 +9958,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",
@@ -12445,9 +12477,15 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "scheduled",
+              "cancelled"
+            ]
+          },
+          "description": "Only webinars in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -12476,7 +12514,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",
@@ -13149,9 +13188,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "pattern": "^web_[0-9a-z]{26}$"
         },
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses: registered, removed."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "registered",
+              "removed"
+            ]
+          },
+          "description": "Only registrants in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -13188,7 +13233,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",

@@ -551,6 +551,8 @@ export const WorkspaceSettingsPatchSchema: z.ZodType = z.strictObject({
   "require_human_approval": z.boolean().optional(),
 });
 
+export const EmailSequenceStatusSchema: z.ZodType = z.enum(["draft","pending_approval","approved","active","paused","completed","archived"]);
+
 export const SequenceStepSchema: z.ZodType = z.looseObject({
   "position": z.number().int(),
   "wait_days": z.number().int(),
@@ -565,7 +567,7 @@ export const SequenceStepSchema: z.ZodType = z.looseObject({
 export const EmailSequenceSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "name": z.string(),
-  "status": z.enum(["draft","pending_approval","approved","active","paused","completed","archived"]),
+  "status": EmailSequenceStatusSchema,
   "revision": z.number().int(),
   "sender_connector_id": z.string().nullable().optional(),
   "schedule": z.looseObject({}).optional(),
@@ -660,12 +662,14 @@ export const RejectEmailSequenceRequestSchema: z.ZodType = z.strictObject({
   "note": z.string().min(1).max(2000),
 });
 
+export const SequenceEnrollmentStatusSchema: z.ZodType = z.enum(["active","completed","stopped","removed"]);
+
 export const SequenceEnrollmentSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "sequence_id": z.string(),
   "lead_id": z.string().nullable(),
   "email": z.string().nullable(),
-  "status": z.enum(["active","completed","stopped","removed"]),
+  "status": SequenceEnrollmentStatusSchema,
   "next_step": z.number().int().nullable(),
   "next_due_at": z.iso.datetime({ offset: true }).nullable(),
   "stop_reason": z.string().nullable(),
@@ -715,6 +719,8 @@ export const LaunchResultSchema: z.ZodType = z.looseObject({
   "already_active": z.boolean(),
 });
 
+export const SentMessageStatusSchema: z.ZodType = z.enum(["scheduled","sending","sent","failed","cancelled","uncertain"]);
+
 export const SentMessageSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "sequence_id": z.string(),
@@ -725,7 +731,7 @@ export const SentMessageSchema: z.ZodType = z.looseObject({
   "mode": z.enum(["live","sandbox"]),
   "to": z.string().nullable(),
   "subject": z.string().nullable(),
-  "status": z.enum(["scheduled","sending","sent","failed","cancelled","uncertain"]),
+  "status": SentMessageStatusSchema,
   "scheduled_at": z.iso.datetime({ offset: true }),
   "sent_at": z.iso.datetime({ offset: true }).nullable(),
   "attempts": z.number().int(),
@@ -889,6 +895,8 @@ export const LaunchAdCampaignRequestSchema: z.ZodType = z.strictObject({
   }),
 });
 
+export const WebinarStatusSchema: z.ZodType = z.enum(["scheduled","cancelled"]);
+
 export const WebinarMailCountsSchema: z.ZodType = z.looseObject({
   "queued": z.number().int(),
   "sending": z.number().int(),
@@ -900,7 +908,7 @@ export const WebinarMailCountsSchema: z.ZodType = z.looseObject({
 
 export const WebinarSchema: z.ZodType = z.looseObject({
   "id": z.string(),
-  "status": z.enum(["scheduled","cancelled"]),
+  "status": WebinarStatusSchema,
   "title": z.string(),
   "description": z.string().optional(),
   "start_at": z.string(),
@@ -952,6 +960,8 @@ export const WebinarPatchSchema: z.ZodType = z.strictObject({
   "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).optional(),
 });
 
+export const WebinarRegistrantStatusSchema: z.ZodType = z.enum(["registered","removed"]);
+
 export const WebinarMailSchema: z.ZodType = z.looseObject({
   "kind": z.enum(["confirmation","update","cancellation","reminder_24h","reminder_1h"]),
   "invitation_sequence": z.number().int().nullable().optional(),
@@ -971,7 +981,7 @@ export const WebinarRegistrantSchema: z.ZodType = z.looseObject({
   "first_name": z.string().nullable().optional(),
   "last_name": z.string().nullable().optional(),
   "source": z.enum(["api","page"]).optional(),
-  "status": z.enum(["registered","removed"]),
+  "status": WebinarRegistrantStatusSchema,
   "registered_at": z.string().optional(),
   "removed_at": z.string().nullable().optional(),
   "joined_at": z.string().nullable().optional(),
@@ -2190,7 +2200,7 @@ export const routes = {
     path: "/api/v1/sequences",
     request: {
       query: z.object({
-        "status": z.string().max(200).optional(),
+        "status": commaSeparatedEnum(["draft","pending_approval","approved","active","paused","completed","archived"], false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),
@@ -2404,7 +2414,7 @@ export const routes = {
         "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
-        "status": z.string().max(100).optional(),
+        "status": commaSeparatedEnum(["active","completed","stopped","removed"], false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),
@@ -2563,7 +2573,7 @@ export const routes = {
       query: z.object({
         "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).optional(),
         "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).optional(),
-        "status": z.string().max(100).optional(),
+        "status": commaSeparatedEnum(["scheduled","sending","sent","failed","cancelled","uncertain"], false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),
@@ -2963,7 +2973,7 @@ export const routes = {
     path: "/api/v1/webinars",
     request: {
       query: z.object({
-        "status": z.string().max(100).optional(),
+        "status": commaSeparatedEnum(["scheduled","cancelled"], false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),
@@ -3075,7 +3085,7 @@ export const routes = {
         "webinar_id": z.string().regex(new RegExp("^web_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
-        "status": z.string().max(100).optional(),
+        "status": commaSeparatedEnum(["registered","removed"], false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),

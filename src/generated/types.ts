@@ -2478,8 +2478,7 @@ export interface components {
         EmailSequence: {
             id: string;
             name: string;
-            /** @enum {string} */
-            status: "draft" | "pending_approval" | "approved" | "active" | "paused" | "completed" | "archived";
+            status: components["schemas"]["EmailSequenceStatus"];
             revision: number;
             sender_connector_id?: string | null;
             schedule?: {
@@ -2501,6 +2500,8 @@ export interface components {
             updated_at?: string;
             launched_at?: string | null;
         };
+        /** @enum {string} */
+        EmailSequenceStatus: "draft" | "pending_approval" | "approved" | "active" | "paused" | "completed" | "archived";
         /** @description The sequence after the change (REST bodies carry every field of get_email_sequence). */
         SequenceState: {
             id: string;
@@ -2603,8 +2604,7 @@ export interface components {
             /** @description Null once the lead was deleted. */
             lead_id: string | null;
             email: string | null;
-            /** @enum {string} */
-            status: "active" | "completed" | "stopped" | "removed";
+            status: components["schemas"]["SequenceEnrollmentStatus"];
             next_step: number | null;
             /** Format: date-time */
             next_due_at: string | null;
@@ -2615,6 +2615,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @enum {string} */
+        SequenceEnrollmentStatus: "active" | "completed" | "stopped" | "removed";
         SequenceEnrollmentList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["SequenceEnrollment"][];
         };
@@ -2630,8 +2632,7 @@ export interface components {
             mode: "live" | "sandbox";
             to: string | null;
             subject: string | null;
-            /** @enum {string} */
-            status: "scheduled" | "sending" | "sent" | "failed" | "cancelled" | "uncertain";
+            status: components["schemas"]["SentMessageStatus"];
             /** Format: date-time */
             scheduled_at: string;
             /** Format: date-time */
@@ -2645,6 +2646,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @enum {string} */
+        SentMessageStatus: "scheduled" | "sending" | "sent" | "failed" | "cancelled" | "uncertain";
         Agent: {
             /** @example agt_01jd8x6y5k2r3t4v5w6x7y8z9a */
             id: string;
@@ -2872,8 +2875,7 @@ export interface components {
         };
         Webinar: {
             id: string;
-            /** @enum {string} */
-            status: "scheduled" | "cancelled";
+            status: components["schemas"]["WebinarStatus"];
             title: string;
             description?: string;
             start_at: string;
@@ -2892,6 +2894,8 @@ export interface components {
             updated_at?: string;
             cancelled_at?: string | null;
         };
+        /** @enum {string} */
+        WebinarStatus: "scheduled" | "cancelled";
         /** @description The webinar after the change (REST bodies carry every field of get_webinar). */
         WebinarState: {
             id: string;
@@ -2911,14 +2915,15 @@ export interface components {
             last_name?: string | null;
             /** @enum {string} */
             source?: "api" | "page";
-            /** @enum {string} */
-            status: "registered" | "removed";
+            status: components["schemas"]["WebinarRegistrantStatus"];
             registered_at?: string;
             removed_at?: string | null;
             joined_at?: string | null;
             /** @description Every mail this registrant is owed or was sent, oldest due first. */
             mail: components["schemas"]["WebinarMail"][];
         };
+        /** @enum {string} */
+        WebinarRegistrantStatus: "registered" | "removed";
         /**
          * @description One mail to a registrant. `status`: queued (due at `due_at`, or waiting for a retry after `reason`), sending, sent, failed (given up: `reason` and the provider's `detail`), skipped (no longer applies: `reason` is superseded, registrant_removed, webinar_cancelled, too_late or suppressed), uncertain (the sender stopped mid-send; it may have gone and is never resent).
          * @example {
@@ -4953,8 +4958,8 @@ export interface operations {
     list_email_sequences: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses. */
-                status?: string;
+                /** @description Only sequences in these statuses. */
+                status?: components["schemas"]["EmailSequenceStatus"][];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */
@@ -5264,8 +5269,8 @@ export interface operations {
     list_sequence_enrollments: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses. */
-                status?: string;
+                /** @description Only enrollments in these statuses. */
+                status?: components["schemas"]["SequenceEnrollmentStatus"][];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */
@@ -5497,8 +5502,8 @@ export interface operations {
             query?: {
                 sequence_id?: string;
                 lead_id?: string;
-                /** @description Comma-separated statuses. */
-                status?: string;
+                /** @description Only messages in these statuses (one waiting for its turn is `scheduled`). */
+                status?: components["schemas"]["SentMessageStatus"][];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */
@@ -6119,8 +6124,8 @@ export interface operations {
     list_webinars: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses. */
-                status?: string;
+                /** @description Only webinars in these statuses. */
+                status?: components["schemas"]["WebinarStatus"][];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */
@@ -6283,8 +6288,8 @@ export interface operations {
     list_webinar_registrants: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses: registered, removed. */
-                status?: string;
+                /** @description Only registrants in these statuses. */
+                status?: components["schemas"]["WebinarRegistrantStatus"][];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */

@@ -34,29 +34,43 @@ import { searchDocs } from './docs/search-docs.ts';
 import { downloadLeadExport, exportLeads, getLeadExport } from './leads/exports.ts';
 import { bulkImportLeads, getLeadImport, listLeadImportErrors } from './leads/imports.ts';
 import { createLead, deleteLead, getLead, listLeads, unsubscribeLead, updateLead } from './leads/leads.ts';
-import { archiveEmailSequence, createEmailSequence, deleteEmailSequence, getEmailSequence, listEmailSequences, previewEmailSequence, updateEmailSequence } from './sequences/sequences.ts';
-import {
-  approveEmailSequence,
-  enrollLeadsInSequence,
-  launchEmailSequence,
-  listSentMessages,
-  listSequenceEnrollments,
-  pauseEmailSequence,
-  rejectEmailSequence,
-  removeLeadFromSequence,
-  resumeEmailSequence,
-  submitEmailSequenceForApproval,
-} from './sequences/lifecycle.ts';
-import { getWorkspaceSettings, updateWorkspaceSettings } from './sequences/settings.ts';
-import { unsubscribeOneClick, unsubscribePage } from './sequences/unsubscribe.ts';
+import * as approveEmailSequence from './sequences/approve-email-sequence.ts';
+import * as archiveEmailSequence from './sequences/archive-email-sequence.ts';
+import * as createEmailSequence from './sequences/create-email-sequence.ts';
+import * as deleteEmailSequence from './sequences/delete-email-sequence.ts';
+import * as enrollLeadsInSequence from './sequences/enroll-leads-in-sequence.ts';
+import * as getEmailSequence from './sequences/get-email-sequence.ts';
+import * as getWorkspaceSettings from './sequences/get-workspace-settings.ts';
+import * as launchEmailSequence from './sequences/launch-email-sequence.ts';
+import * as listEmailSequences from './sequences/list-email-sequences.ts';
+import * as listSentMessages from './sequences/list-sent-messages.ts';
+import * as listSequenceEnrollments from './sequences/list-sequence-enrollments.ts';
+import * as pauseEmailSequence from './sequences/pause-email-sequence.ts';
+import * as previewEmailSequence from './sequences/preview-email-sequence.ts';
+import * as rejectEmailSequence from './sequences/reject-email-sequence.ts';
+import * as removeLeadFromSequence from './sequences/remove-lead-from-sequence.ts';
+import * as resumeEmailSequence from './sequences/resume-email-sequence.ts';
+import * as submitEmailSequenceForApproval from './sequences/submit-email-sequence-for-approval.ts';
+import * as unsubscribeOneClick from './sequences/unsubscribe-one-click.ts';
+import * as unsubscribePage from './sequences/unsubscribe-page.ts';
+import * as updateEmailSequence from './sequences/update-email-sequence.ts';
+import * as updateWorkspaceSettings from './sequences/update-workspace-settings.ts';
 import { archiveAdCampaign, createAdCampaign, generateAdCreatives, getAdCampaign, launchAdCampaign, listAdCampaigns, pauseAdCampaign, resumeAdCampaign, updateAdCampaign } from './ads/campaigns.ts';
 import { cancelAgentRun, getAgent, getAgentRun, listAgentRuns, listAgentsInStore, runAgent } from './agents/agents.ts';
 import { deleteBlogPost, generateBlogPost, getBlogPost, listBlogPosts, publishBlogPost, unpublishBlogPost, updateBlogPost } from './blogs/posts.ts';
 import { blogFeed, blogIndexPage, blogPostPage, blogPostPreviewPage, blogSitemap } from './blogs/public.ts';
 import { getHealth } from './system/get-health.ts';
-import { cancelWebinar, getWebinar, listWebinars, scheduleWebinar, updateWebinar } from './webinars/webinars.ts';
-import { addWebinarRegistrants, listWebinarRegistrants, removeWebinarRegistrant } from './webinars/registrants.ts';
-import { webinarJoin, webinarRegister, webinarRegistrationPage } from './webinars/pages.ts';
+import * as addWebinarRegistrants from './webinars/add-webinar-registrants.ts';
+import * as cancelWebinar from './webinars/cancel-webinar.ts';
+import * as getWebinar from './webinars/get-webinar.ts';
+import * as listWebinarRegistrants from './webinars/list-webinar-registrants.ts';
+import * as listWebinars from './webinars/list-webinars.ts';
+import * as removeWebinarRegistrant from './webinars/remove-webinar-registrant.ts';
+import * as scheduleWebinar from './webinars/schedule-webinar.ts';
+import * as updateWebinar from './webinars/update-webinar.ts';
+import * as webinarJoin from './webinars/webinar-join.ts';
+import * as webinarRegister from './webinars/webinar-register.ts';
+import * as webinarRegistrationPage from './webinars/webinar-registration-page.ts';
 import { getMe } from './users/get-me.ts';
 import { login } from './users/login.ts';
 import { signup } from './users/signup.ts';
@@ -118,27 +132,27 @@ export const handlers: Handlers<HandlerContext> = {
   update_lead: updateLead,
   delete_lead: deleteLead,
   unsubscribe_lead: unsubscribeLead,
-  get_workspace_settings: getWorkspaceSettings,
-  update_workspace_settings: updateWorkspaceSettings,
-  list_email_sequences: listEmailSequences,
-  create_email_sequence: createEmailSequence,
-  get_email_sequence: getEmailSequence,
-  update_email_sequence: updateEmailSequence,
-  delete_email_sequence: deleteEmailSequence,
-  preview_email_sequence: previewEmailSequence,
-  submit_email_sequence_for_approval: submitEmailSequenceForApproval,
-  approve_email_sequence: approveEmailSequence,
-  reject_email_sequence: rejectEmailSequence,
-  list_sequence_enrollments: listSequenceEnrollments,
-  enroll_leads_in_sequence: enrollLeadsInSequence,
-  remove_lead_from_sequence: removeLeadFromSequence,
-  launch_email_sequence: launchEmailSequence,
-  pause_email_sequence: pauseEmailSequence,
-  resume_email_sequence: resumeEmailSequence,
-  archive_email_sequence: archiveEmailSequence,
-  list_sent_messages: listSentMessages,
-  unsubscribe_page: unsubscribePage,
-  unsubscribe_one_click: unsubscribeOneClick,
+  get_workspace_settings: getWorkspaceSettings.handle,
+  update_workspace_settings: updateWorkspaceSettings.handle,
+  list_email_sequences: listEmailSequences.handle,
+  create_email_sequence: createEmailSequence.handle,
+  get_email_sequence: getEmailSequence.handle,
+  update_email_sequence: updateEmailSequence.handle,
+  delete_email_sequence: deleteEmailSequence.handle,
+  preview_email_sequence: previewEmailSequence.handle,
+  submit_email_sequence_for_approval: submitEmailSequenceForApproval.handle,
+  approve_email_sequence: approveEmailSequence.handle,
+  reject_email_sequence: rejectEmailSequence.handle,
+  list_sequence_enrollments: listSequenceEnrollments.handle,
+  enroll_leads_in_sequence: enrollLeadsInSequence.handle,
+  remove_lead_from_sequence: removeLeadFromSequence.handle,
+  launch_email_sequence: launchEmailSequence.handle,
+  pause_email_sequence: pauseEmailSequence.handle,
+  resume_email_sequence: resumeEmailSequence.handle,
+  archive_email_sequence: archiveEmailSequence.handle,
+  list_sent_messages: listSentMessages.handle,
+  unsubscribe_page: unsubscribePage.handle,
+  unsubscribe_one_click: unsubscribeOneClick.handle,
   list_ad_campaigns: listAdCampaigns,
   create_ad_campaign: createAdCampaign,
   get_ad_campaign: getAdCampaign,
@@ -148,17 +162,17 @@ export const handlers: Handlers<HandlerContext> = {
   pause_ad_campaign: pauseAdCampaign,
   resume_ad_campaign: resumeAdCampaign,
   archive_ad_campaign: archiveAdCampaign,
-  schedule_webinar: scheduleWebinar,
-  get_webinar: getWebinar,
-  list_webinars: listWebinars,
-  update_webinar: updateWebinar,
-  cancel_webinar: cancelWebinar,
-  add_webinar_registrants: addWebinarRegistrants,
-  list_webinar_registrants: listWebinarRegistrants,
-  remove_webinar_registrant: removeWebinarRegistrant,
-  webinar_registration_page: webinarRegistrationPage,
-  webinar_register: webinarRegister,
-  webinar_join: webinarJoin,
+  schedule_webinar: scheduleWebinar.handle,
+  get_webinar: getWebinar.handle,
+  list_webinars: listWebinars.handle,
+  update_webinar: updateWebinar.handle,
+  cancel_webinar: cancelWebinar.handle,
+  add_webinar_registrants: addWebinarRegistrants.handle,
+  list_webinar_registrants: listWebinarRegistrants.handle,
+  remove_webinar_registrant: removeWebinarRegistrant.handle,
+  webinar_registration_page: webinarRegistrationPage.handle,
+  webinar_register: webinarRegister.handle,
+  webinar_join: webinarJoin.handle,
   generate_blog_post: generateBlogPost,
   list_blog_posts: listBlogPosts,
   get_blog_post: getBlogPost,

@@ -16,7 +16,7 @@ import { sendMail } from '../connectors/providers/providers.ts';
 import { composeSequenceMessage, messageIdFor } from './compose.ts';
 import { renderStep } from './template.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { unsubscribeUrl } from './preview.ts';
+import { unsubscribeUrl } from './unsubscribe-token.ts';
 import { messageEventData, sequenceEventData } from './wire.ts';
 
 const SYSTEM = { type: 'system' as const, id: null };

@@ -6,7 +6,7 @@
 // cannot send. Mailbox jobs are singletons per connector; the reservations (claims) make a second sender
 // harmless anyway, so any number of instances can run these kinds.
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import * as timers from 'node:timers/promises';
 import { z } from 'zod';
 import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
 import { stopEnrollments } from './sequence-enrollments-data.ts';
@@ -127,7 +127,7 @@ export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signa
         return false;
       }
       const pause = spacing(deps);
-      if (pause > 0 && i < held.length - 1) await sleep(pause, undefined, { signal }).catch(() => undefined);
+      if (pause > 0 && i < held.length - 1) await timers.setTimeout(pause, undefined, { signal }).catch(() => undefined);
     }
   }
 }

@@ -4,6 +4,7 @@
 // one for another lead.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { derivedKey } from '../../auth/derived-key.ts';
+import type { Deps } from '../../deps.ts';
 
 const LABEL = 'service-mcp unsubscribe link v1';
 const MAC_BYTES = 16;
@@ -34,3 +35,7 @@ export function verifyUnsubscribe(secret: Uint8Array, token: string): Unsubscrib
   if (more !== undefined || ![workspaceId, leadId, sequenceId].every((id) => id && ID.test(id))) return undefined;
   return { workspaceId, leadId, sequenceId };
 }
+
+/** The public link an email carries (and the List-Unsubscribe header points to). */
+export const unsubscribeUrl = (deps: Deps, target: UnsubscribeTarget) =>
+  `${deps.config.publicBaseUrl.replace(/\/$/, '')}/unsubscribe/${signUnsubscribe(deps.auth.apiKeyPepper, target)}`;

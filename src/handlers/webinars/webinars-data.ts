@@ -63,7 +63,7 @@ export async function findWebinarByPublicId(q: Queryable, publicId: string, opti
   return row;
 }
 
-export function listWebinars(q: Queryable, workspaceId: string, page: { statuses: WebinarStatus[]; before?: PageBound; limit: number }): Promise<WebinarRow[]> {
+export function listWebinarRows(q: Queryable, workspaceId: string, page: { statuses: WebinarStatus[]; before?: PageBound; limit: number }): Promise<WebinarRow[]> {
   const sql = query(q);
   return sql<WebinarRow[]>`
     select ${columns(q)} from webinars

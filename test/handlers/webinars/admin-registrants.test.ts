@@ -6,7 +6,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from '../../admin/helpers/browser.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, joinLinkIn, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, joinLinkIn, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -23,7 +23,7 @@ beforeAll(async () => {
   empty = await scheduleWebinar(t, ws, { title: 'Quiet session' });
   now = new Date(now.getTime() + 60_000);
   full = await scheduleWebinar(t, ws, { title: 'Busy session' });
-  await addRegistrants(t, ws, full.id, [{ lead_id: ws.leads[0].id }, { email: 'walk.in@example.com', first_name: 'Wally' }]);
+  await addWebinarRegistrants(t, ws, full.id, [{ lead_id: ws.leads[0].id }, { email: 'walk.in@example.com', first_name: 'Wally' }]);
   const got = await fetch(full.registration_url);
   const cookie = (got.headers.get('set-cookie') as string).split(';')[0];
   const csrf = /name="csrf" value="([^"]+)"/.exec(await got.text())?.[1] as string;

@@ -7,7 +7,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { invitationIcs } from '../../../src/handlers/webinars/calendar.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
 /** Unfolded content lines (RFC 5545 §3.1). */
 const lines = (ics: string) => ics.replace(/\r?\n[ \t]/g, '').split(/\r?\n/);
@@ -104,7 +104,7 @@ describe('an invitation mailed for a webinar in Europe/Berlin', () => {
 
   it('carries TZID=Europe/Berlin across the DST change, and an update to another zone keeps the instant', async () => {
     const webinar = await scheduleWebinar(t, ws, { start_at: '2027-03-28T00:30:00Z', duration_minutes: 60, timezone: 'Europe/Berlin' });
-    await addRegistrants(t, ws, webinar.id, [{ email: 'berlin@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'berlin@example.com' }]);
     await sendMail(t);
     now = new Date(now.getTime() + 60_000);
     await json(t.request(`/api/v1/webinars/${webinar.id}`, { method: 'PATCH', token: ws.owner.token, json: { timezone: 'America/New_York' } }));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { json, readyWorkspace, relogin, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, sandboxMail, scheduleWebinar, sendMail, START, webinarBody } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, sandboxMail, scheduleWebinar, sendMail, START, webinarBody } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -23,7 +23,7 @@ afterAll(async () => {
 describe('webinar isolation', () => {
   it("answers 404 for every operation on another workspace's webinar and registrant", async () => {
     const webinar = await scheduleWebinar(t, ws);
-    const { results } = await addRegistrants(t, ws, webinar.id, [{ email: 'kept@example.com' }]);
+    const { results } = await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'kept@example.com' }]);
     const other = await readyWorkspace(t, []);
     const token = other.owner.token;
     const base = `/api/v1/webinars/${webinar.id}`;
@@ -73,16 +73,16 @@ describe('schedule_webinar', () => {
 describe('add_webinar_registrants', () => {
   it('skips past the capacity with reason full, and adds again once a seat is freed', async () => {
     const webinar = await scheduleWebinar(t, ws, { capacity: 2 });
-    const first = await addRegistrants(t, ws, webinar.id, [{ email: 'a@example.com' }, { email: 'b@example.com' }, { email: 'c@example.com' }]);
+    const first = await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'a@example.com' }, { email: 'b@example.com' }, { email: 'c@example.com' }]);
     expect(first.results.map((r: any) => r.reason ?? r.status)).toEqual(['added', 'added', 'full']);
     await json(t.request(`/api/v1/webinars/${webinar.id}/registrants/${first.results[0].registrant_id}`, { method: 'DELETE', token: ws.owner.token }));
-    expect((await addRegistrants(t, ws, webinar.id, [{ email: 'c@example.com' }])).added).toBe(1);
+    expect((await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'c@example.com' }])).added).toBe(1);
   });
 
   it('skips unsubscribed leads and suppressed addresses, and mails nobody suppressed', async () => {
     const webinar = await scheduleWebinar(t, ws);
     await json(t.request(`/api/v1/leads/${ws.leads[2].id}/unsubscribe`, { method: 'POST', token: ws.owner.token }));
-    const result = await addRegistrants(t, ws, webinar.id, [{ lead_id: ws.leads[2].id }, { email: 'nobody@example.com' }, { email: 'fine@example.com' }]);
+    const result = await addWebinarRegistrants(t, ws, webinar.id, [{ lead_id: ws.leads[2].id }, { email: 'nobody@example.com' }, { email: 'fine@example.com' }]);
     expect(result.results.map((r: any) => r.reason ?? r.status)).toEqual(['suppressed', 'suppressed', 'added']);
   });
 
@@ -90,20 +90,20 @@ describe('add_webinar_registrants', () => {
     const webinar = await scheduleWebinar(t, ws);
     const many = Array.from({ length: 101 }, (_, i) => ({ email: `p${i}@example.com` }));
     await json(t.request(`/api/v1/webinars/${webinar.id}/registrants`, { method: 'POST', token: ws.owner.token, json: { registrants: many } }), 400);
-    const mixed = await addRegistrants(t, ws, webinar.id, [{ email: 'x@example.com', lead_id: ws.leads[0].id }, {}]);
+    const mixed = await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'x@example.com', lead_id: ws.leads[0].id }, {}]);
     expect(mixed.results.map((r: any) => r.reason)).toEqual(['invalid', 'invalid']);
   });
 
   it('skips as invalid an address that only looks like one, as leads do', async () => {
     const webinar = await scheduleWebinar(t, ws, { title: 'Address check' });
     const looksLike = ['<img/src=x/onerror=alert(9)>@x.io', 'a..b@example.com', 'a@b@example.com', 'fine.person@example.com'];
-    const result = await addRegistrants(t, ws, webinar.id, looksLike.map((email) => ({ email })));
+    const result = await addWebinarRegistrants(t, ws, webinar.id, looksLike.map((email) => ({ email })));
     expect(result.results.map((r: any) => r.reason ?? r.status)).toEqual(['invalid', 'invalid', 'invalid', 'added']);
   });
 
   it('sends no reminder to a removed registrant', async () => {
     const webinar = await scheduleWebinar(t, ws, { title: 'Removal check' });
-    const { results } = await addRegistrants(t, ws, webinar.id, [{ email: 'gone@example.com' }]);
+    const { results } = await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'gone@example.com' }]);
     await sendMail(t);
     await json(t.request(`/api/v1/webinars/${webinar.id}/registrants/${results[0].registrant_id}`, { method: 'DELETE', token: ws.owner.token }));
     now = new Date(new Date(START).getTime() - 3_600_000 + 60_000);
@@ -119,5 +119,21 @@ describe('add_webinar_registrants', () => {
     const started = problem.data[0];
     const refused = await json(t.request(`/api/v1/webinars/${started.id}/registrants`, { method: 'POST', token: ws.owner.token, json: { registrants: [{ email: 'late@example.com' }] } }), 409);
     expect(refused.code).toBe('webinar_closed');
+  });
+});
+
+describe('list_webinars', () => {
+  it('filters by several statuses given comma-separated, and refuses one outside the enum naming every status', async () => {
+    now = new Date('2026-11-24T10:00:00Z');
+    const own = await readyWorkspace(t, []);
+    const kept = await scheduleWebinar(t, own);
+    const cancelled = await scheduleWebinar(t, own);
+    await json(t.request(`/api/v1/webinars/${cancelled.id}/cancel`, { method: 'POST', token: own.owner.token }));
+    const ids = async (query: string) => (await json(t.request(`/api/v1/webinars${query}`, { token: own.owner.token }))).data.map((w: any) => w.id);
+    expect(await ids('?status=cancelled')).toEqual([cancelled.id]);
+    // Both were created at the test clock's one instant: the order between them is the ids'.
+    expect((await ids('?status=scheduled,cancelled')).sort()).toEqual([cancelled.id, kept.id].sort());
+    const problem = await json(t.request('/api/v1/webinars?status=scheduled,done', { token: own.owner.token }), 400);
+    expect(problem.errors).toEqual([{ field: 'query.status', code: 'invalid_value', message: 'has "done", which is not one of scheduled, cancelled' }]);
   });
 });

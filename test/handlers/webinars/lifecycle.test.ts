@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { json, readyWorkspace, relogin, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, icsProps, joinLinkIn, sandboxMail, scheduleWebinar, sendMail, START } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, icsProps, joinLinkIn, sandboxMail, scheduleWebinar, sendMail, START } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -40,7 +40,7 @@ describe('a webinar from scheduling to reminders', () => {
   });
 
   it('adds registrants with a result per item: added, duplicate, invalid, unknown lead', async () => {
-    const result = await addRegistrants(t, ws, webinar.id, [
+    const result = await addWebinarRegistrants(t, ws, webinar.id, [
       { email: 'Ada@Example.com', first_name: 'Ada', last_name: 'Lovelace' },
       { lead_id: ws.leads[0].id },
       { email: 'ada@example.com' },
@@ -151,7 +151,7 @@ describe('a cancelled webinar', () => {
     now = new Date('2026-11-24T10:00:00Z');
     const ws = await readyWorkspace(t);
     const webinar = await scheduleWebinar(t, ws);
-    await addRegistrants(t, ws, webinar.id, [{ email: 'lin@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'lin@example.com' }]);
     expect(await sendMail(t)).toBe(1);
     const cancelled = await json(t.request(`/api/v1/webinars/${webinar.id}/cancel`, { method: 'POST', token: ws.owner.token }));
     expect(cancelled).toMatchObject({ status: 'cancelled', invitation_sequence: 1 });

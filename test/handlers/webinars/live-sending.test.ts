@@ -7,7 +7,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
 import { json, liveWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, icsProps, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, icsProps, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let google: FakeGoogle;
@@ -32,7 +32,7 @@ describe('webinar mail through Gmail (live mode, fake Google)', () => {
   it('sends the confirmation from the connected account with the calendar invitation as alternative and attachment', async () => {
     const ws = await liveWorkspace(t, google, 'host@gmail.example');
     const webinar = await scheduleWebinar(t, ws);
-    await addRegistrants(t, ws, webinar.id, [{ email: 'zoe@example.com', first_name: 'Zoë' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'zoe@example.com', first_name: 'Zoë' }]);
     expect(await sendMail(t)).toBe(1);
     const [zoe] = sentTo('zoe@example.com');
     expect(zoe.parsed.from?.text).toBe('host@gmail.example');
@@ -50,7 +50,7 @@ describe('webinar mail through Gmail (live mode, fake Google)', () => {
     const ws = await liveWorkspace(t, google, 'retry@gmail.example');
     const webinar = await scheduleWebinar(t, ws, { title: 'Retry clinic' });
     google.refuseNextSends([{ status: 503, message: 'Backend Error' }]);
-    await addRegistrants(t, ws, webinar.id, [{ email: 'lou@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'lou@example.com' }]);
     expect(await sendMail(t)).toBe(1);
     expect(sentTo('lou@example.com')).toHaveLength(0);
     expect(await sendMail(t)).toBe(0);

@@ -7,7 +7,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
 import { json, liveWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let google: FakeGoogle;
@@ -38,10 +38,10 @@ describe('mail statuses of webinar registrants', () => {
     webinar = await scheduleWebinar(t, ws);
     // The first send is refused outright (400: never retried), the second is taken.
     google.refuseNextSends([{ status: 400, message: 'Invalid To header' }]);
-    await addRegistrants(t, ws, webinar.id, [{ email: 'refused@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'refused@example.com' }]);
     await sendMail(t);
     now = new Date(now.getTime() + 60_000);
-    await addRegistrants(t, ws, webinar.id, [{ email: 'ok@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'ok@example.com' }]);
     await sendMail(t);
   });
 

@@ -7,7 +7,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { launchBrowser, openPage, unexpectedProblems } from '../../admin/helpers/browser.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, sandboxMail, scheduleWebinar, sendMail, START } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, sandboxMail, scheduleWebinar, sendMail, START } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -59,7 +59,7 @@ describe('the webinar registration page', () => {
 
   it('says a full webinar is full', async () => {
     const webinar = await scheduleWebinar(t, ws, { capacity: 1 });
-    await addRegistrants(t, ws, webinar.id, [{ email: 'first@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'first@example.com' }]);
     const full = await register(webinar.registration_url, 'second@example.com');
     expect(full).toMatchObject({ status: 409, heading: 'Webinar full' });
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, scheduleWebinar } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, scheduleWebinar } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -29,8 +29,8 @@ async function reminderJobs(webinarId: string): Promise<Array<[string, string]>>
 describe('reminder jobs', () => {
   it('queues one delayed job per reminder time, however many register, and new ones when the time moves', async () => {
     const webinar = await scheduleWebinar(t, ws);
-    await addRegistrants(t, ws, webinar.id, [{ email: 'a@example.com' }, { email: 'b@example.com' }]);
-    await addRegistrants(t, ws, webinar.id, [{ email: 'c@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'a@example.com' }, { email: 'b@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'c@example.com' }]);
     expect(await reminderJobs(webinar.id)).toEqual([
       ['reminder_24h', '2026-11-25T15:00:00.000Z'],
       ['reminder_1h', '2026-11-26T14:00:00.000Z'],
@@ -41,7 +41,7 @@ describe('reminder jobs', () => {
 
   it('queues only the 1 h reminder for a webinar less than a day away', async () => {
     const webinar = await scheduleWebinar(t, ws, { start_at: '2026-11-24T20:00:00Z' });
-    await addRegistrants(t, ws, webinar.id, [{ email: 'soon@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'soon@example.com' }]);
     expect(await reminderJobs(webinar.id)).toEqual([['reminder_1h', '2026-11-24T19:00:00.000Z']]);
   });
 });

@@ -5,7 +5,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { takeDueMailAcrossWorkspaces } from '../../../src/handlers/webinars/webinar-mail-data.ts';
 import { json, readyWorkspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -23,7 +23,7 @@ describe('webinar mail under faults', () => {
   it('sends each mail once when two senders run at the same time', async () => {
     const ws = await readyWorkspace(t, []);
     const webinar = await scheduleWebinar(t, ws);
-    await addRegistrants(t, ws, webinar.id, Array.from({ length: 6 }, (_, i) => ({ email: `p${i}@example.com` })));
+    await addWebinarRegistrants(t, ws, webinar.id, Array.from({ length: 6 }, (_, i) => ({ email: `p${i}@example.com` })));
     const [a, b] = await Promise.all([sendMail(t), sendMail(t)]);
     expect(a + b).toBe(6);
     const mail = await sandboxMail(t, ws.owner.workspaceId);
@@ -33,7 +33,7 @@ describe('webinar mail under faults', () => {
   it('marks mail a dead sender had taken uncertain, shows it so, and never sends it', async () => {
     const ws = await readyWorkspace(t, []);
     const webinar = await scheduleWebinar(t, ws);
-    await addRegistrants(t, ws, webinar.id, [{ email: 'maybe@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'maybe@example.com' }]);
     const taken = await takeDueMailAcrossWorkspaces(t.db.sql, now, 50);
     expect(taken.map((m) => m.to_email)).toEqual(['maybe@example.com']);
     expect(await sendMail(t)).toBe(0);

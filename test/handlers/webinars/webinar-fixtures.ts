@@ -17,7 +17,7 @@ export async function scheduleWebinar(t: TestApp, ws: Workspace, overrides: Reco
   return json(t.request('/api/v1/webinars', { method: 'POST', token: ws.owner.token, json: webinarBody(overrides) }), 201);
 }
 
-export async function addRegistrants(t: TestApp, ws: Workspace, webinarId: string, registrants: unknown[]): Promise<any> {
+export async function addWebinarRegistrants(t: TestApp, ws: Workspace, webinarId: string, registrants: unknown[]): Promise<any> {
   return json(t.request(`/api/v1/webinars/${webinarId}/registrants`, { method: 'POST', token: ws.owner.token, json: { registrants } }));
 }
 

@@ -422,7 +422,7 @@ export type ListEmailSequencesArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/sequences"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListEmailSequencesResult = NonNullable<paths["/api/v1/sequences"]["get"]>['responses'][200]['content']["application/json"];
-const list_email_sequencesBinding: OperationBinding = {"operationId":"list_email_sequences","method":"GET","path":"/api/v1/sequences","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_email_sequencesBinding: OperationBinding = {"operationId":"list_email_sequences","method":"GET","path":"/api/v1/sequences","body":"none","args":[{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type CreateEmailSequenceArgs = {
   "idempotency_key"?: string;
@@ -495,7 +495,7 @@ export type ListSequenceEnrollmentsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListSequenceEnrollmentsResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['responses'][200]['content']["application/json"];
-const list_sequence_enrollmentsBinding: OperationBinding = {"operationId":"list_sequence_enrollments","method":"GET","path":"/api/v1/sequences/{sequence_id}/enrollments","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_sequence_enrollmentsBinding: OperationBinding = {"operationId":"list_sequence_enrollments","method":"GET","path":"/api/v1/sequences/{sequence_id}/enrollments","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type EnrollLeadsInSequenceArgs = {
   "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["post"]>['parameters']["path"]>["sequence_id"];
@@ -548,7 +548,7 @@ export type ListSentMessagesArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListSentMessagesResult = NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][200]['content']["application/json"];
-const list_sent_messagesBinding: OperationBinding = {"operationId":"list_sent_messages","method":"GET","path":"/api/v1/sent-messages","body":"none","args":[{"name":"sequence_id","in":"query","key":"sequence_id"},{"name":"lead_id","in":"query","key":"lead_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_sent_messagesBinding: OperationBinding = {"operationId":"list_sent_messages","method":"GET","path":"/api/v1/sent-messages","body":"none","args":[{"name":"sequence_id","in":"query","key":"sequence_id"},{"name":"lead_id","in":"query","key":"lead_id"},{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type UnsubscribePageArgs = {
   "token": NonNullable<NonNullable<paths["/unsubscribe/{token}"]["get"]>['parameters']["path"]>["token"];
@@ -690,7 +690,7 @@ export type ListWebinarsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/webinars"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListWebinarsResult = NonNullable<paths["/api/v1/webinars"]["get"]>['responses'][200]['content']["application/json"];
-const list_webinarsBinding: OperationBinding = {"operationId":"list_webinars","method":"GET","path":"/api/v1/webinars","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_webinarsBinding: OperationBinding = {"operationId":"list_webinars","method":"GET","path":"/api/v1/webinars","body":"none","args":[{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type ScheduleWebinarArgs = {
   "idempotency_key"?: string;
@@ -739,7 +739,7 @@ export type ListWebinarRegistrantsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListWebinarRegistrantsResult = NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['responses'][200]['content']["application/json"];
-const list_webinar_registrantsBinding: OperationBinding = {"operationId":"list_webinar_registrants","method":"GET","path":"/api/v1/webinars/{webinar_id}/registrants","body":"none","args":[{"name":"webinar_id","in":"path","key":"webinar_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_webinar_registrantsBinding: OperationBinding = {"operationId":"list_webinar_registrants","method":"GET","path":"/api/v1/webinars/{webinar_id}/registrants","body":"none","args":[{"name":"webinar_id","in":"path","key":"webinar_id"},{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type AddWebinarRegistrantsArgs = {
   "webinar_id": NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["post"]>['parameters']["path"]>["webinar_id"];

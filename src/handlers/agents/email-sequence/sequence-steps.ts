@@ -3,9 +3,9 @@
 // note; an approval ends it with the sequence, ready to launch.
 import { findSequence } from '../../sequences/sequences-data.ts';
 import { ApiError } from '../../../errors.ts';
-import { submitForApproval } from '../../sequences/approval.ts';
+import { submitEmailSequenceForApproval } from '../../sequences/submit-email-sequence-for-approval.ts';
 import { sequenceFields } from '../../sequences/sequence-input.ts';
-import { insertSequenceRecorded } from '../../sequences/sequences-logic.ts';
+import { insertSequenceRecorded } from '../../sequences/create-email-sequence.ts';
 import { approvalUrl } from '../../sequences/wire.ts';
 import type { AgentStep } from '../agent-definition.ts';
 import type { DraftStep, WriterPassage } from '../model-writer.ts';
@@ -40,7 +40,7 @@ export const createStep: AgentStep<EmailSequenceInput> = {
 export const submitStep: AgentStep<EmailSequenceInput> = {
   name: 'submit_for_approval',
   async run({ deps, actor, state }) {
-    const view = await submitForApproval(deps, actor, state.sequence_id as string);
+    const view = await submitEmailSequenceForApproval(deps, actor, state.sequence_id as string);
     return { done: true, state: { submitted_status: view.row.status } };
   },
 };

@@ -2,6 +2,7 @@
 // the service's page shell: no script, every value escaped, strict CSP added by the response writer.
 import type { WebinarRow } from './webinars-data.ts';
 import { escapeHtml, renderPage } from '../../sandbox/page.ts';
+import type { HandlerContext } from '../context.ts';
 
 function when(w: WebinarRow): string {
   const fmt = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: w.timezone });
@@ -43,3 +44,6 @@ export const outcomePages = {
 
 export const notFoundPage = (sandbox: boolean) => renderPage({ title: 'Not found', body: '<p>There is no such webinar, or this link is not valid any more.</p>', sandbox });
 export const cancelledJoinPage = (w: WebinarRow, sandbox: boolean) => renderPage({ title: 'Webinar cancelled', body: `<p><strong>${escapeHtml(w.title)}</strong> was cancelled; there is nothing to join.</p>`, sandbox });
+
+/** Pages served while Gmail is the sandbox say so. */
+export const inSandbox = (ctx: HandlerContext) => ctx.deps.connectors.gmail.mode === 'sandbox';

@@ -1,19 +1,13 @@
-// The workspace's sending settings: the postal address every email's footer carries, and whether
-// sequences need a person's approval. Turning that gate off is itself a person's decision.
-import { findWorkspaceSettings, saveWorkspaceSettings, type WorkspaceSettingsRow } from './sequences-data.ts';
+// Changes the sending settings (admins). Turning off human approval of sequences is itself a person's
+// decision: an agent or an API key cannot make it.
+import type { UpdateWorkspaceSettingsInput, UpdateWorkspaceSettingsOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { isPerson, requireAdmin, type Actor } from '../actor.ts';
+import { actorFrom, type HandlerContext } from '../context.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-
-export interface SettingsView extends WorkspaceSettingsRow {
-  mailbox_daily_cap: number;
-}
-
-export async function getWorkspaceSettings(deps: Deps, actor: Actor): Promise<SettingsView> {
-  const row = await findWorkspaceSettings(deps.db.sql, actor.workspaceId);
-  return { ...row, mailbox_daily_cap: deps.config.sequences.mailboxDailyCap };
-}
+import { settingsView, type SettingsView } from './get-workspace-settings.ts';
+import { findWorkspaceSettings, saveWorkspaceSettings } from './sequences-data.ts';
 
 export async function updateWorkspaceSettings(deps: Deps, actor: Actor, patch: { postal_address?: string | null; require_human_approval?: boolean }): Promise<SettingsView> {
   requireAdmin(actor);
@@ -31,5 +25,9 @@ export async function updateWorkspaceSettings(deps: Deps, actor: Actor, patch: {
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'workspace.settings_updated', { ...saved });
     return saved;
   });
-  return { ...row, mailbox_daily_cap: deps.config.sequences.mailboxDailyCap };
+  return settingsView(deps, row);
+}
+
+export async function handle(input: UpdateWorkspaceSettingsInput, ctx: HandlerContext): Promise<UpdateWorkspaceSettingsOutput> {
+  return { status: 200, body: await updateWorkspaceSettings(ctx.deps, actorFrom(ctx), input.body) };
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addRegistrants, icsProps, joinLinkIn, sandboxMail, scheduleWebinar, sendMail, type ReceivedMail } from './webinar-fixtures.ts';
+import { addWebinarRegistrants, icsProps, joinLinkIn, sandboxMail, scheduleWebinar, sendMail, type ReceivedMail } from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -27,7 +27,7 @@ const patch = (id: string, body: Record<string, unknown>) => json(t.request(`/ap
 /** A webinar with one registrant whose confirmation went out; returns it and that confirmation. */
 async function confirmedWebinar(email: string): Promise<{ webinar: any; confirmation: ReceivedMail }> {
   const webinar = await scheduleWebinar(t, ws);
-  await addRegistrants(t, ws, webinar.id, [{ email }]);
+  await addWebinarRegistrants(t, ws, webinar.id, [{ email }]);
   await sendMail(t);
   const confirmation = (await sandboxMail(t, ws.owner.workspaceId)).find((m) => m.to === email) as ReceivedMail;
   // Later mail is later on the clock, so the mailbox lists it after the confirmation.
@@ -84,7 +84,7 @@ describe('update_webinar re-invites registrants', () => {
   it('sends a registrant added after a change the current invitation only', async () => {
     const { webinar } = await confirmedWebinar('early@example.com');
     await patch(webinar.id, { title: 'Renamed clinic' });
-    await addRegistrants(t, ws, webinar.id, [{ email: 'late@example.com' }]);
+    await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'late@example.com' }]);
     expect(await sendMail(t)).toBe(2);
     const [late, ...more] = await mailTo('late@example.com');
     expect(more).toEqual([]);

@@ -2,13 +2,13 @@
 // their own login may approve or reject, never an API key and never a tool call (whatever credential the
 // agent holds), and only the revision they reviewed. An agent submits and hands the approval_url to its
 // human; get_email_sequence with wait_seconds tells it the outcome.
-import { findWorkspaceSettings, setSequenceStatus, type SequenceApproval, type SequenceRow } from './sequences-data.ts';
+import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { isPerson, requireAdmin, type Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-import { sequenceChecks } from './preview.ts';
-import { requireSequence, viewSequence } from './sequences-logic.ts';
+import { moveLockedSequence, requireSequence, viewSequence } from './sequence-record.ts';
+import { findWorkspaceSettings, type SequenceApproval, type SequenceRow } from './sequences-data.ts';
 import { approvalUrl, sequenceEventData, type SequenceView } from './wire.ts';
 
 function humanRequired(deps: Deps, sequenceId: string): ApiError {
@@ -28,44 +28,19 @@ async function checkDecider(deps: Deps, actor: Actor, sequenceId: string): Promi
   requireAdmin(actor);
 }
 
-export async function submitForApproval(deps: Deps, actor: Actor, sequenceId: string): Promise<SequenceView> {
-  const row = await deps.db.sql.begin(async (tx) => {
-    const current = await requireSequence(deps, tx, actor.workspaceId, sequenceId, { forUpdate: true });
-    if (current.status === 'pending_approval') return current;
-    const approvedNow = current.approval?.decision === 'approved' && current.approval.revision === current.revision;
-    if (current.status !== 'draft' && !(current.status === 'paused' && !approvedNow)) {
-      throw new ApiError('sequence_state_conflict', `A ${current.status} sequence cannot be submitted for approval${current.status === 'approved' || approvedNow ? ': it is already approved' : ''}.`);
-    }
-    const blocking = (await sequenceChecks(deps, tx, actor.workspaceId, current)).filter((c) => c.severity === 'blocking');
-    if (blocking.length) {
-      throw new ApiError('sequence_blocked', `Fix these first: ${blocking.map((c) => c.message).join(' ')}`, { errors: blocking.map((c) => ({ code: c.code, message: c.message })) });
-    }
-    const now = deps.clock.now();
-    const settings = await findWorkspaceSettings(tx, actor.workspaceId);
-    if (!settings.require_human_approval) {
-      requireAdmin(actor);
-      return decide(deps, tx, actor, current, 'approved', null);
-    }
-    const pending = (await setSequenceStatus(tx, actor.workspaceId, sequenceId, { from: [current.status], to: 'pending_approval', now, approval: current.approval })) as SequenceRow;
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.submitted', { ...sequenceEventData(pending), approval_url: approvalUrl(deps.config.publicBaseUrl, sequenceId) });
-    return pending;
-  });
-  deps.resourceWatch.changed(row.id);
-  return viewSequence(deps, actor.workspaceId, row);
-}
-
-async function decide(deps: Deps, tx: Parameters<typeof recordEvent>[1], actor: Actor, current: SequenceRow, decision: 'approved' | 'rejected', note: string | null): Promise<SequenceRow> {
+/** Records a decision on the locked sequence `current`, within `tx`. */
+export async function decide(deps: Deps, tx: Queryable, actor: Actor, current: SequenceRow, decision: 'approved' | 'rejected', note: string | null): Promise<SequenceRow> {
   const now = deps.clock.now();
   const approval: SequenceApproval = { decision, revision: current.revision, by: decidedBy(actor), at: now.toISOString(), note };
   // An approved sequence that had been launched (paused, edited, approved again) goes back to paused: resume sends again.
   const to = decision === 'rejected' ? (current.launched_at ? 'paused' : 'draft') : current.launched_at ? 'paused' : 'approved';
-  const row = (await setSequenceStatus(tx, actor.workspaceId, current.id, { from: [current.status], to, now, approval, pauseReason: to === 'paused' ? (current.pause_reason ?? 'paused_by_user') : null })) as SequenceRow;
+  const row = await moveLockedSequence(tx, actor.workspaceId, current.id, { from: [current.status], to, now, approval, pauseReason: to === 'paused' ? (current.pause_reason ?? 'paused_by_user') : null });
   await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), `email_sequence.${decision}`, { ...sequenceEventData(row), approval });
   return row;
 }
 
 /** A person's decision on a sequence pending approval; `revision` is the one they reviewed (for approval). */
-async function decidePending(deps: Deps, actor: Actor, request: { sequenceId: string; decision: 'approved' | 'rejected'; revision?: number; note: string | null }): Promise<SequenceView> {
+export async function decidePending(deps: Deps, actor: Actor, request: { sequenceId: string; decision: 'approved' | 'rejected'; revision?: number; note: string | null }): Promise<SequenceView> {
   // 404 for a sequence outside the workspace before the gate says anything about it.
   await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
   await checkDecider(deps, actor, request.sequenceId);
@@ -82,12 +57,4 @@ async function decidePending(deps: Deps, actor: Actor, request: { sequenceId: st
   });
   deps.resourceWatch.changed(row.id);
   return viewSequence(deps, actor.workspaceId, row);
-}
-
-export function approveSequence(deps: Deps, actor: Actor, request: { sequenceId: string; revision: number; note?: string }): Promise<SequenceView> {
-  return decidePending(deps, actor, { sequenceId: request.sequenceId, decision: 'approved', revision: request.revision, note: request.note?.trim() || null });
-}
-
-export function rejectSequence(deps: Deps, actor: Actor, request: { sequenceId: string; note: string }): Promise<SequenceView> {
-  return decidePending(deps, actor, { sequenceId: request.sequenceId, decision: 'rejected', note: request.note.trim() });
 }

@@ -1,26 +1,25 @@
-// Enrolling leads: by ids, by import or by filter. Each lead is enrolled or skipped with a reason decided in
-// SQL (suppressed, already enrolled, lacking a variable some step needs without a fallback), a page of
-// candidates at a time, inside the caller's transaction so a launch that fails leaves nobody enrolled.
-import { CANDIDATE_PAGE, enrollmentCandidates, findEnrollmentByLead, insertEnrollments, listEnrollments as listRows, stopEnrollments, type EnrollSource, type EnrollmentRow, type EnrollmentStatus } from './sequence-enrollments-data.ts';
+// Enrolling leads (enroll_leads_in_sequence, and launch_email_sequence's `enroll`): by ids, by import or by
+// filter. Each lead is enrolled or skipped with a reason decided in SQL (suppressed, already enrolled,
+// lacking a variable some step needs without a fallback), a page of candidates at a time, inside the
+// caller's transaction so a launch that fails leaves nobody enrolled.
+import { CANDIDATE_PAGE, enrollmentCandidates, insertEnrollments, type EnrollSource } from './sequence-enrollments-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { SequenceRow } from './sequences-data.ts';
 import { findImport } from '../leads/leads-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { requiredVariables } from './template.ts';
-import type { Actor } from '../actor.ts';
-import { eventActor, recordEvent } from '../events/record-event.ts';
-import { kickSender } from './sender-kick.ts';
-import { requireSequence } from './sequences-logic.ts';
 
 export type SkipReason = 'suppressed' | 'already_enrolled' | 'missing_variable' | 'not_found';
 
-export interface EnrollmentResult {
+// A type, not an interface: the contract's `enrollment` of launch_email_sequence is an open object, which only
+// a type literal is assignable to.
+export type EnrollmentResult = {
   sequence_id: string;
   counts: { considered: number; enrolled: number; skipped: number; skipped_by_reason: Partial<Record<SkipReason, number>> };
   results: Array<{ lead_id: string; outcome: 'enrolled' | 'skipped'; reason: SkipReason | null; detail: string | null }>;
   results_truncated: boolean;
-}
+};
 
 export interface EnrollRequest {
   lead_ids?: string[];
@@ -43,8 +42,11 @@ export function enrollSource(request: EnrollRequest): EnrollSource {
   throw new ApiError('validation_failed', 'Give exactly one of lead_ids, import_id or filter.', { errors: [{ pointer: '/', code: 'one_of', message: 'lead_ids, import_id or filter' }] });
 }
 
-/** When an enrollment's first step is due: now plus its wait, or not yet when the sequence is not sending. */
-export const firstDue = (s: SequenceRow, now: Date): Date | null => (s.status === 'active' ? new Date(now.getTime() + (s.steps[0]?.wait_days ?? 0) * DAY_MS) : null);
+/** When a sending sequence's new enrollment has its first step due: now plus the step's wait. */
+export const firstStepDue = (s: SequenceRow, now: Date): Date => new Date(now.getTime() + (s.steps[0]?.wait_days ?? 0) * DAY_MS);
+
+/** The first step's due time, or not yet when the sequence is not sending. */
+export const firstDue = (s: SequenceRow, now: Date): Date | null => (s.status === 'active' ? firstStepDue(s, now) : null);
 
 /** Enrolls within `tx`; the sequence must be locked by the caller. */
 export async function enrollInTransaction(deps: Deps, tx: Queryable, workspaceId: string, s: SequenceRow, source: EnrollSource): Promise<EnrollmentResult> {
@@ -89,34 +91,4 @@ export async function enrollInTransaction(deps: Deps, tx: Queryable, workspaceId
     result.results_truncated = true;
   }
   return result;
-}
-
-export async function enrollLeads(deps: Deps, actor: Actor, request: { sequenceId: string; enroll: EnrollRequest }): Promise<EnrollmentResult> {
-  const source = enrollSource(request.enroll);
-  const { result, active } = await deps.db.sql.begin(async (tx) => {
-    const s = await requireSequence(deps, tx, actor.workspaceId, request.sequenceId, { forUpdate: true });
-    const r = await enrollInTransaction(deps, tx, actor.workspaceId, s, source);
-    if (r.counts.enrolled) await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.leads_enrolled', { id: s.id, enrolled: r.counts.enrolled, skipped: r.counts.skipped });
-    if (s.status === 'active' && r.counts.enrolled) await kickSender(deps, tx);
-    return { result: r, active: s.status === 'active' };
-  });
-  if (active) deps.jobs.wake(deps.jobKinds.sequenceDispatch);
-  return result;
-}
-
-export async function listEnrollments(deps: Deps, actor: Actor, request: { sequenceId: string; statuses: EnrollmentStatus[]; after?: { at: string; id: string }; limit: number }): Promise<EnrollmentRow[]> {
-  await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
-  return listRows(deps.db.sql, actor.workspaceId, request.sequenceId, request);
-}
-
-export async function removeLead(deps: Deps, actor: Actor, request: { sequenceId: string; leadId: string }): Promise<EnrollmentRow> {
-  return deps.db.sql.begin(async (tx) => {
-    await requireSequence(deps, tx, actor.workspaceId, request.sequenceId);
-    const current = await findEnrollmentByLead(tx, actor.workspaceId, request.sequenceId, request.leadId);
-    if (!current) throw new ApiError('not_found', `Lead ${request.leadId} is not in sequence ${request.sequenceId}.`);
-    if (current.status !== 'active') return current;
-    const [removed] = await stopEnrollments(tx, actor.workspaceId, { enrollmentId: current.id }, { status: 'removed', reason: 'removed', now: deps.clock.now() });
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.lead_removed', { id: request.sequenceId, lead_id: request.leadId });
-    return removed ?? current;
-  });
 }
