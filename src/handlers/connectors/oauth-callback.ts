@@ -1,6 +1,6 @@
 import type { OauthCallbackInput, OauthCallbackOutput } from '../../generated/handlers.ts';
 import { completeOAuth, refusalText } from './complete-oauth.ts';
-import { escapeHtml, renderPage } from '../../sandbox/page.ts';
+import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 
 /** The page the human's browser lands on after consent: what happened, and what to do next. */

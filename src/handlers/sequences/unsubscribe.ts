@@ -2,7 +2,7 @@
 // must never unsubscribe); POST, from that form or from the mail client's one-click, unsubscribes.
 import type { UnsubscribeOneClickInput, UnsubscribeOneClickOutput, UnsubscribePageInput, UnsubscribePageOutput } from '../../generated/handlers.ts';
 import { readUnsubscribeLink, unsubscribeByLink, type UnsubscribeSender } from './unsubscribe-logic.ts';
-import { escapeHtml, renderPage } from '../../sandbox/page.ts';
+import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 
 const invalid = { status: 400 as const, body: renderPage({ title: 'Link not recognised', body: '<p>This unsubscribe link is not one we sent, or it was cut short. Copy the whole link from the email, or reply to the sender and ask to be removed.</p>' }) };
