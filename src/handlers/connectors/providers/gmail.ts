@@ -5,6 +5,7 @@ import { authorizationUrl, exchangeCode, fetchUserinfo, GMAIL_REQUIRED_SCOPES, G
 import type { ConnectorProvider, Grant } from './provider.ts';
 
 export const gmailProvider: ConnectorProvider = {
+  label: 'Gmail',
   mode: (deps) => deps.connectors.gmail.mode,
   scopes: GMAIL_SCOPES,
   consentUrl: (deps, request) => authorizationUrl(deps.connectors.gmail, request),
