@@ -1,18 +1,27 @@
-// Builds the installable packages: the SDK with tsc (JavaScript + declarations), the launcher bundled with
-// esbuild into one file that imports only the SDK package and the MCP server SDK. `--pack <dir>` also runs
+// Builds the installable packages: the SDK with tsc (JavaScript + declarations) from its own sources and a
+// copy of src/generated's SDK files (made here, never committed: the repository holds one copy), the launcher
+// bundled with esbuild into one file that imports only the SDK package and the MCP server SDK. `--pack <dir>` also runs
 // `npm pack` on both and writes the tarballs to <dir>. Run through `npm run build:packages`.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { SDK_PACKAGE } from '../scripts/codegen/emit-packages.ts';
+import { SDK_PACKAGE, SDK_SOURCES } from '../scripts/codegen/emit-packages.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sdkDir = fileURLToPath(new URL('./sdk/', import.meta.url));
 const launcherDir = fileURLToPath(new URL('./launcher/', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+
+/** Copies the generated SDK files into the SDK package (packages/sdk/src/generated/, git-ignored). */
+function copySdkSources(): void {
+  const dest = `${sdkDir}src/generated/`;
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(dest, { recursive: true });
+  for (const name of SDK_SOURCES) copyFileSync(`${root}src/generated/${name}`, `${dest}${name}`);
+}
 
 function typescript(project: string): void {
   execFileSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
@@ -47,6 +56,7 @@ async function bundleLauncher(): Promise<void> {
 export async function buildPackages(): Promise<void> {
   rmSync(`${sdkDir}dist`, { recursive: true, force: true });
   rmSync(`${launcherDir}dist`, { recursive: true, force: true });
+  copySdkSources();
   typescript(`${sdkDir}tsconfig.json`);
   typescript(`${launcherDir}tsconfig.json`);
   await bundleLauncher();

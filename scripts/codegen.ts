@@ -25,11 +25,11 @@ const manifest = values.manifest ?? defaultManifest;
 const out = resolve(values.out as string);
 const packagesRoot = values.packages ?? (values.spec === 'openapi/openapi.yaml' ? '.' : undefined);
 
-function packageFiles(generated: GeneratedFile[]): GeneratedFile[] {
+function packageFiles(): GeneratedFile[] {
   if (packagesRoot === undefined) return [];
   const info = loadSpec(spec).doc.info as { version?: unknown } | undefined;
   const rootPackage = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
-  const files = emitPackages({ version: String(info?.version ?? '0.0.0'), dependencyRanges: rootPackage.dependencies, generated, headerText: headerText(spec, manifest) });
+  const files = emitPackages({ version: String(info?.version ?? '0.0.0'), dependencyRanges: rootPackage.dependencies, headerText: headerText(spec, manifest) });
   return files.map((f) => ({ name: resolve(packagesRoot, f.name), content: f.content }));
 }
 
@@ -42,7 +42,7 @@ function staleFiles(files: GeneratedFile[], dir: string): string[] {
 
 try {
   const files = await generate({ spec, manifest, warn: (msg) => console.warn(msg) });
-  const packaged = packageFiles(files);
+  const packaged = packageFiles();
   if (values.check) {
     const stale = [...staleFiles(files, out), ...staleFiles(packaged, process.cwd())];
     if (stale.length) {

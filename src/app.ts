@@ -10,7 +10,7 @@ import type { HandlerContext } from './handlers/context.ts';
 import { handlers } from './handlers/registry.ts';
 import { docsPaths, docsRoutes } from './http/docs.ts';
 import { sandboxPaths, sandboxProviderRoutes } from './sandbox/google-provider.ts';
-import { PAGE_STYLE_PATH, pageStyleRoutes } from './sandbox/page-style.ts';
+import { PAGE_STYLE_PATH, pageStyleRoutes } from './http/page-style.ts';
 import { sandboxMetaPaths, sandboxMetaRoutes } from './sandbox/meta-provider.ts';
 import { operationGuard } from './http/operation-guard.ts';
 import { MCP_PATH, mcpRoutes } from './http/mcp-route.ts';

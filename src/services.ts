@@ -23,10 +23,9 @@ import { createJobs } from './jobs/jobs.ts';
 import { scheduleServiceJobs, serviceJobKinds } from './jobs/kinds.ts';
 import { createOperationWatch } from './handlers/operations/operation-watch.ts';
 import { createOutboundClient } from './outbound/outbound-client.ts';
-import { gmailEndpoints } from './handlers/connectors/google/google-client.ts';
+import { gmailEndpoints, sandboxClientSecret } from './handlers/connectors/google/google-client.ts';
 import { metaEndpoints } from './handlers/connectors/meta/graph-client.ts';
 import { createTokenKeyring, loadTokenKeys } from './handlers/connectors/token-keys.ts';
-import { sandboxClientSecret } from './sandbox/google-provider.ts';
 
 export interface ServiceOptions {
   db: Database;

@@ -1,6 +1,7 @@
-// Emits the generated parts of the installable packages under packages/: the SDK's sources (the same
-// files as src/generated's SDK, so the package and the server never drift) and both package.json files,
-// versioned with the contract's info.version. Paths are relative to the repository root.
+// Emits the generated parts of the installable packages under packages/: both package.json files, versioned
+// with the contract's info.version. Paths are relative to the repository root. The SDK's sources are not
+// emitted twice: packages/build.ts copies src/generated's SDK files (SDK_SOURCES) into the package when it
+// builds it, so the package and the server never drift and the repository holds one copy.
 import type { GeneratedFile } from './generate.ts';
 
 export interface PackageInputs {
@@ -8,8 +9,6 @@ export interface PackageInputs {
   version: string;
   /** What the server's package.json asks for, so the packages run on the versions the tests ran. */
   dependencyRanges: Record<string, string>;
-  /** The GeneratedFile list of src/generated, whose SDK files the SDK package carries. */
-  generated: GeneratedFile[];
   headerText: string;
 }
 
@@ -19,7 +18,8 @@ export interface PackageInputs {
 export const SDK_PACKAGE = '@service-mcp/sdk';
 export const LAUNCHER_PACKAGE = '@service-mcp/launcher';
 export const LAUNCHER_COMMAND = 'service-mcp';
-const SDK_FILES = ['types.ts', 'sdk-runtime.ts', 'sdk.ts'];
+/** The files of src/generated/ that the SDK package is built from (copied to packages/sdk/src/generated/). */
+export const SDK_SOURCES = ['types.ts', 'sdk-runtime.ts', 'sdk.ts'] as const;
 
 function range(inputs: PackageInputs, name: string): string {
   const value = inputs.dependencyRanges[name];
@@ -75,13 +75,7 @@ export function emitLauncherPackageJson(inputs: PackageInputs): string {
 }
 
 export function emitPackages(inputs: PackageInputs): GeneratedFile[] {
-  const sdkSources = SDK_FILES.map((name) => {
-    const file = inputs.generated.find((f) => f.name === name);
-    if (!file) throw new Error(`codegen produced no ${name} for the SDK package`);
-    return { name: `packages/sdk/src/generated/${name}`, content: file.content };
-  });
   return [
-    ...sdkSources,
     { name: 'packages/sdk/package.json', content: emitSdkPackageJson(inputs) },
     { name: 'packages/launcher/package.json', content: emitLauncherPackageJson(inputs) },
   ];

@@ -1,4 +1,4 @@
-// Emits src/generated/mcp-tools.ts and mcp-tools.json: the MCP tool descriptors with their bindings.
+// Emits src/generated/mcp-tools.ts (and, when asked, mcp-tools.json): the MCP tool descriptors with their bindings.
 import type { Descriptor } from './tools.ts';
 
 const INTERFACES = `export type JsonSchema = Record<string, unknown>;

@@ -19,6 +19,8 @@ export interface GenerateOptions {
   spec: string;
   manifest?: string;
   warn?: (message: string) => void;
+  /** Also emit mcp-tools.json, the tool descriptors as JSON, for tools outside TypeScript (the tests' MCP Inspector run). */
+  toolsJson?: boolean;
 }
 
 export function headerText(spec: string, manifest?: string): string {
@@ -54,7 +56,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
     { name: 'sdk-runtime.ts', content: emitSdkRuntime(header) },
     { name: 'sdk.ts', content: emitSdk(model, sdkEntries, header) },
     { name: 'mcp-tools.ts', content: emitToolsTs(tools, header) },
-    { name: 'mcp-tools.json', content: emitToolsJson(tools, text) },
+    ...(options.toolsJson ? [{ name: 'mcp-tools.json', content: emitToolsJson(tools, text) }] : []),
   ];
 }
 

@@ -4,6 +4,7 @@
 import type { Context, Hono } from 'hono';
 import { ApiError } from '../errors.ts';
 import { etagMatches } from '../http/etag.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import type { AppEnv } from '../http/request-context.ts';
 import { assetsBase, loadAdminAssets, type AdminAssets, type StaticFile } from './assets.ts';
 
@@ -12,31 +13,6 @@ export const adminPages = ['/admin', '/admin/approvals', '/admin/sent-messages',
 
 /** Paths for the service's 404/405 table. */
 export const adminPaths = [...adminPages, '/admin/', '/admin/assets/{build}/{file}'].map((path) => ({ path, methods: ['GET'] }));
-
-export const contentSecurityPolicy = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  // The panel builds its DOM with textContent only; this makes any HTML-string sink a violation.
-  "require-trusted-types-for 'script'",
-].join('; ');
-
-export const securityHeaders: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': contentSecurityPolicy,
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
-};
 
 const REVALIDATE = 'no-cache';
 const FOREVER = 'public, max-age=31536000, immutable';

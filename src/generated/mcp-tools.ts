@@ -3233,7 +3233,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "start_connector_oauth",
     "title": "Start connecting an account",
-    "description": "Connect Gmail before any sending (provider: gmail). Show authorization_url to the human (valid 10 min), then get_connector with wait_seconds 50. reconnect_connector_id gives a failed or expired one a fresh link.",
+    "description": "Connect Gmail before any sending (provider: gmail), or a Meta ad account before ad campaigns (meta_ads). Show authorization_url to the human (valid 10 min), then get_connector with wait_seconds 50. reconnect_connector_id gives a failed or expired one a fresh link.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -3415,7 +3415,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_connectors",
     "title": "List connectors",
-    "description": "Connected and pending mailboxes, newest first; a connected one's id is a sequence's sender_connector_id.",
+    "description": "Connected and pending connectors (Gmail mailboxes, Meta ad accounts), newest first; a connected gmail one's id is a sequence's sender_connector_id.",
     "inputSchema": {
       "type": "object",
       "properties": {

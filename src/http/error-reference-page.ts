@@ -4,7 +4,7 @@ import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { errorReference } from '../error-reference.ts';
 import { errorStatus, type ErrorCode } from '../errors.ts';
-import { pageHeaders } from './respond.ts';
+import { pageHeaders } from './security-headers.ts';
 
 export const errorReferenceStylesheet = `body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.5rem;border-bottom:1px solid #ddd}

@@ -1,32 +1,13 @@
 // Writes a handler's `{status, body, headers}` as an HTTP response. The Content-Type is the media type the
 // contract declares for that status, never a guess from the body: JSON bodies are serialized, text bodies
 // (CSV, HTML) go as they are or streamed, and HTML pages carry a strict Content-Security-Policy.
-import { securityHeaders } from '../admin/routes.ts';
 import type { MediaEntry, OperationMeta } from '../generated/routes.ts';
+import { pageHeaders } from './security-headers.ts';
 
 export type HandlerResult = { status: number; body?: unknown; headers?: Record<string, string> };
 
 /** JSON and text bodies the app wrote, by response, so in-process MCP tool calls need not read them back. */
 export type BodyTexts = WeakMap<Response, string>;
-
-/**
- * Pages the service renders itself (OAuth callback, unsubscribe, consent): no script at all, styles only from
- * this origin, forms posting back here only, never framed. A handler may send its own policy (a style hash).
- */
-export const pageContentSecurityPolicy = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-export const pageHeaders: Readonly<Record<string, string>> = {
-  ...securityHeaders,
-  'Content-Security-Policy': pageContentSecurityPolicy,
-  'Cache-Control': 'no-store',
-};
 
 /** The declared response for a status: the exact code, then its range (`4XX`), then `default`. */
 export function declaredMedia(op: Pick<OperationMeta, 'responses'>, status: number): MediaEntry | null | undefined {

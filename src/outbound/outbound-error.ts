@@ -62,14 +62,3 @@ export function outboundApiError(error: OutboundError, field = 'url'): ApiError 
     errors: [{ field, code: error.reason, message: error.message }],
   });
 }
-
-/**
- * For `.catch(rethrowAsApiError('url'))`: converts an OutboundError into its ApiError and rethrows
- * anything else unchanged, so an internal fault still becomes a logged 500.
- */
-export function rethrowAsApiError(field = 'url'): (error: unknown) => never {
-  return (error: unknown) => {
-    if (error instanceof OutboundError) throw outboundApiError(error, field);
-    throw error;
-  };
-}

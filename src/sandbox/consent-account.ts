@@ -2,7 +2,7 @@
 // account and the From of sandbox mail, so it must be an e-mail address by the rules leads follow, not
 // merely look like one: `<img/src=x/onerror=alert(9)>@x.io` is refused and the form shown again.
 import { normalizeEmail } from '../handlers/leads/lead-fields.ts';
-import { escapeHtml } from './page.ts';
+import { escapeHtml } from '../http/page.ts';
 
 /** What the account field shows: the value typed (or the login hint), and why it was refused. */
 export interface AccountEntry {

@@ -16,11 +16,11 @@ import {
   insertSandboxMessage,
   insertSandboxToken,
   revokeSandboxGrant,
-} from './sandbox-data.ts';
+} from '../handlers/connectors/sandbox-data.ts';
 import type { Deps } from '../deps.ts';
-import { GMAIL_SCOPES, GMAIL_SEND_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_PREFIX } from '../handlers/connectors/google/google-client.ts';
+import { GMAIL_SCOPES, GMAIL_SEND_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_PREFIX, sandboxClientSecret } from '../handlers/connectors/google/google-client.ts';
 import { accountField, checkAccount, type AccountEntry } from './consent-account.ts';
-import { escapeHtml } from './page.ts';
+import { escapeHtml } from '../http/page.ts';
 import { constantTimeEqual, redirectTo, sandboxPage, storableProviderInput } from './provider-responses.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
@@ -28,11 +28,6 @@ const ACCESS_TTL_SECONDS = 3600;
 const FORM_TTL_MS = 30 * 60 * 1000;
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 const token = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
-
-/** The sandbox client's secret, derived from the server secret (so it is stable and never stored). */
-export function sandboxClientSecret(serverSecret: Uint8Array): string {
-  return Buffer.from(hkdfSync('sha256', serverSecret, new Uint8Array(0), 'service-mcp sandbox oauth client v1', 24)).toString('base64url');
-}
 
 const scopeLabels: Record<string, string> = {
   openid: 'Associate you with your personal info (openid)',

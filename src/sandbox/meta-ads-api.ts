@@ -5,7 +5,7 @@
 // its parents, and delivers nothing: insights are always empty. Errors have Graph's shape.
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { findSandboxTokenByHash, revokeSandboxGrant, type SandboxGrantRow } from './sandbox-data.ts';
+import { findSandboxTokenByHash, revokeSandboxGrant, type SandboxGrantRow } from '../handlers/connectors/sandbox-data.ts';
 import { findSandboxAdObjectByGrant, findSandboxAdObjectsByName, insertSandboxAdObject, setSandboxAdStatusByGrant, updateSandboxAdFieldsByGrant, type SandboxAdKind, type SandboxAdObjectRow } from './sandbox-ads-data.ts';
 import { searchInterests, unknownInterest } from './meta-ads-targeting.ts';
 import type { Deps } from '../deps.ts';

@@ -6,12 +6,12 @@
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { findStateWorkspace } from '../handlers/connectors/connectors-data.ts';
-import { claimSandboxCodeByHash, insertSandboxGrant, insertSandboxToken, revokeSandboxGrant } from './sandbox-data.ts';
+import { claimSandboxCodeByHash, insertSandboxGrant, insertSandboxToken, revokeSandboxGrant } from '../handlers/connectors/sandbox-data.ts';
 import type { Deps } from '../deps.ts';
 import { META_ADS_SCOPES, META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../handlers/connectors/meta/graph-client.ts';
 import { graphError, metaAdsApiRoutes, metaAdsApiPaths } from './meta-ads-api.ts';
 import { accountField, checkAccount, type AccountEntry } from './consent-account.ts';
-import { escapeHtml } from './page.ts';
+import { escapeHtml } from '../http/page.ts';
 import { constantTimeEqual, redirectTo, sandboxPage, storableProviderInput } from './provider-responses.ts';
 
 const CODE_TTL_MS = 10 * 60 * 1000;

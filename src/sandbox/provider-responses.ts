@@ -3,9 +3,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { mediaType } from '../http/operation-guard.ts';
-import { pageHeaders } from '../http/respond.ts';
+import { pageHeaders } from '../http/security-headers.ts';
 import { findUnstorableText } from '../http/storable-text.ts';
-import { renderPage } from './page.ts';
+import { renderPage } from '../http/page.ts';
 
 export function constantTimeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);

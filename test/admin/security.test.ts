@@ -4,7 +4,8 @@ import { Writable } from 'node:stream';
 import type { Browser } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPages, contentSecurityPolicy } from '../../src/admin/routes.ts';
+import { adminPages } from '../../src/admin/routes.ts';
+import { panelContentSecurityPolicy } from '../../src/http/security-headers.ts';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
@@ -24,7 +25,7 @@ afterAll(async () => t?.close());
 const pages: readonly string[] = adminPages;
 
 function expectSecurityHeaders(res: Response): void {
-  expect(res.headers.get('content-security-policy')).toBe(contentSecurityPolicy);
+  expect(res.headers.get('content-security-policy')).toBe(panelContentSecurityPolicy);
   expect(res.headers.get('x-frame-options')).toBe('DENY');
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   expect(res.headers.get('referrer-policy')).toBe('no-referrer');
@@ -64,12 +65,12 @@ describe('admin panel: serving and headers', () => {
   });
 
   it('has a policy without inline scripts or styles and forbids framing', () => {
-    const directives = Object.fromEntries(contentSecurityPolicy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+    const directives = Object.fromEntries(panelContentSecurityPolicy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
     expect(directives['script-src']).toBe("'self'");
     expect(directives['style-src']).toBe("'self'");
     expect(directives['frame-ancestors']).toBe("'none'");
     expect(directives['base-uri']).toBe("'none'");
-    expect(contentSecurityPolicy).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(panelContentSecurityPolicy).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 
   it('has no inline script, inline handler or style attribute in the HTML', async () => {

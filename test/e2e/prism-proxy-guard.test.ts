@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import yaml from 'js-yaml';
 import { contractPath, prismErrorType, watchPrism } from '../helpers/prism.ts';
 import { apiKeyJourney } from './credentials-scenarios.ts';
 import { startProxiedServer, type ProxiedServer } from './stack.ts';
@@ -15,7 +15,7 @@ const at = (value: unknown, ...keys: string[]): Json => keys.reduce((v, key) => 
 
 // Each change makes the unchanged server violate the copy in one way.
 function alteredContract(): Json {
-  const doc = parse(readFileSync(contractPath, 'utf8')) as Json;
+  const doc = yaml.load(readFileSync(contractPath, 'utf8')) as Json;
   const health = at(doc, 'components', 'schemas', 'Health');
   health.required = [...(health.required as string[]), 'version']; // a body field the server never sends
   at(doc, 'components', 'schemas', 'ApiKey', 'properties', 'prefix').pattern = '^[A-Z]{8}$'; // a value it never sends
@@ -29,7 +29,7 @@ let stack: ProxiedServer;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'prism-guard-'));
   const spec = join(dir, 'altered-openapi.yaml');
-  writeFileSync(spec, stringify(alteredContract()));
+  writeFileSync(spec, yaml.dump(alteredContract(), { noRefs: true, lineWidth: -1 }));
   stack = await startProxiedServer({ spec });
 });
 

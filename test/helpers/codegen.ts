@@ -62,7 +62,7 @@ export interface ToolDescriptorJson {
 /** Runs the generator over a spec file (and an optional manifest file), collecting warnings. */
 export async function generateFrom(spec: string, manifest?: string): Promise<GeneratedRun> {
   const warnings: string[] = [];
-  const files = await generate({ spec, manifest, warn: (m) => warnings.push(m) });
+  const files = await generate({ spec, manifest, warn: (m) => warnings.push(m), toolsJson: true });
   const json = files.find((f) => f.name === 'mcp-tools.json');
   const tools = json ? (JSON.parse(json.content) as { tools: ToolDescriptorJson[] }).tools : [];
   return { files, warnings, tools };

@@ -2,10 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { handleError } from '../../src/http/problem.ts';
 import { createOutboundClient, type OutboundClient } from '../../src/outbound/outbound-client.ts';
-import { rethrowAsApiError } from '../../src/outbound/outbound-error.ts';
+import { OutboundError, outboundApiError } from '../../src/outbound/outbound-error.ts';
 import { startServer, type TestServer } from './test-servers.ts';
 
-describe('rethrowAsApiError', () => {
+/** What a handler does with a failed fetch (bulk_import_leads, crawling): an OutboundError becomes its 422. */
+const asApiError =
+  (field: string) =>
+  (error: unknown): never => {
+    throw error instanceof OutboundError ? outboundApiError(error, field) : error;
+  };
+
+describe('outboundApiError', () => {
   let target: TestServer;
   let client: OutboundClient;
   let local: OutboundClient;
@@ -21,11 +28,11 @@ describe('rethrowAsApiError', () => {
     for (const [path, fetcher] of [['/import', client], ['/import-local', local]] as const) {
       app.post(path, async (c) => {
         const { source_url } = await c.req.json<{ source_url: string }>();
-        const response = await fetcher.fetch(source_url, { accept: ['text/csv'] }).catch(rethrowAsApiError('source_url'));
-        return c.text(await response.text().catch(rethrowAsApiError('source_url')));
+        const response = await fetcher.fetch(source_url, { accept: ['text/csv'] }).catch(asApiError('source_url'));
+        return c.text(await response.text().catch(asApiError('source_url')));
       });
     }
-    app.get('/broken', () => Promise.reject(new Error('a bug')).catch(rethrowAsApiError()));
+    app.get('/broken', () => Promise.reject(new Error('a bug')).catch(asApiError('url')));
   });
   afterAll(async () => {
     await Promise.all([client.close(), local.close()]);

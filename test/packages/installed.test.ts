@@ -53,6 +53,13 @@ async function compile(files: string[]): Promise<{ code: number; output: string 
 }
 
 describe('the installed @service-mcp/sdk', () => {
+  it('is built from the SDK files of src/generated, copied into the package by the build', () => {
+    for (const name of ['types.ts', 'sdk-runtime.ts', 'sdk.ts']) {
+      const copy = readFileSync(fileURLToPath(new URL(`../../packages/sdk/src/generated/${name}`, import.meta.url)), 'utf8');
+      expect(copy).toBe(readFileSync(fileURLToPath(new URL(`../../src/generated/${name}`, import.meta.url)), 'utf8'));
+    }
+  });
+
   it('carries the contract version and depends on openapi-fetch alone', () => {
     const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/@service-mcp/sdk/package.json'), 'utf8'));
     expect(manifest.version).toBe(contractVersion);

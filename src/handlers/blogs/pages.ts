@@ -2,7 +2,7 @@
 // escaped; the post's body is the sanitized rendering of its Markdown. The pages carry their own CSP: no
 // script at all, the one inline stylesheet by its hash, images from https only, never framed.
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../../sandbox/page.ts';
+import { escapeHtml } from '../../http/page.ts';
 
 const STYLE = `body{font:17px/1.6 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
 a{color:#0b57d0}header a{color:inherit;text-decoration:none}h1{line-height:1.2}img{max-width:100%}

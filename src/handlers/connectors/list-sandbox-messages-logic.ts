@@ -1,6 +1,6 @@
 import { findConnector } from './connectors-data.ts';
 import type { PageBound } from '../../db/paging.ts';
-import { listSandboxMessages as listRows, type SandboxMessageRow } from '../../sandbox/sandbox-data.ts';
+import { listSandboxMessages as listRows, type SandboxMessageRow } from './sandbox-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';

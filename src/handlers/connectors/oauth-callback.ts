@@ -1,6 +1,7 @@
 import type { OauthCallbackInput, OauthCallbackOutput } from '../../generated/handlers.ts';
 import { completeOAuth, refusalText } from './complete-oauth.ts';
-import { escapeHtml, renderPage } from '../../sandbox/page.ts';
+import { providerFor } from './providers/providers.ts';
+import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 
 /** The page the human's browser lands on after consent: what happened, and what to do next. */
@@ -10,7 +11,8 @@ export async function oauthCallback(input: OauthCallbackInput, ctx: HandlerConte
   const sandbox = (outcome.connector?.mode ?? ctx.deps.connectors.gmail.mode) === 'sandbox';
   if (outcome.ok) {
     const { connector } = outcome;
-    const body = `<p>Gmail is connected as <strong>${escapeHtml(connector.account_email ?? '')}</strong>${sandbox ? ' (sandbox mode)' : ''}.</p>
+    const label = providerFor(connector.provider)?.label ?? connector.provider;
+    const body = `<p>${escapeHtml(label)} is connected as <strong>${escapeHtml(connector.account_email ?? '')}</strong>${sandbox ? ' (sandbox mode)' : ''}.</p>
 <p>You can close this tab and go back to your agent: it will see the connection within seconds.</p>
 <p>Connector: <code>${escapeHtml(connector.id)}</code></p>`;
     return { status: 200, body: renderPage({ title: 'Connected', body, sandbox }) };

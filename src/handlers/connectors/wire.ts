@@ -1,7 +1,7 @@
 // A connector as the contract shows it: never its tokens; the consent link only while it is pending;
 // and `next_action`, the plain-words next step for an agent (null once connected).
 import type { ConnectorRow } from './connectors-data.ts';
-import type { SandboxMessageRow } from '../../sandbox/sandbox-data.ts';
+import type { SandboxMessageRow } from './sandbox-data.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -2,7 +2,7 @@
 // small Markdown-ish body (paragraphs, line breaks, **bold**, *italic*, [links](https://…), "- " lists),
 // rendered to a text part and an HTML part. Everything is escaped before markup is added, and values
 // are put in after the markup, so neither the template nor a lead's data can inject HTML or links.
-import { escapeHtml } from '../../sandbox/page.ts';
+import { escapeHtml } from '../../http/page.ts';
 import { LEAD_VARIABLE_COLUMNS, type LeadVariableColumn, type RequiredVariables } from './sequence-enrollments-data.ts';
 
 export interface Variable {

@@ -5,7 +5,7 @@
 import type { UnsubscribeOneClickInput, UnsubscribeOneClickOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { findLead, setLeadStatus, suppress } from '../leads/leads-data.ts';
-import { escapeHtml, renderPage } from '../../sandbox/page.ts';
+import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { stopEnrollments } from './sequence-enrollments-data.ts';

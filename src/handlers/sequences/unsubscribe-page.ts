@@ -3,7 +3,7 @@
 import type { UnsubscribePageInput, UnsubscribePageOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { findLead } from '../leads/leads-data.ts';
-import { escapeHtml, renderPage } from '../../sandbox/page.ts';
+import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 import { inSandbox, invalidLinkPage, senderOf, senderText, type UnsubscribeOutcome } from './unsubscribe-sender.ts';
 import { verifyUnsubscribe } from './unsubscribe-token.ts';

@@ -3,7 +3,7 @@
 import { findConnector } from '../connectors/connectors-data.ts';
 import { findWorkspace } from '../users/workspaces-data.ts';
 import type { Deps } from '../../deps.ts';
-import { escapeHtml, renderPage } from '../../sandbox/page.ts';
+import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 import { findSequence } from './sequences-data.ts';
 import type { UnsubscribeTarget } from './unsubscribe-token.ts';

@@ -1,5 +1,5 @@
 // The workspaces table: the tenant itself. Its rows are looked up by their own id.
-import { slugify } from '../blogs/slug.ts';
+import { slugify } from '../../slug.ts';
 import type { Ids } from '../../deps.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
 

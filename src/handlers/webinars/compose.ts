@@ -4,7 +4,7 @@
 // `invite.ics` attachment for clients that only read attachments (nodemailer's `icalEvent` writes both).
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { MailKind } from './webinar-mail-data.ts';
-import { escapeHtml } from '../../sandbox/page.ts';
+import { escapeHtml } from '../../http/page.ts';
 import { invitationIcs, type Invitation } from './calendar.ts';
 
 export interface WebinarMail {

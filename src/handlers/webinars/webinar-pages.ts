@@ -1,7 +1,7 @@
 // The HTML of a webinar's public pages (registration form, its outcomes, the join link's refusals), through
 // the service's page shell: no script, every value escaped, strict CSP added by the response writer.
 import type { WebinarRow } from './webinars-data.ts';
-import { escapeHtml, renderPage } from '../../sandbox/page.ts';
+import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 
 function when(w: WebinarRow): string {

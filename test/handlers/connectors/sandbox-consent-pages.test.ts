@@ -104,3 +104,17 @@ describe('the pages the service renders itself', () => {
     expect(css).not.toMatch(/url\(|@import|https?:/);
   });
 });
+
+describe.each([
+  ['gmail', 'Gmail'],
+  ['meta_ads', 'Meta Ads'],
+] as const)('the OAuth callback page after a %s consent', (provider, name) => {
+  it('names the provider that was connected, and the account', async () => {
+    const connector = await start(provider);
+    const callback = await playHuman(connector.authorization_url as string, { email: 'grace@sandbox.example' });
+    expect(callback.status).toBe(200);
+    const connected = (await (await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })).json()) as Connector;
+    expect(callback.html).toContain(`<p>${name} is connected as <strong>${connected.account_email}</strong> (sandbox mode).</p>`);
+    expect(callback.html).not.toContain(provider === 'gmail' ? 'Meta' : 'Gmail');
+  });
+});

@@ -4,7 +4,7 @@
 // page it came from. The template's own words assert nothing. Pure: the same brief and passages always
 // give the same post.
 import type { WriterPassage } from '../model-writer.ts';
-import { slugify } from '../../blogs/slug.ts';
+import { slugify } from '../../../slug.ts';
 import { keywords } from '../email-sequence/keywords.ts';
 import { knowledgeSentences, type KnowledgeSentence } from '../knowledge-sentences.ts';
 import { SECTIONS, type BlogPostInput } from './input.ts';

@@ -2,6 +2,7 @@
 // in live mode (Google) and sandbox mode (the service's own provider, src/sandbox/): only the
 // endpoints and the client differ (see gmailEndpoints). Provider endpoints are configuration, not user
 // input, so these calls use the plain fetch with a time limit rather than the SSRF-guarded client.
+import { hkdfSync } from 'node:crypto';
 import type { GoogleConfig } from '../../../config.ts';
 
 export const GMAIL_SEND_SCOPE = 'https://www.googleapis.com/auth/gmail.send';
@@ -24,6 +25,11 @@ export interface GmailEndpoints {
 
 export const SANDBOX_PREFIX = '/sandbox/google';
 export const SANDBOX_CLIENT_ID = 'service-mcp-sandbox.apps.sandbox';
+
+/** The sandbox client's secret, derived from the server secret (so it is stable and never stored). */
+export function sandboxClientSecret(serverSecret: Uint8Array): string {
+  return Buffer.from(hkdfSync('sha256', serverSecret, new Uint8Array(0), 'service-mcp sandbox oauth client v1', 24)).toString('base64url');
+}
 
 export function gmailEndpoints(google: GoogleConfig, sandbox: { publicBaseUrl: string; internalUrl: string; clientSecret: string }): GmailEndpoints {
   if (google.clientId && google.clientSecret) {

@@ -6,6 +6,7 @@ import { gmailMailbox } from '../google/gmail-mailbox.ts';
 import type { ConnectorProvider, Grant } from './provider.ts';
 
 export const gmailProvider: ConnectorProvider = {
+  label: 'Gmail',
   mode: (deps) => deps.connectors.gmail.mode,
   scopes: GMAIL_SCOPES,
   consentUrl: (deps, request) => authorizationUrl(deps.connectors.gmail, request),

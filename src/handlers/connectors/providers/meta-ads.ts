@@ -6,6 +6,7 @@ import { exchangeMetaCode, firstAdAccount, GraphError, graphGet, META_ADS_SCOPES
 import type { ConnectorProvider, Grant } from './provider.ts';
 
 export const metaAdsProvider: ConnectorProvider = {
+  label: 'Meta Ads',
   mode: (deps) => deps.connectors.meta.mode,
   scopes: META_ADS_SCOPES,
   consentUrl: (deps, request) => metaAuthorizationUrl(deps.connectors.meta, request),

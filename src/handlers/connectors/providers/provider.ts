@@ -11,6 +11,8 @@ export type Grant =
   | { ok: false; reason: CallbackRefusal; status: 400 | 502 };
 
 export interface ConnectorProvider {
+  /** The provider's name as people know it, for pages ("Gmail is connected as …"). */
+  label: string;
   mode(deps: Deps): 'live' | 'sandbox';
   scopes: string[];
   consentUrl(deps: Deps, request: { state: string; codeChallenge: string; redirectUri: string; loginHint?: string }): string;

@@ -2,8 +2,8 @@
 // CSP allows styles from this origin only, so it is a file here, never an inline style or another host.
 import { readFileSync } from 'node:fs';
 import type { Hono } from 'hono';
-import { securityHeaders } from '../admin/routes.ts';
-import { etagMatches, etagOf } from '../http/etag.ts';
+import { securityHeaders } from './security-headers.ts';
+import { etagMatches, etagOf } from './etag.ts';
 
 export const PAGE_STYLE_PATH = '/page.css';
 

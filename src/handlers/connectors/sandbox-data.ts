@@ -2,9 +2,9 @@
 // keep, as the service keeps it in sandbox mode. Codes and tokens are stored as hashes. Grants belong
 // to the workspace whose connector asked for them; lookups by code or token come before any workspace
 // is known (the provider only sees the credential), and say so in their names.
-import type { Ids } from '../deps.ts';
-import type { PageBound } from '../db/paging.ts';
-import { query, type Queryable } from '../db/queryable.ts';
+import type { Ids } from '../../deps.ts';
+import type { PageBound } from '../../db/paging.ts';
+import { query, type Queryable } from '../../db/queryable.ts';
 
 export interface SandboxGrantRow {
   id: string;

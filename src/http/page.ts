@@ -1,0 +1,51 @@
+// The HTML of the pages the service renders itself (the OAuth callback, unsubscribe, webinar registration,
+// the sandbox consent pages) and the one escaper every hand-built HTML or XML string uses: Hono's (`& < > " '`).
+// No script, no inline style (the page CSP forbids both), styled by the service's own page.css (page-style.ts).
+// Sandbox pages carry a banner that says so.
+import { html, raw } from 'hono/html';
+import { escapeToBuffer, type HtmlEscapedString } from 'hono/utils/html';
+import { PAGE_STYLE_PATH } from './page-style.ts';
+
+/** A value escaped for HTML text or an attribute (and for XML, whose five entities are the same). */
+export function escapeHtml(value: string): string {
+  const buffer: string[] = [''];
+  escapeToBuffer(value, buffer);
+  return buffer[0];
+}
+
+export interface PageOptions {
+  title: string;
+  /** Trusted HTML: build it with escapeHtml around every value. */
+  body: string;
+  sandbox?: boolean;
+}
+
+const sandboxBanner =
+  '<p role="note" class="sandbox-banner"><strong>SANDBOX</strong> — no real account is involved: this service is playing the provider, and nothing leaves it.</p>';
+
+/** Markup built from strings only is complete at once; a promise here would be a programming error. */
+function settled(markup: HtmlEscapedString | Promise<HtmlEscapedString>): string {
+  if (markup instanceof Promise) throw new Error('a page was built from a promise');
+  return markup.toString();
+}
+
+export function renderPage(options: PageOptions): string {
+  return settled(html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${options.title}</title>
+<link rel="stylesheet" href="${PAGE_STYLE_PATH}">
+</head>
+<body>
+${raw(options.sandbox ? sandboxBanner : '')}
+<main>
+<h1>${options.title}</h1>
+${raw(options.body)}
+</main>
+</body>
+</html>
+`);
+}
