@@ -4,7 +4,7 @@ import * as createApiKey from './api-keys/create-api-key.ts';
 import * as listApiKeys from './api-keys/list-api-keys.ts';
 import * as revokeApiKey from './api-keys/revoke-api-key.ts';
 import type { HandlerContext } from './context.ts';
-import { listEvents } from './events/list-events.ts';
+import * as listEvents from './events/list-events.ts';
 import * as acceptInvitation from './members/accept-invitation.ts';
 import * as acceptInvitationAsMe from './members/accept-invitation-as-me.ts';
 import * as inviteMember from './members/invite-member.ts';
@@ -13,7 +13,7 @@ import * as removeMember from './members/remove-member.ts';
 import * as updateMemberRole from './members/update-member-role.ts';
 import * as cancelOperation from './operations/cancel-operation.ts';
 import * as getOperation from './operations/get-operation.ts';
-import { listOperations } from './operations/list-operations.ts';
+import * as listOperations from './operations/list-operations.ts';
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts';
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
@@ -81,8 +81,8 @@ export const handlers: Handlers<HandlerContext> = {
   list_api_keys: listApiKeys.handle,
   create_api_key: createApiKey.handle,
   revoke_api_key: revokeApiKey.handle,
-  list_events: listEvents,
-  list_operations: listOperations,
+  list_events: listEvents.handle,
+  list_operations: listOperations.handle,
   get_operation: getOperation.handle,
   cancel_operation: cancelOperation.handle,
   list_webhook_endpoints: listWebhookEndpoints,
