@@ -54,7 +54,7 @@ export async function insertApiKey(q: Queryable, workspaceId: string, ids: Ids, 
 }
 
 /** A page of the workspace's keys, newest first, strictly before `before` when given. */
-export function listApiKeyRows(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound }): Promise<ApiKeyRow[]> {
+export function findApiKeys(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound }): Promise<ApiKeyRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<ApiKeyRow[]>`

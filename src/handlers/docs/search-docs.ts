@@ -31,7 +31,7 @@ export function searchDocs(deps: Deps, request: { question: string; limit: numbe
 
 export async function handle(input: SearchDocsInput, ctx: HandlerContext): Promise<SearchDocsOutput> {
   requirePrincipal(ctx);
-  const hits = searchDocs(ctx.deps, { question: input.query.question, limit: input.query.limit ?? 5 });
+  const hits = searchDocs(ctx.deps, { question: input.query.question, limit: input.query.limit });
   return {
     status: 200,
     body: { data: hits.map((h) => ({ title: h.title, heading: h.heading, text: h.text, source: h.source, tools: [...h.tools], score: h.score })) },

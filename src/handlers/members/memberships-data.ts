@@ -44,7 +44,7 @@ export async function findMemberByEmail(q: Queryable, workspaceId: string, email
 }
 
 /** A page of members, oldest first, strictly after `after` when given. */
-export function listMemberRows(q: Queryable, workspaceId: string, page: { limit: number; after?: PageBound }): Promise<MemberRow[]> {
+export function findMembers(q: Queryable, workspaceId: string, page: { limit: number; after?: PageBound }): Promise<MemberRow[]> {
   const sql = query(q);
   const { after } = page;
   return sql<MemberRow[]>`
