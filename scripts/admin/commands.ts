@@ -8,10 +8,10 @@ import { ApiError } from '../../src/errors.ts';
 import { SignupRequestSchema } from '../../src/generated/routes.ts';
 import { fieldErrors, textErrors } from '../../src/http/validation.ts';
 import { operatorActor } from '../../src/handlers/actor.ts';
-import { createApiKey } from '../../src/handlers/api-keys/create-api-key-logic.ts';
-import { listApiKeys } from '../../src/handlers/api-keys/list-api-keys-logic.ts';
-import { revokeApiKey } from '../../src/handlers/api-keys/revoke-api-key-logic.ts';
-import { signup } from '../../src/handlers/users/signup-logic.ts';
+import { createApiKey } from '../../src/handlers/api-keys/create-api-key.ts';
+import { listApiKeys } from '../../src/handlers/api-keys/list-api-keys.ts';
+import { revokeApiKey } from '../../src/handlers/api-keys/revoke-api-key.ts';
+import { signup } from '../../src/handlers/users/signup.ts';
 
 export interface AdminCommands {
   createWorkspace(input: { name: string; ownerEmail: string; ownerName: string; password: string }): Promise<{ workspaceId: string; userId: string; email: string }>;

@@ -1,5 +1,6 @@
-// What every handler receives besides its typed input. Handlers are thin adapters: they turn the
-// request's credential into an Actor, call the operation in src/operations, and shape its result.
+// What every operation's `handle` receives besides its typed input. `handle` is the thin adapter beside the
+// operation's business function in the same file: it turns the request's credential into an Actor, calls
+// that function, and shapes its result for the wire.
 import type { AccountLogin, Deps, Principal } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { actorFromPrincipal, type Actor } from './actor.ts';

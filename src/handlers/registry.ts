@@ -1,18 +1,18 @@
 // Explicit registration of every operation's handler; tsc fails here when one is missing.
 import type { Handlers } from '../generated/handlers.ts';
-import { createApiKey } from './api-keys/create-api-key.ts';
-import { listApiKeys } from './api-keys/list-api-keys.ts';
-import { revokeApiKey } from './api-keys/revoke-api-key.ts';
+import * as createApiKey from './api-keys/create-api-key.ts';
+import * as listApiKeys from './api-keys/list-api-keys.ts';
+import * as revokeApiKey from './api-keys/revoke-api-key.ts';
 import type { HandlerContext } from './context.ts';
 import * as listEvents from './events/list-events.ts';
-import { acceptInvitation } from './members/accept-invitation.ts';
-import { acceptInvitationAsMe } from './members/accept-invitation-as-me.ts';
-import { inviteMember } from './members/invite-member.ts';
-import { listMembers } from './members/list-members.ts';
-import { removeMember } from './members/remove-member.ts';
-import { updateMemberRole } from './members/update-member-role.ts';
-import { cancelOperation } from './operations/cancel-operation.ts';
-import { getOperation } from './operations/get-operation.ts';
+import * as acceptInvitation from './members/accept-invitation.ts';
+import * as acceptInvitationAsMe from './members/accept-invitation-as-me.ts';
+import * as inviteMember from './members/invite-member.ts';
+import * as listMembers from './members/list-members.ts';
+import * as removeMember from './members/remove-member.ts';
+import * as updateMemberRole from './members/update-member-role.ts';
+import * as cancelOperation from './operations/cancel-operation.ts';
+import * as getOperation from './operations/get-operation.ts';
 import * as listOperations from './operations/list-operations.ts';
 import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts';
 import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts';
@@ -30,7 +30,7 @@ import { startConnectorOauth } from './connectors/start-connector-oauth.ts';
 import { ingestUrlIntoKnowledge } from './knowledge/ingest-url-into-knowledge.ts';
 import { refreshKnowledgeSource } from './knowledge/refresh-knowledge-source.ts';
 import { deleteKnowledgeSource, getKnowledgeSource, listKnowledgeChunks, listKnowledgeSources, searchKnowledge } from './knowledge/sources.ts';
-import { searchDocs } from './docs/search-docs.ts';
+import * as searchDocs from './docs/search-docs.ts';
 import { downloadLeadExport, exportLeads, getLeadExport } from './leads/exports.ts';
 import { bulkImportLeads, getLeadImport, listLeadImportErrors } from './leads/imports.ts';
 import { createLead, deleteLead, getLead, listLeads, unsubscribeLead, updateLead } from './leads/leads.ts';
@@ -59,7 +59,6 @@ import { archiveAdCampaign, createAdCampaign, generateAdCreatives, getAdCampaign
 import { cancelAgentRun, getAgent, getAgentRun, listAgentRuns, listAgentsInStore, runAgent } from './agents/agents.ts';
 import { deleteBlogPost, generateBlogPost, getBlogPost, listBlogPosts, publishBlogPost, unpublishBlogPost, updateBlogPost } from './blogs/posts.ts';
 import { blogFeed, blogIndexPage, blogPostPage, blogPostPreviewPage, blogSitemap } from './blogs/public.ts';
-import { getHealth } from './system/get-health.ts';
 import * as addWebinarRegistrants from './webinars/add-webinar-registrants.ts';
 import * as cancelWebinar from './webinars/cancel-webinar.ts';
 import * as getWebinar from './webinars/get-webinar.ts';
@@ -71,34 +70,35 @@ import * as updateWebinar from './webinars/update-webinar.ts';
 import * as webinarJoin from './webinars/webinar-join.ts';
 import * as webinarRegister from './webinars/webinar-register.ts';
 import * as webinarRegistrationPage from './webinars/webinar-registration-page.ts';
-import { getMe } from './users/get-me.ts';
-import { login } from './users/login.ts';
-import { signup } from './users/signup.ts';
+import * as getHealth from './system/get-health.ts';
+import * as getMe from './users/get-me.ts';
+import * as login from './users/login.ts';
+import * as signup from './users/signup.ts';
 
 export const handlers: Handlers<HandlerContext> = {
-  get_health: getHealth,
+  get_health: getHealth.handle,
   list_agents_in_store: listAgentsInStore,
   get_agent: getAgent,
   run_agent: runAgent,
   get_agent_run: getAgentRun,
   list_agent_runs: listAgentRuns,
   cancel_agent_run: cancelAgentRun,
-  signup,
-  login,
-  get_me: getMe,
-  list_members: listMembers,
-  update_member_role: updateMemberRole,
-  remove_member: removeMember,
-  invite_member: inviteMember,
-  accept_invitation: acceptInvitation,
-  accept_invitation_as_me: acceptInvitationAsMe,
-  list_api_keys: listApiKeys,
-  create_api_key: createApiKey,
-  revoke_api_key: revokeApiKey,
+  signup: signup.handle,
+  login: login.handle,
+  get_me: getMe.handle,
+  list_members: listMembers.handle,
+  update_member_role: updateMemberRole.handle,
+  remove_member: removeMember.handle,
+  invite_member: inviteMember.handle,
+  accept_invitation: acceptInvitation.handle,
+  accept_invitation_as_me: acceptInvitationAsMe.handle,
+  list_api_keys: listApiKeys.handle,
+  create_api_key: createApiKey.handle,
+  revoke_api_key: revokeApiKey.handle,
   list_events: listEvents.handle,
   list_operations: listOperations.handle,
-  get_operation: getOperation,
-  cancel_operation: cancelOperation,
+  get_operation: getOperation.handle,
+  cancel_operation: cancelOperation.handle,
   list_webhook_endpoints: listWebhookEndpoints,
   create_webhook_endpoint: createWebhookEndpoint,
   update_webhook_endpoint: updateWebhookEndpoint,
@@ -119,7 +119,7 @@ export const handlers: Handlers<HandlerContext> = {
   refresh_knowledge_source: refreshKnowledgeSource,
   list_knowledge_chunks: listKnowledgeChunks,
   search_knowledge: searchKnowledge,
-  search_docs: searchDocs,
+  search_docs: searchDocs.handle,
   bulk_import_leads: bulkImportLeads,
   get_lead_import: getLeadImport,
   list_lead_import_errors: listLeadImportErrors,

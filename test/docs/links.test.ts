@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { githubAnchor } from '../../src/handlers/docs/corpus.ts';
+import { githubAnchor } from '../../src/handlers/docs/markdown-passages.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const guides = readdirSync(join(repoRoot, 'docs')).filter((name) => name.endsWith('.md')).sort();

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminCommands } from '../../scripts/admin/commands.ts';
 import { ApiError } from '../../src/errors.ts';
 import { operatorActor, type Actor } from '../../src/handlers/actor.ts';
-import { createApiKey } from '../../src/handlers/api-keys/create-api-key-logic.ts';
-import { revokeApiKey } from '../../src/handlers/api-keys/revoke-api-key-logic.ts';
-import { inviteMember } from '../../src/handlers/members/invite-member-logic.ts';
-import { removeMember } from '../../src/handlers/members/remove-member-logic.ts';
+import { createApiKey } from '../../src/handlers/api-keys/create-api-key.ts';
+import { revokeApiKey } from '../../src/handlers/api-keys/revoke-api-key.ts';
+import { inviteMember } from '../../src/handlers/members/invite-member.ts';
+import { removeMember } from '../../src/handlers/members/remove-member.ts';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

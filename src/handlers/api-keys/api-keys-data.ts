@@ -54,7 +54,7 @@ export async function insertApiKey(q: Queryable, workspaceId: string, ids: Ids, 
 }
 
 /** A page of the workspace's keys, newest first, strictly before `before` when given. */
-export function listApiKeys(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound }): Promise<ApiKeyRow[]> {
+export function findApiKeys(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound }): Promise<ApiKeyRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<ApiKeyRow[]>`
@@ -70,7 +70,7 @@ export function listApiKeys(q: Queryable, workspaceId: string, page: { limit: nu
  * the workspace has no such key. The update only matches an active key, so of two concurrent revokes
  * exactly one sees `changed` (the other waits for its row lock, then finds the key revoked).
  */
-export async function revokeApiKey(q: Queryable, workspaceId: string, keyId: string, now: Date): Promise<{ row: ApiKeyRow; changed: boolean } | undefined> {
+export async function revokeApiKeyRow(q: Queryable, workspaceId: string, keyId: string, now: Date): Promise<{ row: ApiKeyRow; changed: boolean } | undefined> {
   const [revoked] = await query(q)<ApiKeyRow[]>`
     with k as (
       update api_keys set revoked_at = ${now}, revoked_reason = 'revoked'

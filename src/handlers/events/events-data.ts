@@ -4,11 +4,12 @@ import type { Ids } from '../../deps.ts';
 import type { PageBound } from '../../db/paging.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
 
-export interface EventActor {
+/** A type, not an interface, so that it is a JSON value as `sql.json` takes it. */
+export type EventActor = {
   type: 'user' | 'api_key' | 'operator' | 'system';
   /** The user or key id; null for the operator and the service itself. */
   id: string | null;
-}
+};
 
 export interface EventRow {
   id: string;
@@ -44,7 +45,7 @@ export async function insertEvent(q: Queryable, workspaceId: string, ids: Ids, e
   const sql = query(q);
   const [row] = await sql<EventRow[]>`
     insert into events (id, workspace_id, type, data, actor, created_at)
-    values (${ids.make('evt')}, ${workspaceId}, ${event.type}, ${sql.json(event.data as never)}, ${sql.json(event.actor as never)}, ${event.now})
+    values (${ids.make('evt')}, ${workspaceId}, ${event.type}, ${sql.json(event.data as never)}, ${sql.json(event.actor)}, ${event.now})
     returning ${columns(q)}`;
   return row;
 }

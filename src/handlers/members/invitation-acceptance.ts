@@ -10,7 +10,7 @@ import { ApiError } from '../../errors.ts';
 // Events carry the resource as the API shows it, so the wire shape is shared with the handler.
 import { memberBody } from './wire.ts';
 import { recordEvent } from '../events/record-event.ts';
-import type { JoinedWorkspace } from '../users/signup-logic.ts';
+import type { JoinedWorkspace } from '../users/session.ts';
 import { hashInvitationToken } from './invitation-token.ts';
 
 /** Locks the unexpired, unused invitation with this token until the transaction ends. */

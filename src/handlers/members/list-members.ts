@@ -1,14 +1,24 @@
+import { findMembers } from './memberships-data.ts';
+import type { Deps } from '../../deps.ts';
 import type { ListMembersInput, ListMembersOutput } from '../../generated/handlers.ts';
-import { listMembers as list } from './list-members-logic.ts';
+import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
-import { cursorScope, decodeCursor, page } from '../pagination.ts';
+import { listPage } from '../list-page.ts';
+import { cursorScope } from '../pagination.ts';
 import { memberBody } from './wire.ts';
 
-export async function listMembers(input: ListMembersInput, ctx: HandlerContext): Promise<ListMembersOutput> {
-  const actor = actorFrom(ctx);
-  const limit = input.query.limit ?? 20;
-  const scope = cursorScope(ctx.deps.auth, 'list_members', actor.workspaceId);
-  const after = decodeCursor(input.query.cursor, scope);
-  const rows = await list(ctx.deps, actor, { limit: limit + 1, after });
-  return { status: 200, body: page(rows, limit, memberBody, (r) => ({ at: r.created_at.toISOString(), id: r.user_id }), scope) };
+export type ListMembersRequest = ListMembersInput['query'];
+
+/** Every member may see who else belongs to the workspace; oldest first, strictly after the cursor. */
+export function listMembers(deps: Deps, actor: Actor, request: ListMembersRequest) {
+  return listPage(request, {
+    scope: cursorScope(deps.auth, 'list_members', actor.workspaceId),
+    fetch: ({ limit, after }) => findMembers(deps.db.sql, actor.workspaceId, { limit, after }),
+    toItem: memberBody,
+    position: (row) => ({ at: row.created_at.toISOString(), id: row.user_id }),
+  });
+}
+
+export async function handle(input: ListMembersInput, ctx: HandlerContext): Promise<ListMembersOutput> {
+  return { status: 200, body: await listMembers(ctx.deps, actorFrom(ctx), input.query) };
 }

@@ -44,7 +44,7 @@ export async function findMemberByEmail(q: Queryable, workspaceId: string, email
 }
 
 /** A page of members, oldest first, strictly after `after` when given. */
-export function listMembers(q: Queryable, workspaceId: string, page: { limit: number; after?: PageBound }): Promise<MemberRow[]> {
+export function findMembers(q: Queryable, workspaceId: string, page: { limit: number; after?: PageBound }): Promise<MemberRow[]> {
   const sql = query(q);
   const { after } = page;
   return sql<MemberRow[]>`
@@ -54,7 +54,7 @@ export function listMembers(q: Queryable, workspaceId: string, page: { limit: nu
     limit ${page.limit}`;
 }
 
-export async function updateMemberRole(q: Queryable, workspaceId: string, userId: string, role: Role): Promise<void> {
+export async function setMemberRole(q: Queryable, workspaceId: string, userId: string, role: Role): Promise<void> {
   await query(q)`update memberships set role = ${role} where workspace_id = ${workspaceId} and user_id = ${userId}`;
 }
 

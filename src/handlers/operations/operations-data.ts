@@ -1,23 +1,26 @@
 // The operations table: long work a request started, followed through get_operation. Tenant rows:
 // every function takes the workspace id right after the queryable, except listStaleOperations (the
 // recurring sweep, across workspaces) whose results name their workspace.
-import type postgres from 'postgres';
 import type { Ids } from '../../deps.ts';
 import type { PageBound } from '../../db/paging.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
+import type { Actor } from '../actor.ts';
 
 export type OperationStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 export const finishedStatuses: readonly OperationStatus[] = ['succeeded', 'failed', 'cancelled'];
 
-/** An RFC 9457 problem as an operation stores it (no request id: it outlives the request). */
-export interface OperationProblem {
+/**
+ * An RFC 9457 problem as an operation stores it (no request id: it outlives the request). A type, not
+ * an interface, so that it is a JSON value as `sql.json` takes it.
+ */
+export type OperationProblem = {
   type: string;
   title: string;
   status: number;
   detail: string;
   code: string;
   instance?: string;
-}
+};
 
 export interface OperationRow {
   id: string;
@@ -32,8 +35,8 @@ export interface OperationRow {
   error: OperationProblem | null;
   job_queue: string | null;
   job_id: string | null;
-  /** The Actor the operation acts for (src/handlers/actor.ts), so its job runs with the same rights. */
-  actor: Record<string, unknown>;
+  /** The Actor the operation acts for, stored as JSON, so its job runs with the same rights. */
+  actor: Actor;
   cancel_requested_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -48,16 +51,19 @@ export interface NewOperation {
   type: string;
   resource?: { type: string; id: string };
   progressTotal?: number;
-  actor: Record<string, unknown>;
+  actor: Actor;
   now: Date;
 }
+
+// A plain copy: an object type (unlike the Actor interface) is a JSON value to sql.json.
+const storedActor = (actor: Actor) => ({ ...actor });
 
 export async function insertOperation(q: Queryable, workspaceId: string, ids: Ids, fields: NewOperation): Promise<OperationRow> {
   const sql = query(q);
   const [row] = await sql<OperationRow[]>`
     insert into operations (id, workspace_id, type, status, progress_total, resource_type, resource_id, actor, created_at, updated_at)
     values (${ids.make('op')}, ${workspaceId}, ${fields.type}, 'queued', ${fields.progressTotal ?? null},
-            ${fields.resource?.type ?? null}, ${fields.resource?.id ?? null}, ${sql.json(fields.actor as postgres.JSONValue)}, ${fields.now}, ${fields.now})
+            ${fields.resource?.type ?? null}, ${fields.resource?.id ?? null}, ${sql.json(storedActor(fields.actor))}, ${fields.now}, ${fields.now})
     returning ${columns(q)}`;
   return row;
 }
@@ -126,7 +132,7 @@ export async function finishOperation(q: Queryable, workspaceId: string, id: str
   const sql = query(q);
   const [row] = await sql<OperationRow[]>`
     update operations set status = ${outcome.status}, updated_at = ${outcome.now}, finished_at = ${outcome.now},
-      error = ${outcome.error ? sql.json(outcome.error as unknown as postgres.JSONValue) : null},
+      error = ${outcome.error ? sql.json(outcome.error) : null},
       resource_type = coalesce(${outcome.resource?.type ?? null}, resource_type),
       resource_id = coalesce(${outcome.resource?.id ?? null}, resource_id),
       progress_done = case when ${outcome.status} = 'succeeded' then coalesce(progress_total, greatest(progress_done, 1)) else progress_done end,

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors.ts';
 import type { GetHealthInput, GetHealthOutput } from '../../generated/handlers.ts';
 import type { HandlerContext } from '../context.ts';
 
-export async function getHealth(_input: GetHealthInput, ctx: HandlerContext): Promise<GetHealthOutput> {
+export async function handle(_input: GetHealthInput, ctx: HandlerContext): Promise<GetHealthOutput> {
   try {
     await ping(ctx.deps.db.sql);
   } catch (error) {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocsCorpus, githubAnchor, toolsMentioned } from '../../../src/handlers/docs/corpus.ts';
+import { buildDocsCorpus } from '../../../src/handlers/docs/corpus.ts';
+import { toolsMentioned } from '../../../src/handlers/docs/docs-passage.ts';
+import { githubAnchor } from '../../../src/handlers/docs/markdown-passages.ts';
 
 const tools = new Set(['revoke_api_key', 'login', 'get_operation', 'delete_thing']);
 

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { githubAnchor, loadDocsCorpus, type DocsPassage } from '../../../src/handlers/docs/corpus.ts';
-import { createDocsIndex } from '../../../src/handlers/docs/search.ts';
+import { loadDocsCorpus } from '../../../src/handlers/docs/corpus.ts';
+import { createDocsIndex } from '../../../src/handlers/docs/docs-index.ts';
+import type { DocsPassage } from '../../../src/handlers/docs/docs-passage.ts';
+import { githubAnchor } from '../../../src/handlers/docs/markdown-passages.ts';
 
 // The corpus is built from the repository's own files, as the service builds it at start-up.
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));

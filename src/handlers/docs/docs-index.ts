@@ -2,7 +2,7 @@
 // small synonym table for the platform's verbs and nouns, and a boost for passages about an operation
 // the question names or clearly implies ("revoke api key" → `revoke_api_key`). Deterministic and in
 // memory: ties keep corpus order.
-import type { DocsPassage } from './corpus.ts';
+import type { DocsPassage } from './docs-passage.ts';
 import { createAnalyzer, stem, type Analyzer } from './stemmer.ts';
 
 export type DocsHit = DocsPassage & { score: number };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DocsPassage } from '../../../src/handlers/docs/corpus.ts';
-import { createDocsIndex } from '../../../src/handlers/docs/search.ts';
+import { createDocsIndex } from '../../../src/handlers/docs/docs-index.ts';
+import type { DocsPassage } from '../../../src/handlers/docs/docs-passage.ts';
 import { analyze, stem } from '../../../src/handlers/docs/stemmer.ts';
 
 const passage = (id: string, text: string, tools: string[] = [], heading: string | null = null): DocsPassage => ({
