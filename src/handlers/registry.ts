@@ -20,13 +20,13 @@ import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
 import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.ts';
 import { sendTestWebhook } from './webhooks/send-test-webhook.ts';
 import { updateWebhookEndpoint } from './webhooks/update-webhook-endpoint.ts';
-import { getConnector } from './connectors/get-connector.ts';
-import { listConnectors } from './connectors/list-connectors.ts';
-import { listSandboxMessages } from './connectors/list-sandbox-messages.ts';
-import { oauthCallback } from './connectors/oauth-callback.ts';
-import { revokeConnector } from './connectors/revoke-connector.ts';
+import * as getConnector from './connectors/get-connector.ts';
+import * as listConnectors from './connectors/list-connectors.ts';
+import * as listSandboxMessages from './connectors/list-sandbox-messages.ts';
+import * as oauthCallback from './connectors/oauth-callback.ts';
+import * as revokeConnector from './connectors/revoke-connector.ts';
 import { sendTestEmail } from './connectors/send-test-email.ts';
-import { startConnectorOauth } from './connectors/start-connector-oauth.ts';
+import * as startConnectorOauth from './connectors/start-connector-oauth.ts';
 import { ingestUrlIntoKnowledge } from './knowledge/ingest-url-into-knowledge.ts';
 import { refreshKnowledgeSource } from './knowledge/refresh-knowledge-source.ts';
 import { deleteKnowledgeSource, getKnowledgeSource, listKnowledgeChunks, listKnowledgeSources, searchKnowledge } from './knowledge/sources.ts';
@@ -91,13 +91,13 @@ export const handlers: Handlers<HandlerContext> = {
   delete_webhook_endpoint: deleteWebhookEndpoint,
   send_test_webhook: sendTestWebhook,
   list_webhook_deliveries: listWebhookDeliveries,
-  start_connector_oauth: startConnectorOauth,
-  list_connectors: listConnectors,
-  get_connector: getConnector,
-  revoke_connector: revokeConnector,
+  start_connector_oauth: startConnectorOauth.handle,
+  list_connectors: listConnectors.handle,
+  get_connector: getConnector.handle,
+  revoke_connector: revokeConnector.handle,
   send_test_email: sendTestEmail,
-  list_sandbox_messages: listSandboxMessages,
-  oauth_callback: oauthCallback,
+  list_sandbox_messages: listSandboxMessages.handle,
+  oauth_callback: oauthCallback.handle,
   ingest_url_into_knowledge: ingestUrlIntoKnowledge,
   list_knowledge_sources: listKnowledgeSources,
   get_knowledge_source: getKnowledgeSource,
