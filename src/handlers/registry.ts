@@ -50,7 +50,12 @@ import {
 import { getWorkspaceSettings, updateWorkspaceSettings } from './sequences/settings.ts';
 import { unsubscribeOneClick, unsubscribePage } from './sequences/unsubscribe.ts';
 import { archiveAdCampaign, createAdCampaign, generateAdCreatives, getAdCampaign, launchAdCampaign, listAdCampaigns, pauseAdCampaign, resumeAdCampaign, updateAdCampaign } from './ads/campaigns.ts';
-import { cancelAgentRun, getAgent, getAgentRun, listAgentRuns, listAgentsInStore, runAgent } from './agents/agents.ts';
+import * as cancelAgentRun from './agents/cancel-agent-run.ts';
+import * as getAgent from './agents/get-agent.ts';
+import * as getAgentRun from './agents/get-agent-run.ts';
+import * as listAgentRuns from './agents/list-agent-runs.ts';
+import * as listAgentsInStore from './agents/list-agents-in-store.ts';
+import * as runAgent from './agents/run-agent.ts';
 import { deleteBlogPost, generateBlogPost, getBlogPost, listBlogPosts, publishBlogPost, unpublishBlogPost, updateBlogPost } from './blogs/posts.ts';
 import { blogFeed, blogIndexPage, blogPostPage, blogPostPreviewPage, blogSitemap } from './blogs/public.ts';
 import { getHealth } from './system/get-health.ts';
@@ -63,12 +68,12 @@ import { signup } from './users/signup.ts';
 
 export const handlers: Handlers<HandlerContext> = {
   get_health: getHealth,
-  list_agents_in_store: listAgentsInStore,
-  get_agent: getAgent,
-  run_agent: runAgent,
-  get_agent_run: getAgentRun,
-  list_agent_runs: listAgentRuns,
-  cancel_agent_run: cancelAgentRun,
+  list_agents_in_store: listAgentsInStore.handle,
+  get_agent: getAgent.handle,
+  run_agent: runAgent.handle,
+  get_agent_run: getAgentRun.handle,
+  list_agent_runs: listAgentRuns.handle,
+  cancel_agent_run: cancelAgentRun.handle,
   signup,
   login,
   get_me: getMe,

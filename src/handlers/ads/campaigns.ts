@@ -24,7 +24,7 @@ import { launchAdCampaign as launch } from './launch.ts';
 import { archiveAdCampaign as archive, pauseAdCampaign as pause, resumeAdCampaign as resume } from './lifecycle.ts';
 import { adCampaignBody } from './wire.ts';
 import { adCopyWriter } from '../agents/ad-copy/definition.ts';
-import { startRun } from '../agents/runs.ts';
+import { runAgent } from '../agents/run-agent.ts';
 import { runBody } from '../agents/wire.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { cursorScope, decodeCursor, page } from '../pagination.ts';
@@ -70,6 +70,6 @@ export async function archiveAdCampaign(input: ArchiveAdCampaignInput, ctx: Hand
 }
 
 export async function generateAdCreatives(input: GenerateAdCreativesInput, ctx: HandlerContext): Promise<GenerateAdCreativesOutput> {
-  const run = await startRun(ctx.deps, actorFrom(ctx), { agentId: adCopyWriter.slug, input: input.body });
+  const run = await runAgent(ctx.deps, actorFrom(ctx), { agentId: adCopyWriter.slug, input: input.body });
   return { status: 202, body: runBody(run), headers: { Location: `/api/v1/agent-runs/${run.id}` } };
 }

@@ -16,7 +16,7 @@ import type {
   UpdateBlogPostOutput,
 } from '../../generated/handlers.ts';
 import { blogPostWriter } from '../agents/blog-post/definition.ts';
-import { startRun } from '../agents/runs.ts';
+import { runAgent } from '../agents/run-agent.ts';
 import { runBody } from '../agents/wire.ts';
 import { deletePost, getPost, listPosts, updatePost } from './posts-logic.ts';
 import { publishPost, unpublishPost } from './publish.ts';
@@ -29,7 +29,7 @@ const statuses: readonly BlogPostStatus[] = ['draft', 'scheduled', 'published'];
 
 /** run_agent with the blog-post-writer: the run engine writes the post. */
 export async function generateBlogPost(input: GenerateBlogPostInput, ctx: HandlerContext): Promise<GenerateBlogPostOutput> {
-  const run = await startRun(ctx.deps, actorFrom(ctx), { agentId: blogPostWriter.slug, input: input.body });
+  const run = await runAgent(ctx.deps, actorFrom(ctx), { agentId: blogPostWriter.slug, input: input.body });
   return { status: 202, body: runBody(run), headers: { Location: `/api/v1/agent-runs/${run.id}` } };
 }
 
