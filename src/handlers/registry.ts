@@ -49,7 +49,15 @@ import {
 } from './sequences/lifecycle.ts';
 import { getWorkspaceSettings, updateWorkspaceSettings } from './sequences/settings.ts';
 import { unsubscribeOneClick, unsubscribePage } from './sequences/unsubscribe.ts';
-import { archiveAdCampaign, createAdCampaign, generateAdCreatives, getAdCampaign, launchAdCampaign, listAdCampaigns, pauseAdCampaign, resumeAdCampaign, updateAdCampaign } from './ads/campaigns.ts';
+import * as archiveAdCampaign from './ads/archive-ad-campaign.ts';
+import * as createAdCampaign from './ads/create-ad-campaign.ts';
+import * as generateAdCreatives from './ads/generate-ad-creatives.ts';
+import * as getAdCampaign from './ads/get-ad-campaign.ts';
+import * as launchAdCampaign from './ads/launch-ad-campaign.ts';
+import * as listAdCampaigns from './ads/list-ad-campaigns.ts';
+import * as pauseAdCampaign from './ads/pause-ad-campaign.ts';
+import * as resumeAdCampaign from './ads/resume-ad-campaign.ts';
+import * as updateAdCampaign from './ads/update-ad-campaign.ts';
 import * as cancelAgentRun from './agents/cancel-agent-run.ts';
 import * as getAgent from './agents/get-agent.ts';
 import * as getAgentRun from './agents/get-agent-run.ts';
@@ -144,15 +152,15 @@ export const handlers: Handlers<HandlerContext> = {
   list_sent_messages: listSentMessages,
   unsubscribe_page: unsubscribePage,
   unsubscribe_one_click: unsubscribeOneClick,
-  list_ad_campaigns: listAdCampaigns,
-  create_ad_campaign: createAdCampaign,
-  get_ad_campaign: getAdCampaign,
-  update_ad_campaign: updateAdCampaign,
-  generate_ad_creatives: generateAdCreatives,
-  launch_ad_campaign: launchAdCampaign,
-  pause_ad_campaign: pauseAdCampaign,
-  resume_ad_campaign: resumeAdCampaign,
-  archive_ad_campaign: archiveAdCampaign,
+  list_ad_campaigns: listAdCampaigns.handle,
+  create_ad_campaign: createAdCampaign.handle,
+  get_ad_campaign: getAdCampaign.handle,
+  update_ad_campaign: updateAdCampaign.handle,
+  generate_ad_creatives: generateAdCreatives.handle,
+  launch_ad_campaign: launchAdCampaign.handle,
+  pause_ad_campaign: pauseAdCampaign.handle,
+  resume_ad_campaign: resumeAdCampaign.handle,
+  archive_ad_campaign: archiveAdCampaign.handle,
   schedule_webinar: scheduleWebinar,
   get_webinar: getWebinar,
   list_webinars: listWebinars,
