@@ -64,8 +64,18 @@ import * as getAgentRun from './agents/get-agent-run.ts';
 import * as listAgentRuns from './agents/list-agent-runs.ts';
 import * as listAgentsInStore from './agents/list-agents-in-store.ts';
 import * as runAgent from './agents/run-agent.ts';
-import { deleteBlogPost, generateBlogPost, getBlogPost, listBlogPosts, publishBlogPost, unpublishBlogPost, updateBlogPost } from './blogs/posts.ts';
-import { blogFeed, blogIndexPage, blogPostPage, blogPostPreviewPage, blogSitemap } from './blogs/public.ts';
+import * as deleteBlogPost from './blogs/delete-blog-post.ts';
+import * as generateBlogPost from './blogs/generate-blog-post.ts';
+import * as getBlogPost from './blogs/get-blog-post.ts';
+import * as listBlogPosts from './blogs/list-blog-posts.ts';
+import * as publishBlogPost from './blogs/publish-blog-post.ts';
+import * as unpublishBlogPost from './blogs/unpublish-blog-post.ts';
+import * as updateBlogPost from './blogs/update-blog-post.ts';
+import * as blogFeed from './blogs/blog-feed.ts';
+import * as blogIndexPage from './blogs/blog-index-page.ts';
+import * as blogPostPage from './blogs/blog-post-page.ts';
+import * as blogPostPreviewPage from './blogs/blog-post-preview-page.ts';
+import * as blogSitemap from './blogs/blog-sitemap.ts';
 import { getHealth } from './system/get-health.ts';
 import { cancelWebinar, getWebinar, listWebinars, scheduleWebinar, updateWebinar } from './webinars/webinars.ts';
 import { addWebinarRegistrants, listWebinarRegistrants, removeWebinarRegistrant } from './webinars/registrants.ts';
@@ -172,16 +182,16 @@ export const handlers: Handlers<HandlerContext> = {
   webinar_registration_page: webinarRegistrationPage,
   webinar_register: webinarRegister,
   webinar_join: webinarJoin,
-  generate_blog_post: generateBlogPost,
-  list_blog_posts: listBlogPosts,
-  get_blog_post: getBlogPost,
-  update_blog_post: updateBlogPost,
-  delete_blog_post: deleteBlogPost,
-  publish_blog_post: publishBlogPost,
-  unpublish_blog_post: unpublishBlogPost,
-  blog_index_page: blogIndexPage,
-  blog_feed: blogFeed,
-  blog_sitemap: blogSitemap,
-  blog_post_page: blogPostPage,
-  blog_post_preview_page: blogPostPreviewPage,
+  generate_blog_post: generateBlogPost.handle,
+  list_blog_posts: listBlogPosts.handle,
+  get_blog_post: getBlogPost.handle,
+  update_blog_post: updateBlogPost.handle,
+  delete_blog_post: deleteBlogPost.handle,
+  publish_blog_post: publishBlogPost.handle,
+  unpublish_blog_post: unpublishBlogPost.handle,
+  blog_index_page: blogIndexPage.handle,
+  blog_feed: blogFeed.handle,
+  blog_sitemap: blogSitemap.handle,
+  blog_post_page: blogPostPage.handle,
+  blog_post_preview_page: blogPostPreviewPage.handle,
 };
