@@ -10477,9 +10477,19 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "queued",
+              "running",
+              "requires_action",
+              "succeeded",
+              "failed",
+              "cancelled"
+            ]
+          },
+          "description": "Only runs in these statuses."
         },
         "agent_id": {
           "type": "string",
@@ -10514,7 +10524,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "agent_id",
@@ -11143,9 +11154,21 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 200,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "draft",
+              "launching",
+              "pending_review",
+              "active",
+              "disapproved",
+              "paused",
+              "completed",
+              "archived"
+            ]
+          },
+          "description": "Only campaigns in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -11174,7 +11197,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",
@@ -13769,9 +13793,16 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "draft",
+              "scheduled",
+              "published"
+            ]
+          },
+          "description": "Only posts in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -13800,7 +13831,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",

@@ -1,23 +1,26 @@
-import { listBlogPostRows, type BlogPostStatus } from './blog-posts-data.ts';
+import { listBlogPostRows } from './blog-posts-data.ts';
 import type { ListBlogPostsInput, ListBlogPostsOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
-import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { commaList } from '../query-lists.ts';
+import { listPage } from '../list-page.ts';
+import { cursorScope } from '../pagination.ts';
 import { viewPosts } from './post-records.ts';
 import { blogPostBody, type BlogPostView } from './wire.ts';
 
-const statuses: readonly BlogPostStatus[] = ['draft', 'scheduled', 'published'];
+export type ListBlogPostsRequest = ListBlogPostsInput['query'];
 
-export async function listBlogPosts(deps: Deps, actor: Actor, page: { statuses: BlogPostStatus[]; before?: { at: string; id: string }; limit: number }): Promise<BlogPostView[]> {
-  return viewPosts(deps, deps.db.sql, actor.workspaceId, await listBlogPostRows(deps.db.sql, actor.workspaceId, page));
+/** The workspace's posts in any status, newest first, each with its public and preview addresses. */
+export function listBlogPosts(deps: Deps, actor: Actor, request: ListBlogPostsRequest) {
+  return listPage(request, {
+    scope: cursorScope(deps.auth, 'list_blog_posts', actor.workspaceId),
+    fetch: async ({ limit, after }) =>
+      viewPosts(deps, deps.db.sql, actor.workspaceId, await listBlogPostRows(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], before: after, limit })),
+    toItem: blogPostBody,
+    position: (view: BlogPostView) => ({ at: view.row.created_at.toISOString(), id: view.row.id }),
+  });
 }
 
 export async function handle(input: ListBlogPostsInput, ctx: HandlerContext): Promise<ListBlogPostsOutput> {
-  const actor = actorFrom(ctx);
-  const limit = input.query.limit ?? 20;
-  const scope = cursorScope(ctx.deps.auth, 'list_blog_posts', actor.workspaceId);
-  const views = await listBlogPosts(ctx.deps, actor, { statuses: commaList(input.query.status, 'status', statuses), before: decodeCursor(input.query.cursor, scope), limit: limit + 1 });
-  return { status: 200, body: page(views, limit, blogPostBody, (v) => ({ at: v.row.created_at.toISOString(), id: v.row.id }), scope) };
+  return { status: 200, body: await listBlogPosts(ctx.deps, actorFrom(ctx), input.query) };
 }
