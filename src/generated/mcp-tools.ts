@@ -10509,9 +10509,19 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "queued",
+              "running",
+              "requires_action",
+              "succeeded",
+              "failed",
+              "cancelled"
+            ]
+          },
+          "description": "Only runs in these statuses."
         },
         "agent_id": {
           "type": "string",
@@ -10546,7 +10556,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "agent_id",
@@ -11175,9 +11186,21 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 200,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "draft",
+              "launching",
+              "pending_review",
+              "active",
+              "disapproved",
+              "paused",
+              "completed",
+              "archived"
+            ]
+          },
+          "description": "Only campaigns in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -11206,7 +11229,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",
@@ -13815,9 +13839,16 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "draft",
+              "scheduled",
+              "published"
+            ]
+          },
+          "description": "Only posts in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -13846,7 +13877,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",

@@ -762,6 +762,8 @@ export const AgentListSchema: z.ZodType = z.looseObject({
   "data": z.array(AgentSchema),
 });
 
+export const AgentRunStatusSchema: z.ZodType = z.enum(["queued","running","requires_action","succeeded","failed","cancelled"]);
+
 export const ResourceRefSchema: z.ZodType = z.looseObject({
   "type": z.string(),
   "id": z.string(),
@@ -770,7 +772,7 @@ export const ResourceRefSchema: z.ZodType = z.looseObject({
 export const AgentRunStateSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "agent_slug": z.string(),
-  "status": z.enum(["queued","running","requires_action","succeeded","failed","cancelled"]),
+  "status": AgentRunStatusSchema,
   "required_action": z.looseObject({
     "type": z.enum(["connector_authorization","sequence_approval"]).optional(),
     "url": z.string().optional(),
@@ -810,10 +812,12 @@ export const AgentRunSchema: z.ZodType = z.intersection(AgentRunStateSchema, z.l
   "finished_at": z.iso.datetime({ offset: true }).nullable(),
 }));
 
+export const AdCampaignStatusSchema: z.ZodType = z.enum(["draft","launching","pending_review","active","disapproved","paused","completed","archived"]);
+
 export const AdCampaignSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "name": z.string(),
-  "status": z.enum(["draft","launching","pending_review","active","disapproved","paused","completed","archived"]),
+  "status": AdCampaignStatusSchema,
   "mode": z.string(),
   "connector_id": z.string().optional(),
   "daily_budget": z.looseObject({}),
@@ -1012,9 +1016,11 @@ export const AddWebinarRegistrantsResultSchema: z.ZodType = z.looseObject({
   })),
 });
 
+export const BlogPostStatusSchema: z.ZodType = z.enum(["draft","scheduled","published"]);
+
 export const BlogPostStateSchema: z.ZodType = z.looseObject({
   "id": z.string(),
-  "status": z.enum(["draft","scheduled","published"]),
+  "status": BlogPostStatusSchema,
   "slug": z.string(),
   "url": z.string(),
   "publish_at": z.string().nullable().optional(),
@@ -2692,7 +2698,7 @@ export const routes = {
     path: "/api/v1/agent-runs",
     request: {
       query: z.object({
-        "status": z.string().max(100).optional(),
+        "status": commaSeparatedEnum(["queued","running","requires_action","succeeded","failed","cancelled"], false),
         "agent_id": z.string().max(64).regex(new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", 'u')).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
@@ -2762,7 +2768,7 @@ export const routes = {
     path: "/api/v1/ad-campaigns",
     request: {
       query: z.object({
-        "status": z.string().max(200).optional(),
+        "status": commaSeparatedEnum(["draft","launching","pending_review","active","disapproved","paused","completed","archived"], false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),
@@ -3222,7 +3228,7 @@ export const routes = {
     path: "/api/v1/blog-posts",
     request: {
       query: z.object({
-        "status": z.string().max(100).optional(),
+        "status": commaSeparatedEnum(["draft","scheduled","published"], false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),

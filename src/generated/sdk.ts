@@ -588,7 +588,7 @@ export type ListAgentRunsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/agent-runs"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListAgentRunsResult = NonNullable<paths["/api/v1/agent-runs"]["get"]>['responses'][200]['content']["application/json"];
-const list_agent_runsBinding: OperationBinding = {"operationId":"list_agent_runs","method":"GET","path":"/api/v1/agent-runs","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"agent_id","in":"query","key":"agent_id"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_agent_runsBinding: OperationBinding = {"operationId":"list_agent_runs","method":"GET","path":"/api/v1/agent-runs","body":"none","args":[{"name":"status","in":"query","key":"status","explode":false},{"name":"agent_id","in":"query","key":"agent_id"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type GetAgentRunArgs = {
   "run_id": NonNullable<NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['parameters']["path"]>["run_id"];
@@ -610,7 +610,7 @@ export type ListAdCampaignsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListAdCampaignsResult = NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['responses'][200]['content']["application/json"];
-const list_ad_campaignsBinding: OperationBinding = {"operationId":"list_ad_campaigns","method":"GET","path":"/api/v1/ad-campaigns","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_ad_campaignsBinding: OperationBinding = {"operationId":"list_ad_campaigns","method":"GET","path":"/api/v1/ad-campaigns","body":"none","args":[{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type CreateAdCampaignArgs = {
   "idempotency_key"?: string;
@@ -786,7 +786,7 @@ export type ListBlogPostsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/blog-posts"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListBlogPostsResult = NonNullable<paths["/api/v1/blog-posts"]["get"]>['responses'][200]['content']["application/json"];
-const list_blog_postsBinding: OperationBinding = {"operationId":"list_blog_posts","method":"GET","path":"/api/v1/blog-posts","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_blog_postsBinding: OperationBinding = {"operationId":"list_blog_posts","method":"GET","path":"/api/v1/blog-posts","body":"none","args":[{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type GenerateBlogPostArgs = {
   "idempotency_key"?: string;

@@ -2673,8 +2673,7 @@ export interface components {
             /** @example run_01jd8x6y5k2r3t4v5w6x7y8z9a */
             id: string;
             agent_slug: string;
-            /** @enum {string} */
-            status: "queued" | "running" | "requires_action" | "succeeded" | "failed" | "cancelled";
+            status: components["schemas"]["AgentRunStatus"];
             /** @description What a person must do (show them `url`); null unless `requires_action`. */
             required_action: {
                 /** @enum {string} */
@@ -2696,6 +2695,8 @@ export interface components {
                 detail?: string;
             } | null;
         };
+        /** @enum {string} */
+        AgentRunStatus: "queued" | "running" | "requires_action" | "succeeded" | "failed" | "cancelled";
         AgentRun: components["schemas"]["AgentRunState"] & {
             agent_id: string;
             agent_version: string;
@@ -2804,12 +2805,13 @@ export interface components {
                 currency: string;
             };
         };
+        /** @enum {string} */
+        AdCampaignStatus: "draft" | "launching" | "pending_review" | "active" | "disapproved" | "paused" | "completed" | "archived";
         /** @description Also: objective, start_at, end_at, targeting, creatives, created_at, updated_at, launched_at. */
         AdCampaign: {
             id: string;
             name: string;
-            /** @enum {string} */
-            status: "draft" | "launching" | "pending_review" | "active" | "disapproved" | "paused" | "completed" | "archived";
+            status: components["schemas"]["AdCampaignStatus"];
             /** @description `sandbox`: nothing is created at Meta or delivered. */
             mode: string;
             connector_id?: string;
@@ -3037,14 +3039,15 @@ export interface components {
         };
         BlogPostState: {
             id: string;
-            /** @enum {string} */
-            status: "draft" | "scheduled" | "published";
+            status: components["schemas"]["BlogPostStatus"];
             slug: string;
             /** @description The public page (live only while published). */
             url: string;
             publish_at?: string | null;
             published_at?: string | null;
         };
+        /** @enum {string} */
+        BlogPostStatus: "draft" | "scheduled" | "published";
         BlogPost: components["schemas"]["BlogPostState"] & {
             title: string;
             meta_description: string;
@@ -5710,8 +5713,8 @@ export interface operations {
     list_agent_runs: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses. */
-                status?: string;
+                /** @description Only runs in these statuses. */
+                status?: components["schemas"]["AgentRunStatus"][];
                 /** @description Only runs of this agent (id or slug). */
                 agent_id?: string;
                 /** @description Page size. */
@@ -5813,8 +5816,8 @@ export interface operations {
     list_ad_campaigns: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses. */
-                status?: string;
+                /** @description Only campaigns in these statuses. */
+                status?: components["schemas"]["AdCampaignStatus"][];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */
@@ -6549,8 +6552,8 @@ export interface operations {
     list_blog_posts: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses. */
-                status?: string;
+                /** @description Only posts in these statuses. */
+                status?: components["schemas"]["BlogPostStatus"][];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */

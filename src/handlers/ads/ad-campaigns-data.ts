@@ -91,7 +91,7 @@ export async function findAdCampaign(q: Queryable, workspaceId: string, id: stri
   return row;
 }
 
-export function listAdCampaigns(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; statuses?: AdCampaignStatus[] }): Promise<AdCampaignRow[]> {
+export function listAdCampaignRows(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; statuses?: AdCampaignStatus[] }): Promise<AdCampaignRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<AdCampaignRow[]>`

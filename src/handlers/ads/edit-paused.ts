@@ -9,7 +9,7 @@ import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
 import { campaignFields, patchedInput, type AdCampaignInput } from './campaign-input.ts';
-import type { BudgetConfirmation } from './launch.ts';
+import type { BudgetConfirmation } from './launch-ad-campaign.ts';
 import { pushEdit } from './platform-edit.ts';
 import { adCampaignEventData } from './wire.ts';
 

@@ -6,7 +6,7 @@ import { changeAdCampaign, type AdCampaignRow, type AdCampaignStatus } from './a
 import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
-import { GraphError } from '../connectors/meta/graph-client.ts';
+import { GraphError, graphPost } from '../connectors/meta/graph-client.ts';
 import { expireConnector, notConnected, openTokens } from '../connectors/tokens.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { adCampaignEventData } from './wire.ts';
@@ -76,4 +76,10 @@ export async function markCampaign(deps: Deps, campaign: AdCampaignRow, reason: 
     return changed;
   });
   if (row) deps.resourceWatch.changed(row.id);
+}
+
+/** Tells the platform a launched campaign's new status (its campaign object; the ad set and ads follow it). */
+export async function setPlatformStatus(deps: Deps, c: AdCampaignRow, status: 'ACTIVE' | 'PAUSED' | 'ARCHIVED'): Promise<void> {
+  const session = await platformSession(deps, c);
+  await session.call((token) => graphPost(deps.connectors.meta, token, c.platform_ids.campaign, { status }));
 }

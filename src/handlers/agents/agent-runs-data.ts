@@ -3,6 +3,7 @@
 // recurring sweep, across workspaces) whose results name their workspace.
 import type postgres from 'postgres';
 import type { Ids } from '../../deps.ts';
+import type { Actor } from '../actor.ts';
 import type { OperationProblem } from '../operations/operations-data.ts';
 import type { PageBound } from '../../db/paging.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
@@ -45,7 +46,8 @@ export interface AgentRunRow {
   agent_version: string;
   status: RunStatus;
   input: Record<string, unknown>;
-  actor: Record<string, unknown>;
+  /** Who started the run, as they were then: the run acts with their rights. */
+  actor: Actor;
   state: Record<string, unknown>;
   steps: RunStep[];
   step_index: number;
@@ -72,7 +74,7 @@ const json = (q: Queryable, value: unknown) => query(q).json(value as postgres.J
 export interface NewRun {
   agent: { id: string; slug: string; version: string };
   input: Record<string, unknown>;
-  actor: Record<string, unknown>;
+  actor: Actor;
   steps: string[];
   now: Date;
 }

@@ -12,7 +12,6 @@ import { ApiError, toProblem } from '../../errors.ts';
 import { defineJob, type JobContext, type JobKind } from '../../jobs/job-kind.ts';
 import type { AgentStep, StepWait } from './agent-definition.ts';
 import { findStoreAgent } from './store.ts';
-import type { Actor } from '../actor.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { runEventData } from './wire.ts';
 
@@ -96,7 +95,7 @@ async function runStep(deps: Deps, run: AgentRunRow, step: AgentStep<Record<stri
   const state = { ...run.state };
   const result = await step.run({
     deps,
-    actor: run.actor as unknown as Actor,
+    actor: run.actor,
     runId: run.id,
     input: run.input,
     state,
@@ -130,7 +129,7 @@ async function advanceRun(deps: Deps, payload: RunPayload, job: JobContext): Pro
     while (run.step_index < definition.steps.length) {
       const fresh = await findRun(deps.db.sql, run.workspace_id, run.id);
       if (fresh?.cancel_requested_at || fresh?.status === 'cancelled') return await finishCancelled(deps, fresh);
-      const next = await runStep(deps, run, definition.steps[run.step_index] as unknown as AgentStep<Record<string, unknown>>, job);
+      const next = await runStep(deps, run, definition.steps[run.step_index], job);
       if (!next) return;
       run = next;
     }

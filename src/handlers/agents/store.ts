@@ -21,7 +21,7 @@ function storeEntry(definition: AgentDefinition): StoreAgent {
   return { id: agentId(definition.slug), definition, inputSchema };
 }
 
-const definitions = [emailSequenceGenerator as unknown as AgentDefinition, blogPostWriter as unknown as AgentDefinition, adCopyWriter as unknown as AgentDefinition];
+const definitions: AgentDefinition[] = [emailSequenceGenerator, blogPostWriter, adCopyWriter];
 const store: StoreAgent[] = definitions.map(storeEntry);
 
 export function listStoreAgents(): StoreAgent[] {

@@ -2,6 +2,9 @@
 import type { AgentRunRow } from './agent-runs-data.ts';
 import type { StoreAgent } from './store.ts';
 
+/** Where a run is read: the Location of run_agent's 202 and of the operations that start a run for it. */
+export const agentRunPath = (id: string) => `/api/v1/agent-runs/${id}`;
+
 export const agentBody = (a: StoreAgent) => ({
   id: a.id,
   slug: a.definition.slug,

@@ -77,7 +77,7 @@ export async function slugsLike(q: Queryable, workspaceId: string, base: string,
   return new Set(rows.map((r) => r.slug));
 }
 
-export function listBlogPosts(q: Queryable, workspaceId: string, page: { statuses: BlogPostStatus[]; before?: PageBound; limit: number }): Promise<BlogPostRow[]> {
+export function listBlogPostRows(q: Queryable, workspaceId: string, page: { statuses: BlogPostStatus[]; before?: PageBound; limit: number }): Promise<BlogPostRow[]> {
   const sql = query(q);
   return sql<BlogPostRow[]>`
     select ${columns(q)} from blog_posts
@@ -119,7 +119,7 @@ export async function setBlogPostStatus(q: Queryable, workspaceId: string, id: s
   return row;
 }
 
-export async function deleteBlogPost(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
+export async function deleteBlogPostRow(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
   const rows = await query(q)`delete from blog_posts where id = ${id} and workspace_id = ${workspaceId} returning id`;
   return rows.length > 0;
 }

@@ -61,7 +61,7 @@ export async function findConnector(q: Queryable, workspaceId: string, id: strin
   return row;
 }
 
-export function listConnectors(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; provider?: string }): Promise<ConnectorRow[]> {
+export function listConnectorRows(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; provider?: string }): Promise<ConnectorRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<ConnectorRow[]>`

@@ -116,7 +116,7 @@ export async function insertSandboxMessage(
 }
 
 /** A page of the workspace's sandbox mail, newest first, optionally of one sending account. */
-export function listSandboxMessages(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; accountEmail?: string }): Promise<SandboxMessageRow[]> {
+export function listSandboxMessageRows(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; accountEmail?: string }): Promise<SandboxMessageRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<SandboxMessageRow[]>`

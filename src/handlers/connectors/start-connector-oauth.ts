@@ -1,9 +1,74 @@
+import { findConnector, insertConnector, insertState, setPendingConsent, type ConnectorRow } from './connectors-data.ts';
+import { findUser } from '../users/users-data.ts';
 import type { StartConnectorOauthInput, StartConnectorOauthOutput } from '../../generated/handlers.ts';
-import { startConnectorOAuth as start } from './start-connector-oauth-logic.ts';
-import { connectorBody } from './wire.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
+import { newFlowSecrets } from './pkce.ts';
+import { connectorProviders, providerFor } from './providers/providers.ts';
+import { connectorBody } from './wire.ts';
 
-export async function startConnectorOauth(input: StartConnectorOauthInput, ctx: HandlerContext): Promise<StartConnectorOauthOutput> {
-  const row = await start(ctx.deps, actorFrom(ctx), { provider: input.body.provider, reconnectConnectorId: input.body.reconnect_connector_id });
+export interface StartConnectorOauthRequest {
+  provider: string;
+  /** A connector of this workspace that is not connected: a fresh link for the same connector. */
+  reconnectConnectorId?: string;
+}
+
+/** How long a consent link (its state) stays usable. */
+export const CONSENT_TTL_MS = 10 * 60 * 1000;
+
+export const verifierAad = (workspaceId: string, stateHash: string) => `oauth_state:${workspaceId}:${stateHash}`;
+
+/**
+ * Creates the connector in `pending_consent` (or re-issues the link of one that is not connected) with
+ * a single-use state bound to the workspace, the user and the connector, and a PKCE S256 challenge whose
+ * verifier stays here, sealed. Any member may connect an account for the workspace.
+ */
+export async function startConnectorOauth(deps: Deps, actor: Actor, request: StartConnectorOauthRequest): Promise<ConnectorRow> {
+  const provider = providerFor(request.provider);
+  if (!provider) {
+    const known = Object.keys(connectorProviders).join(', ');
+    throw new ApiError('validation_failed', `Unknown provider "${request.provider}"; "gmail" connects a mailbox, "meta_ads" an ads account.`, {
+      errors: [{ field: 'provider', code: 'unknown_provider', message: `one of: ${known}` }],
+    });
+  }
+  const { tokenKeys, redirectUri } = deps.connectors;
+  const mode = provider.mode(deps);
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + CONSENT_TTL_MS);
+  const flow = newFlowSecrets();
+  const loginHint = actor.userId ? (await findUser(deps.db.sql, actor.userId))?.email : undefined;
+  const url = provider.consentUrl(deps, { state: flow.state, codeChallenge: flow.challenge, redirectUri, loginHint });
+  return deps.db.sql.begin(async (tx) => {
+    let connector: ConnectorRow;
+    if (request.reconnectConnectorId) {
+      const existing = await findConnector(tx, actor.workspaceId, request.reconnectConnectorId, { forUpdate: true });
+      if (!existing) throw new ApiError('not_found', `No connector ${request.reconnectConnectorId} in this workspace.`);
+      if (existing.provider !== request.provider) throw new ApiError('conflict', `Connector ${existing.id} is a ${existing.provider} connector.`);
+      if (existing.status === 'connected') throw new ApiError('conflict', `Connector ${existing.id} is connected; revoke it first to connect another account.`);
+      connector = existing;
+    } else {
+      connector = await insertConnector(tx, actor.workspaceId, deps.ids, { provider: request.provider, mode, scopesRequested: provider.scopes, createdBy: actor.userId, now });
+    }
+    const sealed = tokenKeys.seal(verifierAad(actor.workspaceId, flow.stateHash), flow.verifier);
+    await insertState(tx, actor.workspaceId, {
+      state_hash: flow.stateHash,
+      connector_id: connector.id,
+      user_id: actor.userId,
+      verifier_sealed: sealed.sealed,
+      token_key_id: sealed.keyId,
+      redirect_uri: redirectUri,
+      created_at: now,
+      expires_at: expiresAt,
+    });
+    const pending = await setPendingConsent(tx, actor.workspaceId, connector.id, { url, expiresAt, stateHash: flow.stateHash, mode, now });
+    deps.log.info({ connector_id: pending.id, provider: request.provider, mode, reconnect: Boolean(request.reconnectConnectorId) }, 'connector consent started');
+    return pending;
+  });
+}
+
+export async function handle(input: StartConnectorOauthInput, ctx: HandlerContext): Promise<StartConnectorOauthOutput> {
+  const row = await startConnectorOauth(ctx.deps, actorFrom(ctx), { provider: input.body.provider, reconnectConnectorId: input.body.reconnect_connector_id });
   return { status: 201, body: connectorBody(row) };
 }

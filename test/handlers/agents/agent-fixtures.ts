@@ -30,7 +30,7 @@ export async function ingestSite(t: TestApp, token: string, siteUrl: string): Pr
   return op.resource.id;
 }
 
-export function startRun(t: TestApp, token: string, input: Record<string, unknown>, agent = 'email-sequence-generator'): Promise<Run> {
+export function runAgent(t: TestApp, token: string, input: Record<string, unknown>, agent = 'email-sequence-generator'): Promise<Run> {
   return json<Run>(t.request(`/api/v1/agents/${agent}/runs`, { method: 'POST', token, json: { input } }), 202);
 }
 

@@ -7,7 +7,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { agentEnv, brief, follow, ingestSite, startRun, waiting } from './agent-fixtures.ts';
+import { agentEnv, brief, follow, ingestSite, runAgent, waiting } from './agent-fixtures.ts';
 import { startFakeLlm, type FakeLlmMode } from './fake-llm.ts';
 
 let t: TestApp;
@@ -39,7 +39,7 @@ describe('the model writer', () => {
   it('writes the draft from the model\'s structured answer, grounded in the passages it was sent', async () => {
     llm.setMode('ok');
     const sent = llm.requests.length;
-    const { run, steps } = await draftOf((await startRun(t, ws.owner.token, brief)).id);
+    const { run, steps } = await draftOf((await runAgent(t, ws.owner.token, brief)).id);
     expect(run.notes).toContain('Written by the model writer (fake-4o).');
     expect(steps).toHaveLength(3);
     expect(steps[0].subject).toMatch(/\(1 of 3\)$/);
@@ -59,7 +59,7 @@ describe('the model writer', () => {
   ];
   it.each(failures)('falls back to the template writer when the model answers %s, and says so', async (mode, reason) => {
     llm.setMode(mode);
-    const { run, steps } = await draftOf((await startRun(t, ws.owner.token, { ...brief, steps: 2 })).id);
+    const { run, steps } = await draftOf((await runAgent(t, ws.owner.token, { ...brief, steps: 2 })).id);
     expect(run.notes).toContain(`The model writer failed (${reason}); the grounded template writer wrote it instead.`);
     expect(steps[0].body).toContain('{{first_name | "there"}}');
     expect(steps[0].subject).not.toMatch(/of 2\)$/);
@@ -72,7 +72,7 @@ describe('the model writer', () => {
     const ids = [...user.matchAll(/chunk_id:\s*(\S+)/g)].map((m) => m[1]);
     llm.answerWith({ steps: [{ subject: 'Save 73% on launches', body: 'Hi {{first_name | "there"}},\n\nTeams save 73% with us.\n\nTalk soon?', wait_days: 0, source_chunk_ids: [ids[0]] }] });
     try {
-      const { run } = await draftOf((await startRun(t, ws.owner.token, { ...brief, steps: 1 })).id);
+      const { run } = await draftOf((await runAgent(t, ws.owner.token, { ...brief, steps: 1 })).id);
       expect(run.notes.join(' ')).toMatch(/The model's draft failed the checks \(step 1: The figure "73%" is not in the workspace's knowledge/);
     } finally {
       llm.answerWith(undefined);

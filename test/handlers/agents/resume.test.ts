@@ -9,7 +9,7 @@ import type { Database } from '../../../src/db/connection.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { agentEnv, brief, follow, ingestSite, startRun, waiting, type Run } from './agent-fixtures.ts';
+import { agentEnv, brief, follow, ingestSite, runAgent, waiting, type Run } from './agent-fixtures.ts';
 
 let site: Site;
 beforeAll(async () => {
@@ -42,7 +42,7 @@ describe('runs across restarts', () => {
 
     // An instance that only queues (its worker never runs) accepts the run and stops.
     const queuing = await createTestApp({ db, jobs: 'enqueue', jobsSchema, env: agentEnv });
-    const queued = await startRun(queuing, ws.owner.token, { ...brief, steps: 1 });
+    const queued = await runAgent(queuing, ws.owner.token, { ...brief, steps: 1 });
     await queuing.close();
 
     const next = await createTestApp({ db, jobs: 'work', jobsSchema, env: agentEnv });
@@ -87,7 +87,7 @@ describe('deadlines', () => {
     const ws = await readyWorkspace(t);
     const { key } = await t.createKey(ws.owner.token);
     await ingestSite(t, key, site.url);
-    const parked = await follow(t, key, (await startRun(t, key, { ...brief, steps: 1 })).id, waiting);
+    const parked = await follow(t, key, (await runAgent(t, key, { ...brief, steps: 1 })).id, waiting);
     expect(Date.parse(parked.required_action?.expires_at as string)).toBe(now.getTime() + 3600_000);
     now = new Date(now.getTime() + 3601_000);
     await sweep(t);
@@ -100,7 +100,7 @@ describe('deadlines', () => {
     const owner = await t.signup();
     const { key } = await t.createKey(owner.token);
     await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: key, json: { postal_address: '4 Quay, Port' } }));
-    const parked = await follow(t, key, (await startRun(t, key, brief)).id, waiting);
+    const parked = await follow(t, key, (await runAgent(t, key, brief)).id, waiting);
     expect(parked.required_action?.type).toBe('connector_authorization');
     now = new Date(now.getTime() + 11 * 60_000);
     await sweep(t);

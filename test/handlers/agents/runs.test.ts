@@ -7,7 +7,7 @@ import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
 import { playHuman } from '../connectors/human.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { agentEnv, brief, follow, ingestSite, startRun, waiting, type Run } from './agent-fixtures.ts';
+import { agentEnv, brief, follow, ingestSite, runAgent, waiting, type Run } from './agent-fixtures.ts';
 
 let t: TestApp;
 let site: Site;
@@ -31,7 +31,7 @@ const sequenceOf = (run: Run) => run.output?.resources.find((r) => r.type === 'e
 describe('the email-sequence-generator', () => {
   it('writes a draft from the knowledge, waits for the approval and succeeds once a person approves', async () => {
     const token = ws.owner.token;
-    const started = await startRun(t, token, brief);
+    const started = await runAgent(t, token, brief);
     expect(started).toMatchObject({ status: 'queued', agent_slug: 'email-sequence-generator', required_action: null });
     const parked = await follow(t, token, started.id, waiting);
     expect(parked.status, JSON.stringify(parked.error)).toBe('requires_action');
@@ -61,7 +61,7 @@ describe('the email-sequence-generator', () => {
 
   it('answers a waiting get_agent_run at once when the run began waiting for a person between two calls', async () => {
     const agent = (await t.createKey(ws.owner.token, 'follower')).key;
-    const started = await startRun(t, agent, { ...brief, steps: 1 });
+    const started = await runAgent(t, agent, { ...brief, steps: 1 });
     expect(started.status).toBe('queued');
     // Someone else watches it park; the agent, told "queued", comes back only then: no change follows its call.
     await follow(t, ws.owner.token, started.id, waiting);
@@ -75,7 +75,7 @@ describe('the email-sequence-generator', () => {
     const token = ws.owner.token;
     const drafts = [];
     for (let i = 0; i < 2; i++) {
-      const run = await follow(t, token, (await startRun(t, token, { ...brief, knowledge_source_ids: [sourceId], tone: 'friendly' })).id, waiting);
+      const run = await follow(t, token, (await runAgent(t, token, { ...brief, knowledge_source_ids: [sourceId], tone: 'friendly' })).id, waiting);
       const seq = await json(t.request(`/api/v1/sequences/${sequenceOf(run)}`, { token }));
       drafts.push(seq.steps);
     }
@@ -85,7 +85,7 @@ describe('the email-sequence-generator', () => {
 
   it('fails with the reviewer\'s note when the person rejects the sequence', async () => {
     const token = ws.owner.token;
-    const parked = await follow(t, token, (await startRun(t, token, { ...brief, steps: 1 })).id, waiting);
+    const parked = await follow(t, token, (await runAgent(t, token, { ...brief, steps: 1 })).id, waiting);
     await json(t.request(`/api/v1/sequences/${sequenceOf(parked)}/reject`, { method: 'POST', token, json: { note: 'Too pushy' } }));
     const done = await follow(t, token, parked.id);
     expect(done.status).toBe('failed');
@@ -99,7 +99,7 @@ describe('the email-sequence-generator', () => {
     const token = owner.token;
     await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token, json: { postal_address: '2 Side St, Springfield' } }));
     await ingestSite(t, token, site.url);
-    const parked = await follow(t, token, (await startRun(t, token, brief)).id, waiting);
+    const parked = await follow(t, token, (await runAgent(t, token, brief)).id, waiting);
     expect(parked.required_action).toMatchObject({ type: 'connector_authorization', resource: { type: 'connector' } });
     expect(parked.steps[0].status).toBe('waiting');
     const page = await playHuman(parked.required_action?.url as string, { email: 'sender@sandbox.example' });

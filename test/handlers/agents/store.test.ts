@@ -5,7 +5,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { agentEnv, brief, follow, ingestSite, startRun, waiting, type Run } from './agent-fixtures.ts';
+import { agentEnv, brief, follow, ingestSite, runAgent, waiting, type Run } from './agent-fixtures.ts';
 
 let t: TestApp;
 let site: Site;
@@ -64,11 +64,11 @@ describe('run_agent refusals', () => {
   it('fails the run with no_knowledge when the workspace knows nothing about the goal', async () => {
     const owner = await t.signup();
     await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: owner.token, json: { postal_address: '3 Lane, Town' } }));
-    const run = await follow(t, owner.token, (await startRun(t, owner.token, { ...brief, sender_connector_id: ws.connector.id })).id);
+    const run = await follow(t, owner.token, (await runAgent(t, owner.token, { ...brief, sender_connector_id: ws.connector.id })).id);
     expect(run.status).toBe('failed');
     expect(run.error?.code).toBe('not_found');
     const own = await readyWorkspace(t, []);
-    const bare = await follow(t, own.owner.token, (await startRun(t, own.owner.token, brief)).id);
+    const bare = await follow(t, own.owner.token, (await runAgent(t, own.owner.token, brief)).id);
     expect(bare).toMatchObject({ status: 'failed', error: { code: 'no_knowledge' } });
     expect(bare.steps.map((s) => s.status)).toEqual(['succeeded', 'failed', 'pending', 'pending', 'pending', 'pending']);
   });
@@ -77,7 +77,7 @@ describe('run_agent refusals', () => {
 describe('cancel_agent_run', () => {
   it('cancels a waiting run at once, is harmless twice, and refuses a finished run', async () => {
     const token = ws.owner.token;
-    const parked = await follow(t, token, (await startRun(t, token, { ...brief, steps: 1 })).id, waiting);
+    const parked = await follow(t, token, (await runAgent(t, token, { ...brief, steps: 1 })).id, waiting);
     const cancelled = await json<Run>(t.request(`/api/v1/agent-runs/${parked.id}/cancel`, { method: 'POST', token }));
     expect(cancelled).toMatchObject({ status: 'cancelled', required_action: null });
     expect(cancelled.steps.at(-1)?.status).toBe('cancelled');
@@ -86,7 +86,7 @@ describe('cancel_agent_run', () => {
     const seq = await json(t.request(`/api/v1/sequences/${parked.output?.resources[0].id}`, { token }));
     expect(seq.status).toBe('pending_approval');
 
-    const other = await follow(t, token, (await startRun(t, token, { ...brief, steps: 1 })).id, waiting);
+    const other = await follow(t, token, (await runAgent(t, token, { ...brief, steps: 1 })).id, waiting);
     await json(t.request(`/api/v1/sequences/${other.output?.resources[0].id}/reject`, { method: 'POST', token, json: { note: 'no' } }));
     expect((await follow(t, token, other.id)).status).toBe('failed');
     const refused = await json(t.request(`/api/v1/agent-runs/${other.id}/cancel`, { method: 'POST', token }), 409);
@@ -96,7 +96,7 @@ describe('cancel_agent_run', () => {
 
 describe('workspace isolation', () => {
   it('hides a run from every other workspace, in reads, lists and cancels', async () => {
-    const run = await startRun(t, ws.owner.token, { ...brief, steps: 1 });
+    const run = await runAgent(t, ws.owner.token, { ...brief, steps: 1 });
     const stranger = await t.signup();
     await json(t.request(`/api/v1/agent-runs/${run.id}`, { token: stranger.token }), 404);
     await json(t.request(`/api/v1/agent-runs/${run.id}/cancel`, { method: 'POST', token: stranger.token }), 404);

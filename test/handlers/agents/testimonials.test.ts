@@ -6,7 +6,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { agentEnv, follow, ingestSite, startRun, waiting } from './agent-fixtures.ts';
+import { agentEnv, follow, ingestSite, runAgent, waiting } from './agent-fixtures.ts';
 
 const QUOTES = [
   { words: ['We tried three tools.', 'Only Acme showed us within a week where our margins went.'], name: 'Dana Reeve' },
@@ -59,7 +59,7 @@ describe('the email-sequence-generator on testimonials', () => {
   it('quotes a customer whole and attributed or not at all, and uses no sentence twice', async () => {
     const token = ws.owner.token;
     const input = { goal: 'Sell Acme Analytics margin reports to coffee roasteries', audience: 'owners of coffee roasteries', steps: 5, knowledge_source_ids: [sourceId] };
-    const parked = await follow(t, token, (await startRun(t, token, input)).id, waiting);
+    const parked = await follow(t, token, (await runAgent(t, token, input)).id, waiting);
     expect(parked.status, JSON.stringify(parked.error)).toBe('requires_action');
     const sequenceId = parked.output?.resources.find((r) => r.type === 'email_sequence')?.id;
     const sequence = await json(t.request(`/api/v1/sequences/${sequenceId}`, { token }));

@@ -2,7 +2,7 @@
 // (with a goal alone) creatives returned as the run's output for create_ad_campaign.
 import type { AgentDefinition } from '../agent-definition.ts';
 import { ApiError } from '../../../errors.ts';
-import { requireCampaign } from '../../ads/campaigns-logic.ts';
+import { requireCampaign } from '../../ads/campaign-records.ts';
 import { adCopyInput, type AdCopyInput } from './input.ts';
 import { applyStep, retrieveStep, writeStep } from './steps.ts';
 

@@ -4,8 +4,8 @@
 // as `creatives` (ready for create_ad_campaign) with `sources`, the knowledge each one drew on.
 import { readySourceIds, relevantChunks } from '../../knowledge/knowledge-data.ts';
 import { ApiError } from '../../../errors.ts';
-import { requireCampaign } from '../../ads/campaigns-logic.ts';
-import { updateAdCampaign } from '../../ads/campaigns-logic.ts';
+import { requireCampaign } from '../../ads/campaign-records.ts';
+import { updateAdCampaign } from '../../ads/update-ad-campaign.ts';
 import type { AgentStep } from '../agent-definition.ts';
 import { attemptModel } from '../model-attempt.ts';
 import { keywords } from '../email-sequence/keywords.ts';

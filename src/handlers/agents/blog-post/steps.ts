@@ -4,7 +4,7 @@
 // transaction as the run's checkpoint, so a retried step never creates a second post.
 import { readySourceIds, relevantChunks } from '../../knowledge/knowledge-data.ts';
 import { ApiError } from '../../../errors.ts';
-import { insertPostRecorded } from '../../blogs/posts-logic.ts';
+import { insertPostRecorded } from '../../blogs/post-records.ts';
 import type { AgentStep } from '../agent-definition.ts';
 import { attemptModel, type ModelAttempt } from '../model-attempt.ts';
 import { checkPost } from './check.ts';

@@ -1,14 +1,14 @@
 // The run's first step: a Gmail connector to send from. The one the input names, else the workspace's
 // newest connected one, else a new one whose consent link the run hands to a person, waiting until they
 // allow access. Each time the run looks again (an event, the sweep) it renews a link that has expired.
-import { findConnector, listConnectors, type ConnectorRow } from '../../connectors/connectors-data.ts';
+import { findConnector, listConnectorRows, type ConnectorRow } from '../../connectors/connectors-data.ts';
 import { ApiError } from '../../../errors.ts';
-import { startConnectorOAuth } from '../../connectors/start-connector-oauth-logic.ts';
+import { startConnectorOauth } from '../../connectors/start-connector-oauth.ts';
 import type { AgentStep, StepContext, StepDone, StepWait } from '../agent-definition.ts';
 import type { EmailSequenceInput } from './input.ts';
 
 async function newestConnected(ctx: StepContext<EmailSequenceInput>): Promise<ConnectorRow | undefined> {
-  const rows = await listConnectors(ctx.deps.db.sql, ctx.actor.workspaceId, { limit: 100, provider: 'gmail' });
+  const rows = await listConnectorRows(ctx.deps.db.sql, ctx.actor.workspaceId, { limit: 100, provider: 'gmail' });
   return rows.find((c) => c.status === 'connected');
 }
 
@@ -23,7 +23,7 @@ async function connectorToUse(ctx: StepContext<EmailSequenceInput>): Promise<Con
   }
   const connected = await newestConnected(ctx);
   if (connected) return connected;
-  const started = await startConnectorOAuth(deps, actor, { provider: 'gmail' });
+  const started = await startConnectorOauth(deps, actor, { provider: 'gmail' });
   await deps.db.sql.begin((tx) => ctx.save(tx, { connector_id: started.id }));
   return started;
 }
@@ -35,7 +35,7 @@ export const senderStep: AgentStep<EmailSequenceInput> = {
     let connector = await connectorToUse(ctx);
     if (connector.status === 'connected') return { done: true, state: { connector_id: connector.id, sender_email: connector.account_email } };
     const linkLive = connector.status === 'pending_consent' && connector.authorization_url && connector.authorization_expires_at && connector.authorization_expires_at > deps.clock.now();
-    if (!linkLive) connector = await startConnectorOAuth(deps, actor, { provider: 'gmail', reconnectConnectorId: connector.id });
+    if (!linkLive) connector = await startConnectorOauth(deps, actor, { provider: 'gmail', reconnectConnectorId: connector.id });
     const sandbox = connector.mode === 'sandbox' ? ' (sandbox mode: no real mail is sent)' : '';
     return {
       done: false,

@@ -2,7 +2,7 @@
 // becomes tokens and an account, and how a grant is given back; and, for a mailbox, how it sends. Everything else (states, PKCE,
 // sealing, events, the callback page) is shared by start-connector-oauth.ts and complete-oauth.ts.
 import type { Deps } from '../../../deps.ts';
-import type { CallbackRefusal } from '../complete-oauth.ts';
+import type { CallbackRefusal } from '../oauth-callback.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { StoredTokens } from '../tokens.ts';
 

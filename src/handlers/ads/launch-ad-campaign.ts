@@ -2,14 +2,16 @@
 // connector; then the campaign is `launching` and the launch job (launch-job.ts) builds it at the
 // platform. Launching a campaign that is already launched changes nothing.
 import { changeAdCampaign, type AdCampaignRow } from './ad-campaigns-data.ts';
+import type { LaunchAdCampaignInput, LaunchAdCampaignOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
+import { actorFrom, type HandlerContext } from '../context.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-import { requireCampaign } from './campaigns-logic.ts';
+import { requireCampaign } from './campaign-records.ts';
 import { resolveInterests } from './platform-fields.ts';
 import { campaignConnector, platformSession } from './platform.ts';
-import { adCampaignEventData } from './wire.ts';
+import { adCampaignBody, adCampaignEventData } from './wire.ts';
 
 export interface BudgetConfirmation {
   daily_budget_minor: number;
@@ -30,7 +32,8 @@ export async function launchAdCampaign(deps: Deps, actor: Actor, request: { camp
     if (LAUNCHED.has(c.status)) return c;
     checkLaunchable(c, request.confirm, deps.clock.now());
     const now = deps.clock.now();
-    const launching = (await changeAdCampaign(tx, actor.workspaceId, c.id, ['draft'], { status: 'launching', statusReason: null, adAccountId: connector.account_email, launchedAt: now }, now)) as AdCampaignRow;
+    const launching = await changeAdCampaign(tx, actor.workspaceId, c.id, ['draft'], { status: 'launching', statusReason: null, adAccountId: connector.account_email, launchedAt: now }, now);
+    if (!launching) throw new ApiError('ad_campaign_state_conflict', `Campaign ${c.id} changed meanwhile; get it again.`);
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'ad_campaign.launching', adCampaignEventData(launching));
     await deps.jobs.enqueue(deps.jobKinds.adLaunch, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
     return launching;
@@ -49,4 +52,9 @@ function checkLaunchable(c: AdCampaignRow, confirm: BudgetConfirmation, now: Dat
     });
   }
   if (c.end_at && c.end_at.getTime() <= now.getTime()) throw new ApiError('ad_campaign_state_conflict', `Campaign ${c.id} ends at ${c.end_at.toISOString()}, already past: update end_at first.`);
+}
+
+export async function handle(input: LaunchAdCampaignInput, ctx: HandlerContext): Promise<LaunchAdCampaignOutput> {
+  const row = await launchAdCampaign(ctx.deps, actorFrom(ctx), { campaignId: input.path.campaign_id, confirm: input.body.confirm });
+  return { status: 202, body: adCampaignBody(row) };
 }

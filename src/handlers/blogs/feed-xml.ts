@@ -1,7 +1,7 @@
 // A workspace blog's Atom feed (RFC 4287) and sitemap (sitemaps.org 0.9), with absolute URLs. Each entry's
 // content is the same sanitized HTML the post page shows, escaped as Atom's `type="html"` requires.
 import { escapeHtml } from '../../http/page.ts';
-import type { BlogSite, PostSummary } from './pages.ts';
+import type { BlogSite, PostSummary } from './page-html.ts';
 
 export interface FeedEntry extends PostSummary {
   updatedAt: Date;
