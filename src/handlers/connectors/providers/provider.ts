@@ -1,6 +1,6 @@
 // What each connector provider does differently in the OAuth flow: where consent happens, how a code
 // becomes tokens and an account, and how a grant is given back; and, for a mailbox, how it sends. Everything else (states, PKCE,
-// sealing, events, the callback page) is shared by start-connector-oauth.ts and complete-oauth.ts.
+// sealing, events, the callback page) is shared by start-connector-oauth.ts and oauth-callback.ts.
 import type { Deps } from '../../../deps.ts';
 import type { CallbackRefusal } from '../oauth-callback.ts';
 import type { Mailbox } from './mailbox.ts';
