@@ -1,6 +1,7 @@
 // What every handler receives besides its typed input. Handlers are thin adapters: they turn the
 // request's credential into an Actor, call the operation in src/operations, and shape its result.
-import type { AccountLogin, Deps, Principal } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import type { AccountLogin, Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { actorFromPrincipal, type Actor } from './actor.ts';
 

@@ -3,6 +3,7 @@
 // platform. Launching a campaign that is already launched changes nothing.
 import { changeAdCampaign, type AdCampaignRow } from './ad-campaigns-data.ts';
 import type { Deps } from '../../deps.ts';
+import { launchAdCampaignJob } from './launch-job.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
@@ -32,11 +33,11 @@ export async function launchAdCampaign(deps: Deps, actor: Actor, request: { camp
     const now = deps.clock.now();
     const launching = (await changeAdCampaign(tx, actor.workspaceId, c.id, ['draft'], { status: 'launching', statusReason: null, adAccountId: connector.account_email, launchedAt: now }, now)) as AdCampaignRow;
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'ad_campaign.launching', adCampaignEventData(launching));
-    await deps.jobs.enqueue(deps.jobKinds.adLaunch, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
+    await deps.jobs.enqueue(launchAdCampaignJob, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
     return launching;
   });
   deps.resourceWatch.changed(row.id);
-  deps.jobs.wake(deps.jobKinds.adLaunch);
+  deps.jobs.wake(launchAdCampaignJob);
   return row;
 }
 

@@ -3,6 +3,7 @@
 // is a no-op. Resuming a launch that stopped for a reconnection continues the launch job.
 import { changeAdCampaign, type AdCampaignRow, type AdCampaignStatus } from './ad-campaigns-data.ts';
 import type { Deps } from '../../deps.ts';
+import { launchAdCampaignJob } from './launch-job.ts';
 import { ApiError } from '../../errors.ts';
 import { graphPost } from '../connectors/meta/graph-client.ts';
 import type { Actor } from '../actor.ts';
@@ -53,10 +54,10 @@ async function continueLaunch(deps: Deps, actor: Actor, c: AdCampaignRow): Promi
   const row = await deps.db.sql.begin(async (tx) => {
     const changed = (await changeAdCampaign(tx, actor.workspaceId, c.id, ['launching'], { statusReason: null }, deps.clock.now())) as AdCampaignRow;
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'ad_campaign.resumed', adCampaignEventData(changed));
-    await deps.jobs.enqueue(deps.jobKinds.adLaunch, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
+    await deps.jobs.enqueue(launchAdCampaignJob, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
     return changed;
   });
-  deps.jobs.wake(deps.jobKinds.adLaunch);
+  deps.jobs.wake(launchAdCampaignJob);
   deps.resourceWatch.changed(c.id);
   return row;
 }

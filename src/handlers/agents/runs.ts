@@ -2,6 +2,7 @@
 // together), read it (with a wait for a change), list them, cancel one.
 import { findRun, insertRun, listRuns as listRows, updateRun, type AgentRunRow, type RunStatus } from './agent-runs-data.ts';
 import type { Deps } from '../../deps.ts';
+import { runAgentJob } from './run-job.ts';
 import { ApiError, type FieldError } from '../../errors.ts';
 import { findStoreAgent } from './store.ts';
 import type { Actor } from '../actor.ts';
@@ -33,11 +34,11 @@ export async function startRun(deps: Deps, actor: Actor, request: { agentId: str
       steps: definition.steps.map((s) => s.name),
       now: deps.clock.now(),
     });
-    await deps.jobs.enqueue(deps.jobKinds.agentRun, { workspace_id: actor.workspaceId, run_id: run.id }, { tx });
+    await deps.jobs.enqueue(runAgentJob, { workspace_id: actor.workspaceId, run_id: run.id }, { tx });
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'agent_run.queued', runEventData(run));
     return run;
   });
-  deps.jobs.wake(deps.jobKinds.agentRun);
+  deps.jobs.wake(runAgentJob);
   return row;
 }
 

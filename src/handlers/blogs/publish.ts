@@ -1,4 +1,4 @@
-// Publishing: now, or at `publish_at` (the post waits as `scheduled`; the `blogs.publish-due` job, run
+// Publishing: now, or at `publish_at` (the post waits as `scheduled`; publishDueBlogPostsJob, run
 // every minute and also queued for the exact time, publishes it). A scheduled post is published by a
 // conditional update inside the transaction that records its event, so however many jobs run at once
 // it is published, and announced, exactly once. Unpublishing returns a post to draft.
@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { duePostsAcrossWorkspaces, setBlogPostStatus, type BlogPostRow } from './blog-posts-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
-import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
+import { defineJob } from '../../jobs/job-kind.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
 import type { EventActor } from '../events/events-data.ts';
@@ -38,7 +38,7 @@ export async function publishPost(deps: Deps, actor: Actor, request: { postId: s
     // A published post asked to appear later leaves the blog until then.
     const row = await setBlogPostStatus(tx, actor.workspaceId, current.id, { from: [current.status], to: 'scheduled', publishAt: at, publishedAt: null, now });
     // A delay from the service's clock rather than a date: the queue waits by the database's clock.
-    await deps.jobs.enqueue(deps.jobKinds.blogPublishDue, {}, { tx, startAfter: Math.ceil((at.getTime() - now.getTime()) / 1000) });
+    await deps.jobs.enqueue(publishDueBlogPostsJob, {}, { tx, startAfter: Math.ceil((at.getTime() - now.getTime()) / 1000) });
     return moved(deps, tx, who, row as BlogPostRow, 'blog_post.scheduled');
   });
   deps.resourceWatch.changed(view.row.id);
@@ -76,14 +76,13 @@ export async function publishDuePosts(deps: Deps): Promise<string[]> {
   return published;
 }
 
-export function blogPublishDueJob(deps: Deps): JobKind<Record<string, never>> {
-  return defineJob({
-    name: 'blogs.publish-due',
-    payload: z.object({}).strict(),
-    expireInSeconds: 5 * 60,
-    retry: { limit: 3, delaySeconds: 10, backoff: true },
-    handler: async () => {
-      await publishDuePosts(deps);
-    },
-  });
-}
+/** Publishes the scheduled posts whose time has come: queued for a post's exact time, and every minute. */
+export const publishDueBlogPostsJob = defineJob({
+  name: 'blogs.publish-due',
+  payload: z.object({}).strict(),
+  expireInSeconds: 5 * 60,
+  retry: { limit: 3, delaySeconds: 10, backoff: true },
+  handler: async (_payload, _job, deps: Deps) => {
+    await publishDuePosts(deps);
+  },
+});

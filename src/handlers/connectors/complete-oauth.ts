@@ -7,6 +7,7 @@ import { claimState, findConnector, markConnected, markFailed, type ConnectorRow
 import type { Deps } from '../../deps.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { sha256Hex } from './pkce.ts';
+import type { CallbackRefusal } from './providers/provider.ts';
 import { providerFor } from './providers/providers.ts';
 import { verifierAad } from './start-connector-oauth-logic.ts';
 import { sealTokens } from './tokens.ts';
@@ -21,19 +22,6 @@ export interface CallbackRequest {
 export type CallbackOutcome =
   | { ok: true; connector: ConnectorRow }
   | { ok: false; status: 400 | 502; reason: CallbackRefusal; connector?: ConnectorRow };
-
-export type CallbackRefusal =
-  | 'state_missing'
-  | 'state_unknown'
-  | 'state_used'
-  | 'state_expired'
-  | 'state_superseded'
-  | 'consent_denied'
-  | 'provider_error'
-  | 'code_missing'
-  | 'token_exchange_failed'
-  | 'scope_missing'
-  | 'userinfo_failed';
 
 export async function completeOAuth(deps: Deps, request: CallbackRequest): Promise<CallbackOutcome> {
   if (!request.state) return { ok: false, status: 400, reason: 'state_missing' };

@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/queryable.ts';
 import type { SequenceRow } from './sequences-data.ts';
 import { findImport } from '../leads/leads-data.ts';
 import type { Deps } from '../../deps.ts';
+import { dispatchSequenceMessagesJob } from './sender.ts';
 import { ApiError } from '../../errors.ts';
 import { requiredVariables } from './template.ts';
 import type { Actor } from '../actor.ts';
@@ -100,7 +101,7 @@ export async function enrollLeads(deps: Deps, actor: Actor, request: { sequenceI
     if (s.status === 'active' && r.counts.enrolled) await kickSender(deps, tx);
     return { result: r, active: s.status === 'active' };
   });
-  if (active) deps.jobs.wake(deps.jobKinds.sequenceDispatch);
+  if (active) deps.jobs.wake(dispatchSequenceMessagesJob);
   return result;
 }
 

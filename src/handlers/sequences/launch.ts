@@ -6,6 +6,7 @@ import { countActiveEnrollments, startWaitingEnrollments } from './sequence-enro
 import type { Queryable } from '../../db/queryable.ts';
 import { findWorkspaceSettings, setSequenceStatus, type SequenceRow } from './sequences-data.ts';
 import type { Deps } from '../../deps.ts';
+import { dispatchSequenceMessagesJob } from './sender.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { notConnected } from '../connectors/tokens.ts';
@@ -75,7 +76,7 @@ export async function launchSequence(deps: Deps, actor: Actor, request: { sequen
     return { row, enrollment, already: false };
   });
   deps.resourceWatch.changed(outcome.row.id);
-  deps.jobs.wake(deps.jobKinds.sequenceDispatch);
+  deps.jobs.wake(dispatchSequenceMessagesJob);
   return { sequence: await viewSequence(deps, actor.workspaceId, outcome.row), enrollment: outcome.enrollment, already_active: outcome.already };
 }
 
@@ -104,6 +105,6 @@ export async function resumeSequence(deps: Deps, actor: Actor, sequenceId: strin
     return resumed;
   });
   deps.resourceWatch.changed(row.id);
-  deps.jobs.wake(deps.jobKinds.sequenceDispatch);
+  deps.jobs.wake(dispatchSequenceMessagesJob);
   return viewSequence(deps, actor.workspaceId, row);
 }

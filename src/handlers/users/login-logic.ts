@@ -1,5 +1,6 @@
 import { loginWorkspaceOf } from '../members/memberships-data.ts';
-import { findAccountByEmail, normaliseEmail, updatePasswordHash } from './users-data.ts';
+import { findAccountByEmail, updatePasswordHash } from './users-data.ts';
+import { normaliseEmail } from '../../auth/normalise-email.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 

@@ -1,6 +1,7 @@
 import type { Role } from '../members/memberships-data.ts';
 import { insertMembership } from '../members/memberships-data.ts';
-import { insertUser, normaliseEmail, type UserRow } from './users-data.ts';
+import { insertUser, type UserRow } from './users-data.ts';
+import { normaliseEmail } from '../../auth/normalise-email.ts';
 import { insertWorkspace, type WorkspaceRow } from './workspaces-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';

@@ -2,8 +2,21 @@
 // becomes tokens and an account, and how a grant is given back. Everything else (states, PKCE,
 // sealing, events, the callback page) is shared by start-connector-oauth.ts and complete-oauth.ts.
 import type { Deps } from '../../../deps.ts';
-import type { CallbackRefusal } from '../complete-oauth.ts';
 import type { StoredTokens } from '../tokens.ts';
+
+/** Why a consent callback was refused; complete-oauth.ts words each one for the callback page. */
+export type CallbackRefusal =
+  | 'state_missing'
+  | 'state_unknown'
+  | 'state_used'
+  | 'state_expired'
+  | 'state_superseded'
+  | 'consent_denied'
+  | 'provider_error'
+  | 'code_missing'
+  | 'token_exchange_failed'
+  | 'scope_missing'
+  | 'userinfo_failed';
 
 export type Grant =
   | { ok: true; tokens: StoredTokens; expiresIn: number; scopesGranted: string[]; account: string }
