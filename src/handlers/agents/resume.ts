@@ -17,6 +17,7 @@ const SWEEP_BATCH = 200;
  */
 const RESUMING_EVENTS = new Set(['connector.connected', 'connector.failed', 'email_sequence.approved', 'email_sequence.rejected']);
 
+/** An event subscriber (deps.eventSubscribers, registered in src/services.ts), run in the event's transaction. */
 export async function resumeRunsWaitingOn(deps: Deps, tx: Queryable, workspaceId: string, event: EventRow): Promise<void> {
   const resourceId = event.data.id;
   if (typeof resourceId !== 'string' || !RESUMING_EVENTS.has(event.type)) return;

@@ -129,8 +129,9 @@ async function recordOutcome(deps: Deps, tx: TransactionSql, workspaceId: string
 }
 
 /**
- * Called by recordEvent in the event's transaction: a delivery per enabled endpoint subscribed to
- * the event's type, and its first attempt's job. No endpoint, no cost beyond one indexed query.
+ * An event subscriber (deps.eventSubscribers, registered in src/services.ts), run by recordEvent in the
+ * event's transaction: a delivery per enabled endpoint subscribed to the event's type, and its first
+ * attempt's job. No endpoint, no cost beyond one indexed query.
  */
 export async function fanOutEvent(deps: Deps, tx: Queryable, workspaceId: string, event: EventRow): Promise<void> {
   const endpoints = await endpointsForEvent(tx, workspaceId, event.type);
