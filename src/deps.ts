@@ -1,7 +1,8 @@
 // The plain typed object every operation receives, grouped by what it is for: the database, time and
 // ids, the logger, configuration, the credential services, and the parsed contract. Built once by
 // createServices (src/services.ts); tests pass a fixed clock. Add a new group (or a field to the
-// group it belongs to) rather than another top-level field.
+// group it belongs to) rather than another top-level field. It names platform types only (no area
+// module, no job kind): areas import Deps, never the other way round.
 import type { Logger } from 'pino';
 import type { Sql } from 'postgres';
 import type { Authenticator } from './auth/authenticator.ts';
@@ -9,44 +10,37 @@ import type { JwtService } from './auth/jwt.ts';
 import type { LoginThrottle } from './auth/login-throttle.ts';
 import type { PasswordHasher } from './auth/passwords.ts';
 import type { RateLimiter } from './auth/rate-limiter.ts';
-import type { AppConfig } from './config.ts';
 import type { Sealer } from './auth/sealer.ts';
+import type { TokenKeyring } from './auth/token-keyring.ts';
+import type { Clock } from './clock.ts';
+import type { AppConfig } from './config.ts';
+import type { Queryable } from './db/queryable.ts';
+import type { ResourceWatch } from './http/resource-watch.ts';
 import type { JobQueue } from './jobs/jobs.ts';
-import type { ServiceJobKinds } from './jobs/kinds.ts';
-import type { OperationWatch } from './handlers/operations/operation-watch.ts';
 import type { OutboundClient } from './outbound/outbound-client.ts';
-import type { GmailEndpoints } from './handlers/connectors/google/google-client.ts';
-import type { MetaEndpoints } from './handlers/connectors/meta/graph-client.ts';
-import type { TokenKeyring } from './handlers/connectors/token-keys.ts';
+import type { GmailEndpoints, MetaEndpoints } from './outbound/provider-endpoints.ts';
 
-export interface Clock {
-  now(): Date;
+/**
+ * An event as recordEvent stored it: the shape of the events table's row (EventRow in
+ * src/handlers/events/events-data.ts, which the compiler holds to this one where subscribers are registered).
+ */
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  actor: { type: 'user' | 'api_key' | 'operator' | 'system'; id: string | null };
+  created_at: Date;
 }
+
+/**
+ * Runs for every recorded event inside the transaction `tx` that records it, so what it writes or
+ * enqueues commits or rolls back with the change.
+ */
+export type EventSubscriber = (deps: Deps, tx: Queryable, workspaceId: string, event: RecordedEvent) => Promise<void>;
 
 export interface Ids {
   /** A prefixed, sortable, random id such as `ws_01j...`. */
   make(prefix: string): string;
-}
-
-export interface Principal {
-  kind: 'jwt' | 'api_key';
-  userId: string;
-  workspaceId: string;
-  role: 'owner' | 'admin' | 'member';
-  scopes: string[];
-  /** API key id for `api_key`, the token's `jti` for `jwt`. */
-  credentialId: string;
-}
-
-/**
- * A person's login that names no workspace: every membership of theirs was removed. It can accept an
- * invitation; every workspace operation refuses it with 403 `no_workspace`.
- */
-export interface AccountLogin {
-  kind: 'account';
-  userId: string;
-  /** The token's `jti`. */
-  credentialId: string;
 }
 
 /** The open database; `kind` tells what the embedded one cannot do (no NOTIFY across its socket). */
@@ -92,16 +86,20 @@ export interface Deps {
   config: AppConfig;
   auth: AuthDeps;
   contract: ContractDeps;
-  /** Background work: enqueue (in the caller's transaction) one of `jobKinds`, the service's registered kinds. */
+  /** Background work: enqueue (in the caller's transaction) a job kind its module exports. */
   jobs: JobQueue;
-  jobKinds: ServiceJobKinds;
+  /**
+   * What recordEvent runs for every event, inside the transaction that records it (webhook fan-out,
+   * agent resumption), in order; registered at the composition root (src/services.ts).
+   */
+  eventSubscribers: readonly EventSubscriber[];
   /** The one HTTP client for user-given URLs: SSRF-safe, size- and time-limited. */
   outbound: OutboundClient;
   /**
    * Wakes calls waiting on a resource (get_operation, get_connector): whatever changes an operation's or a
    * connector's status calls `changed(id)` after committing.
    */
-  resourceWatch: OperationWatch;
+  resourceWatch: ResourceWatch;
   connectors: ConnectorDeps;
   /** Secrets stored for reading back, each kind under its own key. */
   sealing: { webhookSecrets: Sealer };

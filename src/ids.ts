@@ -2,7 +2,8 @@
 // Imports make one id per lead, so the random bytes are drawn a pool at a time and the time part is
 // encoded once per millisecond.
 import { randomFillSync } from 'node:crypto';
-import type { Clock, Ids } from './deps.ts';
+import type { Ids } from './deps.ts';
+import type { Clock } from './clock.ts';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const RANDOM_BYTES = 16;

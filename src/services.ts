@@ -1,7 +1,7 @@
-// Builds the Deps object from an open database and the configuration: secrets, JWTs, passwords,
-// the authenticator with its cache, the shared rate limiter, the outbound client, and the job queue
-// with the service's job kinds registered (started separately, by startJobs). Used by main.ts, the
-// worker, the CLI and tests.
+// The composition root: builds the Deps object from an open database and the configuration (secrets,
+// JWTs, passwords, the authenticator with its cache, the shared rate limiter, the outbound client, the job
+// queue with the service's job kinds registered and started separately by startJobs, and the subscribers
+// every recorded event reaches). Used by main.ts, the worker, the CLI and tests.
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import yaml from 'js-yaml';
@@ -14,14 +14,17 @@ import { createRateLimiter } from './auth/rate-limiter.ts';
 import { loadOrCreateSecret } from './auth/server-secrets.ts';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/connection.ts';
-import type { Clock, Deps } from './deps.ts';
+import type { Deps } from './deps.ts';
+import type { Clock } from './clock.ts';
 import { createIds } from './ids.ts';
 import { createLogger } from './log.ts';
 import { createSealer } from './auth/sealer.ts';
 import type { JobKind } from './jobs/job-kind.ts';
 import { createJobs } from './jobs/jobs.ts';
-import { scheduleServiceJobs, serviceJobKinds } from './jobs/kinds.ts';
+import { scheduleServiceJobs, serviceJobs } from './service-jobs.ts';
+import { resumeRunsWaitingOn } from './handlers/agents/resume.ts';
 import { createOperationWatch } from './handlers/operations/operation-watch.ts';
+import { fanOutEvent } from './handlers/webhooks/deliver.ts';
 import { createOutboundClient } from './outbound/outbound-client.ts';
 import { gmailEndpoints, sandboxClientSecret } from './handlers/connectors/google/google-client.ts';
 import { metaEndpoints } from './handlers/connectors/meta/graph-client.ts';
@@ -37,7 +40,7 @@ export interface ServiceOptions {
   /** pg-boss's schema (default `pgboss`); tests give each database its own. */
   jobsSchema?: string;
   /** Job kinds registered beside the service's own (a test's operation kinds). */
-  extraJobKinds?: (deps: Deps) => JobKind[];
+  extraJobKinds?: JobKind<unknown, Deps>[];
 }
 
 export interface Services {
@@ -67,7 +70,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // The embedded database serves one instance, and its socket bridge does not carry NOTIFY.
   const authenticator = createAuthenticator({ sql, jwt, pepper: apiKeyPepper, clock, log, invalidation: db.kind === 'pglite' ? 'local' : 'notify' });
   const limiter = createRateLimiter({ sql, clock, syncIntervalMs: config.rateLimit.syncIntervalMs, log });
-  const jobs = createJobs({
+  const jobs = createJobs<Deps>({
     connectionString: db.connectionString,
     pgOptions: db.pgOptions,
     sql,
@@ -95,8 +98,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     },
     contract: contractDeps(),
     jobs,
-    // Filled in just below: the kinds' handlers close over these same deps.
-    jobKinds: undefined as unknown as Deps['jobKinds'],
+    // In this order, in the transaction that records the event.
+    eventSubscribers: [fanOutEvent, resumeRunsWaitingOn],
     outbound: createOutboundClient({ userAgent: config.outbound.userAgent, allowPrivate: config.outbound.allowPrivate }),
     resourceWatch: createOperationWatch({ sql, kind: db.kind, log }),
     sealing: { webhookSecrets: createSealer(apiKeyPepper, 'service-mcp webhook signing secret v1') },
@@ -107,16 +110,15 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       redirectUri: `${config.publicBaseUrl.replace(/\/$/, '')}/oauth/callback`,
     },
   };
-  deps.jobKinds = serviceJobKinds(deps);
-  jobs.register(...Object.values(deps.jobKinds), ...(options.extraJobKinds?.(deps) ?? []));
+  jobs.register(...serviceJobs, ...(options.extraJobKinds ?? []));
   await authenticator.ready();
   let jobsStarted = false;
   return {
     deps,
     async startJobs({ work }) {
       jobsStarted = true;
-      await jobs.start({ work });
-      await scheduleServiceJobs(jobs, deps.jobKinds);
+      await jobs.start({ work, deps });
+      await scheduleServiceJobs(jobs);
     },
     async stopJobs(timeoutMs) {
       if (jobsStarted) await jobs.stop({ timeoutMs });

@@ -1,7 +1,7 @@
 // The operator commands: the same operations the API runs, with an operator actor, so the CLI
 // applies the same checks and writes the same rows. The CLI and its tests share this.
 import { findApiKeyWorkspace, type ApiKeyRow, type KeyRole } from '../../src/handlers/api-keys/api-keys-data.ts';
-import { normaliseEmail } from '../../src/handlers/users/users-data.ts';
+import { normaliseEmail } from '../../src/auth/normalise-email.ts';
 import { listAllWorkspaces, type WorkspaceSummary } from '../../src/handlers/users/workspaces-data.ts';
 import type { Deps } from '../../src/deps.ts';
 import { ApiError } from '../../src/errors.ts';

@@ -55,7 +55,7 @@ export async function measureJobsThroughput(db: Database, options: ThroughputOpt
   const result: ThroughputResult = { jobsPerSecond: [], enqueuePerSecond: [], writesPerSecond: [] };
   try {
     await db.sql`create table bench_writes (id bigserial primary key, n integer not null, at timestamptz not null default now())`;
-    await jobs.start({ work: true });
+    await jobs.start({ work: true, deps: undefined });
     await runJobs(queue, WARMUP);
     await runWrites(db.sql, WARMUP, options.concurrency);
     for (let round = 1; round <= options.rounds; round += 1) {

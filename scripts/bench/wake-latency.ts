@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/connection.ts';
-import type { Deps } from '../../src/deps.ts';
 import { defineOperationJob, startOperation, type OperationJobKind } from '../../src/handlers/operations/operation-job.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';
@@ -46,13 +45,13 @@ const SETTLE_MS = 10;
 export async function measureWakeLatency(db: Database, options: WakeOptions): Promise<WakeResult> {
   const gate = createGate();
   const jobsSchema = `bench_wake_${randomBytes(4).toString('hex')}`;
-  let kind: OperationJobKind<{ steps: number }> | undefined;
+  const kind = gatedKind(gate);
   const services = await createServices({
     db,
     config: benchConfig(options.logLevel),
     jobsSchema,
     argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
-    extraJobKinds: (deps) => [(kind = gatedKind(deps, gate))],
+    extraJobKinds: [kind],
   });
   let server: LocalServer | undefined;
   try {
@@ -64,7 +63,7 @@ export async function measureWakeLatency(db: Database, options: WakeOptions): Pr
     const bench: Bench = { url, token: credentials.token, gate, ...watched };
     const steps = options.warmup + options.samples;
     const actor = { kind: 'user' as const, workspaceId: credentials.workspaceId, userId: credentials.userId, role: 'owner' as const };
-    const { row, afterCommit } = await db.sql.begin((tx) => startOperation(services.deps, tx, actor, { kind: kind!, input: { steps }, progressTotal: steps }));
+    const { row, afterCommit } = await db.sql.begin((tx) => startOperation(services.deps, tx, actor, { kind, input: { steps }, progressTotal: steps }));
     afterCommit();
     await untilRunning(bench, row.id);
     const result: WakeResult = { wakeMs: [], afterChangeMs: [], plainMs: [] };
@@ -121,8 +120,8 @@ async function untilRunning(bench: Bench, id: string): Promise<void> {
   }
 }
 
-function gatedKind(deps: Deps, gate: Gate): OperationJobKind<{ steps: number }> {
-  return defineOperationJob(deps, {
+function gatedKind(gate: Gate): OperationJobKind<{ steps: number }> {
+  return defineOperationJob({
     name: 'bench.gated',
     type: 'bench_gated',
     input: z.object({ steps: z.number().int() }),

@@ -11,10 +11,9 @@
 import { createSecretKey } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
-import { findActiveKeyByPrefix, type ActiveKeyRow } from '../handlers/api-keys/api-keys-data.ts';
-import { findMemberRole } from '../handlers/members/memberships-data.ts';
-import { findUser } from '../handlers/users/users-data.ts';
-import type { AccountLogin, Clock, Principal } from '../deps.ts';
+import { findActiveKeyByPrefix, findMemberRole, userExists, type ActiveKeyRow } from './credentials-data.ts';
+import type { AccountLogin, Principal } from './principal.ts';
+import type { Clock } from '../clock.ts';
 import { parseApiKey, verifySecret } from './api-keys.ts';
 import { bearerCredentials } from './bearer-credentials.ts';
 import type { Invalidation } from './invalidation.ts';
@@ -138,7 +137,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (!token) return null;
     // Rare (a person with no workspace left), so not cached: the account must still exist.
     if (token.workspaceId === null) {
-      return (await findUser(sql, token.userId)) ? { kind: 'account', userId: token.userId, credentialId: token.jti } : null;
+      return (await userExists(sql, token.userId)) ? { kind: 'account', userId: token.userId, credentialId: token.jti } : null;
     }
     const role = await loadRole(token.workspaceId, token.userId);
     if (!role) return null;

@@ -5,7 +5,7 @@
 import { createHash, createSecretKey, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Sql } from 'postgres';
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import { accessTokenType, verifyAccessToken, type VerifyPolicy } from './jwt-verify.ts';
 import { loadOrCreateSecret, minSecretBytes } from './server-secrets.ts';
 

@@ -2,7 +2,7 @@
 // flush interval (and on close) writes the latest use of every key seen since the last flush.
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
-import { recordKeysLastUsed } from '../handlers/api-keys/api-keys-data.ts';
+import { recordKeysLastUsed } from './credentials-data.ts';
 
 export interface LastUsedRecorder {
   touch(keyId: string, at: Date): void;

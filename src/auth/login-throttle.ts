@@ -10,8 +10,8 @@
 // Emails are compared in any letter case, as accounts are (see normaliseEmail). Login is rare, so
 // this reads and writes the database directly.
 import type { Sql } from 'postgres';
-import { normaliseEmail } from '../handlers/users/users-data.ts';
-import type { Clock } from '../deps.ts';
+import { normaliseEmail } from './normalise-email.ts';
+import type { Clock } from '../clock.ts';
 
 export interface LoginThrottleOptions {
   sql: Sql;

@@ -1,6 +1,6 @@
 // A bounded LRU of resolved credentials (API-key rows and memberships) with a short TTL as a
 // safety net, and an epoch so that a lookup racing with an eviction cannot re-insert stale data.
-import type { Principal } from '../deps.ts';
+import type { Principal } from './principal.ts';
 
 export interface ApiKeyEntry {
   kind: 'api_key';

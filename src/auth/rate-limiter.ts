@@ -13,7 +13,7 @@
 // `RateLimit: "<name>";r=<remaining>;t=<seconds until reset>`, plus `Retry-After` on a 429.
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 
 export interface RateLimitResult {
   allowed: boolean;

@@ -1,7 +1,8 @@
 // Who an operation acts for, without HTTP: a workspace, a person or none, and a role. Handlers build
 // it from the request's credential; the operator CLI and background jobs build it themselves, and
 // the same checks then apply to all of them.
-import type { Deps, Principal } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import type { Principal } from '../auth/principal.ts';
 import { findWorkspace } from './users/workspaces-data.ts';
 import type { Role } from './members/memberships-data.ts';
 import { ApiError } from '../errors.ts';

@@ -1,7 +1,8 @@
 // What every operation's `handle` receives besides its typed input. `handle` is the thin adapter beside the
 // operation's business function in the same file: it turns the request's credential into an Actor, calls
 // that function, and shapes its result for the wire.
-import type { AccountLogin, Deps, Principal } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import type { AccountLogin, Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import { actorFromPrincipal, type Actor } from './actor.ts';
 

@@ -13,7 +13,7 @@ import {
   releaseIdempotencyKey,
   type IdempotencyRecord,
 } from './idempotency-data.ts';
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { routes, type OperationMeta } from '../generated/routes.ts';
 import { responseSeal, type ResponseSeal } from './idempotency-seal.ts';

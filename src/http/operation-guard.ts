@@ -7,7 +7,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import { bearerCredentials } from '../auth/bearer-credentials.ts';
 import { rateLimitHeaders, type RateLimiter, type RateLimitResult } from '../auth/rate-limiter.ts';
 import type { RateLimitConfig } from '../config.ts';
-import type { Principal } from '../deps.ts';
+import type { Principal } from '../auth/principal.ts';
 import { ApiError } from '../errors.ts';
 import type { OperationMeta } from '../generated/routes.ts';
 import { declaresIdempotencyKey, idempotencyStep, type IdempotencyOptions } from './idempotency.ts';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import type { AccountLogin, Principal } from '../deps.ts';
+import type { AccountLogin, Principal } from '../auth/principal.ts';
 
 export interface AppVariables {
   requestId: string;

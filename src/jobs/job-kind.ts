@@ -1,5 +1,7 @@
 // What a background job is: a named kind with a validated payload, a handler, and the retry and
-// expiry policy the queue applies to it. Later issues declare one kind per file with defineJob.
+// expiry policy the queue applies to it. A module defines its kind once, as a constant, with defineJob;
+// callers import the constant to enqueue it, and the worker hands the handler the service's deps (`D`)
+// when it runs, so a kind needs nothing at definition time (trigger.dev's `task()`).
 import type { TransactionSql } from 'postgres';
 import type { z } from 'zod';
 
@@ -34,11 +36,12 @@ export interface JobContext {
   once<T>(step: string, fn: (tx: TransactionSql) => Promise<T>): Promise<T>;
 }
 
-export interface JobKind<P = unknown> {
+export interface JobKind<P = unknown, D = unknown> {
   /** Queue name: lower-case letters, digits, `.`, `_` and `-`, e.g. `webhooks.deliver`. */
   name: string;
   payload: z.ZodType<P>;
-  handler(payload: P, job: JobContext): Promise<void>;
+  /** `deps` is what the queue was started with (the service's Deps). */
+  handler(payload: P, job: JobContext, deps: D): Promise<void>;
   retry: RetryPolicy;
   /**
    * The longest run: a run still going after this is aborted and retried (a hung handler). A dead
@@ -50,16 +53,16 @@ export interface JobKind<P = unknown> {
   singletonKey?(payload: P): string;
 }
 
-export type JobKindDefinition<P> = Pick<JobKind<P>, 'name' | 'payload' | 'handler'> &
-  Partial<Omit<JobKind<P>, 'name' | 'payload' | 'handler'>>;
+export type JobKindDefinition<P, D = unknown> = Pick<JobKind<P, D>, 'name' | 'payload' | 'handler'> &
+  Partial<Omit<JobKind<P, D>, 'name' | 'payload' | 'handler'>>;
 
 export const defaultRetry: RetryPolicy = { limit: 5, delaySeconds: 10, backoff: true };
 const DEFAULT_EXPIRE_SECONDS = 15 * 60;
 const NAME = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 /** Fills in the defaults and throws at definition time on a malformed name or policy. */
-export function defineJob<P>(definition: JobKindDefinition<P>): JobKind<P> {
-  const kind: JobKind<P> = {
+export function defineJob<P, D = unknown>(definition: JobKindDefinition<P, D>): JobKind<P, D> {
+  const kind: JobKind<P, D> = {
     retry: defaultRetry,
     expireInSeconds: DEFAULT_EXPIRE_SECONDS,
     policy: 'standard',

@@ -9,10 +9,12 @@ import { keepLeases } from './job-lease.ts';
 import { onceForJob } from './run-once.ts';
 import { runningJob, type RunningJob } from './running-job.ts';
 
-export interface JobWorkerOptions {
+export interface JobWorkerOptions<D> {
   boss: PgBoss;
   sql: Sql;
-  kinds: JobKind[];
+  kinds: JobKind<unknown, D>[];
+  /** Handed to every handler. */
+  deps: D;
   /** Jobs of one kind this process runs at once. */
   concurrency: number;
   /** Pause between fetches while a kind's queue is empty (no LISTEN/NOTIFY over PGlite's socket). */
@@ -37,19 +39,19 @@ export interface JobWorker {
 // Recording the aborted runs' failures is a few queries; a dead database must not hold shutdown.
 const FAIL_RECORDING_MS = 2_000;
 
-export function startJobWorker(options: JobWorkerOptions): JobWorker {
+export function startJobWorker<D>(options: JobWorkerOptions<D>): JobWorker {
   const { boss, log } = options;
   const running = new Set<RunningJob>();
   const wakers = new Map<string, () => void>();
   let stopping = false;
 
-  const run = async (kind: JobKind, job: PgBoss.JobWithMetadata): Promise<void> => {
+  const run = async (kind: JobKind<unknown, D>, job: PgBoss.JobWithMetadata): Promise<void> => {
     const current = runningJob(job);
     running.add(current);
     try {
       const payload = kind.payload.parse(job.data);
       const context = { id: job.id, kind: kind.name, attempt: job.retryCount + 1, signal: current.signal, once: onceForJob(options.sql, job.id) };
-      await current.race(kind.handler(payload, context));
+      await current.race(kind.handler(payload, context, options.deps));
       // Past the deadline pg-boss may already have handed the job to another worker: leave it to expiry.
       if (!current.expired) await boss.complete(kind.name, job.id);
     } catch (error) {
@@ -62,7 +64,7 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     }
   };
 
-  const loop = async (kind: JobKind): Promise<void> => {
+  const loop = async (kind: JobKind<unknown, D>): Promise<void> => {
     const mine = new Set<Promise<void>>();
     while (!stopping) {
       if (mine.size >= options.concurrency) {

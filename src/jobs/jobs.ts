@@ -61,11 +61,15 @@ export interface JobsOptions {
   worker: { concurrency: number; pollIntervalMs: number };
 }
 
-export interface Jobs extends JobQueue {
+/** `D`: what every handler receives at run time (the service's Deps), given to start(). */
+export interface Jobs<D = undefined> extends JobQueue {
   /** Adds kinds before start(); a name registered twice throws. */
-  register(...kinds: JobKind[]): void;
-  /** Installs or migrates pg-boss's schema, creates the registered kinds' queues; with `work`, runs them. */
-  start(options: { work: boolean }): Promise<void>;
+  register(...kinds: JobKind<unknown, D>[]): void;
+  /**
+   * Installs or migrates pg-boss's schema, creates the registered kinds' queues; with `work`, runs them,
+   * handing each handler `deps`.
+   */
+  start(options: { work: boolean; deps: D }): Promise<void>;
   /** Stops taking jobs, lets running ones finish for up to `timeoutMs`, then closes pg-boss's pool; once. */
   stop(options: { timeoutMs: number }): Promise<void>;
   /** Reads one job (state, retry count, output: the last error of a failed job). */
@@ -76,7 +80,7 @@ export interface Jobs extends JobQueue {
 const MIN_POLL_MS = 500;
 export const DEFAULT_LEASE_SECONDS = 30;
 
-export function createJobs(options: JobsOptions): Jobs {
+export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
   const { concurrency, pollIntervalMs } = options.worker;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('worker.concurrency must be an integer >= 1');
   if (!(pollIntervalMs >= MIN_POLL_MS)) throw new Error(`worker.pollIntervalMs must be at least ${MIN_POLL_MS}`);
@@ -84,7 +88,7 @@ export function createJobs(options: JobsOptions): Jobs {
   // Whole seconds, as pg-boss counts expiry; below 2 s the renewal (every third) and its margin have no room.
   if (!Number.isInteger(leaseSeconds) || leaseSeconds < 2) throw new Error('leaseSeconds must be an integer >= 2');
   const schema = options.schema ?? 'pgboss';
-  const kinds = new Map<string, JobKind>();
+  const kinds = new Map<string, JobKind<unknown, D>>();
   // Made at start(): a service whose database has no connection string (a test's proxy) runs without jobs.
   const newBoss = (connectionString: string) => new PgBoss({
     ...options.pgOptions,
@@ -126,14 +130,14 @@ export function createJobs(options: JobsOptions): Jobs {
       }
     },
 
-    async start({ work }) {
+    async start({ work, deps }) {
       if (!options.connectionString) throw new Error('the job queue needs the database connection string');
       started = true;
       bossInstance = newBoss(options.connectionString);
       bossInstance.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
       await bossInstance.start();
       for (const kind of kinds.values()) await ensureQueue(bossInstance, kind, leaseSeconds);
-      if (work) worker = startJobWorker({ boss: bossInstance, sql: options.sql, kinds: [...kinds.values()], concurrency, pollIntervalMs, schema, leaseSeconds, log: options.log });
+      if (work) worker = startJobWorker({ boss: bossInstance, sql: options.sql, kinds: [...kinds.values()], deps, concurrency, pollIntervalMs, schema, leaseSeconds, log: options.log });
     },
 
     // Idempotent: shutdown calls it at the signal and again before closing the database.

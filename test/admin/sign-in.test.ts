@@ -2,7 +2,7 @@
 // password shows the API's error, an expired token sends the user back to sign-in with a message.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/deps.ts';
+import type { Clock } from '../../src/clock.ts';
 import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
 

@@ -2,7 +2,7 @@
 // these unit tests do not depend on the handlers.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { Clock } from '../../src/deps.ts';
+import type { Clock } from '../../src/clock.ts';
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 
 export const testPepper = new Uint8Array(randomBytes(32));

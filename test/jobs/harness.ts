@@ -38,7 +38,7 @@ export async function openJobsHarness(): Promise<JobsHarness> {
       });
       jobs.register(...kinds);
       started.push(jobs);
-      await jobs.start({ work: options.work ?? true });
+      await jobs.start({ work: options.work ?? true, deps: undefined });
       return jobs;
     },
     async close() {

@@ -1,6 +1,7 @@
 // The service's own recurring jobs, as createServices registers them: the sweeps are scheduled, and
 // the idempotency sweep run as a job deletes expired records and keeps live ones.
 import { afterEach, describe, expect, it } from 'vitest';
+import { sweepIdempotencyKeysJob } from '../../src/http/sweep-idempotency-keys.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { eventually, finished } from './harness.ts';
 
@@ -39,7 +40,7 @@ describe('service job kinds', () => {
     const app = t;
     await insertRecord(app, 'expired', new Date(Date.now() - 60_000));
     await insertRecord(app, 'live', new Date(Date.now() + 3600_000));
-    const kind = app.deps.jobKinds.sweepIdempotency;
+    const kind = sweepIdempotencyKeysJob;
     const id = await app.deps.jobs.enqueue(kind, {});
     const job = await eventually(() => app.services.deps.jobs.jobState(kind.name, id as string), (state) => finished(state ? { state } : null));
     expect(job).toBe('completed');

@@ -4,6 +4,7 @@
 import { changeAdCampaign, type AdCampaignRow } from './ad-campaigns-data.ts';
 import type { LaunchAdCampaignInput, LaunchAdCampaignOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
+import { launchAdCampaignJob } from './launch-job.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
@@ -35,11 +36,11 @@ export async function launchAdCampaign(deps: Deps, actor: Actor, request: { camp
     const launching = await changeAdCampaign(tx, actor.workspaceId, c.id, ['draft'], { status: 'launching', statusReason: null, adAccountId: connector.account_email, launchedAt: now }, now);
     if (!launching) throw new ApiError('ad_campaign_state_conflict', `Campaign ${c.id} changed meanwhile; get it again.`);
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'ad_campaign.launching', adCampaignEventData(launching));
-    await deps.jobs.enqueue(deps.jobKinds.adLaunch, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
+    await deps.jobs.enqueue(launchAdCampaignJob, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
     return launching;
   });
   deps.resourceWatch.changed(row.id);
-  deps.jobs.wake(deps.jobKinds.adLaunch);
+  deps.jobs.wake(launchAdCampaignJob);
   return row;
 }
 

@@ -9,7 +9,7 @@ import { changeAdCampaign, findAdCampaign, recordPlatformId, type AdCampaignRow 
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { graphGet, graphPost } from '../connectors/meta/graph-client.ts';
-import { defineJob, type JobContext, type JobKind } from '../../jobs/job-kind.ts';
+import { defineJob, type JobContext } from '../../jobs/job-kind.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { adSetFields, creativeFields, findByName, platformTag, resolveInterests } from './platform-fields.ts';
 import { platformSession, type PlatformSession } from './platform.ts';
@@ -21,17 +21,16 @@ export interface LaunchPayload {
   campaign_id: string;
 }
 
-export function adLaunchJob(deps: Deps): JobKind<LaunchPayload> {
-  return defineJob({
-    name: 'ads.launch',
-    payload: z.object({ workspace_id: z.string(), campaign_id: z.string() }),
-    policy: 'stately',
-    singletonKey: (p) => p.campaign_id,
-    // Rate limits clear within minutes to an hour: back off well past them.
-    retry: { limit: 10, delaySeconds: 60, backoff: true },
-    handler: (payload, job) => runLaunch(deps, payload, job),
-  });
-}
+/** Builds a campaign at the ads platform (launch_ad_campaign, resume_ad_campaign). */
+export const launchAdCampaignJob = defineJob({
+  name: 'ads.launch',
+  payload: z.object({ workspace_id: z.string(), campaign_id: z.string() }),
+  policy: 'stately',
+  singletonKey: (p) => p.campaign_id,
+  // Rate limits clear within minutes to an hour: back off well past them.
+  retry: { limit: 10, delaySeconds: 60, backoff: true },
+  handler: (payload: LaunchPayload, job, deps: Deps) => runLaunch(deps, payload, job),
+});
 
 export async function runLaunch(deps: Deps, payload: LaunchPayload, job: Pick<JobContext, 'once'>): Promise<void> {
   const campaign = await findAdCampaign(deps.db.sql, payload.workspace_id, payload.campaign_id);

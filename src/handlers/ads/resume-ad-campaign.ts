@@ -12,6 +12,7 @@ import { requireCampaign, transition } from './campaign-records.ts';
 import { NEEDS_RECONNECTION, platformSession, setPlatformStatus } from './platform.ts';
 import { syncAdCampaign } from './sync.ts';
 import { adCampaignBody, adCampaignEventData } from './wire.ts';
+import { launchAdCampaignJob } from './launch-job.ts';
 
 export async function resumeAdCampaign(deps: Deps, actor: Actor, id: string): Promise<AdCampaignRow> {
   const c = await requireCampaign(deps.db.sql, actor.workspaceId, id);
@@ -30,10 +31,10 @@ async function continueLaunch(deps: Deps, actor: Actor, c: AdCampaignRow): Promi
     const changed = await changeAdCampaign(tx, actor.workspaceId, c.id, ['launching'], { statusReason: null }, deps.clock.now());
     if (!changed) throw new ApiError('ad_campaign_state_conflict', `Campaign ${c.id} changed meanwhile; get it again.`);
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'ad_campaign.resumed', adCampaignEventData(changed));
-    await deps.jobs.enqueue(deps.jobKinds.adLaunch, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
+    await deps.jobs.enqueue(launchAdCampaignJob, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
     return changed;
   });
-  deps.jobs.wake(deps.jobKinds.adLaunch);
+  deps.jobs.wake(launchAdCampaignJob);
   deps.resourceWatch.changed(c.id);
   return row;
 }

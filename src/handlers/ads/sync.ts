@@ -6,7 +6,7 @@ import { campaignsToSync, changeAdCampaign, findAdCampaign, type AdCampaignRow, 
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { graphGet } from '../connectors/meta/graph-client.ts';
-import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
+import { defineJob } from '../../jobs/job-kind.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { platformSession } from './platform.ts';
 import { decimalToMinor, reasonFromAd, statusFromAds } from './status-map.ts';
@@ -15,17 +15,16 @@ import { adCampaignEventData } from './wire.ts';
 const SYNCED: AdCampaignStatus[] = ['pending_review', 'active', 'disapproved', 'paused'];
 const BATCH = 50;
 
-export function adSyncJob(deps: Deps): JobKind<Record<string, never>> {
-  return defineJob({
-    name: 'ads.sync',
-    payload: z.object({}).strict(),
-    policy: 'singleton',
-    retry: { limit: 0, delaySeconds: 0, backoff: false },
-    handler: async () => {
-      await syncDueCampaigns(deps);
-    },
-  });
-}
+/** Every few minutes: follows the launched campaigns synced longest ago. */
+export const syncAdCampaignsJob = defineJob({
+  name: 'ads.sync',
+  payload: z.object({}).strict(),
+  policy: 'singleton',
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  handler: async (_payload, _job, deps: Deps) => {
+    await syncDueCampaigns(deps);
+  },
+});
 
 /** Syncs the campaigns synced longest ago; stops at a rate limit (the next run goes on). */
 export async function syncDueCampaigns(deps: Deps): Promise<number> {

@@ -7,8 +7,8 @@ import { listRunsToRecheck, runsWaitingOn } from './agent-runs-data.ts';
 import type { EventRow } from '../events/events-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
-import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
-import { RUN_STALE_SECONDS } from './run-job.ts';
+import { defineJob } from '../../jobs/job-kind.ts';
+import { RUN_STALE_SECONDS, runAgentJob } from './run-job.ts';
 
 const SWEEP_BATCH = 200;
 /**
@@ -17,25 +17,25 @@ const SWEEP_BATCH = 200;
  */
 const RESUMING_EVENTS = new Set(['connector.connected', 'connector.failed', 'email_sequence.approved', 'email_sequence.rejected']);
 
+/** An event subscriber (deps.eventSubscribers, registered in src/services.ts), run in the event's transaction. */
 export async function resumeRunsWaitingOn(deps: Deps, tx: Queryable, workspaceId: string, event: EventRow): Promise<void> {
   const resourceId = event.data.id;
   if (typeof resourceId !== 'string' || !RESUMING_EVENTS.has(event.type)) return;
   for (const run of await runsWaitingOn(tx, workspaceId, resourceId)) {
-    await deps.jobs.enqueue(deps.jobKinds.agentRun, { workspace_id: workspaceId, run_id: run.id }, { tx: tx as never });
+    await deps.jobs.enqueue(runAgentJob, { workspace_id: workspaceId, run_id: run.id }, { tx });
   }
 }
 
-export function agentRunSweepJob(deps: Deps): JobKind<Record<string, never>> {
-  return defineJob({
-    name: 'agents.sweep',
-    payload: z.object({}).strict(),
-    policy: 'singleton',
-    retry: { limit: 2, delaySeconds: 30, backoff: true },
-    handler: async () => {
-      const staleBefore = new Date(deps.clock.now().getTime() - RUN_STALE_SECONDS * 1000);
-      const runs = await listRunsToRecheck(deps.db.sql, staleBefore, SWEEP_BATCH);
-      for (const run of runs) await deps.jobs.enqueue(deps.jobKinds.agentRun, { workspace_id: run.workspace_id, run_id: run.id });
-      if (runs.length) deps.jobs.wake(deps.jobKinds.agentRun);
-    },
-  });
-}
+/** Every minute: runs again each waiting run (a deadline, a link to renew, a missed event) and each whose job was lost. */
+export const recheckAgentRunsJob = defineJob({
+  name: 'agents.sweep',
+  payload: z.object({}).strict(),
+  policy: 'singleton',
+  retry: { limit: 2, delaySeconds: 30, backoff: true },
+  handler: async (_payload, _job, deps: Deps) => {
+    const staleBefore = new Date(deps.clock.now().getTime() - RUN_STALE_SECONDS * 1000);
+    const runs = await listRunsToRecheck(deps.db.sql, staleBefore, SWEEP_BATCH);
+    for (const run of runs) await deps.jobs.enqueue(runAgentJob, { workspace_id: run.workspace_id, run_id: run.id });
+    if (runs.length) deps.jobs.wake(runAgentJob);
+  },
+});

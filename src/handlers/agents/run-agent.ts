@@ -9,6 +9,7 @@ import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
 import { agentRunPath, runBody, runEventData } from './wire.ts';
+import { runAgentJob } from './run-job.ts';
 
 function parseInput(slug: string, schema: { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; code: string; message: string }[] } } }, input: unknown): Record<string, unknown> {
   const parsed = schema.safeParse(input);
@@ -34,11 +35,11 @@ export async function runAgent(deps: Deps, actor: Actor, request: { agentId: str
       steps: definition.steps.map((s) => s.name),
       now: deps.clock.now(),
     });
-    await deps.jobs.enqueue(deps.jobKinds.agentRun, { workspace_id: actor.workspaceId, run_id: run.id }, { tx });
+    await deps.jobs.enqueue(runAgentJob, { workspace_id: actor.workspaceId, run_id: run.id }, { tx });
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'agent_run.queued', runEventData(run));
     return run;
   });
-  deps.jobs.wake(deps.jobKinds.agentRun);
+  deps.jobs.wake(runAgentJob);
   return row;
 }
 

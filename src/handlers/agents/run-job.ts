@@ -1,4 +1,4 @@
-// The run engine: the `agents.run` job takes a run through its agent's steps in order, saving each step's
+// The run engine: runAgentJob (queue `agents.run`) takes a run through its agent's steps in order, saving each step's
 // result on the run, so a run resumed after a restart, a retry or a person's action goes on from the step
 // it stopped at. One job per run at a time (the stately queue policy keyed by run id); a job claims the
 // run before touching it, so a stray duplicate finds nothing to do. A step that needs a person parks the
@@ -9,7 +9,7 @@ import { findRun, mergeRunState, updateRun, type AgentRunRow, type ResourceRef, 
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError, toProblem } from '../../errors.ts';
-import { defineJob, type JobContext, type JobKind } from '../../jobs/job-kind.ts';
+import { defineJob, type JobContext } from '../../jobs/job-kind.ts';
 import type { AgentStep, StepWait } from './agent-definition.ts';
 import { findStoreAgent } from './store.ts';
 import { recordEvent } from '../events/record-event.ts';
@@ -25,17 +25,16 @@ const RETRIES = 3;
 export const RUN_STALE_SECONDS = 15 * 60;
 const system = { type: 'system' as const, id: null };
 
-export function agentRunJob(deps: Deps): JobKind<RunPayload> {
-  return defineJob({
-    name: 'agents.run',
-    payload: z.object({ workspace_id: z.string(), run_id: z.string() }),
-    policy: 'stately',
-    singletonKey: (p) => p.run_id,
-    expireInSeconds: 10 * 60,
-    retry: { limit: RETRIES, delaySeconds: 10, backoff: true },
-    handler: (payload, job) => advanceRun(deps, payload, job),
-  });
-}
+/** Takes an agent run through its steps, from the one it stopped at. */
+export const runAgentJob = defineJob({
+  name: 'agents.run',
+  payload: z.object({ workspace_id: z.string(), run_id: z.string() }),
+  policy: 'stately',
+  singletonKey: (p) => p.run_id,
+  expireInSeconds: 10 * 60,
+  retry: { limit: RETRIES, delaySeconds: 10, backoff: true },
+  handler: (payload: RunPayload, job, deps: Deps) => advanceRun(deps, payload, job),
+});
 
 /** Takes the run for this job, or undefined when it ended or another job holds it. */
 async function claim(deps: Deps, payload: RunPayload, job: JobContext): Promise<AgentRunRow | undefined> {

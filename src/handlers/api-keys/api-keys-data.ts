@@ -98,34 +98,3 @@ export async function findApiKeyWorkspace(q: Queryable, keyId: string): Promise<
   const [row] = await query(q)<{ workspace_id: string }[]>`select workspace_id from api_keys where id = ${keyId}`;
   return row?.workspace_id;
 }
-
-/** What authentication needs of an active key, found by its public prefix before its workspace is known. */
-export interface ActiveKeyRow {
-  id: string;
-  workspace_id: string;
-  secret_hash: string;
-  scopes: string[];
-  role: KeyRole;
-  created_by: string | null;
-}
-
-export async function findActiveKeyByPrefix(q: Queryable, prefix: string): Promise<ActiveKeyRow | undefined> {
-  const [row] = await query(q)<ActiveKeyRow[]>`
-    select k.id, k.workspace_id, k.secret_hash, k.scopes, k.role, k.created_by
-    from api_keys k join workspaces w on w.id = k.workspace_id
-    where k.prefix = ${prefix} and k.revoked_at is null`;
-  return row;
-}
-
-/** Batched last-used times by key id; greatest() keeps the newest when instances flush out of order. */
-export async function recordKeysLastUsed(q: Queryable, usedAt: Map<string, Date>): Promise<void> {
-  const sql = query(q);
-  const ids = [...usedAt.keys()];
-  const times = ids.map((id) => usedAt.get(id)!.toISOString());
-  await sql`
-    update api_keys as k
-    set last_used_at = greatest(k.last_used_at, v.used_at)
-    from (select unnest(${sql.array(ids)}::text[]) as id,
-                 unnest(${sql.array(times)}::text[])::timestamptz as used_at) as v
-    where k.id = v.id`;
-}

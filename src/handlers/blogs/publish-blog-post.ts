@@ -8,6 +8,7 @@ import { actorFrom, type HandlerContext } from '../context.ts';
 import { eventActor } from '../events/record-event.ts';
 import { recordPostEvent, requirePost, viewPost } from './post-records.ts';
 import { blogPostBody, type BlogPostView } from './wire.ts';
+import { publishDueBlogPostsJob } from './publish.ts';
 
 export async function publishBlogPost(deps: Deps, actor: Actor, request: { postId: string; publishAt?: string }): Promise<BlogPostView> {
   const now = deps.clock.now();
@@ -25,7 +26,7 @@ export async function publishBlogPost(deps: Deps, actor: Actor, request: { postI
     // A published post asked to appear later leaves the blog until then.
     const row = await setBlogPostStatus(tx, actor.workspaceId, current.id, { from: [current.status], to: 'scheduled', publishAt: at, publishedAt: null, now });
     // A delay from the service's clock rather than a date: the queue waits by the database's clock.
-    await deps.jobs.enqueue(deps.jobKinds.blogPublishDue, {}, { tx, startAfter: Math.ceil((at.getTime() - now.getTime()) / 1000) });
+    await deps.jobs.enqueue(publishDueBlogPostsJob, {}, { tx, startAfter: Math.ceil((at.getTime() - now.getTime()) / 1000) });
     return recordPostEvent(deps, tx, who, row as BlogPostRow, 'blog_post.scheduled');
   });
   deps.resourceWatch.changed(view.row.id);

@@ -31,14 +31,13 @@ export async function publishDuePosts(deps: Deps): Promise<string[]> {
   return published;
 }
 
-export function blogPublishDueJob(deps: Deps): JobKind<Record<string, never>> {
-  return defineJob({
-    name: 'blogs.publish-due',
-    payload: z.object({}).strict(),
-    expireInSeconds: 5 * 60,
-    retry: { limit: 3, delaySeconds: 10, backoff: true },
-    handler: async () => {
-      await publishDuePosts(deps);
-    },
-  });
-}
+/** Publishes the scheduled posts whose time has come: queued for a post's exact time, and every minute. */
+export const publishDueBlogPostsJob = defineJob({
+  name: 'blogs.publish-due',
+  payload: z.object({}).strict(),
+  expireInSeconds: 5 * 60,
+  retry: { limit: 3, delaySeconds: 10, backoff: true },
+  handler: async (_payload, _job, deps: Deps) => {
+    await publishDuePosts(deps);
+  },
+});

@@ -14,6 +14,7 @@ import { providerFor } from './providers/providers.ts';
 import { verifierAad } from './start-connector-oauth.ts';
 import { sealTokens } from './tokens.ts';
 import { connectorEventData } from './wire.ts';
+import type { CallbackRefusal } from './providers/provider.ts';
 
 export interface CallbackRequest {
   state?: string;
@@ -24,19 +25,6 @@ export interface CallbackRequest {
 export type CallbackOutcome =
   | { ok: true; connector: ConnectorRow }
   | { ok: false; status: 400 | 502; reason: CallbackRefusal; connector?: ConnectorRow };
-
-export type CallbackRefusal =
-  | 'state_missing'
-  | 'state_unknown'
-  | 'state_used'
-  | 'state_expired'
-  | 'state_superseded'
-  | 'consent_denied'
-  | 'provider_error'
-  | 'code_missing'
-  | 'token_exchange_failed'
-  | 'scope_missing'
-  | 'userinfo_failed';
 
 export async function oauthCallback(deps: Deps, request: CallbackRequest): Promise<CallbackOutcome> {
   if (!request.state) return { ok: false, status: 400, reason: 'state_missing' };

@@ -6,18 +6,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { TokenKeyring } from '../../auth/token-keyring.ts';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-
-export interface TokenKeyring {
-  /** The key id new values are sealed with. */
-  activeKeyId: string;
-  seal(aad: string, plain: string): { sealed: Uint8Array; keyId: string };
-  /** Throws when the key id is unknown, the value was altered, or it was sealed for other associated data. */
-  open(aad: string, sealed: Uint8Array, keyId: string): string;
-}
 
 export function parseTokenKeys(raw: string): Map<string, Buffer> {
   const keys = new Map<string, Buffer>();

@@ -1,6 +1,7 @@
 import { insertSource } from './knowledge-data.ts';
 import type { OperationRow } from '../operations/operations-data.ts';
 import type { Deps } from '../../deps.ts';
+import { ingestUrlIntoKnowledgeJob } from './crawl.ts';
 import { ApiError } from '../../errors.ts';
 import { checkUserUrl } from '../../outbound/user-url.ts';
 import type { Actor } from '../actor.ts';
@@ -34,7 +35,7 @@ export async function ingestUrlIntoKnowledge(deps: Deps, actor: Actor, request: 
   const excludePaths = checkPaths(request.excludePaths, 'exclude_paths');
   const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
     const source = await insertSource(tx, actor.workspaceId, deps.ids, { url: url.href, maxPages, includePaths, excludePaths, createdBy: actor.userId, now: deps.clock.now() });
-    return startOperation(deps, tx, actor, { kind: deps.jobKinds.knowledgeIngest, input: { source_id: source.id }, resource: { type: 'knowledge_source', id: source.id }, progressTotal: maxPages });
+    return startOperation(deps, tx, actor, { kind: ingestUrlIntoKnowledgeJob, input: { source_id: source.id }, resource: { type: 'knowledge_source', id: source.id }, progressTotal: maxPages });
   });
   afterCommit();
   return row;

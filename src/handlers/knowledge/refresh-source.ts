@@ -1,6 +1,7 @@
 import { findSource, queueRefresh } from './knowledge-data.ts';
 import type { OperationRow } from '../operations/operations-data.ts';
 import type { Deps } from '../../deps.ts';
+import { ingestUrlIntoKnowledgeJob } from './crawl.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { startOperation } from '../operations/operation-job.ts';
@@ -10,13 +11,13 @@ export async function refreshKnowledgeSource(deps: Deps, actor: Actor, sourceId:
   const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
     const now = deps.clock.now();
     // Longer than the ingest job's expiry: by then its run is over, whatever happened to it.
-    const queued = await queueRefresh(tx, actor.workspaceId, sourceId, now, new Date(now.getTime() - (deps.jobKinds.knowledgeIngest.expireInSeconds + 300) * 1000));
+    const queued = await queueRefresh(tx, actor.workspaceId, sourceId, now, new Date(now.getTime() - (ingestUrlIntoKnowledgeJob.expireInSeconds + 300) * 1000));
     if (!queued) {
       const source = await findSource(tx, actor.workspaceId, sourceId);
       if (!source) throw new ApiError('not_found', `No knowledge source ${sourceId} in this workspace.`);
       throw new ApiError('conflict', `Knowledge source ${sourceId} is already being fetched (status ${source.status}); follow its operation.`);
     }
-    return startOperation(deps, tx, actor, { kind: deps.jobKinds.knowledgeIngest, input: { source_id: sourceId }, resource: { type: 'knowledge_source', id: sourceId }, progressTotal: queued.max_pages });
+    return startOperation(deps, tx, actor, { kind: ingestUrlIntoKnowledgeJob, input: { source_id: sourceId }, resource: { type: 'knowledge_source', id: sourceId }, progressTotal: queued.max_pages });
   });
   afterCommit();
   return row;

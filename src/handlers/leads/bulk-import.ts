@@ -94,7 +94,7 @@ export async function bulkImportLeads(deps: Deps, actor: Actor, request: BulkImp
     const created = await insertImport(tx, actor.workspaceId, deps.ids, { ...fields, status: 'queued', now: deps.clock.now() });
     if (request.rows !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, JSON.stringify(request.rows));
     if (request.csv !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, csvPayload(request.csv));
-    return startOperation(deps, tx, actor, { kind: deps.jobKinds.leadImport, input: { import_id: created.id }, resource: { type: 'lead_import', id: created.id } });
+    return startOperation(deps, tx, actor, { kind: bulkImportLeadsJob, input: { import_id: created.id }, resource: { type: 'lead_import', id: created.id } });
   });
   afterCommit();
   return { kind: 'started', operation: row };
@@ -110,54 +110,53 @@ async function collect(items: AsyncIterable<ImportItem>, limit: number): Promise
   return out;
 }
 
-export function leadImportJob(deps: Deps): OperationJobKind<{ import_id: string }> {
-  return defineOperationJob(deps, {
-    name: 'leads.import',
-    type: 'lead_import',
-    input: z.object({ import_id: z.string() }),
-    retry: { limit: 3, delaySeconds: 5, backoff: true },
-    expireInSeconds: 60 * 60,
-    async run({ import_id: importId }, work) {
-      const { workspaceId } = work;
-      const current = await findImport(deps.db.sql, workspaceId, importId);
-      if (!current) throw new ApiError('not_found', `Lead import ${importId} is gone.`);
-      // A retry of a run that did finish (it was presumed dead, yet alive) has nothing left to do.
-      if (current.status !== 'queued' && current.status !== 'processing') return { resource: { type: 'lead_import', id: importId } };
-      await setImportStatus(deps.db.sql, workspaceId, importId, { status: 'processing', now: deps.clock.now() });
-      const target = { workspaceId, importId, onConflict: current.on_conflict, tags: current.tags };
-      const progress = progressReporter(deps, work, importId);
-      try {
-        const items = await sourceItems(deps, current, work.job.signal);
-        await runImport(deps, target, items, {
-          skipRows: current.rows_done,
-          between: async (done) => {
-            await work.throwIfCancelled();
-            progress.report(done);
-          },
-        });
-        await progress.settled();
-      } catch (error) {
-        await progress.settled();
-        const problem = sourceProblem(error);
-        if (error instanceof OperationCancelled) {
-          await finish(deps, work, importId, 'cancelled', 'Cancelled; the rows written before stay, and the counts say so.', { type: 'system', id: null });
-          throw error;
-        }
-        if (problem) {
-          await finish(deps, work, importId, 'failed', problem.message, { type: 'system', id: null });
-          throw problem;
-        }
-        if (work.job.attempt > 3 && !(error instanceof RunSuperseded)) await finish(deps, work, importId, 'failed', 'The import failed on our side.', { type: 'system', id: null });
+/** Reads a bulk_import_leads file into the leads table, followed by the operation it started. */
+export const bulkImportLeadsJob: OperationJobKind<{ import_id: string }> = defineOperationJob({
+  name: 'leads.import',
+  type: 'lead_import',
+  input: z.object({ import_id: z.string() }),
+  retry: { limit: 3, delaySeconds: 5, backoff: true },
+  expireInSeconds: 60 * 60,
+  async run({ import_id: importId }, work, deps) {
+    const { workspaceId } = work;
+    const current = await findImport(deps.db.sql, workspaceId, importId);
+    if (!current) throw new ApiError('not_found', `Lead import ${importId} is gone.`);
+    // A retry of a run that did finish (it was presumed dead, yet alive) has nothing left to do.
+    if (current.status !== 'queued' && current.status !== 'processing') return { resource: { type: 'lead_import', id: importId } };
+    await setImportStatus(deps.db.sql, workspaceId, importId, { status: 'processing', now: deps.clock.now() });
+    const target = { workspaceId, importId, onConflict: current.on_conflict, tags: current.tags };
+    const progress = progressReporter(deps, work, importId);
+    try {
+      const items = await sourceItems(deps, current, work.job.signal);
+      await runImport(deps, target, items, {
+        skipRows: current.rows_done,
+        between: async (done) => {
+          await work.throwIfCancelled();
+          progress.report(done);
+        },
+      });
+      await progress.settled();
+    } catch (error) {
+      await progress.settled();
+      const problem = sourceProblem(error);
+      if (error instanceof OperationCancelled) {
+        await finish(deps, work, importId, 'cancelled', 'Cancelled; the rows written before stay, and the counts say so.', { type: 'system', id: null });
         throw error;
       }
-      const row = (await findImport(deps.db.sql, workspaceId, importId)) as ImportRow;
-      // The reports above run before each batch: the last batch is counted here, with the total now known.
-      await work.progress(row.rows_done, row.rows_done);
-      await finish(deps, work, importId, finalStatus(row), null, { type: 'system', id: null });
-      return { resource: { type: 'lead_import', id: importId } };
-    },
-  });
-}
+      if (problem) {
+        await finish(deps, work, importId, 'failed', problem.message, { type: 'system', id: null });
+        throw problem;
+      }
+      if (work.job.attempt > 3 && !(error instanceof RunSuperseded)) await finish(deps, work, importId, 'failed', 'The import failed on our side.', { type: 'system', id: null });
+      throw error;
+    }
+    const row = (await findImport(deps.db.sql, workspaceId, importId)) as ImportRow;
+    // The reports above run before each batch: the last batch is counted here, with the total now known.
+    await work.progress(row.rows_done, row.rows_done);
+    await finish(deps, work, importId, finalStatus(row), null, { type: 'system', id: null });
+    return { resource: { type: 'lead_import', id: importId } };
+  },
+});
 
 /**
  * Progress is for watchers: its update (a commit of its own, 10–20 ms a batch on a loaded machine)

@@ -22,7 +22,7 @@ import {
 } from './lead-exports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
-import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
+import { defineJob } from '../../jobs/job-kind.ts';
 import { csvLine, leadExportHeader, leadExportRow } from './export-csv.ts';
 import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
@@ -49,7 +49,7 @@ export async function exportLeads(deps: Deps, actor: Actor, filters: ExportFilte
   };
   const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
     const created = await insertExport(tx, actor.workspaceId, deps.ids, { filters: clean, createdBy: actor.userId, now: deps.clock.now() });
-    return startOperation(deps, tx, actor, { kind: deps.jobKinds.leadExport, input: { export_id: created.id }, resource: { type: 'lead_export', id: created.id } });
+    return startOperation(deps, tx, actor, { kind: exportLeadsJob, input: { export_id: created.id }, resource: { type: 'lead_export', id: created.id } });
   });
   afterCommit();
   return row;
@@ -79,62 +79,61 @@ export async function downloadLeadExport(deps: Deps, actor: Actor, exportId: str
   return { row, chunks: chunks() };
 }
 
-export function leadExportJob(deps: Deps): OperationJobKind<{ export_id: string }> {
-  return defineOperationJob(deps, {
-    name: 'leads.export',
-    type: 'lead_export',
-    input: z.object({ export_id: z.string() }),
-    retry: { limit: 3, delaySeconds: 5, backoff: true },
-    expireInSeconds: 60 * 60,
-    async run({ export_id: exportId }, work) {
-      const { workspaceId } = work;
-      const current = await findExport(deps.db.sql, workspaceId, exportId);
-      if (!current) throw new ApiError('not_found', `Lead export ${exportId} is gone.`);
-      // A retry of a run that did finish (it was presumed dead, yet alive) has nothing left to do.
-      if (current.status !== 'queued' && current.status !== 'processing') return { resource: { type: 'lead_export', id: exportId } };
-      const snapshotAt = current.snapshot_at ?? deps.clock.now();
-      const keys = current.custom_field_keys ?? (await exportCustomFieldKeys(deps.db.sql, workspaceId, current.filters, snapshotAt, EXPORT_MAX_CUSTOM_COLUMNS + 1));
-      const started = (await beginExport(deps.db.sql, workspaceId, exportId, { snapshotAt, customFieldKeys: keys, now: deps.clock.now() })) as ExportRow;
-      const columns = (started.custom_field_keys as string[]).slice(0, EXPORT_MAX_CUSTOM_COLUMNS);
-      const total = await countExportLeads(deps.db.sql, workspaceId, started.filters, started.snapshot_at as Date);
-      const header = leadExportHeader(columns);
-      try {
-        await work.progress(started.row_count, total);
-        let part = started.parts;
-        if (part === 0) await writePart(deps, workspaceId, exportId, part++, `${BOM}${csvLine(header)}`, 0);
-        let after = started.after_id ? { cursor_at: started.after_created_at as string, id: started.after_id } : undefined;
-        let done = started.row_count;
-        for (;;) {
-          await work.throwIfCancelled();
-          const leads = await exportLeadsPage(deps.db.sql, workspaceId, started.filters, started.snapshot_at as Date, after, EXPORT_PART_ROWS);
-          if (leads.length === 0) break;
-          let content = '';
-          for (const lead of leads) content += csvLine(leadExportRow(lead, columns));
-          const last = leads[leads.length - 1];
-          after = { cursor_at: last.cursor_at, id: last.id };
-          await writePart(deps, workspaceId, exportId, part++, content, leads.length, after);
-          done += leads.length;
-          await work.progress(done, Math.max(total, done));
-          if (leads.length < EXPORT_PART_ROWS) break;
-        }
-      } catch (error) {
-        if (error instanceof OperationCancelled) {
-          await finishExport(deps.db.sql, workspaceId, exportId, { status: 'cancelled', errorMessage: 'Cancelled; nothing to download.', now: deps.clock.now() });
-        } else if (!(error instanceof RunSuperseded) && (error instanceof ApiError || work.job.attempt > 3)) {
-          await finishExport(deps.db.sql, workspaceId, exportId, { status: 'failed', errorMessage: error instanceof ApiError ? error.message : 'The export failed on our side.', now: deps.clock.now() });
-        }
-        throw error;
+/** Writes an export_leads file in parts, followed by the operation it started. */
+export const exportLeadsJob: OperationJobKind<{ export_id: string }> = defineOperationJob({
+  name: 'leads.export',
+  type: 'lead_export',
+  input: z.object({ export_id: z.string() }),
+  retry: { limit: 3, delaySeconds: 5, backoff: true },
+  expireInSeconds: 60 * 60,
+  async run({ export_id: exportId }, work, deps) {
+    const { workspaceId } = work;
+    const current = await findExport(deps.db.sql, workspaceId, exportId);
+    if (!current) throw new ApiError('not_found', `Lead export ${exportId} is gone.`);
+    // A retry of a run that did finish (it was presumed dead, yet alive) has nothing left to do.
+    if (current.status !== 'queued' && current.status !== 'processing') return { resource: { type: 'lead_export', id: exportId } };
+    const snapshotAt = current.snapshot_at ?? deps.clock.now();
+    const keys = current.custom_field_keys ?? (await exportCustomFieldKeys(deps.db.sql, workspaceId, current.filters, snapshotAt, EXPORT_MAX_CUSTOM_COLUMNS + 1));
+    const started = (await beginExport(deps.db.sql, workspaceId, exportId, { snapshotAt, customFieldKeys: keys, now: deps.clock.now() })) as ExportRow;
+    const columns = (started.custom_field_keys as string[]).slice(0, EXPORT_MAX_CUSTOM_COLUMNS);
+    const total = await countExportLeads(deps.db.sql, workspaceId, started.filters, started.snapshot_at as Date);
+    const header = leadExportHeader(columns);
+    try {
+      await work.progress(started.row_count, total);
+      let part = started.parts;
+      if (part === 0) await writePart(deps, workspaceId, exportId, part++, `${BOM}${csvLine(header)}`, 0);
+      let after = started.after_id ? { cursor_at: started.after_created_at as string, id: started.after_id } : undefined;
+      let done = started.row_count;
+      for (;;) {
+        await work.throwIfCancelled();
+        const leads = await exportLeadsPage(deps.db.sql, workspaceId, started.filters, started.snapshot_at as Date, after, EXPORT_PART_ROWS);
+        if (leads.length === 0) break;
+        let content = '';
+        for (const lead of leads) content += csvLine(leadExportRow(lead, columns));
+        const last = leads[leads.length - 1];
+        after = { cursor_at: last.cursor_at, id: last.id };
+        await writePart(deps, workspaceId, exportId, part++, content, leads.length, after);
+        done += leads.length;
+        await work.progress(done, Math.max(total, done));
+        if (leads.length < EXPORT_PART_ROWS) break;
       }
-      const now = deps.clock.now();
-      const note = (started.custom_field_keys as string[]).length > EXPORT_MAX_CUSTOM_COLUMNS ? `The leads have more than ${EXPORT_MAX_CUSTOM_COLUMNS} custom fields; the first ${EXPORT_MAX_CUSTOM_COLUMNS} by name are exported.` : null;
-      await deps.db.sql.begin(async (tx) => {
-        const ready = (await finishExport(tx, workspaceId, exportId, { status: 'ready', errorMessage: note, expiresAt: new Date(now.getTime() + EXPORT_TTL_MS), now })) as ExportRow;
-        await recordEvent(deps, tx, workspaceId, eventActor(work.actor), 'lead_export.ready', exportBody(ready));
-      });
-      return { resource: { type: 'lead_export', id: exportId } };
-    },
-  });
-}
+    } catch (error) {
+      if (error instanceof OperationCancelled) {
+        await finishExport(deps.db.sql, workspaceId, exportId, { status: 'cancelled', errorMessage: 'Cancelled; nothing to download.', now: deps.clock.now() });
+      } else if (!(error instanceof RunSuperseded) && (error instanceof ApiError || work.job.attempt > 3)) {
+        await finishExport(deps.db.sql, workspaceId, exportId, { status: 'failed', errorMessage: error instanceof ApiError ? error.message : 'The export failed on our side.', now: deps.clock.now() });
+      }
+      throw error;
+    }
+    const now = deps.clock.now();
+    const note = (started.custom_field_keys as string[]).length > EXPORT_MAX_CUSTOM_COLUMNS ? `The leads have more than ${EXPORT_MAX_CUSTOM_COLUMNS} custom fields; the first ${EXPORT_MAX_CUSTOM_COLUMNS} by name are exported.` : null;
+    await deps.db.sql.begin(async (tx) => {
+      const ready = (await finishExport(tx, workspaceId, exportId, { status: 'ready', errorMessage: note, expiresAt: new Date(now.getTime() + EXPORT_TTL_MS), now })) as ExportRow;
+      await recordEvent(deps, tx, workspaceId, eventActor(work.actor), 'lead_export.ready', exportBody(ready));
+    });
+    return { resource: { type: 'lead_export', id: exportId } };
+  },
+});
 
 /**
  * Appends part number `part`, under the export's row lock. A part already there means another run of
@@ -151,14 +150,12 @@ async function writePart(deps: Deps, workspaceId: string, exportId: string, part
 }
 
 /** Expires ready exports past their time and drops their parts (hourly). */
-export function sweepLeadExportsJob(deps: Pick<Deps, 'db' | 'clock'>): JobKind<Record<string, never>> {
-  return defineJob({
-    name: 'leads.sweep-exports',
-    payload: z.object({}).strict(),
-    policy: 'singleton',
-    retry: { limit: 3, delaySeconds: 60, backoff: true },
-    handler: async () => {
-      await deps.db.sql.begin((tx) => sweepExpiredExports(tx, deps.clock.now()));
-    },
-  });
-}
+export const sweepLeadExportsJob = defineJob({
+  name: 'leads.sweep-exports',
+  payload: z.object({}).strict(),
+  policy: 'singleton',
+  retry: { limit: 3, delaySeconds: 60, backoff: true },
+  handler: async (_payload, _job, deps: Pick<Deps, 'db' | 'clock'>) => {
+    await deps.db.sql.begin((tx) => sweepExpiredExports(tx, deps.clock.now()));
+  },
+});

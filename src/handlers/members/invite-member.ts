@@ -1,6 +1,6 @@
 import { insertInvitation, type InvitationRow, type InvitedRole } from './invitations-data.ts';
 import { findMemberByEmail } from './memberships-data.ts';
-import { normaliseEmail } from '../users/users-data.ts';
+import { normaliseEmail } from '../../auth/normalise-email.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { InviteMemberInput, InviteMemberOutput } from '../../generated/handlers.ts';

@@ -31,13 +31,6 @@ export async function findMember(q: Queryable, workspaceId: string, userId: stri
   return row;
 }
 
-/** The member's role alone: the authenticator's per-credential lookup, kept to one indexed row. */
-export async function findMemberRole(q: Queryable, workspaceId: string, userId: string): Promise<Role | undefined> {
-  const [row] = await query(q)<{ role: Role }[]>`
-    select role from memberships where workspace_id = ${workspaceId} and user_id = ${userId}`;
-  return row?.role;
-}
-
 export async function findMemberByEmail(q: Queryable, workspaceId: string, email: string): Promise<MemberRow | undefined> {
   const [row] = await query(q)<MemberRow[]>`${memberSelect(q)} where m.workspace_id = ${workspaceId} and lower(u.email) = lower(${email})`;
   return row;

@@ -4,14 +4,10 @@
 // Kept in this process only and bounded; a caller it does not remember (a first call, an answer another
 // instance gave, an entry pushed out) costs at most one answer that the caller did not need.
 
+import type { AnsweredStates } from '../../http/resource-watch.ts';
+
 /** Enough for every client following a few runs at once; an entry is a key and a short fingerprint. */
 const REMEMBERED = 10_000;
-
-export interface AnsweredStates {
-  /** The fingerprint last answered to `caller` about resource `id`, if remembered. */
-  get(caller: string, id: string): string | undefined;
-  set(caller: string, id: string, fingerprint: string): void;
-}
 
 export function createAnsweredStates(limit = REMEMBERED): AnsweredStates {
   // A Map iterates in insertion order: re-inserting on each answer keeps the least recent entry first.

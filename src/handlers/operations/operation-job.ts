@@ -55,22 +55,23 @@ export interface OperationPayload<I> {
   input: I;
 }
 
-export type OperationJobKind<I> = JobKind<OperationPayload<I>> & { operationType: string };
+export type OperationJobKind<I> = JobKind<OperationPayload<I>, Deps> & { operationType: string };
 
-export interface OperationJobDefinition<I> extends Omit<JobKindDefinition<OperationPayload<I>>, 'payload' | 'handler'> {
+export interface OperationJobDefinition<I> extends Omit<JobKindDefinition<OperationPayload<I>, Deps>, 'payload' | 'handler'> {
   /** The operation's `type` as the API shows it, such as `lead_import`. */
   type: string;
   input: z.ZodType<I>;
-  run(input: I, work: OperationWork): Promise<OperationResult | void>;
+  run(input: I, work: OperationWork, deps: Deps): Promise<OperationResult | void>;
 }
 
-export function defineOperationJob<I>(deps: Deps, definition: OperationJobDefinition<I>): OperationJobKind<I> {
+/** A job kind whose runs an operation follows; define it once, as a module constant. */
+export function defineOperationJob<I>(definition: OperationJobDefinition<I>): OperationJobKind<I> {
   const { type, input, run, ...policy } = definition;
   const kind: OperationJobKind<I> = Object.assign(
-    defineJob<OperationPayload<I>>({
+    defineJob<OperationPayload<I>, Deps>({
       ...policy,
       payload: z.object({ workspace_id: z.string(), operation_id: z.string(), input }) as unknown as z.ZodType<OperationPayload<I>>,
-      handler: (payload, job) => runOperationJob(deps, kind, definition, payload, job),
+      handler: (payload, job, deps) => runOperationJob(deps, kind, definition, payload, job),
     }),
     { operationType: type },
   );
@@ -151,7 +152,7 @@ async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definit
   const heartbeat = setInterval(() => void beat(), deps.config.operationHeartbeatMs);
   heartbeat.unref();
   try {
-    const result = await definition.run(payload.input, work);
+    const result = await definition.run(payload.input, work, deps);
     await endOperation(deps, deps.db.sql, workspaceId, id, { status: 'succeeded', resource: result?.resource });
   } catch (error) {
     if (error instanceof OperationCancelled) {

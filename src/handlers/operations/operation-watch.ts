@@ -8,25 +8,10 @@
 // the waits so that open long-polls answer at once instead of holding the process up.
 import type { Sql } from 'postgres';
 import type { Logger } from 'pino';
-import { createAnsweredStates, type AnsweredStates } from './answered-states.ts';
+import type { ResourceWatch } from '../../http/resource-watch.ts';
+import { createAnsweredStates } from './answered-states.ts';
 
 export const operationChannel = 'operation_changed';
-
-export interface OperationWatch {
-  /** Resolves once changes from other processes can reach this one (LISTEN is in place, on PostgreSQL). */
-  ready(): Promise<void>;
-  /** Resolves when operation `id` may have changed, after `ms`, or when `signal` aborts; never rejects. */
-  wait(id: string, ms: number, signal?: AbortSignal): Promise<void>;
-  /** Call after the change committed: wakes waiters here and, on PostgreSQL, in every other process. */
-  changed(id: string): void;
-  /** What each caller was last answered about each resource, as the resource's fingerprint. */
-  answered: AnsweredStates;
-  /** True once `end()` ran: a long-poll answers with what it read instead of sleeping. */
-  readonly ended: boolean;
-  /** Shutdown: wakes every waiter now and tells later long-polls not to sleep. */
-  end(): void;
-  close(): Promise<void>;
-}
 
 export interface OperationWatchOptions {
   sql: Sql;
@@ -35,7 +20,7 @@ export interface OperationWatchOptions {
   log: Logger;
 }
 
-export function createOperationWatch(options: OperationWatchOptions): OperationWatch {
+export function createOperationWatch(options: OperationWatchOptions): ResourceWatch {
   const { sql, kind, log } = options;
   const waiters = new Map<string, Set<() => void>>();
   let listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;

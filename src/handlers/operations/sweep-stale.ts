@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { listSilentOperations, listStaleOperations } from './operations-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
-import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
+import { defineJob } from '../../jobs/job-kind.ts';
 import { endOperation, operationProblem } from './operation-job.ts';
 
 const alive = new Set(['created', 'retry', 'active']);
@@ -53,15 +53,13 @@ export interface SweepOperationsPayload {
   silentSeconds?: number;
 }
 
-export function sweepStaleOperationsJob(deps: Deps): JobKind<SweepOperationsPayload> {
-  return defineJob({
-    name: 'operations.sweep-stale',
-    payload: z.object({ idleSeconds: z.number().int().min(1), silentSeconds: z.number().int().min(1).optional() }),
-    policy: 'singleton',
-    retry: { limit: 2, delaySeconds: 30, backoff: false },
-    handler: async ({ idleSeconds, silentSeconds }) => {
-      await retrySilentOperations(deps, silentSeconds ?? Math.max(120, Math.ceil((deps.config.operationHeartbeatMs * 8) / 1000)));
-      await sweepStaleOperations(deps, idleSeconds);
-    },
-  });
-}
+export const sweepStaleOperationsJob = defineJob({
+  name: 'operations.sweep-stale',
+  payload: z.object({ idleSeconds: z.number().int().min(1), silentSeconds: z.number().int().min(1).optional() }),
+  policy: 'singleton',
+  retry: { limit: 2, delaySeconds: 30, backoff: false },
+  handler: async ({ idleSeconds, silentSeconds }: SweepOperationsPayload, _job, deps: Deps) => {
+    await retrySilentOperations(deps, silentSeconds ?? Math.max(120, Math.ceil((deps.config.operationHeartbeatMs * 8) / 1000)));
+    await sweepStaleOperations(deps, idleSeconds);
+  },
+});

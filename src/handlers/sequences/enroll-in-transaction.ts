@@ -7,6 +7,7 @@ import type { Queryable } from '../../db/queryable.ts';
 import type { SequenceRow } from './sequences-data.ts';
 import { findImport } from '../leads/leads-data.ts';
 import type { Deps } from '../../deps.ts';
+import { dispatchSequenceMessagesJob } from './sender.ts';
 import { ApiError } from '../../errors.ts';
 import { requiredVariables } from './template.ts';
 

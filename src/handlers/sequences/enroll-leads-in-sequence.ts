@@ -6,6 +6,7 @@ import { eventActor, recordEvent } from '../events/record-event.ts';
 import { enrollInTransaction, enrollSource, type EnrollmentResult, type EnrollRequest } from './enroll-in-transaction.ts';
 import { kickSender } from './sender-kick.ts';
 import { requireSequence } from './sequence-record.ts';
+import { dispatchSequenceMessagesJob } from './sender.ts';
 
 /** Enrolls leads by ids, import or filter; an active sequence starts sending to them at once. */
 export async function enrollLeadsInSequence(deps: Deps, actor: Actor, request: { sequenceId: string; enroll: EnrollRequest }): Promise<EnrollmentResult> {
@@ -17,7 +18,7 @@ export async function enrollLeadsInSequence(deps: Deps, actor: Actor, request: {
     if (s.status === 'active' && r.counts.enrolled) await kickSender(deps, tx);
     return { result: r, active: s.status === 'active' };
   });
-  if (active) deps.jobs.wake(deps.jobKinds.sequenceDispatch);
+  if (active) deps.jobs.wake(dispatchSequenceMessagesJob);
   return result;
 }
 

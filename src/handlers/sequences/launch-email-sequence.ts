@@ -12,6 +12,7 @@ import { kickSender } from './sender-kick.ts';
 import { countActiveEnrollments, startWaitingEnrollments } from './sequence-enrollments-data.ts';
 import { moveLockedSequence, requireSequence, viewSequence } from './sequence-record.ts';
 import { sequenceBody, sequenceEventData, type SequenceView } from './wire.ts';
+import { dispatchSequenceMessagesJob } from './sender.ts';
 
 export interface LaunchResult {
   sequence: SequenceView;
@@ -45,7 +46,7 @@ export async function launchEmailSequence(deps: Deps, actor: Actor, request: { s
     return { row, enrollment, already: false };
   });
   deps.resourceWatch.changed(outcome.row.id);
-  deps.jobs.wake(deps.jobKinds.sequenceDispatch);
+  deps.jobs.wake(dispatchSequenceMessagesJob);
   return { sequence: await viewSequence(deps, actor.workspaceId, outcome.row), enrollment: outcome.enrollment, already_active: outcome.already };
 }
 

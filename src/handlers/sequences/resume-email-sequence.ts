@@ -8,6 +8,7 @@ import { checkSendable } from './check-sendable.ts';
 import { kickSender } from './sender-kick.ts';
 import { moveLockedSequence, requireSequence, viewSequence } from './sequence-record.ts';
 import { sequenceBody, sequenceEventData, type SequenceView } from './wire.ts';
+import { dispatchSequenceMessagesJob } from './sender.ts';
 
 /** Sends again from a paused sequence, on the checks a launch makes; resuming an active one is a no-op 200. */
 export async function resumeEmailSequence(deps: Deps, actor: Actor, sequenceId: string): Promise<SequenceView> {
@@ -22,7 +23,7 @@ export async function resumeEmailSequence(deps: Deps, actor: Actor, sequenceId: 
     return resumed;
   });
   deps.resourceWatch.changed(row.id);
-  deps.jobs.wake(deps.jobKinds.sequenceDispatch);
+  deps.jobs.wake(dispatchSequenceMessagesJob);
   return viewSequence(deps, actor.workspaceId, row);
 }
 

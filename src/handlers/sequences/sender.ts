@@ -24,7 +24,7 @@ import {
   type MessageRow,
 } from './sequence-messages-data.ts';
 import type { Deps } from '../../deps.ts';
-import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
+import { defineJob } from '../../jobs/job-kind.ts';
 import { startOfLocalDay, windowOpen } from './sending-window.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { newRound, sendClaimedMessage } from './send-message.ts';
@@ -132,31 +132,29 @@ export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signa
   }
 }
 
-export function sequenceDispatchJob(deps: Deps): JobKind<Record<string, never>> {
-  return defineJob({
-    name: 'sequences.dispatch',
-    payload: z.object({}).strict(),
-    // One waiting and one running at a time: a burst of launches and enrollments costs one extra pass.
-    policy: 'stately',
-    retry: { limit: 2, delaySeconds: 10, backoff: true },
-    expireInSeconds: 10 * 60,
-    handler: async () => {
-      for (const mailbox of await dispatchDue(deps)) await deps.jobs.enqueue(deps.jobKinds.sequenceMailbox, mailbox);
-    },
-  });
-}
+/** Finds the sequence messages that are due and queues one sendFromMailboxJob per mailbox holding some. */
+export const dispatchSequenceMessagesJob = defineJob({
+  name: 'sequences.dispatch',
+  payload: z.object({}).strict(),
+  // One waiting and one running at a time: a burst of launches and enrollments costs one extra pass.
+  policy: 'stately',
+  retry: { limit: 2, delaySeconds: 10, backoff: true },
+  expireInSeconds: 10 * 60,
+  handler: async (_payload, _job, deps: Deps) => {
+    for (const mailbox of await dispatchDue(deps)) await deps.jobs.enqueue(sendFromMailboxJob, mailbox);
+  },
+});
 
-export function sequenceMailboxJob(deps: Deps): JobKind<MailboxPayload> {
-  return defineJob({
-    name: 'sequences.send-mailbox',
-    payload: z.object({ workspace_id: z.string().min(1), connector_id: z.string().min(1) }).strict(),
-    policy: 'stately',
-    singletonKey: (p) => p.connector_id,
-    retry: { limit: 3, delaySeconds: 30, backoff: true },
-    expireInSeconds: 10 * 60,
-    handler: async (payload, job) => {
-      const more = await sendFromMailbox(deps, payload, job.signal);
-      if (more) await deps.jobs.enqueue(deps.jobKinds.sequenceDispatch, {});
-    },
-  });
-}
+/** Sends one mailbox's due messages, spaced; asks for another dispatch when it had to stop early. */
+export const sendFromMailboxJob = defineJob({
+  name: 'sequences.send-mailbox',
+  payload: z.object({ workspace_id: z.string().min(1), connector_id: z.string().min(1) }).strict(),
+  policy: 'stately',
+  singletonKey: (p: MailboxPayload) => p.connector_id,
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
+  expireInSeconds: 10 * 60,
+  handler: async (payload, job, deps: Deps) => {
+    const more = await sendFromMailbox(deps, payload, job.signal);
+    if (more) await deps.jobs.enqueue(dispatchSequenceMessagesJob, {});
+  },
+});

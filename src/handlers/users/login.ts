@@ -1,6 +1,7 @@
 // login: a password checked under the throttle, answered with a signed access token.
 import { loginWorkspaceOf } from '../members/memberships-data.ts';
-import { findAccountByEmail, normaliseEmail, updatePasswordHash } from './users-data.ts';
+import { findAccountByEmail, updatePasswordHash } from './users-data.ts';
+import { normaliseEmail } from '../../auth/normalise-email.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { LoginInput, LoginOutput } from '../../generated/handlers.ts';

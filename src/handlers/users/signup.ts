@@ -1,6 +1,7 @@
 // signup: a new workspace and its owner, answered with a login for it.
 import { insertMembership } from '../members/memberships-data.ts';
-import { insertUser, normaliseEmail } from './users-data.ts';
+import { insertUser } from './users-data.ts';
+import { normaliseEmail } from '../../auth/normalise-email.ts';
 import { insertWorkspace } from './workspaces-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';

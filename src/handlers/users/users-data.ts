@@ -3,6 +3,7 @@
 // compared with lower(), as the unique index users_email_key compares them.
 import type { Ids } from '../../deps.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
+import { normaliseEmail } from '../../auth/normalise-email.ts';
 
 export interface UserRow {
   id: string;
@@ -16,9 +17,6 @@ export interface AccountRow {
   id: string;
   password_hash: string;
 }
-
-/** The one normalisation of an email, applied before it is stored, compared or throttled. */
-export const normaliseEmail = (email: string): string => email.trim();
 
 const columns = (q: Queryable) => query(q)`id, email, name, created_at`;
 

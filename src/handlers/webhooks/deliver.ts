@@ -76,31 +76,29 @@ export function attemptJobId(deliveryId: string, attempt: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export function webhookDeliveryJob(deps: Deps): JobKind<DeliverPayload> {
-  const kind: JobKind<DeliverPayload> = defineJob({
-    name: 'webhooks.deliver',
-    payload: z.object({ workspace_id: z.string(), delivery_id: z.string() }),
-    // Retries here are for crashes only: the receiver's failures follow the delivery schedule.
-    retry: { limit: 3, delaySeconds: 30, backoff: true },
-    expireInSeconds: 120,
-    handler: async ({ workspace_id: workspaceId, delivery_id: deliveryId }, job) => {
-      const { sql } = deps.db;
-      const delivery = await findDelivery(sql, workspaceId, deliveryId);
-      if (!delivery || delivery.status !== 'pending') return;
-      const endpoint = await findEndpoint(sql, workspaceId, delivery.endpoint_id);
-      if (!endpoint || endpoint.status !== 'enabled') {
-        await cancelDelivery(sql, workspaceId, deliveryId, 'the endpoint was disabled or deleted', deps.clock.now());
-        return;
-      }
-      const attempt = delivery.attempts + 1;
-      const outcome = await attemptDelivery(deps, endpoint, delivery, job.signal);
-      await job.once(`attempt-${attempt}`, (tx) => recordOutcome(deps, tx, kind, workspaceId, delivery, attempt, outcome));
-    },
-  });
-  return kind;
-}
+/** One attempt at a webhook delivery; a failed attempt queues the next one on the delivery schedule. */
+export const deliverWebhookJob: JobKind<DeliverPayload, Deps> = defineJob({
+  name: 'webhooks.deliver',
+  payload: z.object({ workspace_id: z.string(), delivery_id: z.string() }),
+  // Retries here are for crashes only: the receiver's failures follow the delivery schedule.
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
+  expireInSeconds: 120,
+  handler: async ({ workspace_id: workspaceId, delivery_id: deliveryId }, job, deps) => {
+    const { sql } = deps.db;
+    const delivery = await findDelivery(sql, workspaceId, deliveryId);
+    if (!delivery || delivery.status !== 'pending') return;
+    const endpoint = await findEndpoint(sql, workspaceId, delivery.endpoint_id);
+    if (!endpoint || endpoint.status !== 'enabled') {
+      await cancelDelivery(sql, workspaceId, deliveryId, 'the endpoint was disabled or deleted', deps.clock.now());
+      return;
+    }
+    const attempt = delivery.attempts + 1;
+    const outcome = await attemptDelivery(deps, endpoint, delivery, job.signal);
+    await job.once(`attempt-${attempt}`, (tx) => recordOutcome(deps, tx, workspaceId, delivery, attempt, outcome));
+  },
+});
 
-async function recordOutcome(deps: Deps, tx: TransactionSql, kind: JobKind<DeliverPayload>, workspaceId: string, delivery: DeliveryRow, attempt: number, outcome: AttemptOutcome): Promise<void> {
+async function recordOutcome(deps: Deps, tx: TransactionSql, workspaceId: string, delivery: DeliveryRow, attempt: number, outcome: AttemptOutcome): Promise<void> {
   const now = deps.clock.now();
   const common = { attempt, statusCode: outcome.statusCode, error: outcome.error, now };
   if (outcome.ok) {
@@ -115,7 +113,7 @@ async function recordOutcome(deps: Deps, tx: TransactionSql, kind: JobKind<Deliv
     const next = new Date(now.getTime() + waitSeconds * 1000);
     if (!(await recordAttempt(tx, workspaceId, delivery.id, { ...common, status: 'pending', nextAttemptAt: next }))) return;
     await recordEndpointFailure(tx, workspaceId, delivery.endpoint_id, now);
-    await deps.jobs.enqueue(kind, { workspace_id: workspaceId, delivery_id: delivery.id }, { tx, startAfter: next, id: attemptJobId(delivery.id, attempt + 1) });
+    await deps.jobs.enqueue(deliverWebhookJob, { workspace_id: workspaceId, delivery_id: delivery.id }, { tx, startAfter: next, id: attemptJobId(delivery.id, attempt + 1) });
     return;
   }
   if (!(await recordAttempt(tx, workspaceId, delivery.id, { ...common, status: 'failed', nextAttemptAt: null }))) return;
@@ -131,14 +129,14 @@ async function recordOutcome(deps: Deps, tx: TransactionSql, kind: JobKind<Deliv
 }
 
 /**
- * Called by recordEvent in the event's transaction: a delivery per enabled endpoint subscribed to
- * the event's type, and its first attempt's job. No endpoint, no cost beyond one indexed query.
+ * An event subscriber (deps.eventSubscribers, registered in src/services.ts), run by recordEvent in the
+ * event's transaction: a delivery per enabled endpoint subscribed to the event's type, and its first
+ * attempt's job. No endpoint, no cost beyond one indexed query.
  */
 export async function fanOutEvent(deps: Deps, tx: Queryable, workspaceId: string, event: EventRow): Promise<void> {
   const endpoints = await endpointsForEvent(tx, workspaceId, event.type);
   if (endpoints.length === 0) return;
   const payload = JSON.stringify({ ...eventBody(event), workspace_id: workspaceId });
-  const kind = deps.jobKinds.webhookDelivery;
   for (const endpoint of endpoints) {
     const delivery = await insertDelivery(tx, workspaceId, deps.ids, {
       endpointId: endpoint.id,
@@ -148,6 +146,6 @@ export async function fanOutEvent(deps: Deps, tx: Queryable, workspaceId: string
       payload,
       now: event.created_at,
     });
-    if (delivery) await deps.jobs.enqueue(kind, { workspace_id: workspaceId, delivery_id: delivery.id }, { tx: tx as TransactionSql, id: attemptJobId(delivery.id, 1) });
+    if (delivery) await deps.jobs.enqueue(deliverWebhookJob, { workspace_id: workspaceId, delivery_id: delivery.id }, { tx: tx as TransactionSql, id: attemptJobId(delivery.id, 1) });
   }
 }

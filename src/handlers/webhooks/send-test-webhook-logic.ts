@@ -13,39 +13,38 @@ import { attemptDelivery } from './deliver.ts';
 
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-export function sendTestWebhookJob(deps: Deps): OperationJobKind<{ delivery_id: string }> {
-  return defineOperationJob(deps, {
-    name: 'webhooks.send-test',
-    type: 'webhook_test',
-    input: z.object({ delivery_id: z.string() }),
-    retry: { limit: 2, delaySeconds: 5, backoff: false },
-    expireInSeconds: 120,
-    async run({ delivery_id: deliveryId }, work) {
-      const { sql } = deps.db;
-      const delivery = await findDelivery(sql, work.workspaceId, deliveryId);
-      if (!delivery) throw new ApiError('not_found', 'The test delivery is gone.');
-      const endpoint = await findEndpoint(sql, work.workspaceId, delivery.endpoint_id);
-      if (!endpoint) throw new ApiError('not_found', 'The webhook endpoint was deleted before the test was sent.');
-      if (delivery.status === 'pending') {
-        await work.throwIfCancelled();
-        const outcome = await attemptDelivery(deps, endpoint, delivery, work.job.signal);
-        await recordAttempt(sql, work.workspaceId, deliveryId, {
-          attempt: delivery.attempts + 1,
-          status: outcome.ok ? 'succeeded' : 'failed',
-          statusCode: outcome.statusCode,
-          error: outcome.error,
-          nextAttemptAt: null,
-          now: deps.clock.now(),
-        });
-      }
-      const done = await findDelivery(sql, work.workspaceId, deliveryId);
-      if (done?.status !== 'succeeded') {
-        throw new ApiError('webhook_delivery_failed', `The test message was not accepted: ${done?.last_error ?? 'no answer'}.`);
-      }
-      return { resource: { type: 'webhook_delivery', id: deliveryId } };
-    },
-  });
-}
+/** Sends send_test_webhook's one message, followed by the operation it started. */
+export const sendTestWebhookJob: OperationJobKind<{ delivery_id: string }> = defineOperationJob({
+  name: 'webhooks.send-test',
+  type: 'webhook_test',
+  input: z.object({ delivery_id: z.string() }),
+  retry: { limit: 2, delaySeconds: 5, backoff: false },
+  expireInSeconds: 120,
+  async run({ delivery_id: deliveryId }, work, deps) {
+    const { sql } = deps.db;
+    const delivery = await findDelivery(sql, work.workspaceId, deliveryId);
+    if (!delivery) throw new ApiError('not_found', 'The test delivery is gone.');
+    const endpoint = await findEndpoint(sql, work.workspaceId, delivery.endpoint_id);
+    if (!endpoint) throw new ApiError('not_found', 'The webhook endpoint was deleted before the test was sent.');
+    if (delivery.status === 'pending') {
+      await work.throwIfCancelled();
+      const outcome = await attemptDelivery(deps, endpoint, delivery, work.job.signal);
+      await recordAttempt(sql, work.workspaceId, deliveryId, {
+        attempt: delivery.attempts + 1,
+        status: outcome.ok ? 'succeeded' : 'failed',
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        nextAttemptAt: null,
+        now: deps.clock.now(),
+      });
+    }
+    const done = await findDelivery(sql, work.workspaceId, deliveryId);
+    if (done?.status !== 'succeeded') {
+      throw new ApiError('webhook_delivery_failed', `The test message was not accepted: ${done?.last_error ?? 'no answer'}.`);
+    }
+    return { resource: { type: 'webhook_delivery', id: deliveryId } };
+  },
+});
 
 export async function sendTestWebhook(deps: Deps, actor: Actor, endpointId: string): Promise<OperationRow> {
   requireAdmin(actor);
@@ -64,7 +63,7 @@ export async function sendTestWebhook(deps: Deps, actor: Actor, endpointId: stri
     const delivery = await insertDelivery(tx, actor.workspaceId, deps.ids, { endpointId, eventId: null, eventType: TEST_EVENT_TYPE, messageId, payload, now });
     if (!delivery) throw new Error('a fresh message id collided');
     return startOperation(deps, tx, actor, {
-      kind: deps.jobKinds.sendTestWebhook,
+      kind: sendTestWebhookJob,
       input: { delivery_id: delivery.id },
       resource: { type: 'webhook_delivery', id: delivery.id },
     });

@@ -7,6 +7,7 @@ import { queueMail, rescheduleReminders, skipScheduled, type MailKind, type NewM
 import type { RegistrantRow } from './webinar-registrants-data.ts';
 import type { WebinarRow } from './webinars-data.ts';
 import type { Deps } from '../../deps.ts';
+import { sendWebinarMailJob, sendWebinarReminderJob } from './send-mail.ts';
 
 const HOUR_MS = 3_600_000;
 export const REMINDERS: ReadonlyArray<{ kind: MailKind; beforeMs: number }> = [
@@ -24,14 +25,14 @@ function reminders(w: WebinarRow, registrants: RegistrantRow[], now: Date): NewM
 }
 
 async function kick(deps: Deps, tx: Queryable): Promise<void> {
-  await deps.jobs.enqueue(deps.jobKinds.webinarMail, {}, { tx });
+  await deps.jobs.enqueue(sendWebinarMailJob, {}, { tx });
 }
 
 async function scheduleReminderJobs(deps: Deps, tx: Queryable, w: WebinarRow, now: Date): Promise<void> {
   for (const r of REMINDERS) {
     const due = reminderDue(w, r.beforeMs);
     if (due <= now) continue;
-    await deps.jobs.enqueue(deps.jobKinds.webinarReminder, { webinar_id: w.id, kind: r.kind, due_at: due.toISOString() }, { tx, startAfter: due });
+    await deps.jobs.enqueue(sendWebinarReminderJob, { webinar_id: w.id, kind: r.kind, due_at: due.toISOString() }, { tx, startAfter: due });
   }
 }
 

@@ -95,19 +95,18 @@ export async function sendDueWebinarMail(deps: Deps): Promise<number> {
   }
 }
 
-export function webinarMailJob(deps: Deps): JobKind<Record<string, never>> {
-  return defineJob({
-    name: 'webinars.send-mail',
-    payload: z.object({}).strict(),
-    // One waiting and one running at a time: a burst of registrations costs one extra pass.
-    policy: 'stately',
-    retry: { limit: 2, delaySeconds: 10, backoff: true },
-    expireInSeconds: 10 * 60,
-    handler: async () => {
-      await sendDueWebinarMail(deps);
-    },
-  });
-}
+/** Sends the webinar mail that is due: kicked by the change that queued it, and every minute. */
+export const sendWebinarMailJob = defineJob({
+  name: 'webinars.send-mail',
+  payload: z.object({}).strict(),
+  // One waiting and one running at a time: a burst of registrations costs one extra pass.
+  policy: 'stately',
+  retry: { limit: 2, delaySeconds: 10, backoff: true },
+  expireInSeconds: 10 * 60,
+  handler: async (_payload, _job, deps: Deps) => {
+    await sendDueWebinarMail(deps);
+  },
+});
 
 export interface ReminderPayload {
   webinar_id: string;
@@ -115,17 +114,16 @@ export interface ReminderPayload {
   due_at: string;
 }
 
-export function webinarReminderJob(deps: Deps): JobKind<ReminderPayload> {
-  return defineJob({
-    name: 'webinars.remind',
-    payload: z.object({ webinar_id: z.string().min(1), kind: z.string().min(1), due_at: z.string().min(1) }).strict(),
-    // One delayed job per webinar, reminder and time: re-registering or re-saving does not pile them up.
-    policy: 'short',
-    singletonKey: (p) => `${p.webinar_id}.${p.kind}.${p.due_at}`,
-    retry: { limit: 2, delaySeconds: 30, backoff: true },
-    expireInSeconds: 10 * 60,
-    handler: async () => {
-      await sendDueWebinarMail(deps);
-    },
-  });
-}
+/** Sends a webinar's reminders at their time (delayed; the minute pass of sendWebinarMailJob is the net). */
+export const sendWebinarReminderJob = defineJob({
+  name: 'webinars.remind',
+  payload: z.object({ webinar_id: z.string().min(1), kind: z.string().min(1), due_at: z.string().min(1) }).strict(),
+  // One delayed job per webinar, reminder and time: re-registering or re-saving does not pile them up.
+  policy: 'short',
+  singletonKey: (p: ReminderPayload) => `${p.webinar_id}.${p.kind}.${p.due_at}`,
+  retry: { limit: 2, delaySeconds: 30, backoff: true },
+  expireInSeconds: 10 * 60,
+  handler: async (_payload, _job, deps: Deps) => {
+    await sendDueWebinarMail(deps);
+  },
+});

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 import type { Database } from '../../../src/db/connection.ts';
+import { recheckAgentRunsJob } from '../../../src/handlers/agents/resume.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
@@ -18,8 +19,8 @@ beforeAll(async () => {
 afterAll(() => site?.close());
 
 async function sweep(t: TestApp): Promise<void> {
-  await t.deps.jobs.enqueue(t.deps.jobKinds.agentRunSweep, {});
-  t.deps.jobs.wake(t.deps.jobKinds.agentRunSweep);
+  await t.deps.jobs.enqueue(recheckAgentRunsJob, {});
+  t.deps.jobs.wake(recheckAgentRunsJob);
 }
 
 describe('runs across restarts', () => {

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendExportPart, beginExport, exportLeadsPage, findExport } from '../../../src/handlers/leads/lead-exports-data.ts';
 import { csvLine, leadExportHeader, leadExportRow } from '../../../src/handlers/leads/export-csv.ts';
-import { EXPORT_PART_ROWS } from '../../../src/handlers/leads/export.ts';
+import { EXPORT_PART_ROWS, sweepLeadExportsJob } from '../../../src/handlers/leads/export.ts';
 import { createTestApp, listen, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 
@@ -122,7 +122,7 @@ describe('export_leads', () => {
     const op = await exportAndWait({});
     const id = op.resource.id;
     await t.db.sql`update lead_exports set expires_at = now() - interval '1 minute' where id = ${id}`;
-    await t.deps.jobKinds.sweepLeadExports.handler({}, undefined as never);
+    await sweepLeadExportsJob.handler({}, undefined as never, t.deps);
     const res = await json(`/api/v1/leads/exports/${id}/download`);
     expect(res.status).toBe(410);
     expect(res.body.code).toBe('export_expired');

@@ -2,7 +2,6 @@
 // the test to open its gate, checking for cancellation and recording progress; a step may be told
 // to fail. Gates live in this process, so a test drives the job step by step.
 import { z } from 'zod';
-import type { Deps } from '../../../src/deps.ts';
 import { ApiError } from '../../../src/errors.ts';
 import { defineOperationJob, startOperation, type OperationJobKind } from '../../../src/handlers/operations/operation-job.ts';
 import type { Actor } from '../../../src/handlers/actor.ts';
@@ -36,39 +35,32 @@ function gate(operationId: string): Promise<void> {
   return new Promise<void>((resolve) => blocked.set(operationId, [...(blocked.get(operationId) ?? []), resolve]));
 }
 
-export const stepsKinds = (deps: Deps) => [stepsKind(deps)];
+/** A `test_steps` operation's job: `steps` gated steps, or the failure asked for. */
+export const stepsJob: OperationJobKind<StepsInput> = defineOperationJob<StepsInput>({
+  name: 'test.steps',
+  type: 'test_steps',
+  input: z.object({ steps: z.number().int(), fail: z.enum(['api_error', 'crash']).optional() }),
+  retry: { limit: 1, delaySeconds: 0, backoff: false },
+  expireInSeconds: 60,
+  async run(input, work) {
+    if (input.fail === 'crash') throw new Error('the test job crashed');
+    await work.progress(0, input.steps);
+    for (let step = 1; step <= input.steps; step++) {
+      await gate(work.operationId);
+      await work.throwIfCancelled();
+      if (input.fail === 'api_error') throw new ApiError('unprocessable', 'The test step refused its input.');
+      await work.progress(step);
+    }
+    return { resource: { type: 'test_result', id: `res_${work.operationId.slice(3)}` } };
+  },
+});
 
-// Each app registers its own kind object (its handler closes over that app's deps).
-const kinds = new WeakMap<Deps, OperationJobKind<StepsInput>>();
-
-export function stepsKind(deps: Deps): OperationJobKind<StepsInput> {
-  const kind = defineOperationJob<StepsInput>(deps, {
-    name: 'test.steps',
-    type: 'test_steps',
-    input: z.object({ steps: z.number().int(), fail: z.enum(['api_error', 'crash']).optional() }),
-    retry: { limit: 1, delaySeconds: 0, backoff: false },
-    expireInSeconds: 60,
-    async run(input, work) {
-      if (input.fail === 'crash') throw new Error('the test job crashed');
-      await work.progress(0, input.steps);
-      for (let step = 1; step <= input.steps; step++) {
-        await gate(work.operationId);
-        await work.throwIfCancelled();
-        if (input.fail === 'api_error') throw new ApiError('unprocessable', 'The test step refused its input.');
-        await work.progress(step);
-      }
-      return { resource: { type: 'test_result', id: `res_${work.operationId.slice(3)}` } };
-    },
-  });
-  kinds.set(deps, kind);
-  return kind;
-}
+export const stepsKinds = [stepsJob];
 
 /** Starts a `test_steps` operation as `actor`, the way an operation handler would. */
 export async function startSteps(t: TestApp, actor: Actor, input: StepsInput): Promise<string> {
-  const kind = kinds.get(t.deps);
-  if (!kind) throw new Error('create the app with extraJobKinds: stepsKinds');
-  const { row, afterCommit } = await t.deps.db.sql.begin((tx) => startOperation(t.deps, tx, actor, { kind, input, progressTotal: input.steps }));
+  // The app must register the kind (extraJobKinds: stepsKinds): enqueueing an unregistered kind throws.
+  const { row, afterCommit } = await t.deps.db.sql.begin((tx) => startOperation(t.deps, tx, actor, { kind: stepsJob, input, progressTotal: input.steps }));
   afterCommit();
   return row.id;
 }

@@ -4,24 +4,13 @@
 // input, so these calls use the plain fetch with a time limit rather than the SSRF-guarded client.
 import { hkdfSync } from 'node:crypto';
 import type { GoogleConfig } from '../../../config.ts';
+import type { GmailEndpoints } from '../../../outbound/provider-endpoints.ts';
 
 export const GMAIL_SEND_SCOPE = 'https://www.googleapis.com/auth/gmail.send';
 /** Least scope: sending, plus the account's address. */
 export const GMAIL_SCOPES = ['openid', 'email', GMAIL_SEND_SCOPE];
 /** What a consent must have granted for the connector to be of use. */
 export const GMAIL_REQUIRED_SCOPES = [GMAIL_SEND_SCOPE, 'email'];
-
-export interface GmailEndpoints {
-  mode: 'live' | 'sandbox';
-  clientId: string;
-  clientSecret: string;
-  /** Opened in the human's browser. */
-  authorizationUrl: string;
-  tokenUrl: string;
-  revocationUrl: string;
-  userinfoUrl: string;
-  gmailApiBase: string;
-}
 
 export const SANDBOX_PREFIX = '/sandbox/google';
 export const SANDBOX_CLIENT_ID = 'service-mcp-sandbox.apps.sandbox';

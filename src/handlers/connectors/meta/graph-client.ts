@@ -3,21 +3,12 @@
 // tests at a local fake. Only the endpoints differ. Provider endpoints are configuration, not user input,
 // so these calls use the plain fetch with a time limit rather than the SSRF-guarded client.
 import type { MetaConfig } from '../../../config.ts';
+import type { MetaEndpoints } from '../../../outbound/provider-endpoints.ts';
 
 /** Least scope: managing ads, and reading their delivery. */
 export const META_ADS_SCOPES = ['ads_management', 'ads_read'];
 export const META_SANDBOX_PREFIX = '/sandbox/meta';
 export const META_SANDBOX_APP_ID = 'service-mcp-sandbox-app';
-
-export interface MetaEndpoints {
-  mode: 'live' | 'sandbox';
-  appId: string;
-  appSecret: string;
-  /** Opened in the human's browser. */
-  authorizationUrl: string;
-  tokenUrl: string;
-  graphApiBase: string;
-}
 
 export function metaEndpoints(meta: MetaConfig, sandbox: { publicBaseUrl: string; internalUrl: string; clientSecret: string }): MetaEndpoints {
   if (meta.appId && meta.appSecret) {

@@ -2,9 +2,22 @@
 // becomes tokens and an account, and how a grant is given back; and, for a mailbox, how it sends. Everything else (states, PKCE,
 // sealing, events, the callback page) is shared by start-connector-oauth.ts and oauth-callback.ts.
 import type { Deps } from '../../../deps.ts';
-import type { CallbackRefusal } from '../oauth-callback.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { StoredTokens } from '../tokens.ts';
+
+/** Why a consent callback was refused; complete-oauth.ts words each one for the callback page. */
+export type CallbackRefusal =
+  | 'state_missing'
+  | 'state_unknown'
+  | 'state_used'
+  | 'state_expired'
+  | 'state_superseded'
+  | 'consent_denied'
+  | 'provider_error'
+  | 'code_missing'
+  | 'token_exchange_failed'
+  | 'scope_missing'
+  | 'userinfo_failed';
 
 export type Grant =
   | { ok: true; tokens: StoredTokens; expiresIn: number; scopesGranted: string[]; account: string }
