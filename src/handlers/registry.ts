@@ -14,12 +14,12 @@ import { updateMemberRole } from './members/update-member-role.ts';
 import { cancelOperation } from './operations/cancel-operation.ts';
 import { getOperation } from './operations/get-operation.ts';
 import { listOperations } from './operations/list-operations.ts';
-import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts';
-import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts';
-import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
-import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.ts';
-import { sendTestWebhook } from './webhooks/send-test-webhook.ts';
-import { updateWebhookEndpoint } from './webhooks/update-webhook-endpoint.ts';
+import * as createWebhookEndpoint from './webhooks/create-webhook-endpoint.ts';
+import * as deleteWebhookEndpoint from './webhooks/delete-webhook-endpoint.ts';
+import * as listWebhookDeliveries from './webhooks/list-webhook-deliveries.ts';
+import * as listWebhookEndpoints from './webhooks/list-webhook-endpoints.ts';
+import * as sendTestWebhook from './webhooks/send-test-webhook.ts';
+import * as updateWebhookEndpoint from './webhooks/update-webhook-endpoint.ts';
 import { getConnector } from './connectors/get-connector.ts';
 import { listConnectors } from './connectors/list-connectors.ts';
 import { listSandboxMessages } from './connectors/list-sandbox-messages.ts';
@@ -27,9 +27,13 @@ import { oauthCallback } from './connectors/oauth-callback.ts';
 import { revokeConnector } from './connectors/revoke-connector.ts';
 import { sendTestEmail } from './connectors/send-test-email.ts';
 import { startConnectorOauth } from './connectors/start-connector-oauth.ts';
-import { ingestUrlIntoKnowledge } from './knowledge/ingest-url-into-knowledge.ts';
-import { refreshKnowledgeSource } from './knowledge/refresh-knowledge-source.ts';
-import { deleteKnowledgeSource, getKnowledgeSource, listKnowledgeChunks, listKnowledgeSources, searchKnowledge } from './knowledge/sources.ts';
+import * as deleteKnowledgeSource from './knowledge/delete-knowledge-source.ts';
+import * as getKnowledgeSource from './knowledge/get-knowledge-source.ts';
+import * as ingestUrlIntoKnowledge from './knowledge/ingest-url-into-knowledge.ts';
+import * as listKnowledgeChunks from './knowledge/list-knowledge-chunks.ts';
+import * as listKnowledgeSources from './knowledge/list-knowledge-sources.ts';
+import * as refreshKnowledgeSource from './knowledge/refresh-knowledge-source.ts';
+import * as searchKnowledge from './knowledge/search-knowledge.ts';
 import { searchDocs } from './docs/search-docs.ts';
 import { downloadLeadExport, exportLeads, getLeadExport } from './leads/exports.ts';
 import { bulkImportLeads, getLeadImport, listLeadImportErrors } from './leads/imports.ts';
@@ -85,12 +89,12 @@ export const handlers: Handlers<HandlerContext> = {
   list_operations: listOperations,
   get_operation: getOperation,
   cancel_operation: cancelOperation,
-  list_webhook_endpoints: listWebhookEndpoints,
-  create_webhook_endpoint: createWebhookEndpoint,
-  update_webhook_endpoint: updateWebhookEndpoint,
-  delete_webhook_endpoint: deleteWebhookEndpoint,
-  send_test_webhook: sendTestWebhook,
-  list_webhook_deliveries: listWebhookDeliveries,
+  list_webhook_endpoints: listWebhookEndpoints.handle,
+  create_webhook_endpoint: createWebhookEndpoint.handle,
+  update_webhook_endpoint: updateWebhookEndpoint.handle,
+  delete_webhook_endpoint: deleteWebhookEndpoint.handle,
+  send_test_webhook: sendTestWebhook.handle,
+  list_webhook_deliveries: listWebhookDeliveries.handle,
   start_connector_oauth: startConnectorOauth,
   list_connectors: listConnectors,
   get_connector: getConnector,
@@ -98,13 +102,13 @@ export const handlers: Handlers<HandlerContext> = {
   send_test_email: sendTestEmail,
   list_sandbox_messages: listSandboxMessages,
   oauth_callback: oauthCallback,
-  ingest_url_into_knowledge: ingestUrlIntoKnowledge,
-  list_knowledge_sources: listKnowledgeSources,
-  get_knowledge_source: getKnowledgeSource,
-  delete_knowledge_source: deleteKnowledgeSource,
-  refresh_knowledge_source: refreshKnowledgeSource,
-  list_knowledge_chunks: listKnowledgeChunks,
-  search_knowledge: searchKnowledge,
+  ingest_url_into_knowledge: ingestUrlIntoKnowledge.handle,
+  list_knowledge_sources: listKnowledgeSources.handle,
+  get_knowledge_source: getKnowledgeSource.handle,
+  delete_knowledge_source: deleteKnowledgeSource.handle,
+  refresh_knowledge_source: refreshKnowledgeSource.handle,
+  list_knowledge_chunks: listKnowledgeChunks.handle,
+  search_knowledge: searchKnowledge.handle,
   search_docs: searchDocs,
   bulk_import_leads: bulkImportLeads,
   get_lead_import: getLeadImport,
