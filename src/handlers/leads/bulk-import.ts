@@ -3,7 +3,7 @@
 // whose job streams the source and writes it in batches (import-engine.ts), resuming after a crash
 // from the import's checkpoint. Any member of the workspace may import.
 import { z } from 'zod';
-import { dropImportPayload, findImport, insertImport, listImportErrors, readImportPayload, setImportStatus, storeImportPayload, type ImportErrorRow, type ImportRow, type ImportStatus } from './leads-data.ts';
+import { dropImportPayload, findImport, type ImportErrorRow, type ImportRow, type ImportStatus, insertImport, listImportErrors, readImportPayload, setImportStatus, storeImportPayload } from './lead-imports-data.ts';
 import type { OperationRow } from '../operations/operations-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';

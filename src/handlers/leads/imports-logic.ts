@@ -1,5 +1,5 @@
 // Reading lead imports: one import with its counts, and the rows it rejected. Any member of the workspace may.
-import { findImport, listImportErrors as listErrorRows, type ImportErrorRow, type ImportRow } from './leads-data.ts';
+import { findImport, type ImportErrorRow, type ImportRow, listImportErrors as listErrorRows } from './lead-imports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';

@@ -1,7 +1,8 @@
 // Single leads: read, list, create, update, unsubscribe, delete. Any member of the workspace may. An address on
 // the suppression list (unsubscribed, bounced, do-not-contact, deleted) never becomes `active` again,
 // whichever way it comes back; deleting a lead erases it and keeps only the hash of its address.
-import { deleteLead as deleteRow, findLead, insertLead, listLeads as listRows, setLeadStatus, suppress, updateLeadFields, type LeadFilter, type LeadRow } from './leads-data.ts';
+import { deleteLead as deleteRow, findLead, insertLead, type LeadFilter, type LeadRow, listLeads as listRows, setLeadStatus, updateLeadFields } from './leads-data.ts';
+import { suppress } from './lead-suppressions-data.ts';
 import { stopEnrollments } from '../sequences/sequence-enrollments-data.ts';
 import { eraseLeadFromMessages } from '../sequences/sequence-messages-data.ts';
 import type { Deps } from '../../deps.ts';

@@ -4,7 +4,7 @@
 import { CANDIDATE_PAGE, enrollmentCandidates, findEnrollmentByLead, insertEnrollments, listEnrollments as listRows, stopEnrollments, type EnrollSource, type EnrollmentRow, type EnrollmentStatus } from './sequence-enrollments-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { SequenceRow } from './sequences-data.ts';
-import { findImport } from '../leads/leads-data.ts';
+import { findImport } from '../leads/lead-imports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { requiredVariables } from './template.ts';

@@ -2,7 +2,8 @@
 // one-click POST their mail client sends. The lead becomes unsubscribed, its address goes on the
 // suppression list, and every enrollment it has stops at once with its unsent messages cancelled.
 import { findConnector } from '../connectors/connectors-data.ts';
-import { findLead, setLeadStatus, suppress } from '../leads/leads-data.ts';
+import { findLead, setLeadStatus } from '../leads/leads-data.ts';
+import { suppress } from '../leads/lead-suppressions-data.ts';
 import { stopEnrollments } from './sequence-enrollments-data.ts';
 import { findSequence } from './sequences-data.ts';
 import { findWorkspace } from '../users/workspaces-data.ts';

@@ -1,7 +1,8 @@
 // Registration, by an agent (add_webinar_registrants: up to 100 items, a result per item) or by a person on
 // the public page; removal; and the join link. Capacity is checked under the webinar's row lock, so two
 // registrations racing for the last seat cannot both get it.
-import { emailHash, findLead } from '../leads/leads-data.ts';
+import { emailHash } from '../leads/lead-suppressions-data.ts';
+import { findLead } from '../leads/leads-data.ts';
 import { normalizeEmail } from '../leads/lead-fields.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import { countRegistered, findRegistrant, insertRegistrant, isSuppressed, listRegistrants as listRows, markJoined, removeRegistrantRow, type NewRegistrant, type RegistrantRow, type RegistrantStatus } from './webinar-registrants-data.ts';

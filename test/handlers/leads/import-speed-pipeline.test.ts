@@ -2,7 +2,8 @@
 // travel in; the engine reads the next batch while one is written, yet commits checkpoints strictly
 // in order, stops reading when a write fails, and never leaves a write running after it returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeadBatch, writeLeadBatch, writeLeadCounts } from '../../../src/handlers/leads/leads-data.ts';
+import { LeadBatch } from '../../../src/handlers/leads/lead-batch.ts';
+import { writeLeadBatch, writeLeadCounts } from '../../../src/handlers/leads/lead-batch-data.ts';
 import { runImport, type ImportItem } from '../../../src/handlers/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { blankLead, newImport as makeImport } from './lead-fixtures.ts';
