@@ -35,9 +35,18 @@ import * as listKnowledgeSources from './knowledge/list-knowledge-sources.ts';
 import * as refreshKnowledgeSource from './knowledge/refresh-knowledge-source.ts';
 import * as searchKnowledge from './knowledge/search-knowledge.ts';
 import { searchDocs } from './docs/search-docs.ts';
-import { downloadLeadExport, exportLeads, getLeadExport } from './leads/exports.ts';
-import { bulkImportLeads, getLeadImport, listLeadImportErrors } from './leads/imports.ts';
-import { createLead, deleteLead, getLead, listLeads, unsubscribeLead, updateLead } from './leads/leads.ts';
+import * as bulkImportLeads from './leads/bulk-import-leads.ts';
+import * as createLead from './leads/create-lead.ts';
+import * as deleteLead from './leads/delete-lead.ts';
+import * as downloadLeadExport from './leads/download-lead-export.ts';
+import * as exportLeads from './leads/export-leads.ts';
+import * as getLead from './leads/get-lead.ts';
+import * as getLeadExport from './leads/get-lead-export.ts';
+import * as getLeadImport from './leads/get-lead-import.ts';
+import * as listLeadImportErrors from './leads/list-lead-import-errors.ts';
+import * as listLeads from './leads/list-leads.ts';
+import * as unsubscribeLead from './leads/unsubscribe-lead.ts';
+import * as updateLead from './leads/update-lead.ts';
 import { archiveEmailSequence, createEmailSequence, deleteEmailSequence, getEmailSequence, listEmailSequences, previewEmailSequence, updateEmailSequence } from './sequences/sequences.ts';
 import {
   approveEmailSequence,
@@ -110,18 +119,18 @@ export const handlers: Handlers<HandlerContext> = {
   list_knowledge_chunks: listKnowledgeChunks.handle,
   search_knowledge: searchKnowledge.handle,
   search_docs: searchDocs,
-  bulk_import_leads: bulkImportLeads,
-  get_lead_import: getLeadImport,
-  list_lead_import_errors: listLeadImportErrors,
-  list_leads: listLeads,
-  export_leads: exportLeads,
-  get_lead_export: getLeadExport,
-  download_lead_export: downloadLeadExport,
-  get_lead: getLead,
-  create_lead: createLead,
-  update_lead: updateLead,
-  delete_lead: deleteLead,
-  unsubscribe_lead: unsubscribeLead,
+  bulk_import_leads: bulkImportLeads.handle,
+  get_lead_import: getLeadImport.handle,
+  list_lead_import_errors: listLeadImportErrors.handle,
+  list_leads: listLeads.handle,
+  export_leads: exportLeads.handle,
+  get_lead_export: getLeadExport.handle,
+  download_lead_export: downloadLeadExport.handle,
+  get_lead: getLead.handle,
+  create_lead: createLead.handle,
+  update_lead: updateLead.handle,
+  delete_lead: deleteLead.handle,
+  unsubscribe_lead: unsubscribeLead.handle,
   get_workspace_settings: getWorkspaceSettings,
   update_workspace_settings: updateWorkspaceSettings,
   list_email_sequences: listEmailSequences,

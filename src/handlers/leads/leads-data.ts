@@ -63,7 +63,7 @@ export function leadConditions(q: Queryable, filter: Omit<LeadFilter, 'before' |
 }
 
 /** A page of the workspace's leads, newest first; `q` matches email, names and company (case-insensitive). */
-export function listLeads(q: Queryable, workspaceId: string, filter: LeadFilter): Promise<LeadRow[]> {
+export function listLeadRows(q: Queryable, workspaceId: string, filter: LeadFilter): Promise<LeadRow[]> {
   const sql = query(q);
   return sql<LeadRow[]>`
     select ${leadColumns(q)} from leads
@@ -108,7 +108,7 @@ export async function setLeadStatus(q: Queryable, workspaceId: string, id: strin
 }
 
 /** Erases the lead (every personal field goes with the row); the caller keeps the address's hash as a suppression. */
-export async function deleteLead(q: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
+export async function deleteLeadRow(q: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
   const [row] = await query(q)<LeadRow[]>`delete from leads where id = ${id} and workspace_id = ${workspaceId} returning ${leadColumns(q)}`;
   return row;
 }

@@ -1,7 +1,7 @@
 // What a sequence would send, exactly as rendered for real leads (or made-up samples), and the checks that
 // decide whether it may be approved and launched: `blocking` ones stop both, warnings inform the reviewer.
 import { findConnector } from '../connectors/connectors-data.ts';
-import { findLead, listLeads } from '../leads/leads-data.ts';
+import { findLead, listLeadRows } from '../leads/leads-data.ts';
 import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
@@ -63,7 +63,7 @@ async function previewLeads(deps: Deps, workspaceId: string, leadIds: string[] |
     if (missing.length) throw new ApiError('not_found', `No lead ${missing.join(', ')} in this workspace.`);
     return found as unknown as Array<Record<string, unknown> & { id: string }>;
   }
-  const recent = await listLeads(deps.db.sql, workspaceId, { statuses: ['active'], limit: 3 });
+  const recent = await listLeadRows(deps.db.sql, workspaceId, { statuses: ['active'], limit: 3 });
   return recent.length ? (recent as unknown as Array<Record<string, unknown> & { id: string }>) : [SAMPLE_LEAD];
 }
 
