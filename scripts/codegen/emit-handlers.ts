@@ -1,7 +1,8 @@
 // Emits src/generated/handlers.ts: one typed function per operation, typed by openapi-typescript's
 // `paths`. A handler map missing an operation, or returning an undeclared status, fails to compile.
 import type { MediaModel, OperationModel, ResponseModel, SpecModel } from './model.ts';
-import { requestParams } from './emit-routes.ts';
+import { hasDefault, requestParams } from './emit-routes.ts';
+import type { JsonObject } from './load.ts';
 
 const q = JSON.stringify;
 
@@ -26,12 +27,17 @@ function bodyType(media: MediaModel[], content: string): string {
   return `(${media.map((m) => `{ contentType: ${q(m.type)}; value: ${content}[${q(m.type)}] }`).join(' | ')})`;
 }
 
-function inputType(op: OperationModel): string {
+function inputType(doc: JsonObject, op: OperationModel): string {
   const t = opType(op);
   const params = requestParams(op);
   const fields: string[] = [];
   if (params.path.length) fields.push(`  path: ${pathType(op, t)};`);
-  if (params.query.length) fields.push(`  query: NonNullable<${t}['parameters']['query']>;`);
+  if (params.query.length) {
+    const query = `NonNullable<${t}['parameters']['query']>`;
+    // Validation fills in the contract's defaults, so the handler gets those parameters always.
+    const defaulted = params.query.filter((p) => hasDefault(doc, p)).map((p) => q(p.name));
+    fields.push(`  query: ${defaulted.length ? `WithDefaults<${query}, ${defaulted.join(' | ')}>` : query};`);
+  }
   if (params.header.length) {
     const headers = params.header.map((p) => `${q(p.name.toLowerCase())}${p.required ? '' : '?'}: string`);
     fields.push(`  headers: { ${headers.join('; ')} };`);
@@ -70,9 +76,13 @@ export function emitHandlers(model: SpecModel, header: string): string {
   const parts: string[] = [header, `import type { paths } from './types.ts';`, ''];
   parts.push('/** A streamed text body: chunks of UTF-8 bytes or strings. */');
   parts.push('export type BodyStream = ReadableStream<Uint8Array> | AsyncIterable<string | Uint8Array>;', '');
+  if (model.operations.some((op) => op.parameters.some((p) => p.in === 'query' && hasDefault(model.doc, p)))) {
+    parts.push('/** Query parameters with a default in the contract: validation fills them in, so they are always there. */');
+    parts.push('export type WithDefaults<Query, Key extends keyof Query> = Omit<Query, Key> & { [K in Key]-?: Exclude<Query[K], undefined> };', '');
+  }
   for (const op of model.operations) {
     const name = op.typeName;
-    parts.push(`export type ${name}Input = ${inputType(op)};`, '');
+    parts.push(`export type ${name}Input = ${inputType(model.doc, op)};`, '');
     parts.push(`export type ${name}Output = ${outputType(op)};`, '');
   }
   parts.push('/** One function per operation; `Ctx` is what the app passes along (principal, deps, request id). */');

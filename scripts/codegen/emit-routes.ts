@@ -34,6 +34,24 @@ function defaultFits(doc: JsonObject, schema: JsonObject, value: Json): boolean 
   return typeof type === 'string' && type in JS_TYPES ? JS_TYPES[type](value) : type === undefined;
 }
 
+/**
+ * A comma-separated array: an enum of strings is checked as a whole, with one error naming the values allowed.
+ * Whether it is required goes inside, since an empty value (no filter) becomes absent only after the split.
+ */
+function commaSeparatedExpr(zod: ZodEmitter, doc: JsonObject, p: ParamModel, s: JsonObject, indent: string): string {
+  const items = resolveTop(doc, s.items ?? {});
+  const allowed = Array.isArray(items.enum) ? items.enum : undefined;
+  if (allowed?.length && allowed.every((v) => typeof v === 'string')) return `commaSeparatedEnum(${JSON.stringify([...new Set(allowed)])}, ${p.required})`;
+  const list = zod.expr({ ...s, type: 'array' }, indent).replace(/^z\.array\(z\.number\(\)/, 'z.array(z.coerce.number()');
+  return `commaSeparated(${list}, ${p.required})`;
+}
+
+/** Whether validation fills the parameter in when it is absent: a query or header default of the parameter's type. */
+export function hasDefault(doc: JsonObject, p: ParamModel): boolean {
+  const s = resolveTop(doc, p.schema);
+  return s.default !== undefined && p.in !== 'path' && defaultFits(doc, s, s.default);
+}
+
 /** Parameters arrive as strings; numbers, booleans and arrays are coerced before validation. */
 function paramExpr(zod: ZodEmitter, doc: JsonObject, p: ParamModel, indent: string): string {
   const s = resolveTop(doc, p.schema);
@@ -42,12 +60,15 @@ function paramExpr(zod: ZodEmitter, doc: JsonObject, p: ParamModel, indent: stri
   let out: string;
   if ((type === 'integer' || type === 'number') && !s.enum) out = coerced(s);
   else if (type === 'boolean') out = 'z.stringbool()';
-  else if (type === 'array') {
+  else if (type === 'array' && p.commaSeparated) {
+    const list = commaSeparatedExpr(zod, doc, p, s, indent);
+    return hasDefault(doc, p) ? `${list}.default(${JSON.stringify(s.default)})` : list;
+  } else if (type === 'array') {
     const items = resolveTop(doc, s.items ?? {});
     const inner = items.type === 'integer' || items.type === 'number' ? coerced(items) : zod.expr(s.items, indent);
     out = `z.preprocess((v) => (Array.isArray(v) ? v : v === undefined ? v : [v]), z.array(${inner}))`;
   } else out = zod.expr(p.schema, indent);
-  if (s.default !== undefined && p.in !== 'path' && defaultFits(doc, s, s.default)) return `${out}.default(${JSON.stringify(s.default)})`;
+  if (hasDefault(doc, p)) return `${out}.default(${JSON.stringify(s.default)})`;
   return p.required ? out : `${out}.optional()`;
 }
 
@@ -122,13 +143,39 @@ function operationRow(doc: JsonObject, op: OperationModel): string {
   return `  meta({ ${fields.map(([key, value]) => `${key}: ${JSON.stringify(value)}`).join(', ')} }),`;
 }
 
+/** Emitted only into a document that has a comma-separated query array, so every other output stays as it was. */
+const COMMA_SEPARATED = `/**
+ * A \`style: form, explode: false\` query array (\`?status=queued,running\`): split at commas, trimmed, blanks and
+ * repeats dropped, nothing left meaning absent.
+ */
+const commaSeparated = (list: z.ZodType, required: boolean) =>
+  z.preprocess((value: unknown) => {
+    if (value === undefined) return value;
+    const values = [value].flat().flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+    return values.length ? [...new Set(values)] : undefined;
+  }, required ? list : list.optional());
+
+/** A comma-separated array of an enum: a value outside it is one error on the parameter, naming every value allowed. */
+const commaSeparatedEnum = (allowed: readonly string[], required: boolean) =>
+  commaSeparated(
+    z.array(z.string()).superRefine((values, ctx) => {
+      const wrong = values.find((v) => !allowed.includes(v));
+      const message = \`has "\${wrong}", which is not one of \${allowed.join(', ')}\`;
+      if (wrong !== undefined) ctx.addIssue({ code: 'custom', params: { code: 'invalid_value' }, message });
+    }),
+    required,
+  );
+`;
+
 export function emitRoutes(model: SpecModel, header: string): string {
   const zod = new ZodEmitter(model.doc);
   const routes = model.operations.map((op) => routeFor(zod, model.doc, op));
+  const commaSeparated = model.operations.some((op) => op.parameters.some((p) => p.commaSeparated));
   return [
     header,
     `import { createRoute, z } from '@hono/zod-openapi';`,
     '',
+    ...(commaSeparated ? [COMMA_SEPARATED] : []),
     ...zod.declarations.map((d) => `${d}\n`),
     'export const routes = {',
     ...routes,

@@ -7,6 +7,8 @@ export interface ToolArg {
   name: string;
   in: 'path' | 'query' | 'header' | 'body';
   key: string;
+  /** A query array sent as one comma-joined value (\`style: form, explode: false\`), not as the key repeated. */
+  explode?: false;
 }
 
 export interface ToolBinding {

@@ -11,6 +11,11 @@ export interface ParamModel {
   required: boolean;
   schema: Json;
   description?: string;
+  /**
+   * A query array written `style: form, explode: false`: one value, the items joined by commas
+   * (`?status=queued,running`) instead of the key repeated.
+   */
+  commaSeparated?: true;
   /** A `{name}` of the path template that no parameter declares; openapi-typescript's types do not have it. */
   implicit?: true;
 }
@@ -104,6 +109,13 @@ export function mediaKind(type: string): MediaKind {
   return 'text';
 }
 
+/** A query array in OpenAPI's `form` style (the query default) with `explode: false`. */
+function isCommaSeparated(doc: JsonObject, location: ParamModel['in'], p: JsonObject): boolean {
+  if (location !== 'query' || p.explode !== false || (p.style !== undefined && p.style !== 'form')) return false;
+  const schema = p.schema === undefined ? undefined : deref(doc, p.schema);
+  return isObject(schema) && (schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array')));
+}
+
 function readParameters(doc: JsonObject, list: Json | undefined): ParamModel[] {
   if (!Array.isArray(list)) return [];
   const out: ParamModel[] = [];
@@ -124,6 +136,7 @@ function readParameters(doc: JsonObject, list: Json | undefined): ParamModel[] {
       required: location === 'path' ? true : p.required === true,
       schema,
       description: typeof p.description === 'string' ? p.description : undefined,
+      ...(isCommaSeparated(doc, location, p) && { commaSeparated: true as const }),
     });
   }
   return out;

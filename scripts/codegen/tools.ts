@@ -12,6 +12,8 @@ export interface ArgBinding {
   name: string;
   in: 'path' | 'query' | 'header' | 'body';
   key: string;
+  /** A query array sent as one comma-joined value (`style: form, explode: false`), not as the key repeated. */
+  explode?: false;
 }
 
 export interface Binding {
@@ -62,21 +64,21 @@ export function buildInput(doc: JsonObject, op: OperationModel): InputParts {
   // The arguments share one budget, in order: parameters (usually small) first, then the body.
   let left = TOOL_SCHEMA_BUDGET - INPUT_WRAPPER;
   const inline = (schema: Json) => inlineSchema(doc, schema, { mode: 'input', maxChars: Math.max(left, MIN_ARGUMENT_SHARE) });
-  const add = (location: ArgBinding['in'], key: string, schema: JsonObject, required: boolean) => {
+  const add = (location: ArgBinding['in'], key: string, schema: JsonObject, required: boolean, commaSeparated = false) => {
     let name = location === 'header' ? headerArgName(key) : argName(key);
     if (seen.has(name)) name = argName(`${location}_${key}`);
     name = unique(name);
     seen.add(name);
     parts.properties[name] = schema;
     if (required) parts.required.push(name);
-    parts.args.push({ name, in: location, key });
+    parts.args.push(commaSeparated ? { name, in: location, key, explode: false } : { name, in: location, key });
     left -= JSON.stringify(schema).length + (name.length + 4) * (required ? 2 : 1);
   };
   for (const p of op.parameters) {
     if (p.in === 'cookie' || (p.in === 'header' && SKIPPED_HEADERS.has(p.name.toLowerCase()))) continue;
     const schema = inline(p.schema);
     if (p.description && schema.description === undefined) schema.description = p.description;
-    add(p.in, p.name, schema, p.required);
+    add(p.in, p.name, schema, p.required, p.commaSeparated);
   }
   if (op.body) {
     const schema = inline(op.body.schema);

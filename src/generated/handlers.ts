@@ -6,6 +6,9 @@ import type { paths } from './types.ts';
 /** A streamed text body: chunks of UTF-8 bytes or strings. */
 export type BodyStream = ReadableStream<Uint8Array> | AsyncIterable<string | Uint8Array>;
 
+/** Query parameters with a default in the contract: validation fills them in, so they are always there. */
+export type WithDefaults<Query, Key extends keyof Query> = Omit<Query, Key> & { [K in Key]-?: Exclude<Query[K], undefined> };
+
 export type GetHealthInput = Record<string, never>;
 
 export type GetHealthOutput = 
@@ -56,7 +59,7 @@ export type GetMeOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListMembersInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/members"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/members"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListMembersOutput = 
@@ -155,7 +158,7 @@ export type AcceptInvitationAsMeOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/invitations/accept-as-me"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListApiKeysInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/api-keys"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/api-keys"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListApiKeysOutput = 
@@ -199,7 +202,7 @@ export type RevokeApiKeyOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/api-keys/{key_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListEventsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListEventsOutput = 
@@ -212,7 +215,7 @@ export type ListEventsOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/events"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListOperationsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListOperationsOutput = 
@@ -226,7 +229,7 @@ export type ListOperationsOutput =
 
 export type GetOperationInput = {
   path: NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['parameters']['query']>, "wait_seconds">;
 };
 
 export type GetOperationOutput = 
@@ -257,7 +260,7 @@ export type CancelOperationOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/operations/{operation_id}/cancel"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListWebhookEndpointsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListWebhookEndpointsOutput = 
@@ -337,7 +340,7 @@ export type SendTestWebhookOutput =
 
 export type ListWebhookDeliveriesInput = {
   path: NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListWebhookDeliveriesOutput = 
@@ -370,7 +373,7 @@ export type StartConnectorOauthOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListConnectorsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/connectors"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/connectors"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListConnectorsOutput = 
@@ -384,7 +387,7 @@ export type ListConnectorsOutput =
 
 export type GetConnectorInput = {
   path: NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}"]["get"]>['parameters']['query']>, "wait_seconds">;
 };
 
 export type GetConnectorOutput = 
@@ -433,7 +436,7 @@ export type SendTestEmailOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListSandboxMessagesInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListSandboxMessagesOutput = 
@@ -459,7 +462,7 @@ export type OauthCallbackOutput =
   | { status: 503; body: NonNullable<paths["/oauth/callback"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListKnowledgeSourcesInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/knowledge/sources"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListKnowledgeSourcesOutput = 
@@ -535,7 +538,7 @@ export type RefreshKnowledgeSourceOutput =
 
 export type ListKnowledgeChunksInput = {
   path: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListKnowledgeChunksOutput = 
@@ -549,7 +552,7 @@ export type ListKnowledgeChunksOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/knowledge/sources/{source_id}/chunks"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type SearchKnowledgeInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/knowledge/search"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/knowledge/search"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type SearchKnowledgeOutput = 
@@ -563,7 +566,7 @@ export type SearchKnowledgeOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/knowledge/search"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type SearchDocsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/docs/search"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/docs/search"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type SearchDocsOutput = 
@@ -609,7 +612,7 @@ export type GetLeadImportOutput =
 
 export type ListLeadImportErrorsInput = {
   path: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListLeadImportErrorsOutput = 
@@ -623,7 +626,7 @@ export type ListLeadImportErrorsOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/leads/imports/{import_id}/errors"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListLeadsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListLeadsOutput = 
@@ -787,7 +790,7 @@ export type UpdateWorkspaceSettingsOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/workspace/settings"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListEmailSequencesInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/sequences"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/sequences"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListEmailSequencesOutput = 
@@ -820,7 +823,7 @@ export type CreateEmailSequenceOutput =
 
 export type GetEmailSequenceInput = {
   path: NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']['query']>, "wait_seconds">;
 };
 
 export type GetEmailSequenceOutput = 
@@ -936,7 +939,7 @@ export type RejectEmailSequenceOutput =
 
 export type ListSequenceEnrollmentsInput = {
   path: NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/enrollments"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListSequenceEnrollmentsOutput = 
@@ -1044,7 +1047,7 @@ export type ArchiveEmailSequenceOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/archive"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListSentMessagesInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/sent-messages"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListSentMessagesOutput = 
@@ -1122,7 +1125,7 @@ export type RunAgentOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/agents/{agent_id}/runs"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListAgentRunsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/agent-runs"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/agent-runs"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListAgentRunsOutput = 
@@ -1136,7 +1139,7 @@ export type ListAgentRunsOutput =
 
 export type GetAgentRunInput = {
   path: NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/agent-runs/{run_id}"]["get"]>['parameters']['query']>, "wait_seconds">;
 };
 
 export type GetAgentRunOutput = 
@@ -1167,7 +1170,7 @@ export type CancelAgentRunOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/agent-runs/{run_id}/cancel"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListAdCampaignsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/ad-campaigns"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListAdCampaignsOutput = 
@@ -1200,7 +1203,7 @@ export type CreateAdCampaignOutput =
 
 export type GetAdCampaignInput = {
   path: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}"]["get"]>['parameters']['query']>, "wait_seconds">;
 };
 
 export type GetAdCampaignOutput = 
@@ -1318,7 +1321,7 @@ export type ArchiveAdCampaignOutput =
   | { status: 503; body: NonNullable<paths["/api/v1/ad-campaigns/{campaign_id}/archive"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListWebinarsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/webinars"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/webinars"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListWebinarsOutput = 
@@ -1396,7 +1399,7 @@ export type CancelWebinarOutput =
 
 export type ListWebinarRegistrantsInput = {
   path: NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']['path'];
-  query: NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/webinars/{webinar_id}/registrants"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListWebinarRegistrantsOutput = 
@@ -1483,7 +1486,7 @@ export type WebinarJoinOutput =
   | { status: 503; body: NonNullable<paths["/webinars/join/{token}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type ListBlogPostsInput = {
-  query: NonNullable<NonNullable<paths["/api/v1/blog-posts"]["get"]>['parameters']['query']>;
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/blog-posts"]["get"]>['parameters']['query']>, "limit">;
 };
 
 export type ListBlogPostsOutput = 

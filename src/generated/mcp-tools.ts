@@ -6,6 +6,8 @@ export interface ToolArg {
   name: string;
   in: 'path' | 'query' | 'header' | 'body';
   key: string;
+  /** A query array sent as one comma-joined value (`style: form, explode: false`), not as the key repeated. */
+  explode?: false;
 }
 
 export interface ToolBinding {
@@ -1479,9 +1481,13 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "type": {
-          "type": "string",
-          "maxLength": 500,
-          "description": "Comma-separated `resource.action` or `resource.*` types."
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "maxLength": 100
+          },
+          "description": "Only events of these types, each `resource.action` or `resource.*`."
         },
         "created_after": {
           "type": "string",
@@ -1518,7 +1524,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "type",
           "in": "query",
-          "key": "type"
+          "key": "type",
+          "explode": false
         },
         {
           "name": "created_after",
@@ -1626,14 +1633,27 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "queued",
+              "running",
+              "succeeded",
+              "failed",
+              "cancelled"
+            ]
+          },
+          "description": "Only operations in these statuses."
         },
         "type": {
-          "type": "string",
-          "maxLength": 500,
-          "description": "Comma-separated operation types."
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "maxLength": 100
+          },
+          "description": "Only operations of these types."
         },
         "limit": {
           "type": "integer",
@@ -1662,12 +1682,14 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "type",
           "in": "query",
-          "key": "type"
+          "key": "type",
+          "explode": false
         },
         {
           "name": "limit",

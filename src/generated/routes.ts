@@ -3,6 +3,28 @@
 
 import { createRoute, z } from '@hono/zod-openapi';
 
+/**
+ * A `style: form, explode: false` query array (`?status=queued,running`): split at commas, trimmed, blanks and
+ * repeats dropped, nothing left meaning absent.
+ */
+const commaSeparated = (list: z.ZodType, required: boolean) =>
+  z.preprocess((value: unknown) => {
+    if (value === undefined) return value;
+    const values = [value].flat().flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+    return values.length ? [...new Set(values)] : undefined;
+  }, required ? list : list.optional());
+
+/** A comma-separated array of an enum: a value outside it is one error on the parameter, naming every value allowed. */
+const commaSeparatedEnum = (allowed: readonly string[], required: boolean) =>
+  commaSeparated(
+    z.array(z.string()).superRefine((values, ctx) => {
+      const wrong = values.find((v) => !allowed.includes(v));
+      const message = `has "${wrong}", which is not one of ${allowed.join(', ')}`;
+      if (wrong !== undefined) ctx.addIssue({ code: 'custom', params: { code: 'invalid_value' }, message });
+    }),
+    required,
+  );
+
 export const HealthSchema: z.ZodType = z.looseObject({
   "status": z.literal("ok"),
   "database": z.literal("ok"),
@@ -183,6 +205,8 @@ export const EventListSchema: z.ZodType = z.intersection(CursorPageSchema, z.loo
   "data": z.array(EventSchema),
 }));
 
+export const OperationStatusSchema: z.ZodType = z.enum(["queued","running","succeeded","failed","cancelled"]);
+
 export const OperationProblemSchema: z.ZodType = z.looseObject({
   "type": z.string(),
   "title": z.string(),
@@ -194,7 +218,7 @@ export const OperationProblemSchema: z.ZodType = z.looseObject({
 export const OperationSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "type": z.string(),
-  "status": z.enum(["queued","running","succeeded","failed","cancelled"]),
+  "status": OperationStatusSchema,
   "progress": z.looseObject({
     "done": z.number().int(),
     "total": z.number().int().nullable(),
@@ -1297,7 +1321,7 @@ export const routes = {
     path: "/api/v1/events",
     request: {
       query: z.object({
-        "type": z.string().max(500).optional(),
+        "type": commaSeparated(z.array(z.string().max(100)).max(20), false),
         "created_after": z.iso.datetime({ offset: true }).optional(),
         "created_before": z.iso.datetime({ offset: true }).optional(),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
@@ -1320,8 +1344,8 @@ export const routes = {
     path: "/api/v1/operations",
     request: {
       query: z.object({
-        "status": z.string().max(100).optional(),
-        "type": z.string().max(500).optional(),
+        "status": commaSeparatedEnum(["queued","running","succeeded","failed","cancelled"], false),
+        "type": commaSeparated(z.array(z.string().max(100)).max(20), false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),

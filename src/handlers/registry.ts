@@ -4,7 +4,7 @@ import { createApiKey } from './api-keys/create-api-key.ts';
 import { listApiKeys } from './api-keys/list-api-keys.ts';
 import { revokeApiKey } from './api-keys/revoke-api-key.ts';
 import type { HandlerContext } from './context.ts';
-import { listEvents } from './events/list-events.ts';
+import * as listEvents from './events/list-events.ts';
 import { acceptInvitation } from './members/accept-invitation.ts';
 import { acceptInvitationAsMe } from './members/accept-invitation-as-me.ts';
 import { inviteMember } from './members/invite-member.ts';
@@ -13,7 +13,7 @@ import { removeMember } from './members/remove-member.ts';
 import { updateMemberRole } from './members/update-member-role.ts';
 import { cancelOperation } from './operations/cancel-operation.ts';
 import { getOperation } from './operations/get-operation.ts';
-import { listOperations } from './operations/list-operations.ts';
+import * as listOperations from './operations/list-operations.ts';
 import * as createWebhookEndpoint from './webhooks/create-webhook-endpoint.ts';
 import * as deleteWebhookEndpoint from './webhooks/delete-webhook-endpoint.ts';
 import * as listWebhookDeliveries from './webhooks/list-webhook-deliveries.ts';
@@ -94,8 +94,8 @@ export const handlers: Handlers<HandlerContext> = {
   list_api_keys: listApiKeys,
   create_api_key: createApiKey,
   revoke_api_key: revokeApiKey,
-  list_events: listEvents,
-  list_operations: listOperations,
+  list_events: listEvents.handle,
+  list_operations: listOperations.handle,
   get_operation: getOperation,
   cancel_operation: cancelOperation,
   list_webhook_endpoints: listWebhookEndpoints.handle,

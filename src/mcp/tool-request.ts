@@ -3,8 +3,10 @@
 // Serialization rules (OpenAPI's defaults for the parameter styles our contract uses):
 // - path: `String(value)` percent-encoded with encodeURIComponent, so `/` or `?` in an id cannot change
 //   the route;
-// - query: scalars as `String(value)`, arrays repeat the key (`?tag=a&tag=b`, form/explode), objects as
-//   one JSON string (the contract has no deepObject parameters), null and undefined omitted;
+// - query: scalars as `String(value)`, arrays repeat the key (`?tag=a&tag=b`, form/explode) or, where the
+//   contract says `explode: false`, go as one comma-joined value (`?status=queued,running`; an empty array is
+//   no filter), objects as one JSON string (the contract has no deepObject parameters), null and undefined
+//   omitted;
 // - header: scalars as `String(value)`, arrays comma-joined (an RFC 9110 list), objects as JSON;
 // - body: `merged` gathers the body args into one object under their keys, `whole` sends the one body
 //   arg as is; JSON media types are JSON-encoded, a string for another media type (text/csv) verbatim.
@@ -87,6 +89,12 @@ function buildUrl(plan: RequestPlan, args: Record<string, unknown>, baseUrl: str
   for (const arg of plan.query) {
     const value = args[arg.name];
     if (value === undefined || value === null) continue;
+    if (arg.explode === false && Array.isArray(value)) {
+      if (!value.length) continue;
+      url += `${sep}${encodeURIComponent(arg.key)}=${value.map((item) => encodeURIComponent(scalar(item))).join(',')}`;
+      sep = '&';
+      continue;
+    }
     for (const item of Array.isArray(value) ? value : [value]) {
       url += `${sep}${encodeURIComponent(arg.key)}=${encodeURIComponent(scalar(item))}`;
       sep = '&';

@@ -24,6 +24,14 @@ describe('generated tool descriptors', () => {
     for (const tool of toolDescriptors) expect(dispatcher.has(tool.name)).toBe(true);
   });
 
+  it('show the allowed values of a typed status filter, and send it comma-joined', () => {
+    const tool = toolDescriptors.find((t) => t.name === 'list_operations')!;
+    expect(tool.inputSchema.properties).toMatchObject({
+      status: { type: 'array', items: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] } },
+    });
+    expect(tool.binding.args).toContainEqual({ name: 'status', in: 'query', key: 'status', explode: false });
+  });
+
   it('have unique names in the portable tool-name format', () => {
     const names = toolDescriptors.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);

@@ -1,12 +1,15 @@
 // Runtime of the generated SDK: an openapi-fetch client with bearer credential, retry on 429/503
 // honouring Retry-After, typed problem errors, flat-argument calls shared with the MCP tools, text bodies
-// (CSV, HTML) read as text, and declared redirects returned rather than followed.
-import createFetchClient from 'openapi-fetch';
+// (CSV, HTML) read as text, declared redirects returned rather than followed, and `explode: false` query
+// arrays sent comma-joined.
+import createFetchClient, { createQuerySerializer, serializeArrayParam } from 'openapi-fetch';
 
 export interface ArgBinding {
   name: string;
   in: 'path' | 'query' | 'header' | 'body';
   key: string;
+  /** A query array sent as one comma-joined value (`style: form, explode: false`), not as the key repeated. */
+  explode?: false;
 }
 
 export interface OperationBinding {
@@ -142,6 +145,25 @@ function bodyOptions(contentType: string | undefined): Record<string, unknown> {
   return { bodySerializer: rawBody, headers: { 'Content-Type': contentType } };
 }
 
+/**
+ * The binding's `explode: false` query arrays as one comma-joined value (`status=queued,running`), every other
+ * parameter as openapi-fetch writes it; undefined when the binding has none.
+ */
+export function querySerializer(binding: OperationBinding): ((query: Record<string, unknown>) => string) | undefined {
+  const joined = new Set(binding.args.filter((a) => a.in === 'query' && a.explode === false).map((a) => a.key));
+  if (!joined.size) return undefined;
+  const others = createQuerySerializer<Record<string, unknown>>();
+  return (query) =>
+    Object.entries(query)
+      .map(([key, value]) =>
+        joined.has(key) && Array.isArray(value)
+          ? value.length ? serializeArrayParam(key, value, { style: 'form', explode: false }) : ''
+          : others({ [key]: value }),
+      )
+      .filter(Boolean)
+      .join('&');
+}
+
 type LooseRequest = (
   method: string,
   path: string,
@@ -168,6 +190,8 @@ export function createRuntime<Paths extends {}>(options: ClientOptions) {
   async function call<T>(binding: OperationBinding, args: Record<string, unknown> = {}): Promise<T> {
     const { path, query, header, body } = splitArgs(binding, args);
     const init: Record<string, unknown> = { params: { path, query, header } };
+    const serializer = querySerializer(binding);
+    if (serializer) init.querySerializer = serializer;
     if (binding.body !== 'none' && body !== undefined) Object.assign(init, { body }, bodyOptions(binding.contentType));
     if (binding.parseAs) init.parseAs = binding.parseAs;
     if (binding.redirect) init.redirect = binding.redirect;

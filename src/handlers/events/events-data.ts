@@ -50,7 +50,7 @@ export async function insertEvent(q: Queryable, workspaceId: string, ids: Ids, e
 }
 
 /** A page of the workspace's events, oldest first, so a reader catches up by following the cursor. */
-export function listEvents(q: Queryable, workspaceId: string, filter: EventFilter): Promise<EventRow[]> {
+export function findEvents(q: Queryable, workspaceId: string, filter: EventFilter): Promise<EventRow[]> {
   const sql = query(q);
   const { types, resources, createdAfter, createdBefore, after } = filter;
   const typed = types.length || resources.length;

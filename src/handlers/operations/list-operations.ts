@@ -1,24 +1,25 @@
-import type { OperationStatus } from './operations-data.ts';
 import type { ListOperationsInput, ListOperationsOutput } from '../../generated/handlers.ts';
-import { listOperations as list } from './list-operations-logic.ts';
-import { operationBody } from './wire.ts';
+import type { Deps } from '../../deps.ts';
+import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
-import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { commaList } from '../query-lists.ts';
+import { byCreation, listPage } from '../list-page.ts';
+import { cursorScope } from '../pagination.ts';
+import { findOperations } from './operations-data.ts';
+import { operationBody } from './wire.ts';
 
-const statuses: readonly OperationStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+export type ListOperationsRequest = ListOperationsInput['query'];
 
-export async function listOperations(input: ListOperationsInput, ctx: HandlerContext): Promise<ListOperationsOutput> {
-  const actor = actorFrom(ctx);
-  const { query } = input;
-  const limit = query.limit ?? 20;
-  const scope = cursorScope(ctx.deps.auth, 'list_operations', actor.workspaceId);
-  const before = decodeCursor(query.cursor, scope);
-  const rows = await list(ctx.deps, actor, {
-    statuses: commaList(query.status, 'status', statuses),
-    types: commaList(query.type, 'type'),
-    before,
-    limit: limit + 1,
+/** The workspace's operations, newest first; any member may list them. */
+export function listOperations(deps: Deps, actor: Actor, request: ListOperationsRequest) {
+  return listPage(request, {
+    scope: cursorScope(deps.auth, 'list_operations', actor.workspaceId),
+    fetch: ({ limit, after }) =>
+      findOperations(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], types: request.type ?? [], before: after, limit }),
+    toItem: operationBody,
+    position: byCreation,
   });
-  return { status: 200, body: page(rows, limit, operationBody, (r) => ({ at: r.created_at.toISOString(), id: r.id }), scope) };
+}
+
+export async function handle(input: ListOperationsInput, ctx: HandlerContext): Promise<ListOperationsOutput> {
+  return { status: 200, body: await listOperations(ctx.deps, actorFrom(ctx), input.query) };
 }

@@ -79,7 +79,7 @@ export interface OperationFilter {
 }
 
 /** A page of the workspace's operations, newest first. */
-export function listOperations(q: Queryable, workspaceId: string, filter: OperationFilter): Promise<OperationRow[]> {
+export function findOperations(q: Queryable, workspaceId: string, filter: OperationFilter): Promise<OperationRow[]> {
   const sql = query(q);
   const { statuses, types, before } = filter;
   return sql<OperationRow[]>`

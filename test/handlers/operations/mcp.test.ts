@@ -61,8 +61,22 @@ describe('operations over MCP', () => {
     expect((replay.structuredContent as { id: string }).id).toBe(op.id);
   });
 
+  it('shows the statuses list_operations filters by, and filters by several given as an array', async () => {
+    const { tools } = await client.listTools();
+    const status = (tools.find((x) => x.name === 'list_operations')?.inputSchema as { properties: Record<string, unknown> }).properties.status;
+    expect(status).toMatchObject({ type: 'array', items: { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] } });
+    const both = await call('list_operations', { status: ['failed', 'succeeded'], type: ['webhook_test'] });
+    expect(both.isError).toBeFalsy();
+    expect((both.structuredContent as { data: { status: string }[] }).data.map((o) => o.status)).toEqual(['succeeded']);
+    const none = await call('list_operations', { status: ['failed', 'cancelled'] });
+    expect((none.structuredContent as { data: unknown[] }).data).toEqual([]);
+    const wrong = await call('list_operations', { status: ['done'] });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.content[0].text).toMatch(/queued/);
+  });
+
   it('answers cancel_operation on a finished operation with an isError 409', async () => {
-    const ops = await call('list_operations', { status: 'succeeded' });
+    const ops = await call('list_operations', { status: ['succeeded'] });
     const [first] = (ops.structuredContent as { data: { id: string }[] }).data;
     const result = await call('cancel_operation', { operation_id: first.id });
     expect(result.isError).toBe(true);

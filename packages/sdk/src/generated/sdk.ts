@@ -104,7 +104,7 @@ export type ListEventsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/events"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListEventsResult = NonNullable<paths["/api/v1/events"]["get"]>['responses'][200]['content']["application/json"];
-const list_eventsBinding: OperationBinding = {"operationId":"list_events","method":"GET","path":"/api/v1/events","body":"none","args":[{"name":"type","in":"query","key":"type"},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_eventsBinding: OperationBinding = {"operationId":"list_events","method":"GET","path":"/api/v1/events","body":"none","args":[{"name":"type","in":"query","key":"type","explode":false},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type ListOperationsArgs = {
   "status"?: NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']["query"]>["status"];
@@ -113,7 +113,7 @@ export type ListOperationsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/operations"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListOperationsResult = NonNullable<paths["/api/v1/operations"]["get"]>['responses'][200]['content']["application/json"];
-const list_operationsBinding: OperationBinding = {"operationId":"list_operations","method":"GET","path":"/api/v1/operations","body":"none","args":[{"name":"status","in":"query","key":"status"},{"name":"type","in":"query","key":"type"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_operationsBinding: OperationBinding = {"operationId":"list_operations","method":"GET","path":"/api/v1/operations","body":"none","args":[{"name":"status","in":"query","key":"status","explode":false},{"name":"type","in":"query","key":"type","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type GetOperationArgs = {
   "operation_id": NonNullable<NonNullable<paths["/api/v1/operations/{operation_id}"]["get"]>['parameters']["path"]>["operation_id"];

@@ -2021,8 +2021,7 @@ export interface components {
             id: string;
             /** @example webhook_test */
             type: string;
-            /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: components["schemas"]["OperationStatus"];
             progress: {
                 done: number;
                 total: number | null;
@@ -2041,6 +2040,8 @@ export interface components {
             /** Format: date-time */
             finished_at: string | null;
         };
+        /** @enum {string} */
+        OperationStatus: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         OperationProblem: {
             type: string;
             title: string;
@@ -3680,8 +3681,8 @@ export interface operations {
     list_events: {
         parameters: {
             query?: {
-                /** @description Comma-separated `resource.action` or `resource.*` types. */
-                type?: string;
+                /** @description Only events of these types, each `resource.action` or `resource.*`. */
+                type?: string[];
                 created_after?: string;
                 created_before?: string;
                 /** @description Page size. */
@@ -3715,10 +3716,10 @@ export interface operations {
     list_operations: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses. */
-                status?: string;
-                /** @description Comma-separated operation types. */
-                type?: string;
+                /** @description Only operations in these statuses. */
+                status?: components["schemas"]["OperationStatus"][];
+                /** @description Only operations of these types. */
+                type?: string[];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */
