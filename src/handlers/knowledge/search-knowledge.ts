@@ -25,6 +25,6 @@ export async function searchKnowledge(deps: Deps, actor: Actor, request: { query
 
 export async function handle(input: SearchKnowledgeInput, ctx: HandlerContext): Promise<SearchKnowledgeOutput> {
   const { query } = input;
-  const hits = await searchKnowledge(ctx.deps, actorFrom(ctx), { query: query.query, sourceIds: commaList(query.source_ids, 'source_ids'), limit: query.limit ?? 10 });
+  const hits = await searchKnowledge(ctx.deps, actorFrom(ctx), { query: query.query, sourceIds: commaList(query.source_ids, 'source_ids'), limit: query.limit });
   return { status: 200, body: { data: hits.map(hitBody) } };
 }
