@@ -11,7 +11,8 @@ import { LeadBatch } from './lead-batch.ts';
 import { type BatchOutcome, writeLeadCounts, writeLeads } from './lead-batch-data.ts';
 import type { Deps } from '../../deps.ts';
 import { RunSuperseded } from '../operations/operation-job.ts';
-import { applyColumnMapToFields, indexColumns, normalizeLead, planColumns, storable, type ColumnPlan, type FieldError, type IndexedColumns } from './lead-fields.ts';
+import { applyColumnMapToFields, indexColumns, planColumns, type ColumnPlan, type IndexedColumns } from './lead-columns.ts';
+import { normalizeLead, storable, type FieldError } from './lead-fields.ts';
 import { readCsvFields } from './csv-rows.ts';
 
 /** One row of an import, numbered from 1: the fields to normalise, or why the row could not be read. */
