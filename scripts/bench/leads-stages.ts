@@ -6,7 +6,9 @@
 // the whole engine (runImport over csvItems: parse, normalise, write, counts) without HTTP, the job
 // queue or the fetch.
 import type { Database } from '../../src/db/connection.ts';
-import { insertImport, LeadBatch, writeLeadCounts } from '../../src/handlers/leads/leads-data.ts';
+import { insertImport } from '../../src/handlers/leads/lead-imports-data.ts';
+import { LeadBatch } from '../../src/handlers/leads/lead-batch.ts';
+import { writeLeadCounts } from '../../src/handlers/leads/lead-batch-data.ts';
 import type { Deps } from '../../src/deps.ts';
 import { readCsvRows } from '../../src/handlers/leads/csv-rows.ts';
 import { normalizeLead } from '../../src/handlers/leads/lead-fields.ts';

@@ -3053,9 +3053,17 @@ export const toolDescriptors: ToolDescriptor[] = [
           "pattern": "^whe_[0-9a-z]{26}$"
         },
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated delivery statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "succeeded",
+              "failed",
+              "cancelled"
+            ]
+          },
+          "description": "Only deliveries in these statuses."
         },
         "limit": {
           "type": "integer",
@@ -3092,7 +3100,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "limit",
@@ -5771,9 +5780,17 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 200
         },
         "status": {
-          "type": "string",
-          "maxLength": 100,
-          "description": "Comma-separated statuses."
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "active",
+              "unsubscribed",
+              "bounced",
+              "do_not_contact"
+            ]
+          },
+          "description": "Only leads in these statuses."
         },
         "tag": {
           "type": "string",
@@ -5823,7 +5840,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         {
           "name": "status",
           "in": "query",
-          "key": "status"
+          "key": "status",
+          "explode": false
         },
         {
           "name": "tag",

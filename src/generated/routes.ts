@@ -276,13 +276,15 @@ export const UpdateWebhookEndpointRequestSchema: z.ZodType = z.strictObject({
   "enabled": z.boolean().optional(),
 });
 
+export const WebhookDeliveryStatusSchema: z.ZodType = z.enum(["pending","succeeded","failed","cancelled"]);
+
 export const WebhookDeliverySchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "endpoint_id": z.string(),
   "event_id": z.string().nullable(),
   "event_type": z.string(),
   "message_id": z.string(),
-  "status": z.enum(["pending","succeeded","failed","cancelled"]),
+  "status": WebhookDeliveryStatusSchema,
   "attempts": z.number().int(),
   "next_attempt_at": z.iso.datetime({ offset: true }).nullable(),
   "last_attempt_at": z.iso.datetime({ offset: true }).nullable(),
@@ -467,6 +469,8 @@ export const LeadImportErrorListSchema: z.ZodType = z.intersection(CursorPageSch
   "data": z.array(LeadImportErrorSchema),
 }));
 
+export const LeadStatusSchema: z.ZodType = z.enum(["active","unsubscribed","bounced","do_not_contact"]);
+
 export const LeadSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "email": z.string(),
@@ -480,7 +484,7 @@ export const LeadSchema: z.ZodType = z.looseObject({
   "timezone": z.string().nullable(),
   "tags": z.array(z.string()),
   "custom_fields": z.looseObject({}),
-  "status": z.enum(["active","unsubscribed","bounced","do_not_contact"]),
+  "status": LeadStatusSchema,
   "source_import_id": z.string().nullable(),
   "created_at": z.iso.datetime({ offset: true }),
   "updated_at": z.iso.datetime({ offset: true }),
@@ -520,7 +524,7 @@ export const LeadPatchSchema: z.ZodType = z.strictObject({
 
 export const ExportLeadsRequestSchema: z.ZodType = z.strictObject({
   "q": z.string().max(200).optional(),
-  "status": z.array(z.enum(["active","unsubscribed","bounced","do_not_contact"])).max(4).optional(),
+  "status": z.array(LeadStatusSchema).max(4).optional(),
   "tag": z.string().max(50).optional(),
   "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).optional(),
   "created_after": z.iso.datetime({ offset: true }).optional(),
@@ -1545,7 +1549,7 @@ export const routes = {
         "endpoint_id": z.string().regex(new RegExp("^whe_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
-        "status": z.string().max(100).optional(),
+        "status": commaSeparatedEnum(["pending","succeeded","failed","cancelled"], false),
         "limit": z.coerce.number().int().gte(1).lte(100).default(20),
         "cursor": z.string().max(512).optional(),
       }),
@@ -1970,7 +1974,7 @@ export const routes = {
     request: {
       query: z.object({
         "q": z.string().max(200).optional(),
-        "status": z.string().max(100).optional(),
+        "status": commaSeparatedEnum(["active","unsubscribed","bounced","do_not_contact"], false),
         "tag": z.string().max(50).optional(),
         "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).optional(),
         "created_after": z.iso.datetime({ offset: true }).optional(),

@@ -175,7 +175,7 @@ export type ListWebhookDeliveriesArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListWebhookDeliveriesResult = NonNullable<paths["/api/v1/webhook-endpoints/{endpoint_id}/deliveries"]["get"]>['responses'][200]['content']["application/json"];
-const list_webhook_deliveriesBinding: OperationBinding = {"operationId":"list_webhook_deliveries","method":"GET","path":"/api/v1/webhook-endpoints/{endpoint_id}/deliveries","body":"none","args":[{"name":"endpoint_id","in":"path","key":"endpoint_id"},{"name":"status","in":"query","key":"status"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_webhook_deliveriesBinding: OperationBinding = {"operationId":"list_webhook_deliveries","method":"GET","path":"/api/v1/webhook-endpoints/{endpoint_id}/deliveries","body":"none","args":[{"name":"endpoint_id","in":"path","key":"endpoint_id"},{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type StartConnectorOauthArgs = {
   "idempotency_key"?: string;
@@ -326,7 +326,7 @@ export type ListLeadsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListLeadsResult = NonNullable<paths["/api/v1/leads"]["get"]>['responses'][200]['content']["application/json"];
-const list_leadsBinding: OperationBinding = {"operationId":"list_leads","method":"GET","path":"/api/v1/leads","body":"none","args":[{"name":"q","in":"query","key":"q"},{"name":"status","in":"query","key":"status"},{"name":"tag","in":"query","key":"tag"},{"name":"import_id","in":"query","key":"import_id"},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_leadsBinding: OperationBinding = {"operationId":"list_leads","method":"GET","path":"/api/v1/leads","body":"none","args":[{"name":"q","in":"query","key":"q"},{"name":"status","in":"query","key":"status","explode":false},{"name":"tag","in":"query","key":"tag"},{"name":"import_id","in":"query","key":"import_id"},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type CreateLeadArgs = {
   "idempotency_key"?: string;

@@ -2101,6 +2101,8 @@ export interface components {
         WebhookEndpointList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["WebhookEndpoint"][];
         };
+        /** @enum {string} */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed" | "cancelled";
         WebhookDelivery: {
             /** @example whd_01jd8x6y5k2r3t4v5w6x7y8z9a */
             id: string;
@@ -2109,8 +2111,7 @@ export interface components {
             event_type: string;
             /** @description The `webhook-id` header; the same on every attempt. */
             message_id: string;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "cancelled";
+            status: components["schemas"]["WebhookDeliveryStatus"];
             attempts: number;
             /** Format: date-time */
             next_attempt_at: string | null;
@@ -2285,7 +2286,7 @@ export interface components {
         };
         ExportLeadsRequest: {
             q?: string;
-            status?: ("active" | "unsubscribed" | "bounced" | "do_not_contact")[];
+            status?: components["schemas"]["LeadStatus"][];
             tag?: string;
             /** @example imp_01jd8x6y5k2r3t4v5w6x7y8z9a */
             import_id?: string;
@@ -2356,6 +2357,8 @@ export interface components {
         LeadImportErrorList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["LeadImportError"][];
         };
+        /** @enum {string} */
+        LeadStatus: "active" | "unsubscribed" | "bounced" | "do_not_contact";
         Lead: {
             /** @example lead_01jd8x6y5k2r3t4v5w6x7y8z9a */
             id: string;
@@ -2372,8 +2375,7 @@ export interface components {
             custom_fields: {
                 [key: string]: unknown;
             };
-            /** @enum {string} */
-            status: "active" | "unsubscribed" | "bounced" | "do_not_contact";
+            status: components["schemas"]["LeadStatus"];
             source_import_id: string | null;
             /** Format: date-time */
             created_at: string;
@@ -3983,8 +3985,8 @@ export interface operations {
     list_webhook_deliveries: {
         parameters: {
             query?: {
-                /** @description Comma-separated delivery statuses. */
-                status?: string;
+                /** @description Only deliveries in these statuses. */
+                status?: components["schemas"]["WebhookDeliveryStatus"][];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's `next_cursor`. */
@@ -4611,8 +4613,8 @@ export interface operations {
         parameters: {
             query?: {
                 q?: string;
-                /** @description Comma-separated statuses. */
-                status?: string;
+                /** @description Only leads in these statuses. */
+                status?: components["schemas"]["LeadStatus"][];
                 tag?: string;
                 import_id?: string;
                 created_after?: string;

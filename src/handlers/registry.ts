@@ -18,6 +18,12 @@ import * as listEvents from './events/list-events.ts';
 import * as listOperations from './operations/list-operations.ts';
 import * as getOperation from './operations/get-operation.ts';
 import * as cancelOperation from './operations/cancel-operation.ts';
+import * as listWebhookEndpoints from './webhooks/list-webhook-endpoints.ts';
+import * as createWebhookEndpoint from './webhooks/create-webhook-endpoint.ts';
+import * as updateWebhookEndpoint from './webhooks/update-webhook-endpoint.ts';
+import * as deleteWebhookEndpoint from './webhooks/delete-webhook-endpoint.ts';
+import * as sendTestWebhook from './webhooks/send-test-webhook.ts';
+import * as listWebhookDeliveries from './webhooks/list-webhook-deliveries.ts';
 import * as startConnectorOauth from './connectors/start-connector-oauth.ts';
 import * as listConnectors from './connectors/list-connectors.ts';
 import * as getConnector from './connectors/get-connector.ts';
@@ -25,7 +31,26 @@ import * as revokeConnector from './connectors/revoke-connector.ts';
 import * as sendTestEmail from './connectors/send-test-email.ts';
 import * as listSandboxMessages from './connectors/list-sandbox-messages.ts';
 import * as oauthCallback from './connectors/oauth-callback.ts';
+import * as listKnowledgeSources from './knowledge/list-knowledge-sources.ts';
+import * as ingestUrlIntoKnowledge from './knowledge/ingest-url-into-knowledge.ts';
+import * as getKnowledgeSource from './knowledge/get-knowledge-source.ts';
+import * as deleteKnowledgeSource from './knowledge/delete-knowledge-source.ts';
+import * as refreshKnowledgeSource from './knowledge/refresh-knowledge-source.ts';
+import * as listKnowledgeChunks from './knowledge/list-knowledge-chunks.ts';
+import * as searchKnowledge from './knowledge/search-knowledge.ts';
 import * as searchDocs from './docs/search-docs.ts';
+import * as bulkImportLeads from './leads/bulk-import-leads.ts';
+import * as getLeadImport from './leads/get-lead-import.ts';
+import * as listLeadImportErrors from './leads/list-lead-import-errors.ts';
+import * as listLeads from './leads/list-leads.ts';
+import * as createLead from './leads/create-lead.ts';
+import * as getLead from './leads/get-lead.ts';
+import * as updateLead from './leads/update-lead.ts';
+import * as deleteLead from './leads/delete-lead.ts';
+import * as unsubscribeLead from './leads/unsubscribe-lead.ts';
+import * as exportLeads from './leads/export-leads.ts';
+import * as getLeadExport from './leads/get-lead-export.ts';
+import * as downloadLeadExport from './leads/download-lead-export.ts';
 import * as getWorkspaceSettings from './sequences/get-workspace-settings.ts';
 import * as updateWorkspaceSettings from './sequences/update-workspace-settings.ts';
 import * as listEmailSequences from './sequences/list-email-sequences.ts';
@@ -85,18 +110,6 @@ import * as blogFeed from './blogs/blog-feed.ts';
 import * as blogSitemap from './blogs/blog-sitemap.ts';
 import * as blogPostPage from './blogs/blog-post-page.ts';
 import * as blogPostPreviewPage from './blogs/blog-post-preview-page.ts';
-import { listWebhookEndpoints } from './webhooks/list-webhook-endpoints.ts';
-import { createWebhookEndpoint } from './webhooks/create-webhook-endpoint.ts';
-import { updateWebhookEndpoint } from './webhooks/update-webhook-endpoint.ts';
-import { deleteWebhookEndpoint } from './webhooks/delete-webhook-endpoint.ts';
-import { sendTestWebhook } from './webhooks/send-test-webhook.ts';
-import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
-import { deleteKnowledgeSource, getKnowledgeSource, listKnowledgeChunks, listKnowledgeSources, searchKnowledge } from './knowledge/sources.ts';
-import { ingestUrlIntoKnowledge } from './knowledge/ingest-url-into-knowledge.ts';
-import { refreshKnowledgeSource } from './knowledge/refresh-knowledge-source.ts';
-import { bulkImportLeads, getLeadImport, listLeadImportErrors } from './leads/imports.ts';
-import { createLead, deleteLead, getLead, listLeads, unsubscribeLead, updateLead } from './leads/leads.ts';
-import { downloadLeadExport, exportLeads, getLeadExport } from './leads/exports.ts';
 
 export const handlers: Handlers<HandlerContext> = {
   get_health: getHealth.handle,
@@ -116,12 +129,12 @@ export const handlers: Handlers<HandlerContext> = {
   list_operations: listOperations.handle,
   get_operation: getOperation.handle,
   cancel_operation: cancelOperation.handle,
-  list_webhook_endpoints: listWebhookEndpoints,
-  create_webhook_endpoint: createWebhookEndpoint,
-  update_webhook_endpoint: updateWebhookEndpoint,
-  delete_webhook_endpoint: deleteWebhookEndpoint,
-  send_test_webhook: sendTestWebhook,
-  list_webhook_deliveries: listWebhookDeliveries,
+  list_webhook_endpoints: listWebhookEndpoints.handle,
+  create_webhook_endpoint: createWebhookEndpoint.handle,
+  update_webhook_endpoint: updateWebhookEndpoint.handle,
+  delete_webhook_endpoint: deleteWebhookEndpoint.handle,
+  send_test_webhook: sendTestWebhook.handle,
+  list_webhook_deliveries: listWebhookDeliveries.handle,
   start_connector_oauth: startConnectorOauth.handle,
   list_connectors: listConnectors.handle,
   get_connector: getConnector.handle,
@@ -129,26 +142,26 @@ export const handlers: Handlers<HandlerContext> = {
   send_test_email: sendTestEmail.handle,
   list_sandbox_messages: listSandboxMessages.handle,
   oauth_callback: oauthCallback.handle,
-  list_knowledge_sources: listKnowledgeSources,
-  ingest_url_into_knowledge: ingestUrlIntoKnowledge,
-  get_knowledge_source: getKnowledgeSource,
-  delete_knowledge_source: deleteKnowledgeSource,
-  refresh_knowledge_source: refreshKnowledgeSource,
-  list_knowledge_chunks: listKnowledgeChunks,
-  search_knowledge: searchKnowledge,
+  list_knowledge_sources: listKnowledgeSources.handle,
+  ingest_url_into_knowledge: ingestUrlIntoKnowledge.handle,
+  get_knowledge_source: getKnowledgeSource.handle,
+  delete_knowledge_source: deleteKnowledgeSource.handle,
+  refresh_knowledge_source: refreshKnowledgeSource.handle,
+  list_knowledge_chunks: listKnowledgeChunks.handle,
+  search_knowledge: searchKnowledge.handle,
   search_docs: searchDocs.handle,
-  bulk_import_leads: bulkImportLeads,
-  get_lead_import: getLeadImport,
-  list_lead_import_errors: listLeadImportErrors,
-  list_leads: listLeads,
-  create_lead: createLead,
-  get_lead: getLead,
-  update_lead: updateLead,
-  delete_lead: deleteLead,
-  unsubscribe_lead: unsubscribeLead,
-  export_leads: exportLeads,
-  get_lead_export: getLeadExport,
-  download_lead_export: downloadLeadExport,
+  bulk_import_leads: bulkImportLeads.handle,
+  get_lead_import: getLeadImport.handle,
+  list_lead_import_errors: listLeadImportErrors.handle,
+  list_leads: listLeads.handle,
+  create_lead: createLead.handle,
+  get_lead: getLead.handle,
+  update_lead: updateLead.handle,
+  delete_lead: deleteLead.handle,
+  unsubscribe_lead: unsubscribeLead.handle,
+  export_leads: exportLeads.handle,
+  get_lead_export: getLeadExport.handle,
+  download_lead_export: downloadLeadExport.handle,
   get_workspace_settings: getWorkspaceSettings.handle,
   update_workspace_settings: updateWorkspaceSettings.handle,
   list_email_sequences: listEmailSequences.handle,

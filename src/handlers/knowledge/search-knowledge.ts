@@ -1,7 +1,11 @@
+import type { SearchKnowledgeInput, SearchKnowledgeOutput } from '../../generated/handlers.ts';
 import { findSource, searchChunks, type SearchHit } from './knowledge-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
+import { actorFrom, type HandlerContext } from '../context.ts';
+import { commaList } from '../query-lists.ts';
+import { hitBody } from './wire.ts';
 
 const SOURCE_ID = /^ks_[0-9a-z]{26}$/;
 
@@ -17,4 +21,10 @@ export async function searchKnowledge(deps: Deps, actor: Actor, request: { query
   const query = request.query.trim();
   if (!query) throw new ApiError('validation_failed', 'The query is empty.', { errors: [{ field: 'query.query', code: 'empty', message: 'a few words to search for' }] });
   return searchChunks(deps.db.sql, actor.workspaceId, { query, sourceIds, limit: request.limit });
+}
+
+export async function handle(input: SearchKnowledgeInput, ctx: HandlerContext): Promise<SearchKnowledgeOutput> {
+  const { query } = input;
+  const hits = await searchKnowledge(ctx.deps, actorFrom(ctx), { query: query.query, sourceIds: commaList(query.source_ids, 'source_ids'), limit: query.limit });
+  return { status: 200, body: { data: hits.map(hitBody) } };
 }

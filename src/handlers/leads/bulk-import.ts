@@ -1,44 +1,27 @@
-// bulk_import_leads: rows (JSON objects), csv (text) or csv_url. Up to SYNC_LIMIT rows are imported
-// in the request and answered with each row's result; more, and every csv_url, become an operation
-// whose job streams the source and writes it in batches (import-engine.ts), resuming after a crash
-// from the import's checkpoint. Any member of the workspace may import.
+// The job of bulk_import_leads (bulk-import-leads.ts), and the steps it shares with the operation's
+// in-request import: it streams the source and writes it in batches (import-engine.ts), resuming after
+// a crash from the import's checkpoint.
 import { z } from 'zod';
-import { dropImportPayload, findImport, insertImport, listImportErrors, readImportPayload, setImportStatus, storeImportPayload, type ImportErrorRow, type ImportRow, type ImportStatus } from './leads-data.ts';
-import type { OperationRow } from '../operations/operations-data.ts';
+import { dropImportPayload, findImport, readImportPayload, setImportStatus, type ImportRow, type ImportStatus } from './lead-imports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { CsvFileError } from './csv-rows.ts';
-import { hasUnstorableCharacter, storable } from './lead-fields.ts';
+import { storable } from './lead-fields.ts';
 import { OutboundError, outboundApiError } from '../../outbound/outbound-error.ts';
-import { checkUserUrl } from '../../outbound/user-url.ts';
-import type { Actor } from '../actor.ts';
-import { eventActor, recordEvent } from '../events/record-event.ts';
-import { defineOperationJob, OperationCancelled, RunSuperseded, startOperation, type OperationJobKind } from '../operations/operation-job.ts';
-import { ColumnPlanError, csvItems, jsonItems, runImport, type ImportItem, type RowResult } from './import-engine.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { defineOperationJob, OperationCancelled, RunSuperseded, type OperationJobKind } from '../operations/operation-job.ts';
+import { ColumnPlanError, csvItems, jsonItems, runImport, type ImportItem } from './import-engine.ts';
 import { importBody } from './wire.ts';
 
-export const SYNC_LIMIT = 1_000;
 const CSV_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
-export interface BulkImportRequest {
-  rows?: unknown[];
-  csv?: string;
-  csvUrl?: string;
-  onConflict?: 'skip' | 'update';
-  columnMap?: Record<string, string>;
-  tags?: string[];
-}
-
-export type BulkImportOutcome =
-  | { kind: 'completed'; import: ImportRow; results: Array<RowResult & { errors?: ImportErrorRow[] }> }
-  | { kind: 'started'; operation: OperationRow };
-
-async function* once(text: string): AsyncGenerator<string> {
+/** An inline CSV as a source of one chunk. */
+export async function* once(text: string): AsyncGenerator<string> {
   yield text;
 }
 
 /** The problem a source that cannot be read ends with (the whole file refused, not one row). */
-function sourceProblem(error: unknown): ApiError | undefined {
+export function sourceProblem(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof ColumnPlanError) {
     return new ApiError('validation_failed', `The CSV header cannot be mapped: ${error.message}.`, { errors: error.errors.map((e) => ({ field: `column_map.${e.column}`, code: e.code, message: e.message })) });
@@ -48,66 +31,17 @@ function sourceProblem(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-const finalStatus = (row: { invalid: number }): ImportStatus => (row.invalid > 0 ? 'completed_with_errors' : 'completed');
+export const finalStatus = (row: { invalid: number }): ImportStatus => (row.invalid > 0 ? 'completed_with_errors' : 'completed');
 
-async function finish(deps: Deps, actor: { workspaceId: string }, importId: string, status: ImportStatus, errorMessage: string | null, eventActorRef: Parameters<typeof recordEvent>[3]): Promise<ImportRow> {
+/** Ends the import with `status`: its payload goes, and a completed import records lead_import.completed. */
+export async function finish(deps: Deps, actor: { workspaceId: string }, importId: string, status: ImportStatus, errorMessage: string | null, eventActorRef: Parameters<typeof recordEvent>[3]): Promise<ImportRow> {
   return deps.db.sql.begin(async (tx) => {
-    const row = (await setImportStatus(tx, actor.workspaceId, importId, { status, errorMessage, now: deps.clock.now() })) as ImportRow;
+    const row = await setImportStatus(tx, actor.workspaceId, importId, { status, errorMessage, now: deps.clock.now() });
+    if (!row) throw new Error(`lead import ${importId} is gone`);
     await dropImportPayload(tx, actor.workspaceId, importId);
     if (status === 'completed' || status === 'completed_with_errors') await recordEvent(deps, tx, actor.workspaceId, eventActorRef, 'lead_import.completed', importBody(row));
     return row;
   });
-}
-
-export async function bulkImportLeads(deps: Deps, actor: Actor, request: BulkImportRequest): Promise<BulkImportOutcome> {
-  const given = [request.rows !== undefined, request.csv !== undefined, request.csvUrl !== undefined].filter(Boolean).length;
-  if (given !== 1) {
-    throw new ApiError('validation_failed', 'Give exactly one of rows, csv and csv_url.', { errors: [{ field: 'body', code: 'one_source', message: 'exactly one of rows, csv, csv_url' }] });
-  }
-  checkStorable(request);
-  const source: ImportRow['source'] = request.rows !== undefined ? 'rows' : request.csv !== undefined ? 'csv' : 'csv_url';
-  const csvUrl = request.csvUrl === undefined ? null : checkUserUrl(request.csvUrl, { allowPrivate: deps.config.outbound.allowPrivate, field: 'csv_url' }).href;
-  const fields = { source, sourceUrl: csvUrl, onConflict: request.onConflict ?? 'skip', columnMap: request.columnMap ?? {}, tags: request.tags ?? [], createdBy: actor.userId } as const;
-
-  // Small inline sources are imported now; the count of a CSV is known after reading at most SYNC_LIMIT + 1 rows.
-  let small: ImportItem[] | undefined;
-  if (request.rows !== undefined && request.rows.length <= SYNC_LIMIT) small = await collect(jsonItems(request.rows), SYNC_LIMIT);
-  if (request.csv !== undefined) {
-    try {
-      small = await collect(csvItems(once(request.csv), request.columnMap), SYNC_LIMIT);
-    } catch (error) {
-      throw sourceProblem(error) ?? error;
-    }
-  }
-  if (small) {
-    const created = await insertImport(deps.db.sql, actor.workspaceId, deps.ids, { ...fields, status: 'processing', now: deps.clock.now() });
-    const results: RowResult[] = [];
-    const counts = await runImport(deps, { workspaceId: actor.workspaceId, importId: created.id, onConflict: fields.onConflict, tags: fields.tags }, (async function* () {
-      yield* small;
-    })(), { onResults: (rows) => results.push(...rows) });
-    const done = await finish(deps, actor, created.id, finalStatus(counts), null, eventActor(actor));
-    const invalidRows = results.filter((r) => r.result === 'invalid').map((r) => r.row);
-    const errors = invalidRows.length ? await listImportErrors(deps.db.sql, actor.workspaceId, created.id, { limit: 10_000, rows: invalidRows }) : [];
-    return { kind: 'completed', import: done, results: results.map((r) => (r.result === 'invalid' ? { ...r, errors: errors.filter((e) => e.row === r.row) } : r)) };
-  }
-  const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
-    const created = await insertImport(tx, actor.workspaceId, deps.ids, { ...fields, status: 'queued', now: deps.clock.now() });
-    if (request.rows !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, JSON.stringify(request.rows));
-    if (request.csv !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, csvPayload(request.csv));
-    return startOperation(deps, tx, actor, { kind: bulkImportLeadsJob, input: { import_id: created.id }, resource: { type: 'lead_import', id: created.id } });
-  });
-  afterCommit();
-  return { kind: 'started', operation: row };
-}
-
-/** Up to `limit` items, or undefined when there are more (the import then runs as a job). */
-async function collect(items: AsyncIterable<ImportItem>, limit: number): Promise<ImportItem[] | undefined> {
-  const out: ImportItem[] = [];
-  for await (const item of items) {
-    if (out.length >= limit) return undefined;
-    out.push(item);
-  }
-  return out;
 }
 
 /** Reads a bulk_import_leads file into the leads table, followed by the operation it started. */
@@ -192,7 +126,7 @@ async function sourceItems(deps: Deps, row: ImportRow, signal: AbortSignal): Pro
  * text. A payload stored raw by an earlier version is never valid JSON (it has over a thousand lines,
  * and a JSON string holds no raw line break), so it is read as it is.
  */
-const csvPayload = (csv: string) => JSON.stringify(csv);
+export const csvPayload = (csv: string) => JSON.stringify(csv);
 
 function csvFromPayload(payload: string): string {
   if (!payload.startsWith('"')) return payload;
@@ -201,19 +135,4 @@ function csvFromPayload(payload: string): string {
   } catch {
     return payload;
   }
-}
-
-/**
- * The options that apply to every row are refused as a whole when they hold a character that cannot be
- * stored (row values are reported per row by normalizeLead).
- */
-function checkStorable(request: BulkImportRequest): void {
-  const bad = [
-    ...(request.tags ?? []).map((tag, i) => [`tags[${i}]`, tag] as const),
-    ...Object.entries(request.columnMap ?? {}).flatMap(([key, target]) => [[`column_map`, key], [`column_map.${storable(key)}`, target]] as const),
-  ].filter(([, value]) => typeof value === 'string' && hasUnstorableCharacter(value));
-  if (bad.length === 0) return;
-  throw new ApiError('validation_failed', 'A NUL or an unpaired surrogate cannot be stored.', {
-    errors: bad.map(([field]) => ({ field, code: 'invalid_character', message: 'holds a NUL or an unpaired surrogate' })),
-  });
 }

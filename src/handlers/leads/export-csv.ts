@@ -1,6 +1,6 @@
 // Writes leads as CSV (RFC 4180, comma, CRLF) that is safe to open in a spreadsheet: text that a
 // spreadsheet would run as a formula is defused with a leading apostrophe.
-import { TAG_SEPARATOR } from './lead-fields.ts';
+import { TAG_SEPARATOR } from './lead-columns.ts';
 
 export const LEAD_EXPORT_COLUMNS = [
   'id',

@@ -1,7 +1,7 @@
-// export_leads: a CSV of the leads matching list_leads' filters, written by a job into parts (each
-// part one transaction with the export's checkpoint, so a resumed export continues after the last
-// committed part and writes every lead once), then streamed back by download_lead_export with the
-// caller's credential. The export is a snapshot: leads created after it started are left out. Cells a
+// The jobs of export_leads (export-leads.ts): a CSV of the leads matching list_leads' filters, written
+// into parts (each part one transaction with the export's checkpoint, so a resumed export continues
+// after the last committed part and writes every lead once), then streamed back by download_lead_export
+// with the caller's credential. The export is a snapshot: leads created after it started are left out. Cells a
 // spreadsheet would run as formulas are defused (src/handlers/leads/export-csv.ts). Parts are kept for
 // EXPORT_TTL_MS after the export is ready, then swept.
 import { z } from 'zod';
@@ -13,21 +13,16 @@ import {
   exportLeadsPage,
   findExport,
   finishExport,
-  insertExport,
   lockExport,
-  readExportParts,
   sweepExpiredExports,
-  type ExportFilters,
   type ExportRow,
 } from './lead-exports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
-import { defineJob } from '../../jobs/job-kind.ts';
+import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
 import { csvLine, leadExportHeader, leadExportRow } from './export-csv.ts';
-import type { Actor } from '../actor.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
-import { defineOperationJob, OperationCancelled, RunSuperseded, startOperation, type OperationJobKind } from '../operations/operation-job.ts';
-import type { OperationRow } from '../operations/operations-data.ts';
+import { defineOperationJob, OperationCancelled, RunSuperseded, type OperationJobKind } from '../operations/operation-job.ts';
 import { exportBody } from './wire.ts';
 
 /** Leads per part: one read, one transaction, about 0.5 MB of CSV. */
@@ -36,48 +31,6 @@ export const EXPORT_PART_ROWS = 2_000;
 export const EXPORT_MAX_CUSTOM_COLUMNS = 200;
 export const EXPORT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const BOM = '\ufeff';
-
-/** Filters arrive validated by the contract (date-times, statuses, the import id's form). */
-export async function exportLeads(deps: Deps, actor: Actor, filters: ExportFilters): Promise<OperationRow> {
-  const clean: ExportFilters = {
-    ...(filters.q?.trim() ? { q: filters.q.trim() } : {}),
-    ...(filters.status?.length ? { status: [...new Set(filters.status)] } : {}),
-    ...(filters.tag ? { tag: filters.tag } : {}),
-    ...(filters.import_id ? { import_id: filters.import_id } : {}),
-    ...(filters.created_after ? { created_after: filters.created_after } : {}),
-    ...(filters.created_before ? { created_before: filters.created_before } : {}),
-  };
-  const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
-    const created = await insertExport(tx, actor.workspaceId, deps.ids, { filters: clean, createdBy: actor.userId, now: deps.clock.now() });
-    return startOperation(deps, tx, actor, { kind: exportLeadsJob, input: { export_id: created.id }, resource: { type: 'lead_export', id: created.id } });
-  });
-  afterCommit();
-  return row;
-}
-
-export async function getLeadExport(deps: Deps, actor: Actor, exportId: string): Promise<ExportRow> {
-  const row = await findExport(deps.db.sql, actor.workspaceId, exportId);
-  if (!row) throw new ApiError('not_found', `No lead export ${exportId} in this workspace.`);
-  return row;
-}
-
-/** The ready export's CSV as a stream of parts, read a few at a time so memory stays one part or so. */
-export async function downloadLeadExport(deps: Deps, actor: Actor, exportId: string): Promise<{ row: ExportRow; chunks: AsyncGenerator<string> }> {
-  const row = await getLeadExport(deps, actor, exportId);
-  if (row.status === 'expired') throw new ApiError('export_expired', `Lead export ${exportId} expired at ${row.expires_at?.toISOString()}; start a new one with export_leads.`);
-  if (row.status !== 'ready') {
-    throw new ApiError('export_not_ready', `Lead export ${exportId} is ${row.status}, not ready${row.status === 'queued' || row.status === 'processing' ? '; wait for its operation (get_operation) and try again' : ''}.`);
-  }
-  async function* chunks(): AsyncGenerator<string> {
-    for (let next = 0; next < row.parts; ) {
-      const parts = await readExportParts(deps.db.sql, actor.workspaceId, exportId, next, 4);
-      if (parts.length === 0) throw new Error(`lead export ${exportId} lost its parts while being read`);
-      for (const part of parts) yield part.content;
-      next = parts[parts.length - 1].part + 1;
-    }
-  }
-  return { row, chunks: chunks() };
-}
 
 /** Writes an export_leads file in parts, followed by the operation it started. */
 export const exportLeadsJob: OperationJobKind<{ export_id: string }> = defineOperationJob({

@@ -6,10 +6,13 @@
 // written, so memory is two batches, whatever the file size.
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type { TransactionSql } from 'postgres';
-import { addImportBatch, insertImportErrors, LeadBatch, writeLeadCounts, writeLeads, type BatchOutcome, type NewImportError } from './leads-data.ts';
+import { addImportBatch, insertImportErrors, type NewImportError } from './lead-imports-data.ts';
+import { LeadBatch } from './lead-batch.ts';
+import { type BatchOutcome, writeLeadCounts, writeLeads } from './lead-batch-data.ts';
 import type { Deps } from '../../deps.ts';
 import { RunSuperseded } from '../operations/operation-job.ts';
-import { applyColumnMapToFields, indexColumns, normalizeLead, planColumns, storable, type ColumnPlan, type FieldError, type IndexedColumns } from './lead-fields.ts';
+import { applyColumnMapToFields, indexColumns, planColumns, type ColumnPlan, type IndexedColumns } from './lead-columns.ts';
+import { normalizeLead, storable, type FieldError } from './lead-fields.ts';
 import { readCsvFields } from './csv-rows.ts';
 
 /** One row of an import, numbered from 1: the fields to normalise, or why the row could not be read. */

@@ -1,5 +1,6 @@
 // Leads and lead imports as the contract shows them.
-import type { ImportErrorRow, ImportRow, LeadRow } from './leads-data.ts';
+import type { ImportErrorRow, ImportRow } from './lead-imports-data.ts';
+import type { LeadRow } from './leads-data.ts';
 import type { ExportRow } from './lead-exports-data.ts';
 
 export const importBody = (i: ImportRow) => ({

@@ -5,7 +5,7 @@
 import { CANDIDATE_PAGE, enrollmentCandidates, insertEnrollments, type EnrollSource } from './sequence-enrollments-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { SequenceRow } from './sequences-data.ts';
-import { findImport } from '../leads/leads-data.ts';
+import { findImport } from '../leads/lead-imports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { dispatchSequenceMessagesJob } from './sender.ts';
 import { ApiError } from '../../errors.ts';

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
-import { findLead, listLeads, type LeadRow } from '../leads/leads-data.ts';
+import { findLead, listLeadRows, type LeadRow } from '../leads/leads-data.ts';
 import { sequenceChecks } from './sequence-checks.ts';
 import { requireSequence } from './sequence-record.ts';
 import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
@@ -38,7 +38,7 @@ async function previewLeads(deps: Deps, workspaceId: string, leadIds: string[] |
     if (missing.length) throw new ApiError('not_found', `No lead ${missing.join(', ')} in this workspace.`);
     return found.filter((row) => row !== undefined).map(templateLead);
   }
-  const recent = await listLeads(deps.db.sql, workspaceId, { statuses: ['active'], limit: 3 });
+  const recent = await listLeadRows(deps.db.sql, workspaceId, { statuses: ['active'], limit: 3 });
   return recent.length ? recent.map(templateLead) : [SAMPLE_LEAD];
 }
 

@@ -4,7 +4,8 @@
 // messages cancelled.
 import type { UnsubscribeOneClickInput, UnsubscribeOneClickOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
-import { findLead, setLeadStatus, suppress } from '../leads/leads-data.ts';
+import { findLead, setLeadStatus } from '../leads/leads-data.ts';
+import { suppress } from '../leads/lead-suppressions-data.ts';
 import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 import { recordEvent } from '../events/record-event.ts';

@@ -1,21 +1,31 @@
-import type { DeliveryStatus } from './webhooks-data.ts';
 import type { ListWebhookDeliveriesInput, ListWebhookDeliveriesOutput } from '../../generated/handlers.ts';
-import { requireAdmin } from '../actor.ts';
-import { listWebhookDeliveries as list } from './list-webhook-deliveries-logic.ts';
-import { deliveryBody } from './wire.ts';
+import { findEndpoint, listDeliveries } from './webhooks-data.ts';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+import { requireAdmin, type Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
-import { cursorScope, decodeCursor, page } from '../pagination.ts';
-import { commaList } from '../query-lists.ts';
+import { byCreation, listPage } from '../list-page.ts';
+import { cursorScope } from '../pagination.ts';
+import { deliveryBody } from './wire.ts';
 
-const statuses: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled'];
+export type ListWebhookDeliveriesRequest = ListWebhookDeliveriesInput['query'];
 
-export async function listWebhookDeliveries(input: ListWebhookDeliveriesInput, ctx: HandlerContext): Promise<ListWebhookDeliveriesOutput> {
-  const actor = actorFrom(ctx);
+/** Admin-only; one endpoint's deliveries, newest first. */
+export function listWebhookDeliveries(deps: Deps, actor: Actor, endpointId: string, request: ListWebhookDeliveriesRequest) {
   requireAdmin(actor);
-  const { query } = input;
-  const limit = query.limit ?? 20;
-  const scope = cursorScope(ctx.deps.auth, `list_webhook_deliveries:${input.path.endpoint_id}`, actor.workspaceId);
-  const before = decodeCursor(query.cursor, scope);
-  const rows = await list(ctx.deps, actor, { endpointId: input.path.endpoint_id, statuses: commaList(query.status, 'status', statuses), before, limit: limit + 1 });
-  return { status: 200, body: page(rows, limit, deliveryBody, (r) => ({ at: r.created_at.toISOString(), id: r.id }), scope) };
+  return listPage(request, {
+    scope: cursorScope(deps.auth, `list_webhook_deliveries:${endpointId}`, actor.workspaceId),
+    fetch: async ({ limit, after }) => {
+      if (!(await findEndpoint(deps.db.sql, actor.workspaceId, endpointId))) {
+        throw new ApiError('not_found', `No webhook endpoint ${endpointId} in this workspace.`);
+      }
+      return listDeliveries(deps.db.sql, actor.workspaceId, { endpointId, statuses: request.status ?? [], before: after, limit });
+    },
+    toItem: deliveryBody,
+    position: byCreation,
+  });
+}
+
+export async function handle(input: ListWebhookDeliveriesInput, ctx: HandlerContext): Promise<ListWebhookDeliveriesOutput> {
+  return { status: 200, body: await listWebhookDeliveries(ctx.deps, actorFrom(ctx), input.path.endpoint_id, input.query) };
 }

@@ -1,16 +1,25 @@
 import type { ListWebhookEndpointsInput, ListWebhookEndpointsOutput } from '../../generated/handlers.ts';
-import { requireAdmin } from '../actor.ts';
-import { listWebhookEndpoints as list } from './list-webhook-endpoints-logic.ts';
-import { endpointBody } from './wire.ts';
+import { listEndpoints } from './webhooks-data.ts';
+import type { Deps } from '../../deps.ts';
+import { requireAdmin, type Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
-import { cursorScope, decodeCursor, page } from '../pagination.ts';
+import { byCreation, listPage } from '../list-page.ts';
+import { cursorScope } from '../pagination.ts';
+import { endpointBody } from './wire.ts';
 
-export async function listWebhookEndpoints(input: ListWebhookEndpointsInput, ctx: HandlerContext): Promise<ListWebhookEndpointsOutput> {
-  const actor = actorFrom(ctx);
+export type ListWebhookEndpointsRequest = ListWebhookEndpointsInput['query'];
+
+/** Admin-only; newest first. */
+export function listWebhookEndpoints(deps: Deps, actor: Actor, request: ListWebhookEndpointsRequest) {
   requireAdmin(actor);
-  const limit = input.query.limit ?? 20;
-  const scope = cursorScope(ctx.deps.auth, 'list_webhook_endpoints', actor.workspaceId);
-  const before = decodeCursor(input.query.cursor, scope);
-  const rows = await list(ctx.deps, actor, { limit: limit + 1, before });
-  return { status: 200, body: page(rows, limit, endpointBody, (r) => ({ at: r.created_at.toISOString(), id: r.id }), scope) };
+  return listPage(request, {
+    scope: cursorScope(deps.auth, 'list_webhook_endpoints', actor.workspaceId),
+    fetch: ({ limit, after }) => listEndpoints(deps.db.sql, actor.workspaceId, { limit, before: after }),
+    toItem: endpointBody,
+    position: byCreation,
+  });
+}
+
+export async function handle(input: ListWebhookEndpointsInput, ctx: HandlerContext): Promise<ListWebhookEndpointsOutput> {
+  return { status: 200, body: await listWebhookEndpoints(ctx.deps, actorFrom(ctx), input.query) };
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
-import { emailHash } from '../leads/leads-data.ts';
+import { emailHash } from '../leads/lead-suppressions-data.ts';
 import { markStaleSendingUncertainAcrossWorkspaces, settleMail, takeDueMailAcrossWorkspaces, type MailEnd, type MailRow } from './webinar-mail-data.ts';
 import { findRegistrant, isSuppressed, type RegistrantRow } from './webinar-registrants-data.ts';
 import { findWebinar, type WebinarRow } from './webinars-data.ts';

@@ -2,7 +2,9 @@
 // skipped rows are told apart; `update` merges but never re-activates; a suppressed address is
 // created suppressed. Runs on PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeadBatch, suppress, writeLeadBatch, writeLeadCounts } from '../../../src/handlers/leads/leads-data.ts';
+import { LeadBatch } from '../../../src/handlers/leads/lead-batch.ts';
+import { suppress } from '../../../src/handlers/leads/lead-suppressions-data.ts';
+import { writeLeadBatch, writeLeadCounts } from '../../../src/handlers/leads/lead-batch-data.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { blankLead } from './lead-fixtures.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyColumnMap, applyColumnMapToFields, indexColumns, normalizeLead, planColumns, type ColumnPlan } from '../../../src/handlers/leads/lead-fields.ts';
+import { applyColumnMap, applyColumnMapToFields, indexColumns, planColumns, type ColumnPlan } from '../../../src/handlers/leads/lead-columns.ts';
+import { normalizeLead } from '../../../src/handlers/leads/lead-fields.ts';
 
 function planOf(header: string[], columnMap?: Record<string, string>): ColumnPlan {
   const result = planColumns(header, columnMap);

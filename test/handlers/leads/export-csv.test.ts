@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readCsvRows } from '../../../src/handlers/leads/csv-rows.ts';
 import { csvCell, csvLine, LEAD_EXPORT_COLUMNS, leadExportHeader, leadExportRow, leadsCsv, type ExportableLead } from '../../../src/handlers/leads/export-csv.ts';
-import { applyColumnMap, normalizeLead, planColumns } from '../../../src/handlers/leads/lead-fields.ts';
+import { applyColumnMap, planColumns } from '../../../src/handlers/leads/lead-columns.ts';
+import { normalizeLead } from '../../../src/handlers/leads/lead-fields.ts';
 
 async function collect(lines: AsyncIterable<string>): Promise<string> {
   let text = '';

@@ -3,7 +3,9 @@
 // goes by COPY into a staging table; on the embedded PGlite (where COPY through the socket kills the
 // process) it cannot, and goes as array literals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeadBatch, writeLeadCounts, writeLeads, type BatchEncoding, type LeadFields } from '../../../src/handlers/leads/leads-data.ts';
+import { type BatchEncoding, LeadBatch } from '../../../src/handlers/leads/lead-batch.ts';
+import { writeLeadCounts, writeLeads } from '../../../src/handlers/leads/lead-batch-data.ts';
+import { type LeadFields } from '../../../src/handlers/leads/leads-data.ts';
 import { runImport, type ImportItem } from '../../../src/handlers/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { blankLead, newImport } from './lead-fixtures.ts';

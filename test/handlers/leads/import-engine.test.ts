@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvItems, ImportSuperseded, runImport } from '../../../src/handlers/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
-import { newImport as makeImport } from './lead-fixtures.ts';
+import { newImport } from './lead-fixtures.ts';
 
 let t: TestApp;
 let owner: SignupResult;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const newImport = () => makeImport(t, owner.workspaceId, { source: 'csv', tags: ['import'] });
+const newCsvImport = () => newImport(t, owner.workspaceId, { source: 'csv', tags: ['import'] });
 
 async function* chunks(text: string, size = 7): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
@@ -24,7 +24,7 @@ const csv = '\uFEFFEmail;First Name;Company;Notes\r\nada@x.example;Ada;"Acme, In
 
 describe('the lead import engine', () => {
   it('imports a real-world CSV with per-row errors and counts that add up', async () => {
-    const target = await newImport();
+    const target = await newCsvImport();
     const counts = await runImport(t.deps, target, csvItems(chunks(csv), { Notes: 'custom_fields.notes' }), { batchSize: 2 });
     expect(counts).toEqual({ total: 5, created: 2, updated: 0, skipped_duplicate: 1, invalid: 2 });
     expect(counts.created + counts.updated + counts.skipped_duplicate + counts.invalid).toBe(counts.total);
@@ -37,7 +37,7 @@ describe('the lead import engine', () => {
   });
 
   it('stops a run whose checkpoint another run of the import moved, writing nothing of its batch', async () => {
-    const target = await newImport();
+    const target = await newCsvImport();
     const lines = ['email,first_name', ...Array.from({ length: 6 }, (_, i) => `ahead${i}@x.example,P${i}`)].join('\n');
     // Another run (presumed dead and retried, yet alive) committed the first three rows already.
     await t.db.sql`update lead_imports set rows_done = 3, total = 3, created = 3 where id = ${target.importId}`;
@@ -49,7 +49,7 @@ describe('the lead import engine', () => {
   });
 
   it('resumes after a crash: committed batches are skipped, nothing is written or counted twice', async () => {
-    const target = await newImport();
+    const target = await newCsvImport();
     const lines = ['email,first_name', ...Array.from({ length: 10 }, (_, i) => `resume${i}@x.example,P${i}`)].join('\n');
     let batches = 0;
     await expect(

@@ -2,10 +2,11 @@
 // travel in; the engine reads the next batch while one is written, yet commits checkpoints strictly
 // in order, stops reading when a write fails, and never leaves a write running after it returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeadBatch, writeLeadBatch, writeLeadCounts } from '../../../src/handlers/leads/leads-data.ts';
+import { LeadBatch } from '../../../src/handlers/leads/lead-batch.ts';
+import { writeLeadBatch, writeLeadCounts } from '../../../src/handlers/leads/lead-batch-data.ts';
 import { runImport, type ImportItem } from '../../../src/handlers/leads/import-engine.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
-import { blankLead, newImport as makeImport } from './lead-fixtures.ts';
+import { blankLead, newImport } from './lead-fixtures.ts';
 
 let t: TestApp;
 let owner: SignupResult;
@@ -17,7 +18,7 @@ afterAll(async () => t?.close());
 
 const lead = blankLead;
 
-const newImport = () => makeImport(t, owner.workspaceId, { source: 'rows', tags: [] });
+const newRowsImport = () => newImport(t, owner.workspaceId, { source: 'rows', tags: [] });
 
 /** Rows 1..n, recording how far the engine had read each time a batch is about to be written. */
 function source(prefix: string, n: number, read: { upTo: number }): AsyncGenerator<ImportItem> {
@@ -73,7 +74,7 @@ describe('writeLeadCounts', () => {
 
 describe('runImport pipeline', () => {
   it('reads at most one batch ahead and commits every checkpoint in order', async () => {
-    const target = await newImport();
+    const target = await newRowsImport();
     const read = { upTo: 0 };
     const seen: Array<{ done: number; readUpTo: number; committed: number }> = [];
     const counts = await runImport(t.deps, target, source('ahead', 23, read), {
@@ -94,7 +95,7 @@ describe('runImport pipeline', () => {
   });
 
   it('stops reading when a batch fails and keeps the batches committed before it', async () => {
-    const target = await newImport();
+    const target = await newRowsImport();
     const read = { upTo: 0 };
     let calls = 0;
     await expect(
@@ -112,7 +113,7 @@ describe('runImport pipeline', () => {
   });
 
   it('waits for the batch being written before throwing a read error', async () => {
-    const target = await newImport();
+    const target = await newRowsImport();
     const failing = (async function* (): AsyncGenerator<ImportItem> {
       for (let row = 1; row <= 12; row += 1) yield { row, input: { email: `readfail${row}@pipe.example` } };
       throw new Error('source broke');

@@ -1,7 +1,7 @@
 // Shared makings of the lead tests: a lead with only the fields a test names, and an import row
 // (through the data layer, as the service writes it) for running the engine directly.
 import type { LeadFields } from '../../../src/handlers/leads/leads-data.ts';
-import { insertImport } from '../../../src/handlers/leads/leads-data.ts';
+import { insertImport } from '../../../src/handlers/leads/lead-imports-data.ts';
 import type { ImportTarget } from '../../../src/handlers/leads/import-engine.ts';
 import type { TestApp } from '../../helpers/app.ts';
 

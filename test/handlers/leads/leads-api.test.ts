@@ -66,6 +66,12 @@ describe('single leads', () => {
     await call('POST', `/api/v1/leads/${b.id}/unsubscribe`, undefined, other.token);
     expect((await call('GET', '/api/v1/leads?tag=alpha', undefined, other.token)).body.data.map((l: any) => l.email)).toEqual(['a1@f.example']);
     expect((await call('GET', '/api/v1/leads?status=unsubscribed', undefined, other.token)).body.data.map((l: any) => l.email)).toEqual(['b1@f.example']);
+    expect((await call('GET', '/api/v1/leads?status=unsubscribed,active', undefined, other.token)).body.data.map((l: any) => l.email)).toEqual(['b1@f.example', 'a1@f.example']);
+    const bad = await call('GET', '/api/v1/leads?status=active,gone', undefined, other.token);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      { field: 'query.status', code: 'invalid_value', message: 'has "gone", which is not one of active, unsubscribed, bounced, do_not_contact' },
+    ]);
     expect((await call('GET', `/api/v1/leads/${b.id}`)).status).toBe(404);
     expect((await call('PATCH', `/api/v1/leads/${b.id}`, { first_name: 'x' })).status).toBe(404);
     expect((await call('DELETE', `/api/v1/leads/${b.id}`)).status).toBe(404);

@@ -105,6 +105,12 @@ describe('webhook endpoints', () => {
     await t.createKey(admin.token, 'doomed');
     const [delivery] = await eventually(() => deliveries(admin.token, endpoint.id), (d) => d[0]?.status === 'failed');
     expect(delivery).toMatchObject({ attempts: 3, last_status_code: 500 });
+    const byStatus = async (query: string) => (await t.request(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries${query}`, { token: admin.token })).json() as Promise<any>;
+    expect((await byStatus('?status=failed,cancelled')).data.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
+    expect((await byStatus('?status=succeeded')).data).toEqual([]);
+    expect((await byStatus('?status=lost')).errors).toEqual([
+      { field: 'query.status', code: 'invalid_value', message: 'has "lost", which is not one of pending, succeeded, failed, cancelled' },
+    ]);
     const [disabled] = (await (await t.request('/api/v1/webhook-endpoints', { token: admin.token })).json() as { data: Endpoint[] }).data;
     expect(disabled).toMatchObject({ status: 'disabled', disabled_reason: 'failing', failure_count: 3 });
     const events = (await (await t.request('/api/v1/events?type=webhook_endpoint.disabled', { token: admin.token })).json()) as { data: any[] };

@@ -4,7 +4,7 @@
 // do not hold up another's. The options that apply to every row are refused whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../../src/handlers/actor.ts';
-import { bulkImportLeads } from '../../../src/handlers/leads/bulk-import.ts';
+import { bulkImportLeads } from '../../../src/handlers/leads/bulk-import-leads.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
 
 const terminal = ['succeeded', 'failed', 'cancelled'];
