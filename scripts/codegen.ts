@@ -41,7 +41,9 @@ function staleFiles(files: GeneratedFile[], dir: string): string[] {
 }
 
 try {
-  const files = await generate({ spec, manifest, warn: (msg) => console.warn(msg) });
+  // The repository's own contract also gets the handler registry (src/handlers/<tag>/<operation>.ts).
+  const handlersDir = values.spec === 'openapi/openapi.yaml' ? '../handlers' : undefined;
+  const files = await generate({ spec, manifest, handlersDir, warn: (msg) => console.warn(msg) });
   const packaged = packageFiles();
   if (values.check) {
     const stale = [...staleFiles(files, out), ...staleFiles(packaged, process.cwd())];

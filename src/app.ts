@@ -7,7 +7,7 @@ import type { Deps } from './deps.ts';
 import { ApiError } from './errors.ts';
 import { operations, routes } from './generated/routes.ts';
 import type { HandlerContext } from './handlers/context.ts';
-import { handlers } from './handlers/registry.ts';
+import { handlers } from './generated/registry.ts';
 import { docsPaths, docsRoutes } from './http/docs.ts';
 import { sandboxPaths, sandboxProviderRoutes } from './sandbox/google-provider.ts';
 import { PAGE_STYLE_PATH, pageStyleRoutes } from './http/page-style.ts';

@@ -14,7 +14,7 @@ import { exportLeadsJob, sweepLeadExportsJob } from './handlers/leads/export.ts'
 import { sweepStaleOperationsJob } from './handlers/operations/sweep-stale.ts';
 import { dispatchSequenceMessagesJob, sendFromMailboxJob } from './handlers/sequences/sender.ts';
 import { deliverWebhookJob } from './handlers/webhooks/deliver.ts';
-import { sendTestWebhookJob } from './handlers/webhooks/send-test-webhook-logic.ts';
+import { sendTestWebhookJob } from './handlers/webhooks/send-test-webhook-job.ts';
 import { sendWebinarMailJob, sendWebinarReminderJob } from './handlers/webinars/send-mail.ts';
 import { sweepIdempotencyKeysJob } from './http/sweep-idempotency-keys.ts';
 import type { JobKind } from './jobs/job-kind.ts';

@@ -1,6 +1,7 @@
 // Runs every emitter over one contract and returns the files, without touching the disk.
 import { basename } from 'node:path';
 import { emitHandlers } from './emit-handlers.ts';
+import { emitRegistry } from './emit-registry.ts';
 import { emitRoutes } from './emit-routes.ts';
 import { emitTypes } from './emit-types.ts';
 import { emitSdk, emitSdkRuntime, sdkBinding, type SdkEntry } from './emit-sdk.ts';
@@ -21,6 +22,8 @@ export interface GenerateOptions {
   warn?: (message: string) => void;
   /** Also emit mcp-tools.json, the tool descriptors as JSON, for tools outside TypeScript (the tests' MCP Inspector run). */
   toolsJson?: boolean;
+  /** Also emit registry.ts, mapping each operation to the module of its handler in this folder (relative to the output). */
+  handlersDir?: string;
 }
 
 export function headerText(spec: string, manifest?: string): string {
@@ -53,6 +56,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
     { name: 'types.ts', content: await emitTypes(model.doc, header) },
     { name: 'routes.ts', content: emitRoutes(model, header) },
     { name: 'handlers.ts', content: emitHandlers(model, header) },
+    ...(options.handlersDir ? [{ name: 'registry.ts', content: emitRegistry(model, header, options.handlersDir) }] : []),
     { name: 'sdk-runtime.ts', content: emitSdkRuntime(header) },
     { name: 'sdk.ts', content: emitSdk(model, sdkEntries, header) },
     { name: 'mcp-tools.ts', content: emitToolsTs(tools, header) },

@@ -9,7 +9,7 @@ import { requireAdmin, type Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { startOperation } from '../operations/operation-job.ts';
 import { operationBody, operationPath } from '../operations/wire.ts';
-import { sendTestWebhookJob } from './send-test-webhook-logic.ts';
+import { sendTestWebhookJob } from './send-test-webhook-job.ts';
 
 export const TEST_EVENT_TYPE = 'webhook.test';
 
