@@ -46,8 +46,7 @@ describe('the alias finder', () => {
   });
 });
 
-// Area helpers are removing the remaining aliases in parallel: enabled when issue 27 areas land.
-describe.skip('files under src/', () => {
+describe('files under src/', () => {
   it('import nothing under another name', () => {
     const found = sources.flatMap((f) => aliases(text.get(f) as string).map((alias) => `${f}: ${alias}`));
     expect(found).toEqual([]);

@@ -4,7 +4,7 @@
 // with its checkpoint (`rows_done`). A resumed import skips the rows already done, so after a crash
 // every row is written and counted exactly once. The next batch is read and normalised while one is
 // written, so memory is two batches, whatever the file size.
-import { setImmediate as yieldToIo } from 'node:timers/promises';
+import * as timers from 'node:timers/promises';
 import type { TransactionSql } from 'postgres';
 import { addImportBatch, insertImportErrors, type NewImportError } from './lead-imports-data.ts';
 import { LeadBatch } from './lead-batch.ts';
@@ -154,7 +154,7 @@ export async function runImport(
       if (failed) break;
       if (item.row <= skip) continue;
       batch.add(item);
-      if (batch.total % YIELD_EVERY === 0) await yieldToIo();
+      if (batch.total % YIELD_EVERY === 0) await timers.setImmediate();
       if (batch.total >= size) {
         await start(batch);
         batch = newBatch(batch);

@@ -7,7 +7,7 @@
 // import memory row measures it).
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import { setImmediate as yieldToIo } from 'node:timers/promises';
+import * as timers from 'node:timers/promises';
 import type { Database } from '../../db/connection.ts';
 import type { Ids } from '../../deps.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
@@ -183,7 +183,7 @@ async function copyAnswered(sql: ReturnType<typeof query>): Promise<void> {
       return;
     } catch (error) {
       // A Node whose streams call final a turn after end(): the COPY is still open on the connection.
-      if ((error as { code?: unknown }).code === 'COPY_IN_PROGRESS') await yieldToIo();
+      if ((error as { code?: unknown }).code === 'COPY_IN_PROGRESS') await timers.setImmediate();
       else throw new Error('PostgreSQL refused the COPY of a lead batch (a value it cannot store)', { cause: error });
     }
   }
