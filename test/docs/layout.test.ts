@@ -99,7 +99,4 @@ describe('the layout block parser', () => {
   });
 });
 
-// The lead is rewriting README.md's layout section (issue 27): enabled when issue 27 areas land.
-describe.skip('the layout block of README.md', () => layoutCases('README.md'));
-
-describe('the layout block of docs/contributing.md', () => layoutCases('docs/contributing.md'));
+describe('the layout block of README.md', () => layoutCases('README.md'));
