@@ -39,7 +39,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   const manifest = loadManifest(options.manifest);
   const applied = applyManifest(model.operations, manifest, warn);
   const text = headerText(relativeName(options.spec), options.manifest ? relativeName(options.manifest) : undefined);
-  const header = `// ${text}\n/* eslint-disable */\n`;
+  const header = `// ${text}\n`;
 
   const inputs = new Map(model.operations.map((op) => [op, buildInput(model.doc, op)]));
   const descriptors = applied.map((tool) => buildDescriptor(model.doc, tool, inputs.get(tool.op)!));
