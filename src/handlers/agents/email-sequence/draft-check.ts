@@ -6,13 +6,8 @@
 // all, no sentence is used twice, and the brief is about what the passages say (knowledge-check.ts).
 import { parseVariables } from '../../sequences/template.ts';
 import type { DraftStep, WriterBrief } from '../model-writer.ts';
+import type { DraftProblem } from './draft-problem.ts';
 import { knowledgeProblems } from './knowledge-check.ts';
-
-export interface DraftProblem {
-  step: number;
-  code: string;
-  message: string;
-}
 
 export const SUBJECT_MAX = 150;
 export const BODY_MAX = 5000;

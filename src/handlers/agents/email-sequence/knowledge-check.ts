@@ -5,7 +5,7 @@
 // otherwise, since every sentence of the draft is the knowledge's).
 import { attribution, isQuotation, logicalLines, textUnits } from '../quotations.ts';
 import type { DraftStep, WriterBrief, WriterPassage } from '../model-writer.ts';
-import type { DraftProblem } from './draft-check.ts';
+import type { DraftProblem } from './draft-problem.ts';
 import { keywords } from './keywords.ts';
 
 interface KnownQuotation {
