@@ -1,12 +1,14 @@
 // Opens the database: PostgreSQL from a URL, or embedded PGlite served over a private unix
 // socket so that both are reached through the same postgres.js client.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, Socket } from 'node:net';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
+import { lockDataDir } from './data-dir-lock.ts';
+import { failedSocket, noDelaySocket, type SocketTarget } from './postgres-sockets.ts';
 import { guardPool } from './transaction-guard.ts';
 import { watchReplies } from './reply-watchdog.ts';
 
@@ -98,52 +100,6 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return { sql, kind: 'postgres', connectionString: url, pgOptions, close: () => sql.end() };
 }
 
-/** What postgres.js hands a socket factory (its parsed options), as far as noDelaySocket reads it. */
-interface SocketTarget {
-  host: string[];
-  port: number[];
-  path?: string | false;
-  connect_timeout?: number;
-}
-
-/**
- * A TCP connection to the server with Nagle's algorithm off. postgres.js leaves it on, and a small
- * message written while a larger one is not yet acknowledged (COPY's CopyDone after its data, a
- * Bind after the Parse it waited for) then waits for the server's delayed ACK: about 40 ms on Linux.
- * Measured on PostgreSQL 15, one batch of a lead import (COPY then insert, 5,000 rows): 87–135 ms
- * with Nagle, 42–50 ms without. Hosts are tried in order; a unix socket path is connected as it is.
- */
-function noDelaySocket(target: SocketTarget): Promise<Socket> {
-  const attempts = target.path ? [{ path: target.path }] : target.host.map((host, i) => ({ host, port: target.port[i] ?? target.port[0] }));
-  const timeoutMs = (target.connect_timeout ?? 30) * 1000;
-  const attempt = (index: number, failure?: Error): Promise<Socket> => {
-    const where = attempts[index];
-    if (!where) return Promise.reject(failure ?? new Error('no database host to connect to'));
-    return new Promise<Socket>((resolveSocket, reject) => {
-      const socket = 'path' in where ? connect({ path: where.path }) : connect({ host: where.host, port: where.port, noDelay: true });
-      socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`connecting to the database timed out after ${timeoutMs} ms`)));
-      socket.once('connect', () => {
-        socket.setTimeout(0);
-        socket.removeListener('error', reject);
-        resolveSocket(socket);
-      });
-      socket.once('error', reject);
-    }).catch((error: Error) => attempt(index + 1, error));
-  };
-  return attempt(0);
-}
-
-/**
- * A socket that fails with `error` as soon as postgres.js listens to it. A socket factory that rejects
- * instead leaves postgres.js 3.4's connection `connecting` for good (it never sees a close), and every
- * later query queued behind it: after one refused connection the pool would never answer again.
- */
-function failedSocket(error: Error): Socket {
-  const socket = new Socket();
-  setImmediate(() => socket.destroy(error));
-  return socket;
-}
-
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   if (options.memory) return servePglite(await PGlite.create(), options);
   const dataDir = resolve(options.dataDir as string);
@@ -162,40 +118,6 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   } catch (error) {
     await unlock();
     throw error;
-  }
-}
-
-// PGlite takes no lock on its data folder, and two processes writing one folder lose rows
-// (for example `npm run db:migrate` beside a running server), so a pid file makes that an error.
-// The start time tells a stale file from a previous process that had our pid (containers).
-const LOCK_FILE = 'service-mcp.lock';
-const ownLock = `${process.pid} ${Math.round(performance.timeOrigin)}`;
-
-async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
-  const file = join(dataDir, LOCK_FILE);
-  try {
-    await writeFile(file, ownLock, { flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const holder = await readFile(file, 'utf8').catch(() => '');
-    if (isHeld(holder)) {
-      const pid = holder.split(' ')[0];
-      throw new Error(`data folder ${dataDir} is in use by process ${pid} (lock file ${file})`);
-    }
-    await writeFile(file, ownLock);
-  }
-  return () => rm(file, { force: true });
-}
-
-function isHeld(holder: string): boolean {
-  const pid = Number(holder.split(' ')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return holder === ownLock;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

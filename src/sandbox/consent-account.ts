@@ -1,7 +1,7 @@
 // The account a person types on a sandbox consent page (Google's, Facebook's). It becomes a connector's
 // account and the From of sandbox mail, so it must be an e-mail address by the rules leads follow, not
 // merely look like one: `<img/src=x/onerror=alert(9)>@x.io` is refused and the form shown again.
-import { normalizeEmail } from '../handlers/leads/lead-fields.ts';
+import { normalizeEmail } from '../handlers/leads/lead-email.ts';
 import { escapeHtml } from '../http/page.ts';
 
 /** What the account field shows: the value typed (or the login hint), and why it was refused. */

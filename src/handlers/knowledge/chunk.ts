@@ -2,6 +2,7 @@
 // path, long sections are split at paragraphs then sentences with a small overlap, and small sibling
 // sections are packed together.
 import type { Block, ExtractedPage } from './extract.ts';
+import { packSection } from './section-packing.ts';
 
 export interface Chunk {
   /** The enclosing headings, outermost first; for merged sibling sections, the path they share. */
@@ -29,7 +30,7 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-interface Limits {
+export interface Limits {
   /** Sizes in characters (4 per token). */
   target: number;
   max: number;
@@ -38,7 +39,7 @@ interface Limits {
   piece: number;
 }
 
-interface Section {
+export interface Section {
   path: string[];
   /** The path without this section's own heading: sections with the same parent are siblings. Text before the first heading has none. */
   parent: string[] | null;
@@ -46,8 +47,6 @@ interface Section {
   paragraphs: string[];
 }
 
-/** A chunk is closed before a paragraph that does not fit only once it holds this share of the target; a smaller one is filled with the paragraph's sentences. */
-const MIN_FILL = 0.75;
 /** Room kept in every chunk for its heading line (at most this many characters) or its overlap. */
 const HEADING_CHARS = 200;
 
@@ -99,172 +98,6 @@ function sections(blocks: Block[]): Section[] {
 
 function clip(text: string, chars: number): string {
   return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
-}
-
-// ---- packing one section ---------------------------------------------------------------------
-
-/** A piece of chunk text: a whole paragraph, or a sentence or line of one (`sep` joins it to the previous piece of the same paragraph). */
-interface Part {
-  text: string;
-  para: number;
-  sep: string;
-  code: boolean;
-}
-
-interface Draft {
-  parts: Part[];
-  /** Parts at the start that are no new content: the heading line, or the overlap with the previous chunk. */
-  lead: number;
-  chars: number;
-}
-
-function render(parts: Part[]): string {
-  return parts.map((p, i) => (i === 0 ? '' : parts[i - 1].para === p.para ? p.sep : '\n\n') + p.text).join('');
-}
-
-function packSection(section: Section, limits: Limits): string[] {
-  const drafts: Draft[] = [];
-  let draft = newDraft(section.heading ? [{ text: section.heading, para: -1, sep: '', code: false }] : []);
-  const hasContent = () => draft.parts.length > draft.lead;
-  const fits = (part: Part, limit: number) => draft.chars + separator(draft, part).length + part.text.length <= limit;
-  const add = (part: Part) => {
-    draft.chars += separator(draft, part).length + part.text.length;
-    draft.parts.push(part);
-  };
-  const close = () => {
-    drafts.push(draft);
-    draft = newDraft(overlapParts(draft, limits.overlap));
-  };
-
-  section.paragraphs.forEach((text, para) => {
-    const whole: Part = { text, para, sep: '', code: isCodeFence(text) };
-    // Whole paragraphs first: up to the target, or up to the maximum rather than be cut.
-    for (;;) {
-      if (fits(whole, limits.target) || (fits(whole, limits.max) && draft.chars < limits.target)) return add(whole);
-      if (!hasContent() || draft.chars < limits.target * MIN_FILL) break;
-      close();
-    }
-    for (const piece of splitParagraph(whole, limits.piece)) {
-      if (!fits(piece, limits.target) && hasContent()) close();
-      add(piece);
-    }
-  });
-  if (hasContent()) drafts.push(draft);
-  return rebalanceTail(drafts, limits).map((d) => render(d.parts));
-}
-
-function newDraft(parts: Part[]): Draft {
-  return { parts, lead: parts.length, chars: render(parts).length };
-}
-
-function separator(draft: Draft, part: Part): string {
-  const last = draft.parts[draft.parts.length - 1];
-  if (!last) return '';
-  return last.para === part.para ? part.sep : '\n\n';
-}
-
-/** A short last chunk of a long section goes back into the one before it when that stays under the maximum. */
-function rebalanceTail(drafts: Draft[], limits: Limits): Draft[] {
-  if (drafts.length < 2) return drafts;
-  const last = drafts[drafts.length - 1];
-  const previous = drafts[drafts.length - 2];
-  const joined = [...previous.parts, ...last.parts.slice(last.lead)];
-  if (last.chars >= limits.target / 4 || render(joined).length > limits.max) return drafts;
-  return [...drafts.slice(0, -2), { parts: joined, lead: previous.lead, chars: render(joined).length }];
-}
-
-/** The last whole sentences of a chunk, up to the overlap size (one sentence up to twice it). */
-function overlapParts(draft: Draft, limit: number): Part[] {
-  const taken: Part[] = [];
-  let chars = 0;
-  for (let i = draft.parts.length - 1; i >= 0 && limit > 0; i--) {
-    const part = draft.parts[i];
-    if (part.code || part.para < 0) break;
-    const sentences = splitSentences(part.text, part.para, part.sep);
-    for (let j = sentences.length - 1; j >= 0; j--) {
-      const size = sentences[j].text.length + 1;
-      if (chars + size > limit) return taken.length > 0 || size > 2 * limit ? taken : [sentences[j]];
-      taken.unshift(sentences[j]);
-      chars += size;
-    }
-  }
-  return taken;
-}
-
-// ---- splitting -------------------------------------------------------------------------------
-
-const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
-/** Segmenter breaks after these; they rarely end a sentence. */
-const ABBREVIATION = /(^|[\s(])(Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|Mt|vs|Inc|Ltd|Co|Corp|No|Fig|approx|e\.g|i\.e|[A-Z])\.$/;
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/;
-
-function isCodeFence(text: string): boolean {
-  return FENCE_LINE.test(text);
-}
-
-/** A paragraph too long for one chunk: sentences (and lines), or fenced runs of lines for code. */
-function splitParagraph(whole: Part, limit: number): Part[] {
-  // A fence whose opening line is itself long is split like prose: re-fencing every piece would not fit.
-  if (whole.code && whole.text.split('\n', 1)[0].length <= limit / 4) return splitCode(whole, limit);
-  return splitSentences(whole.text, whole.para, '').flatMap((s) => (s.text.length <= limit ? [s] : hardSplit(s, limit)));
-}
-
-/** Sentences of each line; the first of a line joins with a newline, the others with a space. */
-function splitSentences(text: string, para: number, firstSep: string): Part[] {
-  const parts: Part[] = [];
-  text.split('\n').forEach((line, index) => {
-    const sentences: string[] = [];
-    for (const { segment } of SENTENCES.segment(line)) {
-      const sentence = segment.trim();
-      if (!sentence) continue;
-      if (sentences.length > 0 && ABBREVIATION.test(sentences[sentences.length - 1])) sentences[sentences.length - 1] += ` ${sentence}`;
-      else sentences.push(sentence);
-    }
-    sentences.forEach((sentence, i) => parts.push({ text: sentence, para, sep: i > 0 ? ' ' : index > 0 ? '\n' : firstSep, code: false }));
-  });
-  return parts;
-}
-
-/** A sentence longer than a chunk: cut between words, and inside words longer than a chunk. */
-function hardSplit(sentence: Part, limit: number): Part[] {
-  const pieces: string[] = [];
-  let current = '';
-  for (const word of sentence.text.split(/(?<=\s)/)) {
-    if (current && current.length + word.length > limit) {
-      pieces.push(current);
-      current = '';
-    }
-    let rest = word;
-    for (; rest.length > limit; rest = rest.slice(limit)) pieces.push(rest.slice(0, limit));
-    current += rest;
-  }
-  pieces.push(current);
-  return pieces
-    .map((text) => text.trim())
-    .filter(Boolean)
-    .map((text, i) => ({ ...sentence, text, sep: i === 0 ? sentence.sep : ' ' }));
-}
-
-/** Runs of code lines, each fenced again so every piece still reads as code. */
-function splitCode(whole: Part, limit: number): Part[] {
-  const lines = whole.text.split('\n');
-  const fence = FENCE_LINE.exec(lines[0])?.[1] ?? '```';
-  const closed = lines.length > 1 && lines[lines.length - 1].trim() === fence;
-  const body = lines.slice(1, closed ? -1 : undefined);
-  const room = Math.max(40, limit - lines[0].length - fence.length - 2);
-  const runs: string[][] = [[]];
-  for (const line of body.flatMap((l) => slices(l, room))) {
-    const run = runs[runs.length - 1];
-    if (run.length > 0 && run.join('\n').length + 1 + line.length > room) runs.push([line]);
-    else run.push(line);
-  }
-  return runs.map((run) => ({ ...whole, text: [lines[0], ...run, fence].join('\n'), sep: '\n\n' }));
-}
-
-function slices(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
-  return out.length > 0 ? out : [''];
 }
 
 // ---- merging small sections ------------------------------------------------------------------

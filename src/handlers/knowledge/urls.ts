@@ -67,3 +67,13 @@ function normalizeEscapes(path: string): string {
     return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
   });
 }
+
+/** The href resolved against `base` when it is a valid http(s) URL; anything else is null. */
+export function resolveHttp(href: string, base: URL): URL | null {
+  try {
+    const url = new URL(href.trim(), base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}

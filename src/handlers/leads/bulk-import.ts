@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { dropImportPayload, findImport, readImportPayload, setImportStatus, type ImportRow, type ImportStatus } from './lead-imports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
-import { CsvFileError } from './csv-rows.ts';
+import { CsvFileError } from './csv-file-error.ts';
 import { storable } from './lead-fields.ts';
 import { OutboundError, outboundApiError } from '../../outbound/outbound-error.ts';
 import { recordEvent } from '../events/record-event.ts';

@@ -2,7 +2,7 @@
 //
 // Rules (every error of a row is reported, not only the first):
 // - Unknown top-level keys are an `unknown_field` error naming the key.
-// - email is required: see normalizeEmail.
+// - email is required: see normalizeEmail (lead-email.ts).
 // - Text fields are trimmed; empty (or null/absent) becomes null; anything but a string is `invalid_type`.
 //   first_name and last_name hold at most 100 characters, every other text field at most 200 (`too_long`).
 // - phone: 5–32 characters of digits, spaces and + ( ) . - (a + only first), at least 5 digits, optionally
@@ -23,7 +23,8 @@
 //   surrogate (`invalid_character`): PostgreSQL stores neither in text or jsonb, and a row holding one
 //   failed its whole batch. Error rows show such characters as U+FFFD, so that they can be stored.
 // CSV rows go through planColumns (once per file) and applyColumnMap (per row) first: see lead-columns.ts.
-import { domainToASCII } from 'node:url';
+import { normalizeEmail } from './lead-email.ts';
+import { checkLinkedinUrl, checkPhone, checkTimezone, checkWebsite, type Check } from './lead-text-checks.ts';
 
 export const LEAD_TEXT_FIELDS = ['first_name', 'last_name', 'company', 'title', 'phone', 'website', 'linkedin_url', 'timezone'] as const;
 export const LEAD_FIELDS = ['email', ...LEAD_TEXT_FIELDS, 'tags', 'custom_fields'] as const;
@@ -45,50 +46,9 @@ export interface FieldError {
   message: string;
 }
 
-export type EmailResult = { ok: true; email: string } | { ok: false; code: 'email_missing' | 'email_invalid'; message: string };
-
 export const CUSTOM_FIELD_KEY = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
 export const LIMITS = { name: 100, text: 200, tags: 20, tag: 50, customFields: 50, customValue: 1000 } as const;
 
-/** Quoted local parts and address literals ("[1.2.3.4]") are refused: no lead list needs them. */
-export function normalizeEmail(raw: string): EmailResult {
-  const invalid = (message: string): EmailResult => ({ ok: false, code: 'email_invalid', message });
-  // NFC leaves ASCII unchanged; most addresses are ASCII, so the ICU call is skipped for them.
-  const trimmed = (NON_ASCII.test(raw) ? raw.normalize('NFC') : raw).trim();
-  if (trimmed === '') return { ok: false, code: 'email_missing', message: 'email is required' };
-  if (/\s/.test(trimmed)) return invalid('email contains a space');
-  const at = trimmed.indexOf('@');
-  if (at < 0 || trimmed.indexOf('@', at + 1) >= 0) return invalid('email must contain exactly one @');
-  const local = trimmed.slice(0, at).toLowerCase();
-  if (local === '') return invalid('email has nothing before the @');
-  if (local.length > 64) return invalid('the part before the @ is longer than 64 characters');
-  if (/[\x00-\x1f\x7f"(),:;<>[\\\]]/.test(local) || /^\.|\.$|\.\./.test(local)) return invalid('the part before the @ holds a character or dot not allowed there');
-  const domain = asciiDomain(trimmed.slice(at + 1).replace(/\.$/, ''));
-  if (!isPlausibleDomain(domain)) return invalid('the domain after the @ is not a valid domain name');
-  const email = `${local}@${domain}`;
-  if (email.length > 254) return invalid('email is longer than 254 characters');
-  return { ok: true, email };
-}
-
-const NON_ASCII = /[^\x00-\x7f]/;
-/** Letters, digits, dots and hyphens without punycode: domainToASCII would only lower-case these. */
-const PLAIN_DOMAIN = /^[a-zA-Z0-9.-]+$/;
-
-/**
- * The domain as domainToASCII gives it (IDNA to punycode, lower case), without its cost for the common
- * plain ASCII name. Names that end in a number (which it reads as IPv4) fail isPlausibleDomain either way.
- */
-function asciiDomain(domain: string): string {
-  return PLAIN_DOMAIN.test(domain) && !/xn--/i.test(domain) ? domain.toLowerCase() : domainToASCII(domain);
-}
-
-/** Host names with at least one dot, LDH labels and an alphabetic (or punycode) top-level label; IPs fail. */
-function isPlausibleDomain(domain: string): boolean {
-  return domain.length <= 253 && PLAUSIBLE_DOMAIN.test(domain);
-}
-const PLAUSIBLE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-
-type Check = (value: string) => { value: string } | { code: string; message: string };
 const TEXT_RULES: Record<LeadTextField, { max: number; check?: Check }> = {
   first_name: { max: LIMITS.name },
   last_name: { max: LIMITS.name },
@@ -167,55 +127,6 @@ function normalizeText(field: LeadTextField, value: unknown, errors: FieldError[
   if ('code' in checked) return fail(errors, field, value, checked.code, checked.message);
   if (checked.value.length > rule.max) return fail(errors, field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
   return checked.value;
-}
-
-function checkPhone(value: string): ReturnType<Check> {
-  const phone = value.replace(/\s+/g, ' ');
-  const shape = /^\+?[\d ().-]+?(?: ?(?:x|ext\.?|extension|#) ?\d{1,6})?$/i;
-  const digits = phone.replace(/(?: ?(?:x|ext\.?|extension|#) ?\d{1,6})$/i, '').replace(/\D/g, '').length;
-  if (phone.length < 5 || phone.length > 32 || !shape.test(phone) || digits < 5) {
-    return { code: 'phone_invalid', message: 'phone must be 5–32 characters of digits, spaces and + ( ) . - with an optional extension' };
-  }
-  return { value: phone };
-}
-
-function parseWebUrl(value: string): URL | null {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
-  const url = URL.canParse(withScheme) ? new URL(withScheme) : null;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null;
-  if (url.username !== '' || url.password !== '' || !isPlausibleDomain(url.hostname)) return null;
-  return url;
-}
-
-function checkWebsite(value: string): ReturnType<Check> {
-  const url = parseWebUrl(value);
-  return url ? { value: url.href } : { code: 'website_invalid', message: 'website must be an http(s) URL or a domain name' };
-}
-
-function checkLinkedinUrl(value: string): ReturnType<Check> {
-  const url = parseWebUrl(value);
-  if (!url || (url.hostname !== 'linkedin.com' && !url.hostname.endsWith('.linkedin.com'))) {
-    return { code: 'linkedin_url_invalid', message: 'linkedin_url must be a URL on linkedin.com' };
-  }
-  url.protocol = 'https:';
-  return { value: url.href };
-}
-
-const timeZones = new Map<string, string>();
-
-function checkTimezone(value: string): ReturnType<Check> {
-  const invalid = { code: 'timezone_invalid', message: 'timezone must be an IANA time zone name such as Europe/Berlin or UTC' };
-  const known = timeZones.get(value.toLowerCase());
-  if (known) return { value: known };
-  if (!/^(?:UTC|GMT|[a-z]+(?:\/[a-z0-9_+-]+)+)$/i.test(value)) return invalid;
-  try {
-    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
-    // Bounded: only names Intl accepts are remembered, a few hundred at most.
-    timeZones.set(value.toLowerCase(), canonical);
-    return { value: canonical };
-  } catch {
-    return invalid;
-  }
 }
 
 function normalizeTags(value: unknown, errors: FieldError[]): string[] {

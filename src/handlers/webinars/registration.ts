@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { EventActor } from '../events/events-data.ts';
-import { normalizeEmail } from '../leads/lead-fields.ts';
+import { normalizeEmail } from '../leads/lead-email.ts';
 import { emailHash } from '../leads/lead-suppressions-data.ts';
 import { countRegistered, insertRegistrant, isSuppressed, type NewRegistrant, type RegistrantRow } from './webinar-registrants-data.ts';
 import type { WebinarRow } from './webinars-data.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CsvFileError, readCsvRows, type CsvItem, type ReadCsvOptions } from '../../../src/handlers/leads/csv-rows.ts';
+import { CsvFileError } from '../../../src/handlers/leads/csv-file-error.ts';
+import { readCsvRows, type CsvItem, type ReadCsvOptions } from '../../../src/handlers/leads/csv-rows.ts';
 
 async function* bytes(text: string, size = 64): AsyncGenerator<Uint8Array> {
   const buffer = new TextEncoder().encode(text);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter, readCsvRows, type CsvItem, type ReadCsvOptions } from '../../../src/handlers/leads/csv-rows.ts';
+import { detectDelimiter } from '../../../src/handlers/leads/csv-input.ts';
+import { readCsvRows, type CsvItem, type ReadCsvOptions } from '../../../src/handlers/leads/csv-rows.ts';
 
 /** The file as byte chunks of `size`, so that records, CRLFs and UTF-8 characters straddle chunks. */
 async function* bytes(text: string, size: number): AsyncGenerator<Uint8Array> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeEmail } from '../../../src/handlers/leads/lead-fields.ts';
+import { normalizeEmail } from '../../../src/handlers/leads/lead-email.ts';
 
 /** 64 + 1 + 189 characters: the longest address accepted. */
 const address254 = `${'a'.repeat(64)}@${'b'.repeat(61)}.${'c'.repeat(61)}.${'d'.repeat(61)}.com`;

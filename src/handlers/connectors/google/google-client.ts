@@ -3,7 +3,7 @@
 // endpoints and the client differ (see gmailEndpoints). Provider endpoints are configuration, not user
 // input, so these calls use the plain fetch with a time limit rather than the SSRF-guarded client.
 import { hkdfSync } from 'node:crypto';
-import type { GoogleConfig } from '../../../config.ts';
+import type { GoogleConfig } from '../../../provider-config.ts';
 import type { GmailEndpoints } from '../../../outbound/provider-endpoints.ts';
 
 export const GMAIL_SEND_SCOPE = 'https://www.googleapis.com/auth/gmail.send';

@@ -2,7 +2,7 @@
 // Live mode points at Meta; sandbox mode at the service's own ads platform (src/sandbox/meta-provider.ts);
 // tests at a local fake. Only the endpoints differ. Provider endpoints are configuration, not user input,
 // so these calls use the plain fetch with a time limit rather than the SSRF-guarded client.
-import type { MetaConfig } from '../../../config.ts';
+import type { MetaConfig } from '../../../provider-config.ts';
 import type { MetaEndpoints } from '../../../outbound/provider-endpoints.ts';
 
 /** Least scope: managing ads, and reading their delivery. */

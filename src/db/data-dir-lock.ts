@@ -1,0 +1,36 @@
+// PGlite takes no lock on its data folder, and two processes writing one folder lose rows
+// (for example `npm run db:migrate` beside a running server), so a pid file makes that an error.
+// The start time tells a stale file from a previous process that had our pid (containers).
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const LOCK_FILE = 'service-mcp.lock';
+const ownLock = `${process.pid} ${Math.round(performance.timeOrigin)}`;
+
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const file = join(dataDir, LOCK_FILE);
+  try {
+    await writeFile(file, ownLock, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = await readFile(file, 'utf8').catch(() => '');
+    if (isHeld(holder)) {
+      const pid = holder.split(' ')[0];
+      throw new Error(`data folder ${dataDir} is in use by process ${pid} (lock file ${file})`);
+    }
+    await writeFile(file, ownLock);
+  }
+  return () => rm(file, { force: true });
+}
+
+function isHeld(holder: string): boolean {
+  const pid = Number(holder.split(' ')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return holder === ownLock;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
