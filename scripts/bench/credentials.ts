@@ -10,7 +10,7 @@ export interface BenchCredentials {
   apiKey: string;
 }
 
-async function post(url: string, body: unknown, token?: string): Promise<unknown> {
+async function post<T>(url: string, body: unknown, token?: string): Promise<T> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...(token && { Authorization: `Bearer ${token}` }) },
@@ -22,13 +22,13 @@ async function post(url: string, body: unknown, token?: string): Promise<unknown
 }
 
 export async function createCredentials(baseUrl: string): Promise<BenchCredentials> {
-  const signup = (await post(`${baseUrl}/api/v1/users/signup`, {
+  const signup = await post<{ user: { id: string }; workspace: { id: string }; login: { access_token: string } }>(`${baseUrl}/api/v1/users/signup`, {
     email: `bench.${process.pid}.${Date.now()}@example.com`,
     password: 'correct horse battery staple',
     name: 'Bench User',
     workspace_name: 'Bench Workspace',
-  })) as { user: { id: string }; workspace: { id: string }; login: { access_token: string } };
+  });
   const token = signup.login.access_token;
-  const key = (await post(`${baseUrl}/api/v1/api-keys`, { name: 'bench' }, token)) as { key: string };
+  const key = await post<{ key: string }>(`${baseUrl}/api/v1/api-keys`, { name: 'bench' }, token);
   return { userId: signup.user.id, workspaceId: signup.workspace.id, token, apiKey: key.key };
 }

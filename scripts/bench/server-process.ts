@@ -76,7 +76,9 @@ export async function startServerProcess(name: string, script: string, options: 
     info: ready.info,
     pid: child.pid as number,
     async cpuMicros() {
-      return ((await ask({ type: 'cpu' })) as Extract<ChildMessage, { type: 'cpu' }>).micros;
+      const answer = await ask({ type: 'cpu' });
+      if (answer.type !== 'cpu') throw new Error(`${name}: unexpected message ${answer.type}`);
+      return answer.micros;
     },
     async stop() {
       if (stopped) return;

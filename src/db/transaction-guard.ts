@@ -83,4 +83,4 @@ export function guardPool(pool: Sql): Sql {
   return guarded;
 }
 
-const isTemplate = (value: unknown): boolean => Array.isArray(value) && Array.isArray((value as unknown as TemplateStringsArray).raw);
+const isTemplate = (value: unknown): boolean => Array.isArray(value) && 'raw' in value && Array.isArray(value.raw);

@@ -2,7 +2,7 @@
 // text body such as CSV as a string), calls the handler, and writes its `{status, body, headers}` with the
 // media type the contract declares for that status. The app and the glue tests mount routes through here.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, ValidationTargets } from 'hono';
 import type { MediaEntry, OperationMeta } from '../generated/routes.ts';
 import { mediaType } from './operation-guard.ts';
 import type { AppEnv } from './request-context.ts';
@@ -12,7 +12,8 @@ import { respond, type BodyTexts, type HandlerResult } from './respond.ts';
 export type { BodyTexts, HandlerResult } from './respond.ts';
 
 type AnyHandler<Ctx> = (input: Record<string, unknown>, ctx: Ctx) => Promise<HandlerResult>;
-type Valid = (target: string) => unknown;
+/** The context after the route's validators ran: this glue, shared by every operation, reads their data as unknown. */
+type ValidatedContext = Context<AppEnv, string, { out: { [T in keyof ValidationTargets]: unknown } }>;
 type Parser = { safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown } };
 interface RouteShape {
   request?: { params?: unknown; query?: unknown; headers?: unknown; body?: { content: Record<string, { schema: Parser }> } };
@@ -22,10 +23,10 @@ export function honoPath(template: string): string {
   return template.replace(/\{([^}]+)\}/g, ':$1');
 }
 
-const TARGETS: Record<Exclude<MediaEntry['kind'], 'text'>, string> = { json: 'json', form: 'form' };
+const TARGETS: Record<Exclude<MediaEntry['kind'], 'text'>, keyof ValidationTargets> = { json: 'json', form: 'form' };
 
-async function readBody(c: Context<AppEnv>, media: MediaEntry, route: RouteShape, hook: ValidationHook): Promise<unknown> {
-  if (media.kind !== 'text') return (c.req.valid as unknown as Valid)(TARGETS[media.kind]);
+async function readBody(c: ValidatedContext, media: MediaEntry, route: RouteShape, hook: ValidationHook): Promise<unknown> {
+  if (media.kind !== 'text') return c.req.valid(TARGETS[media.kind]);
   const text = await c.req.text();
   const result = route.request!.body!.content[media.type].schema.safeParse(text);
   hook({ target: 'text', success: result.success, data: result.success ? result.data : text, error: result.error }, c);
@@ -36,7 +37,7 @@ async function readBody(c: Context<AppEnv>, media: MediaEntry, route: RouteShape
  * One media type: `input.body` is its value. Several: `{ contentType, value }` for the one sent (the guard has
  * refused any other), or undefined when an optional body was left out.
  */
-async function bodyInput(c: Context<AppEnv>, op: OperationMeta, route: RouteShape, hook: ValidationHook): Promise<unknown> {
+async function bodyInput(c: ValidatedContext, op: OperationMeta, route: RouteShape, hook: ValidationHook): Promise<unknown> {
   const media = op.body!.media;
   if (media.length === 1) return readBody(c, media[0], route, hook);
   const sent = mediaType(c.req.header('content-type'));
@@ -53,14 +54,13 @@ export function operationHandler<Ctx>(
   hook: ValidationHook,
 ) {
   const request = (route as RouteShape).request ?? {};
-  const targets: Array<[string, string]> = [];
+  const targets: Array<[string, keyof ValidationTargets]> = [];
   if (request.params) targets.push(['path', 'param']);
   if (request.query) targets.push(['query', 'query']);
   if (request.headers) targets.push(['headers', 'header']);
-  return async (c: Context<AppEnv>) => {
-    const valid = c.req.valid.bind(c.req) as unknown as Valid;
+  return async (c: ValidatedContext) => {
     const input: Record<string, unknown> = {};
-    for (const [field, target] of targets) input[field] = valid(target);
+    for (const [field, target] of targets) input[field] = c.req.valid(target);
     if (request.body && op.body) input.body = await bodyInput(c, op, route as RouteShape, hook);
     return respond(await handler(input, context(c)), op, texts);
   };

@@ -66,9 +66,8 @@ interface CompiledTool {
   shape: ResultShape;
 }
 
-// ajv-formats is a CommonJS module whose default export lands on `.default` under NodeNext typing.
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ??
-  addFormatsPlugin) as (ajv: Ajv2020) => void;
+// ajv-formats is CommonJS: the default import is its module.exports, which holds the plugin on `.default` too.
+const addFormats = addFormatsPlugin.default;
 
 function describeError(e: ErrorObject): string {
   const path = e.instancePath

@@ -110,7 +110,8 @@ async function loadTools(argv: string[]): Promise<ToolDescriptor[]> {
   const flag = argv.indexOf('--tools');
   const path = flag >= 0 ? argv[flag + 1] : undefined;
   const specifier = path ? pathToFileURL(path).href : '../generated/mcp-tools.ts';
-  const loaded = (await import(specifier)) as { toolDescriptors?: ToolDescriptor[] };
+  // A module namespace is an object; what it exports is checked below.
+  const loaded: { toolDescriptors?: unknown } = await import(specifier);
   if (!Array.isArray(loaded.toolDescriptors)) {
     throw new LaunchError(`service-mcp: ${specifier} exports no toolDescriptors array.`);
   }

@@ -207,7 +207,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     }
     let raw: unknown;
     try {
-      raw = ((await c.req.json()) as { raw?: unknown }).raw;
+      raw = (await c.req.json<{ raw?: unknown }>()).raw;
     } catch {
       raw = undefined;
     }

@@ -2,7 +2,7 @@
 // honouring Retry-After, typed problem errors, flat-argument calls shared with the MCP tools, text bodies
 // (CSV, HTML) read as text, declared redirects returned rather than followed, and `explode: false` query
 // arrays sent comma-joined.
-import createFetchClient, { createQuerySerializer, serializeArrayParam } from 'openapi-fetch';
+import createFetchClient, { createQuerySerializer, serializeArrayParam, type Client } from 'openapi-fetch';
 
 export interface ArgBinding {
   name: string;
@@ -170,6 +170,14 @@ type LooseRequest = (
   init: Record<string, unknown>,
 ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
+/**
+ * `call` sends the operation a binding names at run time, while openapi-fetch types `request` for literal
+ * methods and paths of `Paths` only: the one cast, to the view of the same function that takes strings.
+ */
+function looseRequest<Paths extends {}>(client: Client<Paths>): LooseRequest {
+  return client.request as LooseRequest;
+}
+
 export function createRuntime<Paths extends {}>(options: ClientOptions) {
   const fetchImpl = options.fetch ?? ((input: Request) => globalThis.fetch(input));
   const raw = createFetchClient<Paths>({
@@ -185,7 +193,7 @@ export function createRuntime<Paths extends {}>(options: ClientOptions) {
       return request;
     },
   });
-  const request = (raw as unknown as { request: LooseRequest }).request;
+  const request = looseRequest(raw);
 
   async function call<T>(binding: OperationBinding, args: Record<string, unknown> = {}): Promise<T> {
     const { path, query, header, body } = splitArgs(binding, args);

@@ -48,7 +48,7 @@ function parseDocument(html: string): Document {
     const head = /<head[\s>][\s\S]*?<\/head>/i.exec(inner)?.[0] ?? '';
     source = `<html><head>${head.replace(/^<head[^>]*>|<\/head>$/gi, '')}</head><body>${inner.replace(head, '')}</body></html>`;
   } else if (!/<html[\s>]/i.test(source)) source = `<html>${source.replace(PROLOG, '')}</html>`;
-  return parseHTML(source).document as unknown as Document;
+  return parseHTML(source).document;
 }
 
 

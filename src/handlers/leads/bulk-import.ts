@@ -84,7 +84,8 @@ export const bulkImportLeadsJob: OperationJobKind<{ import_id: string }> = defin
       if (work.job.attempt > 3 && !(error instanceof RunSuperseded)) await finish(deps, work, importId, 'failed', 'The import failed on our side.', { type: 'system', id: null });
       throw error;
     }
-    const row = (await findImport(deps.db.sql, workspaceId, importId)) as ImportRow;
+    const row = await findImport(deps.db.sql, workspaceId, importId);
+    if (!row) throw new Error(`lead import ${importId} is gone`);
     // The reports above run before each batch: the last batch is counted here, with the total now known.
     await work.progress(row.rows_done, row.rows_done);
     await finish(deps, work, importId, finalStatus(row), null, { type: 'system', id: null });

@@ -15,7 +15,6 @@ import {
   finishExport,
   lockExport,
   sweepExpiredExports,
-  type ExportRow,
 } from './lead-exports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
@@ -47,7 +46,7 @@ export const exportLeadsJob: OperationJobKind<{ export_id: string }> = defineOpe
     if (current.status !== 'queued' && current.status !== 'processing') return { resource: { type: 'lead_export', id: exportId } };
     const snapshotAt = current.snapshot_at ?? deps.clock.now();
     const keys = current.custom_field_keys ?? (await exportCustomFieldKeys(deps.db.sql, workspaceId, current.filters, snapshotAt, EXPORT_MAX_CUSTOM_COLUMNS + 1));
-    const started = (await beginExport(deps.db.sql, workspaceId, exportId, { snapshotAt, customFieldKeys: keys, now: deps.clock.now() })) as ExportRow;
+    const started = await beginExport(deps.db.sql, workspaceId, exportId, { snapshotAt, customFieldKeys: keys, now: deps.clock.now() });
     const columns = (started.custom_field_keys as string[]).slice(0, EXPORT_MAX_CUSTOM_COLUMNS);
     const total = await countExportLeads(deps.db.sql, workspaceId, started.filters, started.snapshot_at as Date);
     const header = leadExportHeader(columns);
@@ -81,7 +80,8 @@ export const exportLeadsJob: OperationJobKind<{ export_id: string }> = defineOpe
     const now = deps.clock.now();
     const note = (started.custom_field_keys as string[]).length > EXPORT_MAX_CUSTOM_COLUMNS ? `The leads have more than ${EXPORT_MAX_CUSTOM_COLUMNS} custom fields; the first ${EXPORT_MAX_CUSTOM_COLUMNS} by name are exported.` : null;
     await deps.db.sql.begin(async (tx) => {
-      const ready = (await finishExport(tx, workspaceId, exportId, { status: 'ready', errorMessage: note, expiresAt: new Date(now.getTime() + EXPORT_TTL_MS), now })) as ExportRow;
+      const ready = await finishExport(tx, workspaceId, exportId, { status: 'ready', errorMessage: note, expiresAt: new Date(now.getTime() + EXPORT_TTL_MS), now });
+      if (!ready) throw new Error(`lead export ${exportId} is gone`);
       await recordEvent(deps, tx, workspaceId, eventActor(work.actor), 'lead_export.ready', exportBody(ready));
     });
     return { resource: { type: 'lead_export', id: exportId } };

@@ -62,7 +62,7 @@ export async function lockExport(q: Queryable, workspaceId: string, id: string):
 }
 
 /** Starts (or restarts) the export: processing, and on the first start its snapshot time and header columns. */
-export async function beginExport(q: Queryable, workspaceId: string, id: string, fields: { snapshotAt: Date; customFieldKeys: string[]; now: Date }): Promise<ExportRow | undefined> {
+export async function beginExport(q: Queryable, workspaceId: string, id: string, fields: { snapshotAt: Date; customFieldKeys: string[]; now: Date }): Promise<ExportRow> {
   const sql = query(q);
   const [row] = await sql<ExportRow[]>`
     update lead_exports set status = 'processing', updated_at = ${fields.now},
@@ -70,6 +70,7 @@ export async function beginExport(q: Queryable, workspaceId: string, id: string,
       custom_field_keys = coalesce(custom_field_keys, ${sql.array(fields.customFieldKeys)}::text[])
     where id = ${id} and workspace_id = ${workspaceId}
     returning ${exportColumns(q)}`;
+  if (!row) throw new Error(`lead export ${id} is gone`);
   return row;
 }
 

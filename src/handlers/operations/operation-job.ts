@@ -70,7 +70,7 @@ export function defineOperationJob<I>(definition: OperationJobDefinition<I>): Op
   const kind: OperationJobKind<I> = Object.assign(
     defineJob<OperationPayload<I>, Deps>({
       ...policy,
-      payload: z.object({ workspace_id: z.string(), operation_id: z.string(), input }) as unknown as z.ZodType<OperationPayload<I>>,
+      payload: z.object({ workspace_id: z.string(), operation_id: z.string(), input }),
       handler: (payload, job, deps) => runOperationJob(deps, kind, definition, payload, job),
     }),
     { operationType: type },
@@ -135,7 +135,7 @@ async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definit
   const work: OperationWork = {
     operationId: id,
     workspaceId,
-    actor: row.actor as unknown as Actor,
+    actor: row.actor,
     job,
     async progress(done, total) {
       await setOperationProgress(deps.db.sql, workspaceId, id, { done, total }, deps.clock.now());

@@ -52,7 +52,8 @@ export const newRound = (): SendRound => ({ sequences: new Map() });
 async function roundSequence(tx: Queryable, round: SendRound, m: MessageRow, revision: number): Promise<SequenceRow> {
   const cached = round.sequences.get(m.sequence_id);
   if (cached && cached.revision === revision) return cached;
-  const row = (await findSequence(tx, m.workspace_id, m.sequence_id)) as SequenceRow;
+  const row = await findSequence(tx, m.workspace_id, m.sequence_id);
+  if (!row) throw new Error(`sequence ${m.sequence_id} of message ${m.id} is gone`);
   round.sequences.set(row.id, row);
   return row;
 }

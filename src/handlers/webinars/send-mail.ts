@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
 import { emailHash } from '../leads/lead-suppressions-data.ts';
 import { markStaleSendingUncertainAcrossWorkspaces, settleMail, takeDueMailAcrossWorkspaces, type MailEnd, type MailRow } from './webinar-mail-data.ts';
-import { findRegistrant, isSuppressed, type RegistrantRow } from './webinar-registrants-data.ts';
+import { findRegistrant, isSuppressed } from './webinar-registrants-data.ts';
 import { findWebinar, type WebinarRow } from './webinars-data.ts';
 import type { Deps } from '../../deps.ts';
 import type { SendOutcome } from '../connectors/providers/mailbox.ts';
@@ -28,9 +28,8 @@ const retry = (deps: Deps, m: MailRow, code: string, message: string): MailEnd =
   m.attempts >= MAX_ATTEMPTS ? { status: 'failed', code, message: `${message} (gave up after ${m.attempts} attempts)` } : { status: 'scheduled', code, message, retryAt: new Date(deps.clock.now().getTime() + 60_000 * 2 ** m.attempts) };
 
 /** Why this mail must not go now, if so. */
-async function skipReason(deps: Deps, m: MailRow, w: WebinarRow, r: RegistrantRow | undefined): Promise<string | null> {
+async function skipReason(deps: Deps, m: MailRow, w: WebinarRow): Promise<string | null> {
   const now = deps.clock.now();
-  if (!r || r.status !== 'registered') return 'registrant_removed';
   if (w.status === 'cancelled' && m.kind !== 'cancellation') return 'webinar_cancelled';
   if ((m.kind === 'confirmation' || m.kind === 'update') && m.ical_sequence < w.ical_sequence) return 'superseded';
   const left = w.start_at.getTime() - now.getTime();
@@ -61,10 +60,13 @@ function mailEnd(deps: Deps, m: MailRow, outcome: SendOutcome): MailEnd {
 }
 
 async function sendOne(deps: Deps, m: MailRow): Promise<MailEnd> {
-  const w = (await findWebinar(deps.db.sql, m.workspace_id, m.webinar_id)) as WebinarRow;
+  const w = await findWebinar(deps.db.sql, m.workspace_id, m.webinar_id);
   const r = await findRegistrant(deps.db.sql, m.workspace_id, m.registrant_id);
-  const skip = await skipReason(deps, m, w, r);
-  if (skip || !r) return { status: 'skipped', code: skip ?? 'registrant_removed' };
+  if (!r || r.status !== 'registered') return { status: 'skipped', code: 'registrant_removed' };
+  // Registrants go with their webinar (on delete cascade), and it was read first: one still here has it.
+  if (!w) throw new Error(`webinar ${m.webinar_id} is gone, its registrant ${r.id} is not`);
+  const skip = await skipReason(deps, m, w);
+  if (skip) return { status: 'skipped', code: skip };
   const connector = await findConnector(deps.db.sql, m.workspace_id, w.sender_connector_id);
   if (!connector || connector.status !== 'connected') return retry(deps, m, 'connector_not_connected', `The sender ${w.sender_connector_id} is not connected; reconnect it with start_connector_oauth.`);
   const from = connector.account_email as string;

@@ -191,7 +191,7 @@ describe('a lead export whose first run died after a part', () => {
       const op = (await (await front.request('/api/v1/leads/exports', { method: 'POST', token: user.token, json: {} })).json()) as any;
       const id = op.resource.id as string;
       // What a first run commits before its worker dies: the start, the header, the first part and its checkpoint.
-      const started = (await beginExport(db.sql, user.workspaceId, id, { snapshotAt: new Date(), customFieldKeys: ['k'], now: new Date() }))!;
+      const started = await beginExport(db.sql, user.workspaceId, id, { snapshotAt: new Date(), customFieldKeys: ['k'], now: new Date() });
       await appendExportPart(db.sql, user.workspaceId, id, { content: `\ufeff${csvLine(leadExportHeader(['k']))}`, bytes: 0, rows: 0, now: new Date() });
       const first = await exportLeadsPage(db.sql, user.workspaceId, started.filters, started.snapshot_at!, undefined, EXPORT_PART_ROWS);
       const firstPart = first.map((l) => csvLine(leadExportRow(l, ['k']))).join('');

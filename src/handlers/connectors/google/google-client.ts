@@ -75,12 +75,17 @@ async function call(url: string, init: RequestInit, what: string): Promise<Respo
   }
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
 async function json(response: Response, what: string): Promise<Record<string, unknown>> {
+  let body: unknown;
   try {
-    return (await response.json()) as Record<string, unknown>;
+    body = await response.json();
   } catch {
     throw new ProviderError('bad_response', `${what}: the provider answered ${response.status} without JSON`, response.status);
   }
+  // JSON that is not an object has none of the fields the callers look for.
+  return isObject(body) ? body : {};
 }
 
 function tokenSet(body: Record<string, unknown>, what: string): TokenSet {
@@ -196,10 +201,11 @@ export async function sendRawMessage(endpoints: GmailEndpoints, accessToken: str
 
 /** Google's error message (`{error: {message}}`) and Retry-After, from a refused send. */
 async function sendErrorDetail(response: Response): Promise<{ providerMessage?: string; retryAfterSeconds?: number }> {
-  const body = await response.json().catch(() => ({})) as { error?: { message?: unknown } };
+  const body: unknown = await response.json().catch(() => ({}));
+  const error: Record<string, unknown> = isObject(body) && isObject(body.error) ? body.error : {};
   const retryAfter = Number(response.headers.get('retry-after'));
   return {
-    providerMessage: typeof body.error?.message === 'string' ? body.error.message.slice(0, 300) : undefined,
+    providerMessage: typeof error.message === 'string' ? error.message.slice(0, 300) : undefined,
     retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
   };
 }

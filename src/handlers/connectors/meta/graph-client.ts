@@ -45,6 +45,8 @@ export class GraphError extends Error {
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 613]);
 const TIMEOUT_MS = 15_000;
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
 async function call(url: string, init: RequestInit, what: string): Promise<Record<string, unknown>> {
   let response: Response;
   try {
@@ -52,9 +54,10 @@ async function call(url: string, init: RequestInit, what: string): Promise<Recor
   } catch (error) {
     throw new GraphError('unavailable', `${what}: the ads platform could not be reached (${(error as Error).name})`);
   }
-  const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-  if (response.ok && body) return body;
-  const err = (body?.error ?? {}) as { code?: unknown; message?: unknown; error_user_msg?: unknown };
+  const body: unknown = await response.json().catch(() => undefined);
+  // A success whose JSON is not an object (a bare `true`, say) has no fields to read.
+  if (response.ok && body) return isObject(body) ? body : {};
+  const err: Record<string, unknown> = isObject(body) && isObject(body.error) ? body.error : {};
   const code = typeof err.code === 'number' ? err.code : undefined;
   const message = `${what}: ${typeof err.error_user_msg === 'string' ? err.error_user_msg : typeof err.message === 'string' ? err.message : `answered ${response.status}`}`;
   if (code === 190) throw new GraphError('token_expired', message, code, response.status);
