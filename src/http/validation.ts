@@ -14,11 +14,14 @@ function pointer(path: readonly PropertyKey[]): string {
   return `/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 }
 
-/** A body's fields are named by JSON pointer (RFC 6901), parameters as `query.name`, `path.name`, `header.name`. */
+/**
+ * A body's fields are named by JSON pointer (RFC 6901), parameters as `query.name`, `path.name`, `header.name`:
+ * a parameter is one value on the wire, so an error inside a list parameter (`?type=a,b`) names the parameter.
+ */
 function fieldError(where: string, path: readonly PropertyKey[], code: string, message: string): FieldError {
   const entry: FieldError = { code, message };
   if (where === 'body') entry.pointer = path.length ? pointer(path) : '';
-  else entry.field = path.length ? `${where}.${path.map(String).join('.')}` : where;
+  else entry.field = path.length ? `${where}.${String(path[0])}` : where;
   return entry;
 }
 
