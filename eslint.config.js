@@ -2,7 +2,19 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'src/generated/**', 'packages/*/src/generated/**', 'packages/*/dist/**', 'test/codegen/__snapshots__/**', 'test/codegen/fixtures/**', 'test/codegen/synthetic-build/**', '.tmp/**', 'test-output/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'src/generated/**',
+      'packages/*/src/generated/**',
+      'packages/*/dist/**',
+      'test/codegen/__snapshots__/**',
+      'test/codegen/fixtures/**',
+      'test/codegen/synthetic-build/**',
+      '.tmp/**',
+      'test-output/**',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {

@@ -30,7 +30,15 @@ const OPTIONS = {
   'postal-address': { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
-type Options = { site?: string; goal?: string; audience?: string; cta?: string; csv?: string; 'postal-address'?: string; help: boolean };
+type Options = {
+  site?: string;
+  goal?: string;
+  audience?: string;
+  cta?: string;
+  csv?: string;
+  'postal-address'?: string;
+  help: boolean;
+};
 type Brief = { goal: string; audience: string; call_to_action?: string };
 
 const client = new Client({ name: 'agent-run-example', version: '1.0.0' });
@@ -38,7 +46,10 @@ const client = new Client({ name: 'agent-run-example', version: '1.0.0' });
 /** An error body (problem+json) as one line. */
 const problem = (error: Json | null) => (error?.detail ? `${error.code}: ${error.detail}` : JSON.stringify(error));
 /** Counts as `created 3, invalid 2`. */
-const counts = (c: Json) => Object.entries(c).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ');
+const counts = (c: Json) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+    .join(', ');
 
 /** Calls a tool, prints one line (name, what came back, ms) and returns the answer; a tool error stops the run. */
 async function call(name: string, args: Json, summary: (answer: Json) => string): Promise<Json> {
@@ -67,31 +78,48 @@ async function connectMailbox(): Promise<Json> {
   const existing = await call('list_connectors', {}, (page) => `${page.data.length} connector(s)`);
   const ready = existing.data.find((c: Json) => c.provider === 'gmail' && c.status === 'connected');
   if (ready) return ready;
-  let connector = await call('start_connector_oauth', { provider: 'gmail' }, (c) => `${c.id} ${c.status} (${c.mode} mode)`);
+  let connector = await call(
+    'start_connector_oauth',
+    { provider: 'gmail' },
+    (c) => `${c.id} ${c.status} (${c.mode} mode)`,
+  );
   askHuman('allow access to the Gmail account the emails are sent from', connector.authorization_url, [
     connector.mode === 'sandbox'
       ? 'Sandbox mode: the service plays Google. Keep the address shown or type another (the emails come from it), then Allow. No mail leaves the service.'
       : 'Sign in to Google with the mailbox the emails should come from and allow access.',
   ]);
   while (connector.status === 'pending_consent') {
-    connector = await call('get_connector', { connector_id: connector.id, wait_seconds: WAIT_SECONDS }, (c) => `${c.status}${c.account_email ? ` ${c.account_email}` : ''}`);
+    connector = await call(
+      'get_connector',
+      { connector_id: connector.id, wait_seconds: WAIT_SECONDS },
+      (c) => `${c.status}${c.account_email ? ` ${c.account_email}` : ''}`,
+    );
   }
-  if (connector.status !== 'connected') throw new Stop(`the mailbox is ${connector.status}: ${connector.failure_reason ?? connector.next_action ?? ''}`);
+  if (connector.status !== 'connected')
+    throw new Stop(`the mailbox is ${connector.status}: ${connector.failure_reason ?? connector.next_action ?? ''}`);
   return connector;
 }
 
 async function followOperation(operation: Json): Promise<Json> {
   while (operation.status === 'queued' || operation.status === 'running') {
-    operation = await call('get_operation', { operation_id: operation.id, wait_seconds: WAIT_SECONDS }, (o) => `${o.status} (${o.progress.done}/${o.progress.total ?? '?'})`);
+    operation = await call(
+      'get_operation',
+      { operation_id: operation.id, wait_seconds: WAIT_SECONDS },
+      (o) => `${o.status} (${o.progress.done}/${o.progress.total ?? '?'})`,
+    );
   }
-  if (operation.status !== 'succeeded') throw new Stop(`operation ${operation.id} ${operation.status}: ${problem(operation.error)}`);
+  if (operation.status !== 'succeeded')
+    throw new Stop(`operation ${operation.id} ${operation.status}: ${problem(operation.error)}`);
   return operation;
 }
 
 async function importLeads(csv: string): Promise<Json> {
-  const answer = await call('bulk_import_leads', { csv }, (a) => (a.import ? counts(a.import.counts) : `operation ${a.id} ${a.status}`));
+  const answer = await call('bulk_import_leads', { csv }, (a) =>
+    a.import ? counts(a.import.counts) : `operation ${a.id} ${a.status}`,
+  );
   for (const row of answer.results ?? []) {
-    for (const e of row.errors ?? []) console.log(`    row ${e.row}: ${e.message}${e.value ? ` (${JSON.stringify(e.value)})` : ''}`);
+    for (const e of row.errors ?? [])
+      console.log(`    row ${e.row}: ${e.message}${e.value ? ` (${JSON.stringify(e.value)})` : ''}`);
   }
   if (answer.import) return answer.import;
   // More than 1,000 rows are imported in the background: follow the operation to the import it made.
@@ -103,7 +131,8 @@ async function followRun(run: Json): Promise<Json> {
   const shown = new Set<string>();
   const summary = (r: Json) => `${r.status}${r.required_action ? ` (${r.required_action.type})` : ''}`;
   while (run.status !== 'succeeded') {
-    if (run.status === 'failed' || run.status === 'cancelled') throw new Stop(`run ${run.id} ${run.status}: ${problem(run.error)}`);
+    if (run.status === 'failed' || run.status === 'cancelled')
+      throw new Stop(`run ${run.id} ${run.status}: ${problem(run.error)}`);
     const action = run.required_action;
     if (run.status === 'requires_action' && !shown.has(action.url)) {
       shown.add(action.url);
@@ -126,9 +155,16 @@ async function showDelivered(connectorId: string, seen: Set<string>, expected: n
   const deadline = Date.now() + 180_000;
   let fresh: Json[] = [];
   while (fresh.length < expected) {
-    if (Date.now() > deadline) throw new Stop(`only ${fresh.length} of ${expected} messages arrived in 3 minutes; see Sent messages in the admin panel`);
+    if (Date.now() > deadline)
+      throw new Stop(
+        `only ${fresh.length} of ${expected} messages arrived in 3 minutes; see Sent messages in the admin panel`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    const page = await call('list_sandbox_messages', { connector_id: connectorId, limit: 50 }, (p) => `${p.data.filter((m: Json) => !seen.has(m.id)).length} of ${expected} delivered`);
+    const page = await call(
+      'list_sandbox_messages',
+      { connector_id: connectorId, limit: 50 },
+      (p) => `${p.data.filter((m: Json) => !seen.has(m.id)).length} of ${expected} delivered`,
+    );
     fresh = page.data.filter((m: Json) => !seen.has(m.id));
   }
   console.log(`\nDelivered to the sandbox mailbox (nothing left the service):`);
@@ -143,13 +179,22 @@ async function showDelivered(connectorId: string, seen: Set<string>, expected: n
  * a workspace without one gets the demo's only in the demo (a real site's emails need a real address).
  */
 async function postalAddress(given: string | undefined, demo: boolean): Promise<void> {
-  const settings = await call('get_workspace_settings', {}, (s) => (s.postal_address ? `postal address "${s.postal_address}"` : 'no postal address'));
+  const settings = await call('get_workspace_settings', {}, (s) =>
+    s.postal_address ? `postal address "${s.postal_address}"` : 'no postal address',
+  );
   if (given === undefined && settings.postal_address) {
     console.log('    (kept: pass --postal-address to change it)');
     return;
   }
-  if (given === undefined && !demo) throw new Stop("the workspace has no postal address, and every email's footer carries one: pass --postal-address with your business's address");
-  await call('update_workspace_settings', { postal_address: given ?? DEMO_POSTAL_ADDRESS }, (s) => `postal address "${s.postal_address}"${given === undefined ? " (the demo's)" : ''}`);
+  if (given === undefined && !demo)
+    throw new Stop(
+      "the workspace has no postal address, and every email's footer carries one: pass --postal-address with your business's address",
+    );
+  await call(
+    'update_workspace_settings',
+    { postal_address: given ?? DEMO_POSTAL_ADDRESS },
+    (s) => `postal address "${s.postal_address}"${given === undefined ? " (the demo's)" : ''}`,
+  );
 }
 
 /** The run itself; answers the last line to print. */
@@ -158,14 +203,23 @@ async function main(site: string, brief: Brief, csv: string, options: Options): 
   await postalAddress(options['postal-address'], !options.site);
   const mailbox = await connectMailbox();
 
-  const ingest = await call('ingest_url_into_knowledge', { url: site, max_pages: 5 }, (o) => `operation ${o.id} ${o.status}`);
+  const ingest = await call(
+    'ingest_url_into_knowledge',
+    { url: site, max_pages: 5 },
+    (o) => `operation ${o.id} ${o.status}`,
+  );
   const ingested = await followOperation(ingest);
   const leads = await importLeads(csv);
   // enroll: {import_id} takes the leads an import made, and the import skips addresses the workspace has:
   // with none new, the sequence would have nobody to send to, so stop before asking the human to approve it.
-  if (leads.counts.created === 0) throw new Stop('the import made no new leads (an earlier run imported these addresses); run again with --csv and other addresses');
+  if (leads.counts.created === 0)
+    throw new Stop(
+      'the import made no new leads (an earlier run imported these addresses); run again with --csv and other addresses',
+    );
 
-  console.log(`\n  Brief: ${brief.goal}\n  For:   ${brief.audience}\n  Ask:   ${brief.call_to_action ?? "the agent's default (a 15-minute call)"}\n`);
+  console.log(
+    `\n  Brief: ${brief.goal}\n  For:   ${brief.audience}\n  Ask:   ${brief.call_to_action ?? "the agent's default (a 15-minute call)"}\n`,
+  );
   const input = {
     ...brief,
     steps: 3,
@@ -175,15 +229,31 @@ async function main(site: string, brief: Brief, csv: string, options: Options): 
     knowledge_source_ids: ingested.resource ? [ingested.resource.id] : undefined,
     schedule: { days: ALL_WEEK, start_hour: 0, end_hour: 24 },
   };
-  const started = await call('run_agent', { agent_id: 'email-sequence-generator', input }, (r) => `run ${r.id} ${r.status}`);
+  const started = await call(
+    'run_agent',
+    { agent_id: 'email-sequence-generator', input },
+    (r) => `run ${r.id} ${r.status}`,
+  );
   const run = await followRun(started);
   const sequenceId = run.output.resources.find((r: Json) => r.type === 'email_sequence').id as string;
 
-  const before = mailbox.mode === 'sandbox' ? await call('list_sandbox_messages', { connector_id: mailbox.id, limit: 50 }, (p) => `${p.data.length} earlier message(s)`) : { data: [] };
-  const launched = await call('launch_email_sequence', { sequence_id: sequenceId, enroll: { import_id: leads.id } }, (l) => `${l.sequence.status}, ${counts(l.enrollment?.counts ?? {})}`);
+  const before =
+    mailbox.mode === 'sandbox'
+      ? await call(
+          'list_sandbox_messages',
+          { connector_id: mailbox.id, limit: 50 },
+          (p) => `${p.data.length} earlier message(s)`,
+        )
+      : { data: [] };
+  const launched = await call(
+    'launch_email_sequence',
+    { sequence_id: sequenceId, enroll: { import_id: leads.id } },
+    (l) => `${l.sequence.status}, ${counts(l.enrollment?.counts ?? {})}`,
+  );
   const enrolled = Number(launched.enrollment?.counts?.enrolled ?? 0);
   if (enrolled === 0) return 'The sequence is active, but no lead could be enrolled (see the skipped counts above).';
-  if (mailbox.mode !== 'sandbox') return `The sequence is active: ${enrolled} first emails are going out from ${mailbox.account_email}; follow them with list_sent_messages.`;
+  if (mailbox.mode !== 'sandbox')
+    return `The sequence is active: ${enrolled} first emails are going out from ${mailbox.account_email}; follow them with list_sent_messages.`;
   await showDelivered(mailbox.id, new Set(before.data.map((m: Json) => m.id)), enrolled);
   return `Done: the sequence is active and its first ${enrolled} emails were delivered to the sandbox mailbox.`;
 }
@@ -205,16 +275,26 @@ function usage(): string {
 
 /** The brief to run with, or why there is none: a site of one's own needs a brief of one's own. */
 function briefOf(options: Options): Brief | string {
-  if (!options.site) return { goal: options.goal ?? DEMO_BRIEF.goal, audience: options.audience ?? DEMO_BRIEF.audience, call_to_action: options.cta ?? DEMO_BRIEF.call_to_action };
+  if (!options.site)
+    return {
+      goal: options.goal ?? DEMO_BRIEF.goal,
+      audience: options.audience ?? DEMO_BRIEF.audience,
+      call_to_action: options.cta ?? DEMO_BRIEF.call_to_action,
+    };
   const missing = (['goal', 'audience'] as const).filter((name) => !options[name]?.trim()).map((name) => `--${name}`);
-  if (missing.length) return `--site needs a brief about that site: pass ${missing.join(' and ')} (and --cta, else the emails ask for a 15-minute call). The built-in brief is about the demo site's cargo bikes.`;
-  return { goal: options.goal as string, audience: options.audience as string, ...(options.cta && { call_to_action: options.cta }) };
+  if (missing.length)
+    return `--site needs a brief about that site: pass ${missing.join(' and ')} (and --cta, else the emails ask for a 15-minute call). The built-in brief is about the demo site's cargo bikes.`;
+  return {
+    goal: options.goal as string,
+    audience: options.audience as string,
+    ...(options.cta && { call_to_action: options.cta }),
+  };
 }
 
 async function start(): Promise<number> {
   let options: Options;
   try {
-    options = parseArgs({ options: OPTIONS }).values as Options;
+    options = parseArgs({ options: OPTIONS }).values;
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage()}`);
     return 2;
@@ -226,7 +306,9 @@ async function start(): Promise<number> {
   const brief = briefOf(options);
   const key = process.env.SERVICE_API_KEY;
   if (typeof brief === 'string' || !key) {
-    console.error(`${typeof brief === 'string' ? brief : 'SERVICE_API_KEY is not set: mint a key in the admin panel (Settings → API keys).'}\n\n${usage()}`);
+    console.error(
+      `${typeof brief === 'string' ? brief : 'SERVICE_API_KEY is not set: mint a key in the admin panel (Settings → API keys).'}\n\n${usage()}`,
+    );
     return 2;
   }
   const base = (process.env.SERVICE_API_BASE ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
@@ -237,11 +319,17 @@ async function start(): Promise<number> {
     if (!site) {
       demo = await startDemoSite();
       site = demo.url;
-      console.log(`Serving the demo brand site at ${site} (the service must run with OUTBOUND_ALLOW_PRIVATE=true to fetch it).`);
+      console.log(
+        `Serving the demo brand site at ${site} (the service must run with OUTBOUND_ALLOW_PRIVATE=true to fetch it).`,
+      );
     }
-    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    });
     await client.connect(transport).catch((error: Error) => {
-      throw new Stop(`could not connect to ${base}/mcp (is \`npm start\` running, and is the key right?): ${error.message}`);
+      throw new Stop(
+        `could not connect to ${base}/mcp (is \`npm start\` running, and is the key right?): ${error.message}`,
+      );
     });
     console.log(`Connected to ${base}/mcp\n`);
     console.log(`\n${await main(site, brief, csv, options)}`);

@@ -70,9 +70,12 @@ export interface DemoSite {
 export async function startDemoSite(): Promise<DemoSite> {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://demo').pathname;
-    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    if (path === '/robots.txt')
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
     const html = pages[path];
-    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(html ?? page('Not found', '<h1>Not found</h1>'));
+    res
+      .writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+      .end(html ?? page('Not found', '<h1>Not found</h1>'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -47,7 +47,9 @@ async function bundleLauncher(): Promise<void> {
     external: ['@modelcontextprotocol/server', '@modelcontextprotocol/server/*', SDK_PACKAGE],
     plugins: [sdkRuntimeIsThePackage],
     // ajv is CommonJS: its bundled requires need a `require` in an ES module.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+    },
     legalComments: 'none',
     logLevel: 'warning',
   });
@@ -67,7 +69,11 @@ export function packPackages(destination: string): { sdk: string; launcher: stri
   const dest = resolve(destination);
   mkdirSync(dest, { recursive: true });
   const pack = (dir: string) => {
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return `${dest}/${(JSON.parse(out) as { filename: string }[])[0].filename}`;
   };
   return { sdk: pack(sdkDir), launcher: pack(launcherDir) };
@@ -80,7 +86,11 @@ export function packPackages(destination: string): { sdk: string; launcher: stri
 export async function installTarballs(dir: string, tarballs: { sdk: string; launcher: string }): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' })}\n`);
-  await promisify(execFile)('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarballs.sdk, tarballs.launcher], { cwd: dir });
+  await promisify(execFile)(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarballs.sdk, tarballs.launcher],
+    { cwd: dir },
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -53,16 +53,26 @@ async function run(commands: AdminCommands, command: string | undefined): Promis
     case 'create-workspace': {
       const generated = !process.env.OWNER_PASSWORD;
       const password = process.env.OWNER_PASSWORD ?? randomBytes(18).toString('base64url');
-      const out = await commands.createWorkspace({ name: required('name'), ownerEmail: required('owner-email'), ownerName: required('owner-name'), password });
+      const out = await commands.createWorkspace({
+        name: required('name'),
+        ownerEmail: required('owner-email'),
+        ownerName: required('owner-name'),
+        password,
+      });
       console.log(`workspace ${out.workspaceId} created; owner ${out.userId} <${out.email}>`);
       if (generated) console.log(`owner password (shown once): ${password}`);
       return;
     }
     case 'list-workspaces':
-      for (const w of await commands.listWorkspaces()) console.log(`${w.id}\t${w.name}\t${w.members} member(s)\t${w.created_at.toISOString()}`);
+      for (const w of await commands.listWorkspaces())
+        console.log(`${w.id}\t${w.name}\t${w.members} member(s)\t${w.created_at.toISOString()}`);
       return;
     case 'mint-key': {
-      const out = await commands.mintKey({ workspaceId: required('workspace'), name: required('name'), role: (values.role ?? 'admin') as KeyRole });
+      const out = await commands.mintKey({
+        workspaceId: required('workspace'),
+        name: required('name'),
+        role: (values.role ?? 'admin') as KeyRole,
+      });
       console.log(`key ${out.id} (prefix ${out.prefix}) minted for ${out.workspaceId}, acting as ${out.role}`);
       console.log(`SERVICE_API_KEY=${out.key}`);
       console.log('This is the only time the key is shown.');
@@ -70,8 +80,12 @@ async function run(commands: AdminCommands, command: string | undefined): Promis
     }
     case 'list-keys':
       for (const k of await commands.listKeys(required('workspace'))) {
-        const status = k.revoked_at ? `revoked ${k.revoked_at.toISOString()} (${k.revoked_reason ?? 'revoked'})` : `active as ${effectiveKeyRole(k)}`;
-        console.log(`${k.id}\t${k.prefix}\t${k.name}\t${status}\tcreated by ${k.created_by ?? 'operator CLI'}\tlast used ${k.last_used_at?.toISOString() ?? 'never'}`);
+        const status = k.revoked_at
+          ? `revoked ${k.revoked_at.toISOString()} (${k.revoked_reason ?? 'revoked'})`
+          : `active as ${effectiveKeyRole(k)}`;
+        console.log(
+          `${k.id}\t${k.prefix}\t${k.name}\t${status}\tcreated by ${k.created_by ?? 'operator CLI'}\tlast used ${k.last_used_at?.toISOString() ?? 'never'}`,
+        );
       }
       return;
     case 'revoke-key': {

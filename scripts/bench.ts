@@ -59,7 +59,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const quick = args.quick as boolean;
+const quick = args.quick;
 const num = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
 // The HTTP rounds get a time budget: more targets (rows added later) mean fewer rounds, not a longer run.
 // Short slots and many rounds spread bursts of machine noise over all targets better than a few long ones.
@@ -72,10 +72,13 @@ const settings = {
   codegenRuns: num(args['codegen-runs'], quick ? 1 : 5),
 };
 const roundsFor = (targets: number) =>
-  args.rounds !== undefined ? Number(args.rounds) : Math.max(quick ? 2 : 5, Math.floor(settings.budgetSeconds / (targets * settings.durationSeconds)));
+  args.rounds !== undefined
+    ? Number(args.rounds)
+    : Math.max(quick ? 2 : 5, Math.floor(settings.budgetSeconds / (targets * settings.durationSeconds)));
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const started = performance.now();
-const progress = (line: string) => process.stderr.write(`bench [${Math.round((performance.now() - started) / 1000)} s]: ${line}\n`);
+const progress = (line: string) =>
+  process.stderr.write(`bench [${Math.round((performance.now() - started) / 1000)} s]: ${line}\n`);
 
 const servers: ServerProcess[] = [];
 const tmpDirs: string[] = [];
@@ -103,13 +106,22 @@ async function measureHttp() {
   servers.push(plain, service);
   const credentials = await createCredentials(service.url);
   // /mcp is young: if its handshake fails, report that and measure the other rows.
-  const mcp = await mcpRows(service, credentials).catch((error: Error): RowGroup => ({ targets: [], rows: [], notes: [`MCP rows skipped: ${error.message}`] }));
-  const groups: RowGroup[] = [httpRows({ plain, service }), authRows(service, credentials), mcp, idempotencyRows(service, credentials)];
+  const mcp = await mcpRows(service, credentials).catch(
+    (error: Error): RowGroup => ({ targets: [], rows: [], notes: [`MCP rows skipped: ${error.message}`] }),
+  );
+  const groups: RowGroup[] = [
+    httpRows({ plain, service }),
+    authRows(service, credentials),
+    mcp,
+    idempotencyRows(service, credentials),
+  ];
   const targets: Target[] = groups.flatMap((g) => g.targets);
   await preflight(targets);
   const rounds = roundsFor(targets.length);
   const estimate = targets.length * (settings.warmupSeconds + rounds * settings.durationSeconds);
-  progress(`${targets.length} targets × ${rounds} rounds × ${settings.durationSeconds} s (about ${Math.round(estimate)} s)`);
+  progress(
+    `${targets.length} targets × ${rounds} rounds × ${settings.durationSeconds} s (about ${Math.round(estimate)} s)`,
+  );
   const loadBefore = loadavg()[0];
   const stats = await runInterleaved(targets, { ...settings, rounds, progress });
   await Promise.all([plain.stop(), service.stop()]);
@@ -126,17 +138,18 @@ async function measureHttp() {
 
 try {
   const http = await measureHttp();
-  const workSettings = longWorkSettings(quick, args['log-level'] as string);
+  const workSettings = longWorkSettings(quick, args['log-level']);
   let longWork: LongWorkResult | undefined;
   if (!args['skip-long-work']) longWork = await longWorkRows(workSettings, databaseUrl, progress);
-  const knowSettings = knowledgeSettings(quick, args['log-level'] as string);
+  const knowSettings = knowledgeSettings(quick, args['log-level']);
   let knowledge: KnowledgeResult | undefined;
   if (!args['skip-knowledge']) knowledge = await knowledgeRows(knowSettings, databaseUrl, progress);
-  const importSettings = leadsSettings(quick, args['log-level'] as string);
+  const importSettings = leadsSettings(quick, args['log-level']);
   let leads: LeadsResult | undefined;
   if (!args['skip-leads']) leads = await leadsRows(importSettings, databaseUrl, progress);
   let sequences: SequencesResult | undefined;
-  if (!args['skip-sequences']) sequences = await sequencesRows(sequencesSettings(quick, args['log-level'] as string), databaseUrl, progress);
+  if (!args['skip-sequences'])
+    sequences = await sequencesRows(sequencesSettings(quick, args['log-level']), databaseUrl, progress);
   let codegen: CodegenTimingResult | undefined;
   if (!args['skip-codegen']) {
     progress(`timing codegen (${settings.codegenRuns} alternating runs each)`);
@@ -152,10 +165,21 @@ try {
   }
   let packages: PackagesResult | undefined;
   if (!args['skip-packages']) {
-    packages = await packagesRows(repoRoot, quick ? 3 : 10, progress).catch((error: Error) => ({ rows: [], notes: [`package rows skipped: ${error.message}`] }));
+    packages = await packagesRows(repoRoot, quick ? 3 : 10, progress).catch((error: Error) => ({
+      rows: [],
+      notes: [`package rows skipped: ${error.message}`],
+    }));
   }
   const report = renderReport({
-    rows: [...http.rows, ...(longWork?.rows ?? []), ...(knowledge?.rows ?? []), ...(leads?.rows ?? []), ...(sequences?.rows ?? []), ...(codegen ? [codegen.row] : []), ...(packages?.rows ?? [])],
+    rows: [
+      ...http.rows,
+      ...(longWork?.rows ?? []),
+      ...(knowledge?.rows ?? []),
+      ...(leads?.rows ?? []),
+      ...(sequences?.rows ?? []),
+      ...(codegen ? [codegen.row] : []),
+      ...(packages?.rows ?? []),
+    ],
     targets: http.targets,
     facts: {
       date: new Date().toISOString(),
@@ -164,8 +188,23 @@ try {
       machine: `${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`,
       'load average (1 min)': `${http.load} (other work on the machine; above the CPU count, expect noisy rows)`,
     },
-    howMeasured: describeMethod({ ...settings, rounds: http.rounds, logLevel: args['log-level'] as string, codegen, longWork: longWork && workSettings, knowledge: knowledge && knowSettings, leads: leads && importSettings }),
-    notes: [...http.notes, ...(longWork?.notes ?? []), ...(knowledge?.notes ?? []), ...(leads?.notes ?? []), ...(sequences?.notes ?? []), ...(packages?.notes ?? [])],
+    howMeasured: describeMethod({
+      ...settings,
+      rounds: http.rounds,
+      logLevel: args['log-level'],
+      codegen,
+      longWork: longWork && workSettings,
+      knowledge: knowledge && knowSettings,
+      leads: leads && importSettings,
+    }),
+    notes: [
+      ...http.notes,
+      ...(longWork?.notes ?? []),
+      ...(knowledge?.notes ?? []),
+      ...(leads?.notes ?? []),
+      ...(sequences?.notes ?? []),
+      ...(packages?.notes ?? []),
+    ],
   });
   process.stdout.write(`\n${report}`);
   mkdirSync(join(repoRoot, 'test-output'), { recursive: true });

@@ -19,25 +19,31 @@ const { values } = parseArgs({
   },
 });
 
-const spec = values.spec as string;
+const spec = values.spec;
 const defaultManifest = values.spec === 'openapi/openapi.yaml' ? 'mcp-tools.yaml' : undefined;
 const manifest = values.manifest ?? defaultManifest;
-const out = resolve(values.out as string);
+const out = resolve(values.out);
 const packagesRoot = values.packages ?? (values.spec === 'openapi/openapi.yaml' ? '.' : undefined);
 
 function packageFiles(): GeneratedFile[] {
   if (packagesRoot === undefined) return [];
   const info = loadSpec(spec).doc.info as { version?: unknown } | undefined;
   const rootPackage = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
-  const files = emitPackages({ version: String(info?.version ?? '0.0.0'), dependencyRanges: rootPackage.dependencies, headerText: headerText(spec, manifest) });
+  const files = emitPackages({
+    version: String(info?.version ?? '0.0.0'),
+    dependencyRanges: rootPackage.dependencies,
+    headerText: headerText(spec, manifest),
+  });
   return files.map((f) => ({ name: resolve(packagesRoot, f.name), content: f.content }));
 }
 
 function staleFiles(files: GeneratedFile[], dir: string): string[] {
-  return files.filter((f) => {
-    const path = resolve(dir, f.name);
-    return !existsSync(path) || readFileSync(path, 'utf8') !== f.content;
-  }).map((f) => relative(process.cwd(), resolve(dir, f.name)));
+  return files
+    .filter((f) => {
+      const path = resolve(dir, f.name);
+      return !existsSync(path) || readFileSync(path, 'utf8') !== f.content;
+    })
+    .map((f) => relative(process.cwd(), resolve(dir, f.name)));
 }
 
 try {

@@ -24,7 +24,8 @@ import { TOOL_CALL_HEADER } from './mcp/tool-request.ts';
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestContext({ log: deps.log, trustProxy: deps.config.trustProxy }));
-  const tooLarge = () => new ApiError('payload_too_large', `The request body exceeds ${deps.config.bodyLimitBytes} bytes.`);
+  const tooLarge = () =>
+    new ApiError('payload_too_large', `The request body exceeds ${deps.config.bodyLimitBytes} bytes.`);
   const limit = bodyLimit({
     maxSize: deps.config.bodyLimitBytes,
     onError: () => {
@@ -82,7 +83,9 @@ export function createApp(deps: Deps) {
     ...(deps.connectors.gmail.mode === 'sandbox' ? sandboxPaths : []),
     ...(deps.connectors.meta.mode === 'sandbox' ? sandboxMetaPaths : []),
   ]);
-  app.notFound((c) => problemResponse(unmatched(c.req.method, c.req.path), c.get('requestId') ?? 'unknown', c.req.path));
+  app.notFound((c) =>
+    problemResponse(unmatched(c.req.method, c.req.path), c.get('requestId') ?? 'unknown', c.req.path),
+  );
   app.onError(handleError);
   return app;
 }

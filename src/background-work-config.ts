@@ -16,7 +16,8 @@ export interface JobsConfig {
 export function loadJobsConfig(env: Env): JobsConfig {
   const inProcess = env.JOBS_IN_PROCESS !== 'false';
   // The embedded database admits one process, so no separate worker could ever run the jobs.
-  if (!inProcess && !env.DATABASE_URL) throw new Error('JOBS_IN_PROCESS=false needs DATABASE_URL (a worker cannot share the embedded database)');
+  if (!inProcess && !env.DATABASE_URL)
+    throw new Error('JOBS_IN_PROCESS=false needs DATABASE_URL (a worker cannot share the embedded database)');
   const concurrency = int(env, 'JOBS_CONCURRENCY', 4);
   if (concurrency < 1) throw new Error('JOBS_CONCURRENCY must be at least 1');
   const pollIntervalMs = int(env, 'JOBS_POLL_INTERVAL_MS', 1000);
@@ -62,12 +63,22 @@ export interface AgentsConfig {
 export function loadAgentsConfig(env: Env): AgentsConfig {
   const baseUrl = env.LLM_BASE_URL?.trim().replace(/\/+$/, '');
   const apiKey = env.LLM_API_KEY?.trim();
-  if (baseUrl && !/^https?:\/\/[^/]/.test(baseUrl)) throw new Error(`LLM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  if (baseUrl && !/^https?:\/\/[^/]/.test(baseUrl))
+    throw new Error(`LLM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
   if (baseUrl && !apiKey) throw new Error('LLM_BASE_URL is set but LLM_API_KEY is not');
   return {
     authorizationTimeoutSeconds: Math.max(60, int(env, 'AGENT_AUTHORIZATION_TIMEOUT_SECONDS', 24 * 3600)),
     approvalTimeoutSeconds: Math.max(60, int(env, 'AGENT_APPROVAL_TIMEOUT_SECONDS', 7 * 24 * 3600)),
-    ...(baseUrl && apiKey ? { llm: { baseUrl, apiKey, model: env.LLM_MODEL?.trim() || 'gpt-4o-mini', timeoutMs: int(env, 'LLM_TIMEOUT_MS', 60_000) || 60_000 } } : {}),
+    ...(baseUrl && apiKey
+      ? {
+          llm: {
+            baseUrl,
+            apiKey,
+            model: env.LLM_MODEL?.trim() || 'gpt-4o-mini',
+            timeoutMs: int(env, 'LLM_TIMEOUT_MS', 60_000) || 60_000,
+          },
+        }
+      : {}),
   };
 }
 

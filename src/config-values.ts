@@ -16,13 +16,17 @@ export function seconds(env: Env, name: string, fallback: number[]): number[] {
   if (raw === undefined || raw.trim() === '') return fallback;
   return list(raw).map((part) => {
     const value = Number(part);
-    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be comma-separated whole seconds, got "${raw}"`);
+    if (!Number.isInteger(value) || value < 0)
+      throw new Error(`${name} must be comma-separated whole seconds, got "${raw}"`);
     return value;
   });
 }
 
 export function list(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function range(env: Env, name: string, fallback: { min: number; max: number }): { min: number; max: number } {

@@ -118,7 +118,10 @@ export function loadConfig(env: Env): AppConfig {
     meta: loadMetaConfig(env),
     tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY || undefined,
     knowledge: loadKnowledgeConfig(env),
-    sandboxInternalUrl: (env.SANDBOX_INTERNAL_URL || `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
+    sandboxInternalUrl: (
+      env.SANDBOX_INTERNAL_URL ||
+      `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`
+    ).replace(/\/$/, ''),
     operationWaitRecheckMs: int(env, 'OPERATION_WAIT_RECHECK_MS', 5_000) || 5_000,
     operationHeartbeatMs: int(env, 'OPERATION_HEARTBEAT_MS', 15_000) || 15_000,
     webhooks: loadWebhooksConfig(env),

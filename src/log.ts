@@ -8,7 +8,10 @@ export function createLogger(level: string): Logger {
     level,
     base: { service: 'service-mcp' },
     // Belt and braces: nothing logs these fields, and if something ever does they are masked.
-    redact: { paths: ['authorization', '*.authorization', 'password', '*.password', 'key', 'token', '*.token', 'access_token'], censor: '[redacted]' },
+    redact: {
+      paths: ['authorization', '*.authorization', 'password', '*.password', 'key', 'token', '*.token', 'access_token'],
+      censor: '[redacted]',
+    },
   });
 }
 

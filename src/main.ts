@@ -26,11 +26,20 @@ try {
   const services = await createServices({ db, config, log });
   await services.startJobs({ work: config.jobs.inProcess });
   const app = createApp(services.deps);
-  const signupUrl = (await anyUserExists(db.sql)) ? undefined : `${config.publicBaseUrl.replace(/\/$/, '')}/admin/signup`;
+  const signupUrl = (await anyUserExists(db.sql))
+    ? undefined
+    : `${config.publicBaseUrl.replace(/\/$/, '')}/admin/signup`;
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    log.info({ port: info.port, host: config.host, database: db.kind, migrations_applied: applied.length }, `listening on http://${config.host}:${info.port}`);
+    log.info(
+      { port: info.port, host: config.host, database: db.kind, migrations_applied: applied.length },
+      `listening on http://${config.host}:${info.port}`,
+    );
     // A fresh install has no account to sign in with, and no API key for an agent until there is one.
-    if (signupUrl) log.info({ signup_url: signupUrl }, `No accounts yet: create the first one at ${signupUrl} (or POST /api/v1/users/signup).`);
+    if (signupUrl)
+      log.info(
+        { signup_url: signupUrl },
+        `No accounts yet: create the first one at ${signupUrl} (or POST /api/v1/users/signup).`,
+      );
   }) as Server;
   handleShutdownSignals({
     server,

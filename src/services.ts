@@ -55,7 +55,10 @@ export interface Services {
 const contractPath = new URL('../openapi/openapi.yaml', import.meta.url);
 
 function contractDeps(): Deps['contract'] {
-  const openapiDocument = yaml.load(readFileSync(contractPath, 'utf8')) as { info: { version: string } } & Record<string, unknown>;
+  const openapiDocument = yaml.load(readFileSync(contractPath, 'utf8')) as { info: { version: string } } & Record<
+    string,
+    unknown
+  >;
   return { openapiDocument, version: openapiDocument.info.version };
 }
 
@@ -66,9 +69,23 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const log = options.log ?? createLogger(config.logLevel);
   const jwtKey = await loadOrCreateJwtKey(sql, config.jwt.secret);
   const apiKeyPepper = await loadOrCreateSecret(sql, 'api_key_pepper', config.apiKeyPepper);
-  const jwt = createJwtService({ keys: [jwtKey], activeKid: jwtKey.kid, issuer: config.jwt.issuer, audience: config.jwt.audience, ttlSeconds: config.jwt.ttlSeconds, clock });
+  const jwt = createJwtService({
+    keys: [jwtKey],
+    activeKid: jwtKey.kid,
+    issuer: config.jwt.issuer,
+    audience: config.jwt.audience,
+    ttlSeconds: config.jwt.ttlSeconds,
+    clock,
+  });
   // The embedded database serves one instance, and its socket bridge does not carry NOTIFY.
-  const authenticator = createAuthenticator({ sql, jwt, pepper: apiKeyPepper, clock, log, invalidation: db.kind === 'pglite' ? 'local' : 'notify' });
+  const authenticator = createAuthenticator({
+    sql,
+    jwt,
+    pepper: apiKeyPepper,
+    clock,
+    log,
+    invalidation: db.kind === 'pglite' ? 'local' : 'notify',
+  });
   const limiter = createRateLimiter({ sql, clock, syncIntervalMs: config.rateLimit.syncIntervalMs, log });
   const jobs = createJobs<Deps>({
     connectionString: db.connectionString,
@@ -100,12 +117,23 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     jobs,
     // In this order, in the transaction that records the event.
     eventSubscribers: [fanOutEvent, resumeRunsWaitingOn],
-    outbound: createOutboundClient({ userAgent: config.outbound.userAgent, allowPrivate: config.outbound.allowPrivate }),
+    outbound: createOutboundClient({
+      userAgent: config.outbound.userAgent,
+      allowPrivate: config.outbound.allowPrivate,
+    }),
     resourceWatch: createOperationWatch({ sql, kind: db.kind, log }),
     sealing: { webhookSecrets: createSealer(apiKeyPepper, 'service-mcp webhook signing secret v1') },
     connectors: {
-      gmail: gmailEndpoints(config.google, { publicBaseUrl: config.publicBaseUrl, internalUrl: config.sandboxInternalUrl, clientSecret: sandboxClientSecret(apiKeyPepper) }),
-      meta: metaEndpoints(config.meta, { publicBaseUrl: config.publicBaseUrl, internalUrl: config.sandboxInternalUrl, clientSecret: sandboxClientSecret(apiKeyPepper) }),
+      gmail: gmailEndpoints(config.google, {
+        publicBaseUrl: config.publicBaseUrl,
+        internalUrl: config.sandboxInternalUrl,
+        clientSecret: sandboxClientSecret(apiKeyPepper),
+      }),
+      meta: metaEndpoints(config.meta, {
+        publicBaseUrl: config.publicBaseUrl,
+        internalUrl: config.sandboxInternalUrl,
+        clientSecret: sandboxClientSecret(apiKeyPepper),
+      }),
       tokenKeys: createTokenKeyring(loadTokenKeys({ configured: config.tokenEncryptionKey, dataDir: config.dataDir })),
       redirectUri: `${config.publicBaseUrl.replace(/\/$/, '')}/oauth/callback`,
     },

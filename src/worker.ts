@@ -13,7 +13,8 @@ log.info({ pid: process.pid, node: process.version }, 'worker starting');
 warnAboutUnsafeSettings(log, config);
 try {
   // The embedded database admits one process: its jobs run inside the service.
-  if (!config.databaseUrl) throw new Error('npm run worker needs DATABASE_URL; with the embedded database, jobs run inside the service');
+  if (!config.databaseUrl)
+    throw new Error('npm run worker needs DATABASE_URL; with the embedded database, jobs run inside the service');
   log.info(`opening ${describeDatabase(config)}`);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, ...config.database });
   await migrate(db.sql, { log });

@@ -14,10 +14,19 @@ import { revokeApiKey } from '../../src/handlers/api-keys/revoke-api-key.ts';
 import { signup } from '../../src/handlers/users/signup.ts';
 
 export interface AdminCommands {
-  createWorkspace(input: { name: string; ownerEmail: string; ownerName: string; password: string }): Promise<{ workspaceId: string; userId: string; email: string }>;
+  createWorkspace(input: {
+    name: string;
+    ownerEmail: string;
+    ownerName: string;
+    password: string;
+  }): Promise<{ workspaceId: string; userId: string; email: string }>;
   listWorkspaces(): Promise<WorkspaceSummary[]>;
   /** A workspace key with no creator, acting with `role` (default admin). */
-  mintKey(input: { workspaceId: string; name: string; role?: KeyRole }): Promise<{ id: string; prefix: string; key: string; workspaceId: string; role: KeyRole }>;
+  mintKey(input: {
+    workspaceId: string;
+    name: string;
+    role?: KeyRole;
+  }): Promise<{ id: string; prefix: string; key: string; workspaceId: string; role: KeyRole }>;
   listKeys(workspaceId: string): Promise<ApiKeyRow[]>;
   revokeKey(keyId: string): Promise<ApiKeyRow>;
 }
@@ -27,7 +36,11 @@ function contractChecked(schema: typeof SignupRequestSchema, body: Record<string
   const result = schema.safeParse(body);
   const errors = [...(result.success ? [] : fieldErrors('json', result.error)), ...textErrors('json', body)];
   if (!errors.length) return;
-  throw new ApiError('validation_failed', `The request is invalid: ${errors.map((e) => `${e.pointer} ${e.message}`).join('; ')}.`, { errors });
+  throw new ApiError(
+    'validation_failed',
+    `The request is invalid: ${errors.map((e) => `${e.pointer} ${e.message}`).join('; ')}.`,
+    { errors },
+  );
 }
 
 // The operator lists everything at once; a workspace with more keys than this is not a CLI's job.
@@ -44,7 +57,8 @@ export function createAdminCommands(deps: Deps): AdminCommands {
     },
     listWorkspaces: () => listAllWorkspaces(deps.db.sql),
     async mintKey({ workspaceId, name, role = 'admin' }) {
-      if (role !== 'admin' && role !== 'member') throw new Error(`--role must be admin or member, not "${String(role)}"`);
+      if (role !== 'admin' && role !== 'member')
+        throw new Error(`--role must be admin or member, not "${String(role)}"`);
       const { row, key } = await createApiKey(deps, await operatorActor(deps, workspaceId), { name, role });
       return { id: row.id, prefix: row.prefix, key, workspaceId, role: row.role };
     },

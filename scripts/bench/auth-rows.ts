@@ -20,12 +20,27 @@ export function authRows(service: ServerProcess, credentials: BenchCredentials):
   return {
     targets: [
       { name: names.none, server: service, request: read(benchReadPaths.public), check: expectWorkspace },
-      { name: names.jwt, server: service, request: read(benchReadPaths.protected, credentials.token), check: expectWorkspace },
-      { name: names.key, server: service, request: read(benchReadPaths.protected, credentials.apiKey), check: expectWorkspace },
+      {
+        name: names.jwt,
+        server: service,
+        request: read(benchReadPaths.protected, credentials.token),
+        check: expectWorkspace,
+      },
+      {
+        name: names.key,
+        server: service,
+        request: read(benchReadPaths.protected, credentials.apiKey),
+        check: expectWorkspace,
+      },
     ],
     rows: [
       // Same route, same checks: only the credential differs (JWT: alg pinned, typ, kid, iss, aud, iat, exp, lifetime).
-      { label: 'JWT auth / API-key auth on the same route', a: names.jwt, b: names.key, goal: { op: '>=', value: 0.9 } },
+      {
+        label: 'JWT auth / API-key auth on the same route',
+        a: names.jwt,
+        b: names.key,
+        goal: { op: '>=', value: 0.9 },
+      },
       { label: 'read (b) JWT / (a) no auth', a: names.jwt, b: names.none },
       { label: 'read (c) API key / (a) no auth', a: names.key, b: names.none, goal: { op: '>=', value: 0.9 } },
       { label: 'read (a) no auth vs node:http', a: names.none, b: plainTarget },

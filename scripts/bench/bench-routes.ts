@@ -28,8 +28,20 @@ function readRoute(path: string) {
 
 function guards(path: string, scopes: string[] | null, deps: Deps): MiddlewareHandler<AppEnv>[] {
   // operationGuard reads only the scopes and the body type; the other fields just fill the shape.
-  const op: OperationMeta = { operationId: 'bench_read', handler: 'get_me', method: 'GET', path, scopes, body: null, responses: {} };
-  return operationGuard(op, { authenticator: deps.auth.authenticator, limiter: deps.auth.limiter, rateLimit: deps.config.rateLimit });
+  const op: OperationMeta = {
+    operationId: 'bench_read',
+    handler: 'get_me',
+    method: 'GET',
+    path,
+    scopes,
+    body: null,
+    responses: {},
+  };
+  return operationGuard(op, {
+    authenticator: deps.auth.authenticator,
+    limiter: deps.auth.limiter,
+    rateLimit: deps.config.rateLimit,
+  });
 }
 
 export function mountBenchRoutes(app: App, deps: Deps): void {

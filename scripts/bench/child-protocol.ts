@@ -26,7 +26,7 @@ export async function runAsChild(start: () => Promise<StartedServer>): Promise<v
   try {
     server = await start();
   } catch (error) {
-    send({ type: 'error', message: error instanceof Error ? error.stack ?? error.message : String(error) });
+    send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     process.exit(1);
   }
   let stopping = false;

@@ -48,7 +48,9 @@ export function benchSpec(options: Pick<CodegenTimingOptions, 'specsDir' | 'tmpD
   if (hasDocs) return largestSpec(options.specsDir);
   const file = join(options.tmpDir, 'recursive-group.json');
   writeFileSync(file, JSON.stringify(recursiveGroup()));
-  options.progress?.(`${options.specsDir} is absent (an optional corpus): timing the synthetic recursive group instead`);
+  options.progress?.(
+    `${options.specsDir} is absent (an optional corpus): timing the synthetic recursive group instead`,
+  );
   return file;
 }
 
@@ -97,8 +99,13 @@ export async function timeCodegen(options: CodegenTimingOptions): Promise<Codege
   const spec = benchSpec(options);
   const cli = join(options.repoRoot, 'node_modules/openapi-typescript/bin/cli.js');
   let n = 0;
-  const ours = () => timeRun(['--import', 'tsx', 'scripts/codegen.ts', '--spec', spec, '--out', join(options.tmpDir, `ours-${(n += 1)}`)], options.repoRoot);
-  const theirs = () => timeRun([cli, spec, '-o', join(options.tmpDir, `openapi-typescript-${(n += 1)}.ts`)], options.repoRoot);
+  const ours = () =>
+    timeRun(
+      ['--import', 'tsx', 'scripts/codegen.ts', '--spec', spec, '--out', join(options.tmpDir, `ours-${(n += 1)}`)],
+      options.repoRoot,
+    );
+  const theirs = () =>
+    timeRun([cli, spec, '-o', join(options.tmpDir, `openapi-typescript-${(n += 1)}.ts`)], options.repoRoot);
   const result = { ours: [] as Timing[], openapiTypescript: [] as Timing[] };
   for (let i = 0; i < options.runs; i += 1) {
     // Alternate which goes first, so neither always runs on a cache the other just warmed.

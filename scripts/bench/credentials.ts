@@ -22,12 +22,15 @@ async function post<T>(url: string, body: unknown, token?: string): Promise<T> {
 }
 
 export async function createCredentials(baseUrl: string): Promise<BenchCredentials> {
-  const signup = await post<{ user: { id: string }; workspace: { id: string }; login: { access_token: string } }>(`${baseUrl}/api/v1/users/signup`, {
-    email: `bench.${process.pid}.${Date.now()}@example.com`,
-    password: 'correct horse battery staple',
-    name: 'Bench User',
-    workspace_name: 'Bench Workspace',
-  });
+  const signup = await post<{ user: { id: string }; workspace: { id: string }; login: { access_token: string } }>(
+    `${baseUrl}/api/v1/users/signup`,
+    {
+      email: `bench.${process.pid}.${Date.now()}@example.com`,
+      password: 'correct horse battery staple',
+      name: 'Bench User',
+      workspace_name: 'Bench Workspace',
+    },
+  );
   const token = signup.login.access_token;
   const key = await post<{ key: string }>(`${baseUrl}/api/v1/api-keys`, { name: 'bench' }, token);
   return { userId: signup.user.id, workspaceId: signup.workspace.id, token, apiKey: key.key };

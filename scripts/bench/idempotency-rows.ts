@@ -23,7 +23,8 @@ export function idempotencyRows(service: ServerProcess, credentials: BenchCreden
     // autocannon puts a new id in place of `[<id>]` on every request: each one is a first use of its key.
     idReplacement: key?.includes('[<id>]') ?? false,
   });
-  const minted = (status: number, body: string) => (status === 201 && (JSON.parse(body) as { key?: string }).key ? undefined : 'no key minted');
+  const minted = (status: number, body: string) =>
+    status === 201 && (JSON.parse(body) as { key?: string }).key ? undefined : 'no key minted';
   return {
     targets: [
       { name: names.plain, server: service, request: mint(), check: minted },

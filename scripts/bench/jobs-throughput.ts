@@ -47,9 +47,20 @@ export const WARMUP = 100;
 
 export async function measureJobsThroughput(db: Database, options: ThroughputOptions): Promise<ThroughputResult> {
   let handled = 0;
-  const kind = defineJob({ name: 'bench.noop', payload: z.object({ i: z.number() }), handler: async () => void (handled += 1) });
+  const kind = defineJob({
+    name: 'bench.noop',
+    payload: z.object({ i: z.number() }),
+    handler: async () => void (handled += 1),
+  });
   const schema = `bench_jobs_${randomBytes(4).toString('hex')}`;
-  const jobs = createJobs({ connectionString: db.connectionString as string, sql: db.sql, log: pino({ level: 'silent' }), schema, poolSize: db.kind === 'pglite' ? 2 : 4, worker: { concurrency: options.concurrency, pollIntervalMs: 500 } });
+  const jobs = createJobs({
+    connectionString: db.connectionString,
+    sql: db.sql,
+    log: pino({ level: 'silent' }),
+    schema,
+    poolSize: db.kind === 'pglite' ? 2 : 4,
+    worker: { concurrency: options.concurrency, pollIntervalMs: 500 },
+  });
   jobs.register(kind);
   const queue: Queue = { jobs, kind, sql: db.sql, schema, handled: () => handled };
   const result: ThroughputResult = { jobsPerSecond: [], enqueuePerSecond: [], writesPerSecond: [] };
@@ -60,14 +71,17 @@ export async function measureJobsThroughput(db: Database, options: ThroughputOpt
     await runWrites(db.sql, WARMUP, options.concurrency);
     for (let round = 1; round <= options.rounds; round += 1) {
       // Alternate which goes first, so neither always inherits the other's leftovers (autovacuum, garbage).
-      const writes = async () => result.writesPerSecond.push(await runWrites(db.sql, options.jobs, options.concurrency));
+      const writes = async () =>
+        result.writesPerSecond.push(await runWrites(db.sql, options.jobs, options.concurrency));
       const work = async () => {
         const r = await runJobs(queue, options.jobs);
         result.jobsPerSecond.push(r.jobsPerSecond);
         result.enqueuePerSecond.push(r.enqueuePerSecond);
       };
       for (const step of round % 2 ? [writes, work] : [work, writes]) await step();
-      options.progress?.(`jobs round ${round}/${options.rounds}: ${Math.round(result.jobsPerSecond.at(-1)!)} jobs/s, ${Math.round(result.writesPerSecond.at(-1)!)} write transactions/s`);
+      options.progress?.(
+        `jobs round ${round}/${options.rounds}: ${Math.round(result.jobsPerSecond.at(-1)!)} jobs/s, ${Math.round(result.writesPerSecond.at(-1)!)} write transactions/s`,
+      );
     }
     return result;
   } finally {
@@ -82,7 +96,11 @@ async function runJobs(queue: Queue, count: number): Promise<{ jobsPerSecond: nu
   const handledBefore = queue.handled();
   const started = performance.now();
   for (let i = 0; i < count; i += ENQUEUE_BATCH) {
-    await Promise.all(Array.from({ length: Math.min(ENQUEUE_BATCH, count - i) }, (_, k) => queue.jobs.enqueue(queue.kind, { i: i + k })));
+    await Promise.all(
+      Array.from({ length: Math.min(ENQUEUE_BATCH, count - i) }, (_, k) =>
+        queue.jobs.enqueue(queue.kind, { i: i + k }),
+      ),
+    );
   }
   const enqueued = performance.now();
   // Our counter first (no queries while the worker runs), then pg-boss's state: completion is
@@ -110,7 +128,9 @@ export async function runWrites(sql: Sql, count: number, concurrency: number): P
 async function completed(queue: Queue): Promise<number> {
   // No parameters: on PGlite, an unsafe() query with parameters (Parse + Describe, then Bind in a later
   // write) can have its unnamed statement replaced by pg-boss's in between on the shared backend.
-  const [row] = await queue.sql.unsafe(`select count(*)::int as n from ${queue.schema}.job where name = '${queue.kind.name}' and state = 'completed'`);
+  const [row] = await queue.sql.unsafe(
+    `select count(*)::int as n from ${queue.schema}.job where name = '${queue.kind.name}' and state = 'completed'`,
+  );
   return row.n as number;
 }
 
@@ -128,16 +148,18 @@ async function main(): Promise<void> {
     const r = await measureJobsThroughput(db, { jobs, concurrency, rounds });
     const jobsPerSecond = median(r.jobsPerSecond);
     const writesPerSecond = median(r.writesPerSecond);
-    console.log(JSON.stringify({
-      database: db.description,
-      jobs,
-      concurrency,
-      rounds,
-      enqueue_per_s: Math.round(median(r.enqueuePerSecond)),
-      end_to_end_jobs_per_s: Math.round(jobsPerSecond),
-      write_transactions_per_s: Math.round(writesPerSecond),
-      jobs_per_write_transaction: Number((jobsPerSecond / writesPerSecond).toFixed(3)),
-    }));
+    console.log(
+      JSON.stringify({
+        database: db.description,
+        jobs,
+        concurrency,
+        rounds,
+        enqueue_per_s: Math.round(median(r.enqueuePerSecond)),
+        end_to_end_jobs_per_s: Math.round(jobsPerSecond),
+        write_transactions_per_s: Math.round(writesPerSecond),
+        jobs_per_write_transaction: Number((jobsPerSecond / writesPerSecond).toFixed(3)),
+      }),
+    );
   } finally {
     await db.close();
   }

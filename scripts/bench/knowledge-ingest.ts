@@ -46,7 +46,15 @@ export async function measureIngest(db: Database, options: IngestOptions): Promi
   const workspace = await insertWorkspace(db.sql, ids, { name: 'Bench knowledge ingest', now: new Date() });
   const ingest: Ingest = { db, ids, workspaceId: workspace.id, pages: buildPages(options.pages) };
   const bytes = ingest.pages.reduce((sum, p) => sum + Buffer.byteLength(p.html), 0);
-  const result: IngestResult = { pipelinePerSecond: [], rawPerSecond: [], extractPerSecond: [], extractChunkPerSecond: [], pages: options.pages, averageKiB: bytes / options.pages / 1024, chunksPerPage: 0 };
+  const result: IngestResult = {
+    pipelinePerSecond: [],
+    rawPerSecond: [],
+    extractPerSecond: [],
+    extractChunkPerSecond: [],
+    pages: options.pages,
+    averageKiB: bytes / options.pages / 1024,
+    chunksPerPage: 0,
+  };
   // Not a temporary table: on PostgreSQL each insert may take another of the pool's connections.
   await db.sql`create table bench_pages (id bigserial primary key, url text not null, html text not null)`;
   try {
@@ -67,7 +75,9 @@ export async function measureIngest(db: Database, options: IngestOptions): Promi
       const alone = extractAlone(ingest.pages);
       result.extractPerSecond.push(alone.extract);
       result.extractChunkPerSecond.push(alone.extractChunk);
-      options.progress?.(`knowledge ingest round ${round}/${options.rounds}: ${Math.round(result.pipelinePerSecond.at(-1)!)} pages/s through the pipeline, ${Math.round(result.rawPerSecond.at(-1)!)} raw inserts/s`);
+      options.progress?.(
+        `knowledge ingest round ${round}/${options.rounds}: ${Math.round(result.pipelinePerSecond.at(-1)!)} pages/s through the pipeline, ${Math.round(result.rawPerSecond.at(-1)!)} raw inserts/s`,
+      );
     }
     result.chunksPerPage = chunks / options.pages;
     return result;
@@ -81,7 +91,14 @@ export async function measureIngest(db: Database, options: IngestOptions): Promi
 /** Every page through extract, chunk and index into a new source's next generation, which is then published. */
 async function runPipeline(ingest: Ingest): Promise<{ pagesPerSecond: number; chunks: number }> {
   const { db, ids, workspaceId } = ingest;
-  const source = await insertSource(db.sql, workspaceId, ids, { url: 'https://www.example-saas.test/', maxPages: ingest.pages.length, includePaths: [], excludePaths: [], createdBy: null, now: new Date() });
+  const source = await insertSource(db.sql, workspaceId, ids, {
+    url: 'https://www.example-saas.test/',
+    maxPages: ingest.pages.length,
+    includePaths: [],
+    excludePaths: [],
+    createdBy: null,
+    now: new Date(),
+  });
   const generation = source.generation + 1;
   let chunks = 0;
   let title: string | null = null;
@@ -90,25 +107,51 @@ async function runPipeline(ingest: Ingest): Promise<{ pagesPerSecond: number; ch
     const page = extractPage({ url, contentType: CONTENT_TYPE, body: html });
     title ??= page.title;
     const pieces = chunkPage(page);
-    await insertChunks(db.sql, workspaceId, ids, source.id, generation, pieces.map((c) => ({ pageUrl: url, pageTitle: page.title, headingPath: c.headingPath, position: chunks + c.position, text: c.text })));
+    await insertChunks(
+      db.sql,
+      workspaceId,
+      ids,
+      source.id,
+      generation,
+      pieces.map((c) => ({
+        pageUrl: url,
+        pageTitle: page.title,
+        headingPath: c.headingPath,
+        position: chunks + c.position,
+        text: c.text,
+      })),
+    );
     chunks += pieces.length;
   }
-  await db.sql.begin((tx) => publishGeneration(tx, workspaceId, source.id, { generation, title, pagesFetched: ingest.pages.length, now: new Date() }));
+  await db.sql.begin((tx) =>
+    publishGeneration(tx, workspaceId, source.id, {
+      generation,
+      title,
+      pagesFetched: ingest.pages.length,
+      now: new Date(),
+    }),
+  );
   return { pagesPerSecond: ingest.pages.length / ((performance.now() - started) / 1000), chunks };
 }
 
 /** Every page's raw HTML as one row, one insert statement after another; returns rows/s. */
 async function runRaw(ingest: Ingest): Promise<number> {
   const started = performance.now();
-  for (const { url, html } of ingest.pages) await ingest.db.sql`insert into bench_pages (url, html) values (${url}, ${html})`;
+  for (const { url, html } of ingest.pages)
+    await ingest.db.sql`insert into bench_pages (url, html) values (${url}, ${html})`;
   return ingest.pages.length / ((performance.now() - started) / 1000);
 }
 
 function extractAlone(pages: BenchPage[]): { extract: number; extractChunk: number } {
   const started = performance.now();
-  const extracted: ExtractedPage[] = pages.map(({ url, html }) => extractPage({ url, contentType: CONTENT_TYPE, body: html }));
+  const extracted: ExtractedPage[] = pages.map(({ url, html }) =>
+    extractPage({ url, contentType: CONTENT_TYPE, body: html }),
+  );
   const extractedAt = performance.now();
   for (const page of extracted) chunkPage(page);
   const ended = performance.now();
-  return { extract: pages.length / ((extractedAt - started) / 1000), extractChunk: pages.length / ((ended - started) / 1000) };
+  return {
+    extract: pages.length / ((extractedAt - started) / 1000),
+    extractChunk: pages.length / ((ended - started) / 1000),
+  };
 }

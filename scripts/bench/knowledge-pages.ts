@@ -10,7 +10,20 @@ export interface BenchPage {
 }
 
 const SITE = 'https://www.example-saas.test';
-const NAV = ['Product', 'Solutions', 'Pricing', 'Customers', 'Resources', 'Blog', 'Docs', 'Company', 'Careers', 'Contact', 'Log in', 'Start free trial'];
+const NAV = [
+  'Product',
+  'Solutions',
+  'Pricing',
+  'Customers',
+  'Resources',
+  'Blog',
+  'Docs',
+  'Company',
+  'Careers',
+  'Contact',
+  'Log in',
+  'Start free trial',
+];
 const FOOTER_COLUMNS = [
   ['Product', ['Overview', 'Features', 'Integrations', 'Security', 'Changelog', 'Status']],
   ['Resources', ['Guides', 'Webinars', 'Templates', 'Case studies', 'Community', 'API reference']],
@@ -40,7 +53,10 @@ export function buildPages(count: number, seed = 1): BenchPage[] {
 
 function pageChrome(r: Random, url: string, title: string, main: string): string {
   const nav = NAV.map((label) => `<li><a href="/${slug(label)}">${label}</a></li>`).join('');
-  const columns = FOOTER_COLUMNS.map(([name, links]) => `<div class="footer-col"><h4>${name}</h4><ul>${links.map((l) => `<li><a href="/${slug(l)}">${l}</a></li>`).join('')}</ul></div>`).join('\n');
+  const columns = FOOTER_COLUMNS.map(
+    ([name, links]) =>
+      `<div class="footer-col"><h4>${name}</h4><ul>${links.map((l) => `<li><a href="/${slug(l)}">${l}</a></li>`).join('')}</ul></div>`,
+  ).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -75,7 +91,13 @@ function richParagraph(r: Random, topic: readonly string[]): string {
     .split(' ')
     .map((word) => {
       const u = r.next();
-      return u < 0.015 ? `<a href="/blog/${slug(word)}">${word}</a>` : u < 0.03 ? `<strong>${word}</strong>` : u < 0.04 ? `<em>${word}</em>` : word;
+      return u < 0.015
+        ? `<a href="/blog/${slug(word)}">${word}</a>`
+        : u < 0.03
+          ? `<strong>${word}</strong>`
+          : u < 0.04
+            ? `<em>${word}</em>`
+            : word;
     })
     .join(' ')}</p>`;
 }
@@ -102,9 +124,13 @@ function blogPost(r: Random, topic: readonly string[], budget: number) {
   const body = fill(budget - 600, () => {
     const parts = [`<h2>${heading(r, topic)}</h2>`, richParagraph(r, topic), richParagraph(r, topic)];
     if (r.next() < 0.4) parts.push(list(r, topic));
-    if (r.next() < 0.2) parts.push(`<blockquote><p>${sentence(r, topic)}</p><cite>${personName(r)}</cite></blockquote>`);
+    if (r.next() < 0.2)
+      parts.push(`<blockquote><p>${sentence(r, topic)}</p><cite>${personName(r)}</cite></blockquote>`);
     if (r.next() < 0.3) parts.push(`<h3>${heading(r, topic)}</h3>`, richParagraph(r, topic));
-    if (r.next() < 0.15) parts.push(`<figure><img src="/images/${slug(topic[0])}.png" alt=""><figcaption>${sentence(r, topic)}</figcaption></figure>`);
+    if (r.next() < 0.15)
+      parts.push(
+        `<figure><img src="/images/${slug(topic[0])}.png" alt=""><figcaption>${sentence(r, topic)}</figcaption></figure>`,
+      );
     return parts.join('\n');
   });
   const main = `<article class="post">
@@ -120,12 +146,16 @@ ${body}
 
 function landingPage(r: Random, topic: readonly string[], budget: number) {
   const title = heading(r, topic);
-  const feature = () => `<div class="feature"><h3>${heading(r, topic)}</h3>${richParagraph(r, topic)}<a href="/features">Learn more →</a></div>`;
+  const feature = () =>
+    `<div class="feature"><h3>${heading(r, topic)}</h3>${richParagraph(r, topic)}<a href="/features">Learn more →</a></div>`;
   const body = fill(budget - 800, () => {
     const kind = r.int(0, 3);
-    if (kind === 0) return `<section class="features"><h2>${heading(r, topic)}</h2><div class="grid">${feature()}${feature()}${feature()}</div></section>`;
-    if (kind === 1) return `<section class="testimonial"><blockquote><p>${paragraph(r, topic, 2)}</p><footer>${personName(r)}, VP Sales</footer></blockquote></section>`;
-    if (kind === 2) return `<section class="faq"><h2>Frequently asked questions</h2><h3>${sentence(r, topic).replace(/\.$/, '?')}</h3>${richParagraph(r, topic)}<h3>${sentence(r, topic).replace(/\.$/, '?')}</h3>${richParagraph(r, topic)}</section>`;
+    if (kind === 0)
+      return `<section class="features"><h2>${heading(r, topic)}</h2><div class="grid">${feature()}${feature()}${feature()}</div></section>`;
+    if (kind === 1)
+      return `<section class="testimonial"><blockquote><p>${paragraph(r, topic, 2)}</p><footer>${personName(r)}, VP Sales</footer></blockquote></section>`;
+    if (kind === 2)
+      return `<section class="faq"><h2>Frequently asked questions</h2><h3>${sentence(r, topic).replace(/\.$/, '?')}</h3>${richParagraph(r, topic)}<h3>${sentence(r, topic).replace(/\.$/, '?')}</h3>${richParagraph(r, topic)}</section>`;
     return `<section class="plans"><h2>${heading(r, topic)}</h2>${list(r, topic)}${richParagraph(r, topic)}</section>`;
   });
   const main = `<section class="hero"><h1>${title}</h1><p class="lead">${paragraph(r, topic, 2)}</p><a class="btn" href="/signup">Start free trial</a> <a class="btn" href="/demo">Book a demo</a></section>
@@ -137,14 +167,26 @@ ${body}
 
 function docsGuide(r: Random, topic: readonly string[], budget: number) {
   const title = heading(r, topic);
-  const sidebar = Array.from({ length: 14 }, (_, i) => `<li><a href="/docs/page-${i}">${heading(r, topic)}</a></li>`).join('');
+  const sidebar = Array.from(
+    { length: 14 },
+    (_, i) => `<li><a href="/docs/page-${i}">${heading(r, topic)}</a></li>`,
+  ).join('');
   const body = fill(budget - 1200, () => {
     const parts = [`<h2>${heading(r, topic)}</h2>`, richParagraph(r, topic)];
     if (r.next() < 0.35) parts.push(list(r, topic, 'ol'));
-    if (r.next() < 0.3) parts.push(`<pre><code>curl -X POST ${SITE}/api/v1/${slug(topic[0])} \\\n  -H "Authorization: Bearer $TOKEN" \\\n  -d '{"name": "${topic[1]}", "limit": ${r.int(1, 100)}}'</code></pre>`);
+    if (r.next() < 0.3)
+      parts.push(
+        `<pre><code>curl -X POST ${SITE}/api/v1/${slug(topic[0])} \\\n  -H "Authorization: Bearer $TOKEN" \\\n  -d '{"name": "${topic[1]}", "limit": ${r.int(1, 100)}}'</code></pre>`,
+      );
     if (r.next() < 0.25) {
-      const rows = Array.from({ length: r.int(2, 5) }, () => `<tr><td><code>${topic[r.int(0, topic.length - 1)]}</code></td><td>string</td><td>${sentence(r, topic)}</td></tr>`).join('');
-      parts.push(`<table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>${rows}</tbody></table>`);
+      const rows = Array.from(
+        { length: r.int(2, 5) },
+        () =>
+          `<tr><td><code>${topic[r.int(0, topic.length - 1)]}</code></td><td>string</td><td>${sentence(r, topic)}</td></tr>`,
+      ).join('');
+      parts.push(
+        `<table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>${rows}</tbody></table>`,
+      );
     }
     parts.push(`<h3>${heading(r, topic)}</h3>`, richParagraph(r, topic));
     return parts.join('\n');
@@ -157,7 +199,10 @@ ${body}
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function escape(text: string): string {

@@ -38,14 +38,27 @@ export const knowledgeSettings = (quick: boolean, logLevel: string): KnowledgeSe
 
 const labels = {
   ingest: (db: string) => `pages/s through extract + chunk + index ÷ raw page inserts/s (${db})`,
-  search: (db: string, chunks: number) => `\`search_knowledge\` (searchChunks, ${chunks.toLocaleString('en')} chunks) ÷ bare SQL full-text query (${db})`,
-  http: (db: string, chunks: number) => `\`GET /api/v1/knowledge/search\` over HTTP (${chunks.toLocaleString('en')} chunks) ÷ bare SQL full-text query (${db}, for information)`,
+  search: (db: string, chunks: number) =>
+    `\`search_knowledge\` (searchChunks, ${chunks.toLocaleString('en')} chunks) ÷ bare SQL full-text query (${db})`,
+  http: (db: string, chunks: number) =>
+    `\`GET /api/v1/knowledge/search\` over HTTP (${chunks.toLocaleString('en')} chunks) ÷ bare SQL full-text query (${db}, for information)`,
 };
 
-export async function knowledgeRows(settings: KnowledgeSettings, databaseUrl: string | undefined, progress: (line: string) => void): Promise<KnowledgeResult> {
+export async function knowledgeRows(
+  settings: KnowledgeSettings,
+  databaseUrl: string | undefined,
+  progress: (line: string) => void,
+): Promise<KnowledgeResult> {
   const result: KnowledgeResult = { rows: [], notes: [], failed: false };
-  const databases: Array<[string, string | undefined]> = [['PGlite', undefined], ...(databaseUrl ? [['PostgreSQL', databaseUrl] as [string, string]] : [])];
-  const allLabels = (name: string) => [labels.ingest(name), labels.search(name, settings.chunks), labels.http(name, settings.chunks)];
+  const databases: Array<[string, string | undefined]> = [
+    ['PGlite', undefined],
+    ...(databaseUrl ? [['PostgreSQL', databaseUrl] as [string, string]] : []),
+  ];
+  const allLabels = (name: string) => [
+    labels.ingest(name),
+    labels.search(name, settings.chunks),
+    labels.http(name, settings.chunks),
+  ];
   for (const [name, url] of databases) {
     try {
       const measured = await measureOn(name, url, settings, progress);
@@ -58,19 +71,37 @@ export async function knowledgeRows(settings: KnowledgeSettings, databaseUrl: st
       result.notes.push(`Knowledge rows on ${name} failed: ${message}`);
     }
   }
-  if (!databaseUrl) result.rows.push(...allLabels('PostgreSQL').map((label) => missing(label, 'skipped: no DATABASE_URL')));
+  if (!databaseUrl)
+    result.rows.push(...allLabels('PostgreSQL').map((label) => missing(label, 'skipped: no DATABASE_URL')));
   return result;
 }
 
-async function measureOn(name: string, databaseUrl: string | undefined, settings: KnowledgeSettings, progress: (line: string) => void) {
+async function measureOn(
+  name: string,
+  databaseUrl: string | undefined,
+  settings: KnowledgeSettings,
+  progress: (line: string) => void,
+) {
   const db = await openBenchDatabase(databaseUrl);
   try {
     await migrate(db.sql);
     // Search first, so its workspace holds exactly its chunks; the ingest then writes beside them.
-    const search = await measureSearch(db, { chunks: settings.chunks, samples: settings.samples, warmup: settings.warmupSamples, logLevel: settings.logLevel, progress: (line) => progress(`${line} (${name})`) });
-    progress(`knowledge ingest on ${name}: ${settings.pageRounds} rounds of ${settings.pages} pages through the pipeline and ${settings.pages} raw inserts`);
+    const search = await measureSearch(db, {
+      chunks: settings.chunks,
+      samples: settings.samples,
+      warmup: settings.warmupSamples,
+      logLevel: settings.logLevel,
+      progress: (line) => progress(`${line} (${name})`),
+    });
+    progress(
+      `knowledge ingest on ${name}: ${settings.pageRounds} rounds of ${settings.pages} pages through the pipeline and ${settings.pages} raw inserts`,
+    );
     const ingest = await measureIngest(db, { pages: settings.pages, rounds: settings.pageRounds, progress });
-    const rows = [ingestRow(labels.ingest(name), ingest), latencyRow(labels.search(name, settings.chunks), search.searchMs, search.bareMs), latencyRow(labels.http(name, settings.chunks), search.httpMs, search.bareMs)];
+    const rows = [
+      ingestRow(labels.ingest(name), ingest),
+      latencyRow(labels.search(name, settings.chunks), search.searchMs, search.bareMs),
+      latencyRow(labels.http(name, settings.chunks), search.httpMs, search.bareMs),
+    ];
     return { rows, notes: notesFor(name, ingest, search) };
   } finally {
     await db.close();
@@ -111,7 +142,11 @@ function notesFor(name: string, i: IngestResult, s: SearchResult): string[] {
 
 /** The query with the highest median searchChunks time: the p95s come from queries matching most chunks, all of which get ranked. */
 function slowestQuery(s: SearchResult): string {
-  const medians = QUERIES.map((_, q) => ({ q, search: median(s.searchMs.filter((_, i) => s.queryIndex[i] === q)), bare: median(s.bareMs.filter((_, i) => s.queryIndex[i] === q)) }));
+  const medians = QUERIES.map((_, q) => ({
+    q,
+    search: median(s.searchMs.filter((_, i) => s.queryIndex[i] === q)),
+    bare: median(s.bareMs.filter((_, i) => s.queryIndex[i] === q)),
+  }));
   const worst = medians.reduce((a, b) => (b.search > a.search ? b : a));
   return `${QUERIES[worst.q]} (${s.matches[worst.q]} matches): median ${ms(worst.search)} against ${ms(worst.bare)} bare`;
 }

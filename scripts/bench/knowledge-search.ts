@@ -6,7 +6,13 @@
 import { loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
 import type { Database } from '../../src/db/connection.ts';
-import { insertChunks, insertSource, publishGeneration, searchChunks, type NewChunk } from '../../src/handlers/knowledge/knowledge-data.ts';
+import {
+  insertChunks,
+  insertSource,
+  publishGeneration,
+  searchChunks,
+  type NewChunk,
+} from '../../src/handlers/knowledge/knowledge-data.ts';
 import type { Ids } from '../../src/deps.ts';
 import { createServices } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';
@@ -52,8 +58,16 @@ interface Caller {
 }
 
 export async function measureSearch(db: Database, options: SearchOptions): Promise<SearchResult> {
-  const config = loadConfig({ LOG_LEVEL: options.logLevel, RATE_LIMIT_PER_CREDENTIAL: '1000000000', RATE_LIMIT_PER_ADDRESS: '1000000000' });
-  const services = await createServices({ db, config, argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 } });
+  const config = loadConfig({
+    LOG_LEVEL: options.logLevel,
+    RATE_LIMIT_PER_CREDENTIAL: '1000000000',
+    RATE_LIMIT_PER_ADDRESS: '1000000000',
+  });
+  const services = await createServices({
+    db,
+    config,
+    argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
+  });
   let server: LocalServer | undefined;
   try {
     server = await serveLocal(createApp(services.deps));
@@ -66,7 +80,16 @@ export async function measureSearch(db: Database, options: SearchOptions): Promi
     await db.sql`analyze knowledge_sources`;
     const matches = await checkQueries(caller);
     options.progress?.(`knowledge search: ${options.samples} samples of each after ${options.warmup} thrown away`);
-    const result: SearchResult = { searchMs: [], bareMs: [], httpMs: [], queryIndex: [], matches, chunks: options.chunks, sources: fill.sources, fillPerSecond: fill.perSecond };
+    const result: SearchResult = {
+      searchMs: [],
+      bareMs: [],
+      httpMs: [],
+      queryIndex: [],
+      matches,
+      chunks: options.chunks,
+      sources: fill.sources,
+      fillPerSecond: fill.perSecond,
+    };
     for (let i = 0; i < options.warmup + options.samples; i += 1) {
       const sample = await takeSample(caller, QUERIES[i % QUERIES.length], i);
       if (i < options.warmup) continue;
@@ -82,7 +105,11 @@ export async function measureSearch(db: Database, options: SearchOptions): Promi
   }
 }
 
-async function takeSample(caller: Caller, query: string, i: number): Promise<{ search: number; bare: number; http: number }> {
+async function takeSample(
+  caller: Caller,
+  query: string,
+  i: number,
+): Promise<{ search: number; bare: number; http: number }> {
   const timings = { search: 0, bare: 0, http: 0 };
   const calls: Array<[keyof typeof timings, () => Promise<unknown>]> = [
     ['search', () => searchChunks(caller.db.sql, caller.workspaceId, { query, sourceIds: [], limit: LIMIT })],
@@ -115,13 +142,17 @@ async function httpSearch(caller: Caller, query: string): Promise<{ data: unknow
 async function checkQueries(caller: Caller): Promise<number[]> {
   const matches: number[] = [];
   for (const query of QUERIES) {
-    const [{ n }] = await caller.db.sql<Array<{ n: number }>>`select count(*)::int as n from knowledge_chunks where search @@ websearch_to_tsquery('english', ${query})`;
+    const [{ n }] = await caller.db.sql<
+      Array<{ n: number }>
+    >`select count(*)::int as n from knowledge_chunks where search @@ websearch_to_tsquery('english', ${query})`;
     const hits = await searchChunks(caller.db.sql, caller.workspaceId, { query, sourceIds: [], limit: LIMIT });
     const bare = await bareSearch(caller.db, query);
     const http = await httpSearch(caller, query);
     const want = Math.min(n, LIMIT);
     if (hits.length !== want || bare.length !== want || http.data.length !== want) {
-      throw new Error(`query "${query}" matches ${n} chunks, but searchChunks returned ${hits.length}, the bare query ${bare.length} and HTTP ${http.data.length} (expected ${want})`);
+      throw new Error(
+        `query "${query}" matches ${n} chunks, but searchChunks returned ${hits.length}, the bare query ${bare.length} and HTTP ${http.data.length} (expected ${want})`,
+      );
     }
     matches.push(n);
   }
@@ -129,18 +160,38 @@ async function checkQueries(caller: Caller): Promise<number[]> {
 }
 
 /** `count` chunks in sources of CHUNKS_PER_SOURCE, pages of 6–14 chunks on one topic each, in batches of FILL_BATCH. */
-async function fillWorkspace(db: Database, ids: Ids, workspaceId: string, count: number): Promise<{ sources: number; perSecond: number }> {
+async function fillWorkspace(
+  db: Database,
+  ids: Ids,
+  workspaceId: string,
+  count: number,
+): Promise<{ sources: number; perSecond: number }> {
   const r = createRandom(7);
   const started = performance.now();
   let sources = 0;
   for (let done = 0; done < count; sources += 1) {
     const size = Math.min(CHUNKS_PER_SOURCE, count - done);
     const url = `https://site-${sources}.example.test/`;
-    const source = await insertSource(db.sql, workspaceId, ids, { url, maxPages: 50, includePaths: [], excludePaths: [], createdBy: null, now: new Date() });
+    const source = await insertSource(db.sql, workspaceId, ids, {
+      url,
+      maxPages: 50,
+      includePaths: [],
+      excludePaths: [],
+      createdBy: null,
+      now: new Date(),
+    });
     const generation = source.generation + 1;
     const chunks = sourceChunks(r, url, size);
-    for (let at = 0; at < chunks.length; at += FILL_BATCH) await insertChunks(db.sql, workspaceId, ids, source.id, generation, chunks.slice(at, at + FILL_BATCH));
-    await db.sql.begin((tx) => publishGeneration(tx, workspaceId, source.id, { generation, title: chunks[0].pageTitle, pagesFetched: 50, now: new Date() }));
+    for (let at = 0; at < chunks.length; at += FILL_BATCH)
+      await insertChunks(db.sql, workspaceId, ids, source.id, generation, chunks.slice(at, at + FILL_BATCH));
+    await db.sql.begin((tx) =>
+      publishGeneration(tx, workspaceId, source.id, {
+        generation,
+        title: chunks[0].pageTitle,
+        pagesFetched: 50,
+        now: new Date(),
+      }),
+    );
     done += size;
   }
   return { sources, perSecond: count / ((performance.now() - started) / 1000) };

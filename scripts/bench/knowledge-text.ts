@@ -25,7 +25,10 @@ export interface Random {
   pick<T>(items: readonly T[]): T;
 }
 
-const FUNCTION_WORDS = 'the of and to a in for with on is are that your our it by from as at this can be more will you we their every each into across without than when how what so or not all'.split(' ');
+const FUNCTION_WORDS =
+  'the of and to a in for with on is are that your our it by from as at this can be more will you we their every each into across without than when how what so or not all'.split(
+    ' ',
+  );
 
 // Most frequent first: the rank sets the frequency.
 const GENERAL_TEXT = `
@@ -129,7 +132,9 @@ export function sentence(random: Random, topic: readonly string[]): string {
   const length = random.int(6, 22);
   for (let i = 0; i < length; i += 1) {
     const u = random.next();
-    words.push(u < 0.38 ? random.pick(FUNCTION_WORDS) : u < 0.48 && topic.length ? random.pick(topic) : zipfWord(random));
+    words.push(
+      u < 0.38 ? random.pick(FUNCTION_WORDS) : u < 0.48 && topic.length ? random.pick(topic) : zipfWord(random),
+    );
   }
   const text = words.join(' ');
   return `${text[0].toUpperCase()}${text.slice(1)}${random.next() < 0.1 ? '?' : '.'}`;
@@ -141,11 +146,26 @@ export function paragraph(random: Random, topic: readonly string[], sentences = 
 
 /** A heading or title of 2–6 words, capitalised like one. */
 export function heading(random: Random, topic: readonly string[]): string {
-  const words = Array.from({ length: random.int(2, 6) }, (_, i) => (i % 2 || !topic.length ? zipfWord(random) : random.pick(topic)));
+  const words = Array.from({ length: random.int(2, 6) }, (_, i) =>
+    i % 2 || !topic.length ? zipfWord(random) : random.pick(topic),
+  );
   return words.map((w) => `${w[0].toUpperCase()}${w.slice(1)}`).join(' ');
 }
 
-const FIRST = ['Alex', 'Priya', 'Jordan', 'Mei', 'Samuel', 'Fatima', 'Lucas', 'Ingrid', 'Tomás', 'Aisha', 'Noah', 'Chloé'];
+const FIRST = [
+  'Alex',
+  'Priya',
+  'Jordan',
+  'Mei',
+  'Samuel',
+  'Fatima',
+  'Lucas',
+  'Ingrid',
+  'Tomás',
+  'Aisha',
+  'Noah',
+  'Chloé',
+];
 const LAST = ['Morgan', 'Okafor', 'Lindqvist', 'Tanaka', 'Reyes', 'Novak', 'Haddad', 'Fischer', 'Campbell', 'Ivanova'];
 
 export function personName(random: Random): string {

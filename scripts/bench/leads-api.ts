@@ -22,21 +22,33 @@ interface OperationBody {
   error: unknown;
 }
 
-async function call<T>(url: string, token: string, init: { method?: string; body?: unknown; want: number }): Promise<T> {
+async function call<T>(
+  url: string,
+  token: string,
+  init: { method?: string; body?: unknown; want: number },
+): Promise<T> {
   const res = await fetch(url, {
     method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${token}`, ...(init.body !== undefined && { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.body !== undefined && { 'Content-Type': 'application/json' }),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
-  if (res.status !== init.want) throw new Error(`${init.method ?? 'GET'} ${new URL(url).pathname}: ${res.status} ${text.slice(0, 300)}`);
+  if (res.status !== init.want)
+    throw new Error(`${init.method ?? 'GET'} ${new URL(url).pathname}: ${res.status} ${text.slice(0, 300)}`);
   return JSON.parse(text) as T;
 }
 
 /** Imports `csvUrl` and fails unless the operation succeeds with `rows` leads created. */
 export async function importCsvUrl(baseUrl: string, token: string, csvUrl: string, rows: number): Promise<ImportRun> {
   const started = performance.now();
-  let op = await call<OperationBody>(`${baseUrl}/api/v1/leads/imports`, token, { method: 'POST', body: { csv_url: csvUrl }, want: 202 });
+  let op = await call<OperationBody>(`${baseUrl}/api/v1/leads/imports`, token, {
+    method: 'POST',
+    body: { csv_url: csvUrl },
+    want: 202,
+  });
   const postMs = performance.now() - started;
   const changes: ImportRun['changes'] = [];
   let runningMs = Number.NaN;
@@ -47,8 +59,16 @@ export async function importCsvUrl(baseUrl: string, token: string, csvUrl: strin
     changes.push({ at, done: op.progress.done });
   }
   const totalMs = performance.now() - started;
-  if (op.status !== 'succeeded' || !op.resource) throw new Error(`import operation ${op.id} ended ${op.status}: ${JSON.stringify(op.error).slice(0, 300)}`);
-  const imp = await call<{ status: string; counts: ImportRun['counts'] }>(`${baseUrl}/api/v1/leads/imports/${op.resource.id}`, token, { want: 200 });
-  if (imp.counts.created !== rows) throw new Error(`import ${op.resource.id} (${imp.status}) created ${imp.counts.created} of ${rows} rows: ${JSON.stringify(imp.counts)}`);
+  if (op.status !== 'succeeded' || !op.resource)
+    throw new Error(`import operation ${op.id} ended ${op.status}: ${JSON.stringify(op.error).slice(0, 300)}`);
+  const imp = await call<{ status: string; counts: ImportRun['counts'] }>(
+    `${baseUrl}/api/v1/leads/imports/${op.resource.id}`,
+    token,
+    { want: 200 },
+  );
+  if (imp.counts.created !== rows)
+    throw new Error(
+      `import ${op.resource.id} (${imp.status}) created ${imp.counts.created} of ${rows} rows: ${JSON.stringify(imp.counts)}`,
+    );
   return { totalMs, runningMs, postMs, changes, counts: imp.counts };
 }

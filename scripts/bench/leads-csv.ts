@@ -22,7 +22,15 @@ const CSV_CHUNK_ROWS = 500;
 
 const FIRST = ['Ada', 'Grace', 'Lin', 'Omar', 'Priya', 'Jonas', 'Mei', 'Tomás', 'Aisha', 'Noah', 'Sofia', 'Kenji'];
 const LAST = ['Lovelace', 'Hopper', 'Okafor', 'Schmidt', 'Nakamura', 'Silva', 'Kowalski', 'Haddad', 'Larsen', 'Moreau'];
-const TITLES = ['Head of Marketing', 'VP Sales', 'Growth Lead', 'Founder', 'Demand Generation Manager', 'CMO', 'Account Executive'];
+const TITLES = [
+  'Head of Marketing',
+  'VP Sales',
+  'Growth Lead',
+  'Founder',
+  'Demand Generation Manager',
+  'CMO',
+  'Account Executive',
+];
 const SUFFIXES = ['Inc.', 'GmbH', 'Ltd', 'LLC', 'S.A.'];
 
 /** Row `i` (from 0) of the file with this prefix; emails are unique per (prefix, i). */

@@ -48,8 +48,18 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
   const tag = randomBytes(4).toString('hex');
   const jobsSchema = `bench_leads_${tag}`;
   const plainTable = `bench_plain_leads_${tag}`;
-  const config = loadConfig({ LOG_LEVEL: options.logLevel, RATE_LIMIT_PER_CREDENTIAL: '1000000000', RATE_LIMIT_PER_ADDRESS: '1000000000', OUTBOUND_ALLOW_PRIVATE: 'true' });
-  const services = await createServices({ db, config, jobsSchema, argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 } });
+  const config = loadConfig({
+    LOG_LEVEL: options.logLevel,
+    RATE_LIMIT_PER_CREDENTIAL: '1000000000',
+    RATE_LIMIT_PER_ADDRESS: '1000000000',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+  });
+  const services = await createServices({
+    db,
+    config,
+    jobsSchema,
+    argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
+  });
   let server: LocalServer | undefined;
   let csv: CsvServer | undefined;
   try {
@@ -58,13 +68,30 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
     csv = await startCsvServer();
     const { token, workspaceId } = await createCredentials(server.url);
     // Not a temporary table: on PostgreSQL each batch may take another of the pool's connections.
-    await db.sql.unsafe(`create table ${plainTable} (email text, first_name text, last_name text, company text, title text, tags text[])`);
+    await db.sql.unsafe(
+      `create table ${plainTable} (email text, first_name text, last_name text, company text, title text, tags text[])`,
+    );
     // The baseline's leads belong to a workspace id of their own (leads has no foreign key to workspaces).
-    const side = { db, url: server.url, token, csv, plainTable, baselineWorkspace: `ws_bench_plain_${tag}`, ids: services.deps.ids };
+    const side = {
+      db,
+      url: server.url,
+      token,
+      csv,
+      plainTable,
+      baselineWorkspace: `ws_bench_plain_${tag}`,
+      ids: services.deps.ids,
+    };
     await importRound(side, `warm-${tag}`, IMPORT_WARMUP_ROWS);
     await plainRound(side, `warm-${tag}`, IMPORT_WARMUP_ROWS, 'leads');
     await plainRound(side, `warm-${tag}`, IMPORT_WARMUP_ROWS, 'unindexed');
-    const result: Omit<ImportResult, 'stages'> = { importPerSecond: [], plainPerSecond: [], unindexedPerSecond: [], runs: [], generatingMs: [], rows: options.rows };
+    const result: Omit<ImportResult, 'stages'> = {
+      importPerSecond: [],
+      plainPerSecond: [],
+      unindexedPerSecond: [],
+      runs: [],
+      generatingMs: [],
+      rows: options.rows,
+    };
     for (let round = 1; round <= options.rounds; round += 1) {
       const prefix = `r${round}-${tag}`;
       const viaApi = async () => {
@@ -75,9 +102,12 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
         result.generatingMs.push(csv!.generatingMs() - generatedBefore);
       };
       const plain = async () => result.plainPerSecond.push(await plainRound(side, prefix, options.rows, 'leads'));
-      const unindexed = async () => result.unindexedPerSecond.push(await plainRound(side, prefix, options.rows, 'unindexed'));
+      const unindexed = async () =>
+        result.unindexedPerSecond.push(await plainRound(side, prefix, options.rows, 'unindexed'));
       for (const step of round % 2 ? [viaApi, plain, unindexed] : [unindexed, plain, viaApi]) await step();
-      options.progress?.(`lead import round ${round}/${options.rounds}: ${Math.round(result.importPerSecond.at(-1)!)} rows/s end to end, ${Math.round(result.plainPerSecond.at(-1)!)} rows/s plain insert into leads, ${Math.round(result.unindexedPerSecond.at(-1)!)} rows/s into an unindexed table`);
+      options.progress?.(
+        `lead import round ${round}/${options.rounds}: ${Math.round(result.importPerSecond.at(-1)!)} rows/s end to end, ${Math.round(result.plainPerSecond.at(-1)!)} rows/s plain insert into leads, ${Math.round(result.unindexedPerSecond.at(-1)!)} rows/s into an unindexed table`,
+      );
     }
     options.progress?.(`lead import: timing the stages alone on ${options.rows} rows`);
     return { ...result, stages: await measureStages(services.deps, db, workspaceId, options.rows, `s-${tag}`) };

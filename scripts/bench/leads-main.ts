@@ -16,18 +16,22 @@ const { values: args } = parseArgs({
   },
 });
 
-const defaults = leadsSettings(args.quick as boolean, args['log-level'] as string);
+const defaults = leadsSettings(args.quick, args['log-level']);
 const num = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
 const settings = {
   ...defaults,
   importRows: num(args.rows, defaults.importRows),
   importRounds: num(args.rounds, defaults.importRounds),
   memoryRows: args['skip-memory'] ? 0 : num(args['memory-rows'], defaults.memoryRows),
-  skipPglite: args['skip-pglite'] as boolean,
+  skipPglite: args['skip-pglite'],
 };
 const started = performance.now();
-const progress = (line: string) => process.stderr.write(`leads [${Math.round((performance.now() - started) / 1000)} s]: ${line}\n`);
+const progress = (line: string) =>
+  process.stderr.write(`leads [${Math.round((performance.now() - started) / 1000)} s]: ${line}\n`);
 const result = await leadsRows(settings, process.env.DATABASE_URL || undefined, progress);
-for (const row of result.rows) process.stdout.write(`| ${row.label} | ${row.a} | ${row.b} | ${Number.isNaN(row.ratio) ? '—' : row.ratio.toFixed(3)} |\n`);
+for (const row of result.rows)
+  process.stdout.write(
+    `| ${row.label} | ${row.a} | ${row.b} | ${Number.isNaN(row.ratio) ? '—' : row.ratio.toFixed(3)} |\n`,
+  );
 for (const note of result.notes) process.stdout.write(`\n- ${note}\n`);
 if (result.failed) process.exitCode = 1;

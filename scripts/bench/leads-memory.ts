@@ -54,7 +54,9 @@ export async function measureImportMemory(options: MemoryOptions): Promise<Memor
     const idleMb = median(idle.stop());
     const highWaterMark = resetPeak(pid);
     const during = sampleRss(pid, SAMPLE_MS);
-    const run = await importCsvUrl(child.url, token, csv.url(`mem-${pid}`, options.rows), options.rows).finally(() => during.stop());
+    const run = await importCsvUrl(child.url, token, csv.url(`mem-${pid}`, options.rows), options.rows).finally(() =>
+      during.stop(),
+    );
     const samples = during.stop();
     const { rss: afterMb, hwm } = readRss(pid);
     const sampledPeakMb = Math.max(...samples);
@@ -65,7 +67,9 @@ export async function measureImportMemory(options: MemoryOptions): Promise<Memor
       sampledPeakMb,
       highWaterMark,
       afterMb,
-      quarters: [1, 2, 3, 4].map((q) => samples[Math.min(samples.length - 1, Math.round((q / 4) * (samples.length - 1)))]),
+      quarters: [1, 2, 3, 4].map(
+        (q) => samples[Math.min(samples.length - 1, Math.round((q / 4) * (samples.length - 1)))],
+      ),
       samples: samples.length,
       run,
       database: child.info.database ?? 'unknown',

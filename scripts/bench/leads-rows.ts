@@ -30,20 +30,30 @@ export interface LeadsResult {
 }
 
 export const leadsSettings = (quick: boolean, logLevel: string): LeadsSettings =>
-  quick ? { importRows: 20_000, importRounds: 1, memoryRows: 100_000, logLevel } : { importRows: 100_000, importRounds: 3, memoryRows: 1_000_000, logLevel };
+  quick
+    ? { importRows: 20_000, importRounds: 1, memoryRows: 100_000, logLevel }
+    : { importRows: 100_000, importRounds: 3, memoryRows: 1_000_000, logLevel };
 
 /** The issue's goals, absolute and so for information only. */
 const GOALS = { postgresRowsPerSecond: 50_000, mbAboveIdle: 150 };
 
 const count = (n: number) => n.toLocaleString('en');
 const labels = {
-  import: (db: string, rows: number) => `import rows/s end to end (csv_url, ${count(rows)} rows) ÷ plain unnest insert into leads rows/s (${db})`,
+  import: (db: string, rows: number) =>
+    `import rows/s end to end (csv_url, ${count(rows)} rows) ÷ plain unnest insert into leads rows/s (${db})`,
   memory: (db: string, rows: number) => `service peak RSS importing a ${count(rows)}-row csv_url ÷ idle RSS (${db})`,
 };
 
-export async function leadsRows(settings: LeadsSettings, databaseUrl: string | undefined, progress: (line: string) => void): Promise<LeadsResult> {
+export async function leadsRows(
+  settings: LeadsSettings,
+  databaseUrl: string | undefined,
+  progress: (line: string) => void,
+): Promise<LeadsResult> {
   const result: LeadsResult = { rows: [], notes: [], failed: false };
-  const databases: Array<[string, string | undefined]> = [...(settings.skipPglite ? [] : [['PGlite', undefined] as [string, undefined]]), ...(databaseUrl ? [['PostgreSQL', databaseUrl] as [string, string]] : [])];
+  const databases: Array<[string, string | undefined]> = [
+    ...(settings.skipPglite ? [] : [['PGlite', undefined] as [string, undefined]]),
+    ...(databaseUrl ? [['PostgreSQL', databaseUrl] as [string, string]] : []),
+  ];
   const attempt = async (label: string, what: string, measure: () => Promise<{ row: RowResult; notes: string[] }>) => {
     try {
       const measured = await measure();
@@ -57,25 +67,48 @@ export async function leadsRows(settings: LeadsSettings, databaseUrl: string | u
   };
   for (const [name, url] of databases) {
     await attempt(labels.import(name, settings.importRows), `Lead import rows on ${name}`, async () => {
-      progress(`lead import on ${name}: ${settings.importRounds} rounds of ${settings.importRows} rows through the API and as plain inserts`);
+      progress(
+        `lead import on ${name}: ${settings.importRounds} rounds of ${settings.importRows} rows through the API and as plain inserts`,
+      );
       const measured = await importOn(url, settings, progress);
       return { row: importRow(labels.import(name, settings.importRows), measured), notes: importNotes(name, measured) };
     });
-    if (settings.memoryRows > 0) await attempt(labels.memory(name, settings.memoryRows), `Lead import memory on ${name}`, async () => {
-      progress(`lead import memory on ${name}: the service in a child process imports ${settings.memoryRows} rows`);
-      const measured = await measureImportMemory({ rows: settings.memoryRows, databaseUrl: url, logLevel: settings.logLevel });
-      return { row: memoryRow(labels.memory(name, settings.memoryRows), measured), notes: [memoryNote(name, measured)] };
-    });
+    if (settings.memoryRows > 0)
+      await attempt(labels.memory(name, settings.memoryRows), `Lead import memory on ${name}`, async () => {
+        progress(`lead import memory on ${name}: the service in a child process imports ${settings.memoryRows} rows`);
+        const measured = await measureImportMemory({
+          rows: settings.memoryRows,
+          databaseUrl: url,
+          logLevel: settings.logLevel,
+        });
+        return {
+          row: memoryRow(labels.memory(name, settings.memoryRows), measured),
+          notes: [memoryNote(name, measured)],
+        };
+      });
   }
-  if (!databaseUrl) result.rows.push(missing(labels.import('PostgreSQL', settings.importRows), 'skipped: no DATABASE_URL'), missing(labels.memory('PostgreSQL', settings.memoryRows), 'skipped: no DATABASE_URL'));
+  if (!databaseUrl)
+    result.rows.push(
+      missing(labels.import('PostgreSQL', settings.importRows), 'skipped: no DATABASE_URL'),
+      missing(labels.memory('PostgreSQL', settings.memoryRows), 'skipped: no DATABASE_URL'),
+    );
   return result;
 }
 
-async function importOn(databaseUrl: string | undefined, settings: LeadsSettings, progress: (line: string) => void): Promise<ImportResult> {
+async function importOn(
+  databaseUrl: string | undefined,
+  settings: LeadsSettings,
+  progress: (line: string) => void,
+): Promise<ImportResult> {
   const db = await openBenchDatabase(databaseUrl);
   try {
     await migrate(db.sql);
-    return await measureImport(db, { rows: settings.importRows, rounds: settings.importRounds, logLevel: settings.logLevel, progress });
+    return await measureImport(db, {
+      rows: settings.importRows,
+      rounds: settings.importRounds,
+      logLevel: settings.logLevel,
+      progress,
+    });
   } finally {
     await db.close();
   }
@@ -93,7 +126,12 @@ function importRow(label: string, r: ImportResult): RowResult {
 }
 
 function memoryRow(label: string, m: MemoryResult): RowResult {
-  return { label, a: `peak ${mb(m.peakMb)} (+${mb(m.peakMb - m.idleMb)} above idle)`, b: `idle ${mb(m.idleMb)}`, ratio: m.peakMb / m.idleMb };
+  return {
+    label,
+    a: `peak ${mb(m.peakMb)} (+${mb(m.peakMb - m.idleMb)} above idle)`,
+    b: `idle ${mb(m.idleMb)}`,
+    ratio: m.peakMb / m.idleMb,
+  };
 }
 
 function importNotes(name: string, r: ImportResult): string[] {
@@ -104,7 +142,10 @@ function importNotes(name: string, r: ImportResult): string[] {
     return `round ${i + 1}: POST answered in ${ms(run.postMs)}, job running after ${ms(run.runningMs)}, then ${ms(rowsMs)} for the rows (${run.changes.length} changes seen); this process spent ${ms(r.generatingMs[i])} generating the CSV`;
   });
   const s = r.stages;
-  const goal = name === 'PostgreSQL' ? ` The issue's goal (for information): ≥ ${count(GOALS.postgresRowsPerSecond)} rows/s on PostgreSQL; this run ${rate(median(r.importPerSecond))} rows/s.` : '';
+  const goal =
+    name === 'PostgreSQL'
+      ? ` The issue's goal (for information): ≥ ${count(GOALS.postgresRowsPerSecond)} rows/s on PostgreSQL; this run ${rate(median(r.importPerSecond))} rows/s.`
+      : '';
   return [
     `${name} lead import of ${count(r.rows)} rows: ${list(r.importPerSecond)} rows/s end to end against ${list(r.plainPerSecond)} rows/s plain insert into leads (the baseline) and ${list(r.unindexedPerSecond)} rows/s into an unindexed table of six text columns, per round; ${runs.join('; ')}.${goal}`,
     `${name} lead import stages alone, ${count(r.rows)} rows each, in the bench's process (rows/s): generating the CSV ${rate(s.generate)}, readCsvRows ${rate(s.parse)}, csvItems + normalizeLead ${rate(s.parseNormalise)}, writeLeadCounts on encoded batches (the database alone) ${rate(s.write)}, runImport over csvItems (the engine without HTTP, queue or fetch) ${rate(s.engine)}.`,
@@ -113,8 +154,11 @@ function importNotes(name: string, r: ImportResult): string[] {
 
 function memoryNote(name: string, m: MemoryResult): string {
   const above = m.peakMb - m.idleMb;
-  const where = name === 'PGlite' ? ' (the embedded database runs inside the service process, so its memory counts)' : '';
-  const peak = m.highWaterMark ? `kernel high-water mark ${mb(m.peakMb)}, sampled peak ${mb(m.sampledPeakMb)}` : `sampled peak ${mb(m.sampledPeakMb)} (the high-water mark could not be reset)`;
+  const where =
+    name === 'PGlite' ? ' (the embedded database runs inside the service process, so its memory counts)' : '';
+  const peak = m.highWaterMark
+    ? `kernel high-water mark ${mb(m.peakMb)}, sampled peak ${mb(m.sampledPeakMb)}`
+    : `sampled peak ${mb(m.sampledPeakMb)} (the high-water mark could not be reset)`;
   return (
     `${name} import memory${where}: ${count(m.rows)} rows in ${(m.run.totalMs / 1000).toFixed(1)} s (${count(Math.round(m.rows / (m.run.totalMs / 1000)))} rows/s); ` +
     `idle ${mb(m.idleMb)}, ${peak} over ${m.samples} samples every ${SAMPLE_MS} ms; at the end of each quarter of the import ${m.quarters.map(mb).join(', ')}; ${mb(m.afterMb)} once done. ` +

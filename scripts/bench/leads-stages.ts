@@ -30,7 +30,13 @@ async function* asAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
 
 const perSecond = (rows: number, started: number) => rows / ((performance.now() - started) / 1000);
 
-export async function measureStages(deps: Deps, db: Database, workspaceId: string, rows: number, prefix: string): Promise<StageResult> {
+export async function measureStages(
+  deps: Deps,
+  db: Database,
+  workspaceId: string,
+  rows: number,
+  prefix: string,
+): Promise<StageResult> {
   let started = performance.now();
   let bytes = 0;
   for (const chunk of csvChunks(`${prefix}-g`, rows)) bytes += chunk.length;
@@ -45,22 +51,42 @@ export async function measureStages(deps: Deps, db: Database, workspaceId: strin
 
   started = performance.now();
   let normalised = 0;
-  for await (const item of csvItems(asAsync(csvChunks(`${prefix}-n`, rows)), undefined)) if ('input' in item && 'lead' in normalizeLead(item.input)) normalised += 1;
+  for await (const item of csvItems(asAsync(csvChunks(`${prefix}-n`, rows)), undefined))
+    if ('input' in item && 'lead' in normalizeLead(item.input)) normalised += 1;
   const parseNormalise = perSecond(rows, started);
   if (normalised !== rows) throw new Error(`csvItems + normalizeLead gave ${normalised} of ${rows} leads`);
 
   const write = await writeAlone(deps, db, workspaceId, rows, `${prefix}-w`);
 
-  const imp = await insertImport(db.sql, workspaceId, deps.ids, { status: 'processing', source: 'csv', sourceUrl: null, onConflict: 'skip', columnMap: {}, tags: [], createdBy: null, now: new Date() });
+  const imp = await insertImport(db.sql, workspaceId, deps.ids, {
+    status: 'processing',
+    source: 'csv',
+    sourceUrl: null,
+    onConflict: 'skip',
+    columnMap: {},
+    tags: [],
+    createdBy: null,
+    now: new Date(),
+  });
   started = performance.now();
-  const counts = await runImport(deps, { workspaceId, importId: imp.id, onConflict: 'skip', tags: [] }, csvItems(asAsync(csvChunks(`${prefix}-e`, rows)), undefined));
+  const counts = await runImport(
+    deps,
+    { workspaceId, importId: imp.id, onConflict: 'skip', tags: [] },
+    csvItems(asAsync(csvChunks(`${prefix}-e`, rows)), undefined),
+  );
   const engine = perSecond(rows, started);
   if (counts.created !== rows) throw new Error(`runImport created ${counts.created} of ${rows} rows`);
   return { generate, parse, parseNormalise, write, engine };
 }
 
 /** The job's batch write (LeadBatch filled untimed, then writeLeadCounts), one transaction per batch as the engine writes them. */
-async function writeAlone(deps: Deps, db: Database, workspaceId: string, rows: number, prefix: string): Promise<number> {
+async function writeAlone(
+  deps: Deps,
+  db: Database,
+  workspaceId: string,
+  rows: number,
+  prefix: string,
+): Promise<number> {
   const batches: LeadBatch[] = [];
   for (let start = 0; start < rows; start += BATCH_SIZE) {
     const batch = new LeadBatch(deps.ids, []);
@@ -75,7 +101,9 @@ async function writeAlone(deps: Deps, db: Database, workspaceId: string, rows: n
   const started = performance.now();
   let created = 0;
   for (const batch of batches) {
-    const counts = await db.sql.begin((tx) => writeLeadCounts(tx, workspaceId, batch, { onConflict: 'skip', importId: null, now: new Date() }));
+    const counts = await db.sql.begin((tx) =>
+      writeLeadCounts(tx, workspaceId, batch, { onConflict: 'skip', importId: null, now: new Date() }),
+    );
     created += counts.created;
   }
   const result = perSecond(rows, started);

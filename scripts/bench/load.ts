@@ -47,8 +47,12 @@ export async function load(baseUrl: string, spec: RequestSpec, options: LoadOpti
     duration: options.durationSeconds,
   });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    const codes = Object.entries(result.statusCodeStats).map(([code, s]) => `${code}×${s.count}`).join(', ');
-    throw new Error(`${spec.method} ${spec.path}: ${result.non2xx} non-2xx (${codes}), ${result.errors} errors, ${result.timeouts} timeouts`);
+    const codes = Object.entries(result.statusCodeStats)
+      .map(([code, s]) => `${code}×${s.count}`)
+      .join(', ');
+    throw new Error(
+      `${spec.method} ${spec.path}: ${result.non2xx} non-2xx (${codes}), ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   const total = result.requests.total;
   return { requests: total, seconds: result.duration, requestsPerSecond: total / result.duration };

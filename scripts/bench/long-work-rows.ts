@@ -29,16 +29,25 @@ export interface LongWorkResult {
 }
 
 export const longWorkSettings = (quick: boolean, logLevel: string): LongWorkSettings =>
-  quick ? { jobs: 300, jobRounds: 2, concurrency: 10, samples: 30, warmupSamples: 3, logLevel } : { jobs: 2000, jobRounds: 5, concurrency: 10, samples: 200, warmupSamples: 10, logLevel };
+  quick
+    ? { jobs: 300, jobRounds: 2, concurrency: 10, samples: 30, warmupSamples: 3, logLevel }
+    : { jobs: 2000, jobRounds: 5, concurrency: 10, samples: 200, warmupSamples: 10, logLevel };
 
 const labels = {
   jobs: (db: string) => `jobs/s end to end ÷ plain write transactions/s (${db})`,
   wake: (db: string) => `waiting \`get_operation\` wake-up ÷ plain \`get_operation\` round trip (${db})`,
 };
 
-export async function longWorkRows(settings: LongWorkSettings, databaseUrl: string | undefined, progress: (line: string) => void): Promise<LongWorkResult> {
+export async function longWorkRows(
+  settings: LongWorkSettings,
+  databaseUrl: string | undefined,
+  progress: (line: string) => void,
+): Promise<LongWorkResult> {
   const result: LongWorkResult = { rows: [], notes: [], failed: false };
-  const databases: Array<[string, string | undefined]> = [['PGlite', undefined], ...(databaseUrl ? [['PostgreSQL', databaseUrl] as [string, string]] : [])];
+  const databases: Array<[string, string | undefined]> = [
+    ['PGlite', undefined],
+    ...(databaseUrl ? [['PostgreSQL', databaseUrl] as [string, string]] : []),
+  ];
   for (const [name, url] of databases) {
     try {
       const measured = await measureOn(name, url, settings, progress);
@@ -47,23 +56,50 @@ export async function longWorkRows(settings: LongWorkSettings, databaseUrl: stri
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       result.failed = true;
-      result.rows.push(missing(labels.jobs(name), 'failed (see notes)'), missing(labels.wake(name), 'failed (see notes)'));
+      result.rows.push(
+        missing(labels.jobs(name), 'failed (see notes)'),
+        missing(labels.wake(name), 'failed (see notes)'),
+      );
       result.notes.push(`Long-work rows on ${name} failed: ${message}`);
     }
   }
-  if (!databaseUrl) result.rows.push(missing(labels.jobs('PostgreSQL'), 'skipped: no DATABASE_URL'), missing(labels.wake('PostgreSQL'), 'skipped: no DATABASE_URL'));
+  if (!databaseUrl)
+    result.rows.push(
+      missing(labels.jobs('PostgreSQL'), 'skipped: no DATABASE_URL'),
+      missing(labels.wake('PostgreSQL'), 'skipped: no DATABASE_URL'),
+    );
   return result;
 }
 
-async function measureOn(name: string, databaseUrl: string | undefined, settings: LongWorkSettings, progress: (line: string) => void) {
+async function measureOn(
+  name: string,
+  databaseUrl: string | undefined,
+  settings: LongWorkSettings,
+  progress: (line: string) => void,
+) {
   const db = await openBenchDatabase(databaseUrl);
   try {
     await migrate(db.sql);
-    progress(`jobs throughput on ${name}: ${settings.jobRounds} rounds of ${settings.jobs} jobs and ${settings.jobs} write transactions`);
-    const throughput = await measureJobsThroughput(db, { jobs: settings.jobs, concurrency: settings.concurrency, rounds: settings.jobRounds, progress });
+    progress(
+      `jobs throughput on ${name}: ${settings.jobRounds} rounds of ${settings.jobs} jobs and ${settings.jobs} write transactions`,
+    );
+    const throughput = await measureJobsThroughput(db, {
+      jobs: settings.jobs,
+      concurrency: settings.concurrency,
+      rounds: settings.jobRounds,
+      progress,
+    });
     progress(`get_operation wake-up on ${name}: ${settings.samples} samples`);
-    const wake = await measureWakeLatency(db, { samples: settings.samples, warmup: settings.warmupSamples, logLevel: settings.logLevel });
-    return { jobs: jobsRow(labels.jobs(name), throughput), wake: wakeRow(labels.wake(name), wake), notes: notesFor(name, throughput, wake) };
+    const wake = await measureWakeLatency(db, {
+      samples: settings.samples,
+      warmup: settings.warmupSamples,
+      logLevel: settings.logLevel,
+    });
+    return {
+      jobs: jobsRow(labels.jobs(name), throughput),
+      wake: wakeRow(labels.wake(name), wake),
+      notes: notesFor(name, throughput, wake),
+    };
   } finally {
     await db.close();
   }

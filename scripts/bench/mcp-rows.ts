@@ -20,7 +20,11 @@ function rpc(method: string, params: Record<string, unknown>, id: number | strin
   return JSON.stringify({ jsonrpc: '2.0', id, method, params });
 }
 
-async function post(service: ServerProcess, headers: Headers, body: string): Promise<{ status: number; json: unknown; text: string }> {
+async function post(
+  service: ServerProcess,
+  headers: Headers,
+  body: string,
+): Promise<{ status: number; json: unknown; text: string }> {
   const res = await fetch(`${service.url}/mcp`, { method: 'POST', headers, body });
   const text = await res.text();
   let json: unknown;
@@ -46,13 +50,28 @@ export async function mcpRows(service: ServerProcess, credentials: BenchCredenti
     'Content-Type': 'application/json',
   };
   const legacyHeaders = { ...base, 'MCP-Protocol-Version': LEGACY_VERSION };
-  const modernHeaders = { ...base, 'MCP-Protocol-Version': MODERN_VERSION, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_me' };
+  const modernHeaders = {
+    ...base,
+    'MCP-Protocol-Version': MODERN_VERSION,
+    'Mcp-Method': 'tools/call',
+    'Mcp-Name': 'get_me',
+  };
 
   // The 2025 era negotiates with initialize (stateless: every later request stands alone).
-  const init = await post(service, base, rpc('initialize', { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } }));
-  if (init.status === 404) return { targets: [], rows: [], notes: ['MCP rows skipped: createApp does not mount /mcp yet.'] };
+  const init = await post(
+    service,
+    base,
+    rpc('initialize', {
+      protocolVersion: LEGACY_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '1' },
+    }),
+  );
+  if (init.status === 404)
+    return { targets: [], rows: [], notes: ['MCP rows skipped: createApp does not mount /mcp yet.'] };
   const negotiated = (init.json as { result?: { protocolVersion?: string } } | undefined)?.result?.protocolVersion;
-  if (negotiated !== LEGACY_VERSION) throw new Error(`MCP initialize did not negotiate ${LEGACY_VERSION}: ${init.status} ${init.text.slice(0, 300)}`);
+  if (negotiated !== LEGACY_VERSION)
+    throw new Error(`MCP initialize did not negotiate ${LEGACY_VERSION}: ${init.status} ${init.text.slice(0, 300)}`);
   await post(service, legacyHeaders, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 
   const list = await post(service, legacyHeaders, rpc('tools/list', {}));
@@ -60,23 +79,39 @@ export async function mcpRows(service: ServerProcess, credentials: BenchCredenti
   const listBytes = Buffer.byteLength(JSON.stringify({ tools }));
 
   const targets: Target[] = [
-    { name: rest, server: service, request: { method: 'GET', path: '/api/v1/users/me', headers: { Authorization: base.Authorization } } },
+    {
+      name: rest,
+      server: service,
+      request: { method: 'GET', path: '/api/v1/users/me', headers: { Authorization: base.Authorization } },
+    },
     {
       name: `MCP tools/call get_me (${LEGACY_VERSION})`,
       server: service,
-      request: { method: 'POST', path: '/mcp', headers: legacyHeaders, body: rpc('tools/call', { name: 'get_me', arguments: {} }) },
+      request: {
+        method: 'POST',
+        path: '/mcp',
+        headers: legacyHeaders,
+        body: rpc('tools/call', { name: 'get_me', arguments: {} }),
+      },
       check: checkToolResult,
     },
     {
       name: `MCP tools/call get_me (${MODERN_VERSION})`,
       server: service,
-      request: { method: 'POST', path: '/mcp', headers: modernHeaders, body: rpc('tools/call', { name: 'get_me', arguments: {}, _meta: envelope }) },
+      request: {
+        method: 'POST',
+        path: '/mcp',
+        headers: modernHeaders,
+        body: rpc('tools/call', { name: 'get_me', arguments: {}, _meta: envelope }),
+      },
       check: checkToolResult,
     },
   ];
   return {
     targets,
-    rows: targets.slice(1).map((t) => ({ label: `${t.name} / REST`, a: t.name, b: rest, goal: { op: '>=' as const, value: 0.7 } })),
+    rows: targets
+      .slice(1)
+      .map((t) => ({ label: `${t.name} / REST`, a: t.name, b: rest, goal: { op: '>=' as const, value: 0.7 } })),
     notes: [
       `MCP rows: POST /mcp \`tools/call\` of get_me with the API key — ${LEGACY_VERSION} (after one initialize; stateless, so every ` +
         `call stands alone) and ${MODERN_VERSION} (the _meta envelope plus Mcp-Method/Mcp-Name headers) — against REST ` +

@@ -31,7 +31,9 @@ function sizeOf(dir: string): number {
 
 /** Installed packages, as npm's hidden lockfile lists them. */
 function packageCount(project: string): number {
-  const lock = JSON.parse(readFileSync(join(project, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+  const lock = JSON.parse(readFileSync(join(project, 'node_modules/.package-lock.json'), 'utf8')) as {
+    packages: Record<string, unknown>;
+  };
   return Object.keys(lock.packages).filter((key) => key.startsWith('node_modules/')).length;
 }
 
@@ -43,9 +45,22 @@ function stubApi(): Promise<Server> {
 /** Milliseconds from spawn to the tools/list answer on stdout. */
 function timeToToolsList(script: string, apiBase: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, [script], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_API_KEY: 'svc_bench', SERVICE_API_BASE: apiBase } });
+  const child = spawn(process.execPath, [script], {
+    cwd: tmpdir(),
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      SERVICE_API_KEY: 'svc_bench',
+      SERVICE_API_BASE: apiBase,
+    },
+  });
   const lines = [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   ];
@@ -61,14 +76,20 @@ function timeToToolsList(script: string, apiBase: string): Promise<number> {
       child.kill();
       resolve(elapsed);
     });
-    child.on('close', (code) => (stdout.includes('"id":2') ? undefined : reject(new Error(`${script} exited ${code}: ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      stdout.includes('"id":2') ? undefined : reject(new Error(`${script} exited ${code}: ${stderr.trim()}`)),
+    );
   });
 }
 
 const sizeGoal: Goal = { op: '<=', value: 0.1 };
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-export async function packagesRows(repoRoot: string, runs: number, progress: (line: string) => void): Promise<PackagesResult> {
+export async function packagesRows(
+  repoRoot: string,
+  runs: number,
+  progress: (line: string) => void,
+): Promise<PackagesResult> {
   const root = mkdtempSync(join(tmpdir(), 'bench-packages-'));
   const api = await stubApi();
   try {
@@ -83,20 +104,41 @@ export async function packagesRows(repoRoot: string, runs: number, progress: (li
     for (let i = 0; i < runs; i += 1) {
       // Alternate which goes first, so neither always starts on a file cache the other just warmed.
       const order = i % 2 === 0 ? (['installed', 'today'] as const) : (['today', 'installed'] as const);
-      for (const which of order) times[which].push(await timeToToolsList(which === 'installed' ? installed : today, base));
+      for (const which of order)
+        times[which].push(await timeToToolsList(which === 'installed' ? installed : today, base));
     }
     progress(`timed ${runs} cold starts of each launcher`);
     const [sizeA, sizeB] = [sizeOf(join(project, 'node_modules')), sizeOf(join(repoRoot, 'node_modules'))];
     const [countA, countB] = [packageCount(project), packageCount(repoRoot)];
     const [timeA, timeB] = [median(times.installed), median(times.today)];
-    const row = (label: string, a: string, b: string, ratio: number, goal?: Goal): RowResult => ({ label, a, b, ratio, goal, met: meets(ratio, goal) });
+    const row = (label: string, a: string, b: string, ratio: number, goal?: Goal): RowResult => ({
+      label,
+      a,
+      b,
+      ratio,
+      goal,
+      met: meets(ratio, goal),
+    });
     return {
       rows: [
         row('service-mcp installed size: package / server install', mb(sizeA), mb(sizeB), sizeA / sizeB, sizeGoal),
-        row('service-mcp installed packages: package / server install', String(countA), String(countB), countA / countB, sizeGoal),
-        row('service-mcp spawn → tools/list answered: package / bin/service-mcp.js', `${Math.round(timeA)} ms`, `${Math.round(timeB)} ms`, timeA / timeB),
+        row(
+          'service-mcp installed packages: package / server install',
+          String(countA),
+          String(countB),
+          countA / countB,
+          sizeGoal,
+        ),
+        row(
+          'service-mcp spawn → tools/list answered: package / bin/service-mcp.js',
+          `${Math.round(timeA)} ms`,
+          `${Math.round(timeB)} ms`,
+          timeA / timeB,
+        ),
       ],
-      notes: [`service-mcp cold start (median of ${runs}, node on the installed dist/service-mcp.js): ${Math.round(timeA)} ms; goal under 1 s: ${timeA < 1000 ? 'met' : 'not met'}. npx adds its own start-up to either launcher.`],
+      notes: [
+        `service-mcp cold start (median of ${runs}, node on the installed dist/service-mcp.js): ${Math.round(timeA)} ms; goal under 1 s: ${timeA < 1000 ? 'met' : 'not met'}. npx adds its own start-up to either launcher.`,
+      ],
     };
   } finally {
     api.close();

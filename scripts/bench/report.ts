@@ -9,7 +9,8 @@ export interface ReportInput {
   notes: string[];
 }
 
-const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits));
+const fixed = (value: number | undefined, digits: number) =>
+  value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits);
 
 function rowLine(r: RowResult): string {
   const goal = r.goal ? `${r.goal.op === '>=' ? '≥' : '≤'} ${r.goal.value}` : '—';
@@ -47,7 +48,7 @@ export function renderReport(input: ReportInput): string {
     'better; the IQR is of per-sample ratios); absolute figures beside them are for information only.',
     'Lead rows: import rows/s end to end through the API ÷ plain unnest insert rows/s into the same table (higher is',
     "better; the IQR is over rounds), and the service's peak RSS while importing a large csv_url ÷ its idle RSS (lower is",
-    'better; the MB above idle beside it); absolute figures, and the issue\'s absolute goals in the notes, are for information only.',
+    "better; the MB above idle beside it); absolute figures, and the issue's absolute goals in the notes, are for information only.",
     '',
     '| target | median req/s | range over rounds | server CPU µs/req |',
     '|---|---:|---:|---:|',

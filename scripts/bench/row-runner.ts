@@ -64,14 +64,27 @@ export async function preflight(targets: readonly Target[]): Promise<void> {
   }
 }
 
-export async function runInterleaved(targets: readonly Target[], options: RoundOptions): Promise<Map<string, TargetStats>> {
+export async function runInterleaved(
+  targets: readonly Target[],
+  options: RoundOptions,
+): Promise<Map<string, TargetStats>> {
   const stats = new Map<string, TargetStats>(
-    targets.map((t) => [t.name, { name: t.name, requestsPerSecond: [], cpuMicrosPerRequest: [], medianRequestsPerSecond: 0, medianCpuMicrosPerRequest: 0 }]),
+    targets.map((t) => [
+      t.name,
+      {
+        name: t.name,
+        requestsPerSecond: [],
+        cpuMicrosPerRequest: [],
+        medianRequestsPerSecond: 0,
+        medianCpuMicrosPerRequest: 0,
+      },
+    ]),
   );
   const loadOptions = { connections: options.connections };
   // Warm-up (JIT, caches, connection pools), not counted.
   if (options.warmupSeconds > 0) {
-    for (const t of targets) await load(t.server.url, t.request, { ...loadOptions, durationSeconds: options.warmupSeconds });
+    for (const t of targets)
+      await load(t.server.url, t.request, { ...loadOptions, durationSeconds: options.warmupSeconds });
   }
   for (let round = 1; round <= options.rounds; round += 1) {
     // Each round starts one target later (A,B,C / B,C,A / C,A,B …), so no target always follows the

@@ -12,12 +12,20 @@ const { values: args } = parseArgs({
   },
 });
 
-const defaults = sequencesSettings(args.quick as boolean, args['log-level'] as string);
+const defaults = sequencesSettings(args.quick, args['log-level']);
 const num = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
-const settings = { ...defaults, postgresMessages: num(args.messages, defaults.postgresMessages), pgliteMessages: num(args['pglite-messages'], defaults.pgliteMessages) };
+const settings = {
+  ...defaults,
+  postgresMessages: num(args.messages, defaults.postgresMessages),
+  pgliteMessages: num(args['pglite-messages'], defaults.pgliteMessages),
+};
 const started = performance.now();
-const progress = (line: string) => process.stderr.write(`sequences [${Math.round((performance.now() - started) / 1000)} s]: ${line}\n`);
+const progress = (line: string) =>
+  process.stderr.write(`sequences [${Math.round((performance.now() - started) / 1000)} s]: ${line}\n`);
 const result = await sequencesRows(settings, process.env.DATABASE_URL || undefined, progress);
-for (const row of result.rows) process.stdout.write(`| ${row.label} | ${row.a} | ${row.b} | ${Number.isNaN(row.ratio) ? '—' : row.ratio.toFixed(3)} |\n`);
+for (const row of result.rows)
+  process.stdout.write(
+    `| ${row.label} | ${row.a} | ${row.b} | ${Number.isNaN(row.ratio) ? '—' : row.ratio.toFixed(3)} |\n`,
+  );
 for (const note of result.notes) process.stdout.write(`\n- ${note}\n`);
 if (result.failed) process.exitCode = 1;

@@ -34,10 +34,19 @@ export interface SendResult {
   plainDb?: DbCost;
 }
 
-const ALWAYS = { timezone: 'UTC', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_hour: 0, end_hour: 24 };
+const ALWAYS = {
+  timezone: 'UTC',
+  days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+  start_hour: 0,
+  end_hour: 24,
+};
 
 async function call(url: string, token: string, method: string, body?: unknown): Promise<any> {
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -48,19 +57,33 @@ async function prepare(base: string, google: FakeGoogle, direct: Database, n: nu
   const { token, workspaceId } = await createCredentials(base);
   const started = await call(`${base}/api/v1/connectors/oauth`, token, 'POST', { provider: 'gmail' });
   await fetch(await google.consent(started.authorization_url, { email: 'bench@gmail.example' }));
-  await call(`${base}/api/v1/workspace/settings`, token, 'PATCH', { postal_address: 'Acme Ltd, 1 Main St, Springfield' });
+  await call(`${base}/api/v1/workspace/settings`, token, 'PATCH', {
+    postal_address: 'Acme Ltd, 1 Main St, Springfield',
+  });
   await direct.sql`
     insert into leads (id, workspace_id, email, first_name, company, tags, custom_fields, status, created_at, updated_at)
     select 'lead_bench_' || i, ${workspaceId}, 'lead' || i || '@bench.example', 'P' || i, 'Co ' || i, array['bench'], '{"plan":"pro"}'::jsonb, 'active', now(), now()
     from generate_series(1, ${n}::int) as i`;
-  const step = { subject: 'Hello {{first_name | "there"}} at {{company}}', body: 'Hi {{first_name | "there"}},\n\nWe help **{{company}}** on the *{{custom.plan}}* plan.' };
-  const seq = await call(`${base}/api/v1/sequences`, token, 'POST', { name: 'Bench', sender_connector_id: started.id, schedule: ALWAYS, daily_limit: 2000, steps: [step] });
+  const step = {
+    subject: 'Hello {{first_name | "there"}} at {{company}}',
+    body: 'Hi {{first_name | "there"}},\n\nWe help **{{company}}** on the *{{custom.plan}}* plan.',
+  };
+  const seq = await call(`${base}/api/v1/sequences`, token, 'POST', {
+    name: 'Bench',
+    sender_connector_id: started.id,
+    schedule: ALWAYS,
+    daily_limit: 2000,
+    steps: [step],
+  });
   const submitted = await call(`${base}/api/v1/sequences/${seq.id}/submit`, token, 'POST');
   await call(`${base}/api/v1/sequences/${seq.id}/approve`, token, 'POST', { revision: submitted.revision });
   // The API caps daily_limit at 2,000; the bench wants every message due at once.
   await direct.sql`update sequences set daily_limit = ${n} where id = ${seq.id}`;
-  const launched = await call(`${base}/api/v1/sequences/${seq.id}/launch`, token, 'POST', { enroll: { filter: { tag: 'bench' } } });
-  if (launched.enrollment.counts.enrolled !== n) throw new Error(`enrolled ${launched.enrollment.counts.enrolled} of ${n} leads`);
+  const launched = await call(`${base}/api/v1/sequences/${seq.id}/launch`, token, 'POST', {
+    enroll: { filter: { tag: 'bench' } },
+  });
+  if (launched.enrollment.counts.enrolled !== n)
+    throw new Error(`enrolled ${launched.enrollment.counts.enrolled} of ${n} leads`);
 }
 
 /** Runs the dispatcher and the mailbox's sender until the fake Gmail has every message. */
@@ -74,11 +97,19 @@ async function sendAll(services: Services, google: FakeGoogle, n: number): Promi
 
 async function plainInsertUpdate(db: Database, n: number): Promise<void> {
   const table = `bench_plain_messages_${randomBytes(4).toString('hex')}`;
-  await db.sql.unsafe(`create table ${table} (id text primary key, enrollment_id text not null, step int not null, status text not null, provider_message_id text, created_at timestamptz not null, sent_at timestamptz)`);
+  await db.sql.unsafe(
+    `create table ${table} (id text primary key, enrollment_id text not null, step int not null, status text not null, provider_message_id text, created_at timestamptz not null, sent_at timestamptz)`,
+  );
   try {
     for (let i = 0; i < n; i++) {
-      await db.sql.unsafe(`insert into ${table} (id, enrollment_id, step, status, created_at) values ($1, $2, 1, 'scheduled', now())`, [`m${i}`, `e${i}`]);
-      await db.sql.unsafe(`update ${table} set status = 'sent', provider_message_id = $2, sent_at = now() where id = $1`, [`m${i}`, `p${i}`]);
+      await db.sql.unsafe(
+        `insert into ${table} (id, enrollment_id, step, status, created_at) values ($1, $2, 1, 'scheduled', now())`,
+        [`m${i}`, `e${i}`],
+      );
+      await db.sql.unsafe(
+        `update ${table} set status = 'sent', provider_message_id = $2, sent_at = now() where id = $1`,
+        [`m${i}`, `p${i}`],
+      );
     }
   } finally {
     await db.sql.unsafe(`drop table ${table}`);
@@ -86,7 +117,10 @@ async function plainInsertUpdate(db: Database, n: number): Promise<void> {
 }
 
 /** The service's own connection: through the metering proxy on PostgreSQL, the bench database itself on PGlite. */
-async function serviceDatabase(bench: Database, databaseUrl: string | undefined): Promise<{ db: Database; meter?: DbMeter }> {
+async function serviceDatabase(
+  bench: Database,
+  databaseUrl: string | undefined,
+): Promise<{ db: Database; meter?: DbMeter }> {
   if (!databaseUrl) return { db: bench };
   const [{ search_path }] = await bench.sql<{ search_path: string }[]>`show search_path`;
   const meter = await startDbMeter(databaseUrl);
@@ -101,7 +135,12 @@ const delta = (meter: DbMeter | undefined, before: DbCost | undefined): DbCost |
   return { roundTrips: now.roundTrips - before.roundTrips, busyMs: now.busyMs - before.busyMs };
 };
 
-export async function measureSending(databaseUrl: string | undefined, messages: number, logLevel: string, progress: (line: string) => void): Promise<SendResult> {
+export async function measureSending(
+  databaseUrl: string | undefined,
+  messages: number,
+  logLevel: string,
+  progress: (line: string) => void,
+): Promise<SendResult> {
   const bench = await openBenchDatabase(databaseUrl);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -110,12 +149,29 @@ export async function measureSending(databaseUrl: string | undefined, messages: 
   try {
     await migrate(bench.sql);
     const { db, meter } = await serviceDatabase(bench, databaseUrl);
-    if (meter) cleanup.unshift(() => meter.close(), () => db.close());
+    if (meter)
+      cleanup.unshift(
+        () => meter.close(),
+        () => db.close(),
+      );
     const config = loadConfig({
-      LOG_LEVEL: logLevel, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, RATE_LIMIT_PER_CREDENTIAL: '1000000000', RATE_LIMIT_PER_ADDRESS: '1000000000',
-      TOKEN_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`, ...google.env(), SEQUENCE_SEND_SPACING_MS: '0', SEQUENCE_MAILBOX_DAILY_CAP: String(10 * messages),
+      LOG_LEVEL: logLevel,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: base,
+      RATE_LIMIT_PER_CREDENTIAL: '1000000000',
+      RATE_LIMIT_PER_ADDRESS: '1000000000',
+      TOKEN_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+      ...google.env(),
+      SEQUENCE_SEND_SPACING_MS: '0',
+      SEQUENCE_MAILBOX_DAILY_CAP: String(10 * messages),
     });
-    const services = await createServices({ db, config, jobsSchema: `bench_seq_${randomBytes(4).toString('hex')}`, argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 } });
+    const services = await createServices({
+      db,
+      config,
+      jobsSchema: `bench_seq_${randomBytes(4).toString('hex')}`,
+      argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
+    });
     cleanup.unshift(() => services.close());
     // Jobs are queued (a launch kicks the dispatcher) but not run: this process runs what they would.
     await services.startJobs({ work: false });
@@ -131,8 +187,11 @@ export async function measureSending(databaseUrl: string | undefined, messages: 
     await sendAll(services, google, messages);
     const sendMs = performance.now() - started;
     const sendDb = delta(meter, before);
-    const [{ sent }] = await bench.sql<{ sent: number }[]>`select count(*)::int as sent from sequence_messages where status = 'sent'`;
-    if (sent !== messages || google.sendCount !== messages) throw new Error(`${sent} rows sent and ${google.sendCount} recorded at Gmail, of ${messages}`);
+    const [{ sent }] = await bench.sql<
+      { sent: number }[]
+    >`select count(*)::int as sent from sequence_messages where status = 'sent'`;
+    if (sent !== messages || google.sendCount !== messages)
+      throw new Error(`${sent} rows sent and ${google.sendCount} recorded at Gmail, of ${messages}`);
 
     progress(`sequences on ${db.kind}: plain insert + update of ${messages} rows`);
     before = meter?.read();

@@ -20,7 +20,12 @@ await runAsChild(async () => {
   try {
     await migrate(db.sql);
     // The bench's client follows the operation with a waiting GET per change: not a load to rate-limit.
-    const config = loadConfig({ LOG_LEVEL: options.logLevel, RATE_LIMIT_PER_CREDENTIAL: '1000000000', RATE_LIMIT_PER_ADDRESS: '1000000000', OUTBOUND_ALLOW_PRIVATE: 'true' });
+    const config = loadConfig({
+      LOG_LEVEL: options.logLevel,
+      RATE_LIMIT_PER_CREDENTIAL: '1000000000',
+      RATE_LIMIT_PER_ADDRESS: '1000000000',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+    });
     const services = await createServices({ db, config, jobsSchema });
     await services.startJobs({ work: true });
     const app = createApp(services.deps);

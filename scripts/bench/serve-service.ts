@@ -23,7 +23,11 @@ await runAsChild(async () => {
   const db = await openBenchDatabase(options.databaseUrl);
   try {
     await migrate(db.sql);
-    const config = loadConfig({ LOG_LEVEL: options.logLevel, RATE_LIMIT_PER_CREDENTIAL: unlimited, RATE_LIMIT_PER_ADDRESS: unlimited });
+    const config = loadConfig({
+      LOG_LEVEL: options.logLevel,
+      RATE_LIMIT_PER_CREDENTIAL: unlimited,
+      RATE_LIMIT_PER_ADDRESS: unlimited,
+    });
     const services = await createServices({ db, config });
     const app = createApp(services.deps);
     mountBenchRoutes(app, services.deps);

@@ -24,13 +24,22 @@ export interface ServerProcessOptions {
   startTimeoutMs?: number;
 }
 
-function nextMessage(child: ChildProcess, type: ChildMessage['type'] | 'ready-or-error', timeoutMs: number): Promise<ChildMessage> {
+function nextMessage(
+  child: ChildProcess,
+  type: ChildMessage['type'] | 'ready-or-error',
+  timeoutMs: number,
+): Promise<ChildMessage> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`no "${type}" message from the child within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`no "${type}" message from the child within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onMessage = (message: ChildMessage) => {
-      if (type === 'ready-or-error' ? message.type === 'ready' || message.type === 'error' : message.type === type) finish(undefined, message);
+      if (type === 'ready-or-error' ? message.type === 'ready' || message.type === 'error' : message.type === type)
+        finish(undefined, message);
     };
-    const onExit = (code: number | null) => finish(new Error(`the child exited (code ${code}) before sending "${type}"`));
+    const onExit = (code: number | null) =>
+      finish(new Error(`the child exited (code ${code}) before sending "${type}"`));
     function finish(error?: Error, message?: ChildMessage) {
       clearTimeout(timer);
       child.off('message', onMessage);
@@ -43,7 +52,11 @@ function nextMessage(child: ChildProcess, type: ChildMessage['type'] | 'ready-or
   });
 }
 
-export async function startServerProcess(name: string, script: string, options: ServerProcessOptions): Promise<ServerProcess> {
+export async function startServerProcess(
+  name: string,
+  script: string,
+  options: ServerProcessOptions,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...(options.execArgv ?? []), '--import', 'tsx', script], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },

@@ -8,7 +8,11 @@ import { z } from 'zod';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/connection.ts';
-import { defineOperationJob, startOperation, type OperationJobKind } from '../../src/handlers/operations/operation-job.ts';
+import {
+  defineOperationJob,
+  startOperation,
+  type OperationJobKind,
+} from '../../src/handlers/operations/operation-job.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';
 import { createGate, type Gate } from './gate.ts';
@@ -62,8 +66,15 @@ export async function measureWakeLatency(db: Database, options: WakeOptions): Pr
     const credentials = await createCredentials(url);
     const bench: Bench = { url, token: credentials.token, gate, ...watched };
     const steps = options.warmup + options.samples;
-    const actor = { kind: 'user' as const, workspaceId: credentials.workspaceId, userId: credentials.userId, role: 'owner' as const };
-    const { row, afterCommit } = await db.sql.begin((tx) => startOperation(services.deps, tx, actor, { kind, input: { steps }, progressTotal: steps }));
+    const actor = {
+      kind: 'user' as const,
+      workspaceId: credentials.workspaceId,
+      userId: credentials.userId,
+      role: 'owner' as const,
+    };
+    const { row, afterCommit } = await db.sql.begin((tx) =>
+      startOperation(services.deps, tx, actor, { kind, input: { steps }, progressTotal: steps }),
+    );
     afterCommit();
     await untilRunning(bench, row.id);
     const result: WakeResult = { wakeMs: [], afterChangeMs: [], plainMs: [] };
@@ -83,7 +94,11 @@ export async function measureWakeLatency(db: Database, options: WakeOptions): Pr
   }
 }
 
-async function takeSample(bench: Bench, id: string, step: number): Promise<{ wakeMs: number; afterChangeMs: number; plainMs: number }> {
+async function takeSample(
+  bench: Bench,
+  id: string,
+  step: number,
+): Promise<{ wakeMs: number; afterChangeMs: number; plainMs: number }> {
   const plainStart = performance.now();
   await getOperation(bench, id, 0);
   const plainMs = performance.now() - plainStart;
@@ -96,7 +111,8 @@ async function takeSample(bench: Bench, id: string, step: number): Promise<{ wak
   bench.gate.open();
   const body = await answer;
   const answered = performance.now();
-  if (body.progress.done !== step) throw new Error(`waiting get_operation answered progress ${body.progress.done}, expected ${step}`);
+  if (body.progress.done !== step)
+    throw new Error(`waiting get_operation answered progress ${body.progress.done}, expected ${step}`);
   return { wakeMs: answered - opened, afterChangeMs: answered - bench.lastChange(), plainMs };
 }
 
@@ -107,7 +123,9 @@ interface OperationBody {
 
 async function getOperation(bench: Bench, id: string, waitSeconds: number): Promise<OperationBody> {
   const query = waitSeconds ? `?wait_seconds=${waitSeconds}` : '';
-  const res = await fetch(`${bench.url}/api/v1/operations/${id}${query}`, { headers: { Authorization: `Bearer ${bench.token}` } });
+  const res = await fetch(`${bench.url}/api/v1/operations/${id}${query}`, {
+    headers: { Authorization: `Bearer ${bench.token}` },
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`GET /api/v1/operations/${id}${query}: ${res.status} ${text.slice(0, 300)}`);
   return JSON.parse(text) as OperationBody;

@@ -29,10 +29,17 @@ function targetOf(ref: string, file: string): Target {
 
 function hoistName(target: Target): string {
   const last = target.pointer.split('/').filter(Boolean).pop() ?? basename(target.file, extname(target.file));
-  return last.replace(/~1/g, '_').replace(/~0/g, '_').replace(/[^A-Za-z0-9_.-]+/g, '_') || 'External';
+  return (
+    last
+      .replace(/~1/g, '_')
+      .replace(/~0/g, '_')
+      .replace(/[^A-Za-z0-9_.-]+/g, '_') || 'External'
+  );
 }
 
-const localRef = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+const localRef = (name: string): JsonObject => ({
+  $ref: `#/components/schemas/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+});
 
 class Bundler {
   private readonly files = new Map<string, Json | null>();
@@ -43,7 +50,10 @@ class Bundler {
   private readonly nextName: (name: string) => string;
   readonly added: JsonObject = {};
 
-  constructor(private readonly root: string, doc: JsonObject) {
+  constructor(
+    private readonly root: string,
+    doc: JsonObject,
+  ) {
     this.files.set(root, doc);
     const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
     this.nextName = uniqueNamer(Object.keys(schemas));

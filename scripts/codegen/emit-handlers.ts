@@ -15,7 +15,9 @@ function pathType(op: OperationModel, t: string): string {
   const implicit = op.parameters.filter((p) => p.in === 'path' && p.implicit).map((p) => `${q(p.name)}: string`);
   if (!implicit.length) return `${t}['parameters']['path']`;
   const extra = `{ ${implicit.join('; ')} }`;
-  return implicit.length === op.parameters.filter((p) => p.in === 'path').length ? extra : `NonNullable<${t}['parameters']['path']> & ${extra}`;
+  return implicit.length === op.parameters.filter((p) => p.in === 'path').length
+    ? extra
+    : `NonNullable<${t}['parameters']['path']> & ${extra}`;
 }
 
 /**
@@ -52,7 +54,9 @@ function inputType(doc: JsonObject, op: OperationModel): string {
 /** Headers the contract requires of a response (a redirect's `Location`) are required of the handler too. */
 function headersType(r: ResponseModel): string {
   const required = r.headers.filter((h) => h.required).map((h) => `${q(h.name)}: string`);
-  return required.length ? `headers: { ${required.join('; ')} } & Record<string, string>` : 'headers?: Record<string, string>';
+  return required.length
+    ? `headers: { ${required.join('; ')} } & Record<string, string>`
+    : 'headers?: Record<string, string>';
 }
 
 /** A text body (CSV, HTML) may also be a stream, so a large download need not be held in memory. */
@@ -69,7 +73,9 @@ function outputType(op: OperationModel): string {
         ? `  | { status: ${r.status}; body: ${responseBodyType(op, r)}; ${headersType(r)} }`
         : `  | { status: ${r.status}; body?: undefined; ${headersType(r)} }`,
     );
-  return variants.length ? `\n${variants.join('\n')}` : '{ status: number; body?: unknown; headers?: Record<string, string> }';
+  return variants.length
+    ? `\n${variants.join('\n')}`
+    : '{ status: number; body?: unknown; headers?: Record<string, string> }';
 }
 
 export function emitHandlers(model: SpecModel, header: string): string {
@@ -77,8 +83,13 @@ export function emitHandlers(model: SpecModel, header: string): string {
   parts.push('/** A streamed text body: chunks of UTF-8 bytes or strings. */');
   parts.push('export type BodyStream = ReadableStream<Uint8Array> | AsyncIterable<string | Uint8Array>;', '');
   if (model.operations.some((op) => op.parameters.some((p) => p.in === 'query' && hasDefault(model.doc, p)))) {
-    parts.push('/** Query parameters with a default in the contract: validation fills them in, so they are always there. */');
-    parts.push('export type WithDefaults<Query, Key extends keyof Query> = Omit<Query, Key> & { [K in Key]-?: Exclude<Query[K], undefined> };', '');
+    parts.push(
+      '/** Query parameters with a default in the contract: validation fills them in, so they are always there. */',
+    );
+    parts.push(
+      'export type WithDefaults<Query, Key extends keyof Query> = Omit<Query, Key> & { [K in Key]-?: Exclude<Query[K], undefined> };',
+      '',
+    );
   }
   for (const op of model.operations) {
     const name = op.typeName;

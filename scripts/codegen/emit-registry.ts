@@ -12,8 +12,13 @@ export function emitRegistry(model: SpecModel, header: string, handlersDir: stri
     .filter((op) => op.operationId !== undefined)
     .map((op) => {
       const tag = op.tags[0];
-      if (!tag) throw new Error(`operation ${op.operationId} has no tag: its handler folder is named after its first tag`);
-      return { key: op.operationId!, id: identifier(op.operationId!), file: `${handlersDir}/${tag}/${kebabCase(op.operationId!)}.ts` };
+      if (!tag)
+        throw new Error(`operation ${op.operationId} has no tag: its handler folder is named after its first tag`);
+      return {
+        key: op.operationId!,
+        id: identifier(op.operationId!),
+        file: `${handlersDir}/${tag}/${kebabCase(op.operationId!)}.ts`,
+      };
     });
   const imports = ops.map((op) => `import * as ${op.id} from '${op.file}';`);
   const entries = ops.map((op) => `  ${op.key}: ${op.id}.handle,`);

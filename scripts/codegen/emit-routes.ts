@@ -29,7 +29,8 @@ function defaultFits(doc: JsonObject, schema: JsonObject, value: Json): boolean 
   if (Array.isArray(schema.enum)) return schema.enum.includes(value);
   if ('const' in schema) return schema.const === value;
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  if (type === 'array') return Array.isArray(value) && value.every((item) => defaultFits(doc, resolveTop(doc, schema.items ?? {}), item));
+  if (type === 'array')
+    return Array.isArray(value) && value.every((item) => defaultFits(doc, resolveTop(doc, schema.items ?? {}), item));
   if (Array.isArray(value)) return false;
   return typeof type === 'string' && type in JS_TYPES ? JS_TYPES[type](value) : type === undefined;
 }
@@ -77,7 +78,10 @@ function paramExpr(zod: ZodEmitter, doc: JsonObject, p: ParamModel, indent: stri
 
 function paramObject(zod: ZodEmitter, doc: JsonObject, params: ParamModel[], indent: string): string {
   const inner = `${indent}  `;
-  const lines = params.map((p) => `${inner}${JSON.stringify(p.in === 'header' ? p.name.toLowerCase() : p.name)}: ${paramExpr(zod, doc, p, inner)},`);
+  const lines = params.map(
+    (p) =>
+      `${inner}${JSON.stringify(p.in === 'header' ? p.name.toLowerCase() : p.name)}: ${paramExpr(zod, doc, p, inner)},`,
+  );
   return `z.object({\n${lines.join('\n')}\n${indent}})`;
 }
 
@@ -106,7 +110,9 @@ function routeFor(zod: ZodEmitter, doc: JsonObject, op: OperationModel): string 
   }
   const responses = op.responses.map((r) => {
     const status = /^\d+$/.test(r.status) ? r.status : JSON.stringify(r.status);
-    const content = r.contentType ? `, content: { ${JSON.stringify(r.contentType)}: { schema: ${zod.expr(r.schema, i3)} } }` : '';
+    const content = r.contentType
+      ? `, content: { ${JSON.stringify(r.contentType)}: { schema: ${zod.expr(r.schema, i3)} } }`
+      : '';
     return `${i3}${status}: { description: ${JSON.stringify(r.description || r.status)}${content} },`;
   });
   const lines = [
@@ -129,7 +135,9 @@ function responseMedia(op: OperationModel): JsonObject {
 /** A body media type; `uncheckedText` only where the contract marks places `x-unchecked-text`. */
 function bodyMedia(doc: JsonObject, media: MediaModel): JsonObject {
   const unchecked = uncheckedTextPointers(doc, media.schema);
-  return unchecked.length ? { type: media.type, kind: media.kind, uncheckedText: unchecked } : { type: media.type, kind: media.kind };
+  return unchecked.length
+    ? { type: media.type, kind: media.kind, uncheckedText: unchecked }
+    : { type: media.type, kind: media.kind };
 }
 
 function operationRow(doc: JsonObject, op: OperationModel): string {

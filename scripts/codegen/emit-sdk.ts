@@ -14,7 +14,13 @@ import type { Binding, InputParts } from './tools.ts';
 export type SdkBinding = Binding & { parseAs?: 'text'; redirect?: 'manual' };
 
 export function sdkBinding(op: OperationModel, input: InputParts): SdkBinding {
-  const binding: SdkBinding = { operationId: op.operationId ?? op.id, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args };
+  const binding: SdkBinding = {
+    operationId: op.operationId ?? op.id,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    body: input.body,
+    args: input.args,
+  };
   if (op.body) binding.contentType = op.body.contentType;
   const success = successResponse(op);
   if (success?.kind && success.kind !== 'json') binding.parseAs = 'text';
@@ -36,7 +42,8 @@ export function emitSdkRuntime(header: string): string {
 function argType(op: OperationModel, binding: Binding, arg: Binding['args'][number]): string {
   const t = `NonNullable<paths[${q(op.path)}][${q(op.method)}]>`;
   if (arg.in === 'header') return 'string';
-  if (arg.in === 'path' && op.parameters.some((p) => p.in === 'path' && p.name === arg.key && p.implicit)) return 'string';
+  if (arg.in === 'path' && op.parameters.some((p) => p.in === 'path' && p.name === arg.key && p.implicit))
+    return 'string';
   if (arg.in === 'body') {
     const body = `NonNullable<${t}['requestBody']>['content'][${q(binding.contentType ?? '')}]`;
     return binding.body === 'whole' ? body : `NonNullable<${body}>[${q(arg.key)}]`;
@@ -46,14 +53,21 @@ function argType(op: OperationModel, binding: Binding, arg: Binding['args'][numb
 
 function argsType(op: OperationModel, binding: Binding, required: Set<string>): string {
   if (!binding.args.length) return 'Record<string, never>';
-  const fields = binding.args.map((arg) => `  ${q(arg.name)}${required.has(arg.name) ? '' : '?'}: ${argType(op, binding, arg)};`);
+  const fields = binding.args.map(
+    (arg) => `  ${q(arg.name)}${required.has(arg.name) ? '' : '?'}: ${argType(op, binding, arg)};`,
+  );
   return `{\n${fields.join('\n')}\n}`;
 }
 
 function successType(op: OperationModel): string {
   const several = distinctSuccessBodies(op);
   if (several.length) {
-    return several.map((r) => `NonNullable<paths[${q(op.path)}][${q(op.method)}]>['responses'][${r.status}]['content'][${q(r.contentType as string)}]`).join(' | ');
+    return several
+      .map(
+        (r) =>
+          `NonNullable<paths[${q(op.path)}][${q(op.method)}]>['responses'][${r.status}]['content'][${q(r.contentType as string)}]`,
+      )
+      .join(' | ');
   }
   const success = successResponse(op);
   if (!success || !success.contentType || !/^\d{3}$/.test(success.status)) return 'void';

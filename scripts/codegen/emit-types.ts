@@ -27,7 +27,10 @@ function hidePercent(paths: JsonObject, token: string): JsonObject {
     let copy = item;
     for (const method of percentOperations(item)) {
       const op = (copy as JsonObject)[method] as JsonObject;
-      copy = { ...(copy as JsonObject), [method]: { ...op, operationId: String(op.operationId).replaceAll('%', token) } };
+      copy = {
+        ...(copy as JsonObject),
+        [method]: { ...op, operationId: String(op.operationId).replaceAll('%', token) },
+      };
     }
     out[path.replaceAll('%', token)] = copy;
   }
@@ -39,7 +42,9 @@ export async function emitTypes(doc: JsonObject, header: string): Promise<string
   // which would leak into the routes and tools emitted from the same document.
   const prepared = typesDocument(structuredClone(doc));
   const paths = isObject(prepared.paths) ? prepared.paths : {};
-  const needsHiding = Object.entries(paths).some(([path, item]) => path.includes('%') || percentOperations(item).length);
+  const needsHiding = Object.entries(paths).some(
+    ([path, item]) => path.includes('%') || percentOperations(item).length,
+  );
   const token = needsHiding ? placeholderFor(prepared) : undefined;
   const input = token ? { ...prepared, paths: hidePercent(paths, token) } : prepared;
   const ast = await openapiTS(input as never, { silent: true, alphabetize: false });

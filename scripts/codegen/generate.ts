@@ -42,9 +42,10 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   const header = `// ${text}\n`;
 
   const inputs = new Map(model.operations.map((op) => [op, buildInput(model.doc, op)]));
-  const descriptors = applied.map((tool) => buildDescriptor(model.doc, tool, inputs.get(tool.op)!));
+  const descriptors = applied.map((tool) => buildDescriptor(model.doc, tool, inputs.get(tool.op)));
   const violations = descriptors.flatMap((d) => d.violations);
-  if (violations.length) throw new ManifestError(`tool schemas break the strict-client profile:\n  ${violations.slice(0, 20).join('\n  ')}`);
+  if (violations.length)
+    throw new ManifestError(`tool schemas break the strict-client profile:\n  ${violations.slice(0, 20).join('\n  ')}`);
   const tools = descriptors.map((d) => d.descriptor);
 
   const sdkEntries: SdkEntry[] = model.operations.map((op) => {
@@ -56,7 +57,9 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
     { name: 'types.ts', content: await emitTypes(model.doc, header) },
     { name: 'routes.ts', content: emitRoutes(model, header) },
     { name: 'handlers.ts', content: emitHandlers(model, header) },
-    ...(options.handlersDir ? [{ name: 'registry.ts', content: emitRegistry(model, header, options.handlersDir) }] : []),
+    ...(options.handlersDir
+      ? [{ name: 'registry.ts', content: emitRegistry(model, header, options.handlersDir) }]
+      : []),
     { name: 'sdk-runtime.ts', content: emitSdkRuntime(header) },
     { name: 'sdk.ts', content: emitSdk(model, sdkEntries, header) },
     { name: 'mcp-tools.ts', content: emitToolsTs(tools, header) },

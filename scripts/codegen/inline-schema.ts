@@ -50,7 +50,7 @@ function lookup(doc: JsonObject, ref: string): Json | undefined {
 
 /** Follows local references; an unresolvable one reads as an empty schema rather than failing codegen. */
 function safeDeref(doc: JsonObject, value: Json): Json {
-  return isObject(value) && typeof value.$ref === 'string' ? lookup(doc, value.$ref) ?? {} : value;
+  return isObject(value) && typeof value.$ref === 'string' ? (lookup(doc, value.$ref) ?? {}) : value;
 }
 
 /** The schema name a reference points to, as a reader of the API reference would look it up. */
@@ -123,9 +123,16 @@ const WIDE_NOTE = 'Some nested schemas are omitted at the size budget; see the A
  * each stub left behind costs room too. Only a schema with more properties than even bare stubs fit in stays
  * over the budget, at its shallowest.
  */
-function cutToBudget(doc: JsonObject, schema: Json, options: InlineOptions, depth: number, maxChars: number): JsonObject {
+function cutToBudget(
+  doc: JsonObject,
+  schema: Json,
+  options: InlineOptions,
+  depth: number,
+  maxChars: number,
+): JsonObject {
   const room = maxChars - WIDE_NOTE.length - 4;
-  const pass = (budget: number, overrun: 'stub' | 'bare-stub') => inlineAt(doc, schema, options, depth, budget, overrun)!.schema;
+  const pass = (budget: number, overrun: 'stub' | 'bare-stub') =>
+    inlineAt(doc, schema, options, depth, budget, overrun)!.schema;
   const fits = (candidate: JsonObject) => JSON.stringify(candidate).length <= room;
   let overrun: 'stub' | 'bare-stub' = 'stub';
   let result = pass(0, overrun);
@@ -144,7 +151,14 @@ function cutToBudget(doc: JsonObject, schema: Json, options: InlineOptions, dept
  * One pass at a fixed depth. Past the budget it is abandoned (`abandon`: returns undefined) or goes on with a
  * stub for every node still to visit (`stub`, or `bare-stub` for stubs without their note).
  */
-function inlineAt(doc: JsonObject, schema: Json, options: InlineOptions, depth: number, maxChars: number, overrun: 'abandon' | 'stub' | 'bare-stub'): Attempt | undefined {
+function inlineAt(
+  doc: JsonObject,
+  schema: Json,
+  options: InlineOptions,
+  depth: number,
+  maxChars: number,
+  overrun: 'abandon' | 'stub' | 'bare-stub',
+): Attempt | undefined {
   const { mode, dropAnnotations } = options;
   const stack: string[] = [];
   let size = 0;
@@ -164,7 +178,8 @@ function inlineAt(doc: JsonObject, schema: Json, options: InlineOptions, depth: 
     if (node === true) return {};
     if (node === false) return { not: {} };
     if (!isObject(node)) return {};
-    if (size > maxChars) return cut(safeDeref(doc, node), typeof node.$ref === 'string' ? notes.budget(refName(node.$ref)) : notes.inline);
+    if (size > maxChars)
+      return cut(safeDeref(doc, node), typeof node.$ref === 'string' ? notes.budget(refName(node.$ref)) : notes.inline);
     if (typeof node.$ref === 'string') return visitRef(node, node.$ref);
     return convert(node);
   };
@@ -177,7 +192,8 @@ function inlineAt(doc: JsonObject, schema: Json, options: InlineOptions, depth: 
       cutByDepth ||= !recursive;
       const out = cut(target, recursive ? notes.recursive(refName(ref)) : notes.budget(refName(ref)));
       // A description written beside the reference still says what the field is; the note follows it.
-      if (!dropAnnotations && typeof node.description === 'string' && typeof out.description === 'string') out.description = `${node.description}\n\n${out.description}`;
+      if (!dropAnnotations && typeof node.description === 'string' && typeof out.description === 'string')
+        out.description = `${node.description}\n\n${out.description}`;
       return out;
     }
     stack.push(ref);
@@ -220,7 +236,8 @@ function inlineAt(doc: JsonObject, schema: Json, options: InlineOptions, depth: 
         // `false` stays literal: strict clients look for exactly `additionalProperties: false`. `true` (or `{}`) is
         // the default, and written out it is an untyped schema the Inspector's --strict check flags: it is left out.
         if (value === false) out.additionalProperties = false;
-        else if (value !== true && !(isObject(value) && Object.keys(value).length === 0)) out.additionalProperties = visit(value);
+        else if (value !== true && !(isObject(value) && Object.keys(value).length === 0))
+          out.additionalProperties = visit(value);
       } else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {
         const bound = node[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
         if (typeof value === 'number') out[key] = value;
@@ -257,7 +274,9 @@ function finish(node: JsonObject, out: JsonObject): void {
   if (Array.isArray(out.required) && isObject(node.properties) && isObject(out.properties)) {
     // Only the properties this mode dropped (readOnly in input, writeOnly in output) stop being required.
     const [declared, kept] = [node.properties, out.properties];
-    out.required = out.required.filter((name) => typeof name === 'string' && (Object.hasOwn(kept, name) || !Object.hasOwn(declared, name)));
+    out.required = out.required.filter(
+      (name) => typeof name === 'string' && (Object.hasOwn(kept, name) || !Object.hasOwn(declared, name)),
+    );
     if (!out.required.length) delete out.required;
   }
   splitTypeList(out);

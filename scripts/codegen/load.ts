@@ -25,7 +25,8 @@ export function loadSpec(file: string): LoadedSpec {
   const text = readFileSync(file, 'utf8');
   const doc = parseDocument(text);
   const openapi = String(doc.openapi ?? doc.swagger ?? '');
-  if (!/^3\.[01]\./.test(openapi)) throw new Error(`${file}: unsupported OpenAPI version "${openapi}" (3.0 and 3.1 are supported)`);
+  if (!/^3\.[01]\./.test(openapi))
+    throw new Error(`${file}: unsupported OpenAPI version "${openapi}" (3.0 and 3.1 are supported)`);
   return { doc: bundleExternalRefs(doc, file), text, version: openapi.startsWith('3.1') ? '3.1' : '3.0' };
 }
 
@@ -62,7 +63,10 @@ export function deref(doc: JsonObject, value: Json): Json {
   let current = value;
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
     if (hops > 50) throw new Error(`reference cycle at ${current.$ref}`);
-    if (!current.$ref.startsWith('#')) throw new Error(`cannot resolve $ref "${current.$ref}" (local and relative file references are followed, URLs are not)`);
+    if (!current.$ref.startsWith('#'))
+      throw new Error(
+        `cannot resolve $ref "${current.$ref}" (local and relative file references are followed, URLs are not)`,
+      );
     current = pointerGet(doc, current.$ref.slice(1));
   }
   return current;

@@ -48,13 +48,18 @@ function checkEntry(label: string, key: string, entry: unknown, toolsets: Map<st
     if (!ENTRY_FIELDS.has(field)) throw new ManifestError(`${where} has unknown field "${field}"`);
   }
   for (const field of STRING_FIELDS) {
-    if (entry[field] !== undefined && typeof entry[field] !== 'string') throw new ManifestError(`${where}.${field} must be a string`);
+    if (entry[field] !== undefined && typeof entry[field] !== 'string')
+      throw new ManifestError(`${where}.${field} must be a string`);
   }
-  if (entry.exclude !== undefined && typeof entry.exclude !== 'boolean') throw new ManifestError(`${where}.exclude must be true or false`);
-  if (entry.annotations !== undefined && !isObject(entry.annotations)) throw new ManifestError(`${where}.annotations must be a mapping`);
+  if (entry.exclude !== undefined && typeof entry.exclude !== 'boolean')
+    throw new ManifestError(`${where}.exclude must be true or false`);
+  if (entry.annotations !== undefined && !isObject(entry.annotations))
+    throw new ManifestError(`${where}.annotations must be a mapping`);
   for (const [field, value] of Object.entries(isObject(entry.annotations) ? entry.annotations : {})) {
-    if (field === 'title' ? typeof value !== 'string' : !HINTS.has(field)) throw new ManifestError(`${where}.annotations has unknown field "${field}"`);
-    if (HINTS.has(field) && typeof value !== 'boolean') throw new ManifestError(`${where}.annotations.${field} must be true or false`);
+    if (field === 'title' ? typeof value !== 'string' : !HINTS.has(field))
+      throw new ManifestError(`${where}.annotations has unknown field "${field}"`);
+    if (HINTS.has(field) && typeof value !== 'boolean')
+      throw new ManifestError(`${where}.annotations.${field} must be true or false`);
   }
   if (entry.exclude === true && (typeof entry.reason !== 'string' || !entry.reason.trim())) {
     throw new ManifestError(`${where} is excluded without a reason`);
@@ -62,7 +67,7 @@ function checkEntry(label: string, key: string, entry: unknown, toolsets: Map<st
   if (typeof entry.toolset === 'string' && toolsets.size && !toolsets.has(entry.toolset)) {
     throw new ManifestError(`${where} names unknown toolset "${entry.toolset}"`);
   }
-  return entry as ToolOverride;
+  return entry;
 }
 
 /** Checks a parsed manifest; every mistake throws a ManifestError naming the entry. */
@@ -70,18 +75,22 @@ export function parseManifest(raw: unknown, label = 'mcp-tools.yaml'): Manifest 
   const doc = raw ?? {};
   if (!isObject(doc)) throw new ManifestError(`${label}: the manifest must be a mapping`);
   for (const key of Object.keys(doc)) {
-    if (key !== 'tools' && key !== 'toolsets') throw new ManifestError(`${label}: unknown top-level key "${key}" (expected tools, toolsets)`);
+    if (key !== 'tools' && key !== 'toolsets')
+      throw new ManifestError(`${label}: unknown top-level key "${key}" (expected tools, toolsets)`);
   }
   for (const key of ['tools', 'toolsets']) {
-    if (doc[key] !== undefined && doc[key] !== null && !isObject(doc[key])) throw new ManifestError(`${label}: ${key} must be a mapping`);
+    if (doc[key] !== undefined && doc[key] !== null && !isObject(doc[key]))
+      throw new ManifestError(`${label}: ${key} must be a mapping`);
   }
   const toolsets = new Map<string, string>();
   for (const [name, description] of Object.entries(isObject(doc.toolsets) ? doc.toolsets : {})) {
-    if (typeof description !== 'string') throw new ManifestError(`${label}: toolsets.${name} must be a description string`);
+    if (typeof description !== 'string')
+      throw new ManifestError(`${label}: toolsets.${name} must be a description string`);
     toolsets.set(name, description);
   }
   const tools = new Map<string, ToolOverride>();
-  for (const [key, entry] of Object.entries(isObject(doc.tools) ? doc.tools : {})) tools.set(key, checkEntry(label, key, entry, toolsets));
+  for (const [key, entry] of Object.entries(isObject(doc.tools) ? doc.tools : {}))
+    tools.set(key, checkEntry(label, key, entry, toolsets));
   return { label, toolsets, tools, given: true };
 }
 
@@ -96,7 +105,11 @@ export interface AppliedTool {
   name: string;
 }
 
-export function applyManifest(operations: OperationModel[], manifest: Manifest, warn: (msg: string) => void): AppliedTool[] {
+export function applyManifest(
+  operations: OperationModel[],
+  manifest: Manifest,
+  warn: (msg: string) => void,
+): AppliedTool[] {
   const { label } = manifest;
   const byKey = new Map(operations.map((op) => [manifestKey(op), op]));
   for (const key of manifest.tools.keys()) {
@@ -123,7 +136,8 @@ export function applyManifest(operations: OperationModel[], manifest: Manifest, 
     const previous = owners.get(name);
     if (previous) throw new ManifestError(`${label}: tools.${key}: tool name "${name}" is already used by ${previous}`);
     owners.set(name, key);
-    if (name.length > 48) warn(`warning: tool name "${name}" (${key}) is longer than 48 characters; clients that prefix names may cut it`);
+    if (name.length > 48)
+      warn(`warning: tool name "${name}" (${key}) is longer than 48 characters; clients that prefix names may cut it`);
     applied.push({ op, override, name });
   }
   return applied;

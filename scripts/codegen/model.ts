@@ -91,7 +91,14 @@ export interface SpecModel {
  */
 const TAKEN_IDS = ['raw', '__proto__', 'constructor'];
 
-const CONTENT_PREFERENCE = [/^application\/json$/, /\+json$/, /json/, /^application\/x-www-form-urlencoded$/, /^multipart\/form-data$/, /^text\//];
+const CONTENT_PREFERENCE = [
+  /^application\/json$/,
+  /\+json$/,
+  /json/,
+  /^application\/x-www-form-urlencoded$/,
+  /^multipart\/form-data$/,
+  /^text\//,
+];
 
 export function pickContentType(content: JsonObject): string | undefined {
   const types = Object.keys(content);
@@ -152,8 +159,17 @@ function mergeParameters(pathLevel: ParamModel[], opLevel: ParamModel[]): ParamM
 /** A `{name}` in the path template that no parameter declares still needs a value: it becomes a string parameter. */
 function withTemplateParams(path: string, params: ParamModel[]): ParamModel[] {
   const declared = new Set(params.filter((p) => p.in === 'path').map((p) => p.name));
-  const missing = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).filter((name, i, all) => !declared.has(name) && all.indexOf(name) === i);
-  return missing.length ? [...missing.map((name): ParamModel => ({ name, in: 'path', required: true, schema: { type: 'string' }, implicit: true })), ...params] : params;
+  const missing = [...path.matchAll(/\{([^}]+)\}/g)]
+    .map((m) => m[1])
+    .filter((name, i, all) => !declared.has(name) && all.indexOf(name) === i);
+  return missing.length
+    ? [
+        ...missing.map(
+          (name): ParamModel => ({ name, in: 'path', required: true, schema: { type: 'string' }, implicit: true }),
+        ),
+        ...params,
+      ]
+    : params;
 }
 
 function readBody(doc: JsonObject, raw: Json | undefined): BodyModel | undefined {
@@ -222,8 +238,13 @@ function namers() {
 function operationNames(names: ReturnType<typeof namers>, declared: string | undefined, method: Method, path: string) {
   const operationId = declared === undefined ? undefined : names.operationId(declared);
   const named = operationId !== undefined && /[a-zA-Z0-9]/.test(asciiFold(operationId));
-  const id = names.id(operationIdentifier(named ? operationId! : `${method} ${path.replace(/\{([^}]*)\}/g, 'by $1')}`));
-  return { operationId, id, typeName: names.type(typeName(id)), toolName: names.tool(toolNameFor(operationId, method, path)) };
+  const id = names.id(operationIdentifier(named ? operationId : `${method} ${path.replace(/\{([^}]*)\}/g, 'by $1')}`));
+  return {
+    operationId,
+    id,
+    typeName: names.type(typeName(id)),
+    toolName: names.tool(toolNameFor(operationId, method, path)),
+  };
 }
 
 export function buildModel(spec: LoadedSpec): SpecModel {
@@ -243,8 +264,13 @@ export function buildModel(spec: LoadedSpec): SpecModel {
       const declared = typeof op.operationId === 'string' && op.operationId.trim() ? op.operationId : undefined;
       const named = operationNames(names, declared, method, path);
       if (named.operationId !== declared) {
-        warnings.push(`warning: operationId "${declared}" of ${method.toUpperCase()} ${path} is used before; this operation is called "${named.operationId}"`);
-        paths[path] = { ...(deref(doc, paths[path]) as JsonObject), [method]: { ...op, operationId: named.operationId ?? null } };
+        warnings.push(
+          `warning: operationId "${declared}" of ${method.toUpperCase()} ${path} is used before; this operation is called "${named.operationId}"`,
+        );
+        paths[path] = {
+          ...(deref(doc, paths[path]) as JsonObject),
+          [method]: { ...op, operationId: named.operationId ?? null },
+        };
       }
       operations.push({
         ...named,
@@ -273,7 +299,9 @@ export function successResponse(op: OperationModel): ResponseModel | undefined {
  * shape, and the SDK's result type is their union.
  */
 export function distinctSuccessBodies(op: OperationModel): ResponseModel[] {
-  const bodies = op.responses.filter((r) => /^2\d\d$/.test(r.status) && r.contentType !== undefined && r.schema !== undefined);
+  const bodies = op.responses.filter(
+    (r) => /^2\d\d$/.test(r.status) && r.contentType !== undefined && r.schema !== undefined,
+  );
   const shapes = new Set(bodies.map((r) => `${r.contentType} ${JSON.stringify(r.schema)}`));
   return shapes.size > 1 ? bodies : [];
 }
@@ -284,5 +312,7 @@ export function distinctSuccessBodies(op: OperationModel): ResponseModel[] {
  */
 export function isBrowserOnly(op: OperationModel): boolean {
   const answers = op.responses.filter((r) => /^[23](\d\d|XX)$/.test(r.status));
-  return answers.length > 0 && answers.every((r) => r.status.startsWith('3') || r.contentType?.toLowerCase() === 'text/html');
+  return (
+    answers.length > 0 && answers.every((r) => r.status.startsWith('3') || r.contentType?.toLowerCase() === 'text/html')
+  );
 }

@@ -41,10 +41,12 @@ export function toolNameFor(operationId: string | undefined, method: string, pat
 }
 
 const RESERVED = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
     'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
     'yield let static implements interface package private protected public await any boolean number string ' +
-    'symbol never unknown object undefined type').split(' '),
+    'symbol never unknown object undefined type'
+  ).split(' '),
 );
 
 export function isIdentifier(text: string): boolean {
@@ -58,8 +60,12 @@ export function operationIdentifier(text: string): string {
 
 /** A valid, readable TypeScript identifier in camelCase. */
 export function identifier(text: string): string {
-  const words = asciiFold(text).split(/[^a-zA-Z0-9]+/).filter(Boolean);
-  let out = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  const words = asciiFold(text)
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean);
+  let out = words
+    .map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join('');
   if (!out) out = 'op';
   if (/^[0-9]/.test(out)) out = `_${out}`;
   if (RESERVED.has(out)) out = `${out}_`;

@@ -14,7 +14,7 @@ export function asObjectSchema(schema: JsonObject): JsonObject | undefined {
     const required = new Set<string>();
     let description: Json | undefined;
     for (const part of [...allOf, own]) {
-      const obj = isObject(part) ? asObjectSchema(part) ?? constraintsOnly(part) : undefined;
+      const obj = isObject(part) ? (asObjectSchema(part) ?? constraintsOnly(part)) : undefined;
       if (!obj) return undefined;
       properties = { ...properties, ...(isObject(obj.properties) ? obj.properties : {}) };
       for (const r of Array.isArray(obj.required) ? obj.required : []) required.add(String(r));

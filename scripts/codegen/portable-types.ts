@@ -5,8 +5,29 @@
 import type { JsonObject } from './load.ts';
 
 const FAMILIES: Record<string, string[]> = {
-  array: ['items', 'prefixItems', 'contains', 'minContains', 'maxContains', 'minItems', 'maxItems', 'uniqueItems', 'unevaluatedItems'],
-  object: ['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'required', 'dependentRequired', 'dependentSchemas', 'propertyNames', 'minProperties', 'maxProperties'],
+  array: [
+    'items',
+    'prefixItems',
+    'contains',
+    'minContains',
+    'maxContains',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'unevaluatedItems',
+  ],
+  object: [
+    'properties',
+    'patternProperties',
+    'additionalProperties',
+    'unevaluatedProperties',
+    'required',
+    'dependentRequired',
+    'dependentSchemas',
+    'propertyNames',
+    'minProperties',
+    'maxProperties',
+  ],
   string: ['minLength', 'maxLength', 'pattern'],
   number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
 };
@@ -14,7 +35,11 @@ FAMILIES.integer = FAMILIES.number;
 
 /** The type names of a schema, whether `type` is one name or a list. */
 export function typesOf(node: JsonObject): string[] {
-  return Array.isArray(node.type) ? node.type.filter((t): t is string => typeof t === 'string') : typeof node.type === 'string' ? [node.type] : [];
+  return Array.isArray(node.type)
+    ? node.type.filter((t): t is string => typeof t === 'string')
+    : typeof node.type === 'string'
+      ? [node.type]
+      : [];
 }
 
 function branchFor(type: string, node: JsonObject, taken: Set<string>): JsonObject {
@@ -39,7 +64,8 @@ export function splitTypeList(node: JsonObject): void {
   const branches = types.map((t) => branchFor(t, node, taken));
   if (typeof node.format === 'string') {
     // A format names a string form (date-time) or a number width (int64): it goes where it applies.
-    const target = branches.find((b) => b.type === 'string') ?? branches.find((b) => b.type === 'integer' || b.type === 'number');
+    const target =
+      branches.find((b) => b.type === 'string') ?? branches.find((b) => b.type === 'integer' || b.type === 'number');
     if (target) {
       target.format = node.format;
       taken.add('format');

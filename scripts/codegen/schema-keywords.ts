@@ -5,12 +5,43 @@
 import type { Json } from './load.ts';
 
 const KNOWN_FORMATS = new Set([
-  'date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname',
-  'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float',
-  'double', 'password', 'binary', 'iso-time', 'iso-date-time',
+  'date',
+  'time',
+  'date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
+  'iso-time',
+  'iso-date-time',
 ]);
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-const COUNTS = new Set(['maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties', 'minProperties', 'maxContains', 'minContains']);
+const COUNTS = new Set([
+  'maxLength',
+  'minLength',
+  'maxItems',
+  'minItems',
+  'maxProperties',
+  'minProperties',
+  'maxContains',
+  'minContains',
+]);
 
 export function patternCompiles(pattern: string): boolean {
   try {
@@ -42,7 +73,8 @@ function stringList(value: Json): string[] | undefined {
 function dependentRequired(value: Json): Json | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const out: Record<string, Json> = {};
-  for (const [key, list] of Object.entries(value)) if (Array.isArray(list)) out[key] = list.filter((v) => typeof v === 'string');
+  for (const [key, list] of Object.entries(value))
+    if (Array.isArray(list)) out[key] = list.filter((v) => typeof v === 'string');
   return Object.keys(out).length ? out : undefined;
 }
 

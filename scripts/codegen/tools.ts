@@ -63,8 +63,15 @@ export function buildInput(doc: JsonObject, op: OperationModel): InputParts {
   const seen = new Set<string>();
   // The arguments share one budget, in order: parameters (usually small) first, then the body.
   let left = TOOL_SCHEMA_BUDGET - INPUT_WRAPPER;
-  const inline = (schema: Json) => inlineSchema(doc, schema, { mode: 'input', maxChars: Math.max(left, MIN_ARGUMENT_SHARE) });
-  const add = (location: ArgBinding['in'], key: string, schema: JsonObject, required: boolean, commaSeparated = false) => {
+  const inline = (schema: Json) =>
+    inlineSchema(doc, schema, { mode: 'input', maxChars: Math.max(left, MIN_ARGUMENT_SHARE) });
+  const add = (
+    location: ArgBinding['in'],
+    key: string,
+    schema: JsonObject,
+    required: boolean,
+    commaSeparated = false,
+  ) => {
     let name = location === 'header' ? headerArgName(key) : argName(key);
     if (seen.has(name)) name = argName(`${location}_${key}`);
     name = unique(name);
@@ -90,7 +97,8 @@ export function buildInput(doc: JsonObject, op: OperationModel): InputParts {
     if (props && Object.keys(props).length && !freeForm) {
       parts.body = 'merged';
       const required = new Set(Array.isArray(object?.required) ? object.required.map(String) : []);
-      for (const [key, sub] of Object.entries(props)) add('body', key, isObject(sub) ? sub : {}, op.body.required && required.has(key));
+      for (const [key, sub] of Object.entries(props))
+        add('body', key, isObject(sub) ? sub : {}, op.body.required && required.has(key));
     } else {
       parts.body = 'whole';
       if (op.body.description && schema.description === undefined) schema.description = op.body.description;
@@ -123,7 +131,11 @@ function describe(op: OperationModel): string {
   return text.length > 1024 ? `${text.slice(0, 1021)}...` : text;
 }
 
-export function buildDescriptor(doc: JsonObject, tool: AppliedTool, input = buildInput(doc, tool.op)): { descriptor: Descriptor; violations: string[] } {
+export function buildDescriptor(
+  doc: JsonObject,
+  tool: AppliedTool,
+  input = buildInput(doc, tool.op),
+): { descriptor: Descriptor; violations: string[] } {
   const { op, override, name } = tool;
   const inputSchema: JsonObject = { type: 'object', properties: input.properties };
   if (input.required.length) inputSchema.required = input.required;
@@ -133,8 +145,15 @@ export function buildDescriptor(doc: JsonObject, tool: AppliedTool, input = buil
   // The output schema is there for clients to check structuredContent against, and every tools/list carries it:
   // its annotations go (the API reference keeps them), every property, type, enum, `required` and bound stays.
   const outputOptions = { mode: 'output', maxChars: TOOL_SCHEMA_BUDGET, dropAnnotations: true } as const;
-  const output = success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, outputOptions)) : undefined;
-  const binding: Binding = { operationId: op.operationId ?? name, method: op.method.toUpperCase(), path: op.path, body: input.body, args: input.args };
+  const output =
+    success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, outputOptions)) : undefined;
+  const binding: Binding = {
+    operationId: op.operationId ?? name,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    body: input.body,
+    args: input.args,
+  };
   if (op.body) binding.contentType = op.body.contentType;
   const descriptor: Descriptor = {
     name,

@@ -24,7 +24,8 @@ function edgesOf(schema: Json): Edge[] {
     if (match && (transparent || match[2])) edges.push({ to: decodePointerSegment(match[1]), path });
     for (const [key, child] of Object.entries(node)) {
       if (key === 'enum' || key === 'const' || key === 'default' || key === 'example' || key === 'examples') continue;
-      if (TRANSPARENT_LISTS.has(key) && Array.isArray(child)) child.forEach((item, i) => walk(item, [...path, key, i], transparent));
+      if (TRANSPARENT_LISTS.has(key) && Array.isArray(child))
+        child.forEach((item, i) => walk(item, [...path, key, i], transparent));
       else walk(child, [...path, key], transparent && TRANSPARENT_VALUES.has(key));
     }
   };

@@ -39,7 +39,8 @@ class Finder {
       if (Array.isArray(members)) for (const member of members) out.push(...this.below(member));
     }
     if (isObject(schema.properties)) {
-      for (const [key, sub] of Object.entries(schema.properties)) out.push(...this.below(sub).map((p) => `/${segment(key)}${p}`));
+      for (const [key, sub] of Object.entries(schema.properties))
+        out.push(...this.below(sub).map((p) => `/${segment(key)}${p}`));
     }
     for (const key of ['items', 'additionalProperties'] as const) {
       if (isObject(schema[key])) out.push(...this.below(schema[key]).map((p) => `/*${p}`));

@@ -53,7 +53,8 @@ export class ZodEmitter {
   }
 
   private emitComponent(name: string, id: string): void {
-    const schemas = isObject(this.doc.components) && isObject(this.doc.components.schemas) ? this.doc.components.schemas : {};
+    const schemas =
+      isObject(this.doc.components) && isObject(this.doc.components.schemas) ? this.doc.components.schemas : {};
     this.onStack.add(id);
     const body = name in schemas ? this.expr(schemas[name], '') : 'z.unknown()';
     this.onStack.delete(id);
@@ -92,7 +93,14 @@ export class ZodEmitter {
       const inner = members.length ? this.union(members) : 'z.null()';
       return types.includes('null') && members.length ? `${inner}.nullable()` : inner;
     }
-    const type = typeof s.type === 'string' ? s.type : isObject(s.properties) || isObject(s.additionalProperties) ? 'object' : s.items ? 'array' : undefined;
+    const type =
+      typeof s.type === 'string'
+        ? s.type
+        : isObject(s.properties) || isObject(s.additionalProperties)
+          ? 'object'
+          : s.items
+            ? 'array'
+            : undefined;
     return type ? this.typed(s, type, indent) : 'z.unknown()';
   }
 
@@ -152,7 +160,10 @@ export class ZodEmitter {
     const rest = Array.isArray(s.items) ? s.additionalItems : s.items;
     const members = prefix.map((item) => `${this.expr(item, indent)}.optional()`);
     const out = `z.tuple([${members.join(', ')}]${rest === false ? '' : `, ${this.expr(rest, indent)}`})`;
-    const checks = [min !== undefined ? `z.minLength(${min})` : '', max !== undefined ? `z.maxLength(${max})` : ''].filter(Boolean);
+    const checks = [
+      min !== undefined ? `z.minLength(${min})` : '',
+      max !== undefined ? `z.maxLength(${max})` : '',
+    ].filter(Boolean);
     return checks.length ? `${out}.check(${checks.join(', ')})` : out;
   }
 
@@ -162,7 +173,8 @@ export class ZodEmitter {
     else if (s.format === 'date-time') out = 'z.iso.datetime({ offset: true })';
     if (typeof s.minLength === 'number') out += `.min(${s.minLength})`;
     if (typeof s.maxLength === 'number') out += `.max(${s.maxLength})`;
-    if (typeof s.pattern === 'string' && patternCompiles(s.pattern)) out += `.regex(new RegExp(${lit(s.pattern)}, 'u'))`;
+    if (typeof s.pattern === 'string' && patternCompiles(s.pattern))
+      out += `.regex(new RegExp(${lit(s.pattern)}, 'u'))`;
     return out;
   }
 
@@ -190,7 +202,8 @@ export class ZodEmitter {
     });
     const shape = lines.length ? `{\n${lines.join('\n')}\n${indent}}` : '{}';
     // Keys matched by patternProperties are not "additional": with those, stay loose rather than reject them.
-    const extra = isObject(s.patternProperties) && Object.keys(s.patternProperties).length ? undefined : s.additionalProperties;
+    const extra =
+      isObject(s.patternProperties) && Object.keys(s.patternProperties).length ? undefined : s.additionalProperties;
     if (extra === false) return `z.strictObject(${shape})`;
     if (isObject(extra) && Object.keys(extra).length) {
       const value = this.expr(extra, indent);

@@ -9,10 +9,25 @@ import type { AppEnv } from '../http/request-context.ts';
 import { assetsBase, loadAdminAssets, type AdminAssets, type StaticFile } from './assets.ts';
 
 /** The panel's pages: each answers with the same shell, which routes on the client. */
-export const adminPages = ['/admin', '/admin/approvals', '/admin/sent-messages', '/admin/webinars', '/admin/blog-posts', '/admin/ad-campaigns', '/admin/api-keys', '/admin/members', '/admin/connectors', '/admin/join', '/admin/signup'] as const;
+export const adminPages = [
+  '/admin',
+  '/admin/approvals',
+  '/admin/sent-messages',
+  '/admin/webinars',
+  '/admin/blog-posts',
+  '/admin/ad-campaigns',
+  '/admin/api-keys',
+  '/admin/members',
+  '/admin/connectors',
+  '/admin/join',
+  '/admin/signup',
+] as const;
 
 /** Paths for the service's 404/405 table. */
-export const adminPaths = [...adminPages, '/admin/', '/admin/assets/{build}/{file}'].map((path) => ({ path, methods: ['GET'] }));
+export const adminPaths = [...adminPages, '/admin/', '/admin/assets/{build}/{file}'].map((path) => ({
+  path,
+  methods: ['GET'],
+}));
 
 const REVALIDATE = 'no-cache';
 const FOREVER = 'public, max-age=31536000, immutable';

@@ -20,12 +20,7 @@ import type { Invalidation } from './invalidation.ts';
 import { createInvalidationListener, type InvalidationListener } from './invalidation-listener.ts';
 import type { JwtService } from './jwt.ts';
 import { createLastUsedRecorder } from './last-used.ts';
-import {
-  apiKeyCacheKey,
-  createPrincipalCache,
-  membershipCacheKey,
-  type ApiKeyEntry,
-} from './principal-cache.ts';
+import { apiKeyCacheKey, createPrincipalCache, membershipCacheKey, type ApiKeyEntry } from './principal-cache.ts';
 
 export interface AuthenticatorOptions {
   sql: Sql;
@@ -62,7 +57,6 @@ export interface Authenticator {
   /** Stops listening and flushes last-used times. */
   close(): Promise<void>;
 }
-
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const { sql, jwt, pepper, clock, log } = options;
@@ -137,11 +131,20 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (!token) return null;
     // Rare (a person with no workspace left), so not cached: the account must still exist.
     if (token.workspaceId === null) {
-      return (await userExists(sql, token.userId)) ? { kind: 'account', userId: token.userId, credentialId: token.jti } : null;
+      return (await userExists(sql, token.userId))
+        ? { kind: 'account', userId: token.userId, credentialId: token.jti }
+        : null;
     }
     const role = await loadRole(token.workspaceId, token.userId);
     if (!role) return null;
-    return { kind: 'jwt', userId: token.userId, workspaceId: token.workspaceId, role, scopes: ['*'], credentialId: token.jti };
+    return {
+      kind: 'jwt',
+      userId: token.userId,
+      workspaceId: token.workspaceId,
+      role,
+      scopes: ['*'],
+      credentialId: token.jti,
+    };
   }
 
   return {
@@ -156,7 +159,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       cache.evict(invalidation.target);
       if (!listener || !invalidation.nonce) return;
       const confirmed = await listener.waitFor(invalidation.nonce, options.settleTimeoutMs ?? 5000);
-      if (!confirmed) log?.warn({ target: invalidation.target }, 'not every instance confirmed the invalidation in time');
+      if (!confirmed)
+        log?.warn({ target: invalidation.target }, 'not every instance confirmed the invalidation in time');
     },
     ready: async (timeoutMs = 5000) => listener === undefined || listener.ready(timeoutMs),
     async close() {

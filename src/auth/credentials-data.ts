@@ -37,7 +37,11 @@ export async function recordKeysLastUsed(q: Queryable, usedAt: Map<string, Date>
 }
 
 /** The member's role alone: the authenticator's per-credential lookup, kept to one indexed row. */
-export async function findMemberRole(q: Queryable, workspaceId: string, userId: string): Promise<Principal['role'] | undefined> {
+export async function findMemberRole(
+  q: Queryable,
+  workspaceId: string,
+  userId: string,
+): Promise<Principal['role'] | undefined> {
   const [row] = await query(q)<{ role: Principal['role'] }[]>`
     select role from memberships where workspace_id = ${workspaceId} and user_id = ${userId}`;
   return row?.role;

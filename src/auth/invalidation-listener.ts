@@ -49,14 +49,19 @@ export function createInvalidationListener(options: InvalidationListenerOptions)
 
   const wakeAll = () => waiters.forEach((wake) => wake());
   const send = (message: ControlMessage) =>
-    sql`select pg_notify(${authInvalidateChannel}, ${encodeControl(message)})`.then(() => true, () => false);
+    sql`select pg_notify(${authInvalidateChannel}, ${encodeControl(message)})`.then(
+      () => true,
+      () => false,
+    );
 
   function setHealthy(value: boolean): void {
     if (state.healthy === value) return;
     state.healthy = value;
     options.onReset();
     wakeAll();
-    log?.[value ? 'info' : 'warn'](`auth invalidation listener ${value ? 'healthy' : 'unhealthy: bypassing the cache'}`);
+    log?.[value ? 'info' : 'warn'](
+      `auth invalidation listener ${value ? 'healthy' : 'unhealthy: bypassing the cache'}`,
+    );
   }
 
   function ping(): void {
@@ -154,7 +159,9 @@ export function createInvalidationListener(options: InvalidationListenerOptions)
     // Unhealthy, it cannot hear acknowledgements: PostgreSQL still delivers the notification to
     // the others, but this instance cannot confirm it, so it answers false at once.
     waitFor: async (nonce, timeoutMs) =>
-      state.healthy && (await until(() => !state.healthy || acknowledgedByAll(nonce), timeoutMs)) && acknowledgedByAll(nonce),
+      state.healthy &&
+      (await until(() => !state.healthy || acknowledgedByAll(nonce), timeoutMs)) &&
+      acknowledgedByAll(nonce),
     async close() {
       state.closed = true;
       clearInterval(timer);

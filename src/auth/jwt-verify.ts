@@ -83,7 +83,7 @@ function checkClaims(payload: Json, policy: VerifyPolicy, now: number): AccessCl
   const lifetime = exp - iat;
   if (lifetime <= 0 || lifetime > policy.ttlSeconds) return null;
   if (nbf !== undefined && (!isTime(nbf) || nbf > now + policy.clockSkewSeconds)) return null;
-  return { sub, wid: wid === undefined ? null : (wid as string), jti };
+  return { sub, wid: wid === undefined ? null : wid, jti };
 }
 
 function audienceMatches(aud: unknown, audience: string): boolean {

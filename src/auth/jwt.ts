@@ -92,10 +92,12 @@ function checkOptions(options: JwtServiceOptions, keys: Map<string, Uint8Array>)
   for (const [kid, secret] of keys) {
     if (secret.length < minSecretBytes) throw new Error(`jwt: key ${kid} is shorter than ${minSecretBytes} bytes`);
   }
-  if (!Number.isInteger(options.ttlSeconds) || options.ttlSeconds <= 0) throw new Error('jwt: ttlSeconds must be a positive integer');
+  if (!Number.isInteger(options.ttlSeconds) || options.ttlSeconds <= 0)
+    throw new Error('jwt: ttlSeconds must be a positive integer');
   if (!options.issuer || !options.audience) throw new Error('jwt: issuer and audience are required');
   const skew = options.clockSkewSeconds;
-  if (skew !== undefined && (!Number.isInteger(skew) || skew < 0)) throw new Error('jwt: clockSkewSeconds must be a non-negative integer');
+  if (skew !== undefined && (!Number.isInteger(skew) || skew < 0))
+    throw new Error('jwt: clockSkewSeconds must be a non-negative integer');
 }
 
 /** A stable, non-secret key id: the first 16 base64url characters of SHA-256 of the secret. */

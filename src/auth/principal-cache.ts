@@ -38,7 +38,11 @@ export interface PrincipalCache {
 export const apiKeyCacheKey = (prefix: string) => `k:${prefix}`;
 export const membershipCacheKey = (workspaceId: string, userId: string) => `m:${workspaceId}\u0000${userId}`;
 
-export function createPrincipalCache(options: { maxEntries: number; ttlMs: number; now: () => number }): PrincipalCache {
+export function createPrincipalCache(options: {
+  maxEntries: number;
+  ttlMs: number;
+  now: () => number;
+}): PrincipalCache {
   const entries = new Map<string, { entry: CacheEntry; expiresAt: number }>();
   let epoch = 0;
 
@@ -76,7 +80,12 @@ export function createPrincipalCache(options: { maxEntries: number; ttlMs: numbe
       for (const [key, { entry }] of entries) {
         if (entry.kind !== 'api_key') continue;
         const { workspaceId } = entry.principal;
-        if (target.type === 'api_key' ? entry.keyId === target.keyId : workspaceId === target.workspaceId && entry.createdBy === target.userId) entries.delete(key);
+        if (
+          target.type === 'api_key'
+            ? entry.keyId === target.keyId
+            : workspaceId === target.workspaceId && entry.createdBy === target.userId
+        )
+          entries.delete(key);
       }
       if (target.type === 'membership') entries.delete(membershipCacheKey(target.workspaceId, target.userId));
     },

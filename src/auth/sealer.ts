@@ -21,7 +21,10 @@ export function createSealer(secret: Uint8Array, label: string): Sealer {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(recordId));
-      const body = Buffer.concat([cipher.update(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain), cipher.final()]);
+      const body = Buffer.concat([
+        cipher.update(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain),
+        cipher.final(),
+      ]);
       return Buffer.concat([iv, cipher.getAuthTag(), body]);
     },
     open(recordId, sealed) {

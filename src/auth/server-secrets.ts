@@ -13,7 +13,9 @@ export function decodeConfiguredSecret(name: string, configured: string): Uint8A
   if (!base64url.test(text)) throw new Error(`${name}: the configured secret is not base64url`);
   const bytes = new Uint8Array(Buffer.from(text, 'base64url'));
   if (bytes.length < minSecretBytes) {
-    throw new Error(`${name}: the configured secret has ${bytes.length} bytes, at least ${minSecretBytes} are required`);
+    throw new Error(
+      `${name}: the configured secret has ${bytes.length} bytes, at least ${minSecretBytes} are required`,
+    );
   }
   return bytes;
 }

@@ -3,7 +3,16 @@
 // reconnects on the next query by itself, so recognising the error is all recovery needs.
 
 // Socket errors from node:net while connecting to, reading from or writing to the server.
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+]);
 // postgres.js's own connection errors (CONNECTION_ENDED also covers a client closed during shutdown).
 const CLIENT_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
 // SQLSTATEs a server sends while it shuts down, restarts or is full: admin_shutdown, crash_shutdown,
@@ -23,7 +32,7 @@ function unavailable(error: { code?: unknown; syscall?: unknown; name?: unknown 
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current = error;
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    if (unavailable(current as { code?: unknown })) return true;
+    if (unavailable(current)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

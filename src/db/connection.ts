@@ -80,15 +80,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const connectMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const queryMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
-  const sql = pool(postgres(url, {
-    max: options.max ?? 10,
-    onnotice: ignoreNotice,
-    // postgres.js counts whole seconds; the timer covers TCP, authentication and the first ReadyForQuery.
-    connect_timeout: Math.max(1, Math.ceil(connectMs / 1000)),
-    connection: { ...connectionParameters(options), statement_timeout: queryMs },
-    // A documented option of postgres.js that its types leave out.
-    ...({ socket: (target: SocketTarget) => noDelaySocket(target).then((socket) => watchReplies(socket, watchdogMs(queryMs)), failedSocket) } as object),
-  }), options);
+  const sql = pool(
+    postgres(url, {
+      max: options.max ?? 10,
+      onnotice: ignoreNotice,
+      // postgres.js counts whole seconds; the timer covers TCP, authentication and the first ReadyForQuery.
+      connect_timeout: Math.max(1, Math.ceil(connectMs / 1000)),
+      connection: { ...connectionParameters(options), statement_timeout: queryMs },
+      // A documented option of postgres.js that its types leave out.
+      ...({
+        socket: (target: SocketTarget) =>
+          noDelaySocket(target).then((socket) => watchReplies(socket, watchdogMs(queryMs)), failedSocket),
+      } as object),
+    }),
+    options,
+  );
   await checkReachable(sql);
   // The job library's `pg` pool: the same bounds, and its sockets watched the same way.
   const pgOptions = {

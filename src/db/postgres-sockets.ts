@@ -18,14 +18,21 @@ export interface SocketTarget {
  * with Nagle, 42–50 ms without. Hosts are tried in order; a unix socket path is connected as it is.
  */
 export function noDelaySocket(target: SocketTarget): Promise<Socket> {
-  const attempts = target.path ? [{ path: target.path }] : target.host.map((host, i) => ({ host, port: target.port[i] ?? target.port[0] }));
+  const attempts = target.path
+    ? [{ path: target.path }]
+    : target.host.map((host, i) => ({ host, port: target.port[i] ?? target.port[0] }));
   const timeoutMs = (target.connect_timeout ?? 30) * 1000;
   const attempt = (index: number, failure?: Error): Promise<Socket> => {
     const where = attempts[index];
     if (!where) return Promise.reject(failure ?? new Error('no database host to connect to'));
     return new Promise<Socket>((resolveSocket, reject) => {
-      const socket = 'path' in where ? connect({ path: where.path }) : connect({ host: where.host, port: where.port, noDelay: true });
-      socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`connecting to the database timed out after ${timeoutMs} ms`)));
+      const socket =
+        'path' in where
+          ? connect({ path: where.path })
+          : connect({ host: where.host, port: where.port, noDelay: true });
+      socket.setTimeout(timeoutMs, () =>
+        socket.destroy(new Error(`connecting to the database timed out after ${timeoutMs} ms`)),
+      );
       socket.once('connect', () => {
         socket.setTimeout(0);
         socket.removeListener('error', reject);

@@ -83,7 +83,7 @@ export function watchReplies(socket: Socket, timeoutMs: number): Socket {
     if (type === READY_FOR_QUERY) awaited -= 1;
   }, false);
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
-  socket.write = ((...args: unknown[]) => {
+  socket.write = (...args: unknown[]) => {
     const data = args[0];
     if (!tls && (Buffer.isBuffer(data) || data instanceof Uint8Array)) {
       const chunk = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
@@ -94,7 +94,7 @@ export function watchReplies(socket: Socket, timeoutMs: number): Socket {
       activity();
     }
     return write(...args);
-  }) as Socket['write'];
+  };
   // Registered once the caller listens too (postgres.js and pg both do before writing): no data can come earlier.
   socket.on('data', (chunk: Buffer) => {
     if (tls) return;

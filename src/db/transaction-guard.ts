@@ -22,7 +22,9 @@ const transactions = new AsyncLocalStorage<readonly OpenTransaction[]>();
 
 export class PoolInTransactionError extends Error {
   constructor(what: string) {
-    super(`${what} on the pool inside one of its open transactions would wait for the connection that transaction holds: use the transaction instead`);
+    super(
+      `${what} on the pool inside one of its open transactions would wait for the connection that transaction holds: use the transaction instead`,
+    );
     this.name = 'PoolInTransactionError';
   }
 }

@@ -46,5 +46,6 @@ export const isPerson = (actor: Actor): boolean => actor.kind === 'user' && !act
 
 /** Owners and admins manage members and keys; a key passes when its effective role is admin. */
 export function requireAdmin(actor: Actor): void {
-  if (actor.role !== 'owner' && actor.role !== 'admin') throw new ApiError('forbidden', 'Only workspace admins can do this.');
+  if (actor.role !== 'owner' && actor.role !== 'admin')
+    throw new ApiError('forbidden', 'Only workspace admins can do this.');
 }

@@ -21,9 +21,15 @@ export interface HandlerContext {
 }
 
 export function requirePrincipal(ctx: HandlerContext): Principal {
-  if (!ctx.principal) throw new ApiError('unauthorized', 'A valid bearer credential is required.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+  if (!ctx.principal)
+    throw new ApiError('unauthorized', 'A valid bearer credential is required.', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
   return ctx.principal;
 }
 
 /** The caller as an operation sees it; 401 when the request carries no credential. */
-export const actorFrom = (ctx: HandlerContext): Actor => ({ ...actorFromPrincipal(requirePrincipal(ctx)), ...(ctx.viaTool && { viaTool: true }) });
+export const actorFrom = (ctx: HandlerContext): Actor => ({
+  ...actorFromPrincipal(requirePrincipal(ctx)),
+  ...(ctx.viaTool && { viaTool: true }),
+});

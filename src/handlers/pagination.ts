@@ -76,12 +76,24 @@ export function decodeCursor(cursor: string | undefined, scope: CursorScope): Po
   const position = verified(cursor, scope);
   if (position) return position;
   throw new ApiError('invalid_cursor', 'The cursor is not one this list returned.', {
-    errors: [{ field: 'query.cursor', code: 'invalid_cursor', message: 'pass next_cursor from the previous page of the same list unchanged' }],
+    errors: [
+      {
+        field: 'query.cursor',
+        code: 'invalid_cursor',
+        message: 'pass next_cursor from the previous page of the same list unchanged',
+      },
+    ],
   });
 }
 
 /** Rows were fetched with limit + 1, so one extra row means there is another page. */
-export function page<Row, Item>(rows: Row[], limit: number, toItem: (row: Row) => Item, position: (row: Row) => Position, scope: CursorScope) {
+export function page<Row, Item>(
+  rows: Row[],
+  limit: number,
+  toItem: (row: Row) => Item,
+  position: (row: Row) => Position,
+  scope: CursorScope,
+) {
   const hasMore = rows.length > limit;
   const shown = hasMore ? rows.slice(0, limit) : rows;
   return {

@@ -16,7 +16,14 @@ const scalarBundle = join(dirname(require.resolve('@scalar/api-reference')), 'br
 const favicon = readFileSync(new URL('./assets/favicon.ico', import.meta.url));
 
 /** Paths served here besides the contract's operations, for the service's 404/405 table. */
-export const docsPaths = ['/openapi.json', '/docs', '/docs/scalar.js', '/docs/errors', '/docs/errors.css', '/favicon.ico'].map((path) => ({ path, methods: ['GET'] }));
+export const docsPaths = [
+  '/openapi.json',
+  '/docs',
+  '/docs/scalar.js',
+  '/docs/errors',
+  '/docs/errors.css',
+  '/favicon.ico',
+].map((path) => ({ path, methods: ['GET'] }));
 
 // What Scalar shows by default but this service does not offer: its hosted fonts, its CORS proxy (unset:
 // requests go straight to this origin), the "Ask AI" agent, the toolbar's Share / Deploy / Configure,
@@ -32,13 +39,29 @@ const scalarOptions = {
 
 export function docsRoutes(app: Hono<AppEnv>, document: Record<string, unknown>): void {
   const json = JSON.stringify(document);
-  app.get('/openapi.json', (c) => c.body(json, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' }));
+  app.get('/openapi.json', (c) =>
+    c.body(json, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' }),
+  );
   app.get('/docs/scalar.js', () => {
     const body = Readable.toWeb(createReadStream(scalarBundle)) as ReadableStream;
-    return new Response(body, { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' } });
+    return new Response(body, {
+      headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
+    });
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', cdn: '/docs/scalar.js', pageTitle: 'Agent-Automation Platform API', ...scalarOptions }));
+  app.get(
+    '/docs',
+    Scalar({
+      url: '/openapi.json',
+      cdn: '/docs/scalar.js',
+      pageTitle: 'Agent-Automation Platform API',
+      ...scalarOptions,
+    }),
+  );
   app.get('/docs/errors', async (c) => c.body(await errorReferencePage(), 200, errorReferenceHeaders));
-  app.get('/docs/errors.css', (c) => c.body(errorReferenceStylesheet, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' }));
-  app.get('/favicon.ico', (c) => c.body(favicon, 200, { 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400' }));
+  app.get('/docs/errors.css', (c) =>
+    c.body(errorReferenceStylesheet, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' }),
+  );
+  app.get('/favicon.ico', (c) =>
+    c.body(favicon, 200, { 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400' }),
+  );
 }

@@ -23,7 +23,9 @@ function row(code: ErrorCode) {
 }
 
 export async function errorReferencePage(): Promise<string> {
-  const codes = (Object.keys(errorStatus) as ErrorCode[]).sort((a, b) => errorStatus[a] - errorStatus[b] || a.localeCompare(b));
+  const codes = (Object.keys(errorStatus) as ErrorCode[]).sort(
+    (a, b) => errorStatus[a] - errorStatus[b] || a.localeCompare(b),
+  );
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Error reference</title>
 <link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="/docs/errors.css"></head>
@@ -38,4 +40,8 @@ The <a href="/docs">API reference</a> lists which operation answers which.</p>
   return String(await page);
 }
 
-export const errorReferenceHeaders = { ...pageHeaders, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' };
+export const errorReferenceHeaders = {
+  ...pageHeaders,
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-cache',
+};

@@ -2,7 +2,8 @@
 // If-None-Match matching as RFC 9110 §13.1.2 has it (weak comparison, a list, or `*`).
 import { createHash } from 'node:crypto';
 
-export const etagOf = (body: string | Uint8Array): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+export const etagOf = (body: string | Uint8Array): string =>
+  `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 
 export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;

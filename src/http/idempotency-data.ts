@@ -37,7 +37,12 @@ const columns = (q: Queryable) =>
  * so keys lapse without the sweep), or an in-progress claim of the same request whose lock has passed (its
  * process died). Returns false when another record stands: the caller reads it to decide.
  */
-export async function claimIdempotencyKey(q: Queryable, scope: string, key: string, request: ClaimRequest): Promise<boolean> {
+export async function claimIdempotencyKey(
+  q: Queryable,
+  scope: string,
+  key: string,
+  request: ClaimRequest,
+): Promise<boolean> {
   const rows = await query(q)`
     insert into idempotency_keys (scope, key, request_hash, state, claim, created_at, expires_at, locked_until)
     values (${scope}, ${key}, ${request.requestHash}, 'in_progress', ${request.claim}, ${request.now}, ${request.expiresAt}, ${request.lockedUntil})
@@ -52,14 +57,24 @@ export async function claimIdempotencyKey(q: Queryable, scope: string, key: stri
   return rows.length === 1;
 }
 
-export async function findIdempotencyKey(q: Queryable, scope: string, key: string): Promise<IdempotencyRecord | undefined> {
+export async function findIdempotencyKey(
+  q: Queryable,
+  scope: string,
+  key: string,
+): Promise<IdempotencyRecord | undefined> {
   const [row] = await query(q)<IdempotencyRecord[]>`
     select ${columns(q)} from idempotency_keys where scope = ${scope} and key = ${key}`;
   return row;
 }
 
 /** Stores the response of the run holding `claim`; a run whose claim was taken over stores nothing. */
-export async function completeIdempotencyKey(q: Queryable, scope: string, key: string, claim: string, response: StoredResponse): Promise<void> {
+export async function completeIdempotencyKey(
+  q: Queryable,
+  scope: string,
+  key: string,
+  claim: string,
+  response: StoredResponse,
+): Promise<void> {
   await query(q)`
     update idempotency_keys
     set state = 'done', response_status = ${response.status}, response_headers = ${query(q).json(response.headers)},

@@ -43,7 +43,8 @@ interface Parser {
 
 /** The contract's schema of the operation's Idempotency-Key header, when it declares one. */
 function keySchema(op: OperationMeta): Parser | undefined {
-  const request = (routes[op.handler] as { request?: { headers?: { shape?: Record<string, Parser> } } } | undefined)?.request;
+  const request = (routes[op.handler] as { request?: { headers?: { shape?: Record<string, Parser> } } } | undefined)
+    ?.request;
   return request?.headers?.shape?.[HEADER];
 }
 
@@ -86,10 +87,16 @@ function replay(record: IdempotencyRecord, body: Uint8Array): Response {
 /** Answers a request whose key another record holds: its replay, or why it cannot run. */
 function answerHeld(record: IdempotencyRecord, hash: string, recordId: string, seal: ResponseSeal): Response {
   if (record.request_hash !== hash) {
-    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
+    throw new ApiError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request; use a new key for a new request.',
+    );
   }
   if (record.state === 'in_progress' || record.response_body === null) {
-    throw new ApiError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry once it has finished.');
+    throw new ApiError(
+      'idempotency_in_progress',
+      'A request with this Idempotency-Key is still running; retry once it has finished.',
+    );
   }
   return replay(record, seal.open(recordId, record.response_body));
 }
@@ -111,7 +118,8 @@ export function idempotencyStep(op: OperationMeta, options: IdempotencyOptions):
   const { sql, clock } = options;
   const ttlMs = (options.ttlSeconds ?? 86_400) * 1000;
   const lockMs = (options.lockSeconds ?? 60) * 1000;
-  if (!(ttlMs > 0 && lockMs > 0 && lockMs <= ttlMs)) throw new Error('idempotency: ttlSeconds and lockSeconds must be positive, the lock no longer than the ttl');
+  if (!(ttlMs > 0 && lockMs > 0 && lockMs <= ttlMs))
+    throw new Error('idempotency: ttlSeconds and lockSeconds must be positive, the lock no longer than the ttl');
   const seal = responseSeal(options.secret);
   return async (c, next) => {
     const key = c.req.header(HEADER);
@@ -120,7 +128,11 @@ export function idempotencyStep(op: OperationMeta, options: IdempotencyOptions):
     const principal = c.get('principal');
     const account = c.get('account');
     // An account login has no workspace: its keys are its person's, never shared with others at its address.
-    const scope = principal ? principal.workspaceId : account ? `user:${account.userId}` : `addr:${c.get('clientAddress')}`;
+    const scope = principal
+      ? principal.workspaceId
+      : account
+        ? `user:${account.userId}`
+        : `addr:${c.get('clientAddress')}`;
     const recordId = `${scope}\n${key}`;
     const hash = await requestHash(c);
     const claim = randomUUID();
@@ -137,14 +149,21 @@ export function idempotencyStep(op: OperationMeta, options: IdempotencyOptions):
       const record = await findIdempotencyKey(sql, scope, key);
       // Gone between the two statements (released or swept): claim again; a record that keeps vanishing is busy.
       if (record) return answerHeld(record, hash, recordId, seal);
-      if (attempt >= 2) throw new ApiError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry shortly.');
+      if (attempt >= 2)
+        throw new ApiError(
+          'idempotency_in_progress',
+          'A request with this Idempotency-Key is still running; retry shortly.',
+        );
     }
     let outcome: Awaited<ReturnType<typeof stored>> | undefined;
     try {
       await next();
       if (storable(c.res.status)) outcome = await stored(c.res, seal, recordId);
     } finally {
-      await (outcome ? completeIdempotencyKey(sql, scope, key, claim, outcome) : releaseIdempotencyKey(sql, scope, key, claim)).catch((error: unknown) => {
+      await (outcome
+        ? completeIdempotencyKey(sql, scope, key, claim, outcome)
+        : releaseIdempotencyKey(sql, scope, key, claim)
+      ).catch((error: unknown) => {
         // The operation's own outcome stands; the key stays claimed until its lock passes.
         c.get('log').warn({ err: error, request_id: c.get('requestId') }, 'idempotency record not updated');
       });

@@ -22,7 +22,11 @@ function allowedHosts(deps: Deps): string[] | undefined {
   return [new URL(deps.config.publicBaseUrl).hostname];
 }
 
-export function mcpRoutes(app: Hono<AppEnv>, deps: Deps, responseText: (response: Response) => string | undefined): void {
+export function mcpRoutes(
+  app: Hono<AppEnv>,
+  deps: Deps,
+  responseText: (response: Response) => string | undefined,
+): void {
   const dispatcher = createToolDispatcher({
     tools: toolDescriptors,
     // The context is the CarriedContext this route hands the handler below; nothing else supplies one.

@@ -47,7 +47,10 @@ export function noWorkspace(): ApiError {
 }
 
 /** Authenticates the caller; used by every protected operation and by /mcp. */
-export function authenticate(authenticator: Authenticator, options: { acceptsAccount?: boolean } = {}): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  authenticator: Authenticator,
+  options: { acceptsAccount?: boolean } = {},
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const carried = c.env?.carried;
     if (carried) {
@@ -81,7 +84,12 @@ function rateLimited(result: RateLimitResult): ApiError {
  * RateLimit headers; throws the 429 problem at the first one over the limit. /mcp counts every JSON-RPC
  * message this way, so a batch costs what its messages would cost one by one.
  */
-export function countCredential(limiter: RateLimiter, config: RateLimitConfig, principal: Principal, requests: number): Record<string, string> {
+export function countCredential(
+  limiter: RateLimiter,
+  config: RateLimitConfig,
+  principal: Principal,
+  requests: number,
+): Record<string, string> {
   let result = limiter.check(credentialBucket(principal), config.perCredential, config.windowSeconds, 'credential');
   for (let i = 1; i < requests && result.allowed; i++) {
     result = limiter.check(credentialBucket(principal), config.perCredential, config.windowSeconds, 'credential');
@@ -120,7 +128,9 @@ export function requireContentType(op: OperationMeta): MiddlewareHandler<AppEnv>
   if (ACCEPT_BY_METHOD[op.method]) headers[ACCEPT_BY_METHOD[op.method]] = list;
   const detail = `This operation accepts ${accepted.join(' or ')} request bodies.`;
   return async (c, next) => {
-    const hasBody = c.req.header('content-length') !== '0' && (c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined);
+    const hasBody =
+      c.req.header('content-length') !== '0' &&
+      (c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined);
     if ((hasBody || op.body?.required) && !accepted.includes(mediaType(c.req.header('content-type')))) {
       throw new ApiError('unsupported_media_type', detail, { headers });
     }
@@ -143,12 +153,17 @@ function requireScopes(scopes: readonly string[]): MiddlewareHandler<AppEnv> {
 /** The middleware chain for one operation, built once at start-up. */
 export function operationGuard(op: OperationMeta, options: GuardOptions): MiddlewareHandler<AppEnv>[] {
   const chain: MiddlewareHandler<AppEnv>[] = [];
-  if (op.scopes) chain.push(authenticate(options.authenticator, { acceptsAccount: accountOperations.has(op.operationId) }), requireScopes(op.scopes));
+  if (op.scopes)
+    chain.push(
+      authenticate(options.authenticator, { acceptsAccount: accountOperations.has(op.operationId) }),
+      requireScopes(op.scopes),
+    );
   chain.push(throttle(options.limiter, options.rateLimit));
   if (op.body) chain.push(requireContentType(op));
   // Last, so a refused, throttled or mistyped request never claims a key.
   if (declaresIdempotencyKey(op)) {
-    if (!options.idempotency) throw new Error(`operation ${op.operationId} declares Idempotency-Key but the guard has no idempotency options`);
+    if (!options.idempotency)
+      throw new Error(`operation ${op.operationId} declares Idempotency-Key but the guard has no idempotency options`);
     chain.push(idempotencyStep(op, options.idempotency)!);
   }
   return chain;

@@ -16,7 +16,12 @@ type AnyHandler<Ctx> = (input: Record<string, unknown>, ctx: Ctx) => Promise<Han
 type ValidatedContext = Context<AppEnv, string, { out: { [T in keyof ValidationTargets]: unknown } }>;
 type Parser = { safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown } };
 interface RouteShape {
-  request?: { params?: unknown; query?: unknown; headers?: unknown; body?: { content: Record<string, { schema: Parser }> } };
+  request?: {
+    params?: unknown;
+    query?: unknown;
+    headers?: unknown;
+    body?: { content: Record<string, { schema: Parser }> };
+  };
 }
 
 export function honoPath(template: string): string {
@@ -25,7 +30,12 @@ export function honoPath(template: string): string {
 
 const TARGETS: Record<Exclude<MediaEntry['kind'], 'text'>, keyof ValidationTargets> = { json: 'json', form: 'form' };
 
-async function readBody(c: ValidatedContext, media: MediaEntry, route: RouteShape, hook: ValidationHook): Promise<unknown> {
+async function readBody(
+  c: ValidatedContext,
+  media: MediaEntry,
+  route: RouteShape,
+  hook: ValidationHook,
+): Promise<unknown> {
   if (media.kind !== 'text') return c.req.valid(TARGETS[media.kind]);
   const text = await c.req.text();
   const result = route.request!.body!.content[media.type].schema.safeParse(text);
@@ -37,7 +47,12 @@ async function readBody(c: ValidatedContext, media: MediaEntry, route: RouteShap
  * One media type: `input.body` is its value. Several: `{ contentType, value }` for the one sent (the guard has
  * refused any other), or undefined when an optional body was left out.
  */
-async function bodyInput(c: ValidatedContext, op: OperationMeta, route: RouteShape, hook: ValidationHook): Promise<unknown> {
+async function bodyInput(
+  c: ValidatedContext,
+  op: OperationMeta,
+  route: RouteShape,
+  hook: ValidationHook,
+): Promise<unknown> {
   const media = op.body!.media;
   if (media.length === 1) return readBody(c, media[0], route, hook);
   const sent = mediaType(c.req.header('content-type'));
@@ -86,6 +101,10 @@ export function mountOperations<Ctx>(app: OpenAPIHono<AppEnv>, options: MountOpt
     // One hook for the route's validators and the glue's text bodies: it knows what the contract leaves unchecked.
     const hook = inputValidation(op);
     // The route table's handler types are per-operation; the registry is checked against them by tsc.
-    app.openapi(route as never, operationHandler(op, route, handler, options.context, options.texts, hook) as never, hook as never);
+    app.openapi(
+      route as never,
+      operationHandler(op, route, handler, options.context, options.texts, hook) as never,
+      hook as never,
+    );
   }
 }

@@ -23,16 +23,21 @@ export function asApiError(error: unknown): { apiError: ApiError; internal: bool
     return { apiError, internal: false };
   }
   if (error instanceof HTTPException && error.status < 500) {
-    const code = error.status === 413 ? 'payload_too_large' : error.status === 415 ? 'unsupported_media_type' : 'bad_request';
+    const code =
+      error.status === 413 ? 'payload_too_large' : error.status === 415 ? 'unsupported_media_type' : 'bad_request';
     return { apiError: new ApiError(code, error.message || 'The request is malformed.'), internal: false };
   }
-  return { apiError: new ApiError('internal', 'An unexpected error occurred; quote the request id when reporting it.'), internal: true };
+  return {
+    apiError: new ApiError('internal', 'An unexpected error occurred; quote the request id when reporting it.'),
+    internal: true,
+  };
 }
 
 export function handleError(error: unknown, c: Context): Response {
   const { apiError, internal } = asApiError(error);
   const requestId = c.get('requestId') ?? 'unknown';
   if (internal) c.get('log')?.error({ err: error, request_id: requestId }, 'unhandled error');
-  else if (apiError.code === 'database_unavailable') c.get('log')?.warn({ err: error, request_id: requestId }, 'database unavailable');
+  else if (apiError.code === 'database_unavailable')
+    c.get('log')?.warn({ err: error, request_id: requestId }, 'database unavailable');
   return problemResponse(apiError, requestId, c.req.path);
 }

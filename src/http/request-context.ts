@@ -44,7 +44,11 @@ export function requestContext(options: { log: Logger; trustProxy: boolean }): M
     c.set('log', options.log);
     c.set('principal', null);
     c.set('account', null);
-    c.set('clientAddress', carried?.clientAddress ?? clientAddress(c.req.header('x-forwarded-for'), c.env?.incoming?.socket?.remoteAddress, options.trustProxy));
+    c.set(
+      'clientAddress',
+      carried?.clientAddress ??
+        clientAddress(c.req.header('x-forwarded-for'), c.env?.incoming?.socket?.remoteAddress, options.trustProxy),
+    );
     await next();
     c.res.headers.set('X-Request-Id', requestId);
     if (options.log.isLevelEnabled('info')) {

@@ -20,7 +20,9 @@ export function declaredMedia(op: Pick<OperationMeta, 'responses'>, status: numb
 }
 
 function contentType(media: MediaEntry): string {
-  return media.kind === 'text' && media.type.startsWith('text/') && !/;\s*charset=/i.test(media.type) ? `${media.type}; charset=utf-8` : media.type;
+  return media.kind === 'text' && media.type.startsWith('text/') && !/;\s*charset=/i.test(media.type)
+    ? `${media.type}; charset=utf-8`
+    : media.type;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<string | Uint8Array> {
@@ -47,20 +49,26 @@ function textBody(body: unknown): { text?: string; init: BodyInit } {
   if (typeof body === 'string') return { text: body, init: body };
   if (body instanceof ReadableStream) return { init: body };
   if (isAsyncIterable(body)) return { init: streamOf(body) };
-  throw new TypeError(`a text response body must be a string, a ReadableStream or an async iterable, not ${typeof body}`);
+  throw new TypeError(
+    `a text response body must be a string, a ReadableStream or an async iterable, not ${typeof body}`,
+  );
 }
 
 export function respond(out: HandlerResult, op: Pick<OperationMeta, 'responses'>, texts: BodyTexts): Response {
   const declared = declaredMedia(op, out.status);
   // A handler's status the contract does not describe (types forbid it) keeps the JSON default.
-  const media = declared === undefined ? { type: out.status >= 400 ? 'application/problem+json' : 'application/json', kind: 'json' as const } : declared;
+  const media =
+    declared === undefined
+      ? { type: out.status >= 400 ? 'application/problem+json' : 'application/json', kind: 'json' as const }
+      : declared;
   const headers = new Headers(media?.type.toLowerCase() === 'text/html' ? pageHeaders : undefined);
   for (const [name, value] of Object.entries(out.headers ?? {})) headers.set(name, value);
   if (out.body === undefined || media === null) return new Response(null, { status: out.status, headers });
   headers.set('Content-Type', contentType(media));
-  const { text, init } = media.kind === 'json' ? { text: JSON.stringify(out.body), init: undefined } : textBody(out.body);
+  const { text, init } =
+    media.kind === 'json' ? { text: JSON.stringify(out.body), init: undefined } : textBody(out.body);
   if (media.kind !== 'json') headers.set('X-Content-Type-Options', 'nosniff');
-  const response = new Response(init ?? text!, { status: out.status, headers });
+  const response = new Response(init ?? text, { status: out.status, headers });
   if (text !== undefined) texts.set(response, text);
   return response;
 }

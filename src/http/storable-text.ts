@@ -27,14 +27,26 @@ export interface UnstorableFinding {
 export type UncheckedPath = readonly string[];
 
 export function uncheckedPath(pointer: string): UncheckedPath {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function isUnchecked(path: ReadonlyArray<string | number>, unchecked: readonly UncheckedPath[]): boolean {
-  return unchecked.some((pattern) => pattern.length === path.length && pattern.every((s, i) => s === '*' || s === String(path[i])));
+  return unchecked.some(
+    (pattern) => pattern.length === path.length && pattern.every((s, i) => s === '*' || s === String(path[i])),
+  );
 }
 
-function walk(value: unknown, path: Array<string | number>, unchecked: readonly UncheckedPath[], found: UnstorableFinding[]): void {
+function walk(
+  value: unknown,
+  path: Array<string | number>,
+  unchecked: readonly UncheckedPath[],
+  found: UnstorableFinding[],
+): void {
   if (found.length >= MAX_FINDINGS) return;
   if (unchecked.length && isUnchecked(path, unchecked)) return;
   if (typeof value === 'string') {

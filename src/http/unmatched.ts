@@ -10,7 +10,10 @@ function pathPattern(template: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-export function unmatchedRequest(operations: readonly OperationMeta[], extra: Array<{ path: string; methods: string[] }> = []) {
+export function unmatchedRequest(
+  operations: readonly OperationMeta[],
+  extra: Array<{ path: string; methods: string[] }> = [],
+) {
   const table = [
     ...operations.map((op) => ({ pattern: pathPattern(op.path), method: op.method })),
     ...extra.flatMap((e) => e.methods.map((method) => ({ pattern: pathPattern(e.path), method }))),

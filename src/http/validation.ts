@@ -8,7 +8,14 @@ import { ApiError, type FieldError } from '../errors.ts';
 import type { OperationMeta } from '../generated/routes.ts';
 import { findUnstorableText, UNSTORABLE_MESSAGE, uncheckedPath, type UncheckedPath } from './storable-text.ts';
 
-const LOCATION: Record<string, string> = { param: 'path', query: 'query', header: 'header', json: 'body', form: 'body', text: 'body' };
+const LOCATION: Record<string, string> = {
+  param: 'path',
+  query: 'query',
+  header: 'header',
+  json: 'body',
+  form: 'body',
+  text: 'body',
+};
 
 function pointer(path: readonly PropertyKey[]): string {
   return `/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
@@ -70,7 +77,9 @@ export function inputValidation(op?: OperationMeta): ValidationHook {
     if (!errors.length) return undefined;
     const first = errors[0];
     const where = first.pointer !== undefined ? `body${first.pointer}` : first.field;
-    throw new ApiError('validation_failed', `The request is invalid${where ? `: ${where} ${first.message}` : ''}.`, { errors });
+    throw new ApiError('validation_failed', `The request is invalid${where ? `: ${where} ${first.message}` : ''}.`, {
+      errors,
+    });
   };
 }
 

@@ -29,7 +29,8 @@ export interface LeaseKeeper {
 const EXPIRED_OUTPUT = JSON.stringify({ value: { message: 'job failed by timeout in active state' } });
 
 /** The lease a kind's jobs are inserted with: never longer than the kind's longest run. */
-export const queueLeaseSeconds = (kind: JobKind, leaseSeconds: number): number => Math.min(leaseSeconds, kind.expireInSeconds);
+export const queueLeaseSeconds = (kind: JobKind, leaseSeconds: number): number =>
+  Math.min(leaseSeconds, kind.expireInSeconds);
 
 /** Renews the running jobs' leases every third of a lease, and reclaims lapsed ones; the first reclaim runs now. */
 export function keepLeases(options: LeaseOptions): LeaseKeeper {
@@ -46,10 +47,16 @@ export function keepLeases(options: LeaseOptions): LeaseKeeper {
        returning j.id, j.retry_count, extract(epoch from j.started_on + j.expire_in - now())::float8 as remaining`,
       [kind, jobs.map((job) => job.id), jobs.map((job) => job.retryCount), options.leaseSeconds, maxRun.get(kind)],
     );
-    const remaining = new Map((rows as { id: string; retry_count: number; remaining: number }[]).map((row) => [`${row.id}/${row.retry_count}`, row.remaining]));
+    const remaining = new Map(
+      (rows as { id: string; retry_count: number; remaining: number }[]).map((row) => [
+        `${row.id}/${row.retry_count}`,
+        row.remaining,
+      ]),
+    );
     for (const job of jobs) {
       const seconds = remaining.get(`${job.id}/${job.retryCount}`);
-      if (seconds === undefined) job.lost('the job is no longer held by this worker (expired, failed or cancelled elsewhere)');
+      if (seconds === undefined)
+        job.lost('the job is no longer held by this worker (expired, failed or cancelled elsewhere)');
       else job.renewed(seconds * 1000);
     }
   };
@@ -67,15 +74,19 @@ export function keepLeases(options: LeaseOptions): LeaseKeeper {
     const byKind = new Map<string, RunningJob[]>();
     for (const job of options.running()) byKind.set(job.kind, [...(byKind.get(job.kind) ?? []), job]);
     // A failed renewal is retried at the next tick; the job's own deadline stops it if none succeeds.
-    for (const [kind, jobs] of byKind) await renew(kind, jobs).catch((err: unknown) => log.warn({ err, kind }, 'renewing job leases failed'));
+    for (const [kind, jobs] of byKind)
+      await renew(kind, jobs).catch((err: unknown) => log.warn({ err, kind }, 'renewing job leases failed'));
     await reclaim().catch((err: unknown) => log.warn({ err }, 'reclaiming lapsed job leases failed'));
   };
 
   // One tick at a time: a slow database delays the next one instead of stacking them up.
   let current: Promise<void> | undefined = tick().finally(() => (current = undefined));
-  const timer = setInterval(() => {
-    current ??= tick().finally(() => (current = undefined));
-  }, (options.leaseSeconds * 1000) / 3);
+  const timer = setInterval(
+    () => {
+      current ??= tick().finally(() => (current = undefined));
+    },
+    (options.leaseSeconds * 1000) / 3,
+  );
   return {
     async stop() {
       clearInterval(timer);

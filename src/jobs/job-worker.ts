@@ -50,14 +50,23 @@ export function startJobWorker<D>(options: JobWorkerOptions<D>): JobWorker {
     running.add(current);
     try {
       const payload = kind.payload.parse(job.data);
-      const context = { id: job.id, kind: kind.name, attempt: job.retryCount + 1, signal: current.signal, once: onceForJob(options.sql, job.id) };
+      const context = {
+        id: job.id,
+        kind: kind.name,
+        attempt: job.retryCount + 1,
+        signal: current.signal,
+        once: onceForJob(options.sql, job.id),
+      };
       await current.race(kind.handler(payload, context, options.deps));
       // Past the deadline pg-boss may already have handed the job to another worker: leave it to expiry.
       if (!current.expired) await boss.complete(kind.name, job.id);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.warn({ job_id: job.id, kind: kind.name, attempt: job.retryCount + 1, err: message }, 'job failed');
-      if (!current.expired) await boss.fail(kind.name, job.id, { message }).catch((e: unknown) => log.error({ err: e }, 'could not record a job failure'));
+      if (!current.expired)
+        await boss
+          .fail(kind.name, job.id, { message })
+          .catch((e: unknown) => log.error({ err: e }, 'could not record a job failure'));
     } finally {
       current.dispose();
       running.delete(current);
@@ -98,7 +107,14 @@ export function startJobWorker<D>(options: JobWorkerOptions<D>): JobWorker {
     });
 
   const loops = options.kinds.map((kind) => loop(kind));
-  const leases = keepLeases({ boss, schema: options.schema, leaseSeconds: options.leaseSeconds, kinds: options.kinds, running: () => running, log });
+  const leases = keepLeases({
+    boss,
+    schema: options.schema,
+    leaseSeconds: options.leaseSeconds,
+    kinds: options.kinds,
+    running: () => running,
+    log,
+  });
 
   const drain = async (timeoutMs: number): Promise<void> => {
     const finished = Promise.all(loops);

@@ -90,17 +90,18 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
   const schema = options.schema ?? 'pgboss';
   const kinds = new Map<string, JobKind<unknown, D>>();
   // Made at start(): a service whose database has no connection string (a test's proxy) runs without jobs.
-  const newBoss = (connectionString: string) => new PgBoss({
-    ...options.pgOptions,
-    connectionString,
-    schema,
-    max: options.poolSize ?? 2,
-    application_name: 'service-mcp jobs',
-    supervise: true,
-    schedule: true,
-    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
-    pollingIntervalSeconds: pollIntervalMs / 1000,
-  });
+  const newBoss = (connectionString: string) =>
+    new PgBoss({
+      ...options.pgOptions,
+      connectionString,
+      schema,
+      max: options.poolSize ?? 2,
+      application_name: 'service-mcp jobs',
+      supervise: true,
+      schedule: true,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+      pollingIntervalSeconds: pollIntervalMs / 1000,
+    });
   let bossInstance: PgBoss | undefined;
   const boss = (): PgBoss => {
     if (!bossInstance) throw new Error('the job queue is not started');
@@ -137,7 +138,18 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
       bossInstance.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
       await bossInstance.start();
       for (const kind of kinds.values()) await ensureQueue(bossInstance, kind, leaseSeconds);
-      if (work) worker = startJobWorker({ boss: bossInstance, sql: options.sql, kinds: [...kinds.values()], deps, concurrency, pollIntervalMs, schema, leaseSeconds, log: options.log });
+      if (work)
+        worker = startJobWorker({
+          boss: bossInstance,
+          sql: options.sql,
+          kinds: [...kinds.values()],
+          deps,
+          concurrency,
+          pollIntervalMs,
+          schema,
+          leaseSeconds,
+          log: options.log,
+        });
     },
 
     // Idempotent: shutdown calls it at the signal and again before closing the database.
@@ -154,8 +166,18 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
       const { tx, startAfter, singletonKey, id, priority } = enqueueOptions;
       const data = registered(kind).payload.parse(payload) as object;
       const key = singletonKey ?? kind.singletonKey?.(payload);
-      const sendOptions: PgBoss.SendOptions = { ...(tx && { db: pgBossDb(tx) }), ...(key && { singletonKey: key }), ...(id && { id }), ...(priority !== undefined && { priority }), ...(startAfter !== undefined && { startAfter }) };
-      const jobId = await (tx ? boss() : poolBoss(`enqueueing ${kind.name} without the transaction`)).send(kind.name, data, sendOptions);
+      const sendOptions: PgBoss.SendOptions = {
+        ...(tx && { db: pgBossDb(tx) }),
+        ...(key && { singletonKey: key }),
+        ...(id && { id }),
+        ...(priority !== undefined && { priority }),
+        ...(startAfter !== undefined && { startAfter }),
+      };
+      const jobId = await (tx ? boss() : poolBoss(`enqueueing ${kind.name} without the transaction`)).send(
+        kind.name,
+        data,
+        sendOptions,
+      );
       // A job inserted in a caller's transaction is not visible until it commits; polling finds it.
       if (jobId && !tx && startAfter === undefined) worker?.wake(kind.name);
       return jobId;

@@ -19,7 +19,7 @@ export async function runOnce<T>(
     return { ran: false, result: row.result as T };
   }
   const result = await fn(tx);
-  await tx`update job_effects set result = ${tx.json((result ?? null) as postgres.JSONValue)} where key = ${key}`;
+  await tx`update job_effects set result = ${tx.json(result ?? null)} where key = ${key}`;
   return { ran: true, result };
 }
 
@@ -33,6 +33,7 @@ export function onceForJob(sql: Sql, jobId: string) {
 
 /** Deletes checkpoints older than the given age; a job is long finished or dead by then. */
 export async function sweepEffects(sql: Sql, olderThanDays: number): Promise<number> {
-  const rows = await sql`delete from job_effects where created_at < now() - make_interval(days => ${olderThanDays}) returning 1`;
+  const rows =
+    await sql`delete from job_effects where created_at < now() - make_interval(days => ${olderThanDays}) returning 1`;
   return rows.length;
 }

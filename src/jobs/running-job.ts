@@ -32,7 +32,8 @@ export function runningJob(job: PgBoss.JobWithMetadata): RunningJob {
     expired = true;
     controller.abort(new Error(reason));
   };
-  const arm = (ms: number): NodeJS.Timeout => setTimeout(() => expire(`job ran past its lease of ${job.expireInSeconds} s`), ms - marginMs(leaseMs));
+  const arm = (ms: number): NodeJS.Timeout =>
+    setTimeout(() => expire(`job ran past its lease of ${job.expireInSeconds} s`), ms - marginMs(leaseMs));
   let deadline = arm(leaseMs);
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });

@@ -22,7 +22,9 @@ function invalidRequest(message: string): Response {
 export function refuseBatch(request: Request, batch: unknown[]): Response | undefined {
   const version = request.headers.get('mcp-protocol-version');
   if (version !== null && version !== BATCHING_VERSION) {
-    return invalidRequest(`JSON-RPC batches exist only in protocol version ${BATCHING_VERSION}, not in ${version}; send one message per request`);
+    return invalidRequest(
+      `JSON-RPC batches exist only in protocol version ${BATCHING_VERSION}, not in ${version}; send one message per request`,
+    );
   }
   const seen = new Set<string>();
   for (const message of batch) {

@@ -4,7 +4,12 @@
 
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
-import { ProtocolError, ProtocolErrorCode, UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  UrlElicitationRequiredError,
+  type CallToolResult,
+} from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from './tool-descriptor.ts';
 import { buildRequest, planRequest, unsendableHeaders, type RequestPlan } from './tool-request.ts';
 import { argumentNames } from './argument-names.ts';
@@ -104,7 +109,10 @@ function failed(name: string, error: unknown): CallToolResult {
  * for it) as the -32042 error, so the client shows the URL and retries the same call.
  */
 function consentElicitation(body: string): UrlElicitationRequiredError | undefined {
-  let problem: { elicitation?: { mode?: unknown; url?: unknown; elicitation_id?: unknown; message?: unknown }; detail?: unknown };
+  let problem: {
+    elicitation?: { mode?: unknown; url?: unknown; elicitation_id?: unknown; message?: unknown };
+    detail?: unknown;
+  };
   try {
     problem = JSON.parse(body) as typeof problem;
   } catch {
@@ -113,7 +121,10 @@ function consentElicitation(body: string): UrlElicitationRequiredError | undefin
   const e = problem?.elicitation;
   if (!e || e.mode !== 'url' || typeof e.url !== 'string' || typeof e.elicitation_id !== 'string') return undefined;
   const message = typeof e.message === 'string' ? e.message : 'Open this URL to continue, then retry.';
-  return new UrlElicitationRequiredError([{ mode: 'url', url: e.url, elicitationId: e.elicitation_id, message }], typeof problem.detail === 'string' ? problem.detail : message);
+  return new UrlElicitationRequiredError(
+    [{ mode: 'url', url: e.url, elicitationId: e.elicitation_id, message }],
+    typeof problem.detail === 'string' ? problem.detail : message,
+  );
 }
 
 function schemaValidator(ajv: Ajv2020, tool: ToolDescriptor): CompiledTool['validate'] {
@@ -138,7 +149,8 @@ function bindingValidator(tool: ToolDescriptor, plan: RequestPlan): CompiledTool
 
 function compile(tools: ToolDescriptor[], capBytes: number, validation: 'schema' | 'api'): Map<string, CompiledTool> {
   // strict: false because OpenAPI-derived schemas carry annotation keywords (example, x-*) ajv does not know.
-  const ajv = validation === 'schema' ? new Ajv2020({ allErrors: true, strict: false, validateSchema: false }) : undefined;
+  const ajv =
+    validation === 'schema' ? new Ajv2020({ allErrors: true, strict: false, validateSchema: false }) : undefined;
   if (ajv) addFormats(ajv);
   const compiled = new Map<string, CompiledTool>();
   for (const tool of tools) {

@@ -148,7 +148,10 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const args = call.params.arguments as Record<string, unknown> | undefined;
     const authorization = request.headers.get('authorization') ?? undefined;
     // Only a 2026-07-28 request carries the client's capabilities; a stateless 2025 request does not.
-    const capabilities = era === 'modern' ? ((call.params._meta as Meta)[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: { url?: unknown } } | undefined) : undefined;
+    const capabilities =
+      era === 'modern'
+        ? ((call.params._meta as Meta)[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: { url?: unknown } } | undefined)
+        : undefined;
     const client = { urlElicitation: capabilities?.elicitation?.url !== undefined };
     return dispatcher.call(name, args, authorization, context, client).then(
       (result) => jsonRpcResult(call.id, encode(era, result)),

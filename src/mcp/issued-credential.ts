@@ -39,7 +39,9 @@ function successBody(result: CallToolResult): Body | undefined {
 
 function bearerLogin(value: unknown): { access_token: string; expires_in?: unknown } | undefined {
   if (!isObject(value) || value.token_type !== 'bearer') return undefined;
-  return typeof value.access_token === 'string' && value.access_token !== '' ? (value as { access_token: string }) : undefined;
+  return typeof value.access_token === 'string' && value.access_token !== ''
+    ? (value as { access_token: string })
+    : undefined;
 }
 
 export function issuedCredential(result: CallToolResult): IssuedCredential | undefined {
@@ -50,17 +52,22 @@ export function issuedCredential(result: CallToolResult): IssuedCredential | und
   const login = top ?? nested;
   if (!login) return undefined;
   const ws = body.workspace;
-  const workspace = isObject(ws) && typeof ws.id === 'string' && typeof ws.name === 'string' ? { id: ws.id, name: ws.name } : undefined;
+  const workspace =
+    isObject(ws) && typeof ws.id === 'string' && typeof ws.name === 'string' ? { id: ws.id, name: ws.name } : undefined;
   const expiresIn = typeof login.expires_in === 'number' ? login.expires_in : undefined;
   return { accessToken: login.access_token, field: top ? 'access_token' : 'login.access_token', expiresIn, workspace };
 }
 
 function workspaceOf(issued: IssuedCredential): string {
-  return issued.workspace ? `workspace "${issued.workspace.name}" (${issued.workspace.id})` : 'the workspace this login is for';
+  return issued.workspace
+    ? `workspace "${issued.workspace.name}" (${issued.workspace.id})`
+    : 'the workspace this login is for';
 }
 
 function expiry(issued: IssuedCredential): string {
-  return issued.expiresIn === undefined ? '' : ` It expires in ${issued.expiresIn} s; call login again for a fresh one.`;
+  return issued.expiresIn === undefined
+    ? ''
+    : ` It expires in ${issued.expiresIn} s; call login again for a fresh one.`;
 }
 
 /** What an HTTP client reads: the connection keeps its credential, since the server holds no session to change. */

@@ -28,7 +28,7 @@ export function toWireTools(tools: ToolDescriptor[]): Tool[] {
     inputSchema: t.inputSchema,
     ...(t.outputSchema && { outputSchema: t.outputSchema }),
     annotations: t.annotations,
-  })) as Tool[];
+  }));
 }
 
 export interface ServerFactoryOptions {
@@ -57,8 +57,12 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
     server.setRequestHandler('tools/call', (request) => {
       // 2026-07-28 requests carry the client's capabilities; a 2025 connection declared them at initialize
       // (known on a stdio connection, not to a stateless HTTP exchange).
-      const declared = (request.params._meta?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as { elicitation?: { url?: unknown } } | undefined;
-      return dispatcher.call(request.params.name, request.params.arguments, options.authorization(ctx), context, { urlElicitation: declared?.elicitation?.url !== undefined });
+      const given: unknown = request.params._meta?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities();
+      const declared =
+        typeof given === 'object' && given !== null ? (given as { elicitation?: { url?: unknown } }) : undefined;
+      return dispatcher.call(request.params.name, request.params.arguments, options.authorization(ctx), context, {
+        urlElicitation: declared?.elicitation?.url !== undefined,
+      });
     });
     return server;
   };

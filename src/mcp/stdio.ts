@@ -88,7 +88,8 @@ export function startStdioServer(options: StdioServerOptions) {
   const { config } = options;
   // The generated SDK's transport: retries 429/503 honouring Retry-After, like every SDK call.
   const send = options.fetch ?? retryingFetch((request: Request) => fetch(request), 2, 30_000);
-  const version = options.version ?? (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  const version =
+    options.version ?? (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
   const dispatcher = createToolDispatcher({ tools: options.tools, fetch: send, baseUrl: config.apiBase });
   // Held for the process only: after signup or login the agent acts in the account it just got, and a
   // restart starts again from SERVICE_API_KEY. A failed call returns no credential and changes nothing.

@@ -29,7 +29,15 @@ export interface RequestPlan {
 // Framing and credential headers come from the MCP request, never from tool arguments.
 /** Set on every REST request a tool call makes (the stdio launcher's too); operations gated on a person read it. */
 export const TOOL_CALL_HEADER = 'x-service-client';
-const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'content-type', 'cookie', 'transfer-encoding', TOOL_CALL_HEADER]);
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'host',
+  'content-length',
+  'content-type',
+  'cookie',
+  'transfer-encoding',
+  TOOL_CALL_HEADER,
+]);
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b/i;
 const PATH_PARAM = /\{([^}]+)\}/;
 
@@ -126,7 +134,9 @@ export function unsendableHeaders(plan: RequestPlan, args: Record<string, unknow
     try {
       new Headers([[arg.key, Array.isArray(value) ? value.map(scalar).join(', ') : scalar(value)]]);
     } catch {
-      reasons.push(`\`${arg.name}\` is sent as the ${arg.key} header and must not contain NUL, CR, LF or characters above U+00FF`);
+      reasons.push(
+        `\`${arg.name}\` is sent as the ${arg.key} header and must not contain NUL, CR, LF or characters above U+00FF`,
+      );
     }
   }
   return reasons;

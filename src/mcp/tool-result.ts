@@ -52,7 +52,9 @@ function capped(shape: ResultShape, body: string, contentType: string | null): C
   if (body.length * 3 <= shape.capBytes) return undefined;
   const total = Buffer.byteLength(body);
   if (total <= shape.capBytes) return undefined;
-  const incomplete = JSON_TYPE.test(contentType ?? 'json') ? 'the JSON is incomplete, and structuredContent is omitted' : `the ${mediaTypeOf(contentType)} text is cut`;
+  const incomplete = JSON_TYPE.test(contentType ?? 'json')
+    ? 'the JSON is incomplete, and structuredContent is omitted'
+    : `the ${mediaTypeOf(contentType)} text is cut`;
   const marker = (shown: number) =>
     `\n\n[result truncated: the response is ${total} bytes, over the ${shape.capBytes}-byte limit for one ` +
     `tool result. Only the first ${shown} bytes are shown above (${incomplete}). To get the rest, ${shape.pagingHint}.]`;
@@ -79,7 +81,11 @@ function invalidArguments(shape: ResultShape, errors: FieldError[]): string | un
   return `Invalid arguments for ${shape.name}: ${[...new Set(reasons)].join('; ')}. Fix them and call ${shape.name} again.`;
 }
 
-export function problemMessage(status: number, problem: Record<string, unknown> | undefined, shape?: ResultShape): string {
+export function problemMessage(
+  status: number,
+  problem: Record<string, unknown> | undefined,
+  shape?: ResultShape,
+): string {
   // Reason phrases from the status table: in-process responses carry no statusText.
   const title = typeof problem?.title === 'string' ? problem.title : (STATUS_CODES[status] ?? 'Error');
   const errors = Array.isArray(problem?.errors) ? (problem.errors as FieldError[]) : [];

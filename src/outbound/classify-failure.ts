@@ -46,9 +46,15 @@ export function classifyFailure(error: unknown, context: FailureContext): unknow
   }
   const code = codeOf(root);
   if (code && connectCodes.has(code)) {
-    return new OutboundError('timeout', `no connection within ${context.connectTimeoutMs} ms`, { url, limitMs: context.connectTimeoutMs }, root);
+    return new OutboundError(
+      'timeout',
+      `no connection within ${context.connectTimeoutMs} ms`,
+      { url, limitMs: context.connectTimeoutMs },
+      root,
+    );
   }
-  if (code && dnsCodes.has(code)) return new OutboundError('dns_failure', `the host name could not be resolved (${code})`, { url }, root);
+  if (code && dnsCodes.has(code))
+    return new OutboundError('dns_failure', `the host name could not be resolved (${code})`, { url }, root);
   const what = code ?? (root instanceof Error ? root.message : 'unknown error');
   return new OutboundError('connection_failed', `the request failed (${what})`, { url }, root);
 }

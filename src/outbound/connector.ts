@@ -81,7 +81,12 @@ export function createGuardedConnector(options: GuardedConnectorOptions): Connec
     const secure = target.protocol === 'https:';
     const where = { host: target.hostname, port: target.port, lookup };
     const socket = secure
-      ? tls.connect({ ...where, ...options.tls, servername: literal ? undefined : target.hostname, ALPNProtocols: ['http/1.1'] })
+      ? tls.connect({
+          ...where,
+          ...options.tls,
+          servername: literal ? undefined : target.hostname,
+          ALPNProtocols: ['http/1.1'],
+        })
       : net.connect(where);
     let done = false;
     const settle = (error: Error | null) => {
@@ -95,8 +100,16 @@ export function createGuardedConnector(options: GuardedConnectorOptions): Connec
       }
       callback(null, socket);
     };
-    const timer = setTimeout(() => settle(new OutboundError('timeout', `no connection within ${connectTimeoutMs} ms`, { limitMs: connectTimeoutMs })), connectTimeoutMs);
+    const timer = setTimeout(
+      () =>
+        settle(
+          new OutboundError('timeout', `no connection within ${connectTimeoutMs} ms`, { limitMs: connectTimeoutMs }),
+        ),
+      connectTimeoutMs,
+    );
     socket.once('error', settle);
-    socket.once(secure ? 'secureConnect' : 'connect', () => settle(refusal(policy, socket.remoteAddress ?? '') ?? null));
+    socket.once(secure ? 'secureConnect' : 'connect', () =>
+      settle(refusal(policy, socket.remoteAddress ?? '') ?? null),
+    );
   };
 }

@@ -9,7 +9,11 @@ export interface Deadline {
 }
 
 /** `currentUrl` names the hop in flight when time runs out. */
-export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined, currentUrl: () => string): Deadline {
+export function startDeadline(
+  timeoutMs: number,
+  callerSignal: AbortSignal | undefined,
+  currentUrl: () => string,
+): Deadline {
   const controller = new AbortController();
   const timer = setTimeout(() => {
     const details = { url: currentUrl(), limitMs: timeoutMs };

@@ -32,7 +32,9 @@ const silence = (ms: number) => new OutboundError('timeout', `the server was sil
 function guardedAgent(connect: Connector, protocol: 'http:' | 'https:'): http.Agent {
   const agent = new http.Agent({ keepAlive: true });
   agent.createConnection = (args, callback) => {
-    connect({ protocol, hostname: String(args.host), port: Number(args.port) }, (error, socket) => callback?.(error, socket as net.Socket));
+    connect({ protocol, hostname: String(args.host), port: Number(args.port) }, (error, socket) =>
+      callback?.(error, socket as net.Socket),
+    );
     return undefined;
   };
   return agent;
@@ -46,9 +48,16 @@ function decoders(contentEncoding: string | undefined): Transform[] {
     gzip: () => zlib.createGunzip(lenient),
     'x-gzip': () => zlib.createGunzip(lenient),
     deflate: () => zlib.createInflate(lenient),
-    br: () => zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
+    br: () =>
+      zlib.createBrotliDecompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      }),
   };
-  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
   if (codings.some((c) => !Object.hasOwn(make, c))) return [];
   return codings.reverse().map((c) => make[c]());
 }
@@ -57,7 +66,11 @@ function decoders(contentEncoding: string | undefined): Transform[] {
  * The response body as a web stream that reads one chunk per pull. The idle timeout runs only while
  * a pull waits: a reader that is slow on purpose (an import writing a batch) is not the server's silence.
  */
-function bodyStream(response: http.IncomingMessage, idleTimeoutMs: number, decode: boolean): ReadableStream<Uint8Array> {
+function bodyStream(
+  response: http.IncomingMessage,
+  idleTimeoutMs: number,
+  decode: boolean,
+): ReadableStream<Uint8Array> {
   const output = new PassThrough();
   const stages = decode ? decoders(response.headers['content-encoding']) : [];
   // pipeline owns every stage's errors and destroys them all (and the socket) on the first one.
@@ -102,7 +115,11 @@ export function createHttpTransport(options: { connect: Connector; idleTimeoutMs
   function send(hop: Hop, signal: AbortSignal): Promise<TransportResponse> {
     const { url } = hop;
     const protocol = url.protocol as keyof typeof agents;
-    const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...Object.fromEntries(hop.headers), host: url.host };
+    const headers: Record<string, string> = {
+      'accept-encoding': 'gzip, deflate, br',
+      ...Object.fromEntries(hop.headers),
+      host: url.host,
+    };
     const body = typeof hop.body === 'string' ? Buffer.from(hop.body) : hop.body;
     if (body) headers['content-length'] = String(body.byteLength);
     return new Promise((resolve, reject) => {
@@ -124,7 +141,11 @@ export function createHttpTransport(options: { connect: Connector; idleTimeoutMs
       request.once('response', (response) => {
         clearTimeout(timer);
         const bodiless = hop.method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304;
-        resolve({ status: response.statusCode ?? 0, headers: headersOf(response.rawHeaders), body: bodyStream(response, idleTimeoutMs, !bodiless) });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: headersOf(response.rawHeaders),
+          body: bodyStream(response, idleTimeoutMs, !bodiless),
+        });
       });
       request.end(body);
     });

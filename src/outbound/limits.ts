@@ -12,20 +12,29 @@ export function mediaType(contentType: string | null): string | undefined {
 export function checkMediaType(contentType: string | null, accept: readonly string[] | undefined, url: string): void {
   if (!accept || accept.length === 0) return;
   const type = mediaType(contentType);
-  const allowed = type !== undefined && accept.some((pattern) => {
-    const want = pattern.toLowerCase();
-    return want.endsWith('/*') ? type.startsWith(want.slice(0, -1)) : type === want;
-  });
-  if (!allowed) {
-    throw new OutboundError('unsupported_media_type', `the response is ${type ?? 'of no declared type'}, expected ${accept.join(' or ')}`, {
-      url,
-      contentType: type,
+  const allowed =
+    type !== undefined &&
+    accept.some((pattern) => {
+      const want = pattern.toLowerCase();
+      return want.endsWith('/*') ? type.startsWith(want.slice(0, -1)) : type === want;
     });
+  if (!allowed) {
+    throw new OutboundError(
+      'unsupported_media_type',
+      `the response is ${type ?? 'of no declared type'}, expected ${accept.join(' or ')}`,
+      {
+        url,
+        contentType: type,
+      },
+    );
   }
 }
 
 function tooLarge(maxBytes: number, url: string): OutboundError {
-  return new OutboundError('response_too_large', `the response is larger than ${maxBytes} bytes`, { url, limitBytes: maxBytes });
+  return new OutboundError('response_too_large', `the response is larger than ${maxBytes} bytes`, {
+    url,
+    limitBytes: maxBytes,
+  });
 }
 
 /**

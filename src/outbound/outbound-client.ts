@@ -59,12 +59,20 @@ export interface OutboundClient {
   close(): Promise<void>;
 }
 
-const defaults = { timeoutMs: 30_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5, connectTimeoutMs: 10_000, idleTimeoutMs: 30_000 };
+const defaults = {
+  timeoutMs: 30_000,
+  maxBytes: 10 * 1024 * 1024,
+  maxRedirects: 5,
+  connectTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+};
 
 /** Misconfiguration throws when the client (or the call) is set up, not halfway through a fetch. */
 function positive(name: string, value: number, allowZero = false): number {
   if (Number.isInteger(value) && value >= (allowZero ? 0 : 1)) return value;
-  throw new Error(`outbound client: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value}`);
+  throw new Error(
+    `outbound client: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value}`,
+  );
 }
 
 function limitsOf(base: OutboundLimits, override: Partial<OutboundLimits>): OutboundLimits {
@@ -83,7 +91,9 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
   const transport = createHttpTransport({
     idleTimeoutMs,
     connect: createGuardedConnector({
-      policy: options.policy ?? createAddressPolicy({ allowPrivate: options.allowPrivate, allowedCidrs: options.allowedCidrs }),
+      policy:
+        options.policy ??
+        createAddressPolicy({ allowPrivate: options.allowPrivate, allowedCidrs: options.allowedCidrs }),
       resolve: options.resolve ?? systemResolver,
       connectTimeoutMs,
       tls: options.tls,
@@ -97,7 +107,8 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     const url = redactUrl(hop.url);
     const { body } = response;
     try {
-      if (response.status >= 200 && response.status < 300) checkMediaType(response.headers.get('content-type'), call.accept, url);
+      if (response.status >= 200 && response.status < 300)
+        checkMediaType(response.headers.get('content-type'), call.accept, url);
       checkDeclaredLength(response.headers, call.maxBytes, url);
     } catch (error) {
       await body.cancel().catch(() => {});
@@ -106,7 +117,13 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     const { signal, settle } = call.deadline;
     const mapError = (error: unknown) => classifyFailure(error, { ...timeouts, signal, url });
     const limited = limitBody(body, { maxBytes: call.maxBytes, url, mapError, onSettled: settle });
-    return outboundResponse({ status: response.status, url, redirects: call.redirects, headers: response.headers, body: limited });
+    return outboundResponse({
+      status: response.status,
+      url,
+      redirects: call.redirects,
+      headers: response.headers,
+      body: limited,
+    });
   }
 
   async function fetch(input: string | URL, request: OutboundRequest = {}): Promise<OutboundResponse> {
@@ -114,7 +131,12 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     const headers = new Headers(request.headers);
     if (request.accept?.length && !headers.has('accept')) headers.set('accept', request.accept.join(', '));
     headers.set('user-agent', options.userAgent);
-    let hop: Hop = { url: checkUrl(input), method: (request.method ?? 'GET').toUpperCase(), headers, body: request.body };
+    let hop: Hop = {
+      url: checkUrl(input),
+      method: (request.method ?? 'GET').toUpperCase(),
+      headers,
+      body: request.body,
+    };
     const deadline = startDeadline(call.timeoutMs, request.signal, () => redactUrl(hop.url));
     const redirects: string[] = [];
     try {
@@ -124,7 +146,9 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
         if (!next) return await finish(response, hop, { ...call, accept: request.accept, deadline, redirects });
         await response.body.cancel().catch(() => {});
         if (redirects.length >= call.maxRedirects) {
-          throw new OutboundError('too_many_redirects', `more than ${call.maxRedirects} redirects`, { url: redactUrl(next.url) });
+          throw new OutboundError('too_many_redirects', `more than ${call.maxRedirects} redirects`, {
+            url: redactUrl(next.url),
+          });
         }
         redirects.push(redactUrl(hop.url));
         hop = next;

@@ -21,9 +21,13 @@ export function checkUrl(input: string | URL, base?: URL): URL {
     throw new OutboundError('url_invalid', 'the URL cannot be parsed');
   }
   if (!allowedSchemes.has(url.protocol)) {
-    throw new OutboundError('url_scheme_not_allowed', `the scheme ${url.protocol} is not allowed (http: or https: only)`, {
-      url: url.protocol,
-    });
+    throw new OutboundError(
+      'url_scheme_not_allowed',
+      `the scheme ${url.protocol} is not allowed (http: or https: only)`,
+      {
+        url: url.protocol,
+      },
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new OutboundError('url_credentials_not_allowed', 'the URL must not carry a user name or password', {

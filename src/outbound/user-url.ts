@@ -11,7 +11,10 @@ import { checkUrl, redactUrl } from './url-check.ts';
 export const MAX_URL_LENGTH = 2048;
 
 // Made once, not per accepted URL: a policy depends only on allowPrivate here.
-const policies = { private: createAddressPolicy({ allowPrivate: true }), public: createAddressPolicy({ allowPrivate: false }) };
+const policies = {
+  private: createAddressPolicy({ allowPrivate: true }),
+  public: createAddressPolicy({ allowPrivate: false }),
+};
 
 /** The URL as it will be fetched; a 422 problem naming the reason and `field` otherwise. */
 export function checkUserUrl(raw: string, options: { allowPrivate: boolean; field: string }): URL {
@@ -27,7 +30,11 @@ export function checkUserUrl(raw: string, options: { allowPrivate: boolean; fiel
     if (ipaddr.isValid(host)) {
       const verdict = (options.allowPrivate ? policies.private : policies.public)(host);
       if (!verdict.allowed) {
-        throw new OutboundError('address_not_allowed', `the address ${host} (${verdict.addressClass}) is not allowed`, { url: redactUrl(url), address: host, addressClass: verdict.addressClass });
+        throw new OutboundError('address_not_allowed', `the address ${host} (${verdict.addressClass}) is not allowed`, {
+          url: redactUrl(url),
+          address: host,
+          addressClass: verdict.addressClass,
+        });
       }
     }
     return url;

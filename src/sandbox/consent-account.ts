@@ -20,7 +20,9 @@ export function checkAccount(raw: string): AccountCheck {
 
 /** The labelled account field, pre-filled, with the error (if any) tied to it for screen readers. */
 export function accountField(label: string, entry: AccountEntry): string {
-  const error = entry.error ? `<p id="account-error" class="form-error" role="alert">${escapeHtml(entry.error)}</p>\n` : '';
+  const error = entry.error
+    ? `<p id="account-error" class="form-error" role="alert">${escapeHtml(entry.error)}</p>\n`
+    : '';
   const invalid = entry.error ? ' aria-invalid="true" aria-describedby="account-error"' : '';
   return `<p><label for="account">${escapeHtml(label)}</label><br>
 <input id="account" name="account_email" type="email" required maxlength="254" value="${escapeHtml(entry.value)}"${invalid}></p>

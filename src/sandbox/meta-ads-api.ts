@@ -5,8 +5,20 @@
 // its parents, and delivers nothing: insights are always empty. Errors have Graph's shape.
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { findSandboxTokenByHash, revokeSandboxGrant, type SandboxGrantRow } from '../handlers/connectors/sandbox-data.ts';
-import { findSandboxAdObjectByGrant, findSandboxAdObjectsByName, insertSandboxAdObject, setSandboxAdStatusByGrant, updateSandboxAdFieldsByGrant, type SandboxAdKind, type SandboxAdObjectRow } from './sandbox-ads-data.ts';
+import {
+  findSandboxTokenByHash,
+  revokeSandboxGrant,
+  type SandboxGrantRow,
+} from '../handlers/connectors/sandbox-data.ts';
+import {
+  findSandboxAdObjectByGrant,
+  findSandboxAdObjectsByName,
+  insertSandboxAdObject,
+  setSandboxAdStatusByGrant,
+  updateSandboxAdFieldsByGrant,
+  type SandboxAdKind,
+  type SandboxAdObjectRow,
+} from './sandbox-ads-data.ts';
 import { searchInterests, unknownInterest } from './meta-ads-targeting.ts';
 import type { Deps } from '../deps.ts';
 import { META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../handlers/connectors/meta/graph-client.ts';
@@ -14,7 +26,10 @@ import { META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../handlers/connectors
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 
 export function graphError(status: number, message: string, type: string, code: number): Response {
-  return new Response(JSON.stringify({ error: { message, type, code, fbtrace_id: 'sandbox' } }), { status, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ error: { message, type, code, fbtrace_id: 'sandbox' } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** The one ad account of a sandbox grant: stable, numeric like Meta's. */
@@ -24,11 +39,25 @@ export const sandboxPageId = (grantId: string) => String(parseInt(hash(`page:${g
 // What each object must be given, and which parent it hangs from.
 const required: Record<SandboxAdKind, string[]> = {
   campaign: ['name', 'objective', 'status', 'special_ad_categories'],
-  adset: ['name', 'campaign_id', 'daily_budget', 'billing_event', 'optimization_goal', 'targeting', 'status', 'start_time'],
+  adset: [
+    'name',
+    'campaign_id',
+    'daily_budget',
+    'billing_event',
+    'optimization_goal',
+    'targeting',
+    'status',
+    'start_time',
+  ],
   adcreative: ['name', 'object_story_spec'],
   ad: ['name', 'adset_id', 'creative', 'status'],
 };
-const edges: Record<string, SandboxAdKind> = { campaigns: 'campaign', adsets: 'adset', adcreatives: 'adcreative', ads: 'ad' };
+const edges: Record<string, SandboxAdKind> = {
+  campaigns: 'campaign',
+  adsets: 'adset',
+  adcreatives: 'adcreative',
+  ads: 'ad',
+};
 const parentField: Partial<Record<SandboxAdKind, { field: string; kind: SandboxAdKind }>> = {
   adset: { field: 'campaign_id', kind: 'campaign' },
   ad: { field: 'adset_id', kind: 'adset' },
@@ -44,7 +73,8 @@ const editable: Record<SandboxAdKind, string[]> = {
 
 const fieldsOf = (p: URLSearchParams) => {
   const fields: Record<string, unknown> = {};
-  for (const [k, v] of p) if (k !== 'access_token') fields[k] = v.startsWith('{') || v.startsWith('[') ? (parseJson(v) ?? v) : v;
+  for (const [k, v] of p)
+    if (k !== 'access_token') fields[k] = v.startsWith('{') || v.startsWith('[') ? (parseJson(v) ?? v) : v;
   return fields;
 };
 
@@ -71,8 +101,16 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
   /** The grant behind the request's access_token, or the OAuthException 190 Meta answers. */
   async function authorise(p: URLSearchParams): Promise<{ grant?: SandboxGrantRow; error?: Response }> {
     const found = await findSandboxTokenByHash(deps.db.sql, hash(p.get('access_token') ?? ''));
-    const live = found && found.kind === 'access' && found.grant.client_id === META_SANDBOX_APP_ID && !found.revoked_at && (!found.expires_at || found.expires_at.getTime() > now().getTime());
-    if (!live) return { error: graphError(400, 'Error validating access token: The session is invalid.', 'OAuthException', 190) };
+    const live =
+      found &&
+      found.kind === 'access' &&
+      found.grant.client_id === META_SANDBOX_APP_ID &&
+      !found.revoked_at &&
+      (!found.expires_at || found.expires_at.getTime() > now().getTime());
+    if (!live)
+      return {
+        error: graphError(400, 'Error validating access token: The session is invalid.', 'OAuthException', 190),
+      };
     return { grant: found.grant };
   }
 
@@ -90,13 +128,16 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
   app.get(`${base}/me/adaccounts`, async (c) => {
     const { grant, error } = await authorise(await params(c));
     if (!grant) return error;
-    return c.json({ data: [{ id: sandboxAdAccount(grant.id), name: `Sandbox ads of ${grant.account_email}`, currency: 'USD' }] });
+    return c.json({
+      data: [{ id: sandboxAdAccount(grant.id), name: `Sandbox ads of ${grant.account_email}`, currency: 'USD' }],
+    });
   });
   app.get(`${base}/search`, async (c) => {
     const p = await params(c);
     const { grant, error } = await authorise(p);
     if (!grant) return error;
-    if (p.get('type') !== 'adinterest') return graphError(400, 'Invalid parameter: type (the sandbox searches adinterest only).', 'OAuthException', 100);
+    if (p.get('type') !== 'adinterest')
+      return graphError(400, 'Invalid parameter: type (the sandbox searches adinterest only).', 'OAuthException', 100);
     return c.json({ data: searchInterests(p.get('q') ?? '', Math.min(Number(p.get('limit')) || 25, 100)) });
   });
   app.get(`${base}/me/accounts`, async (c) => {
@@ -110,24 +151,45 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
     const { grant, error } = await authorise(p);
     if (!grant) return error;
     const kind = edges[c.req.param('edge')];
-    if (!kind || c.req.param('account') !== sandboxAdAccount(grant.id)) return graphError(400, 'Unsupported post request.', 'GraphMethodException', 100);
+    if (!kind || c.req.param('account') !== sandboxAdAccount(grant.id))
+      return graphError(400, 'Unsupported post request.', 'GraphMethodException', 100);
     const missing = required[kind].filter((f) => !p.get(f));
-    if (missing.length) return graphError(400, `Invalid parameter: ${missing.join(', ')} is required.`, 'OAuthException', 100);
+    if (missing.length)
+      return graphError(400, `Invalid parameter: ${missing.join(', ')} is required.`, 'OAuthException', 100);
     const status = p.get('status') ?? 'ACTIVE';
     if (!STATUSES.includes(status)) return graphError(400, 'Invalid parameter: status.', 'OAuthException', 100);
     const fields = fieldsOf(p);
-    if (kind === 'adset' && !/^\d+$/.test(p.get('daily_budget') ?? '')) return graphError(400, 'Invalid parameter: daily_budget must be an integer in minor units.', 'OAuthException', 100);
+    if (kind === 'adset' && !/^\d+$/.test(p.get('daily_budget') ?? ''))
+      return graphError(
+        400,
+        'Invalid parameter: daily_budget must be an integer in minor units.',
+        'OAuthException',
+        100,
+      );
     const unknown = kind === 'adset' ? unknownInterest(fields.targeting) : undefined;
     if (unknown) return graphError(400, `Invalid parameter: targeting: ${unknown}.`, 'OAuthException', 100);
     const parent = parentField[kind];
-    if (parent && (await findSandboxAdObjectByGrant(deps.db.sql, grant.id, p.get(parent.field) as string))?.kind !== parent.kind) {
+    if (
+      parent &&
+      (await findSandboxAdObjectByGrant(deps.db.sql, grant.id, p.get(parent.field) as string))?.kind !== parent.kind
+    ) {
       return graphError(400, `Invalid parameter: ${parent.field} does not exist.`, 'OAuthException', 100);
     }
     const creative = kind === 'ad' ? (fields.creative as { creative_id?: string }) : undefined;
-    if (creative && (await findSandboxAdObjectByGrant(deps.db.sql, grant.id, String(creative.creative_id)))?.kind !== 'adcreative') {
+    if (
+      creative &&
+      (await findSandboxAdObjectByGrant(deps.db.sql, grant.id, String(creative.creative_id)))?.kind !== 'adcreative'
+    ) {
       return graphError(400, 'Invalid parameter: creative does not exist.', 'OAuthException', 100);
     }
-    const row = await insertSandboxAdObject(deps.db.sql, grant.workspace_id, deps.ids, { grantId: grant.id, kind, parentId: parent ? (p.get(parent.field) as string) : null, status, fields, now: now() });
+    const row = await insertSandboxAdObject(deps.db.sql, grant.workspace_id, deps.ids, {
+      grantId: grant.id,
+      kind,
+      parentId: parent ? p.get(parent.field) : null,
+      status,
+      fields,
+      now: now(),
+    });
     return c.json({ id: row.id });
   });
 
@@ -149,20 +211,33 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
   async function editRefusal(grantId: string, kind: SandboxAdKind, p: URLSearchParams): Promise<Response | undefined> {
     const fields = fieldsOf(p);
     const extra = Object.keys(fields).filter((k) => !editable[kind].includes(k));
-    if (extra.length || !Object.keys(fields).length) return graphError(400, `Invalid parameter: ${extra.join(', ') || 'nothing to change'}.`, 'OAuthException', 100);
-    if (fields.status !== undefined && !STATUSES.includes(String(fields.status))) return graphError(400, 'Invalid parameter: status.', 'OAuthException', 100);
-    if (fields.daily_budget !== undefined && !/^\d+$/.test(String(fields.daily_budget))) return graphError(400, 'Invalid parameter: daily_budget must be an integer in minor units.', 'OAuthException', 100);
+    if (extra.length || !Object.keys(fields).length)
+      return graphError(400, `Invalid parameter: ${extra.join(', ') || 'nothing to change'}.`, 'OAuthException', 100);
+    if (fields.status !== undefined && !STATUSES.includes(String(fields.status)))
+      return graphError(400, 'Invalid parameter: status.', 'OAuthException', 100);
+    if (fields.daily_budget !== undefined && !/^\d+$/.test(String(fields.daily_budget)))
+      return graphError(
+        400,
+        'Invalid parameter: daily_budget must be an integer in minor units.',
+        'OAuthException',
+        100,
+      );
     const unknown = fields.targeting !== undefined ? unknownInterest(fields.targeting) : undefined;
     if (unknown) return graphError(400, `Invalid parameter: targeting: ${unknown}.`, 'OAuthException', 100);
     const creative = fields.creative as { creative_id?: string } | undefined;
-    if (creative && (await findSandboxAdObjectByGrant(deps.db.sql, grantId, String(creative.creative_id)))?.kind !== 'adcreative') return graphError(400, 'Invalid parameter: creative does not exist.', 'OAuthException', 100);
+    if (
+      creative &&
+      (await findSandboxAdObjectByGrant(deps.db.sql, grantId, String(creative.creative_id)))?.kind !== 'adcreative'
+    )
+      return graphError(400, 'Invalid parameter: creative does not exist.', 'OAuthException', 100);
     return undefined;
   }
 
   app.get(`${base}/:id/insights`, async (c) => {
     const { grant, error } = await authorise(await params(c));
     if (!grant) return error;
-    if (!(await findSandboxAdObjectByGrant(deps.db.sql, grant.id, c.req.param('id')))) return missingObject(c.req.param('id'));
+    if (!(await findSandboxAdObjectByGrant(deps.db.sql, grant.id, c.req.param('id'))))
+      return missingObject(c.req.param('id'));
     // The sandbox delivers nothing, so Meta's answer for an object without delivery: no rows.
     return c.json({ data: [] });
   });
@@ -173,10 +248,26 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
     const { grant, error } = await authorise(p);
     if (!grant) return error;
     const kind = edges[c.req.param('edge')];
-    if (!kind || c.req.param('account') !== sandboxAdAccount(grant.id)) return graphError(400, 'Unsupported get request.', 'GraphMethodException', 100);
-    const filter = parseJson(p.get('filtering') ?? '[]') as Array<{ field?: unknown; operator?: unknown; value?: unknown }> | undefined;
-    const byName = Array.isArray(filter) && filter.length === 1 && filter[0].field === 'name' && filter[0].operator === 'EQUAL' && typeof filter[0].value === 'string' ? filter[0].value : undefined;
-    if (!byName) return graphError(400, 'Invalid parameter: filtering (the sandbox filters by name EQUAL only).', 'OAuthException', 100);
+    if (!kind || c.req.param('account') !== sandboxAdAccount(grant.id))
+      return graphError(400, 'Unsupported get request.', 'GraphMethodException', 100);
+    const filter = parseJson(p.get('filtering') ?? '[]') as
+      | Array<{ field?: unknown; operator?: unknown; value?: unknown }>
+      | undefined;
+    const byName =
+      Array.isArray(filter) &&
+      filter.length === 1 &&
+      filter[0].field === 'name' &&
+      filter[0].operator === 'EQUAL' &&
+      typeof filter[0].value === 'string'
+        ? filter[0].value
+        : undefined;
+    if (!byName)
+      return graphError(
+        400,
+        'Invalid parameter: filtering (the sandbox filters by name EQUAL only).',
+        'OAuthException',
+        100,
+      );
     const rows = await findSandboxAdObjectsByName(deps.db.sql, grant.id, kind, byName);
     return c.json({ data: rows.map((r) => ({ id: r.id, name: r.fields.name })) });
   });
@@ -186,7 +277,13 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
     if (!grant) return error;
     const row = await findSandboxAdObjectByGrant(deps.db.sql, grant.id, c.req.param('id'));
     if (!row) return missingObject(c.req.param('id'));
-    return c.json({ id: row.id, name: row.fields.name, status: row.status, effective_status: await effectiveStatus(grant.id, row), issues_info: [] });
+    return c.json({
+      id: row.id,
+      name: row.fields.name,
+      status: row.status,
+      effective_status: await effectiveStatus(grant.id, row),
+      issues_info: [],
+    });
   });
 
   /** As Meta computes it: the object's own status unless a parent is paused. Nothing needs review here. */
@@ -204,7 +301,12 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
 }
 
 function missingObject(id: string): Response {
-  return graphError(400, `Unsupported get request. Object with ID '${id}' does not exist.`, 'GraphMethodException', 100);
+  return graphError(
+    400,
+    `Unsupported get request. Object with ID '${id}' does not exist.`,
+    'GraphMethodException',
+    100,
+  );
 }
 
 export const metaAdsApiPaths = [

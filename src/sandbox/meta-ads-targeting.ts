@@ -17,12 +17,27 @@ export const SANDBOX_INTERESTS: ReadonlyArray<{ id: string; name: string; audien
 ];
 
 /** Meta's search answer: interests whose name contains the query, any case. */
-export function searchInterests(q: string, limit: number): Array<{ id: string; name: string; audience_size_lower_bound: number; audience_size_upper_bound: number; path: string[] }> {
+export function searchInterests(
+  q: string,
+  limit: number,
+): Array<{
+  id: string;
+  name: string;
+  audience_size_lower_bound: number;
+  audience_size_upper_bound: number;
+  path: string[];
+}> {
   const needle = q.trim().toLowerCase();
   if (!needle) return [];
   return SANDBOX_INTERESTS.filter((i) => i.name.toLowerCase().includes(needle))
     .slice(0, limit)
-    .map((i) => ({ id: i.id, name: i.name, audience_size_lower_bound: Math.round(i.audience_size * 0.9), audience_size_upper_bound: Math.round(i.audience_size * 1.1), path: ['Interests', i.name] }));
+    .map((i) => ({
+      id: i.id,
+      name: i.name,
+      audience_size_lower_bound: Math.round(i.audience_size * 0.9),
+      audience_size_upper_bound: Math.round(i.audience_size * 1.1),
+      path: ['Interests', i.name],
+    }));
 }
 
 /** Why a targeting spec's interests are refused (an unknown id), or undefined. */
@@ -32,7 +47,8 @@ export function unknownInterest(targeting: unknown): string | undefined {
   if (!Array.isArray(groups)) return 'flexible_spec must be an array';
   for (const group of groups as Array<{ interests?: Array<{ id?: unknown }> }>) {
     for (const interest of group?.interests ?? []) {
-      if (!SANDBOX_INTERESTS.some((i) => i.id === interest?.id)) return `interest ${String(interest?.id)} does not exist`;
+      if (!SANDBOX_INTERESTS.some((i) => i.id === interest?.id))
+        return `interest ${String(interest?.id)} does not exist`;
     }
   }
   return undefined;

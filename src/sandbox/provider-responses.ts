@@ -16,7 +16,13 @@ export function constantTimeEqual(a: string, b: string): boolean {
 /** A sandbox page; `formTarget` is the one other origin its form may post to (the consent's redirect). */
 export function sandboxPage(status: number, title: string, body: string, formTarget?: string): Response {
   const headers = new Headers(pageHeaders);
-  if (formTarget) headers.set('Content-Security-Policy', headers.get('Content-Security-Policy')!.replace("form-action 'self'", `form-action 'self' ${new URL(formTarget).origin}`));
+  if (formTarget)
+    headers.set(
+      'Content-Security-Policy',
+      headers
+        .get('Content-Security-Policy')!
+        .replace("form-action 'self'", `form-action 'self' ${new URL(formTarget).origin}`),
+    );
   headers.set('Content-Type', 'text/html; charset=utf-8');
   return new Response(renderPage({ title, body, sandbox: true }), { status, headers });
 }
@@ -24,7 +30,10 @@ export function sandboxPage(status: number, title: string, body: string, formTar
 export function redirectTo(redirectUri: string, params: Record<string, string>): Response {
   const url = new URL(redirectUri);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  return new Response(null, { status: 302, headers: { location: url.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+  return new Response(null, {
+    status: 302,
+    headers: { location: url.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+  });
 }
 
 function decodedSegments(pathname: string): string[] {
@@ -44,9 +53,16 @@ function decodedSegments(pathname: string): string[] {
  */
 export const storableProviderInput: MiddlewareHandler = async (c, next) => {
   const url = new URL(c.req.url);
-  const form = mediaType(c.req.header('content-type')) === 'application/x-www-form-urlencoded' ? [...new URLSearchParams(await c.req.text())] : [];
+  const form =
+    mediaType(c.req.header('content-type')) === 'application/x-www-form-urlencoded'
+      ? [...new URLSearchParams(await c.req.text())]
+      : [];
   if (findUnstorableText([decodedSegments(url.pathname), [...url.searchParams], form]).length) {
-    return sandboxPage(400, 'Error 400: invalid_request', '<p>The request holds a character that cannot be stored (U+0000 or an unpaired surrogate). Go back and correct it.</p>');
+    return sandboxPage(
+      400,
+      'Error 400: invalid_request',
+      '<p>The request holds a character that cannot be stored (U+0000 or an unpaired surrogate). Go back and correct it.</p>',
+    );
   }
   await next();
 };

@@ -18,13 +18,21 @@ export interface SandboxAdObjectRow {
   updated_at: Date;
 }
 
-const columns = (q: Queryable) => query(q)`id, workspace_id, grant_id, kind, parent_id, status, fields, created_at, updated_at`;
+const columns = (q: Queryable) =>
+  query(q)`id, workspace_id, grant_id, kind, parent_id, status, fields, created_at, updated_at`;
 
 export async function insertSandboxAdObject(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  f: { grantId: string; kind: SandboxAdKind; parentId: string | null; status: string; fields: Record<string, unknown>; now: Date },
+  f: {
+    grantId: string;
+    kind: SandboxAdKind;
+    parentId: string | null;
+    status: string;
+    fields: Record<string, unknown>;
+    now: Date;
+  },
 ): Promise<SandboxAdObjectRow> {
   const sql = query(q);
   const [row] = await sql<SandboxAdObjectRow[]>`
@@ -34,30 +42,58 @@ export async function insertSandboxAdObject(
   return row;
 }
 
-export async function findSandboxAdObjectByGrant(q: Queryable, grantId: string, id: string): Promise<SandboxAdObjectRow | undefined> {
-  const [row] = await query(q)<SandboxAdObjectRow[]>`select ${columns(q)} from sandbox_ad_objects where id = ${id} and grant_id = ${grantId}`;
+export async function findSandboxAdObjectByGrant(
+  q: Queryable,
+  grantId: string,
+  id: string,
+): Promise<SandboxAdObjectRow | undefined> {
+  const [row] = await query(q)<
+    SandboxAdObjectRow[]
+  >`select ${columns(q)} from sandbox_ad_objects where id = ${id} and grant_id = ${grantId}`;
   return row;
 }
 
-export async function setSandboxAdStatusByGrant(q: Queryable, grantId: string, id: string, status: string, now: Date): Promise<boolean> {
-  const rows = await query(q)`update sandbox_ad_objects set status = ${status}, updated_at = ${now} where id = ${id} and grant_id = ${grantId} returning id`;
+export async function setSandboxAdStatusByGrant(
+  q: Queryable,
+  grantId: string,
+  id: string,
+  status: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await query(
+    q,
+  )`update sandbox_ad_objects set status = ${status}, updated_at = ${now} where id = ${id} and grant_id = ${grantId} returning id`;
   return rows.length > 0;
 }
 
 /** What the workspace's sandbox launches would have created, oldest first (for tests and the operator). */
 export function listSandboxAdObjects(q: Queryable, workspaceId: string): Promise<SandboxAdObjectRow[]> {
-  return query(q)<SandboxAdObjectRow[]>`select ${columns(q)} from sandbox_ad_objects where workspace_id = ${workspaceId} order by created_at, id`;
+  return query(q)<
+    SandboxAdObjectRow[]
+  >`select ${columns(q)} from sandbox_ad_objects where workspace_id = ${workspaceId} order by created_at, id`;
 }
 
 /** The grant's objects of one kind named exactly `name` (Graph's list edges filtered by name). */
-export function findSandboxAdObjectsByName(q: Queryable, grantId: string, kind: SandboxAdKind, name: string): Promise<SandboxAdObjectRow[]> {
+export function findSandboxAdObjectsByName(
+  q: Queryable,
+  grantId: string,
+  kind: SandboxAdKind,
+  name: string,
+): Promise<SandboxAdObjectRow[]> {
   return query(q)<SandboxAdObjectRow[]>`
     select ${columns(q)} from sandbox_ad_objects where grant_id = ${grantId} and kind = ${kind} and fields->>'name' = ${name} order by created_at, id`;
 }
 
 /** Merges `fields` into an object's recorded fields (an edit at the platform); false when the grant has no such object. */
-export async function updateSandboxAdFieldsByGrant(q: Queryable, grantId: string, id: string, fields: Record<string, unknown>, now: Date): Promise<boolean> {
+export async function updateSandboxAdFieldsByGrant(
+  q: Queryable,
+  grantId: string,
+  id: string,
+  fields: Record<string, unknown>,
+  now: Date,
+): Promise<boolean> {
   const sql = query(q);
-  const rows = await sql`update sandbox_ad_objects set fields = fields || ${sql.json(fields as never)}, updated_at = ${now} where id = ${id} and grant_id = ${grantId} returning id`;
+  const rows =
+    await sql`update sandbox_ad_objects set fields = fields || ${sql.json(fields as never)}, updated_at = ${now} where id = ${id} and grant_id = ${grantId} returning id`;
   return rows.length > 0;
 }

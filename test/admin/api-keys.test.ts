@@ -3,7 +3,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
-import { isFocused, launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
+import {
+  isFocused,
+  launchBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+} from './helpers/browser.ts';
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
@@ -83,12 +90,18 @@ describe('admin panel: API keys', () => {
     await expect.poll(() => isFocused(confirm.getByRole('button', { name: 'Cancel' }))).toBe(true);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
-    await page.getByRole('row', { name: /CI runner/ }).getByText('Active').waitFor();
+    await page
+      .getByRole('row', { name: /CI runner/ })
+      .getByText('Active')
+      .waitFor();
     expect((await callApi(key)).status).toBe(200);
 
     await page.getByRole('button', { name: 'Revoke CI runner' }).click();
     await page.getByRole('dialog', { name: 'Revoke API key?' }).getByRole('button', { name: 'Revoke key' }).click();
-    await page.getByRole('row', { name: /CI runner/ }).getByText('Revoked').waitFor();
+    await page
+      .getByRole('row', { name: /CI runner/ })
+      .getByText('Revoked')
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Revoke CI runner' }).count()).toBe(0);
     await page.getByRole('status').filter({ hasText: 'revoked' }).waitFor();
 
@@ -116,7 +129,9 @@ describe('admin panel: API keys', () => {
     await page.keyboard.press('Tab');
     await expect.poll(() => isFocused(create)).toBe(true);
     await page.keyboard.press('Enter');
-    await expect.poll(() => isFocused(page.getByRole('dialog', { name: 'Create API key' }).getByLabel('Name'))).toBe(true);
+    await expect
+      .poll(() => isFocused(page.getByRole('dialog', { name: 'Create API key' }).getByLabel('Name')))
+      .toBe(true);
     await page.keyboard.type('Keyboard key');
     await page.keyboard.press('Enter');
     const secret = page.getByRole('dialog', { name: 'Save your new API key' }).getByLabel('API key');
@@ -130,11 +145,24 @@ describe('admin panel: API keys', () => {
   });
 
   it('shows the role each key acts with, and that a departed member’s keys were revoked with them', async () => {
-    const inv = (await (await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email: uniqueEmail('leaver'), role: 'admin' } })).json()) as any;
-    const joined = (await (await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'Charles Babbage', password: 'leaver password' } })).json()) as any;
+    const inv = await (
+      await t.request('/api/v1/invitations', {
+        method: 'POST',
+        token: owner.token,
+        json: { email: uniqueEmail('leaver'), role: 'admin' },
+      })
+    ).json();
+    const joined = await (
+      await t.request('/api/v1/invitations/accept', {
+        method: 'POST',
+        json: { token: inv.token, name: 'Charles Babbage', password: 'leaver password' },
+      })
+    ).json();
     await t.createKey(joined.login.access_token, 'Babbage export');
     await t.createKey(owner.token, 'Owner sync');
-    expect((await t.request(`/api/v1/members/${joined.user.id}`, { method: 'DELETE', token: owner.token })).status).toBe(204);
+    expect(
+      (await t.request(`/api/v1/members/${joined.user.id}`, { method: 'DELETE', token: owner.token })).status,
+    ).toBe(204);
 
     const { page, context, problems } = await openPage(browser, server.url);
     await page.goto('/admin/api-keys');

@@ -6,7 +6,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
-import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems, type AdminPage } from './helpers/browser.ts';
+import {
+  launchBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+  type AdminPage,
+} from './helpers/browser.ts';
 import { getSequence, ok, pendingSequence, sendingWorkspace, type SendingWorkspace } from './helpers/sequences.ts';
 
 let t: TestApp;
@@ -35,7 +42,8 @@ async function openSignedIn(url: string, heading: string): Promise<AdminPage> {
   return admin;
 }
 
-const detail = (page: Page, term: string) => page.getByRole('region', { name: 'Sequence details' }).locator(`dt:text-is("${term}") + dd`);
+const detail = (page: Page, term: string) =>
+  page.getByRole('region', { name: 'Sequence details' }).locator(`dt:text-is("${term}") + dd`);
 
 describe('admin panel: approvals', () => {
   it('opens the approval_url after sign-in with the rendered preview, and approves the revision shown', async () => {
@@ -75,7 +83,10 @@ describe('admin panel: approvals', () => {
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
 
     const approved = await getSequence(t, ws.owner.token, seq.id);
-    expect(approved).toMatchObject({ status: 'approved', approval: { decision: 'approved', revision: 1, by: ws.owner.userId, note: 'Looks good.' } });
+    expect(approved).toMatchObject({
+      status: 'approved',
+      approval: { decision: 'approved', revision: 1, by: ws.owner.userId, note: 'Looks good.' },
+    });
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });
@@ -86,7 +97,9 @@ describe('admin panel: approvals', () => {
     await page.getByRole('button', { name: 'Reject' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reject this sequence?' });
     await dialog.getByRole('button', { name: 'Reject' }).click();
-    expect(await dialog.getByLabel('Note for the author').evaluate((el) => (el as HTMLTextAreaElement).validity.valid)).toBe(false);
+    expect(
+      await dialog.getByLabel('Note for the author').evaluate((el) => (el as HTMLTextAreaElement).validity.valid),
+    ).toBe(false);
     expect((await getSequence(t, ws.owner.token, seq.id)).status).toBe('pending_approval');
 
     await dialog.getByLabel('Note for the author').fill('Softer tone, please.');
@@ -95,7 +108,10 @@ describe('admin panel: approvals', () => {
     expect(await detail(page, 'Status').textContent()).toBe('Draft');
     expect(await detail(page, 'Last decision').textContent()).toContain('Softer tone, please.');
     const rejected = await getSequence(t, ws.owner.token, seq.id);
-    expect(rejected).toMatchObject({ status: 'draft', approval: { decision: 'rejected', revision: 1, note: 'Softer tone, please.' } });
+    expect(rejected).toMatchObject({
+      status: 'draft',
+      approval: { decision: 'rejected', revision: 1, note: 'Softer tone, please.' },
+    });
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });
@@ -107,14 +123,21 @@ describe('admin panel: approvals', () => {
 
     // Meanwhile it goes back to draft, is edited and submitted again: revision 2.
     const token = ws.owner.token;
-    await ok(t.request(`/api/v1/sequences/${seq.id}/reject`, { method: 'POST', token, json: { note: 'edit the subject' } }));
+    await ok(
+      t.request(`/api/v1/sequences/${seq.id}/reject`, { method: 'POST', token, json: { note: 'edit the subject' } }),
+    );
     const edited = { name: 'Moving target', steps: [{ subject: 'Hello again {{first_name}}', body: 'Hello.' }] };
-    await ok(t.request(`/api/v1/sequences/${seq.id}`, { method: 'PATCH', token, headers: { 'If-Match': '1' }, json: edited }));
+    await ok(
+      t.request(`/api/v1/sequences/${seq.id}`, { method: 'PATCH', token, headers: { 'If-Match': '1' }, json: edited }),
+    );
     expect((await ok(t.request(`/api/v1/sequences/${seq.id}/submit`, { method: 'POST', token }))).revision).toBe(2);
 
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Approve revision 1' }).click();
-    await page.getByRole('alert').filter({ hasText: 'You reviewed revision 1, but the sequence is now at revision 2' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'You reviewed revision 1, but the sequence is now at revision 2' })
+      .waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect((await getSequence(t, token, seq.id)).status).toBe('pending_approval');
 
@@ -128,7 +151,13 @@ describe('admin panel: approvals', () => {
 
   it('highlights a blocking check and does not offer approval while it fails', async () => {
     const seq = await pendingSequence(t, ws, 'No address');
-    await ok(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: ws.owner.token, json: { postal_address: null } }));
+    await ok(
+      t.request('/api/v1/workspace/settings', {
+        method: 'PATCH',
+        token: ws.owner.token,
+        json: { postal_address: null },
+      }),
+    );
     try {
       const { page, context, problems } = await openSignedIn(seq.approval_url, 'No address');
       const blocking = page.getByRole('region', { name: 'Checks' }).locator('.check-blocking');
@@ -141,7 +170,13 @@ describe('admin panel: approvals', () => {
       expect(unexpectedProblems(problems)).toEqual([]);
       await context.close();
     } finally {
-      await ok(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: ws.owner.token, json: { postal_address: '1 Main St, Springfield' } }));
+      await ok(
+        t.request('/api/v1/workspace/settings', {
+          method: 'PATCH',
+          token: ws.owner.token,
+          json: { postal_address: '1 Main St, Springfield' },
+        }),
+      );
     }
   });
 
@@ -151,7 +186,9 @@ describe('admin panel: approvals', () => {
     const row = page.locator(`tr[data-sequence-id="${seq.id}"]`);
     await row.getByText('sales@sandbox.example').waitFor();
     await row.getByText('Sandbox', { exact: true }).waitFor();
-    expect(await page.locator('tr[data-sequence-id]').count()).toBe((await ok(t.request('/api/v1/sequences?status=pending_approval', { token: ws.owner.token }))).data.length);
+    expect(await page.locator('tr[data-sequence-id]').count()).toBe(
+      (await ok(t.request('/api/v1/sequences?status=pending_approval', { token: ws.owner.token }))).data.length,
+    );
     await page.screenshot({ path: screenshotPath('approvals-list') });
 
     await row.getByRole('link', { name: 'Review Listed one' }).click();

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { playHuman, type Connector } from '../handlers/connectors/human.ts';
-import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems, type AdminPage } from './helpers/browser.ts';
+import {
+  launchBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+  type AdminPage,
+} from './helpers/browser.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -29,7 +36,10 @@ function newOwner(): Promise<SignupResult> {
   return t.signup({ name: 'Ada Lovelace', workspace_name: 'Analytical Engines' });
 }
 
-async function startConnector(token: string, body: Record<string, unknown> = { provider: 'gmail' }): Promise<Connector> {
+async function startConnector(
+  token: string,
+  body: Record<string, unknown> = { provider: 'gmail' },
+): Promise<Connector> {
   const res = await t.request('/api/v1/connectors/oauth', { method: 'POST', token, json: body });
   expect(res.status).toBe(201);
   return (await res.json()) as Connector;
@@ -65,7 +75,9 @@ describe('admin panel: connectors', () => {
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
 
     const popup = page.waitForEvent('popup');
-    const followed = page.waitForRequest((r) => /\/api\/v1\/connectors\/conn_[0-9a-z]+\?wait_seconds=25$/.test(r.url()));
+    const followed = page.waitForRequest((r) =>
+      /\/api\/v1\/connectors\/conn_[0-9a-z]+\?wait_seconds=25$/.test(r.url()),
+    );
     await page.getByRole('button', { name: 'Connect Gmail' }).click();
     const consent = await popup;
     await consent.waitForLoadState();
@@ -128,7 +140,11 @@ describe('admin panel: connectors', () => {
     await page.screenshot({ path: screenshotPath('connectors-sandbox-mailbox'), fullPage: true });
 
     // Refresh picks up mail sent elsewhere (an agent, over the API).
-    await t.request(`/api/v1/connectors/${connector.id}/test-email`, { method: 'POST', token: owner.token, json: { to: 'babbage@example.com' } });
+    await t.request(`/api/v1/connectors/${connector.id}/test-email`, {
+      method: 'POST',
+      token: owner.token,
+      json: { to: 'babbage@example.com' },
+    });
     await mailbox.getByRole('button', { name: 'Refresh' }).click();
     await mailbox.getByRole('listitem').filter({ hasText: 'babbage@example.com' }).waitFor();
     expect(unexpectedProblems(problems)).toEqual([]);
@@ -141,7 +157,9 @@ describe('admin panel: connectors', () => {
     const { page, context, problems } = await openConnectors(owner);
     await row(page, connector.id).getByText('Connected', { exact: true }).waitFor();
     // Disconnected elsewhere after the page loaded: the page still offers the test email.
-    expect((await t.request(`/api/v1/connectors/${connector.id}`, { method: 'DELETE', token: owner.token })).status).toBe(200);
+    expect(
+      (await t.request(`/api/v1/connectors/${connector.id}`, { method: 'DELETE', token: owner.token })).status,
+    ).toBe(200);
 
     await row(page, connector.id).getByRole('button', { name: 'Send test email from stale@sandbox.example' }).click();
     const dialog = page.getByRole('dialog', { name: 'Send a test email' });
@@ -181,15 +199,27 @@ describe('admin panel: connectors', () => {
     const owner = await newOwner();
     const connector = await connected(owner.token, 'owners@sandbox.example');
     const email = uniqueEmail('member');
-    const inv = (await (await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email, role: 'member' } })).json()) as { token: string };
+    const inv = (await (
+      await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email, role: 'member' } })
+    ).json()) as { token: string };
     const password = 'member password here';
-    expect((await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'Charles Babbage', password } })).status).toBe(201);
+    expect(
+      (
+        await t.request('/api/v1/invitations/accept', {
+          method: 'POST',
+          json: { token: inv.token, name: 'Charles Babbage', password },
+        })
+      ).status,
+    ).toBe(201);
 
     const { page, context, problems } = await openConnectors({ email, password });
     await row(page, connector.id).getByRole('button', { name: 'Disconnect owners@sandbox.example' }).click();
     const confirm = page.getByRole('dialog', { name: 'Disconnect this account?' });
     await confirm.getByRole('button', { name: 'Disconnect' }).click();
-    await confirm.getByRole('alert').getByText('Only workspace admins, or the member who connected it, can revoke a connector.').waitFor();
+    await confirm
+      .getByRole('alert')
+      .getByText('Only workspace admins, or the member who connected it, can revoke a connector.')
+      .waitFor();
     expect(await connectorStatus(owner.token, connector.id)).toBe('connected');
     expect(unexpectedProblems(problems, [403])).toEqual([]);
     await context.close();

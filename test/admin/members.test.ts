@@ -38,7 +38,11 @@ async function accept(token: string, name: string): Promise<Member & { status: n
 
 /** Invites and accepts through the API (the way the person would, with the token handed over). */
 async function addMember(name: string): Promise<Member> {
-  const res = await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email: uniqueEmail('member'), role: 'member' } });
+  const res = await t.request('/api/v1/invitations', {
+    method: 'POST',
+    token: owner.token,
+    json: { email: uniqueEmail('member'), role: 'member' },
+  });
   expect(res.status).toBe(201);
   const invitation = (await res.json()) as { token: string };
   const member = await accept(invitation.token, name);
@@ -75,7 +79,10 @@ describe('admin panel: members', () => {
     await handover.getByRole('button', { name: 'Copy' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
     await handover.getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('status').filter({ hasText: `Invitation created for ${email}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Invitation created for ${email}` })
+      .waitFor();
 
     const grace = await accept(token, 'Grace Hopper');
     expect(grace.status).toBe(201);
@@ -116,8 +123,18 @@ describe('admin panel: members', () => {
     const list = await t.request('/api/v1/api-keys', { token: member.token });
     expect(list.status).toBe(403);
     expect(((await list.json()) as { code: string }).code).toBe('forbidden');
-    expect((await t.request('/api/v1/api-keys', { method: 'POST', token: member.token, json: { name: 'sneaky' } })).status).toBe(403);
-    expect((await t.request('/api/v1/invitations', { method: 'POST', token: member.token, json: { email: uniqueEmail(), role: 'admin' } })).status).toBe(403);
+    expect(
+      (await t.request('/api/v1/api-keys', { method: 'POST', token: member.token, json: { name: 'sneaky' } })).status,
+    ).toBe(403);
+    expect(
+      (
+        await t.request('/api/v1/invitations', {
+          method: 'POST',
+          token: member.token,
+          json: { email: uniqueEmail(), role: 'admin' },
+        })
+      ).status,
+    ).toBe(403);
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });
@@ -150,7 +167,11 @@ describe('admin panel: members', () => {
 
   it('lets a person who already has an account join by signing in, never by guessing on the join form', async () => {
     const existing = await t.signup({ name: 'Sophie Germain', workspace_name: 'Elasticity' });
-    const res = await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email: existing.email, role: 'member' } });
+    const res = await t.request('/api/v1/invitations', {
+      method: 'POST',
+      token: owner.token,
+      json: { email: existing.email, role: 'member' },
+    });
     const invitation = (await res.json()) as { token: string };
     const { page, context, problems } = await openPage(browser, server.url);
     await page.goto('/admin/join');
@@ -170,7 +191,11 @@ describe('admin panel: members', () => {
   });
 
   it('lets an invited person join from the join page with the token', async () => {
-    const res = await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email: uniqueEmail('join'), role: 'member' } });
+    const res = await t.request('/api/v1/invitations', {
+      method: 'POST',
+      token: owner.token,
+      json: { email: uniqueEmail('join'), role: 'member' },
+    });
     const invitation = (await res.json()) as { token: string };
     const { page, context, problems } = await openPage(browser, server.url);
     await page.goto('/admin');

@@ -65,7 +65,9 @@ describe('admin panel: serving and headers', () => {
   });
 
   it('has a policy without inline scripts or styles and forbids framing', () => {
-    const directives = Object.fromEntries(panelContentSecurityPolicy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+    const directives = Object.fromEntries(
+      panelContentSecurityPolicy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]),
+    );
     expect(directives['script-src']).toBe("'self'");
     expect(directives['style-src']).toBe("'self'");
     expect(directives['frame-ancestors']).toBe("'none'");
@@ -96,7 +98,11 @@ describe('admin panel: serving and headers', () => {
     for (const url of urls) {
       const res = await t.request(url);
       expect(res.status, url).toBe(200);
-      const type = url.endsWith('.js') ? 'text/javascript; charset=utf-8' : url.endsWith('.css') ? 'text/css; charset=utf-8' : 'image/svg+xml';
+      const type = url.endsWith('.js')
+        ? 'text/javascript; charset=utf-8'
+        : url.endsWith('.css')
+          ? 'text/css; charset=utf-8'
+          : 'image/svg+xml';
       expect(res.headers.get('content-type'), url).toBe(type);
       expect(res.headers.get('cache-control'), url).toBe('public, max-age=31536000, immutable');
       expectSecurityHeaders(res);
@@ -172,11 +178,13 @@ describe('admin panel: in the browser', () => {
     // Guards the guard: the watcher the other tests rely on does see violations.
     const { page, context, problems } = await openPage(browser, server.url);
     await page.goto('/admin');
-    await page.evaluate(() => {
-      const s = document.createElement('script');
-      s.textContent = 'window.inlineRan = true';
-      document.head.append(s);
-    }).catch(() => undefined);
+    await page
+      .evaluate(() => {
+        const s = document.createElement('script');
+        s.textContent = 'window.inlineRan = true';
+        document.head.append(s);
+      })
+      .catch(() => undefined);
     await expect.poll(() => problems.some((p) => p.startsWith('csp:'))).toBe(true);
     expect(await page.evaluate(() => 'inlineRan' in window)).toBe(false);
     await context.close();
@@ -211,10 +219,14 @@ describe('admin panel: in the browser', () => {
     expect(await context.cookies()).toEqual([]);
     expect(page.url()).not.toContain(token);
     expect(requests.every((r) => !r.url.includes(token))).toBe(true);
-    const apiCalls = requests.filter((r) => new URL(r.url).pathname.startsWith('/api/v1/') && !r.url.endsWith('/login'));
+    const apiCalls = requests.filter(
+      (r) => new URL(r.url).pathname.startsWith('/api/v1/') && !r.url.endsWith('/login'),
+    );
     expect(apiCalls.length).toBeGreaterThan(0);
     expect(apiCalls.every((r) => r.authorization === `Bearer ${token}`)).toBe(true);
-    expect(requests.filter((r) => !new URL(r.url).pathname.startsWith('/api/')).every((r) => r.authorization === undefined)).toBe(true);
+    expect(
+      requests.filter((r) => !new URL(r.url).pathname.startsWith('/api/')).every((r) => r.authorization === undefined),
+    ).toBe(true);
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });
@@ -231,7 +243,12 @@ describe('admin panel: logs', () => {
     });
     const db = await createTestDatabase();
     const config = loadConfig({ LOG_LEVEL: 'debug' });
-    const services = await createServices({ db, config, log: pino({ level: 'debug' }, sink), argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 } });
+    const services = await createServices({
+      db,
+      config,
+      log: pino({ level: 'debug' }, sink),
+      argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
+    });
     const app = createApp(services.deps);
     try {
       const json = (body: unknown, token?: string) => ({
@@ -240,7 +257,10 @@ describe('admin panel: logs', () => {
         body: JSON.stringify(body),
       });
       const password = 'a very secret password';
-      const signup = await app.request('/api/v1/users/signup', json({ email: 'logs@example.com', password, name: 'L', workspace_name: 'W' }));
+      const signup = await app.request(
+        '/api/v1/users/signup',
+        json({ email: 'logs@example.com', password, name: 'L', workspace_name: 'W' }),
+      );
       const token = ((await signup.json()) as { login: { access_token: string } }).login.access_token;
       await app.request('/admin/api-keys');
       const created = await app.request('/api/v1/api-keys', json({ name: 'log test' }, token));
@@ -250,7 +270,8 @@ describe('admin panel: logs', () => {
       const log = lines.join('');
       expect(log).toContain('"path":"/admin/api-keys"');
       expect(log).toContain('"path":"/api/v1/api-keys"');
-      for (const secret of [password, 'wrong password!', token, key, key.split('_')[2]]) expect(log).not.toContain(secret);
+      for (const secret of [password, 'wrong password!', token, key, key.split('_')[2]])
+        expect(log).not.toContain(secret);
     } finally {
       await services.close();
       await db.close();

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
-import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems, type AdminPage } from './helpers/browser.ts';
+import {
+  launchBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+  type AdminPage,
+} from './helpers/browser.ts';
 import { ok, pendingSequence, sendingWorkspace, type SendingWorkspace } from './helpers/sequences.ts';
 
 let t: TestApp;
@@ -25,7 +32,10 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const leads = Array.from({ length: PAGE + 2 }, (_, i) => ({ email: `lead${i}@example.com`, first_name: `Lead${i}` }));
   ws = await sendingWorkspace(t, leads);
-  bulk = await launched('Bulk intro', ws.leads.slice(0, PAGE + 1).map((l) => l.id));
+  bulk = await launched(
+    'Bulk intro',
+    ws.leads.slice(0, PAGE + 1).map((l) => l.id),
+  );
   single = await launched('Single follow-up', [ws.leads[PAGE + 1].id]);
   await sendEverythingDue();
   const sent = await ok(t.request('/api/v1/sent-messages?status=sent&limit=100', { token: ws.owner.token }));
@@ -42,8 +52,12 @@ afterAll(async () => {
 async function launched(name: string, leadIds: string[]): Promise<any> {
   const token = ws.owner.token;
   const seq = await pendingSequence(t, ws, name);
-  await ok(t.request(`/api/v1/sequences/${seq.id}/approve`, { method: 'POST', token, json: { revision: seq.revision } }));
-  const launch = await ok(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token, json: { enroll: { lead_ids: leadIds } } }));
+  await ok(
+    t.request(`/api/v1/sequences/${seq.id}/approve`, { method: 'POST', token, json: { revision: seq.revision } }),
+  );
+  const launch = await ok(
+    t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token, json: { enroll: { lead_ids: leadIds } } }),
+  );
   expect(launch.sequence.status).toBe('active');
   return launch.sequence;
 }
@@ -105,7 +119,9 @@ describe('admin panel: sent messages', () => {
     expect(new URL(page.url()).search).toBe('?status=failed');
     await page.getByLabel('Status').selectOption('sent');
     await page.getByText(`${PAGE} messages shown`).waitFor();
-    expect(await rows(page).evaluateAll((trs) => trs.every((tr) => (tr as HTMLElement).dataset.status === 'sent'))).toBe(true);
+    expect(
+      await rows(page).evaluateAll((trs) => trs.every((tr) => (tr as HTMLElement).dataset.status === 'sent')),
+    ).toBe(true);
 
     await page.reload();
     await page.getByText(`${PAGE} messages shown`).waitFor();
@@ -131,13 +147,16 @@ describe('admin panel: sent messages', () => {
 
   it('says what an uncertain message means', async () => {
     // Only a process dying between handing a message to the provider and recording it makes one.
-    const [message] = (await ok(t.request(`/api/v1/sent-messages?sequence_id=${single.id}`, { token: ws.owner.token }))).data;
+    const [message] = (await ok(t.request(`/api/v1/sent-messages?sequence_id=${single.id}`, { token: ws.owner.token })))
+      .data;
     await t.db.sql`update sequence_messages set status = 'uncertain' where id = ${message.id}`;
     try {
       const { page, context, problems } = await openSentMessages('/admin/sent-messages?status=uncertain');
       const row = page.locator(`tr[data-message-id="${message.id}"]`);
       await row.getByText('May have been delivered; never retried.').waitFor();
-      expect(await row.locator('.status-uncertain').getAttribute('title')).toMatch(/^May have been delivered; never retried\./);
+      expect(await row.locator('.status-uncertain').getAttribute('title')).toMatch(
+        /^May have been delivered; never retried\./,
+      );
       expect(await rows(page).count()).toBe(1);
       expect(unexpectedProblems(problems)).toEqual([]);
       await context.close();

@@ -88,10 +88,17 @@ describe('admin panel: sign-in', () => {
     // Its own owner: the test before moved the clock past the first owner's token.
     const hub = await t.signup({ name: 'Alan Turing', workspace_name: 'Bletchley Park' });
     const invite = async (email: string) =>
-      ((await (await t.request('/api/v1/invitations', { method: 'POST', token: hub.token, json: { email, role: 'member' } })).json()) as { token: string }).token;
+      (
+        (await (
+          await t.request('/api/v1/invitations', { method: 'POST', token: hub.token, json: { email, role: 'member' } })
+        ).json()) as { token: string }
+      ).token;
     const email = uniqueEmail('returning');
     const password = 'returning password';
-    const accepted = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: await invite(email), name: 'Grace Hopper', password } });
+    const accepted = await t.request('/api/v1/invitations/accept', {
+      method: 'POST',
+      json: { token: await invite(email), name: 'Grace Hopper', password },
+    });
     const userId = ((await accepted.json()) as { user: { id: string } }).user.id;
     expect((await t.request(`/api/v1/members/${userId}`, { method: 'DELETE', token: hub.token })).status).toBe(204);
 

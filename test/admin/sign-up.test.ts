@@ -48,7 +48,11 @@ describe('admin panel: create an account', () => {
     await dialog.getByRole('button', { name: 'Create key' }).click();
     const key = await page.getByRole('dialog', { name: 'Save your new API key' }).getByLabel('API key').inputValue();
     const me = await t.request('/api/v1/users/me', { token: key });
-    expect(await me.json()).toMatchObject({ user: { email, name: 'Grace Hopper' }, workspace: { name: 'Compilers Inc' }, credential: { type: 'api_key' } });
+    expect(await me.json()).toMatchObject({
+      user: { email, name: 'Grace Hopper' },
+      workspace: { name: 'Compilers Inc' },
+      credential: { type: 'api_key' },
+    });
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../admin/helpers/browser.ts';
 import { createTestApp, listen, type TestApp } from '../helpers/app.ts';
 
-const contract = yaml.load(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as { info: { version: string } };
+const contract = yaml.load(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as {
+  info: { version: string };
+};
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
@@ -31,7 +33,10 @@ describe('GET /docs in a browser', () => {
     const requested: string[] = [];
     context.on('request', (request) => requested.push(request.url()));
     // Anything bound elsewhere is refused before it leaves, so the test never depends on the network.
-    await context.route((url) => url.origin !== server.url, (route) => route.abort());
+    await context.route(
+      (url) => url.origin !== server.url,
+      (route) => route.abort(),
+    );
     await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
     await page.getByText('Check service health').first().waitFor();
     await page.waitForLoadState('networkidle');
@@ -40,7 +45,7 @@ describe('GET /docs in a browser', () => {
     await context.close();
   });
 
-  it('shows the service\'s version and none of Scalar\'s hosted-product buttons', async () => {
+  it("shows the service's version and none of Scalar's hosted-product buttons", async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
     // The version badge sits beside the title once the document has rendered.

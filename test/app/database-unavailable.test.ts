@@ -34,11 +34,19 @@ async function expectUnavailable(res: Response): Promise<void> {
   expect(body).toMatchObject({ code: 'database_unavailable', status: 503 });
 }
 
-const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+const mcpHeaders = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
 
 function callTool(name: string, args: Record<string, unknown>, credential: string) {
   const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } };
-  return t.request('/mcp', { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${credential}` }, body: JSON.stringify(body) });
+  return t.request('/mcp', {
+    method: 'POST',
+    headers: { ...mcpHeaders, authorization: `Bearer ${credential}` },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('a database that cannot be reached', () => {
@@ -47,8 +55,19 @@ describe('a database that cannot be reached', () => {
     await proxied.cut();
     try {
       await expectUnavailable(await t.request('/api/v1/api-keys', { token: owner.token }));
-      await expectUnavailable(await t.request('/api/v1/users/login', { method: 'POST', json: { email: owner.email, password: owner.password } }));
-      await expectUnavailable(await t.request('/api/v1/api-keys', { method: 'POST', token: owner.token, json: { name: 'during the outage' } }));
+      await expectUnavailable(
+        await t.request('/api/v1/users/login', {
+          method: 'POST',
+          json: { email: owner.email, password: owner.password },
+        }),
+      );
+      await expectUnavailable(
+        await t.request('/api/v1/api-keys', {
+          method: 'POST',
+          token: owner.token,
+          json: { name: 'during the outage' },
+        }),
+      );
 
       const res = await callTool('list_api_keys', {}, owner.token);
       if (res.status === 200) {
@@ -63,7 +82,14 @@ describe('a database that cannot be reached', () => {
       await proxied.restore();
     }
     expect((await t.request('/api/v1/api-keys', { token: owner.token })).status).toBe(200);
-    expect((await t.request('/api/v1/users/login', { method: 'POST', json: { email: owner.email, password: owner.password } })).status).toBe(200);
+    expect(
+      (
+        await t.request('/api/v1/users/login', {
+          method: 'POST',
+          json: { email: owner.email, password: owner.password },
+        })
+      ).status,
+    ).toBe(200);
     const after = await callTool('list_api_keys', {}, key.key);
     expect(after.status).toBe(200);
     expect(((await after.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
@@ -82,7 +108,11 @@ describe('clients during an outage', () => {
 
   it('the SDK retries database_unavailable after Retry-After and succeeds', async () => {
     served.length = 0;
-    const client = createClient({ baseUrl: 'http://service.test', credential: owner.token, fetch: serveRestoringOn503 });
+    const client = createClient({
+      baseUrl: 'http://service.test',
+      credential: owner.token,
+      fetch: serveRestoringOn503,
+    });
     await proxied.cut();
     const page = await client.list_api_keys({ limit: 5 });
     expect(page.data.length).toBeGreaterThan(0);
@@ -96,7 +126,14 @@ describe('clients during an outage', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const bin = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
     const mcp = new Client({ name: 'outage', version: '1' });
-    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [bin], env: { PATH: process.env.PATH ?? '', SERVICE_API_KEY: key.key, SERVICE_API_BASE: url }, cwd: '/' }));
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin],
+        env: { PATH: process.env.PATH ?? '', SERVICE_API_KEY: key.key, SERVICE_API_BASE: url },
+        cwd: '/',
+      }),
+    );
     try {
       served.length = 0;
       await proxied.cut();

@@ -7,8 +7,12 @@ import { errorStatus, type ErrorCode } from '../../src/errors.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { postMcp, rpc } from '../mcp/fixtures/mcp-post.ts';
 
-const contract = yaml.load(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as { info: { version: string } };
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const contract = yaml.load(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as {
+  info: { version: string };
+};
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 let t: TestApp;
 let page: string;
@@ -45,7 +49,7 @@ describe('GET /docs/errors', () => {
 });
 
 describe('problem type', () => {
-  it('points at the code\'s row of the error reference this service serves', async () => {
+  it("points at the code's row of the error reference this service serves", async () => {
     const responses = [await t.request('/api/v1/users/me'), await t.request('/api/v1/no-such-thing')];
     for (const res of responses) {
       const problem = (await res.json()) as { type: string; code: string };
@@ -69,10 +73,14 @@ describe('GET /favicon.ico', () => {
 });
 
 describe('the service version', () => {
-  it('is the contract\'s info.version in package.json and in the MCP serverInfo', async () => {
+  it("is the contract's info.version in package.json and in the MCP serverInfo", async () => {
     expect(packageJson.version).toBe(contract.info.version);
     const { token } = await t.signup();
-    const init = rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    const init = rpc('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    });
     const res = await postMcp(t.app, init, { authorization: `Bearer ${token}` });
     const body = (await res.json()) as { result: { serverInfo: { version: string } } };
     expect(body.result.serverInfo.version).toBe(contract.info.version);

@@ -22,7 +22,10 @@ async function problem(res: Response) {
 
 describe('error responses', () => {
   it('answers validation failures with 400 and errors pointing at the fields', async () => {
-    const res = await t.request('/api/v1/users/signup', { method: 'POST', json: { email: 'not-an-email', password: 'longenough', name: '' } });
+    const res = await t.request('/api/v1/users/signup', {
+      method: 'POST',
+      json: { email: 'not-an-email', password: 'longenough', name: '' },
+    });
     expect(res.status).toBe(400);
     const body = await problem(res);
     expect(body.code).toBe('validation_failed');
@@ -38,7 +41,11 @@ describe('error responses', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await t.request('/api/v1/users/login', { method: 'POST', body: '{"email":', headers: { 'Content-Type': 'application/json' } });
+    const res = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      body: '{"email":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     await problem(res);
   });
@@ -57,13 +64,20 @@ describe('error responses', () => {
   });
 
   it('answers a wrong content type with 415', async () => {
-    const res = await t.request('/api/v1/users/login', { method: 'POST', body: 'email=a', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const res = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      body: 'email=a',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect((await problem(res)).code).toBe('unsupported_media_type');
   });
 
   it('answers a body over the limit with 413', async () => {
-    const res = await t.request('/api/v1/users/login', { method: 'POST', json: { email: 'a@example.com', password: 'x'.repeat(5000) } });
+    const res = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      json: { email: 'a@example.com', password: 'x'.repeat(5000) },
+    });
     expect(res.status).toBe(413);
     expect((await problem(res)).code).toBe('payload_too_large');
   });

@@ -20,7 +20,12 @@ beforeAll(async () => {
       done();
     },
   });
-  services = await createServices({ db, config: loadConfig({}), log: pino({ level: 'debug' }, sink), argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 } });
+  services = await createServices({
+    db,
+    config: loadConfig({}),
+    log: pino({ level: 'debug' }, sink),
+    argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
+  });
   app = createApp(services.deps);
 });
 afterAll(async () => {
@@ -29,15 +34,23 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, token?: string) =>
-  app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  app.request(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
 
 describe('structured logs', () => {
   it('log one JSON line per request with its request id and never a password, token or key', async () => {
     const password = 'very secret password 123';
-    const signup = (await (await post('/api/v1/users/signup', { email: 'log@example.com', password, name: 'L', workspace_name: 'W' })).json()) as any;
+    const signup = await (
+      await post('/api/v1/users/signup', { email: 'log@example.com', password, name: 'L', workspace_name: 'W' })
+    ).json();
     const token = signup.login.access_token as string;
-    const key = ((await (await post('/api/v1/api-keys', { name: 'k' }, token)).json()) as any).key as string;
-    const res = await app.request('/api/v1/users/me', { headers: { Authorization: `Bearer ${key}`, 'X-Request-Id': 'trace-me-12345' } });
+    const key = (await (await post('/api/v1/api-keys', { name: 'k' }, token)).json()).key as string;
+    const res = await app.request('/api/v1/users/me', {
+      headers: { Authorization: `Bearer ${key}`, 'X-Request-Id': 'trace-me-12345' },
+    });
     expect(res.status).toBe(200);
     await post('/api/v1/users/login', { email: 'log@example.com', password: 'wrong password!!' });
     const all = lines.join('');

@@ -75,7 +75,7 @@ describe.skipIf(!url)('two instances sharing one PostgreSQL database', () => {
     expect(await instanceB.authenticate(header)).toBeNull();
   });
 
-  it("refuses on one instance a key whose creator was removed through the other, on the next request", async () => {
+  it('refuses on one instance a key whose creator was removed through the other, on the next request', async () => {
     const owner = await seedMember(db.sql);
     const admin = await seedMember(db.sql, 'admin', owner.workspaceId);
     const { key } = await seedApiKey(db.sql, admin);

@@ -74,7 +74,10 @@ describe('authenticate', () => {
     const { key } = await seedApiKey(db.sql, member);
     expect(await auth.authenticate(`Bearer ${key}`)).toMatchObject({ role: 'member' });
     await db.sql`delete from memberships where user_id = ${member.userId}`;
-    await auth.settle({ target: { type: 'membership', workspaceId: member.workspaceId, userId: member.userId }, nonce: '' });
+    await auth.settle({
+      target: { type: 'membership', workspaceId: member.workspaceId, userId: member.userId },
+      nonce: '',
+    });
     expect(await auth.authenticate(`Bearer ${key}`)).toBeNull();
   });
 

@@ -45,7 +45,14 @@ describe('JwtService.verify on signed but untrustworthy tokens', () => {
   });
 
   it('rejects a token signed by an instance with a longer TTL once the TTL is lowered', async () => {
-    const longLived = createJwtService({ keys: [{ kid: 'k1', secret }], activeKid: 'k1', issuer, audience, ttlSeconds: 86_400, clock });
+    const longLived = createJwtService({
+      keys: [{ kid: 'k1', secret }],
+      activeKid: 'k1',
+      issuer,
+      audience,
+      ttlSeconds: 86_400,
+      clock,
+    });
     const { access_token } = await longLived.sign({ userId: 'usr_1', workspaceId: 'ws_1' });
     expect(await longLived.verify(access_token)).not.toBeNull();
     expect(await jwt.verify(access_token)).toBeNull();
@@ -79,7 +86,15 @@ describe('JwtService.verify on signed but untrustworthy tokens', () => {
 
   it('rejects JSON that is not an object or is not written the way the signer writes it', async () => {
     const headerText = JSON.stringify(header);
-    for (const payload of ['null', '[]', '"x"', '7', `${JSON.stringify(claims)} `, JSON.stringify(claims, null, 1), 'not json']) {
+    for (const payload of [
+      'null',
+      '[]',
+      '"x"',
+      '7',
+      `${JSON.stringify(claims)} `,
+      JSON.stringify(claims, null, 1),
+      'not json',
+    ]) {
       expect(await jwt.verify(signText(headerText, payload))).toBeNull();
     }
     expect(await jwt.verify(signText('[]', JSON.stringify(claims)))).toBeNull();
@@ -99,7 +114,8 @@ describe('JwtService.verify on signed but untrustworthy tokens', () => {
       { exp: Number.MAX_VALUE },
       { nbf: 'now' },
     ];
-    for (const change of cases) expect(await jwt.verify(sign(header, { ...claims, ...change })), JSON.stringify(change)).toBeNull();
+    for (const change of cases)
+      expect(await jwt.verify(sign(header, { ...claims, ...change })), JSON.stringify(change)).toBeNull();
   });
 
   it('accepts an audience list that names this service', async () => {

@@ -74,8 +74,19 @@ describe('JwtService', () => {
   it('rejects a hand-built alg none token', async () => {
     const { jwt, clock } = service();
     const now = Math.floor(clock.now().getTime() / 1000);
-    const payload = { iss: 'https://api.service.example', aud: 'service-api', sub: 'usr_1', wid: 'ws_1', jti: 'x', iat: now, exp: now + 900 };
-    for (const token of [`${b64({ alg: 'none', typ: 'at+jwt', kid: 'k1' })}.${b64(payload)}.`, `${b64({ alg: 'none' })}.${b64(payload)}.`]) {
+    const payload = {
+      iss: 'https://api.service.example',
+      aud: 'service-api',
+      sub: 'usr_1',
+      wid: 'ws_1',
+      jti: 'x',
+      iat: now,
+      exp: now + 900,
+    };
+    for (const token of [
+      `${b64({ alg: 'none', typ: 'at+jwt', kid: 'k1' })}.${b64(payload)}.`,
+      `${b64({ alg: 'none' })}.${b64(payload)}.`,
+    ]) {
       expect(await jwt.verify(token)).toBeNull();
     }
   });

@@ -58,7 +58,14 @@ describe('LastUsedRecorder', () => {
     });
     const owner = await seedMember(db.sql);
     const { key, keyId } = await seedApiKey(db.sql, owner);
-    const auth = createAuthenticator({ sql: db.sql, jwt, pepper: testPepper, clock, invalidation: 'local', lastUsedFlushMs: 3_600_000 });
+    const auth = createAuthenticator({
+      sql: db.sql,
+      jwt,
+      pepper: testPepper,
+      clock,
+      invalidation: 'local',
+      lastUsedFlushMs: 3_600_000,
+    });
     expect(await auth.authenticate(`Bearer ${key}`)).not.toBeNull();
     expect(await lastUsedAt(keyId)).toBeNull();
     await auth.close();

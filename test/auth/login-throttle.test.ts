@@ -12,7 +12,11 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 /** Ten failures ten seconds apart, each one only after a check that let it through. */
-async function failTenTimes(throttle: ReturnType<typeof createLoginThrottle>, clock: ReturnType<typeof fixedClock>, email: string) {
+async function failTenTimes(
+  throttle: ReturnType<typeof createLoginThrottle>,
+  clock: ReturnType<typeof fixedClock>,
+  email: string,
+) {
   for (let i = 0; i < 10; i += 1) {
     expect((await throttle.check(email, '203.0.113.7')).blocked).toBe(false);
     await throttle.recordFailure(email, '203.0.113.7');

@@ -75,7 +75,14 @@ describe('RateLimiter', () => {
     clock.advance(15);
     const rl = limiter(clock);
     const first = rl.check('headers', 2, 60, 'per-key');
-    expect(first).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 45, windowSeconds: 60, policy: 'per-key' });
+    expect(first).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      resetSeconds: 45,
+      windowSeconds: 60,
+      policy: 'per-key',
+    });
     expect(rateLimitHeaders(first)).toEqual({
       'RateLimit-Policy': '"per-key";q=2;w=60',
       RateLimit: '"per-key";r=1;t=45',

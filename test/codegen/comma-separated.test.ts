@@ -12,8 +12,20 @@ import { querySerializer, type OperationBinding } from '../../scripts/codegen/te
 import { generateDoc, removeDir, tempDir, typecheck, writeFiles, type GeneratedRun } from '../helpers/codegen.ts';
 import { ok, ref } from './synthetic-builders.ts';
 
-const status = { name: 'status', in: 'query', style: 'form', explode: false, schema: { type: 'array', items: ref('Status') } };
-const tags = { name: 'tag', in: 'query', style: 'form', explode: false, schema: { type: 'array', maxItems: 3, items: { type: 'string', maxLength: 5 } } };
+const status = {
+  name: 'status',
+  in: 'query',
+  style: 'form',
+  explode: false,
+  schema: { type: 'array', items: ref('Status') },
+};
+const tags = {
+  name: 'tag',
+  in: 'query',
+  style: 'form',
+  explode: false,
+  schema: { type: 'array', maxItems: 3, items: { type: 'string', maxLength: 5 } },
+};
 const ids = { name: 'id', in: 'query', explode: false, schema: { type: 'array', items: { type: 'integer' } } };
 const repeated = { name: 'label', in: 'query', schema: { type: 'array', items: { type: 'string' } } };
 const limit = { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
@@ -32,7 +44,10 @@ describe('operation model', () => {
     ['marks a form array that does not explode', { given: status, want: true }],
     ['marks one without a style (form is the query default)', { given: ids, want: true }],
     ['leaves an exploded array alone (the default)', { given: repeated, want: false }],
-    ['leaves a scalar with explode false alone', { given: { name: 'q', in: 'query', explode: false, schema: { type: 'string' } }, want: false }],
+    [
+      'leaves a scalar with explode false alone',
+      { given: { name: 'q', in: 'query', explode: false, schema: { type: 'string' } }, want: false },
+    ],
     ['leaves other styles alone', { given: { ...status, style: 'pipeDelimited' }, want: false }],
     ['leaves a header array alone', { given: { ...status, in: 'header' }, want: false }],
   ];
@@ -60,11 +75,20 @@ describe('emitted code for a comma-separated query array', () => {
 
   const parses: Array<[string, { given: Record<string, unknown>; want: Record<string, unknown> }]> = [
     ['splits at commas', { given: { status: 'queued,running' }, want: { status: ['queued', 'running'] } }],
-    ['drops repeats, blanks and spaces', { given: { status: ' queued,,queued , running' }, want: { status: ['queued', 'running'] } }],
+    [
+      'drops repeats, blanks and spaces',
+      { given: { status: ' queued,,queued , running' }, want: { status: ['queued', 'running'] } },
+    ],
     ['reads an empty value as no filter', { given: { status: '' }, want: {} }],
     ['reads an absent one as no filter', { given: {}, want: {} }],
-    ['reads a key sent twice as one list', { given: { status: ['queued', 'failed,queued'] }, want: { status: ['queued', 'failed'] } }],
-    ['checks and coerces the items of a typed array', { given: { id: '3,4', tag: 'a,b' }, want: { id: [3, 4], tag: ['a', 'b'] } }],
+    [
+      'reads a key sent twice as one list',
+      { given: { status: ['queued', 'failed,queued'] }, want: { status: ['queued', 'failed'] } },
+    ],
+    [
+      'checks and coerces the items of a typed array',
+      { given: { id: '3,4', tag: 'a,b' }, want: { id: [3, 4], tag: ['a', 'b'] } },
+    ],
     ['keeps exploded arrays as they were', { given: { label: 'a,b' }, want: { label: ['a,b'] } }],
   ];
   it.each(parses)('%s', (_, { given, want }) => {
@@ -75,7 +99,11 @@ describe('emitted code for a comma-separated query array', () => {
     const result = query.safeParse({ status: 'queued,done' });
     expect(result.success).toBe(false);
     expect(result.error!.issues).toEqual([
-      expect.objectContaining({ path: ['status'], message: 'has "done", which is not one of queued, running, failed', params: { code: 'invalid_value' } }),
+      expect.objectContaining({
+        path: ['status'],
+        message: 'has "done", which is not one of queued, running, failed',
+        params: { code: 'invalid_value' },
+      }),
     ]);
   });
 
@@ -88,7 +116,9 @@ describe('emitted code for a comma-separated query array', () => {
 
   it('lists the enum in the tool input schema and binds the argument as comma-joined', () => {
     const [tool] = run.tools;
-    expect(tool.inputSchema.properties).toMatchObject({ status: { type: 'array', items: { type: 'string', enum: ['queued', 'running', 'failed'] } } });
+    expect(tool.inputSchema.properties).toMatchObject({
+      status: { type: 'array', items: { type: 'string', enum: ['queued', 'running', 'failed'] } },
+    });
     expect(tool.binding.args).toEqual(
       expect.arrayContaining([
         { name: 'status', in: 'query', key: 'status', explode: false },
@@ -131,7 +161,10 @@ describe('SDK query serializer', () => {
     ],
   };
   const cases: Array<[string, { given: Record<string, unknown>; want: string }]> = [
-    ['joins an explode-false array with literal commas', { given: { status: ['queued', 'running'], limit: 5 }, want: 'status=queued,running&limit=5' }],
+    [
+      'joins an explode-false array with literal commas',
+      { given: { status: ['queued', 'running'], limit: 5 }, want: 'status=queued,running&limit=5' },
+    ],
     ['encodes each item, not the commas', { given: { status: ['a b', 'c&d'] }, want: 'status=a%20b,c%26d' }],
     ['leaves an empty array out', { given: { status: [], limit: 5 }, want: 'limit=5' }],
     ['repeats the key of an exploded array', { given: { label: ['a', 'b'] }, want: 'label=a&label=b' }],

@@ -11,7 +11,11 @@ import { generateDoc, removeDir, tempDir, typecheck, type GeneratedRun } from '.
 import { generateGlue, glueContract } from '../mcp/fixtures/glue-contract.ts';
 
 function operation(spec: JsonObject): OperationModel {
-  const doc = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/x': { get: { operationId: 'op', ...spec } } } };
+  const doc = {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: { '/x': { get: { operationId: 'op', ...spec } } },
+  };
   return buildModel({ doc, text: '', version: '3.1' }).operations[0];
 }
 const page = { description: 'page', content: { 'text/html': { schema: { type: 'string' } } } };
@@ -34,13 +38,20 @@ describe('mediaKind', () => {
 
 describe('operation model', () => {
   it('keeps every request media type in document order and prefers JSON for the tool', () => {
-    const op = operation({ requestBody: { content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } }, responses: { '200': jsonOk } });
+    const op = operation({
+      requestBody: {
+        content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } },
+      },
+      responses: { '200': jsonOk },
+    });
     expect(op.body?.media.map((m) => `${m.type}:${m.kind}`)).toEqual(['text/csv:text', 'application/json:json']);
     expect(op.body?.contentType).toBe('application/json');
   });
 
   it('requires a redirect Location of the handler even when the contract leaves it optional', () => {
-    const op = operation({ responses: { '302': redirect, '200': { ...page, headers: { 'X-Trace': { schema: { type: 'string' } } } } } });
+    const op = operation({
+      responses: { '302': redirect, '200': { ...page, headers: { 'X-Trace': { schema: { type: 'string' } } } } },
+    });
     expect(op.responses.map((r) => [r.status, r.headers])).toEqual([
       ['200', [{ name: 'X-Trace', required: false }]],
       ['302', [{ name: 'Location', required: true }]],
@@ -51,10 +62,19 @@ describe('operation model', () => {
 describe('isBrowserOnly', () => {
   const cases: Array<[string, { given: JsonObject; want: boolean }]> = [
     ['counts an operation answering only with an HTML page', { given: { '200': page, '400': problem }, want: true }],
-    ['counts an operation answering with a page or a redirect', { given: { '302': redirect, '200': page }, want: true }],
+    [
+      'counts an operation answering with a page or a redirect',
+      { given: { '302': redirect, '200': page }, want: true },
+    ],
     ['counts an operation answering only with a redirect', { given: { '303': redirect }, want: true }],
     ['leaves out an operation with a JSON answer', { given: { '200': jsonOk, '302': redirect }, want: false }],
-    ['leaves out a CSV download', { given: { '200': { description: 'csv', content: { 'text/csv': { schema: { type: 'string' } } } } }, want: false }],
+    [
+      'leaves out a CSV download',
+      {
+        given: { '200': { description: 'csv', content: { 'text/csv': { schema: { type: 'string' } } } } },
+        want: false,
+      },
+    ],
     ['leaves out an operation with no content', { given: { '204': { description: 'done' } }, want: false }],
     ['leaves out an operation that declares only errors', { given: { default: problem }, want: false }],
   ];
@@ -71,16 +91,24 @@ describe('browser-only operations in the manifest', () => {
   });
 
   it('accepts it excluded with a reason', () => {
-    expect(applyManifest([op], parseManifest({ tools: { op: { exclude: true, reason: 'a page' } } }), () => {})).toEqual([]);
+    expect(
+      applyManifest([op], parseManifest({ tools: { op: { exclude: true, reason: 'a page' } } }), () => {}),
+    ).toEqual([]);
   });
 
   it('leaves it out with a warning when there is no manifest (a third-party document)', async () => {
     const dir = tempDir('browser-only');
     try {
-      const doc = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/x': { get: { operationId: 'op', responses: { '200': page } } } } };
+      const doc = {
+        openapi: '3.1.0',
+        info: { title: 't', version: '1' },
+        paths: { '/x': { get: { operationId: 'op', responses: { '200': page } } } },
+      };
       const run = await generateDoc(dir, doc);
       expect(run.tools).toEqual([]);
-      expect(run.warnings).toContain('warning: op: GET /x answers only with HTML pages or redirects, which a browser follows and a tool cannot; it is not a tool');
+      expect(run.warnings).toContain(
+        'warning: op: GET /x answers only with HTML pages or redirects, which a browser follows and a tool cannot; it is not a tool',
+      );
     } finally {
       removeDir(dir);
     }
@@ -103,7 +131,9 @@ describe('emitted glue for the media contract', () => {
   });
 
   it('types a two-media body as a union tagged by the media type sent', () => {
-    expect(file('handlers.ts')).toMatch(/body: \(\{ contentType: "application\/json"; value: .*\} \| \{ contentType: "text\/csv"; value: .*\}\);/);
+    expect(file('handlers.ts')).toMatch(
+      /body: \(\{ contentType: "application\/json"; value: .*\} \| \{ contentType: "text\/csv"; value: .*\}\);/,
+    );
   });
 
   it('reads text results as text and returns declared redirects in the SDK bindings', () => {
@@ -115,7 +145,11 @@ describe('emitted glue for the media contract', () => {
 
   it('gives the tool of a two-media operation the JSON arguments and media type', () => {
     const tool = run.tools.find((t) => t.name === 'import_rows')!;
-    expect(tool.binding).toMatchObject({ body: 'merged', contentType: 'application/json', args: [{ name: 'rows', in: 'body', key: 'rows' }] });
+    expect(tool.binding).toMatchObject({
+      body: 'merged',
+      contentType: 'application/json',
+      args: [{ name: 'rows', in: 'body', key: 'rows' }],
+    });
   });
 
   it('type-checks, with handlers written against it, and refuses wrong handler results', async () => {
@@ -140,5 +174,7 @@ describe('emitted glue for the media contract', () => {
 
 it('keeps the glue contract free of JSON-only assumptions (every operation declares a non-JSON medium)', () => {
   const ops = buildModel({ doc: glueContract, text: '', version: '3.1' }).operations;
-  expect(ops.every((op) => op.responses.some((r) => r.kind === 'text') || op.body?.media.some((m) => m.kind === 'text'))).toBe(true);
+  expect(
+    ops.every((op) => op.responses.some((r) => r.kind === 'text') || op.body?.media.some((m) => m.kind === 'text')),
+  ).toBe(true);
 });

@@ -7,7 +7,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../scripts/codegen/load.ts';
 import { TOOL_SCHEMA_BUDGET } from '../../scripts/codegen/tools.ts';
-import { ajvCompileError, generateDoc, generateFrom, removeDir, strictAjv, strictProfileProblems, tempDir, toolNameProblems, typecheck, writeDocuments, writeFiles, type GeneratedRun, type ToolDescriptorJson } from '../helpers/codegen.ts';
+import {
+  ajvCompileError,
+  generateDoc,
+  generateFrom,
+  removeDir,
+  strictAjv,
+  strictProfileProblems,
+  tempDir,
+  toolNameProblems,
+  typecheck,
+  writeDocuments,
+  writeFiles,
+  type GeneratedRun,
+  type ToolDescriptorJson,
+} from '../helpers/codegen.ts';
 import { petstoreYaml } from './synthetic-real-shapes.ts';
 import { externalFiles, hardSpecs, manyOperations } from './synthetic-specs.ts';
 
@@ -75,21 +89,33 @@ describe('codegen on hard synthetic documents', () => {
   }, 180_000);
 
   // About 1.5 minutes of tsc on two cores: run with CODEGEN_LARGE_TSC=1.
-  it.runIf(process.env.CODEGEN_LARGE_TSC)('type-checks the 3000-operation document', async () => {
-    expect(await typecheck([outDirs.get('3000-operations')!], 'large-tsc')).toBe('');
-  }, 600_000);
+  it.runIf(process.env.CODEGEN_LARGE_TSC)(
+    'type-checks the 3000-operation document',
+    async () => {
+      expect(await typecheck([outDirs.get('3000-operations')!], 'large-tsc')).toBe('');
+    },
+    600_000,
+  );
 });
 
 describe('what the hard documents exercise', () => {
   it('makes a tool per operation of a 3000-operation document', () => {
     const tools = run('3000-operations').tools;
     expect(tools).toHaveLength(LARGE_RESOURCES * 4);
-    expect(tools.at(-1)).toMatchObject({ name: `delete_resource_${LARGE_RESOURCES - 1}`, annotations: { destructiveHint: true } });
+    expect(tools.at(-1)).toMatchObject({
+      name: `delete_resource_${LARGE_RESOURCES - 1}`,
+      annotations: { destructiveHint: true },
+    });
   });
 
   it('renames a duplicate operationId and says so', () => {
-    expect(run('odd-names').warnings).toContainEqual(expect.stringContaining('operationId "duplicate" of GET /dup/two is used before'));
-    expect(toolNamed('odd-names', 'duplicate_2').binding).toMatchObject({ operationId: 'duplicate_2', path: '/dup/two' });
+    expect(run('odd-names').warnings).toContainEqual(
+      expect.stringContaining('operationId "duplicate" of GET /dup/two is used before'),
+    );
+    expect(toolNamed('odd-names', 'duplicate_2').binding).toMatchObject({
+      operationId: 'duplicate_2',
+      path: '/dup/two',
+    });
   });
 
   it('keeps odd path characters in the types, as written', () => {
@@ -98,9 +124,11 @@ describe('what the hard documents exercise', () => {
     expect(types).toContain('"/users/{id}.json": {');
   });
 
-  it('keeps openapi-typescript\'s discriminator rewriting out of the routes', () => {
+  it("keeps openapi-typescript's discriminator rewriting out of the routes", () => {
     const routes = file('openapi-3.0-dialect', 'routes.ts');
-    expect(routes).toContain('export const DogSchema: z.ZodType = z.intersection(z.looseObject({\n  "kind": z.string().optional(),\n}), z.looseObject({\n  "barks": z.boolean(),\n}));');
+    expect(routes).toContain(
+      'export const DogSchema: z.ZodType = z.intersection(z.looseObject({\n  "kind": z.string().optional(),\n}), z.looseObject({\n  "barks": z.boolean(),\n}));',
+    );
     expect(routes).not.toContain('z.enum(["Dog"])');
   });
 
@@ -121,7 +149,9 @@ describe('what the hard documents exercise', () => {
     expect(props.tag).toEqual({ type: 'string', maxLength: 20 });
     expect(props.common).toEqual({ type: 'object', properties: { version: { type: 'integer' } } });
     expect((props.owner as JsonObject).properties).toMatchObject({ pets: { type: 'array' } });
-    expect(toolNamed('external-files', 'listPets').binding.args).toEqual([{ name: 'limit', in: 'query', key: 'limit' }]);
+    expect(toolNamed('external-files', 'listPets').binding.args).toEqual([
+      { name: 'limit', in: 'query', key: 'limit' },
+    ]);
     expect(run('external-files').tools.map((t) => t.name)).toEqual(['listPets', 'createPet', 'listOwners', 'postTree']);
     const types = file('external-files', 'types.ts');
     expect(types).toMatch(/\n {8}Tree: \{/);
@@ -129,7 +159,9 @@ describe('what the hard documents exercise', () => {
   });
 
   it('writes a readable 3000-operation mcp-tools.json', () => {
-    const json = JSON.parse(readFileSync(join(outDirs.get('3000-operations')!, 'mcp-tools.json'), 'utf8')) as { tools: unknown[] };
+    const json = JSON.parse(readFileSync(join(outDirs.get('3000-operations')!, 'mcp-tools.json'), 'utf8')) as {
+      tools: unknown[];
+    };
     expect(json.tools).toHaveLength(LARGE_RESOURCES * 4);
   });
 });
@@ -139,31 +171,58 @@ describe('what the shapes of the real corpus exercise', () => {
     const tools = run('no-operation-ids').tools;
     expect(tools.length).toBe(7 * 5 + 6);
     for (const tool of tools) expect(tool.name).toMatch(/^(get|put|post|delete|patch|head|options|trace)_[a-z0-9_-]+$/);
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_api_v3_movie-file', 'get_api_v3_movie_file', 'get_api_v3_movie_by_movieid_file', 'head_api_v3_filesystem']));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        'get_api_v3_movie-file',
+        'get_api_v3_movie_file',
+        'get_api_v3_movie_by_movieid_file',
+        'head_api_v3_filesystem',
+      ]),
+    );
   });
 
   it('keeps StartTime< and StartTime> apart, recording the real keys', () => {
-    const args = toolNamed('versioned-json-paths', 'ListCall').binding.args.filter((a) => a.key.startsWith('StartTime'));
-    expect(args.map((a) => [a.name, a.key])).toEqual([['StartTime', 'StartTime'], ['StartTime_lt', 'StartTime<'], ['StartTime_gt', 'StartTime>']]);
+    const args = toolNamed('versioned-json-paths', 'ListCall').binding.args.filter((a) =>
+      a.key.startsWith('StartTime'),
+    );
+    expect(args.map((a) => [a.name, a.key])).toEqual([
+      ['StartTime', 'StartTime'],
+      ['StartTime_lt', 'StartTime<'],
+      ['StartTime_gt', 'StartTime>'],
+    ]);
   });
 
   it('merges form-encoded bodies into the arguments', () => {
     const tool = toolNamed('versioned-json-paths', 'CreateCall');
-    expect(tool.binding).toMatchObject({ contentType: 'application/x-www-form-urlencoded', body: 'merged', path: '/2010-04-01/Accounts/{AccountSid}/Calls.json' });
+    expect(tool.binding).toMatchObject({
+      contentType: 'application/x-www-form-urlencoded',
+      body: 'merged',
+      path: '/2010-04-01/Accounts/{AccountSid}/Calls.json',
+    });
     expect(tool.inputSchema.required).toEqual(['AccountSid', 'To', 'From']);
   });
 
   it('keeps the Authorization header out of every tool', () => {
     for (const name of names) {
-      for (const tool of run(name).tools) expect(tool.binding.args.filter((a) => a.in === 'header' && a.key.toLowerCase() === 'authorization')).toEqual([]);
+      for (const tool of run(name).tools)
+        expect(tool.binding.args.filter((a) => a.in === 'header' && a.key.toLowerCase() === 'authorization')).toEqual(
+          [],
+        );
     }
   });
 
   it('serves {id}.json beside {name}.json', () => {
-    expect(run('inline-3.1').tools.map((t) => [t.name, t.binding.path])).toEqual([['updateGroup', '/groups/{id}.json'], ['getGroup', '/groups/{name}.json'], ['createUpload', '/uploads.json']]);
+    expect(run('inline-3.1').tools.map((t) => [t.name, t.binding.path])).toEqual([
+      ['updateGroup', '/groups/{id}.json'],
+      ['getGroup', '/groups/{name}.json'],
+      ['createUpload', '/uploads.json'],
+    ]);
   });
 
   it('reads YAML response codes written as numbers', () => {
-    expect(toolNamed('petstore-yaml', 'showPetById').outputSchema).toMatchObject({ type: 'object', required: ['id', 'name'] });
+    expect(toolNamed('petstore-yaml', 'showPetById').outputSchema).toMatchObject({
+      type: 'object',
+      required: ['id', 'name'],
+    });
   });
 });

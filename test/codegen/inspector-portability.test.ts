@@ -29,13 +29,36 @@ interface Finding {
 /** Runs `tools/list --strict` on an mcp-tools.json and returns the tool names and every finding, as `tool rule schema.path`. */
 function lint(toolsJson: string): Promise<{ tools: string[]; findings: string[] }> {
   return new Promise((resolve, reject) => {
-    const args = [cli, '--format', 'json', '-q', '--strict', '--method', 'tools/list', '--', process.execPath, server, toolsJson];
-    execFile(node22, args, { env: { PATH: process.env.PATH ?? '', HOME: home }, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error || !stdout.trim()) return reject(new Error(`inspector failed: ${error?.message ?? 'no output'}\n${stderr}`));
-      const out = JSON.parse(stdout) as { result: { tools: { name: string }[] }; schemaFindings?: { toolName: string; findings: Finding[] }[] };
-      const findings = (out.schemaFindings ?? []).flatMap((t) => t.findings.map((f) => `${t.toolName} ${f.rule} ${f.schema}.${f.path}`));
-      resolve({ tools: out.result.tools.map((t) => t.name), findings });
-    });
+    const args = [
+      cli,
+      '--format',
+      'json',
+      '-q',
+      '--strict',
+      '--method',
+      'tools/list',
+      '--',
+      process.execPath,
+      server,
+      toolsJson,
+    ];
+    execFile(
+      node22,
+      args,
+      { env: { PATH: process.env.PATH ?? '', HOME: home }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error || !stdout.trim())
+          return reject(new Error(`inspector failed: ${error?.message ?? 'no output'}\n${stderr}`));
+        const out = JSON.parse(stdout) as {
+          result: { tools: { name: string }[] };
+          schemaFindings?: { toolName: string; findings: Finding[] }[];
+        };
+        const findings = (out.schemaFindings ?? []).flatMap((t) =>
+          t.findings.map((f) => `${t.toolName} ${f.rule} ${f.schema}.${f.path}`),
+        );
+        resolve({ tools: out.result.tools.map((t) => t.name), findings });
+      },
+    );
   });
 }
 
@@ -63,31 +86,39 @@ beforeAll(async () => {
 afterAll(() => removeDir(root));
 
 describe('the MCP Inspector --strict portability check', () => {
-  it('finds nothing in the service\'s own tools', async () => {
+  it("finds nothing in the service's own tools", async () => {
     const { tools, findings } = await lint(repositoryTools);
     expect(tools.length).toBeGreaterThan(0);
     expect(findings).toEqual([]);
   });
 
-  it.each(['openapi-3.0', 'openapi-3.1'])('finds no type list and no boolean schema in the tools of the %s dialect document', async (name) => {
-    const { findings } = await lint(dialects[name]);
-    // An empty schema in the document (`{}`, "anything") stays one: the Inspector only warns that it is untyped.
-    expect(findings.filter((f) => !f.includes(' untyped-schema '))).toEqual([]);
-  });
+  it.each(['openapi-3.0', 'openapi-3.1'])(
+    'finds no type list and no boolean schema in the tools of the %s dialect document',
+    async (name) => {
+      const { findings } = await lint(dialects[name]);
+      // An empty schema in the document (`{}`, "anything") stays one: the Inspector only warns that it is untyped.
+      expect(findings.filter((f) => !f.includes(' untyped-schema '))).toEqual([]);
+    },
+  );
 });
 
-describe('nullable fields of the service\'s own tools', () => {
+describe("nullable fields of the service's own tools", () => {
   // The same descriptors as the emitted mcp-tools.json, as the server loads them.
-  const lists = toolDescriptors.filter((t) => (t.outputSchema?.properties as JsonObject | undefined)?.next_cursor !== undefined);
+  const lists = toolDescriptors.filter(
+    (t) => (t.outputSchema?.properties as JsonObject | undefined)?.next_cursor !== undefined,
+  );
 
   it('include the list tools', () => {
     expect(lists.map((t) => t.name)).toEqual(expect.arrayContaining(['list_members', 'list_api_keys']));
   });
 
-  it.each(lists.map((t) => t.name))('%s accepts a last page (next_cursor null) and a next one, and refuses a number', (name) => {
-    const validate = strictAjv().compile(lists.find((t) => t.name === name)!.outputSchema!);
-    expect(validate({ data: [], has_more: false, next_cursor: null })).toBe(true);
-    expect(validate({ data: [], has_more: true, next_cursor: 'abc' })).toBe(true);
-    expect(validate({ data: [], has_more: true, next_cursor: 7 })).toBe(false);
-  });
+  it.each(lists.map((t) => t.name))(
+    '%s accepts a last page (next_cursor null) and a next one, and refuses a number',
+    (name) => {
+      const validate = strictAjv().compile(lists.find((t) => t.name === name)!.outputSchema!);
+      expect(validate({ data: [], has_more: false, next_cursor: null })).toBe(true);
+      expect(validate({ data: [], has_more: true, next_cursor: 'abc' })).toBe(true);
+      expect(validate({ data: [], has_more: true, next_cursor: 7 })).toBe(false);
+    },
+  );
 });

@@ -29,16 +29,61 @@ describe('parseManifest', () => {
     ['rejects a manifest that is not a mapping', { given: ['listLeads'], want: /the manifest must be a mapping/ }],
     ['rejects an unknown top-level key', { given: { tool: {} }, want: /unknown top-level key "tool"/ }],
     ['rejects tools that are not a mapping', { given: { tools: ['listLeads'] }, want: /tools must be a mapping/ }],
-    ['rejects an entry that is not a mapping', { given: { tools: { listLeads: 'x' } }, want: /tools\.listLeads must be a mapping/ }],
-    ['rejects an unknown field, naming the entry', { given: { tools: { listLeads: { nmae: 'x' } } }, want: /tools\.listLeads has unknown field "nmae"/ }],
-    ['rejects an unknown annotation', { given: { tools: { listLeads: { annotations: { readonly: true } } } }, want: /tools\.listLeads\.annotations has unknown field "readonly"/ }],
-    ['rejects a hint that is not a boolean', { given: { tools: { listLeads: { annotations: { readOnlyHint: 'yes' } } } }, want: /tools\.listLeads\.annotations\.readOnlyHint must be true or false/ }],
-    ['rejects an exclusion without a reason', { given: { tools: { deleteLead: { exclude: true } } }, want: /tools\.deleteLead is excluded without a reason/ }],
-    ['rejects an exclusion with a blank reason', { given: { tools: { deleteLead: { exclude: true, reason: '  ' } } }, want: /tools\.deleteLead is excluded without a reason/ }],
-    ['rejects an exclude that is not a boolean', { given: { tools: { deleteLead: { exclude: 'yes', reason: 'r' } } }, want: /tools\.deleteLead\.exclude must be true or false/ }],
-    ['rejects a name that is not a string', { given: { tools: { listLeads: { name: 42 } } }, want: /tools\.listLeads\.name must be a string/ }],
-    ['rejects an unknown toolset', { given: { toolsets: { crm: 'CRM' }, tools: { listLeads: { toolset: 'sales' } } }, want: /tools\.listLeads names unknown toolset "sales"/ }],
-    ['rejects a toolset without a description string', { given: { toolsets: { crm: 1 } }, want: /toolsets\.crm must be a description string/ }],
+    [
+      'rejects an entry that is not a mapping',
+      { given: { tools: { listLeads: 'x' } }, want: /tools\.listLeads must be a mapping/ },
+    ],
+    [
+      'rejects an unknown field, naming the entry',
+      { given: { tools: { listLeads: { nmae: 'x' } } }, want: /tools\.listLeads has unknown field "nmae"/ },
+    ],
+    [
+      'rejects an unknown annotation',
+      {
+        given: { tools: { listLeads: { annotations: { readonly: true } } } },
+        want: /tools\.listLeads\.annotations has unknown field "readonly"/,
+      },
+    ],
+    [
+      'rejects a hint that is not a boolean',
+      {
+        given: { tools: { listLeads: { annotations: { readOnlyHint: 'yes' } } } },
+        want: /tools\.listLeads\.annotations\.readOnlyHint must be true or false/,
+      },
+    ],
+    [
+      'rejects an exclusion without a reason',
+      { given: { tools: { deleteLead: { exclude: true } } }, want: /tools\.deleteLead is excluded without a reason/ },
+    ],
+    [
+      'rejects an exclusion with a blank reason',
+      {
+        given: { tools: { deleteLead: { exclude: true, reason: '  ' } } },
+        want: /tools\.deleteLead is excluded without a reason/,
+      },
+    ],
+    [
+      'rejects an exclude that is not a boolean',
+      {
+        given: { tools: { deleteLead: { exclude: 'yes', reason: 'r' } } },
+        want: /tools\.deleteLead\.exclude must be true or false/,
+      },
+    ],
+    [
+      'rejects a name that is not a string',
+      { given: { tools: { listLeads: { name: 42 } } }, want: /tools\.listLeads\.name must be a string/ },
+    ],
+    [
+      'rejects an unknown toolset',
+      {
+        given: { toolsets: { crm: 'CRM' }, tools: { listLeads: { toolset: 'sales' } } },
+        want: /tools\.listLeads names unknown toolset "sales"/,
+      },
+    ],
+    [
+      'rejects a toolset without a description string',
+      { given: { toolsets: { crm: 1 } }, want: /toolsets\.crm must be a description string/ },
+    ],
   ];
   it.each(failures)('%s', (_, { given, want }) => {
     expect(() => parseManifest(given)).toThrow(want);
@@ -51,12 +96,42 @@ describe('parseManifest', () => {
 
 describe('applyManifest', () => {
   const failures: Array<[string, { given: unknown; want: RegExp }]> = [
-    ['fails on an entry for an unknown operationId', { given: { tools: { listLeeds: {} } }, want: /tools\.listLeeds names an unknown operationId "listLeeds"/ }],
-    ['fails when a rename takes another tool\'s name', { given: { tools: { createLead: { name: 'listLeads' } } }, want: /tools\.createLead: tool name "listLeads" is already used by listLeads/ }],
-    ['fails when two renames pick one name', { given: { tools: { listLeads: { name: 'leads' }, createLead: { name: 'leads' } } }, want: /tools\.createLead: tool name "leads" is already used by listLeads/ }],
-    ['fails on a name with a space', { given: { tools: { listLeads: { name: 'list leads' } } }, want: /tools\.listLeads: tool name "list leads" does not match/ }],
-    ['fails on a name with a dot', { given: { tools: { listLeads: { name: 'leads.list' } } }, want: /does not match \^\[a-zA-Z0-9_-\]\{1,64\}\$/ }],
-    ['fails on a name over 64 characters', { given: { tools: { listLeads: { name: 'x'.repeat(65) } } }, want: /tools\.listLeads: tool name "x{65}" does not match/ }],
+    [
+      'fails on an entry for an unknown operationId',
+      { given: { tools: { listLeeds: {} } }, want: /tools\.listLeeds names an unknown operationId "listLeeds"/ },
+    ],
+    [
+      "fails when a rename takes another tool's name",
+      {
+        given: { tools: { createLead: { name: 'listLeads' } } },
+        want: /tools\.createLead: tool name "listLeads" is already used by listLeads/,
+      },
+    ],
+    [
+      'fails when two renames pick one name',
+      {
+        given: { tools: { listLeads: { name: 'leads' }, createLead: { name: 'leads' } } },
+        want: /tools\.createLead: tool name "leads" is already used by listLeads/,
+      },
+    ],
+    [
+      'fails on a name with a space',
+      {
+        given: { tools: { listLeads: { name: 'list leads' } } },
+        want: /tools\.listLeads: tool name "list leads" does not match/,
+      },
+    ],
+    [
+      'fails on a name with a dot',
+      { given: { tools: { listLeads: { name: 'leads.list' } } }, want: /does not match \^\[a-zA-Z0-9_-\]\{1,64\}\$/ },
+    ],
+    [
+      'fails on a name over 64 characters',
+      {
+        given: { tools: { listLeads: { name: 'x'.repeat(65) } } },
+        want: /tools\.listLeads: tool name "x{65}" does not match/,
+      },
+    ],
     ['fails on an empty name', { given: { tools: { listLeads: { name: '' } } }, want: /tool name "" does not match/ }],
   ];
   it.each(failures)('%s', (_, { given, want }) => {
@@ -84,11 +159,26 @@ describe('applyManifest', () => {
   });
 
   it('applies title, description, toolset and annotations to the descriptor', () => {
-    const manifest = { toolsets: { crm: 'Leads' }, tools: { deleteLead: { title: 'Delete a lead', description: 'Gone for good.', toolset: 'crm', annotations: { destructiveHint: false, openWorldHint: false } } } };
+    const manifest = {
+      toolsets: { crm: 'Leads' },
+      tools: {
+        deleteLead: {
+          title: 'Delete a lead',
+          description: 'Gone for good.',
+          toolset: 'crm',
+          annotations: { destructiveHint: false, openWorldHint: false },
+        },
+      },
+    };
     const tool = apply(manifest).tools.find((t) => t.op.operationId === 'deleteLead')!;
     const { descriptor } = buildDescriptor(doc, tool);
     expect(descriptor).toMatchObject({ title: 'Delete a lead', description: 'Gone for good.', toolset: 'crm' });
-    expect(descriptor.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(descriptor.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 
   it('does not read inherited object members as manifest entries', () => {
@@ -104,7 +194,9 @@ describe('codegen with a manifest file', () => {
   it('fails naming the entry for an unknown operationId', async () => {
     const dir = tempDir('manifest');
     dirs.push(dir);
-    await expect(generateDoc(dir, doc, { tools: { nope: { title: 'x' } } })).rejects.toThrow(/mcp-tools\.yaml: tools\.nope names an unknown operationId "nope"/);
+    await expect(generateDoc(dir, doc, { tools: { nope: { title: 'x' } } })).rejects.toThrow(
+      /mcp-tools\.yaml: tools\.nope names an unknown operationId "nope"/,
+    );
   });
 
   it('passes name warnings to the caller', async () => {

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../scripts/codegen/load.ts';
 import { buildModel } from '../../scripts/codegen/model.ts';
-import { argName, headerArgName, identifier, isValidToolName, operationIdentifier, propertyKey, toolNameFor, typeName, uniqueNamer } from '../../scripts/codegen/naming.ts';
+import {
+  argName,
+  headerArgName,
+  identifier,
+  isValidToolName,
+  operationIdentifier,
+  propertyKey,
+  toolNameFor,
+  typeName,
+  uniqueNamer,
+} from '../../scripts/codegen/naming.ts';
 
 describe('toolNameFor', () => {
   const cases: Array<[string, { given: [string | undefined, string, string]; want: string }]> = [
@@ -10,9 +20,21 @@ describe('toolNameFor', () => {
     ['replaces spaces and dots', { given: ['get user.by id', 'get', '/u'], want: 'get_user_by_id' }],
     ['collapses and trims replaced runs', { given: ['..get//user..', 'get', '/u'], want: 'get_user' }],
     ['folds accents instead of dropping the letters', { given: ['getÜberStraße', 'get', '/u'], want: 'getUberStra_e' }],
-    ['names from method and path when nothing of the operationId survives', { given: ['日本語', 'post', '/items/{id}'], want: 'post_items_by_id' }],
-    ['names from method and path without an operationId', { given: [undefined, 'get', '/api/v3/movie/{id}'], want: 'get_api_v3_movie_by_id' }],
-    ['lower-cases path-made names', { given: [undefined, 'get', '/Accounts/{AccountSid}/Calls/{Sid}.json'], want: 'get_accounts_by_accountsid_calls_by_sid_json' }],
+    [
+      'names from method and path when nothing of the operationId survives',
+      { given: ['日本語', 'post', '/items/{id}'], want: 'post_items_by_id' },
+    ],
+    [
+      'names from method and path without an operationId',
+      { given: [undefined, 'get', '/api/v3/movie/{id}'], want: 'get_api_v3_movie_by_id' },
+    ],
+    [
+      'lower-cases path-made names',
+      {
+        given: [undefined, 'get', '/Accounts/{AccountSid}/Calls/{Sid}.json'],
+        want: 'get_accounts_by_accountsid_calls_by_sid_json',
+      },
+    ],
     ['names the root path', { given: [undefined, 'delete', '/'], want: 'delete_root' }],
     ['keeps odd path characters out', { given: [undefined, 'get', '/tilde~/50%/a b'], want: 'get_tilde_50_a_b' }],
   ];
@@ -39,7 +61,10 @@ describe('uniqueNamer', () => {
     ['numbers repeats from 2', { given: ['x', 'x', 'x'], want: ['x', 'x_2', 'x_3'] }],
     ['skips a suffix that is taken by a real name', { given: ['x', 'x_2', 'x'], want: ['x', 'x_2', 'x_3'] }],
     ['renames a real name that a suffix took first', { given: ['x', 'x', 'x_2'], want: ['x', 'x_2', 'x_2_2'] }],
-    ['keeps suffixed names within 64 characters', { given: ['a'.repeat(64), 'a'.repeat(64)], want: ['a'.repeat(64), `${'a'.repeat(62)}_2`] }],
+    [
+      'keeps suffixed names within 64 characters',
+      { given: ['a'.repeat(64), 'a'.repeat(64)], want: ['a'.repeat(64), `${'a'.repeat(62)}_2`] },
+    ],
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     const next = uniqueNamer();
@@ -135,25 +160,44 @@ describe('operation names in the model', () => {
   });
 
   it('keeps operationIds that collide after sanitising apart', () => {
-    const m = model({ '/1': { get: { operationId: 'get user', ...empty } }, '/2': { get: { operationId: 'get.user', ...empty } }, '/3': { get: { operationId: 'get_user', ...empty } } });
+    const m = model({
+      '/1': { get: { operationId: 'get user', ...empty } },
+      '/2': { get: { operationId: 'get.user', ...empty } },
+      '/3': { get: { operationId: 'get_user', ...empty } },
+    });
     expect(m.operations.map((op) => op.toolName)).toEqual(['get_user', 'get_user_2', 'get_user_3']);
     expect(new Set(m.operations.map((op) => op.id)).size).toBe(3);
   });
 
   it('gives operations whose ids differ only in case distinct type names', () => {
-    const m = model({ '/a': { get: { operationId: 'getFoo', ...empty } }, '/b': { get: { operationId: 'GetFoo', ...empty } }, '/c': { get: { operationId: 'get_foo', ...empty } } });
+    const m = model({
+      '/a': { get: { operationId: 'getFoo', ...empty } },
+      '/b': { get: { operationId: 'GetFoo', ...empty } },
+      '/c': { get: { operationId: 'get_foo', ...empty } },
+    });
     expect(m.operations.map((op) => op.typeName)).toEqual(['GetFoo', 'GetFoo_2', 'GetFoo_3']);
   });
 
   it('renames a duplicate operationId, warns, and writes the new id into the document', () => {
-    const m = model({ '/one': { get: { operationId: 'dup', ...empty } }, '/two': { get: { operationId: 'dup', ...empty } } });
+    const m = model({
+      '/one': { get: { operationId: 'dup', ...empty } },
+      '/two': { get: { operationId: 'dup', ...empty } },
+    });
     expect(m.operations.map((op) => op.operationId)).toEqual(['dup', 'dup_2']);
-    expect(m.warnings).toEqual([expect.stringContaining('"dup" of GET /two is used before; this operation is called "dup_2"')]);
+    expect(m.warnings).toEqual([
+      expect.stringContaining('"dup" of GET /two is used before; this operation is called "dup_2"'),
+    ]);
     expect(((m.doc.paths as JsonObject)['/two'] as JsonObject).get).toMatchObject({ operationId: 'dup_2' });
   });
 
   it('keeps identifiers off names the emitted code uses itself', () => {
-    const m = model({ '/r': { get: { operationId: 'raw', ...empty }, post: { operationId: '__proto__', ...empty }, put: { operationId: 'constructor', ...empty } } });
+    const m = model({
+      '/r': {
+        get: { operationId: 'raw', ...empty },
+        post: { operationId: '__proto__', ...empty },
+        put: { operationId: 'constructor', ...empty },
+      },
+    });
     expect(m.operations.map((op) => op.id)).toEqual(['raw_2', 'constructor_2', '__proto___2']);
     expect(m.operations.map((op) => op.toolName)).toEqual(['raw', 'constructor', 'proto']);
   });

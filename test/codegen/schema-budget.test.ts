@@ -3,12 +3,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../scripts/codegen/load.ts';
 import { TOOL_SCHEMA_BUDGET } from '../../scripts/codegen/tools.ts';
-import { ajvCompileError, generateDoc, removeDir, strictAjv, strictProfileProblems, tempDir, type GeneratedRun, type ToolDescriptorJson } from '../helpers/codegen.ts';
+import {
+  ajvCompileError,
+  generateDoc,
+  removeDir,
+  strictAjv,
+  strictProfileProblems,
+  tempDir,
+  type GeneratedRun,
+  type ToolDescriptorJson,
+} from '../helpers/codegen.ts';
 import { recursiveGroup } from './synthetic-recursive-group.ts';
 
 const SIZE = 72;
 const doc = recursiveGroup(SIZE);
-const memberProperties = Object.keys((((doc.components as JsonObject).schemas as JsonObject).Object0 as JsonObject).properties as JsonObject);
+const memberProperties = Object.keys(
+  (((doc.components as JsonObject).schemas as JsonObject).Object0 as JsonObject).properties as JsonObject,
+);
 let root: string;
 let run: GeneratedRun;
 
@@ -19,7 +30,8 @@ beforeAll(async () => {
 afterAll(() => removeDir(root));
 
 const tool = (name: string): ToolDescriptorJson => run.tools.find((t) => t.name === name)!;
-const schemasOf = (t: ToolDescriptorJson) => [t.inputSchema, t.outputSchema].filter((s): s is JsonObject => s !== undefined);
+const schemasOf = (t: ToolDescriptorJson) =>
+  [t.inputSchema, t.outputSchema].filter((s): s is JsonObject => s !== undefined);
 
 /** Every sub-schema whose description says it was cut. */
 function cuts(node: unknown, found: JsonObject[] = []): JsonObject[] {
@@ -38,7 +50,9 @@ describe('tool schemas of a 72-schema mutually recursive group', () => {
   });
 
   it('keeps every tool schema within the per-tool size budget', () => {
-    const over = run.tools.flatMap((t) => schemasOf(t).map((s) => [t.name, JSON.stringify(s).length] as const)).filter(([, size]) => size > TOOL_SCHEMA_BUDGET);
+    const over = run.tools
+      .flatMap((t) => schemasOf(t).map((s) => [t.name, JSON.stringify(s).length] as const))
+      .filter(([, size]) => size > TOOL_SCHEMA_BUDGET);
     expect(over).toEqual([]);
   });
 
@@ -49,12 +63,21 @@ describe('tool schemas of a 72-schema mutually recursive group', () => {
   it('cuts a deeper branch to a described open object naming its schema', () => {
     const found = cuts(tool('get_object_0').outputSchema);
     expect(found.length).toBeGreaterThan(0);
-    expect(found).toContainEqual({ type: 'object', description: expect.stringMatching(/^Object\d+: nested schema omitted at the depth\/size budget; see the API reference\.$/) });
+    expect(found).toContainEqual({
+      type: 'object',
+      description: expect.stringMatching(
+        /^Object\d+: nested schema omitted at the depth\/size budget; see the API reference\.$/,
+      ),
+    });
   });
 
   it('emits schemas that compile in a strict Ajv and meet the strict profile', () => {
     const ajv = strictAjv();
-    const problems = run.tools.flatMap((t) => schemasOf(t).flatMap((s) => [ajvCompileError(ajv, s), ...strictProfileProblems(s)].filter(Boolean).map((p) => `${t.name}: ${p}`)));
+    const problems = run.tools.flatMap((t) =>
+      schemasOf(t).flatMap((s) =>
+        [ajvCompileError(ajv, s), ...strictProfileProblems(s)].filter(Boolean).map((p) => `${t.name}: ${p}`),
+      ),
+    );
     expect(problems).toEqual([]);
   });
 

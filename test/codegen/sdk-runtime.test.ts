@@ -13,7 +13,10 @@ async function send(binding: Partial<OperationBinding>, args: Record<string, unk
       return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
     },
   });
-  await runtime.call({ operationId: 'op', method: 'POST', path: '/things/{id}', body: 'merged', args: [], ...binding }, args);
+  await runtime.call(
+    { operationId: 'op', method: 'POST', path: '/things/{id}', body: 'merged', args: [], ...binding },
+    args,
+  );
   return seen!;
 }
 
@@ -23,13 +26,64 @@ describe('sdk runtime request bodies', () => {
     { name: 'To', in: 'body' as const, key: 'To' },
     { name: 'Tags', in: 'body' as const, key: 'Tags' },
   ];
-  const cases: Array<[string, { given: Partial<OperationBinding>; args: Record<string, unknown>; want: { type: RegExp; body: string | RegExp } }]> = [
-    ['writes JSON by default', { given: { contentType: 'application/json', args: bodyArgs }, args: { id: '1', To: 'a', Tags: ['x'] }, want: { type: /^application\/json$/, body: '{"To":"a","Tags":["x"]}' } }],
-    ['writes +json types as JSON', { given: { contentType: 'application/merge-patch+json', args: bodyArgs }, args: { id: '1', To: 'a' }, want: { type: /^application\/json$/, body: '{"To":"a"}' } }],
-    ['form-encodes, repeating array fields', { given: { contentType: 'application/x-www-form-urlencoded', args: bodyArgs }, args: { id: '1', To: 'a b', Tags: ['x', 'y'] }, want: { type: /^application\/x-www-form-urlencoded/, body: 'To=a+b&Tags=x&Tags=y' } }],
-    ['writes multipart with a boundary', { given: { contentType: 'multipart/form-data', args: bodyArgs }, args: { id: '1', To: 'a' }, want: { type: /^multipart\/form-data; boundary=/, body: /name="To"\r\n\r\na\r\n/ } }],
-    ['sends a text body as it is', { given: { contentType: 'text/plain', body: 'whole', args: [{ name: 'body', in: 'body', key: '' }] }, args: { body: 'hello' }, want: { type: /^text\/plain$/, body: 'hello' } }],
-    ['sends a JSON-like value to a non-JSON type as JSON text', { given: { contentType: 'application/xml', body: 'whole', args: [{ name: 'body', in: 'body', key: '' }] }, args: { body: { a: 1 } }, want: { type: /^application\/xml$/, body: '{"a":1}' } }],
+  const cases: Array<
+    [
+      string,
+      {
+        given: Partial<OperationBinding>;
+        args: Record<string, unknown>;
+        want: { type: RegExp; body: string | RegExp };
+      },
+    ]
+  > = [
+    [
+      'writes JSON by default',
+      {
+        given: { contentType: 'application/json', args: bodyArgs },
+        args: { id: '1', To: 'a', Tags: ['x'] },
+        want: { type: /^application\/json$/, body: '{"To":"a","Tags":["x"]}' },
+      },
+    ],
+    [
+      'writes +json types as JSON',
+      {
+        given: { contentType: 'application/merge-patch+json', args: bodyArgs },
+        args: { id: '1', To: 'a' },
+        want: { type: /^application\/json$/, body: '{"To":"a"}' },
+      },
+    ],
+    [
+      'form-encodes, repeating array fields',
+      {
+        given: { contentType: 'application/x-www-form-urlencoded', args: bodyArgs },
+        args: { id: '1', To: 'a b', Tags: ['x', 'y'] },
+        want: { type: /^application\/x-www-form-urlencoded/, body: 'To=a+b&Tags=x&Tags=y' },
+      },
+    ],
+    [
+      'writes multipart with a boundary',
+      {
+        given: { contentType: 'multipart/form-data', args: bodyArgs },
+        args: { id: '1', To: 'a' },
+        want: { type: /^multipart\/form-data; boundary=/, body: /name="To"\r\n\r\na\r\n/ },
+      },
+    ],
+    [
+      'sends a text body as it is',
+      {
+        given: { contentType: 'text/plain', body: 'whole', args: [{ name: 'body', in: 'body', key: '' }] },
+        args: { body: 'hello' },
+        want: { type: /^text\/plain$/, body: 'hello' },
+      },
+    ],
+    [
+      'sends a JSON-like value to a non-JSON type as JSON text',
+      {
+        given: { contentType: 'application/xml', body: 'whole', args: [{ name: 'body', in: 'body', key: '' }] },
+        args: { body: { a: 1 } },
+        want: { type: /^application\/xml$/, body: '{"a":1}' },
+      },
+    ],
   ];
   it.each(cases)('%s', async (_, { given, args, want }) => {
     const request = await send(given, args);
@@ -46,13 +100,26 @@ describe('sdk runtime request bodies', () => {
   });
 
   it('sends a renamed argument under its real key', async () => {
-    const request = await send({ method: 'GET', body: 'none', args: [{ name: 'id', in: 'path', key: 'id' }, { name: 'StartTime_lt', in: 'query', key: 'StartTime<' }] }, { id: '1', StartTime_lt: '2024' });
+    const request = await send(
+      {
+        method: 'GET',
+        body: 'none',
+        args: [
+          { name: 'id', in: 'path', key: 'id' },
+          { name: 'StartTime_lt', in: 'query', key: 'StartTime<' },
+        ],
+      },
+      { id: '1', StartTime_lt: '2024' },
+    );
     expect(new URL(request.url).searchParams.get('StartTime<')).toBe('2024');
   });
 });
 
 describe('sdk runtime responses', () => {
-  async function answer(binding: Partial<OperationBinding>, response: Response): Promise<{ result: unknown; request: Request }> {
+  async function answer(
+    binding: Partial<OperationBinding>,
+    response: Response,
+  ): Promise<{ result: unknown; request: Request }> {
     let request: Request | undefined;
     const runtime = createRuntime<Record<string, never>>({
       baseUrl: 'http://api.test',
@@ -61,7 +128,10 @@ describe('sdk runtime responses', () => {
         return response;
       },
     });
-    const result = await runtime.call({ operationId: 'op', method: 'GET', path: '/x', body: 'none', args: [], ...binding }, {});
+    const result = await runtime.call(
+      { operationId: 'op', method: 'GET', path: '/x', body: 'none', args: [], ...binding },
+      {},
+    );
     return { result, request: request! };
   }
   const csv = () => new Response('a,b\n1,2\n', { headers: { 'content-type': 'text/csv' } });
@@ -69,8 +139,22 @@ describe('sdk runtime responses', () => {
 
   const cases: Array<[string, { given: Partial<OperationBinding>; response: () => Response; want: unknown }]> = [
     ['reads a text body as text', { given: { parseAs: 'text' }, response: csv, want: 'a,b\n1,2\n' }],
-    ['returns a declared redirect with its status and Location', { given: { redirect: 'manual' }, response: found, want: { redirect: true, status: 302, location: 'https://elsewhere.test/done' } }],
-    ['returns a page when a redirecting operation answers 200', { given: { parseAs: 'text', redirect: 'manual' }, response: () => new Response('<p>hi</p>', { headers: { 'content-type': 'text/html' } }), want: '<p>hi</p>' }],
+    [
+      'returns a declared redirect with its status and Location',
+      {
+        given: { redirect: 'manual' },
+        response: found,
+        want: { redirect: true, status: 302, location: 'https://elsewhere.test/done' },
+      },
+    ],
+    [
+      'returns a page when a redirecting operation answers 200',
+      {
+        given: { parseAs: 'text', redirect: 'manual' },
+        response: () => new Response('<p>hi</p>', { headers: { 'content-type': 'text/html' } }),
+        want: '<p>hi</p>',
+      },
+    ],
   ];
   it.each(cases)('%s', async (_, { given, response, want }) => {
     expect((await answer(given, response())).result).toEqual(want);

@@ -8,4 +8,3 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export function doc31(paths: JsonObject, schemas: JsonObject = {}, extra: JsonObject = {}): JsonObject {
   return { openapi: '3.1.0', info: { title: 'synthetic', version: '1' }, paths, components: { schemas }, ...extra };
 }
-

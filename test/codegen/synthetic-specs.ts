@@ -12,8 +12,18 @@ import { recursiveGroup } from './synthetic-recursive-group.ts';
 export function manyOperations(resources: number): JsonObject {
   const paths: JsonObject = {};
   const schemas: JsonObject = {
-    Meta: { type: 'object', properties: { created_at: { type: 'string', format: 'date-time' }, tags: { type: 'array', items: { type: 'string' } } } },
-    Problem: { type: 'object', required: ['title', 'status'], properties: { title: { type: 'string' }, status: { type: 'integer' } } },
+    Meta: {
+      type: 'object',
+      properties: {
+        created_at: { type: 'string', format: 'date-time' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    Problem: {
+      type: 'object',
+      required: ['title', 'status'],
+      properties: { title: { type: 'string' }, status: { type: 'integer' } },
+    },
   };
   const problem = { description: 'problem', content: { 'application/problem+json': { schema: ref('Problem') } } };
   for (let i = 0; i < resources; i++) {
@@ -34,12 +44,30 @@ export function manyOperations(resources: number): JsonObject {
     const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
     const limit = { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
     paths[`/v1/resources-${i}`] = {
-      get: { operationId: `list_resource_${i}`, parameters: [limit], responses: { ...ok({ type: 'object', properties: { data: { type: 'array', items: ref(name) }, has_more: { type: 'boolean' } } }), '400': problem } },
-      post: { operationId: `create_resource_${i}`, requestBody: { required: true, ...json(ref(name)) }, responses: { '201': { description: 'created', ...json(ref(name)) }, '400': problem } },
+      get: {
+        operationId: `list_resource_${i}`,
+        parameters: [limit],
+        responses: {
+          ...ok({
+            type: 'object',
+            properties: { data: { type: 'array', items: ref(name) }, has_more: { type: 'boolean' } },
+          }),
+          '400': problem,
+        },
+      },
+      post: {
+        operationId: `create_resource_${i}`,
+        requestBody: { required: true, ...json(ref(name)) },
+        responses: { '201': { description: 'created', ...json(ref(name)) }, '400': problem },
+      },
     };
     paths[`/v1/resources-${i}/{id}`] = {
       parameters: [id],
-      put: { operationId: `replace_resource_${i}`, requestBody: { required: true, ...json(ref(name)) }, responses: { ...ok(ref(name)), '404': problem } },
+      put: {
+        operationId: `replace_resource_${i}`,
+        requestBody: { required: true, ...json(ref(name)) },
+        responses: { ...ok(ref(name)), '404': problem },
+      },
       delete: { operationId: `delete_resource_${i}`, responses: { '204': { description: 'deleted' }, '404': problem } },
     };
   }
@@ -49,14 +77,26 @@ export function manyOperations(resources: number): JsonObject {
 /** Self-recursive objects and arrays, a three-schema cycle, and recursion through allOf, oneOf and additionalProperties. */
 export function recursiveSchemas(): JsonObject {
   const schemas: JsonObject = {
-    Node: { type: 'object', properties: { name: { type: 'string' }, parent: ref('Node'), children: { type: 'array', items: ref('Node') } } },
+    Node: {
+      type: 'object',
+      properties: { name: { type: 'string' }, parent: ref('Node'), children: { type: 'array', items: ref('Node') } },
+    },
     Tree: { type: 'array', items: ref('Tree') },
     A: { type: 'object', properties: { b: ref('B') } },
     B: { type: 'object', properties: { c: ref('C'), list: { type: 'array', items: ref('A') } } },
     C: { type: 'object', required: ['a'], properties: { a: ref('A') } },
     Base: { type: 'object', properties: { id: { type: 'string' } } },
     Linked: { allOf: [ref('Base'), { type: 'object', properties: { next: ref('Linked') } }] },
-    Expr: { oneOf: [{ type: 'number' }, { type: 'object', required: ['op'], properties: { op: { type: 'string' }, args: { type: 'array', items: ref('Expr') } } }] },
+    Expr: {
+      oneOf: [
+        { type: 'number' },
+        {
+          type: 'object',
+          required: ['op'],
+          properties: { op: { type: 'string' }, args: { type: 'array', items: ref('Expr') } },
+        },
+      ],
+    },
     Dict: { type: 'object', additionalProperties: ref('Dict') },
     ViaPointer: { type: 'object', properties: { kids: ref('Node/properties/children') } },
     Deep1: { type: 'object', properties: { d: ref('Deep2') } },
@@ -71,8 +111,16 @@ export function recursiveSchemas(): JsonObject {
   const paths: JsonObject = {};
   for (const name of Object.keys(schemas)) {
     paths[`/${name.toLowerCase()}`] = {
-      post: { operationId: `post${name}`, requestBody: { required: true, ...json(ref(name)) }, responses: ok(ref(name)) },
-      get: { operationId: `get${name}`, parameters: [{ name: 'filter', in: 'query', schema: ref(name) }], responses: ok({ type: 'object', properties: { item: ref(name) } }) },
+      post: {
+        operationId: `post${name}`,
+        requestBody: { required: true, ...json(ref(name)) },
+        responses: ok(ref(name)),
+      },
+      get: {
+        operationId: `get${name}`,
+        parameters: [{ name: 'filter', in: 'query', schema: ref(name) }],
+        responses: ok({ type: 'object', properties: { item: ref(name) } }),
+      },
     };
   }
   return doc31(paths, schemas);
@@ -83,20 +131,54 @@ const empty = { responses: { '204': { description: 'no content' } } };
 /** Operation ids and paths with characters that break naive identifiers, tool names and string literals. */
 export function oddNames(): JsonObject {
   const paths: JsonObject = {
-    '/users/{id}.json': { get: { operationId: 'get user', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], ...empty } },
-    '/users/{name}.xml': { get: { operationId: 'get.user', parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], ...empty } },
-    '/users/{id}': { get: { operationId: 'get_user', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], ...empty } },
-    '/über/straße': { get: { operationId: 'getÜberStraße', ...empty }, post: { operationId: '日本語', ...empty }, put: { operationId: 'Ελληνικά', ...empty } },
+    '/users/{id}.json': {
+      get: {
+        operationId: 'get user',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        ...empty,
+      },
+    },
+    '/users/{name}.xml': {
+      get: {
+        operationId: 'get.user',
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+        ...empty,
+      },
+    },
+    '/users/{id}': {
+      get: {
+        operationId: 'get_user',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        ...empty,
+      },
+    },
+    '/über/straße': {
+      get: { operationId: 'getÜberStraße', ...empty },
+      post: { operationId: '日本語', ...empty },
+      put: { operationId: 'Ελληνικά', ...empty },
+    },
     '/tilde~/50%/a b': { get: { ...empty }, post: { operationId: 'has space and.dot', ...empty } },
-    "/quote'and\"backslash\\": { get: { operationId: 'quote', ...empty } },
+    '/quote\'and"backslash\\': { get: { operationId: 'quote', ...empty } },
     '/dup/one': { get: { operationId: 'duplicate', ...empty } },
     '/dup/two': { get: { operationId: 'duplicate', ...empty } },
     '/case/a': { get: { operationId: 'getFoo', ...empty } },
     '/case/b': { get: { operationId: 'GetFoo', ...empty } },
     '/case/c': { get: { operationId: 'get_foo', ...empty } },
-    '/reserved/a': { get: { operationId: 'delete', ...empty }, post: { operationId: 'class', ...empty }, put: { operationId: '__proto__', ...empty } },
-    '/reserved/b': { get: { operationId: 'constructor', ...empty }, post: { operationId: 'raw', ...empty }, put: { operationId: 'toString', ...empty } },
-    '/reserved/c': { get: { operationId: '123start', ...empty }, post: { operationId: '---', ...empty }, put: { operationId: 'ops$dollar', ...empty } },
+    '/reserved/a': {
+      get: { operationId: 'delete', ...empty },
+      post: { operationId: 'class', ...empty },
+      put: { operationId: '__proto__', ...empty },
+    },
+    '/reserved/b': {
+      get: { operationId: 'constructor', ...empty },
+      post: { operationId: 'raw', ...empty },
+      put: { operationId: 'toString', ...empty },
+    },
+    '/reserved/c': {
+      get: { operationId: '123start', ...empty },
+      post: { operationId: '---', ...empty },
+      put: { operationId: 'ops$dollar', ...empty },
+    },
     '/long/a': { get: { operationId: `${'very_long_operation_identifier_'.repeat(3)}alpha`, ...empty } },
     '/long/b': { get: { operationId: `${'very_long_operation_identifier_'.repeat(3)}beta`, ...empty } },
     '/no-id/a-b': { get: empty },
@@ -106,8 +188,28 @@ export function oddNames(): JsonObject {
     '/odd-schema-names': {
       post: {
         operationId: 'oddSchemaNames',
-        requestBody: { ...json({ type: 'object', properties: { a: ref('Foo.Bar'), b: ref('Foo-Bar'), c: ref('foo%20bar'), d: ref('Ünï'), e: ref('50%25'), f: ref('a~1b') } }) },
-        responses: ok({ type: 'object', properties: { ['__proto__']: { type: 'string' }, constructor: { type: 'integer' }, 'with space': { type: 'string' }, "quo'te": { type: 'string' } } }),
+        requestBody: {
+          ...json({
+            type: 'object',
+            properties: {
+              a: ref('Foo.Bar'),
+              b: ref('Foo-Bar'),
+              c: ref('foo%20bar'),
+              d: ref('Ünï'),
+              e: ref('50%25'),
+              f: ref('a~1b'),
+            },
+          }),
+        },
+        responses: ok({
+          type: 'object',
+          properties: {
+            ['__proto__']: { type: 'string' },
+            constructor: { type: 'integer' },
+            'with space': { type: 'string' },
+            "quo'te": { type: 'string' },
+          },
+        }),
       },
     },
   };
@@ -130,25 +232,56 @@ export function externalFiles(): Record<string, JsonObject> {
       info: { title: 'multi-file', version: '1' },
       paths: {
         '/pets': {
-          get: { operationId: 'listPets', parameters: [{ $ref: './parameters.yaml#/Limit' }], responses: ok({ type: 'array', items: { $ref: './schemas/pet.yaml#/Pet' } }) },
-          post: { operationId: 'createPet', requestBody: { required: true, ...json({ $ref: './schemas/pet.yaml#/Pet' }) }, responses: ok({ $ref: './schemas/pet.yaml#/Pet' }) },
+          get: {
+            operationId: 'listPets',
+            parameters: [{ $ref: './parameters.yaml#/Limit' }],
+            responses: ok({ type: 'array', items: { $ref: './schemas/pet.yaml#/Pet' } }),
+          },
+          post: {
+            operationId: 'createPet',
+            requestBody: { required: true, ...json({ $ref: './schemas/pet.yaml#/Pet' }) },
+            responses: ok({ $ref: './schemas/pet.yaml#/Pet' }),
+          },
         },
         '/owners': { $ref: './paths/owners.yaml' },
-        '/trees': { post: { operationId: 'postTree', requestBody: json({ $ref: './schemas/tree.yaml#/Tree' }), responses: ok({ $ref: './schemas/tree.yaml#/Forest' }) } },
+        '/trees': {
+          post: {
+            operationId: 'postTree',
+            requestBody: json({ $ref: './schemas/tree.yaml#/Tree' }),
+            responses: ok({ $ref: './schemas/tree.yaml#/Forest' }),
+          },
+        },
       },
       components: { schemas: { Common: { type: 'object', properties: { version: { type: 'integer' } } } } },
     },
     'parameters.yaml': { Limit: { name: 'limit', in: 'query', schema: { type: 'integer', maximum: 50 } } },
     'schemas/pet.yaml': {
-      Pet: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, owner: { $ref: './owner.yaml' }, tag: { $ref: '#/Tag' }, common: { $ref: '../openapi.yaml#/components/schemas/Common' } } },
+      Pet: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string' },
+          owner: { $ref: './owner.yaml' },
+          tag: { $ref: '#/Tag' },
+          common: { $ref: '../openapi.yaml#/components/schemas/Common' },
+        },
+      },
       Tag: { type: 'string', maxLength: 20 },
     },
-    'schemas/owner.yaml': { type: 'object', properties: { name: { type: 'string' }, pets: { type: 'array', items: { $ref: './pet.yaml#/Pet' } } } },
+    'schemas/owner.yaml': {
+      type: 'object',
+      properties: { name: { type: 'string' }, pets: { type: 'array', items: { $ref: './pet.yaml#/Pet' } } },
+    },
     'schemas/tree.yaml': {
-      Tree: { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/Tree' } } } },
+      Tree: {
+        type: 'object',
+        properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/Tree' } } },
+      },
       Forest: { type: 'object', properties: { trees: { type: 'array', items: { $ref: '#/Tree' } } } },
     },
-    'paths/owners.yaml': { get: { operationId: 'listOwners', responses: ok({ type: 'array', items: { $ref: '../schemas/owner.yaml' } }) } },
+    'paths/owners.yaml': {
+      get: { operationId: 'listOwners', responses: ok({ type: 'array', items: { $ref: '../schemas/owner.yaml' } }) },
+    },
   };
 }
 

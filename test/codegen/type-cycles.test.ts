@@ -8,17 +8,62 @@ const schemasOf = (doc: JsonObject) => (doc.components as JsonObject).schemas as
 
 describe('typesDocument', () => {
   const cases: Array<[string, { given: JsonObject; want: JsonObject }]> = [
-    ['cuts a self-recursive array', { given: { Tree: { type: 'array', items: ref('Tree') } }, want: { Tree: { type: 'array', items: {} } } }],
-    ['keeps recursion through an object property', { given: { Node: { type: 'object', properties: { next: ref('Node'), list: { type: 'array', items: ref('Node') } } } }, want: { Node: { type: 'object', properties: { next: ref('Node'), list: { type: 'array', items: ref('Node') } } } } }],
-    ['keeps recursion through additionalProperties', { given: { Dict: { type: 'object', additionalProperties: ref('Dict') } }, want: { Dict: { type: 'object', additionalProperties: ref('Dict') } } }],
+    [
+      'cuts a self-recursive array',
+      { given: { Tree: { type: 'array', items: ref('Tree') } }, want: { Tree: { type: 'array', items: {} } } },
+    ],
+    [
+      'keeps recursion through an object property',
+      {
+        given: {
+          Node: { type: 'object', properties: { next: ref('Node'), list: { type: 'array', items: ref('Node') } } },
+        },
+        want: {
+          Node: { type: 'object', properties: { next: ref('Node'), list: { type: 'array', items: ref('Node') } } },
+        },
+      },
+    ],
+    [
+      'keeps recursion through additionalProperties',
+      {
+        given: { Dict: { type: 'object', additionalProperties: ref('Dict') } },
+        want: { Dict: { type: 'object', additionalProperties: ref('Dict') } },
+      },
+    ],
     [
       'cuts a cycle through a union and an array, on both sides',
-      { given: { A: { oneOf: [ref('B'), { type: 'string' }] }, B: { type: 'array', items: ref('A') }, C: { type: 'array', items: ref('A') } }, want: { A: { oneOf: [{}, { type: 'string' }] }, B: { type: 'array', items: {} }, C: { type: 'array', items: ref('A') } } },
+      {
+        given: {
+          A: { oneOf: [ref('B'), { type: 'string' }] },
+          B: { type: 'array', items: ref('A') },
+          C: { type: 'array', items: ref('A') },
+        },
+        want: {
+          A: { oneOf: [{}, { type: 'string' }] },
+          B: { type: 'array', items: {} },
+          C: { type: 'array', items: ref('A') },
+        },
+      },
     ],
     ['cuts an alias cycle', { given: { A: ref('B'), B: { allOf: [ref('A')] } }, want: { A: {}, B: { allOf: [{}] } } }],
-    ['keeps a reference into a component that closes no cycle', { given: { Node: { type: 'object', properties: { kids: { type: 'array' } } }, Kids: ref('Node/properties/kids') }, want: { Node: { type: 'object', properties: { kids: { type: 'array' } } }, Kids: ref('Node/properties/kids') } }],
-    ['cuts a pointer into itself', { given: { Self: { type: 'object', properties: { a: { type: 'string' }, b: ref('Self/properties/a') } } }, want: { Self: { type: 'object', properties: { a: { type: 'string' }, b: {} } } } }],
-    ['leaves a reference to a missing schema', { given: { A: { type: 'array', items: ref('Missing') } }, want: { A: { type: 'array', items: ref('Missing') } } }],
+    [
+      'keeps a reference into a component that closes no cycle',
+      {
+        given: { Node: { type: 'object', properties: { kids: { type: 'array' } } }, Kids: ref('Node/properties/kids') },
+        want: { Node: { type: 'object', properties: { kids: { type: 'array' } } }, Kids: ref('Node/properties/kids') },
+      },
+    ],
+    [
+      'cuts a pointer into itself',
+      {
+        given: { Self: { type: 'object', properties: { a: { type: 'string' }, b: ref('Self/properties/a') } } },
+        want: { Self: { type: 'object', properties: { a: { type: 'string' }, b: {} } } },
+      },
+    ],
+    [
+      'leaves a reference to a missing schema',
+      { given: { A: { type: 'array', items: ref('Missing') } }, want: { A: { type: 'array', items: ref('Missing') } } },
+    ],
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     expect(schemasOf(typesDocument(withSchemas(given)))).toEqual(want);

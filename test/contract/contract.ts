@@ -26,7 +26,9 @@ export interface ContractOperation {
 
 const documentId = 'https://contract.test/openapi.json';
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (a: Ajv2020) => void;
+const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (
+  a: Ajv2020,
+) => void;
 
 const escape = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 const pointerOf = (...tokens: string[]) => tokens.map((t) => `/${escape(t)}`).join('');
@@ -138,7 +140,12 @@ export class Contract {
       list.forEach((_, i) => {
         const { value, pointer } = this.resolve(`${owner}/parameters/${i}`);
         const name = String(value.name);
-        byKey.set(`${value.in}:${name}`, { name, in: String(value.in), required: value.required === true, pointer: `${pointer}/schema` });
+        byKey.set(`${value.in}:${name}`, {
+          name,
+          in: String(value.in),
+          required: value.required === true,
+          pointer: `${pointer}/schema`,
+        });
       });
     }
     return [...byKey.values()];

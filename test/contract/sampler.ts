@@ -35,7 +35,8 @@ export class Sampler {
         continue;
       }
       const source = this.source(binding, arg.in, arg.key);
-      if (source && (source.required || this.hasDefault(source.pointer))) args[arg.name] = this.value(source.pointer, arg.name);
+      if (source && (source.required || this.hasDefault(source.pointer)))
+        args[arg.name] = this.value(source.pointer, arg.name);
     }
     return args;
   }
@@ -51,7 +52,8 @@ export class Sampler {
     if (Array.isArray(schema.allOf)) return this.merged(at, schema.allOf.length, where, depth);
     for (const key of ['oneOf', 'anyOf'] as const) {
       const branches = schema[key];
-      if (Array.isArray(branches)) return this.value(`${at}/${key}/${this.nonNullBranch(at, key, branches)}`, where, depth + 1);
+      if (Array.isArray(branches))
+        return this.value(`${at}/${key}/${this.nonNullBranch(at, key, branches)}`, where, depth + 1);
     }
     return this.byType(schema, at, where, depth);
   }
@@ -66,7 +68,11 @@ export class Sampler {
         return true;
       case 'integer':
       case 'number':
-        return typeof schema.minimum === 'number' ? schema.minimum : typeof schema.maximum === 'number' ? Math.min(1, schema.maximum) : 1;
+        return typeof schema.minimum === 'number'
+          ? schema.minimum
+          : typeof schema.maximum === 'number'
+            ? Math.min(1, schema.maximum)
+            : 1;
       case 'array': {
         const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
         return Array.from({ length: min }, (_, i) => this.value(`${at}/items`, `${where}[${i}]`, depth + 1));
@@ -81,17 +87,21 @@ export class Sampler {
   private object(schema: Json, at: string, where: string, depth: number): Json {
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     const out: Json = {};
-    for (const name of Object.keys((schema.properties ?? {}) as Json)) {
+    for (const name of Object.keys(schema.properties ?? {})) {
       const pointer = `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (name in this.fixtures) out[name] = this.fixtures[name];
-      else if (required.has(name) || this.hasDefault(pointer)) out[name] = this.value(pointer, `${where}.${name}`, depth + 1);
+      else if (required.has(name) || this.hasDefault(pointer))
+        out[name] = this.value(pointer, `${where}.${name}`, depth + 1);
     }
     return out;
   }
 
   private string(schema: Json, where: string): string {
     if (typeof schema.format === 'string' && formats[schema.format]) return String(formats[schema.format]());
-    if (typeof schema.pattern === 'string') throw new Error(`cannot sample ${where}: pattern ${schema.pattern} without examples; add examples to the contract`);
+    if (typeof schema.pattern === 'string')
+      throw new Error(
+        `cannot sample ${where}: pattern ${schema.pattern} without examples; add examples to the contract`,
+      );
     const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
     return 'sample'.padEnd(min, 'x');
   }
@@ -111,7 +121,11 @@ export class Sampler {
     return 'default' in (this.contract.resolve(pointer).value ?? {});
   }
 
-  private source(binding: OperationBinding, location: string, key: string): { pointer: string; required: boolean } | undefined {
+  private source(
+    binding: OperationBinding,
+    location: string,
+    key: string,
+  ): { pointer: string; required: boolean } | undefined {
     const op = this.contract.operation(binding.operationId);
     if (location !== 'body') {
       const param = op.parameters.find((p) => p.in === location && p.name === key);

@@ -41,13 +41,27 @@ let mock: PrismServer | undefined;
 let real: { app: TestApp; close(): Promise<void> } | undefined;
 
 beforeAll(async () => {
-  const [prism, app] = await Promise.all([startPrismMock({ flags: npmMockFlags() }), createTestApp({ jobs: 'enqueue' })]);
+  const [prism, app] = await Promise.all([
+    startPrismMock({ flags: npmMockFlags() }),
+    createTestApp({ jobs: 'enqueue' }),
+  ]);
   mock = prism;
   const server = await listen(app.app);
   real = { app, close: server.close };
   // Prism's security check only needs an `Authorization: Bearer …` header.
-  targets.set('prism mock', { baseUrl: prism.url, credential: 'any-token', fixtures: {}, expectSuccess: true, watchPrism: true });
-  targets.set('real server', { baseUrl: server.url, ...(await seedWorkspace(server.url, 'contract')), expectSuccess: false, watchPrism: false });
+  targets.set('prism mock', {
+    baseUrl: prism.url,
+    credential: 'any-token',
+    fixtures: {},
+    expectSuccess: true,
+    watchPrism: true,
+  });
+  targets.set('real server', {
+    baseUrl: server.url,
+    ...(await seedWorkspace(server.url, 'contract')),
+    expectSuccess: false,
+    watchPrism: false,
+  });
 });
 
 afterAll(async () => {
@@ -68,7 +82,9 @@ describe('the operation list', () => {
   it('binds every tool to its operation exactly as the SDK does', () => {
     // parseAs tells the SDK to read a text body (a CSV download); a tool reads results by their content type.
     for (const tool of toolDescriptors) {
-      const { parseAs: _text, ...binding } = operationBindings[tool.binding.operationId] as (typeof operationBindings)[string] & { parseAs?: string };
+      const { parseAs: _text, ...binding } = operationBindings[
+        tool.binding.operationId
+      ] as (typeof operationBindings)[string] & { parseAs?: string };
       expect(tool.binding, tool.name).toEqual(binding);
     }
   });
@@ -85,7 +101,10 @@ for (const targetName of ['prism mock', 'real server']) {
         const outcome = await callOperation(target, binding);
         checkOutcome(contract, binding.operationId, outcome);
         // An operation that declares a redirect (a join link) succeeds with it: the SDK does not follow it.
-        if (target.expectSuccess) expect(outcome.status, `${targetName} answered ${binding.operationId} with ${outcome.status}`).toBeLessThan(binding.redirect ? 400 : 300);
+        if (target.expectSuccess)
+          expect(outcome.status, `${targetName} answered ${binding.operationId} with ${outcome.status}`).toBeLessThan(
+            binding.redirect ? 400 : 300,
+          );
         if (target.watchPrism) expect(outcome.prismReports, 'Prism reported violations').toEqual([]);
       });
     }
@@ -94,7 +113,8 @@ for (const targetName of ['prism mock', 'real server']) {
 
 describe('coverage', () => {
   it('ran every operation against both targets', () => {
-    for (const name of ['prism mock', 'real server']) expect([...(covered.get(name) ?? [])].sort(), name).toEqual([...contract.operations.keys()].sort());
+    for (const name of ['prism mock', 'real server'])
+      expect([...(covered.get(name) ?? [])].sort(), name).toEqual([...contract.operations.keys()].sort());
   });
 });
 
@@ -103,12 +123,20 @@ async function callOperation(target: Target, binding: OperationBinding): Promise
   const tool = toolDescriptors.find((t) => t.binding.operationId === binding.operationId);
   if (tool) {
     const validate = contract.compile(tool.inputSchema);
-    expect(validate(args), `sampled args fit the ${tool.name} tool's inputSchema: ${JSON.stringify(validate.errors)}`).toBe(true);
+    expect(
+      validate(args),
+      `sampled args fit the ${tool.name} tool's inputSchema: ${JSON.stringify(validate.errors)}`,
+    ).toBe(true);
   }
   const watch = watchPrism();
   let last: Response | undefined;
   const fetchAndRecord = async (request: Request) => (last = await watch.fetch(request));
-  const client = createClient({ baseUrl: target.baseUrl, credential: target.credential, fetch: fetchAndRecord, maxRetries: 0 });
+  const client = createClient({
+    baseUrl: target.baseUrl,
+    credential: target.credential,
+    fetch: fetchAndRecord,
+    maxRetries: 0,
+  });
   const call = (client as unknown as Record<string, (a: unknown) => Promise<unknown>>)[binding.operationId];
   let body: unknown;
   let threw = false;
@@ -120,5 +148,11 @@ async function callOperation(target: Target, binding: OperationBinding): Promise
     threw = true;
   }
   if (!last) throw new Error(`${binding.operationId} sent no request`);
-  return { status: last.status, contentType: last.headers.get('content-type'), body, threw, prismReports: watch.reports };
+  return {
+    status: last.status,
+    contentType: last.headers.get('content-type'),
+    body,
+    threw,
+    prismReports: watch.reports,
+  };
 }

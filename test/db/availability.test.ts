@@ -3,9 +3,15 @@ import { describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { isDatabaseUnavailable } from '../../src/db/availability.ts';
 
-const socketError = (code: string, syscall = 'connect') => Object.assign(new Error(`${syscall} ${code}`), { code, errno: -1, syscall });
+const socketError = (code: string, syscall = 'connect') =>
+  Object.assign(new Error(`${syscall} ${code}`), { code, errno: -1, syscall });
 const clientError = (code: string) => Object.assign(new Error(`write ${code}`), { code, errno: code });
-const serverError = (code: string) => Object.assign(Object.create(postgres.PostgresError.prototype) as Error, { name: 'PostgresError', code, message: code });
+const serverError = (code: string) =>
+  Object.assign(Object.create(postgres.PostgresError.prototype) as Error, {
+    name: 'PostgresError',
+    code,
+    message: code,
+  });
 
 describe('isDatabaseUnavailable', () => {
   it.each<[string, unknown]>([

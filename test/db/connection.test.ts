@@ -55,13 +55,15 @@ describe('openDatabase', () => {
     const outcomes = await Promise.allSettled([...transactions, ...reads]);
 
     const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
-    expect(failed.map((outcome) => (outcome as PromiseRejectedResult).reason.message).sort()).toEqual(
-      ['roll back 0', 'roll back 12', 'roll back 16', 'roll back 4', 'roll back 8'],
-    );
+    expect(failed.map((outcome) => outcome.reason.message).sort()).toEqual([
+      'roll back 0',
+      'roll back 12',
+      'roll back 16',
+      'roll back 4',
+      'roll back 8',
+    ]);
     const committed = outcomes.slice(0, 20).filter((outcome) => outcome.status === 'fulfilled');
-    expect(committed.map((outcome) => (outcome as PromiseFulfilledResult<number>).value)).toEqual(
-      Array(15).fill(2),
-    );
+    expect(committed.map((outcome) => (outcome as PromiseFulfilledResult<number>).value)).toEqual(Array(15).fill(2));
     const [{ count }] = await db.sql`select count(*)::int as count from items`;
     expect(count).toBe(15);
   });
@@ -112,9 +114,7 @@ describe('openDatabase', () => {
   });
 
   it('rejects a PostgreSQL URL nobody answers at', async () => {
-    await expect(openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none' })).rejects.toThrow(
-      /ECONNREFUSED/,
-    );
+    await expect(openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none' })).rejects.toThrow(/ECONNREFUSED/);
   });
 
   it('leaves nothing open after close, so the process exits', () => {
@@ -125,11 +125,10 @@ describe('openDatabase', () => {
       await Promise.all([db.sql\`select 1\`, db.sql.begin((tx) => tx\`select 2\`)]);
       await db.close();
     `;
-    const child = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '--eval', script],
-      { encoding: 'utf8', timeout: 50_000 },
-    );
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+      encoding: 'utf8',
+      timeout: 50_000,
+    });
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
   });

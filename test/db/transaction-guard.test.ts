@@ -19,7 +19,8 @@ afterAll(async () => {
   await db?.close();
 });
 
-const notes = async () => (await db.sql<{ note: string }[]>`select note from guard_notes order by note`).map((r) => r.note);
+const notes = async () =>
+  (await db.sql<{ note: string }[]>`select note from guard_notes order by note`).map((r) => r.note);
 
 describe('the pool inside its own transaction', () => {
   it('refuses a query, rolls the transaction back and keeps answering', { timeout: HANG }, async () => {
@@ -60,7 +61,9 @@ describe('the pool inside its own transaction', () => {
     await db.sql`delete from guard_notes`;
   });
 
-  it('lets work started inside the transaction use the pool once the transaction ended', { timeout: HANG }, async () => {
+  it('lets work started inside the transaction use the pool once the transaction ended', {
+    timeout: HANG,
+  }, async () => {
     let later: () => Promise<unknown> = async () => undefined;
     await db.sql.begin(async (tx) => {
       await tx`insert into guard_notes values ('committed')`;
@@ -91,8 +94,9 @@ describe('DATABASE_TRANSACTION_GUARD', () => {
 
 // On PostgreSQL only: on the embedded database's one connection the unguarded query would wait for good.
 describe.runIf(Boolean(process.env.DATABASE_URL))('DATABASE_TRANSACTION_GUARD=false', () => {
-
-  it('leaves the pool unguarded: a pool query inside its transaction takes another connection', { timeout: HANG }, async () => {
+  it('leaves the pool unguarded: a pool query inside its transaction takes another connection', {
+    timeout: HANG,
+  }, async () => {
     const plain = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 2, transactionGuard: false });
     try {
       const answer = await plain.sql.begin(async () => plain.sql<{ one: number }[]>`select 1 as one`);

@@ -44,14 +44,18 @@ function pathPattern(path: string): RegExp {
   const folder = path.replace(/\/$/, '');
   const body = folder
     .split(/(<[^>]+>|\*)/)
-    .map((part) => (part === '*' ? '[^/]*' : part.startsWith('<') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part === '*' ? '[^/]*' : part.startsWith('<') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('');
   return new RegExp(path.endsWith('/') ? `^${body}/` : `^${body}(/|$)`);
 }
 
 /** Folders directly under `parent` (e.g. `src/`) that hold tracked files. */
 function foldersUnder(parent: string): string[] {
-  const names = tracked.filter((f) => f.startsWith(parent) && f.slice(parent.length).includes('/')).map((f) => f.slice(parent.length).split('/')[0]);
+  const names = tracked
+    .filter((f) => f.startsWith(parent) && f.slice(parent.length).includes('/'))
+    .map((f) => f.slice(parent.length).split('/')[0]);
   return [...new Set(names)].sort().map((name) => `${parent}${name}/`);
 }
 
@@ -60,7 +64,8 @@ function names(entries: Entry[], folder: string): boolean {
   return entries.some((entry) =>
     entry.paths.some((path) => {
       if (!hasPattern(path)) return `${path.replace(/\/$/, '')}/`.startsWith(folder);
-      const matches = pathPattern(path).test(folder) || tracked.some((f) => f.startsWith(folder) && pathPattern(path).test(f));
+      const matches =
+        pathPattern(path).test(folder) || tracked.some((f) => f.startsWith(folder) && pathPattern(path).test(f));
       return matches && new RegExp(`(^|[\\s/(,:])${name}([\\s/),.:;]|$)`).test(entry.text.replace(path, ''));
     }),
   );

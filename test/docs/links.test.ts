@@ -8,12 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { githubAnchor } from '../../src/handlers/docs/markdown-passages.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const guides = readdirSync(join(repoRoot, 'docs')).filter((name) => name.endsWith('.md')).sort();
+const guides = readdirSync(join(repoRoot, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .sort();
 const documents = ['README.md', ...guides.map((name) => `docs/${name}`)];
 
 /** Markdown without fenced code blocks and inline code, where link syntax is only an example. */
 function prose(file: string): string {
-  return readFileSync(join(repoRoot, file), 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  return readFileSync(join(repoRoot, file), 'utf8')
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .replace(/`[^`\n]*`/g, '');
 }
 
 /** Relative link targets of a file: `[text](target)`, without absolute URLs and mail addresses. */

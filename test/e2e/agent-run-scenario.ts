@@ -56,7 +56,11 @@ const csv = [
   ',No,Email,Missing',
 ].join('\n');
 
-export async function call(session: AgentSession, name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function call(
+  session: AgentSession,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const result = await session.callTool(name, args);
   expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
   // A tool whose operation answers in more than one shape (bulk_import_leads: 200 or 202) has no outputSchema,
@@ -91,7 +95,12 @@ export async function runAgentScenario(world: ScenarioWorld, bootstrapCredential
   const password = 'correct horse battery staple';
 
   const first = await world.connect(bootstrapCredential);
-  const signedUp = await first.callTool('signup', { email, password, name: 'Agent Owner', workspace_name: 'Agent Run Inc' });
+  const signedUp = await first.callTool('signup', {
+    email,
+    password,
+    name: 'Agent Owner',
+    workspace_name: 'Agent Run Inc',
+  });
   expect(signedUp.isError, JSON.stringify(signedUp.content)).toBeFalsy();
   const account = signedUp.structuredContent as Record<string, any>;
   const agent = await world.afterSignup(first, account.login.access_token, signedUp);
@@ -105,12 +114,20 @@ export async function runAgentScenario(world: ScenarioWorld, bootstrapCredential
   const mailbox = `sales.${process.pid}@gmail.example`;
   step('start_connector_oauth');
   await human(() => world.consent(started.authorization_url, mailbox));
-  const connector = await until(() => call(agent, 'get_connector', { connector_id: started.id, wait_seconds: 20 }), (c) => c.status !== 'pending_consent', 'the connector');
+  const connector = await until(
+    () => call(agent, 'get_connector', { connector_id: started.id, wait_seconds: 20 }),
+    (c) => c.status !== 'pending_consent',
+    'the connector',
+  );
   expect(connector).toMatchObject({ status: 'connected', account_email: mailbox });
   step('get_connector');
 
   let operation = await call(agent, 'ingest_url_into_knowledge', { url: `${world.siteUrl}/`, max_pages: 4 });
-  operation = await until(() => call(agent, 'get_operation', { operation_id: operation.id, wait_seconds: 20 }), (o) => ['succeeded', 'failed'].includes(o.status), 'the ingestion');
+  operation = await until(
+    () => call(agent, 'get_operation', { operation_id: operation.id, wait_seconds: 20 }),
+    (o) => ['succeeded', 'failed'].includes(o.status),
+    'the ingestion',
+  );
   expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
   step('ingest_url_into_knowledge');
 
@@ -118,25 +135,46 @@ export async function runAgentScenario(world: ScenarioWorld, bootstrapCredential
   expect(imported.counts).toMatchObject({ total: 5, created: 3, invalid: 2 });
   step('bulk_import_leads');
 
-  const input = { goal: 'Sell reusable rocket launches to satellite teams', audience: 'small satellite startups that need frequent, affordable launches', steps: 2, schedule: { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_hour: 0, end_hour: 24 } };
+  const input = {
+    goal: 'Sell reusable rocket launches to satellite teams',
+    audience: 'small satellite startups that need frequent, affordable launches',
+    steps: 2,
+    schedule: { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_hour: 0, end_hour: 24 },
+  };
   let run = await call(agent, 'run_agent', { agent_id: 'email-sequence-generator', input });
-  run = await until(() => call(agent, 'get_agent_run', { run_id: run.id, wait_seconds: 20 }), (r) => r.status !== 'queued' && r.status !== 'running', 'the run to pause');
+  run = await until(
+    () => call(agent, 'get_agent_run', { run_id: run.id, wait_seconds: 20 }),
+    (r) => r.status !== 'queued' && r.status !== 'running',
+    'the run to pause',
+  );
   expect(run.status, JSON.stringify(run.error)).toBe('requires_action');
   expect(run.required_action.type).toBe('sequence_approval');
   step('run_agent');
   await human(() => world.approve(run.required_action.url, email, password));
-  run = await until(() => call(agent, 'get_agent_run', { run_id: run.id, wait_seconds: 20 }), (r) => ['succeeded', 'failed', 'cancelled'].includes(r.status), 'the run to finish');
+  run = await until(
+    () => call(agent, 'get_agent_run', { run_id: run.id, wait_seconds: 20 }),
+    (r) => ['succeeded', 'failed', 'cancelled'].includes(r.status),
+    'the run to finish',
+  );
   expect(run.status, JSON.stringify(run.error)).toBe('succeeded');
   const sequenceId = run.output.resources.find((r: { type: string }) => r.type === 'email_sequence').id;
   step('get_agent_run');
 
-  const launched = await call(agent, 'launch_email_sequence', { sequence_id: sequenceId, enroll: { import_id: imported.id } });
+  const launched = await call(agent, 'launch_email_sequence', {
+    sequence_id: sequenceId,
+    enroll: { import_id: imported.id },
+  });
   expect(launched.sequence.status).toBe('active');
   expect(launched.enrollment.counts).toMatchObject({ enrolled: 3 });
-  const delivered = await until(async () => {
-    await new Promise((r) => setTimeout(r, 250));
-    return world.delivered(agent, mailbox);
-  }, (m) => m.length >= 3, 'three messages', 80);
+  const delivered = await until(
+    async () => {
+      await new Promise((r) => setTimeout(r, 250));
+      return world.delivered(agent, mailbox);
+    },
+    (m) => m.length >= 3,
+    'three messages',
+    80,
+  );
   step('first messages delivered');
   const agentMs = Math.round(performance.now() - began - humanMs);
 
@@ -146,7 +184,11 @@ export async function runAgentScenario(world: ScenarioWorld, bootstrapCredential
   expect(ada.text).toContain('9 Harbour Rd');
   expect(ada.listUnsubscribePost).toBe('List-Unsubscribe=One-Click');
   const link = /<([^>]+)>/.exec(ada.listUnsubscribe ?? '')?.[1] as string;
-  const oneClick = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+  const oneClick = await fetch(link, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
   expect(oneClick.status).toBe(200);
   const leads = await call(agent, 'list_leads', { q: 'ada@example.com' });
   expect(leads.data[0].status).toBe('unsubscribed');

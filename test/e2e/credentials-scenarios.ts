@@ -18,13 +18,17 @@ async function problem(call: Promise<unknown>): Promise<ApiProblemError<{ code: 
 
 async function signUp(target: E2eTarget, tag: string): Promise<{ client: Client; userId: string; email: string }> {
   const email = uniqueEmail(tag);
-  const session = await target.client().signup({ email, password, name: `${tag} owner`, workspace_name: `${tag} workspace` });
+  const session = await target
+    .client()
+    .signup({ email, password, name: `${tag} owner`, workspace_name: `${tag} workspace` });
   return { client: target.client(session.login.access_token), userId: session.user.id, email };
 }
 
 async function addMember(target: E2eTarget, admin: Client, role: 'admin' | 'member') {
   const invitation = await admin.invite_member({ email: uniqueEmail('invitee'), role });
-  const session = await target.client().accept_invitation({ token: invitation.token, name: 'Invited Person', password });
+  const session = await target
+    .client()
+    .accept_invitation({ token: invitation.token, name: 'Invited Person', password });
   return { invitation, session, client: target.client(session.login.access_token) };
 }
 
@@ -37,7 +41,12 @@ export async function apiKeyJourney(target: E2eTarget): Promise<void> {
   expect(login.token_type).toBe('bearer');
   const owner = target.client(login.access_token);
   const me = await owner.get_me();
-  expect(me).toMatchObject({ user: { id: session.user.id }, workspace: { id: session.workspace.id }, role: 'owner', credential: { type: 'jwt' } });
+  expect(me).toMatchObject({
+    user: { id: session.user.id },
+    workspace: { id: session.workspace.id },
+    role: 'owner',
+    credential: { type: 'jwt' },
+  });
 
   const created = await owner.create_api_key({ name: 'e2e key' });
   const listed = await owner.list_api_keys({ limit: 10 });
@@ -87,7 +96,10 @@ export async function refusals(target: E2eTarget): Promise<void> {
   expect([wrongPassword.status, unknownEmail.status]).toEqual([401, 401]);
   expect(wrongPassword.problem.detail).toBe(unknownEmail.problem.detail);
 
-  await target.expectInvalidRequest(target.client().signup({ email: 'not-an-email', password, name: 'X', workspace_name: 'X' }), 'email');
+  await target.expectInvalidRequest(
+    target.client().signup({ email: 'not-an-email', password, name: 'X', workspace_name: 'X' }),
+    'email',
+  );
   // Valid for the contract, so the proxy forwards it and checks the server's own 400 on the way back.
   const badCursor = await problem(owner.client.list_api_keys({ cursor: 'not-a-cursor-this-api-returned' }));
   expect([badCursor.status, badCursor.problem.code]).toEqual([400, 'invalid_cursor']);
@@ -110,7 +122,9 @@ export async function existingAccountInvitation(target: E2eTarget): Promise<void
   const invitee = await signUp(target, 'invitee');
   const invitation = await inviter.client.invite_member({ email: invitee.email, role: 'member' });
   for (const guess of ['not the password', password]) {
-    const refused = await problem(target.client().accept_invitation({ token: invitation.token, name: 'Guess', password: guess }));
+    const refused = await problem(
+      target.client().accept_invitation({ token: invitation.token, name: 'Guess', password: guess }),
+    );
     expect([refused.status, refused.problem.code]).toEqual([409, 'account_exists']);
   }
   const login = await target.client().login({ email: invitee.email, password });
@@ -135,7 +149,18 @@ export async function departedAdminKey(target: E2eTarget): Promise<void> {
   await owner.client.remove_member({ user_id: session.user.id });
   expect((await problem(byKey.get_me())).status).toBe(401);
   const listed = (await owner.client.list_api_keys()).data.find((k) => k.id === minted.id);
-  expect(listed).toMatchObject({ created_by: session.user.id, role: 'admin', effective_role: null, revoked_reason: 'creator_removed' });
+  expect(listed).toMatchObject({
+    created_by: session.user.id,
+    role: 'admin',
+    effective_role: null,
+    revoked_reason: 'creator_removed',
+  });
 }
 
-export const credentialScenarios = { apiKeyJourney, memberJourney, refusals, existingAccountInvitation, departedAdminKey };
+export const credentialScenarios = {
+  apiKeyJourney,
+  memberJourney,
+  refusals,
+  existingAccountInvitation,
+  departedAdminKey,
+};

@@ -31,7 +31,10 @@ describe('credentials, through prism proxy --errors', () => {
         () => undefined,
         (error: unknown) => error ?? new Error('scenario failed'),
       );
-      expect(target.reports, `Prism reported contract violations; its log:\n${stack.proxy.output().slice(-4000)}`).toEqual([]);
+      expect(
+        target.reports,
+        `Prism reported contract violations; its log:\n${stack.proxy.output().slice(-4000)}`,
+      ).toEqual([]);
       if (failure) throw failure;
     });
   }

@@ -43,9 +43,14 @@ describe('prism proxy --errors in front of a server that breaks the contract', (
     const watch = watchPrism();
     const response = await watch.fetch(new Request(`${stack.proxy.url}/healthz`));
     expect(response.status).toBe(500);
-    const body = (await response.json()) as { type: string; validation: Array<{ location: string[]; message: string }> };
+    const body = (await response.json()) as {
+      type: string;
+      validation: Array<{ location: string[]; message: string }>;
+    };
     expect(body.type).toBe(`${prismErrorType}VIOLATIONS`);
-    expect(body.validation).toContainEqual(expect.objectContaining({ location: ['response', 'body'], message: expect.stringContaining('version') }));
+    expect(body.validation).toContainEqual(
+      expect.objectContaining({ location: ['response', 'body'], message: expect.stringContaining('version') }),
+    );
     expect(response.headers.get('sl-violations')).toContain('version');
     expect(watch.reports).toHaveLength(1);
   });
@@ -54,12 +59,23 @@ describe('prism proxy --errors in front of a server that breaks the contract', (
     const owner = await stack.app.signup();
     const watch = watchPrism();
     const response = await watch.fetch(
-      new Request(`${stack.proxy.url}/api/v1/api-keys/key_01jd8x6y5k2r3t4v5w6x7y8z9a`, { method: 'DELETE', headers: { Authorization: `Bearer ${owner.token}` } }),
+      new Request(`${stack.proxy.url}/api/v1/api-keys/key_01jd8x6y5k2r3t4v5w6x7y8z9a`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${owner.token}` },
+      }),
     );
     expect(response.status).toBe(404);
     expect((await response.json()) as object).toMatchObject({ code: 'not_found' });
     expect(watch.reports).toEqual([
-      expect.objectContaining({ status: 404, violations: [expect.objectContaining({ severity: 'Warning', message: expect.stringContaining('Unable to match the returned status code') })] }),
+      expect.objectContaining({
+        status: 404,
+        violations: [
+          expect.objectContaining({
+            severity: 'Warning',
+            message: expect.stringContaining('Unable to match the returned status code'),
+          }),
+        ],
+      }),
     ]);
   });
 
@@ -67,7 +83,11 @@ describe('prism proxy --errors in front of a server that breaks the contract', (
     const target = prismProxyTarget(stack.proxy.url);
     await expect(apiKeyJourney(target)).rejects.toThrow();
     const violations = target.reports.flatMap((r) => r.prismProblem?.validation ?? []);
-    expect(target.reports.every((r) => r.status === 500 && r.prismProblem?.type === `${prismErrorType}VIOLATIONS`)).toBe(true);
-    expect(violations).toContainEqual(expect.objectContaining({ location: expect.arrayContaining(['prefix']), code: 'pattern' }));
+    expect(
+      target.reports.every((r) => r.status === 500 && r.prismProblem?.type === `${prismErrorType}VIOLATIONS`),
+    ).toBe(true);
+    expect(violations).toContainEqual(
+      expect.objectContaining({ location: expect.arrayContaining(['prefix']), code: 'pattern' }),
+    );
   });
 });

@@ -14,7 +14,10 @@ export interface ProxiedServer {
 export async function startProxiedServer(options: { spec?: string } = {}): Promise<ProxiedServer> {
   const port = await freePort();
   const serverUrl = `http://127.0.0.1:${port}`;
-  const [app, proxy] = await Promise.all([createTestApp(), startPrismProxy(serverUrl, { spec: options.spec, flags: ['--errors'] })]);
+  const [app, proxy] = await Promise.all([
+    createTestApp(),
+    startPrismProxy(serverUrl, { spec: options.spec, flags: ['--errors'] }),
+  ]);
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.app.fetch, port, hostname: '127.0.0.1' }, () => resolve(s));
     s.once('error', reject);

@@ -37,7 +37,10 @@ export function directTarget(baseUrl: string): E2eTarget {
       const problem = error.problem as { code: string; errors?: Array<{ pointer?: string; field?: string }> };
       expect(error.status).toBe(400);
       expect(problem.code).toBe('validation_failed');
-      expect(problem.errors?.some((e) => e.pointer === `/${field}` || e.field === field), JSON.stringify(problem)).toBe(true);
+      expect(
+        problem.errors?.some((e) => e.pointer === `/${field}` || e.field === field),
+        JSON.stringify(problem),
+      ).toBe(true);
     },
   };
 }
@@ -58,7 +61,10 @@ export function prismProxyTarget(proxyUrl: string): ProxyTarget {
       const problem = error.problem as { type: string; validation?: Array<{ location: string[] }> };
       expect(error.status).toBe(422);
       expect(problem.type).toBe(`${prismErrorType}UNPROCESSABLE_ENTITY`);
-      expect(problem.validation?.some((v) => v.location.at(-1) === field), JSON.stringify(problem)).toBe(true);
+      expect(
+        problem.validation?.some((v) => v.location.at(-1) === field),
+        JSON.stringify(problem),
+      ).toBe(true);
       // The refusal was asked for; only it may be taken off the record, nothing else.
       const taken = watch.take((r) => r.prismProblem?.type === problem.type && r.status === 422);
       expect(taken).toHaveLength(1);

@@ -36,7 +36,11 @@ async function approveAsOwner(approvalUrl: string, token: string): Promise<void>
   expect(sequence.status).toBe(200);
   const { revision, status } = (await sequence.json()) as { revision: number; status: string };
   expect(status).toBe('pending_approval');
-  const approved = await fetch(`${url.origin}/api/v1/sequences/${sequenceId}/approve`, { method: 'POST', headers, body: JSON.stringify({ revision }) });
+  const approved = await fetch(`${url.origin}/api/v1/sequences/${sequenceId}/approve`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ revision }),
+  });
   expect(approved.status, await approved.clone().text()).toBe(200);
 }
 
@@ -55,7 +59,9 @@ afterAll(async () => {
 });
 
 describe('examples/agent-run.ts', () => {
-  it('runs the whole agent run, waits at the consent and the approval links, and prints the delivered messages', { timeout: 120_000 }, async () => {
+  it('runs the whole agent run, waits at the consent and the approval links, and prints the delivered messages', {
+    timeout: 120_000,
+  }, async () => {
     const owner = await t.signup();
     const { key } = await t.createKey(owner.token, 'agent-run example');
     const run = spawnLineProcess(example, { SERVICE_API_KEY: key, SERVICE_API_BASE: server.url });
@@ -65,7 +71,9 @@ describe('examples/agent-run.ts', () => {
       expect(consent).toMatch(new RegExp(`^${server.url}/`));
       expect((await playHuman(consent, { email: 'sales@brightline.example' })).status).toBe(200);
 
-      const approval = link(await run.line((l) => l.startsWith('  Open: ') && l.includes('/admin/approvals?sequence=')));
+      const approval = link(
+        await run.line((l) => l.startsWith('  Open: ') && l.includes('/admin/approvals?sequence=')),
+      );
       await approveAsOwner(approval, owner.token);
       expect(await run.exited).toBe(0);
 
@@ -75,7 +83,8 @@ describe('examples/agent-run.ts', () => {
       await run.line((l) => /^✓ get_agent_run +requires_action \(sequence_approval\)/.test(l));
       await run.line((l) => /^✓ launch_email_sequence +active, .*enrolled 3/.test(l));
       await run.line('Delivered to the sandbox mailbox');
-      for (const to of ['maya@rise-bakery.example', 'tom@petal-and-stem.example', 'priya@green-grocer.example']) await run.line((l) => l.includes(`To: `) && l.includes(to));
+      for (const to of ['maya@rise-bakery.example', 'tom@petal-and-stem.example', 'priya@green-grocer.example'])
+        await run.line((l) => l.includes(`To: `) && l.includes(to));
       await run.line((l) => l.includes('| Hello Maya,'));
       await run.line((l) => l.includes('rents electric cargo bikes to local shops'));
       await run.line((l) => l.includes('1 Example Street, Leeds'));
@@ -88,11 +97,20 @@ describe('examples/agent-run.ts', () => {
     }
   });
 
-  it('exits 1 with the tool\'s error text when a tool refuses', async () => {
+  it("exits 1 with the tool's error text when a tool refuses", async () => {
     const owner = await t.signup();
     const { key } = await t.createKey(owner.token, 'agent-run example');
     // The settings allow 300 characters; the first step that is not a lookup refuses 301.
-    const failed = await runExample(key, ['--site', 'https://brand.example/', '--goal', 'Sell rockets', '--audience', 'startups', '--postal-address', 'x'.repeat(301)]);
+    const failed = await runExample(key, [
+      '--site',
+      'https://brand.example/',
+      '--goal',
+      'Sell rockets',
+      '--audience',
+      'startups',
+      '--postal-address',
+      'x'.repeat(301),
+    ]);
     expect(failed?.code).toBe(1);
     expect(failed?.stdout).toMatch(/^✓ get_me /m);
     expect(failed?.stdout).not.toContain('update_workspace_settings');
@@ -107,11 +125,26 @@ describe('examples/agent-run.ts', () => {
     expect(refused.stdout).toBe('');
   });
 
-  it('sends the brief given to run_agent and leaves the workspace\'s postal address alone', { timeout: 120_000 }, async () => {
+  it("sends the brief given to run_agent and leaves the workspace's postal address alone", {
+    timeout: 120_000,
+  }, async () => {
     const ws = await readyWorkspace(t, [], { postalAddress: 'Rocket Row 7, Mojave CA 93501' });
     const { key } = await t.createKey(ws.owner.token, 'agent-run example');
-    const brief = { goal: 'Sell reusable rocket launches to satellite teams', audience: 'small satellite startups', call_to_action: 'a seat on the next Roadrunner rideshare' };
-    const args = ['--site', `${site.url}/`, '--goal', brief.goal, '--audience', brief.audience, '--cta', brief.call_to_action];
+    const brief = {
+      goal: 'Sell reusable rocket launches to satellite teams',
+      audience: 'small satellite startups',
+      call_to_action: 'a seat on the next Roadrunner rideshare',
+    };
+    const args = [
+      '--site',
+      `${site.url}/`,
+      '--goal',
+      brief.goal,
+      '--audience',
+      brief.audience,
+      '--cta',
+      brief.call_to_action,
+    ];
     const run = spawnLineProcess(example, { SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }, args);
     try {
       await run.line((l) => l.startsWith('  Open: ') && l.includes('/admin/approvals?sequence='));
@@ -130,7 +163,14 @@ describe('examples/agent-run.ts', () => {
   it('stops before writing when --site has no postal address to put in the footer', async () => {
     const owner = await t.signup();
     const { key } = await t.createKey(owner.token, 'agent-run example');
-    const stopped = await runExample(key, ['--site', `${site.url}/`, '--goal', 'Sell reusable rocket launches', '--audience', 'satellite startups']);
+    const stopped = await runExample(key, [
+      '--site',
+      `${site.url}/`,
+      '--goal',
+      'Sell reusable rocket launches',
+      '--audience',
+      'satellite startups',
+    ]);
     expect(stopped.code).toBe(1);
     expect(stopped.stdout).toMatch(/^✓ get_workspace_settings +no postal address/m);
     expect(stopped.stderr).toMatch(/no postal address.*pass --postal-address/);
@@ -138,13 +178,26 @@ describe('examples/agent-run.ts', () => {
     expect(settings.postal_address).toBeNull();
   });
 
-  it('fails the run, saying why, when the brief is about something the site never mentions', { timeout: 120_000 }, async () => {
+  it('fails the run, saying why, when the brief is about something the site never mentions', {
+    timeout: 120_000,
+  }, async () => {
     const ws = await readyWorkspace(t, []);
     const { key } = await t.createKey(ws.owner.token, 'agent-run example');
-    const args = ['--site', `${site.url}/`, '--goal', 'Get local shops to book a free week-long trial of a Brightline cargo e-bike', '--audience', 'bakeries that deliver', '--cta', 'a free week-long trial of a cargo bike at your shop'];
+    const args = [
+      '--site',
+      `${site.url}/`,
+      '--goal',
+      'Get local shops to book a free week-long trial of a Brightline cargo e-bike',
+      '--audience',
+      'bakeries that deliver',
+      '--cta',
+      'a free week-long trial of a cargo bike at your shop',
+    ];
     const failed = await runExample(key, args);
     expect(failed.code, failed.stdout).toBe(1);
     expect(failed.stdout).not.toContain('YOUR TURN: review and approve');
-    expect(failed.stderr).toMatch(/failed: no_knowledge: The goal and call to action are about things the knowledge found never mentions \(.*brightline.*cargo.*\)/);
+    expect(failed.stderr).toMatch(
+      /failed: no_knowledge: The goal and call to action are about things the knowledge found never mentions \(.*brightline.*cargo.*\)/,
+    );
   });
 });

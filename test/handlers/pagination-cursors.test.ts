@@ -33,13 +33,15 @@ async function firstCursor(list: string, token: string): Promise<string> {
 }
 
 describe('list cursors', () => {
-  it.each(LISTS.flatMap((list) => [
-    [list, 'a timestamp out of range', b64('["+275760-09-13T00:00:00.000Z","x"]')],
-    [list, 'a NUL in the id', b64('["2024-01-01T00:00:00.000Z","key_\\u0000"]')],
-    [list, 'an unsigned position', b64('["2024-01-01T00:00:00.000Z","key_01jzzzzzzzzzzzzzzzzzzzzzzz"]')],
-    [list, 'not base64url JSON', 'garbage'],
-    [list, 'an empty string', ''],
-  ]))('answers %s with %s as invalid_cursor', async (list, _, cursor) => {
+  it.each(
+    LISTS.flatMap((list) => [
+      [list, 'a timestamp out of range', b64('["+275760-09-13T00:00:00.000Z","x"]')],
+      [list, 'a NUL in the id', b64('["2024-01-01T00:00:00.000Z","key_\\u0000"]')],
+      [list, 'an unsigned position', b64('["2024-01-01T00:00:00.000Z","key_01jzzzzzzzzzzzzzzzzzzzzzzz"]')],
+      [list, 'not base64url JSON', 'garbage'],
+      [list, 'an empty string', ''],
+    ]),
+  )('answers %s with %s as invalid_cursor', async (list, _, cursor) => {
     await expectInvalidCursor(await t.request(`${list}?cursor=${encodeURIComponent(cursor)}`, { token: alice.token }));
   });
 
@@ -47,7 +49,9 @@ describe('list cursors', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await t.request(`/api/v1/api-keys?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: alice.token });
+      const res = await t.request(`/api/v1/api-keys?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        token: alice.token,
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { data: Array<{ id: string }>; next_cursor: string | null };
       seen.push(...body.data.map((k) => k.id));
@@ -61,7 +65,9 @@ describe('list cursors', () => {
     const cursor = await firstCursor('/api/v1/api-keys', alice.token);
     for (const at of [0, Math.floor(cursor.length / 2), cursor.length - 1]) {
       const changed = cursor.slice(0, at) + (cursor[at] === 'A' ? 'B' : 'A') + cursor.slice(at + 1);
-      await expectInvalidCursor(await t.request(`/api/v1/api-keys?cursor=${encodeURIComponent(changed)}`, { token: alice.token }));
+      await expectInvalidCursor(
+        await t.request(`/api/v1/api-keys?cursor=${encodeURIComponent(changed)}`, { token: alice.token }),
+      );
     }
   });
 
@@ -71,17 +77,27 @@ describe('list cursors', () => {
     // The tag's last base64url character carries 2 data bits and 4 unused ones: flip an unused bit.
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const sibling = alphabet[alphabet.indexOf(last) ^ 1];
-    expect(Buffer.from(cursor.split('.')[1].slice(0, -1) + sibling, 'base64url')).toEqual(Buffer.from(cursor.split('.')[1], 'base64url'));
-    await expectInvalidCursor(await t.request(`/api/v1/api-keys?cursor=${encodeURIComponent(cursor.slice(0, -1) + sibling)}`, { token: alice.token }));
+    expect(Buffer.from(cursor.split('.')[1].slice(0, -1) + sibling, 'base64url')).toEqual(
+      Buffer.from(cursor.split('.')[1], 'base64url'),
+    );
+    await expectInvalidCursor(
+      await t.request(`/api/v1/api-keys?cursor=${encodeURIComponent(cursor.slice(0, -1) + sibling)}`, {
+        token: alice.token,
+      }),
+    );
   });
 
   it('refuses a cursor issued to another workspace', async () => {
     const cursor = await firstCursor('/api/v1/api-keys', bob.token);
-    await expectInvalidCursor(await t.request(`/api/v1/api-keys?cursor=${encodeURIComponent(cursor)}`, { token: alice.token }));
+    await expectInvalidCursor(
+      await t.request(`/api/v1/api-keys?cursor=${encodeURIComponent(cursor)}`, { token: alice.token }),
+    );
   });
 
   it('refuses a cursor issued for another list', async () => {
     const cursor = await firstCursor('/api/v1/api-keys', alice.token);
-    await expectInvalidCursor(await t.request(`/api/v1/members?cursor=${encodeURIComponent(cursor)}`, { token: alice.token }));
+    await expectInvalidCursor(
+      await t.request(`/api/v1/members?cursor=${encodeURIComponent(cursor)}`, { token: alice.token }),
+    );
   });
 });

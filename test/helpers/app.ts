@@ -72,9 +72,24 @@ export function uniqueEmail(tag = 'user'): string {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDb = !options.db;
   const db = options.db ?? (await createTestDatabase());
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ADDRESS: '100000', JOBS_POLL_INTERVAL_MS: '500', TOKEN_ENCRYPTION_KEY: testTokenKey, ...options.env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_CREDENTIAL: '100000',
+    RATE_LIMIT_PER_ADDRESS: '100000',
+    JOBS_POLL_INTERVAL_MS: '500',
+    TOKEN_ENCRYPTION_KEY: testTokenKey,
+    ...options.env,
+  });
   const jobsSchema = options.jobs ? (options.jobsSchema ?? `jobs_${randomBytes(5).toString('hex')}`) : undefined;
-  const services = await createServices({ db, config, clock: options.clock, log: options.log ?? pino({ level: 'silent' }), argon2Params: testArgon2, jobsSchema, extraJobKinds: options.extraJobKinds });
+  const services = await createServices({
+    db,
+    config,
+    clock: options.clock,
+    log: options.log ?? pino({ level: 'silent' }),
+    argon2Params: testArgon2,
+    jobsSchema,
+    extraJobKinds: options.extraJobKinds,
+  });
   if (options.jobs) await services.startJobs({ work: options.jobs === 'work' });
   const app = createApp(services.deps);
   const request: TestApp['request'] = (path, init = {}) => {
@@ -88,11 +103,27 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return Promise.resolve(app.request(path, { ...init, headers, body }));
   };
   const signup: TestApp['signup'] = async (overrides = {}) => {
-    const body = { email: uniqueEmail(), password: 'correct horse battery', name: 'Test User', workspace_name: 'Test Workspace', ...overrides };
+    const body = {
+      email: uniqueEmail(),
+      password: 'correct horse battery',
+      name: 'Test User',
+      workspace_name: 'Test Workspace',
+      ...overrides,
+    };
     const res = await request('/api/v1/users/signup', { method: 'POST', json: body });
     if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
-    const json = (await res.json()) as { user: { id: string }; workspace: { id: string }; login: { access_token: string } };
-    return { token: json.login.access_token, userId: json.user.id, workspaceId: json.workspace.id, email: body.email, password: body.password };
+    const json = (await res.json()) as {
+      user: { id: string };
+      workspace: { id: string };
+      login: { access_token: string };
+    };
+    return {
+      token: json.login.access_token,
+      userId: json.user.id,
+      workspaceId: json.workspace.id,
+      email: body.email,
+      password: body.password,
+    };
   };
   const createKey: TestApp['createKey'] = async (token, name = 'test key') => {
     const res = await request('/api/v1/api-keys', { method: 'POST', token, json: { name } });
@@ -111,7 +142,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     createKey,
     async close() {
       await services.close();
-      if (jobsSchema && !options.jobsSchema) await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
+      if (jobsSchema && !options.jobsSchema)
+        await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
       if (ownDb) await db.close();
     },
   };

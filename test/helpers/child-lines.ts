@@ -10,7 +10,10 @@ export interface LineProcess {
 }
 
 export function spawnLineProcess(entry: string, env: Record<string, string>, args: string[] = []): LineProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines: string[] = [];
   const waiters: (() => void)[] = [];
   let buffer = '';
@@ -32,7 +35,8 @@ export function spawnLineProcess(entry: string, env: Record<string, string>, arg
         if (found !== undefined) return found;
         const more = new Promise<void>((resolve) => waiters.push(resolve));
         const exit = await Promise.race([more.then(() => undefined), exited.then((code) => ({ code }))]);
-        if (exit && !lines.some(matches)) throw new Error(`${entry} exited (${exit.code}) before the awaited line; it printed:\n${lines.join('\n')}`);
+        if (exit && !lines.some(matches))
+          throw new Error(`${entry} exited (${exit.code}) before the awaited line; it printed:\n${lines.join('\n')}`);
       }
     },
   };

@@ -56,7 +56,14 @@ export interface ToolDescriptorJson {
   inputSchema: JsonObject;
   outputSchema?: JsonObject;
   annotations: Record<string, boolean | string>;
-  binding: { operationId: string; method: string; path: string; body: string; contentType?: string; args: { name: string; in: string; key: string }[] };
+  binding: {
+    operationId: string;
+    method: string;
+    path: string;
+    body: string;
+    contentType?: string;
+    args: { name: string; in: string; key: string }[];
+  };
 }
 
 /** Runs the generator over a spec file (and an optional manifest file), collecting warnings. */
@@ -70,7 +77,10 @@ export async function generateFrom(spec: string, manifest?: string): Promise<Gen
 
 /** Writes `doc` (and an optional manifest) into `dir` and runs the generator over them. */
 export async function generateDoc(dir: string, doc: JsonObject, manifest?: Json): Promise<GeneratedRun> {
-  writeDocuments(dir, manifest === undefined ? { 'openapi.json': doc } : { 'openapi.json': doc, 'mcp-tools.yaml': manifest });
+  writeDocuments(
+    dir,
+    manifest === undefined ? { 'openapi.json': doc } : { 'openapi.json': doc, 'mcp-tools.yaml': manifest },
+  );
   return generateFrom(join(dir, 'openapi.json'), manifest === undefined ? undefined : join(dir, 'mcp-tools.yaml'));
 }
 
@@ -82,7 +92,15 @@ export async function generateDoc(dir: string, doc: JsonObject, manifest?: Json)
  * `type`, a prefixItems tuple without maxItems, a `required` in one allOf branch) that clients accept.
  */
 export function strictAjv(): InstanceType<typeof Ajv2020> {
-  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true, validateSchema: true, allErrors: true });
+  const ajv = new Ajv2020({
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+    validateSchema: true,
+    allErrors: true,
+  });
   const addFormats = addFormatsImport as unknown as (a: InstanceType<typeof Ajv2020>) => void;
   addFormats(ajv);
   return ajv;
@@ -116,7 +134,8 @@ export function strictProfileProblems(schema: JsonObject): string[] {
   const walk = (node: Json, path: string, key?: string): void => {
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}/${i}`));
     // A boolean in a list or map of schemas (key undefined) or under a one-schema keyword is a boolean schema.
-    if (typeof node === 'boolean' && (key === undefined || SCHEMA_VALUED.has(key))) problems.push(`${path}: boolean schema`);
+    if (typeof node === 'boolean' && (key === undefined || SCHEMA_VALUED.has(key)))
+      problems.push(`${path}: boolean schema`);
     if (node === null || typeof node !== 'object') return;
     if ('$ref' in node) problems.push(`${path}: $ref`);
     if (Array.isArray(node.type)) problems.push(`${path}: type list`);
@@ -147,7 +166,10 @@ export async function typecheck(dirs: string[], label = 'typecheck'): Promise<st
   };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config, null, 2));
   try {
-    await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
+    await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {
+      cwd: repoRoot,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return '';
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };

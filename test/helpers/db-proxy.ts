@@ -78,7 +78,9 @@ function stall(pair: Pair): void {
  * opens PostgreSQL (with `bounds`: its timeouts), goes through the proxy. It has no connection string
  * for the job queue: a service on it runs without jobs.
  */
-export async function createProxiedDatabase(bounds: Pick<DatabaseOptions, 'connectTimeoutMs' | 'queryTimeoutMs'> = {}): Promise<ProxiedDatabase> {
+export async function createProxiedDatabase(
+  bounds: Pick<DatabaseOptions, 'connectTimeoutMs' | 'queryTimeoutMs'> = {},
+): Promise<ProxiedDatabase> {
   const direct = await createTestDatabase();
   const o = direct.sql.options;
   const target: Target = o.path ? { path: o.path } : { host: o.host[0], port: o.port[0] };
@@ -91,9 +93,10 @@ export async function createProxiedDatabase(bounds: Pick<DatabaseOptions, 'conne
   const url = `postgres://${encodeURIComponent(o.user)}@127.0.0.1:${port}/${encodeURIComponent(o.database)}`;
   // With bounds, the client the service opens on PostgreSQL; without, a plain postgres.js client (on
   // PGlite's socket server, the service's client recovers from a cut only after its connect timeout).
-  const sql = bounds.connectTimeoutMs || bounds.queryTimeoutMs
-    ? (await openDatabase({ databaseUrl: url, max: o.max, ...(searchPath && { searchPath }), ...bounds })).sql
-    : postgres(url, { max: o.max, connection: o.connection, onnotice: () => {} });
+  const sql =
+    bounds.connectTimeoutMs || bounds.queryTimeoutMs
+      ? (await openDatabase({ databaseUrl: url, max: o.max, ...(searchPath && { searchPath }), ...bounds })).sql
+      : postgres(url, { max: o.max, connection: o.connection, onnotice: () => {} });
   const close = async (): Promise<void> => {
     // A bounded end: after an outage postgres.js 3.4 can leave a connection whose end() never settles.
     await sql.end({ timeout: 1 });

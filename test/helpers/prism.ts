@@ -40,7 +40,8 @@ export function npmMockFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   // `exec` makes Prism the process npm started, so npm's stop signal reaches it (test/scripts/mock.test.ts).
   const words = pkg.scripts.mock.split(/\s+/).filter(Boolean);
-  if (words[0] !== 'exec' || words[1] !== 'prism' || words[2] !== 'mock') throw new Error(`npm run mock is not "exec prism mock …": ${pkg.scripts.mock}`);
+  if (words[0] !== 'exec' || words[1] !== 'prism' || words[2] !== 'mock')
+    throw new Error(`npm run mock is not "exec prism mock …": ${pkg.scripts.mock}`);
   const flags: string[] = [];
   for (let i = 3; i < words.length; i++) {
     const word = words[i];
@@ -101,10 +102,16 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+async function waitUntilReady(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`prism exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`prism exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output()}`);
     try {
       // Any HTTP answer (Prism says 404 for an unknown path) means it is serving.
       await fetch(`${url}/__prism_ready__`, { signal: AbortSignal.timeout(1_000) });
@@ -118,12 +125,16 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
 
 async function startPrism(args: string[], options: PrismOptions): Promise<PrismServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [prismCli(), ...args, '-p', String(port), '-h', '127.0.0.1', ...(options.flags ?? [])], {
-    cwd: repoRoot,
-    detached: true, // its own process group, so stop() reaches everything it starts
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [prismCli(), ...args, '-p', String(port), '-h', '127.0.0.1', ...(options.flags ?? [])],
+    {
+      cwd: repoRoot,
+      detached: true, // its own process group, so stop() reaches everything it starts
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    },
+  );
   running.add(child);
   let log = '';
   const append = (chunk: Buffer) => {
@@ -183,10 +194,14 @@ export function watchPrism(inner: (request: Request) => Promise<Response> = (req
     const violations = parseViolationHeader(response.headers.get('sl-violations'));
     let prismProblem: PrismReport['prismProblem'];
     if ((response.headers.get('content-type') ?? '').includes('json') && response.status >= 400) {
-      const body = (await response.clone().json().catch(() => undefined)) as PrismReport['prismProblem'] | undefined;
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as PrismReport['prismProblem'] | undefined;
       if (typeof body?.type === 'string' && body.type.startsWith(prismErrorType)) prismProblem = body;
     }
-    if (violations.length || prismProblem) reports.push({ request: label, status: response.status, violations, prismProblem });
+    if (violations.length || prismProblem)
+      reports.push({ request: label, status: response.status, violations, prismProblem });
     return response;
   };
   return {

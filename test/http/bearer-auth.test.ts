@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const me = (authorization?: string) => t.request('/api/v1/users/me', authorization === undefined ? {} : { headers: { Authorization: authorization } });
+const me = (authorization?: string) =>
+  t.request('/api/v1/users/me', authorization === undefined ? {} : { headers: { Authorization: authorization } });
 
 async function expect401(res: Response, challenge: string) {
   expect(res.status).toBe(401);
@@ -42,13 +43,30 @@ describe('bearer authentication', () => {
     const [header, payload] = user.token.split('.');
     const secret = await jwtSecret();
     const wrongAud = await new SignJWT({ wid: user.workspaceId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: user.token && JSON.parse(Buffer.from(header, 'base64url').toString()).kid })
-      .setSubject(user.userId).setIssuer('service').setAudience('someone-else').setIssuedAt().setExpirationTime('10m').setJti('x')
+      .setProtectedHeader({
+        alg: 'HS256',
+        typ: 'at+jwt',
+        kid: user.token && JSON.parse(Buffer.from(header, 'base64url').toString()).kid,
+      })
+      .setSubject(user.userId)
+      .setIssuer('service')
+      .setAudience('someone-else')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .setJti('x')
       .sign(secret);
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${payload}.`;
     const typo = key.key.slice(0, -1) + (key.key.endsWith('a') ? 'b' : 'a');
     const details = new Set<string>();
-    for (const bad of ['Bearer', 'Bearer not-a-token', `Bearer ${header}.${payload}.AAAA`, `Bearer ${wrongAud}`, `Bearer ${none}`, `Bearer ${typo}`, 'Basic dXNlcjpwYXNz']) {
+    for (const bad of [
+      'Bearer',
+      'Bearer not-a-token',
+      `Bearer ${header}.${payload}.AAAA`,
+      `Bearer ${wrongAud}`,
+      `Bearer ${none}`,
+      `Bearer ${typo}`,
+      'Basic dXNlcjpwYXNz',
+    ]) {
       const sent = bad.startsWith('Bearer ') ? 'Bearer error="invalid_token"' : 'Bearer';
       details.add(await expect401(await me(bad), sent));
     }
@@ -57,18 +75,28 @@ describe('bearer authentication', () => {
 
   it('rejects an expired JWT with 401; logging in again gives a working one', async () => {
     const started = now;
-    const fresh = await t.request('/api/v1/users/login', { method: 'POST', json: { email: user.email, password: user.password } });
+    const fresh = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      json: { email: user.email, password: user.password },
+    });
     const token = ((await fresh.json()) as { access_token: string }).access_token;
     expect((await me(`Bearer ${token}`)).status).toBe(200);
     now = new Date(started.getTime() + 901_000);
     await expect401(await me(`Bearer ${token}`), 'Bearer error="invalid_token"');
-    const again = await t.request('/api/v1/users/login', { method: 'POST', json: { email: user.email, password: user.password } });
+    const again = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      json: { email: user.email, password: user.password },
+    });
     expect((await me(`Bearer ${((await again.json()) as { access_token: string }).access_token}`)).status).toBe(200);
     now = started;
   });
 
   it('lets the first valid of several bearer credentials win, in either order', async () => {
-    const both = [`Bearer garbage, Bearer ${key.key}`, `Bearer ${key.key}, Bearer ${user.token}`, `Bearer ${user.token} Bearer ${key.key}`];
+    const both = [
+      `Bearer garbage, Bearer ${key.key}`,
+      `Bearer ${key.key}, Bearer ${user.token}`,
+      `Bearer ${user.token} Bearer ${key.key}`,
+    ];
     const kinds = [];
     for (const header of both) {
       const res = await me(header);
@@ -96,7 +124,11 @@ describe('bearer authentication', () => {
 
 describe('throttling', () => {
   it('answers 429 with Retry-After and RateLimit headers once a credential spends its quota', async () => {
-    const limited = await createTestApp({ db: t.db, clock: midWindow, env: { RATE_LIMIT_PER_CREDENTIAL: '3', RATE_LIMIT_WINDOW_SECONDS: '60' } });
+    const limited = await createTestApp({
+      db: t.db,
+      clock: midWindow,
+      env: { RATE_LIMIT_PER_CREDENTIAL: '3', RATE_LIMIT_WINDOW_SECONDS: '60' },
+    });
     try {
       const statuses = [];
       let last: Response | undefined;

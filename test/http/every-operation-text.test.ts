@@ -44,7 +44,9 @@ function sample(p: Parameter): string {
     .replace(/^\^|\$$/g, '')
     .replace(/\([^)]*\)[*?]/g, '')
     .replace(/[^\]\[]\?/g, '')
-    .replace(/\[(.)[^\]]*\](?:\{(\d+)(?:,\d+)?\}|[+*])?/g, (_, first: string, n?: string) => first.repeat(Math.max(1, Number(n ?? 1))));
+    .replace(/\[(.)[^\]]*\](?:\{(\d+)(?:,\d+)?\}|[+*])?/g, (_, first: string, n?: string) =>
+      first.repeat(Math.max(1, Number(n ?? 1))),
+    );
 }
 
 /** The header parameters the operation requires (e.g. If-Match), with values their patterns accept. */
@@ -54,7 +56,11 @@ function requiredHeaders(op: OperationMeta): Record<string, string> {
 }
 
 function pathWith(op: OperationMeta, value: (p: Parameter) => string): string {
-  const byName = new Map(parameters(op).filter((p) => p.in === 'path').map((p) => [p.name, p]));
+  const byName = new Map(
+    parameters(op)
+      .filter((p) => p.in === 'path')
+      .map((p) => [p.name, p]),
+  );
   return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => value(byName.get(name) ?? { name, in: 'path' }));
 }
 
@@ -64,15 +70,27 @@ interface Answer {
 }
 
 async function send(op: OperationMeta, path: string, init: RequestInit = {}): Promise<Answer> {
-  const res = await t.request(path, { method: op.method, token, ...init, headers: { ...requiredHeaders(op), ...(init.headers as Record<string, string>) } });
+  const res = await t.request(path, {
+    method: op.method,
+    token,
+    ...init,
+    headers: { ...requiredHeaders(op), ...(init.headers as Record<string, string>) },
+  });
   const text = await res.text();
-  const errors = res.headers.get('content-type')?.includes('json') && text ? ((JSON.parse(text) as { errors?: Answer['errors'] }).errors ?? []) : [];
+  const errors =
+    res.headers.get('content-type')?.includes('json') && text
+      ? ((JSON.parse(text) as { errors?: Answer['errors'] }).errors ?? [])
+      : [];
   return { status: res.status, errors };
 }
 
 function expectRefused(op: OperationMeta, answer: Answer, where: (e: Answer['errors'][number]) => boolean): void {
   const named = answer.errors.some((e) => e.code === 'invalid_character' && where(e));
-  expect({ operation: op.operationId, status: answer.status, named, errors: answer.errors }).toMatchObject({ operation: op.operationId, status: 400, named: true });
+  expect({ operation: op.operationId, status: answer.status, named, errors: answer.errors }).toMatchObject({
+    operation: op.operationId,
+    status: 400,
+    named: true,
+  });
 }
 
 const validPath = (op: OperationMeta) => pathWith(op, (p) => encodeURIComponent(sample(p)));
@@ -88,29 +106,48 @@ describe('the text check on every operation', () => {
     expect(withPath.length).toBeGreaterThan(40);
   });
 
-  it.each(withJson.map((op) => [op.operationId, op] as const))('refuses NUL in a JSON body key and value of %s', async (_, op) => {
-    const body = JSON.stringify({ 'n\u0000': 'v\u0000', nested: { deep: ['\ud800'] } });
-    const answer = await send(op, validPath(op), { body, headers: { 'content-type': op.body!.media.find((m) => m.kind === 'json')!.type } });
-    expectRefused(op, answer, (e) => e.pointer === '/nested/deep/0');
-    expect(answer.errors.some((e) => e.code === 'invalid_character' && e.pointer?.startsWith('/n'))).toBe(true);
-  });
+  it.each(withJson.map((op) => [op.operationId, op] as const))(
+    'refuses NUL in a JSON body key and value of %s',
+    async (_, op) => {
+      const body = JSON.stringify({ 'n\u0000': 'v\u0000', nested: { deep: ['\ud800'] } });
+      const answer = await send(op, validPath(op), {
+        body,
+        headers: { 'content-type': op.body!.media.find((m) => m.kind === 'json')!.type },
+      });
+      expectRefused(op, answer, (e) => e.pointer === '/nested/deep/0');
+      expect(answer.errors.some((e) => e.code === 'invalid_character' && e.pointer?.startsWith('/n'))).toBe(true);
+    },
+  );
 
   it.each(withForm.map((op) => [op.operationId, op] as const))('refuses NUL in a form body of %s', async (_, op) => {
-    const answer = await send(op, validPath(op), { body: 'email=a%00b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const answer = await send(op, validPath(op), {
+      body: 'email=a%00b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectRefused(op, answer, (e) => e.pointer === '/email');
   });
 
-  it.each(withPath.map((op) => [op.operationId, op] as const))('refuses NUL in the path parameters of %s', async (_, op) => {
-    const body = op.body ? { body: '{}', headers: { 'content-type': op.body.media[0].type } } : {};
-    const answer = await send(op, pathWith(op, (p) => `${encodeURIComponent(sample(p))}%00`), body);
-    expectRefused(op, answer, (e) => e.field?.startsWith('path.') ?? false);
-  });
-
-  it.each(withQuery.flatMap((op) => parameters(op).filter((p) => p.in === 'query').map((p) => [`${op.operationId} ?${p.name}`, op, p.name] as const)))(
-    'refuses NUL in the query parameter %s',
-    async (_, op, name) => {
-      const answer = await send(op, `${validPath(op)}?${encodeURIComponent(name)}=a%00b`);
-      expectRefused(op, answer, (e) => e.field === `query.${name}`);
+  it.each(withPath.map((op) => [op.operationId, op] as const))(
+    'refuses NUL in the path parameters of %s',
+    async (_, op) => {
+      const body = op.body ? { body: '{}', headers: { 'content-type': op.body.media[0].type } } : {};
+      const answer = await send(
+        op,
+        pathWith(op, (p) => `${encodeURIComponent(sample(p))}%00`),
+        body,
+      );
+      expectRefused(op, answer, (e) => e.field?.startsWith('path.') ?? false);
     },
   );
+
+  it.each(
+    withQuery.flatMap((op) =>
+      parameters(op)
+        .filter((p) => p.in === 'query')
+        .map((p) => [`${op.operationId} ?${p.name}`, op, p.name] as const),
+    ),
+  )('refuses NUL in the query parameter %s', async (_, op, name) => {
+    const answer = await send(op, `${validPath(op)}?${encodeURIComponent(name)}=a%00b`);
+    expectRefused(op, answer, (e) => e.field === `query.${name}`);
+  });
 });

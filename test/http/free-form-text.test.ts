@@ -39,28 +39,50 @@ const BAD: Array<[string, string]> = [
 
 describe('create_lead and update_lead', () => {
   it.each(BAD)('refuses %s in a custom field value, naming it', async (_, escape) => {
-    const res = await post('/api/v1/leads', `{"email":"plan.${Date.now()}@example.com","custom_fields":{"plan":"pro${escape}"}}`);
-    expect((await refused(res)).errors).toContainEqual(expect.objectContaining({ pointer: '/custom_fields/plan', code: 'invalid_character' }));
+    const res = await post(
+      '/api/v1/leads',
+      `{"email":"plan.${Date.now()}@example.com","custom_fields":{"plan":"pro${escape}"}}`,
+    );
+    expect((await refused(res)).errors).toContainEqual(
+      expect.objectContaining({ pointer: '/custom_fields/plan', code: 'invalid_character' }),
+    );
   });
 
   it.each(BAD)('refuses %s in a custom field key', async (_, escape) => {
-    const res = await post('/api/v1/leads', `{"email":"key.${Date.now()}@example.com","custom_fields":{"p${escape}":"x"}}`);
+    const res = await post(
+      '/api/v1/leads',
+      `{"email":"key.${Date.now()}@example.com","custom_fields":{"p${escape}":"x"}}`,
+    );
     const errors = (await refused(res)).errors ?? [];
     expect(errors.find((e) => e.code === 'invalid_character')?.pointer).toMatch(/^\/custom_fields\/p/);
   });
 
   it.each(BAD)('refuses %s in a nested value and key on update', async (_, escape) => {
-    const created = await t.request('/api/v1/leads', { method: 'POST', token, json: { email: `upd.${Date.now()}.${escape.length}@example.com` } });
+    const created = await t.request('/api/v1/leads', {
+      method: 'POST',
+      token,
+      json: { email: `upd.${Date.now()}.${escape.length}@example.com` },
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     const value = await post(`/api/v1/leads/${id}`, `{"custom_fields":{"plan":"a${escape}b"}}`, 'PATCH');
-    expect((await refused(value)).errors).toContainEqual(expect.objectContaining({ pointer: '/custom_fields/plan', code: 'invalid_character' }));
+    expect((await refused(value)).errors).toContainEqual(
+      expect.objectContaining({ pointer: '/custom_fields/plan', code: 'invalid_character' }),
+    );
     const key = await post(`/api/v1/leads/${id}`, `{"custom_fields":{"deep":{"k${escape}":["x"]}}}`, 'PATCH');
-    expect((await refused(key)).errors?.some((e) => e.code === 'invalid_character' && e.pointer?.startsWith('/custom_fields/deep/k'))).toBe(true);
+    expect(
+      (await refused(key)).errors?.some(
+        (e) => e.code === 'invalid_character' && e.pointer?.startsWith('/custom_fields/deep/k'),
+      ),
+    ).toBe(true);
   });
 
   it('still stores other control characters and non-BMP text in custom fields', async () => {
-    const res = await t.request('/api/v1/leads', { method: 'POST', token, json: { email: `ok.${Date.now()}@example.com`, custom_fields: { plan: 'tab\there 🦊' } } });
+    const res = await t.request('/api/v1/leads', {
+      method: 'POST',
+      token,
+      json: { email: `ok.${Date.now()}@example.com`, custom_fields: { plan: 'tab\there 🦊' } },
+    });
     expect(res.status).toBe(201);
     expect(((await res.json()) as { custom_fields: Record<string, string> }).custom_fields.plan).toBe('tab\there 🦊');
   });
@@ -68,28 +90,46 @@ describe('create_lead and update_lead', () => {
 
 describe('run_agent', () => {
   it.each([['goal'], ['audience']])('refuses NUL in the input %s, naming it', async (field) => {
-    const input = { goal: 'Sell reusable rocket launches', audience: 'small satellite startups', steps: 3, [field]: 'a\u0000b' };
-    const res = await t.request('/api/v1/agents/email-sequence-generator/runs', { method: 'POST', token, json: { input } });
-    expect((await refused(res)).errors).toContainEqual(expect.objectContaining({ pointer: `/input/${field}`, code: 'invalid_character' }));
+    const input = {
+      goal: 'Sell reusable rocket launches',
+      audience: 'small satellite startups',
+      steps: 3,
+      [field]: 'a\u0000b',
+    };
+    const res = await t.request('/api/v1/agents/email-sequence-generator/runs', {
+      method: 'POST',
+      token,
+      json: { input },
+    });
+    expect((await refused(res)).errors).toContainEqual(
+      expect.objectContaining({ pointer: `/input/${field}`, code: 'invalid_character' }),
+    );
   });
 });
 
 describe('parameters', () => {
   it('refuses NUL in a list filter, naming it', async () => {
     const res = await t.request('/api/v1/leads?tag=a%00b', { token });
-    expect((await refused(res)).errors).toContainEqual(expect.objectContaining({ field: 'query.tag', code: 'invalid_character' }));
+    expect((await refused(res)).errors).toContainEqual(
+      expect.objectContaining({ field: 'query.tag', code: 'invalid_character' }),
+    );
   });
 
   it('refuses a NUL in a path parameter before the handler looks it up', async () => {
     const res = await t.request('/api/v1/leads/lead_%00', { token });
-    expect((await refused(res)).errors).toContainEqual(expect.objectContaining({ field: 'path.lead_id', code: 'invalid_character' }));
+    expect((await refused(res)).errors).toContainEqual(
+      expect.objectContaining({ field: 'path.lead_id', code: 'invalid_character' }),
+    );
   });
 });
 
 describe('bulk_import_leads', () => {
   // The import reports such a row invalid (invalid_character) and imports the others: the boundary lets it through.
   it('hands rows with NUL to the import instead of refusing the request', async () => {
-    const res = await post('/api/v1/leads/imports', `{"rows":[{"email":"row.${Date.now()}@example.com","first_name":"a\\u0000"},{"email":"fine.${Date.now()}@example.com"}]}`);
+    const res = await post(
+      '/api/v1/leads/imports',
+      `{"rows":[{"email":"row.${Date.now()}@example.com","first_name":"a\\u0000"},{"email":"fine.${Date.now()}@example.com"}]}`,
+    );
     expect(res.status).not.toBe(400);
   });
 
@@ -97,12 +137,21 @@ describe('bulk_import_leads', () => {
     const csv = `email,first_name\ncsv.${Date.now()}@example.com,a\u0000\nfine.csv.${Date.now()}@example.com,b\n`;
     const json = await t.request('/api/v1/leads/imports', { method: 'POST', token, json: { csv } });
     expect(json.status).not.toBe(400);
-    const text = await t.request('/api/v1/leads/imports', { method: 'POST', token, body: csv, headers: { 'content-type': 'text/csv' } });
+    const text = await t.request('/api/v1/leads/imports', {
+      method: 'POST',
+      token,
+      body: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(text.status).not.toBe(400);
   });
 
   it('still refuses NUL in the parts of an import request the import does not report', async () => {
-    const res = await t.request('/api/v1/leads/imports', { method: 'POST', token, json: { rows: [{ email: 'a@example.com' }], tags: ['a\u0000'], column_map: { 'e\u0000': 'email' } } });
+    const res = await t.request('/api/v1/leads/imports', {
+      method: 'POST',
+      token,
+      json: { rows: [{ email: 'a@example.com' }], tags: ['a\u0000'], column_map: { 'e\u0000': 'email' } },
+    });
     const errors = (await refused(res)).errors ?? [];
     expect(errors).toContainEqual(expect.objectContaining({ pointer: '/tags/0', code: 'invalid_character' }));
     expect(errors.some((e) => e.code === 'invalid_character' && e.pointer?.startsWith('/column_map/e'))).toBe(true);
@@ -110,12 +159,20 @@ describe('bulk_import_leads', () => {
 });
 
 describe('over MCP', () => {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
 
   it('answers NUL in a custom field with an isError result naming the field', async () => {
     const args = { email: `mcp.${Date.now()}@example.com`, custom_fields: { plan: 'a\u0000b' } };
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_lead', arguments: args } };
-    const res = await t.request('/mcp', { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const res = await t.request('/mcp', {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     const { result } = (await res.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } };
     expect(result.isError).toBe(true);
@@ -127,7 +184,11 @@ describe('over MCP', () => {
   it('answers NUL in an argument sent as a header with an isError result naming the argument, not an unreachable API', async () => {
     const args = { email: `mcp.h.${Date.now()}@example.com`, idempotency_key: 'a\u0000b' };
     const body = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_lead', arguments: args } };
-    const res = await t.request('/mcp', { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const res = await t.request('/mcp', {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     const { result } = (await res.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } };
     expect(result.isError).toBe(true);

@@ -15,7 +15,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => removeDir(dir));
 
-const post = (type: string, body: string) => glue.app.request('/imports', { method: 'POST', headers: { 'content-type': type }, body });
+const post = (type: string, body: string) =>
+  glue.app.request('/imports', { method: 'POST', headers: { 'content-type': type }, body });
 
 describe('request bodies', () => {
   it('hands a text/csv body to the handler as text', async () => {
@@ -95,17 +96,28 @@ describe('responses', () => {
     const reader = res.body!.getReader();
     const chunks: string[] = [];
     for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(new TextDecoder().decode(r.value));
-    expect(chunks).toEqual(['id,email\n', '1,user1@example.test\n', '2,user2@example.test\n', '3,user3@example.test\n']);
+    expect(chunks).toEqual([
+      'id,email\n',
+      '1,user1@example.test\n',
+      '2,user2@example.test\n',
+      '3,user3@example.test\n',
+    ]);
   });
 });
 
 describe('generated SDK', () => {
   it('returns a CSV download as text', async () => {
-    expect(await glue.client.export_rows({ stream: true })).toBe('id,email\n1,user1@example.test\n2,user2@example.test\n3,user3@example.test\n');
+    expect(await glue.client.export_rows({ stream: true })).toBe(
+      'id,email\n1,user1@example.test\n2,user2@example.test\n3,user3@example.test\n',
+    );
   });
 
   it('returns a declared redirect instead of following it', async () => {
-    expect(await glue.client.callback({ code: 'abc' })).toEqual({ redirect: true, status: 302, location: 'https://app.example.test/connected' });
+    expect(await glue.client.callback({ code: 'abc' })).toEqual({
+      redirect: true,
+      status: 302,
+      location: 'https://app.example.test/connected',
+    });
   });
 
   it('returns an HTML page as text', async () => {
@@ -118,7 +130,10 @@ describe('generated SDK', () => {
   });
 
   it('sends the JSON arguments of a two-media operation as JSON', async () => {
-    expect(await glue.client.import_rows({ rows: [{ a: '1' }, { a: '2' }] })).toEqual({ media: 'application/json', rows: 2 });
+    expect(await glue.client.import_rows({ rows: [{ a: '1' }, { a: '2' }] })).toEqual({
+      media: 'application/json',
+      rows: 2,
+    });
   });
 });
 
@@ -130,7 +145,9 @@ describe('MCP tools', () => {
   it('returns a CSV download to the agent as text', async () => {
     const result = await glue.dispatcher.call('export_rows', { stream: true }, undefined);
     expect(result.isError).toBeUndefined();
-    expect(result.content).toEqual([{ type: 'text', text: 'id,email\n1,user1@example.test\n2,user2@example.test\n3,user3@example.test\n' }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: 'id,email\n1,user1@example.test\n2,user2@example.test\n3,user3@example.test\n' },
+    ]);
   });
 
   it('sends a two-media operation as JSON from the tool arguments', async () => {

@@ -19,7 +19,12 @@ let counter = 0;
 const freshKey = () => `outcome-${process.pid}-${++counter}`;
 
 function mint(key: string, name: string): Promise<Response> {
-  return t.request('/api/v1/api-keys', { method: 'POST', token: credential, json: { name }, headers: { 'Idempotency-Key': key } });
+  return t.request('/api/v1/api-keys', {
+    method: 'POST',
+    token: credential,
+    json: { name },
+    headers: { 'Idempotency-Key': key },
+  });
 }
 
 async function records(key: string): Promise<number> {
@@ -63,7 +68,16 @@ describe('outcomes an Idempotency-Key does not keep', () => {
 
   it('frees the key after a 400, so the corrected request may use it', async () => {
     const key = freshKey();
-    expect((await t.request('/api/v1/api-keys', { method: 'POST', token: credential, json: { name: '' }, headers: { 'Idempotency-Key': key } })).status).toBe(400);
+    expect(
+      (
+        await t.request('/api/v1/api-keys', {
+          method: 'POST',
+          token: credential,
+          json: { name: '' },
+          headers: { 'Idempotency-Key': key },
+        })
+      ).status,
+    ).toBe(400);
     expect(await records(key)).toBe(0);
     expect((await mint(key, 'corrected')).status).toBe(201);
   });
@@ -73,7 +87,12 @@ describe('outcomes an Idempotency-Key does not keep', () => {
     try {
       const key = freshKey();
       const body = { token: 'no-such-invitation', name: 'Throttled', password: 'correct horse battery' };
-      const send = () => limited.request('/api/v1/invitations/accept', { method: 'POST', json: body, headers: { 'Idempotency-Key': key } });
+      const send = () =>
+        limited.request('/api/v1/invitations/accept', {
+          method: 'POST',
+          json: body,
+          headers: { 'Idempotency-Key': key },
+        });
       expect((await send()).status).toBe(404);
       const throttled = await send();
       expect(throttled.status).toBe(429);
@@ -88,7 +107,8 @@ describe('outcomes an Idempotency-Key keeps', () => {
   it('replays a 4xx of a public operation to a retry from the same address', async () => {
     const key = freshKey();
     const body = { token: 'no-such-invitation', name: 'Someone', password: 'correct horse battery' };
-    const send = () => t.request('/api/v1/invitations/accept', { method: 'POST', json: body, headers: { 'Idempotency-Key': key } });
+    const send = () =>
+      t.request('/api/v1/invitations/accept', { method: 'POST', json: body, headers: { 'Idempotency-Key': key } });
     const first = await send();
     const second = await send();
     expect(first.status).toBe(404);
@@ -102,12 +122,20 @@ describe('outcomes an Idempotency-Key keeps', () => {
 
   it('replays a signup, so a retried signup does not fail as a duplicate account', async () => {
     const key = freshKey();
-    const body = { email: `idem-signup-${process.pid}@example.com`, password: 'correct horse battery', name: 'Idem', workspace_name: 'Idem' };
-    const send = () => t.request('/api/v1/users/signup', { method: 'POST', json: body, headers: { 'Idempotency-Key': key } });
+    const body = {
+      email: `idem-signup-${process.pid}@example.com`,
+      password: 'correct horse battery',
+      name: 'Idem',
+      workspace_name: 'Idem',
+    };
+    const send = () =>
+      t.request('/api/v1/users/signup', { method: 'POST', json: body, headers: { 'Idempotency-Key': key } });
     const first = await send();
     const second = await send();
     expect([first.status, second.status]).toEqual([201, 201]);
-    expect(((await second.json()) as { user: { id: string } }).user.id).toBe(((await first.json()) as { user: { id: string } }).user.id);
+    expect(((await second.json()) as { user: { id: string } }).user.id).toBe(
+      ((await first.json()) as { user: { id: string } }).user.id,
+    );
   });
 });
 

@@ -20,7 +20,9 @@ function mint(key: string | undefined, body: unknown, token = owner.token): Prom
 }
 
 async function keysNamed(workspaceId: string, name: string): Promise<number> {
-  const [row] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from api_keys where workspace_id = ${workspaceId} and name = ${name}`;
+  const [row] = await t.db.sql<
+    { n: number }[]
+  >`select count(*)::int as n from api_keys where workspace_id = ${workspaceId} and name = ${name}`;
   return row.n;
 }
 
@@ -34,7 +36,10 @@ describe('create_api_key with an Idempotency-Key', () => {
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
-    const [a, b] = [(await first.json()) as { id: string; key: string }, (await second.json()) as { id: string; key: string }];
+    const [a, b] = [
+      (await first.json()) as { id: string; key: string },
+      (await second.json()) as { id: string; key: string },
+    ];
     expect(b).toEqual(a);
     expect(b.key).toMatch(/^svc_/);
     expect(await keysNamed(owner.workspaceId, 'retried mint')).toBe(1);
@@ -50,8 +55,18 @@ describe('create_api_key with an Idempotency-Key', () => {
 
   it('treats JSON with its fields in another order as the same request', async () => {
     const key = freshKey();
-    const first = await t.request('/api/v1/api-keys', { method: 'POST', token: owner.token, headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' }, body: '{"name":"reordered"}' });
-    const second = await t.request('/api/v1/api-keys', { method: 'POST', token: owner.token, headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' }, body: ' { "name" : "reordered" } ' });
+    const first = await t.request('/api/v1/api-keys', {
+      method: 'POST',
+      token: owner.token,
+      headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+      body: '{"name":"reordered"}',
+    });
+    const second = await t.request('/api/v1/api-keys', {
+      method: 'POST',
+      token: owner.token,
+      headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+      body: ' { "name" : "reordered" } ',
+    });
     expect(first.status).toBe(201);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
   });
@@ -69,7 +84,12 @@ describe('create_api_key with an Idempotency-Key', () => {
   it('refuses the same key on another operation with 422', async () => {
     const key = freshKey();
     expect((await mint(key, { name: 'key for one operation' })).status).toBe(201);
-    const res = await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email: 'other-op@example.com', role: 'member' }, headers: { 'Idempotency-Key': key } });
+    const res = await t.request('/api/v1/invitations', {
+      method: 'POST',
+      token: owner.token,
+      json: { email: 'other-op@example.com', role: 'member' },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { code: string }).code).toBe('idempotency_key_reused');
   });
@@ -113,19 +133,23 @@ describe('Idempotency-Key while the first request runs', () => {
   it('answers two simultaneous requests with one mint: 201 and a 409 or the replay', async () => {
     const key = freshKey();
     const answers = await Promise.all([mint(key, { name: 'raced mint' }), mint(key, { name: 'raced mint' })]);
-    const bodies = await Promise.all(answers.map(async (r) => ({ status: r.status, body: (await r.json()) as { id?: string; code?: string } })));
+    const bodies = await Promise.all(
+      answers.map(async (r) => ({ status: r.status, body: (await r.json()) as { id?: string; code?: string } })),
+    );
     expect(await keysNamed(owner.workspaceId, 'raced mint')).toBe(1);
     const created = bodies.filter((b) => b.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((b) => b.body.id)).size).toBe(1);
-    for (const other of bodies.filter((b) => b.status !== 201)) expect(other).toMatchObject({ status: 409, body: { code: 'idempotency_in_progress' } });
+    for (const other of bodies.filter((b) => b.status !== 201))
+      expect(other).toMatchObject({ status: 409, body: { code: 'idempotency_in_progress' } });
   });
 
   it('answers 409 idempotency_in_progress while the claim is held', async () => {
     const key = freshKey();
     await mint(key, { name: 'held claim' });
     // As another instance would see it mid-request: claimed, no response yet, lock not passed.
-    await t.db.sql`update idempotency_keys set state = 'in_progress', locked_until = ${new Date(Date.now() + 3_600_000)} where key = ${key}`;
+    await t.db
+      .sql`update idempotency_keys set state = 'in_progress', locked_until = ${new Date(Date.now() + 3_600_000)} where key = ${key}`;
     const res = await mint(key, { name: 'held claim' });
     expect(res.status).toBe(409);
     expect(((await res.json()) as { code: string }).code).toBe('idempotency_in_progress');
@@ -163,7 +187,9 @@ describe('stored responses', () => {
   it('keeps the minted secret sealed in the database', async () => {
     const key = freshKey();
     const minted = (await (await mint(key, { name: 'sealed' })).json()) as { key: string; id: string };
-    const [row] = await t.db.sql<{ body: Uint8Array }[]>`select response_body as body from idempotency_keys where scope = ${owner.workspaceId} and key = ${key}`;
+    const [row] = await t.db.sql<
+      { body: Uint8Array }[]
+    >`select response_body as body from idempotency_keys where scope = ${owner.workspaceId} and key = ${key}`;
     const stored = Buffer.from(row.body);
     expect(stored.includes(Buffer.from(minted.key))).toBe(false);
     expect(stored.includes(Buffer.from(minted.key.split('_')[2]))).toBe(false);
@@ -174,7 +200,8 @@ describe('stored responses', () => {
     const [a, b] = [freshKey(), freshKey()];
     await mint(a, { name: 'moved body' });
     await mint(b, { name: 'moved body' });
-    await t.db.sql`update idempotency_keys set response_body = (select response_body from idempotency_keys where key = ${a}) where key = ${b}`;
+    await t.db
+      .sql`update idempotency_keys set response_body = (select response_body from idempotency_keys where key = ${a}) where key = ${b}`;
     expect((await mint(b, { name: 'moved body' })).status).toBe(500);
   });
 });

@@ -21,11 +21,31 @@ describe('findUnstorableText', () => {
   const cases: Array<[string, { given: unknown; unchecked?: string[]; want: UnstorableFinding[] }]> = [
     ['finds nothing in clean input', { given: { a: 'x', b: [1, true, null, { c: 'y' }] }, want: [] }],
     ['finds a string at the top', { given: '\u0000', want: [{ path: [], key: false }] }],
-    ['finds a nested value', { given: { custom_fields: { plan: 'a\u0000' } }, want: [{ path: ['custom_fields', 'plan'], key: false }] }],
-    ['finds a key', { given: { custom_fields: { 'p\ud800': 'x' } }, want: [{ path: ['custom_fields', 'p\ud800'], key: true }] }],
+    [
+      'finds a nested value',
+      { given: { custom_fields: { plan: 'a\u0000' } }, want: [{ path: ['custom_fields', 'plan'], key: false }] },
+    ],
+    [
+      'finds a key',
+      { given: { custom_fields: { 'p\ud800': 'x' } }, want: [{ path: ['custom_fields', 'p\ud800'], key: true }] },
+    ],
     ['finds array items by index', { given: { tags: ['ok', 'b\u0000'] }, want: [{ path: ['tags', 1], key: false }] }],
-    ['skips an unchecked place and what is inside it', { given: { rows: [{ email: '\u0000' }], csv: '\u0000', tags: ['\u0000'] }, unchecked: ['/rows', '/csv'], want: [{ path: ['tags', 0], key: false }] }],
-    ['matches * against any item or member', { given: { rows: [{ note: '\u0000', name: '\u0000' }] }, unchecked: ['/rows/*/note'], want: [{ path: ['rows', 0, 'name'], key: false }] }],
+    [
+      'skips an unchecked place and what is inside it',
+      {
+        given: { rows: [{ email: '\u0000' }], csv: '\u0000', tags: ['\u0000'] },
+        unchecked: ['/rows', '/csv'],
+        want: [{ path: ['tags', 0], key: false }],
+      },
+    ],
+    [
+      'matches * against any item or member',
+      {
+        given: { rows: [{ note: '\u0000', name: '\u0000' }] },
+        unchecked: ['/rows/*/note'],
+        want: [{ path: ['rows', 0, 'name'], key: false }],
+      },
+    ],
     ['skips everything when the root is unchecked', { given: 'a\u0000', unchecked: [''], want: [] }],
   ];
   it.each(cases)('%s', (_, { given, unchecked = [], want }) => {

@@ -28,7 +28,10 @@ describe.skipIf(!url)('two instances on one PostgreSQL database', () => {
   });
 
   const call = (instance: number, path: string, token: string, init: RequestInit = {}) =>
-    fetch(`${servers[instance].url}${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, ...(init.headers as object) } });
+    fetch(`${servers[instance].url}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, ...(init.headers as object) },
+    });
 
   it('rejects a key on the other instance on the next request after it is revoked through one', async () => {
     const admin = await a.signup();
@@ -43,8 +46,20 @@ describe.skipIf(!url)('two instances on one PostgreSQL database', () => {
 
   it('rejects a removed member on the other instance on the next request', async () => {
     const admin = await a.signup();
-    const inv = (await (await call(0, '/api/v1/invitations', admin.token, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: `two.${Date.now()}@example.com`, role: 'member' }) })).json()) as any;
-    const joined = (await (await fetch(`${servers[1].url}/api/v1/invitations/accept`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: inv.token, name: 'M', password: 'member password' }) })).json()) as any;
+    const inv = await (
+      await call(0, '/api/v1/invitations', admin.token, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: `two.${Date.now()}@example.com`, role: 'member' }),
+      })
+    ).json();
+    const joined = await (
+      await fetch(`${servers[1].url}/api/v1/invitations/accept`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token: inv.token, name: 'M', password: 'member password' }),
+      })
+    ).json();
     const token = joined.login.access_token;
     expect((await call(1, '/api/v1/users/me', token)).status).toBe(200);
     expect((await call(0, `/api/v1/members/${joined.user.id}`, admin.token, { method: 'DELETE' })).status).toBe(204);

@@ -47,11 +47,16 @@ describe('text the database cannot store', () => {
 
   it('refuses a NUL in an API key name', async () => {
     const res = await t.request('/api/v1/api-keys', { method: 'POST', token, json: { name: 'a\u0000b' } });
-    expect(await fieldErrors(res)).toContainEqual(expect.objectContaining({ pointer: '/name', code: 'invalid_character' }));
+    expect(await fieldErrors(res)).toContainEqual(
+      expect.objectContaining({ pointer: '/name', code: 'invalid_character' }),
+    );
   });
 
   it('refuses a NUL in a login email and password', async () => {
-    const res = await t.request('/api/v1/users/login', { method: 'POST', json: { email: 'a\u0000@example.com', password: '\u0000' } });
+    const res = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      json: { email: 'a\u0000@example.com', password: '\u0000' },
+    });
     const errors = await fieldErrors(res);
     expect(errors).toContainEqual(expect.objectContaining({ pointer: '/password', code: 'invalid_character' }));
     expect(errors.map((e) => e.pointer)).toContain('/email');
@@ -59,7 +64,9 @@ describe('text the database cannot store', () => {
 
   it('refuses a NUL in a query parameter', async () => {
     const res = await t.request('/api/v1/api-keys?cursor=abc%00def', { token });
-    expect(await fieldErrors(res)).toContainEqual(expect.objectContaining({ field: 'query.cursor', code: 'invalid_character' }));
+    expect(await fieldErrors(res)).toContainEqual(
+      expect.objectContaining({ field: 'query.cursor', code: 'invalid_character' }),
+    );
   });
 
   it('refuses a NUL in a path parameter', async () => {
@@ -75,8 +82,19 @@ describe('text the database cannot store', () => {
 });
 
 describe('bodies of the wrong JSON type', () => {
-  it.each([['an array', '[]'], ['a string', '"x"'], ['null', 'null'], ['a number', '1'], ['true', 'true']])('refuses %s where an object is expected', async (_, body) => {
-    const res = await t.request('/api/v1/api-keys', { method: 'POST', token, body, headers: { 'Content-Type': 'application/json' } });
+  it.each([
+    ['an array', '[]'],
+    ['a string', '"x"'],
+    ['null', 'null'],
+    ['a number', '1'],
+    ['true', 'true'],
+  ])('refuses %s where an object is expected', async (_, body) => {
+    const res = await t.request('/api/v1/api-keys', {
+      method: 'POST',
+      token,
+      body,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
   });
 
@@ -90,18 +108,34 @@ describe('long text', () => {
   it('refuses an over-long name with 400 and a long password with a 4xx', async () => {
     const name = await t.request('/api/v1/api-keys', { method: 'POST', token, json: { name: 'x'.repeat(5000) } });
     expect((await fieldErrors(name)).map((e) => e.pointer)).toContain('/name');
-    const login = await t.request('/api/v1/users/login', { method: 'POST', json: { email: 'long@example.com', password: 'x'.repeat(50_000) } });
+    const login = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      json: { email: 'long@example.com', password: 'x'.repeat(50_000) },
+    });
     expect(login.status).toBeGreaterThanOrEqual(400);
     expect(login.status).toBeLessThan(500);
   });
 });
 
 describe('over MCP', () => {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
 
   it('answers a NUL in a tool argument with an isError result naming the field', async () => {
-    const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_api_key', arguments: { name: 'a\u0000b' } } };
-    const res = await t.request('/mcp', { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'create_api_key', arguments: { name: 'a\u0000b' } },
+    };
+    const res = await t.request('/mcp', {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     const { result } = (await res.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } };
     expect(result.isError).toBe(true);

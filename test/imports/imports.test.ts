@@ -14,20 +14,35 @@ const text = new Map(sources.map((f) => [f, readFileSync(join(repoRoot, f), 'utf
 
 /** The repository paths a file imports or re-exports from (relative specifiers only). */
 function importedPaths(file: string): string[] {
-  const specifiers = [...(text.get(file) as string).matchAll(/\b(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+  const specifiers = [
+    ...(text.get(file) as string).matchAll(/\b(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g),
+  ].map((m) => m[1]);
   return specifiers.map((s) => normalize(join(dirname(file), s)));
 }
 
 /** `import { a as b }` and `export { a as b } from`: the renamed specifiers of a file, as written. */
 function aliases(source: string): string[] {
-  const clauses = [...source.matchAll(/\b(?:import|export)\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*['"]/g)].map((m) => m[1]);
-  return clauses.flatMap((clause) => clause.split(',').map((s) => s.trim()).filter((s) => /^(?:type\s+)?[\w$]+\s+as\s+[\w$]+$/.test(s)));
+  const clauses = [
+    ...source.matchAll(/\b(?:import|export)\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*['"]/g),
+  ].map((m) => m[1]);
+  return clauses.flatMap((clause) =>
+    clause
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => /^(?:type\s+)?[\w$]+\s+as\s+[\w$]+$/.test(s)),
+  );
 }
 
 describe('imports of src/admin/ and src/sandbox/', () => {
   it('come only from src/app.ts and from inside those folders', () => {
-    const outside = sources.filter((f) => f !== 'src/app.ts' && !f.startsWith('src/admin/') && !f.startsWith('src/sandbox/'));
-    const offenders = outside.flatMap((f) => importedPaths(f).filter((p) => /^src\/(admin|sandbox)\//.test(p)).map((p) => `${f} -> ${p}`));
+    const outside = sources.filter(
+      (f) => f !== 'src/app.ts' && !f.startsWith('src/admin/') && !f.startsWith('src/sandbox/'),
+    );
+    const offenders = outside.flatMap((f) =>
+      importedPaths(f)
+        .filter((p) => /^src\/(admin|sandbox)\//.test(p))
+        .map((p) => `${f} -> ${p}`),
+    );
     expect(offenders).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ export async function openJobsHarness(): Promise<JobsHarness> {
     bossSchema,
     async start(kinds, options = {}) {
       const jobs = createJobs({
-        connectionString: db.connectionString as string,
+        connectionString: db.connectionString,
         sql: db.sql,
         log: silentLog,
         schema: bossSchema,
@@ -58,4 +58,5 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
 }
 
-export const finished = (job: { state: string } | null): boolean => job?.state === 'completed' || job?.state === 'failed';
+export const finished = (job: { state: string } | null): boolean =>
+  job?.state === 'completed' || job?.state === 'failed';

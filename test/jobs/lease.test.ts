@@ -46,11 +46,19 @@ function longKind(release: Promise<void>, runs: { count: number; aborts: unknown
 }
 
 /** The job while it runs: its state, retries, and how long ago its run started, in seconds. */
-async function activeFor(jobs: Jobs, kind: JobKind, id: string): Promise<{ state: string; retryCount: number; seconds: number }> {
+async function activeFor(
+  jobs: Jobs,
+  kind: JobKind,
+  id: string,
+): Promise<{ state: string; retryCount: number; seconds: number }> {
   // Read through pg-boss's own connection: on PGlite a second client's statements could interleave with its.
   const job = await jobs.getJob(kind, id);
   if (!job) throw new Error(`job ${id} is gone`);
-  return { state: job.state, retryCount: job.retryCount, seconds: job.startedOn ? (Date.now() - job.startedOn.getTime()) / 1000 : 0 };
+  return {
+    state: job.state,
+    retryCount: job.retryCount,
+    seconds: job.startedOn ? (Date.now() - job.startedOn.getTime()) / 1000 : 0,
+  };
 }
 
 // Each case waits out several real leases; a loaded machine also slows the harness's set-up.
@@ -62,9 +70,15 @@ describe('job leases', { timeout: 120_000 }, () => {
     const jobs = await h.start([kind], { leaseSeconds: LEASE_SECONDS });
     for (let i = 1; i < workers; i++) await h.start([kind], { leaseSeconds: LEASE_SECONDS });
     const id = (await jobs.enqueue(kind, {})) as string;
-    await eventually(() => activeFor(jobs, kind, id), (r) => r.state === 'active');
+    await eventually(
+      () => activeFor(jobs, kind, id),
+      (r) => r.state === 'active',
+    );
     // Five leases, with pg-boss's expiry running every second (the harness) and workers fetching.
-    const row = await eventually(() => activeFor(jobs, kind, id), (r) => r.state !== 'active' || r.seconds > 5 * LEASE_SECONDS);
+    const row = await eventually(
+      () => activeFor(jobs, kind, id),
+      (r) => r.state !== 'active' || r.seconds > 5 * LEASE_SECONDS,
+    );
     expect(row).toMatchObject({ state: 'active', retryCount: 0 });
     release.open();
     const job = await eventually(() => jobs.getJob(kind, id), finished);
@@ -78,9 +92,15 @@ describe('job leases', { timeout: 120_000 }, () => {
     const kind = longKind(release.opened, runs);
     const jobs = await h.start([kind], { leaseSeconds: LEASE_SECONDS });
     const id = (await jobs.enqueue(kind, {})) as string;
-    await eventually(() => activeFor(jobs, kind, id), (r) => r.state === 'active');
+    await eventually(
+      () => activeFor(jobs, kind, id),
+      (r) => r.state === 'active',
+    );
     await jobs.failDeadJob(kind.name, id, 'presumed dead by the test');
-    await eventually(async () => runs.aborts.length, (n) => n > 0);
+    await eventually(
+      async () => runs.aborts.length,
+      (n) => n > 0,
+    );
     expect(String(runs.aborts[0])).toMatch(/no longer held by this worker/);
     release.open();
   });

@@ -83,7 +83,9 @@ describe('runOnce', () => {
   });
 
   it('leaves no checkpoint when the step fails, so a retry runs it again', async () => {
-    const failing = h.db.sql.begin((tx) => runOnce(tx, 'job:y:step', async () => Promise.reject(new Error('provider down'))));
+    const failing = h.db.sql.begin((tx) =>
+      runOnce(tx, 'job:y:step', async () => Promise.reject(new Error('provider down'))),
+    );
     await expect(failing).rejects.toThrow('provider down');
     const retried = await h.db.sql.begin((tx) => runOnce(tx, 'job:y:step', async () => 'ok'));
     expect(retried).toEqual({ ran: true, result: 'ok' });
@@ -101,7 +103,10 @@ describe('runOnce', () => {
     });
     const jobs = await h.start([kind]);
     const id = await jobs.enqueue(kind, {});
-    await eventually(() => jobs.getJob(kind, id as string), (job) => job?.state === 'completed');
+    await eventually(
+      () => jobs.getJob(kind, id as string),
+      (job) => job?.state === 'completed',
+    );
     expect(results).toEqual(['first', 'first']);
     const rows = await h.db.sql`select key from job_effects`;
     expect(rows).toEqual([{ key: `job:${id}:a` }]);

@@ -29,7 +29,11 @@ afterEach(async () => {
 async function postgresEnv(harness: JobsHarness): Promise<Record<string, string>> {
   const [{ search_path }] = await harness.db.sql`show search_path`;
   await harness.db.sql.unsafe(effectsTable);
-  return { FIXTURE_DATABASE_URL: process.env.DATABASE_URL as string, FIXTURE_SEARCH_PATH: search_path, FIXTURE_BOSS_SCHEMA: harness.bossSchema };
+  return {
+    FIXTURE_DATABASE_URL: process.env.DATABASE_URL as string,
+    FIXTURE_SEARCH_PATH: search_path,
+    FIXTURE_BOSS_SCHEMA: harness.bossSchema,
+  };
 }
 
 function worker(env: Record<string, string>): ChildWorker {
@@ -67,7 +71,8 @@ describe.runIf(onPostgres)('job worker processes on PostgreSQL', () => {
     const n = 300;
     for (let i = 0; i < n; i += 1) await jobs.enqueue(count, { n: i });
     await Promise.all(workers.map((w) => w.line('idle')));
-    const [row] = await h.db.sql`select count(*)::int as runs, count(distinct job_id)::int as jobs from fixture_effects`;
+    const [row] = await h.db
+      .sql`select count(*)::int as runs, count(distinct job_id)::int as jobs from fixture_effects`;
     expect(row).toEqual({ runs: n, jobs: n });
     const split = await h.db.sql`select pid, count(*)::int as runs from fixture_effects group by pid`;
     console.info('jobs per worker process:', split.map((s) => s.runs).join('/'));
@@ -77,8 +82,13 @@ describe.runIf(onPostgres)('job worker processes on PostgreSQL', () => {
     h = await openJobsHarness();
     const env = await postgresEnv(h);
     const jobId = await killMidJobAndRestart(env);
-    const rows = await h.db.sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
-    expect(rows).toEqual([{ step: 1, n: 1 }, { step: 2, n: 1 }, { step: 3, n: 1 }]);
+    const rows = await h.db
+      .sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
+    expect(rows).toEqual([
+      { step: 1, n: 1 },
+      { step: 2, n: 1 },
+      { step: 3, n: 1 },
+    ]);
     const [job] = await h.db.sql.unsafe(`select state, retry_count from ${h.bossSchema}.job where id = $1`, [jobId]);
     expect(job.state).toBe('completed');
     expect(job.retry_count).toBeGreaterThanOrEqual(1);
@@ -91,9 +101,17 @@ describe.runIf(onPostgres)('job worker processes on PostgreSQL', () => {
     const jobId = await killMidJobAndRestart({ ...env, ...leased }, async () => {
       killedAt = Date.now();
     });
-    const rows = await h.db.sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
-    expect(rows).toEqual([{ step: 1, n: 1 }, { step: 2, n: 1 }, { step: 3, n: 1 }]);
-    const [job] = await h.db.sql.unsafe(`select state, retry_count, started_on from ${h.bossSchema}.job where id = $1`, [jobId]);
+    const rows = await h.db
+      .sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
+    expect(rows).toEqual([
+      { step: 1, n: 1 },
+      { step: 2, n: 1 },
+      { step: 3, n: 1 },
+    ]);
+    const [job] = await h.db.sql.unsafe(
+      `select state, retry_count, started_on from ${h.bossSchema}.job where id = $1`,
+      [jobId],
+    );
     expect(job.state).toBe('completed');
     expect(job.retry_count).toBe(1);
     // Not a speed bound: a retry that waited for the kind's expiry or retry delay would start 600 s or more
@@ -113,8 +131,13 @@ describe.runIf(!onPostgres)('job worker processes on PGlite with a data folder',
       const jobId = await killMidJobAndRestart({ FIXTURE_DATA_DIR: dataDir, FIXTURE_BOSS_SCHEMA: 'pgboss' });
       const db = await openDatabase({ dataDir });
       try {
-        const rows = await db.sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
-        expect(rows).toEqual([{ step: 1, n: 1 }, { step: 2, n: 1 }, { step: 3, n: 1 }]);
+        const rows =
+          await db.sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
+        expect(rows).toEqual([
+          { step: 1, n: 1 },
+          { step: 2, n: 1 },
+          { step: 3, n: 1 },
+        ]);
         const [job] = await db.sql`select state from pgboss.job where id = ${jobId}`;
         expect(job.state).toBe('completed');
       } finally {
@@ -133,13 +156,21 @@ describe.runIf(!onPostgres)('job worker processes on PGlite with a data folder',
       await setup.sql.unsafe(effectsTable);
       await setup.close();
       let killedAt = 0;
-      const jobId = await killMidJobAndRestart({ FIXTURE_DATA_DIR: dataDir, FIXTURE_BOSS_SCHEMA: 'pgboss', ...leased }, async () => {
-        killedAt = Date.now();
-      });
+      const jobId = await killMidJobAndRestart(
+        { FIXTURE_DATA_DIR: dataDir, FIXTURE_BOSS_SCHEMA: 'pgboss', ...leased },
+        async () => {
+          killedAt = Date.now();
+        },
+      );
       const db = await openDatabase({ dataDir });
       try {
-        const rows = await db.sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
-        expect(rows).toEqual([{ step: 1, n: 1 }, { step: 2, n: 1 }, { step: 3, n: 1 }]);
+        const rows =
+          await db.sql`select step, count(*)::int as n from fixture_effects where job_id = ${jobId} group by step order by step`;
+        expect(rows).toEqual([
+          { step: 1, n: 1 },
+          { step: 2, n: 1 },
+          { step: 3, n: 1 },
+        ]);
         const [job] = await db.sql`select state, retry_count, started_on from pgboss.job where id = ${jobId}`;
         expect(job.state).toBe('completed');
         expect(job.retry_count).toBe(1);

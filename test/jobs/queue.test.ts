@@ -9,7 +9,11 @@ let h: JobsHarness;
 
 const payload = z.object({ n: z.number() });
 
-function recorder(name: string, behaviour: (attempt: number) => Promise<void> = async () => {}, retry = { limit: 0, delaySeconds: 0, backoff: false }) {
+function recorder(
+  name: string,
+  behaviour: (attempt: number) => Promise<void> = async () => {},
+  retry = { limit: 0, delaySeconds: 0, backoff: false },
+) {
   const seen: { n: number; attempt: number }[] = [];
   const kind = defineJob({
     name,
@@ -41,9 +45,13 @@ describe('jobs queue', () => {
   });
 
   it('retries a failed job and completes it on a later attempt', async () => {
-    const { kind, seen } = recorder('test.flaky', async (attempt) => {
-      if (attempt < 3) throw new Error(`attempt ${attempt} failed`);
-    }, { limit: 3, delaySeconds: 0, backoff: false });
+    const { kind, seen } = recorder(
+      'test.flaky',
+      async (attempt) => {
+        if (attempt < 3) throw new Error(`attempt ${attempt} failed`);
+      },
+      { limit: 3, delaySeconds: 0, backoff: false },
+    );
     const jobs = await h.start([kind]);
     const id = await jobs.enqueue(kind, { n: 1 });
     const job = await eventually(() => jobs.getJob(kind, id as string), finished);
@@ -52,9 +60,13 @@ describe('jobs queue', () => {
   });
 
   it('marks a job failed with its last error once retries are exhausted', async () => {
-    const { kind, seen } = recorder('test.doomed', async (attempt) => {
-      throw new Error(`broken on attempt ${attempt}`);
-    }, { limit: 1, delaySeconds: 0, backoff: true });
+    const { kind, seen } = recorder(
+      'test.doomed',
+      async (attempt) => {
+        throw new Error(`broken on attempt ${attempt}`);
+      },
+      { limit: 1, delaySeconds: 0, backoff: true },
+    );
     const jobs = await h.start([kind]);
     const id = await jobs.enqueue(kind, { n: 1 });
     const job = await eventually(() => jobs.getJob(kind, id as string), finished);
@@ -117,7 +129,13 @@ describe('jobs queue', () => {
   });
 
   it('keeps one queued job per singleton key under the short policy', async () => {
-    const kind = defineJob({ name: 'test.short', payload, policy: 'short', singletonKey: ({ n }) => `n-${n}`, handler: async () => {} });
+    const kind = defineJob({
+      name: 'test.short',
+      payload,
+      policy: 'short',
+      singletonKey: ({ n }) => `n-${n}`,
+      handler: async () => {},
+    });
     const jobs = await h.start([kind], { work: false });
     expect(await jobs.enqueue(kind, { n: 1 })).not.toBeNull();
     expect(await jobs.enqueue(kind, { n: 1 })).toBeNull();

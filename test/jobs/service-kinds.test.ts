@@ -42,9 +42,14 @@ describe('service job kinds', () => {
     await insertRecord(app, 'live', new Date(Date.now() + 3600_000));
     const kind = sweepIdempotencyKeysJob;
     const id = await app.deps.jobs.enqueue(kind, {});
-    const job = await eventually(() => app.services.deps.jobs.jobState(kind.name, id as string), (state) => finished(state ? { state } : null));
+    const job = await eventually(
+      () => app.services.deps.jobs.jobState(kind.name, id as string),
+      (state) => finished(state ? { state } : null),
+    );
     expect(job).toBe('completed');
-    const left = await app.db.sql<{ key: string }[]>`select key from idempotency_keys where scope = 'ws_test' order by key`;
+    const left = await app.db.sql<
+      { key: string }[]
+    >`select key from idempotency_keys where scope = 'ws_test' order by key`;
     expect(left.map((r) => r.key)).toEqual(['live']);
   });
 });

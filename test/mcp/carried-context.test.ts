@@ -11,7 +11,9 @@ import type { Authenticator } from '../../src/auth/authenticator.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { postMcp, rpc, toolText } from './fixtures/mcp-post.ts';
 
-type ToolAnswer = { result?: { isError?: boolean; content?: { text?: string }[]; structuredContent?: Record<string, unknown> } };
+type ToolAnswer = {
+  result?: { isError?: boolean; content?: { text?: string }[]; structuredContent?: Record<string, unknown> };
+};
 
 let t: TestApp;
 let jwt: string;
@@ -24,15 +26,22 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const v2025 = { 'mcp-protocol-version': '2025-11-25' };
-const call = (app: ReturnType<typeof createApp>, name: string, args: Record<string, unknown>, headers: Record<string, string>) =>
-  postMcp(app, rpc('tools/call', { name, arguments: args }), { ...v2025, ...headers });
+const call = (
+  app: ReturnType<typeof createApp>,
+  name: string,
+  args: Record<string, unknown>,
+  headers: Record<string, string>,
+) => postMcp(app, rpc('tools/call', { name, arguments: args }), { ...v2025, ...headers });
 
 describe('tools/call authentication', () => {
   it.each(['a JWT', 'an API key'])('authenticates a tool call with %s once', async (kind) => {
     const credential = kind === 'a JWT' ? jwt : key;
     let calls = 0;
     // The real authenticator, counted: the app under test gets it through deps like any other.
-    const counting: Authenticator = { ...t.deps.auth.authenticator, authenticate: (header) => (calls++, t.deps.auth.authenticator.authenticate(header)) };
+    const counting: Authenticator = {
+      ...t.deps.auth.authenticator,
+      authenticate: (header) => (calls++, t.deps.auth.authenticator.authenticate(header)),
+    };
     const app = createApp({ ...t.deps, auth: { ...t.deps.auth, authenticator: counting } });
     const res = await call(app, 'get_me', {}, { authorization: `Bearer ${credential}` });
     const answer = (await res.json()) as ToolAnswer;
@@ -43,9 +52,13 @@ describe('tools/call authentication', () => {
   it('still checks the scope of each operation for the carried principal', async () => {
     const narrow = await t.createKey(jwt, 'users:read only');
     await t.db.sql`update api_keys set scopes = ${['users:read']} where id = ${narrow.id}`;
-    const me = (await (await call(t.app, 'get_me', {}, { authorization: `Bearer ${narrow.key}` })).json()) as ToolAnswer;
+    const me = (await (
+      await call(t.app, 'get_me', {}, { authorization: `Bearer ${narrow.key}` })
+    ).json()) as ToolAnswer;
     expect(me.result?.isError).toBeFalsy();
-    const keys = (await (await call(t.app, 'list_api_keys', {}, { authorization: `Bearer ${narrow.key}` })).json()) as ToolAnswer;
+    const keys = (await (
+      await call(t.app, 'list_api_keys', {}, { authorization: `Bearer ${narrow.key}` })
+    ).json()) as ToolAnswer;
     expect(keys.result?.isError).toBe(true);
     expect(toolText(keys)).toMatch(/^403 .*api_keys:read/);
   });
@@ -61,7 +74,12 @@ describe('tools/call request ids', () => {
       },
     });
     const app = createApp({ ...t.deps, log: pino({ level: 'info' }, sink) });
-    const res = await call(app, 'revoke_api_key', { key_id: `key_${'0'.repeat(26)}` }, { authorization: `Bearer ${key}`, 'x-request-id': 'mcp-trace-0001' });
+    const res = await call(
+      app,
+      'revoke_api_key',
+      { key_id: `key_${'0'.repeat(26)}` },
+      { authorization: `Bearer ${key}`, 'x-request-id': 'mcp-trace-0001' },
+    );
     expect(res.headers.get('x-request-id')).toBe('mcp-trace-0001');
     const answer = (await res.json()) as ToolAnswer;
     expect(toolText(answer)).toMatch(/^404 [\s\S]*request_id: mcp-trace-0001/);
@@ -76,7 +94,9 @@ describe('tools/call argument validation', () => {
     const answer = (await res.json()) as ToolAnswer;
     expect(answer.result?.isError).toBe(true);
     const text = toolText(answer);
-    expect(text).toMatch(/^400 Bad Request: Invalid arguments for create_api_key: `name` [^\n]+\. Fix them and call create_api_key again\.\n/);
+    expect(text).toMatch(
+      /^400 Bad Request: Invalid arguments for create_api_key: `name` [^\n]+\. Fix them and call create_api_key again\.\n/,
+    );
     // The problem itself follows (as text: the tool has an outputSchema), as the REST route answered it.
     expect(JSON.parse(text.slice(text.indexOf('\n\n') + 2))).toMatchObject({ status: 400, code: 'validation_failed' });
   });

@@ -47,7 +47,12 @@ afterAll(async () => {
 function conformance(cli: string, args: string[]): Promise<string> {
   return new Promise((resolve) => {
     // Exit status is not used: a scenario whose only failures are not-applicable checks exits 1.
-    execFile(node22, [join(root, cli), ...args], { timeout: 120_000, env: { PATH: process.env.PATH ?? '' } }, (_e, stdout) => resolve(stdout));
+    execFile(
+      node22,
+      [join(root, cli), ...args],
+      { timeout: 120_000, env: { PATH: process.env.PATH ?? '' } },
+      (_e, stdout) => resolve(stdout),
+    );
   });
 }
 
@@ -98,12 +103,17 @@ describe('MCP conformance against the real app with the default configuration (n
   });
 
   const rebinding = suites.flatMap(([name, suite]) =>
-    suite.run.filter((entry) => entry.startsWith('dns-rebinding-protection@')).map((entry) => [name, entry, suite.cli] as const),
+    suite.run
+      .filter((entry) => entry.startsWith('dns-rebinding-protection@'))
+      .map((entry) => [name, entry, suite.cli] as const),
   );
 
   it.each(rebinding)('%s passes %s', async (_name, entry, cli) => {
     const checks = await runScenario(cli, entry, realProxy);
     expect(checks.filter((c) => c.status !== 'SUCCESS')).toEqual([]);
-    expect(checks.map((c) => c.id).sort()).toEqual(['localhost-host-rebinding-rejected', 'localhost-host-valid-accepted']);
+    expect(checks.map((c) => c.id).sort()).toEqual([
+      'localhost-host-rebinding-rejected',
+      'localhost-host-valid-accepted',
+    ]);
   });
 });

@@ -99,13 +99,25 @@ describe('createToolDispatcher request building', () => {
   });
 
   it('repeats array query arguments, sends objects as JSON and omits nulls', async () => {
-    const seen = await structured('update_thing', { id: '1', sub: 's', tag: ['a', 'b'], filter: { q: 1 }, flag: false, gone: null });
+    const seen = await structured('update_thing', {
+      id: '1',
+      sub: 's',
+      tag: ['a', 'b'],
+      filter: { q: 1 },
+      flag: false,
+      gone: null,
+    });
     expect(seen.query).toEqual({ tag: ['a', 'b'], filter: ['{"q":1}'], flag: ['false'] });
   });
 
   it('sends header arguments, the caller credential, and only the given body fields as JSON', async () => {
     const seen = await structured('update_thing', { id: '1', sub: 's', trace: ['t1', 't2'], name: 'n' }, 'Bearer k');
-    expect(seen).toMatchObject({ method: 'PATCH', authorization: 'Bearer k', trace: 't1, t2', contentType: 'application/json' });
+    expect(seen).toMatchObject({
+      method: 'PATCH',
+      authorization: 'Bearer k',
+      trace: 't1, t2',
+      contentType: 'application/json',
+    });
     expect(JSON.parse(seen.body)).toEqual({ name: 'n' });
   });
 
@@ -136,9 +148,17 @@ describe('createToolDispatcher argument validation', () => {
       name: 'closed',
       inputSchema: {
         type: 'object',
-        properties: { body: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { not: {} } } },
+        properties: {
+          body: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { not: {} } },
+        },
       },
-      binding: { operationId: 'closed', method: 'POST', path: '/x', body: 'whole', args: [{ name: 'body', in: 'body', key: '' }] },
+      binding: {
+        operationId: 'closed',
+        method: 'POST',
+        path: '/x',
+        body: 'whole',
+        args: [{ name: 'body', in: 'body', key: '' }],
+      },
     });
     const closedDispatcher = createToolDispatcher({ tools: [closed], fetch: async (req) => echo.fetch(req) });
     const result = await closedDispatcher.call('closed', { body: { a: 'x', b: 1 } }, undefined);
@@ -161,13 +181,23 @@ describe('createToolDispatcher with validation left to the API', () => {
       { field: 'query.tag.1', code: 'invalid_type', message: 'Expected string' },
       { pointer: '/size', code: 'too_small', message: 'Too small' },
     ];
-    const problem = { title: 'Bad Request', status: 400, detail: 'The request is invalid: header.x-trace Too big.', code: 'validation_failed', errors };
+    const problem = {
+      title: 'Bad Request',
+      status: 400,
+      detail: 'The request is invalid: header.x-trace Too big.',
+      code: 'validation_failed',
+      errors,
+    };
     return c.json(problem, 400, { 'content-type': 'application/problem+json' });
   });
   const api = createToolDispatcher({ tools: [thing], fetch: async (req) => strict.fetch(req), validation: 'api' });
 
   it('sends values the schema refuses to the API and names its field errors by tool argument', async () => {
-    const result = await api.call('update_thing', { id: '1', sub: 's', size: 0, tag: ['a', 2], trace: ['t'] }, undefined);
+    const result = await api.call(
+      'update_thing',
+      { id: '1', sub: 's', size: 0, tag: ['a', 2], trace: ['t'] },
+      undefined,
+    );
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(
       /^400 Bad Request: Invalid arguments for update_thing: `trace` Too big \(too_big\); `tag\[1\]` Expected string \(invalid_type\); `size` Too small \(too_small\)\. Fix them and call update_thing again\./,
@@ -181,7 +211,9 @@ describe('createToolDispatcher with validation left to the API', () => {
   ])('refuses %j before any request, naming the argument', async (args, message) => {
     const result = await api.call('update_thing', args, undefined);
     expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toBe(`Invalid arguments for update_thing: ${message}. Fix them and call update_thing again.`);
+    expect((result.content[0] as { text: string }).text).toBe(
+      `Invalid arguments for update_thing: ${message}. Fix them and call update_thing again.`,
+    );
   });
 });
 
@@ -231,18 +263,56 @@ describe('createToolDispatcher results', () => {
   });
 
   it('returns an isError result when the API cannot be reached', async () => {
-    const offline = createToolDispatcher({ tools: [get('text', '/text')], fetch: () => Promise.reject(new Error('connect ECONNREFUSED')) });
+    const offline = createToolDispatcher({
+      tools: [get('text', '/text')],
+      fetch: () => Promise.reject(new Error('connect ECONNREFUSED')),
+    });
     const result = await offline.call('text', {}, undefined);
-    expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('(connect ECONNREFUSED)') }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('(connect ECONNREFUSED)') }],
+    });
   });
 });
 
 describe('createToolDispatcher configuration', () => {
   const fetch = async () => new Response();
   it.each([
-    ['a header argument named Authorization', [tool({ name: 'x', binding: { operationId: 'x', method: 'GET', path: '/x', body: 'none', args: [{ name: 'a', in: 'header', key: 'Authorization' }] } })]],
-    ['a path parameter without an argument', [tool({ name: 'x', binding: { operationId: 'x', method: 'GET', path: '/x/{id}', body: 'none', args: [] } })]],
-    ['a path argument the schema does not require', [tool({ name: 'x', inputSchema: { type: 'object', properties: { id: { type: 'string' } } }, binding: { operationId: 'x', method: 'GET', path: '/x/{id}', body: 'none', args: [{ name: 'id', in: 'path', key: 'id' }] } })]],
+    [
+      'a header argument named Authorization',
+      [
+        tool({
+          name: 'x',
+          binding: {
+            operationId: 'x',
+            method: 'GET',
+            path: '/x',
+            body: 'none',
+            args: [{ name: 'a', in: 'header', key: 'Authorization' }],
+          },
+        }),
+      ],
+    ],
+    [
+      'a path parameter without an argument',
+      [tool({ name: 'x', binding: { operationId: 'x', method: 'GET', path: '/x/{id}', body: 'none', args: [] } })],
+    ],
+    [
+      'a path argument the schema does not require',
+      [
+        tool({
+          name: 'x',
+          inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+          binding: {
+            operationId: 'x',
+            method: 'GET',
+            path: '/x/{id}',
+            body: 'none',
+            args: [{ name: 'id', in: 'path', key: 'id' }],
+          },
+        }),
+      ],
+    ],
     ['a duplicate tool name', [csv, csv]],
   ])('throws at creation for %s', (_name, tools) => {
     expect(() => createToolDispatcher({ tools, fetch })).toThrow();

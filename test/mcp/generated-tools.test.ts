@@ -27,7 +27,10 @@ describe('generated tool descriptors', () => {
   it('show the allowed values of a typed status filter, and send it comma-joined', () => {
     const tool = toolDescriptors.find((t) => t.name === 'list_operations')!;
     expect(tool.inputSchema.properties).toMatchObject({
-      status: { type: 'array', items: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] } },
+      status: {
+        type: 'array',
+        items: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+      },
     });
     expect(tool.binding.args).toContainEqual({ name: 'status', in: 'query', key: 'status', explode: false });
   });
@@ -42,7 +45,10 @@ describe('generated tool descriptors', () => {
     const listed = JSON.stringify({ tools: toWireTools(toolDescriptors) });
     const total = Math.round(listed.length / 4);
     const perTool = total / toolDescriptors.length;
-    expect(perTool, `tools/list is ${total} tokens for ${toolDescriptors.length} tools, ${perTool.toFixed(1)} per tool`).toBeLessThanOrEqual(TOKENS_PER_TOOL_BUDGET);
+    expect(
+      perTool,
+      `tools/list is ${total} tokens for ${toolDescriptors.length} tools, ${perTool.toFixed(1)} per tool`,
+    ).toBeLessThanOrEqual(TOKENS_PER_TOOL_BUDGET);
   });
 
   it(`keep every tool within ${TOKENS_PER_TOOL_CEILING} tokens`, () => {

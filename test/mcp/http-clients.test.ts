@@ -25,14 +25,14 @@ async function v2(mode: 'legacy' | 'auto'): Promise<AnyClient> {
   const client = new Client({ name: 'test-v2', version: '1.0.0' }, { versionNegotiation: { mode } });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
   expect(client.getProtocolEra()).toBe(mode === 'auto' ? 'modern' : 'legacy');
-  return client as unknown as AnyClient;
+  return client;
 }
 
 async function v1(): Promise<AnyClient> {
   const client = new Client1({ name: 'test-v1', version: '1.0.0' });
   await client.connect(new Transport1(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
   expect(client.getServerVersion()?.name).toBe('toy-service');
-  return client as unknown as AnyClient;
+  return client;
 }
 
 const clients: [string, () => Promise<AnyClient>][] = [
@@ -86,11 +86,16 @@ describe.each(clients)('POST /mcp with the %s', (_name, connect) => {
   });
 
   it('returns isError with a readable message for a problem response', async () => {
-    const result = await client.callTool({ name: 'create_lead', arguments: { email: 'x@y.example', first_name: 'bad' } });
+    const result = await client.callTool({
+      name: 'create_lead',
+      arguments: { email: 'x@y.example', first_name: 'bad' },
+    });
     expect(result.isError).toBe(true);
     const text = (result.content as { text: string }[])[0].text;
     // A validation problem is told in the tool's argument names, not the request's fields.
-    expect(text).toMatch(/^400 Bad Request: Invalid arguments for create_lead: `first_name` must not be "bad" \(invalid\)\. Fix them and call create_lead again\./);
+    expect(text).toMatch(
+      /^400 Bad Request: Invalid arguments for create_lead: `first_name` must not be "bad" \(invalid\)\. Fix them and call create_lead again\./,
+    );
   });
 
   it('returns the problem as structured content for a tool without outputSchema', async () => {

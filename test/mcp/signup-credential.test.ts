@@ -28,7 +28,12 @@ afterAll(async () => {
 
 type Result = Awaited<ReturnType<Client['callTool']>>;
 const texts = (result: Result) => (result.content as { type: string; text: string }[]).map((c) => c.text);
-const signupArgs = (workspace: string) => ({ email: uniqueEmail('agent'), password: 'correct horse battery', name: 'Agent', workspace_name: workspace });
+const signupArgs = (workspace: string) => ({
+  email: uniqueEmail('agent'),
+  password: 'correct horse battery',
+  name: 'Agent',
+  workspace_name: workspace,
+});
 
 async function workspaceOf(client: Client): Promise<string> {
   const me = await client.callTool({ name: 'get_me', arguments: {} });
@@ -62,16 +67,24 @@ describe('service-mcp after signup', () => {
       expect(texts(signup)).toHaveLength(2);
       expect(JSON.parse(texts(signup)[0])).toEqual(body);
       expect(texts(signup)[1]).toMatch(
-        new RegExp(`^service-mcp now acts with the credential this call returned \\(workspace "Made by the agent" \\(${body.workspace.id}\\)\\) for the rest of this process; restarting it returns to SERVICE_API_KEY\\.`),
+        new RegExp(
+          `^service-mcp now acts with the credential this call returned \\(workspace "Made by the agent" \\(${body.workspace.id}\\)\\) for the rest of this process; restarting it returns to SERVICE_API_KEY\\.`,
+        ),
       );
       expect(await workspaceOf(client)).toBe('Made by the agent');
 
-      const refused = await client.callTool({ name: 'login', arguments: { email: first.email, password: 'not the password' } });
+      const refused = await client.callTool({
+        name: 'login',
+        arguments: { email: first.email, password: 'not the password' },
+      });
       expect(refused.isError).toBe(true);
       expect(texts(refused)).toHaveLength(1);
       expect(await workspaceOf(client)).toBe('Made by the agent');
 
-      const login = await client.callTool({ name: 'login', arguments: { email: first.email, password: first.password } });
+      const login = await client.callTool({
+        name: 'login',
+        arguments: { email: first.email, password: first.password },
+      });
       expect(texts(login)[1]).toContain('(the workspace this login is for)');
       expect(await workspaceOf(client)).toBe('Where the key lives');
     } finally {
@@ -80,7 +93,10 @@ describe('service-mcp after signup', () => {
     const restarted = await stdioClient();
     try {
       const me = await restarted.callTool({ name: 'get_me', arguments: {} });
-      expect(me.structuredContent).toMatchObject({ workspace: { name: 'Where the key lives' }, credential: { type: 'api_key' } });
+      expect(me.structuredContent).toMatchObject({
+        workspace: { name: 'Where the key lives' },
+        credential: { type: 'api_key' },
+      });
     } finally {
       await restarted.close();
     }
@@ -89,7 +105,10 @@ describe('service-mcp after signup', () => {
   it('leaves the credential alone when signup is refused', async () => {
     const client = await stdioClient();
     try {
-      const taken = await client.callTool({ name: 'signup', arguments: { ...signupArgs('Never made'), email: first.email } });
+      const taken = await client.callTool({
+        name: 'signup',
+        arguments: { ...signupArgs('Never made'), email: first.email },
+      });
       expect(taken.isError).toBe(true);
       expect(texts(taken)[0]).toMatch(/^409 Conflict: An account with this email already exists/);
       expect(await workspaceOf(client)).toBe('Where the key lives');

@@ -27,7 +27,10 @@ function env(extra: Record<string, string>): Record<string, string> {
 }
 
 /** Runs the launcher to completion with stdin closed, as a client whose server dies at start sees it. */
-function run(extra: Record<string, string>, argv = args): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  extra: Record<string, string>,
+  argv = args,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { env: env(extra), cwd: '/' });
     let stdout = '';
@@ -39,7 +42,10 @@ function run(extra: Record<string, string>, argv = args): Promise<{ code: number
 }
 
 describe('service-mcp over stdio', () => {
-  const clients: [string, () => Promise<{ client: { listTools: Client['listTools']; callTool: Client['callTool'] }; close(): Promise<void> }>][] = [
+  const clients: [
+    string,
+    () => Promise<{ client: { listTools: Client['listTools']; callTool: Client['callTool'] }; close(): Promise<void> }>,
+  ][] = [
     ['the v2 client, 2025-11-25', () => connectV2('legacy')],
     ['the v2 client, 2026-07-28', () => connectV2('auto')],
     ['the 1.x client', connectV1],
@@ -47,7 +53,12 @@ describe('service-mcp over stdio', () => {
 
   async function connectV2(mode: 'legacy' | 'auto') {
     const client = new Client({ name: 'stdio-test', version: '1' }, { versionNegotiation: { mode } });
-    const transport = new StdioClientTransport({ command: process.execPath, args, env: env({ SERVICE_API_KEY: ALICE, SERVICE_API_BASE: api.url }), cwd: '/' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args,
+      env: env({ SERVICE_API_KEY: ALICE, SERVICE_API_BASE: api.url }),
+      cwd: '/',
+    });
     await client.connect(transport);
     expect(client.getProtocolEra()).toBe(mode === 'auto' ? 'modern' : 'legacy');
     return { client, close: () => client.close() };
@@ -55,7 +66,14 @@ describe('service-mcp over stdio', () => {
 
   async function connectV1() {
     const client = new Client1({ name: 'stdio-test', version: '1' });
-    await client.connect(new StdioTransport1({ command: process.execPath, args, env: env({ SERVICE_API_KEY: ALICE, SERVICE_API_BASE: api.url }), cwd: '/' }));
+    await client.connect(
+      new StdioTransport1({
+        command: process.execPath,
+        args,
+        env: env({ SERVICE_API_KEY: ALICE, SERVICE_API_BASE: api.url }),
+        cwd: '/',
+      }),
+    );
     return { client: client as unknown as Client, close: () => client.close() };
   }
 
@@ -75,11 +93,19 @@ describe('service-mcp over stdio', () => {
   });
 
   it('writes nothing but JSON-RPC messages to stdout', async () => {
-    const child = spawn(process.execPath, args, { env: env({ SERVICE_API_KEY: ALICE, SERVICE_API_BASE: api.url }), cwd: '/' });
+    const child = spawn(process.execPath, args, {
+      env: env({ SERVICE_API_KEY: ALICE, SERVICE_API_BASE: api.url }),
+      cwd: '/',
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_me', arguments: {} } },
     ];
@@ -87,7 +113,10 @@ describe('service-mcp over stdio', () => {
     await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 10_000 }).toBe(2);
     child.stdin.end();
     await new Promise((r) => child.on('close', r));
-    const messages = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const messages = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(messages.map((m) => m.id)).toEqual([1, 2]);
     expect(messages[0].result.protocolVersion).toBe('2025-06-18');
     expect(messages[1].result.structuredContent.id).toBe('usr_alice');

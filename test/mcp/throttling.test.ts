@@ -30,25 +30,32 @@ describe('POST /mcp throttling per credential', () => {
   it.each([
     ['tools/list', rpc('tools/list')],
     ['ping', rpc('ping')],
-    ['initialize', rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } })],
-  ])('counts %s against the credential and answers 429 with Retry-After and RateLimit headers', async (_name, message) => {
-    const key = await freshKey();
-    for (let i = 0; i < LIMIT; i++) {
-      const res = await postMcp(t.app, message, { ...v2025, authorization: `Bearer ${key}` });
-      expect(res.status).toBe(200);
-      expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"credential";r=${LIMIT - i - 1};t=\\d+$`));
-    }
-    const refused = await postMcp(t.app, message, { ...v2025, authorization: `Bearer ${key}` });
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('content-type')).toBe('application/problem+json');
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(refused.headers.get('ratelimit')).toMatch(/^"credential";r=0;t=\d+$/);
-    expect(await refused.json()).toMatchObject({ status: 429, code: 'rate_limited' });
-  });
+    [
+      'initialize',
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+    ],
+  ])(
+    'counts %s against the credential and answers 429 with Retry-After and RateLimit headers',
+    async (_name, message) => {
+      const key = await freshKey();
+      for (let i = 0; i < LIMIT; i++) {
+        const res = await postMcp(t.app, message, { ...v2025, authorization: `Bearer ${key}` });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"credential";r=${LIMIT - i - 1};t=\\d+$`));
+      }
+      const refused = await postMcp(t.app, message, { ...v2025, authorization: `Bearer ${key}` });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('ratelimit')).toMatch(/^"credential";r=0;t=\d+$/);
+      expect(await refused.json()).toMatchObject({ status: 429, code: 'rate_limited' });
+    },
+  );
 
   it('shares one quota between REST and MCP for the same credential', async () => {
     const key = await freshKey();
-    for (let i = 0; i < LIMIT; i++) expect((await postMcp(t.app, rpc('tools/list'), { ...v2025, authorization: `Bearer ${key}` })).status).toBe(200);
+    for (let i = 0; i < LIMIT; i++)
+      expect((await postMcp(t.app, rpc('tools/list'), { ...v2025, authorization: `Bearer ${key}` })).status).toBe(200);
     expect((await t.request('/api/v1/users/me', { token: key })).status).toBe(429);
   });
 
@@ -66,12 +73,18 @@ describe('POST /mcp throttling per credential', () => {
   it('counts a tool call once, not again for the REST request it runs', async () => {
     const key = await freshKey();
     for (let i = 0; i < LIMIT; i++) {
-      const res = await postMcp(t.app, rpc('tools/call', { name: 'get_me', arguments: {} }), { ...v2025, authorization: `Bearer ${key}` });
+      const res = await postMcp(t.app, rpc('tools/call', { name: 'get_me', arguments: {} }), {
+        ...v2025,
+        authorization: `Bearer ${key}`,
+      });
       const message = (await res.json()) as { result?: { isError?: boolean; content?: { text?: string }[] } };
       expect(res.status).toBe(200);
       expect(message.result?.isError, toolText(message)).toBeFalsy();
     }
-    const refused = await postMcp(t.app, rpc('tools/call', { name: 'get_me', arguments: {} }), { ...v2025, authorization: `Bearer ${key}` });
+    const refused = await postMcp(t.app, rpc('tools/call', { name: 'get_me', arguments: {} }), {
+      ...v2025,
+      authorization: `Bearer ${key}`,
+    });
     expect(refused.status).toBe(429);
   });
 });
@@ -86,11 +99,15 @@ describe('public tools over MCP behind a trusted proxy', () => {
   afterAll(() => t.close());
 
   const login = (forwardedFor: string) =>
-    postMcp(t.app, rpc('tools/call', { name: 'login', arguments: { email: 'nobody@example.com', password: 'not the password' } }), {
-      ...v2025,
-      authorization: `Bearer ${key}`,
-      'x-forwarded-for': `${forwardedFor}, 10.0.0.1`,
-    }).then(async (res) => toolText((await res.json()) as never));
+    postMcp(
+      t.app,
+      rpc('tools/call', { name: 'login', arguments: { email: 'nobody@example.com', password: 'not the password' } }),
+      {
+        ...v2025,
+        authorization: `Bearer ${key}`,
+        'x-forwarded-for': `${forwardedFor}, 10.0.0.1`,
+      },
+    ).then(async (res) => toolText((await res.json()) as never));
 
   it('throttles a public tool per forwarded client address', async () => {
     expect(await login('203.0.113.7')).toMatch(/^401 /);

@@ -26,7 +26,10 @@ const tool: ToolDescriptor = {
 describe('buildRequest query arguments', () => {
   const plan = planRequest(tool);
   const cases: Array<[string, { given: Record<string, unknown>; want: string }]> = [
-    ['joins an explode-false array with literal commas', { given: { status: ['queued', 'running'], limit: 5 }, want: '/things?status=queued,running&limit=5' }],
+    [
+      'joins an explode-false array with literal commas',
+      { given: { status: ['queued', 'running'], limit: 5 }, want: '/things?status=queued,running&limit=5' },
+    ],
     ['encodes each item, not the commas', { given: { status: ['a b', 'c,d'] }, want: '/things?status=a%20b,c%2Cd' }],
     ['leaves an empty array out', { given: { status: [], limit: 5 }, want: '/things?limit=5' }],
     ['sends a lone string as it is', { given: { status: 'queued' }, want: '/things?status=queued' }],

@@ -62,10 +62,13 @@ const table: [string, string, boolean, boolean][] = [
 ];
 
 describe('createAddressPolicy', () => {
-  it.each(table)('classifies %s as %s (default allowed: %s, allowPrivate: %s)', (address, addressClass, byDefault, withPrivate) => {
-    expect(strict(address)).toEqual({ allowed: byDefault, addressClass });
-    expect(local(address)).toEqual({ allowed: withPrivate, addressClass });
-  });
+  it.each(table)(
+    'classifies %s as %s (default allowed: %s, allowPrivate: %s)',
+    (address, addressClass, byDefault, withPrivate) => {
+      expect(strict(address)).toEqual({ allowed: byDefault, addressClass });
+      expect(local(address)).toEqual({ allowed: withPrivate, addressClass });
+    },
+  );
 
   it('allows an address inside an allowed CIDR block and nothing else of its class', () => {
     const policy = createAddressPolicy({ allowedCidrs: ['127.0.0.2/32', 'fd12::/16'] });

@@ -17,8 +17,10 @@ async function refusal(promise: Promise<unknown>): Promise<OutboundError> {
 }
 
 /** A resolver that answers every name with the given addresses. */
-const resolvingTo = (...addresses: string[]) => async (): Promise<LookupAddress[]> =>
-  addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const resolvingTo =
+  (...addresses: string[]) =>
+  async (): Promise<LookupAddress[]> =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 describe('outbound client address checks', () => {
   let loopback: TestServer;
@@ -90,9 +92,15 @@ describe('outbound client address checks', () => {
     ['fe80::1', 'linkLocal'],
   ])('refuses a host name that resolves to %s (%s)', async (address, addressClass) => {
     const named = createOutboundClient({ userAgent, resolve: resolvingTo(address) });
-    const error = await refusal(named.fetch(`http://files.example.com:${loopback.port}/data.csv`)).finally(() => named.close());
+    const error = await refusal(named.fetch(`http://files.example.com:${loopback.port}/data.csv`)).finally(() =>
+      named.close(),
+    );
     expect(error.reason).toBe('address_not_allowed');
-    expect(error.details).toMatchObject({ address, addressClass, url: `http://files.example.com:${loopback.port}/data.csv` });
+    expect(error.details).toMatchObject({
+      address,
+      addressClass,
+      url: `http://files.example.com:${loopback.port}/data.csv`,
+    });
   });
 
   it('refuses a host name when any of its addresses is not allowed', async () => {
@@ -132,8 +140,16 @@ describe('outbound client address checks', () => {
   it('checks the address a host name resolves to, not the name', async () => {
     // Another loopback address stands in for "public": only 127.0.0.2 is allowed.
     const publicServer = await startServer((_req, res) => res.end('public'), { host: '127.0.0.2' });
-    const allowed = createOutboundClient({ userAgent, allowedCidrs: ['127.0.0.2/32'], resolve: resolvingTo('127.0.0.2') });
-    const rebound = createOutboundClient({ userAgent, allowedCidrs: ['127.0.0.2/32'], resolve: resolvingTo('127.0.0.1') });
+    const allowed = createOutboundClient({
+      userAgent,
+      allowedCidrs: ['127.0.0.2/32'],
+      resolve: resolvingTo('127.0.0.2'),
+    });
+    const rebound = createOutboundClient({
+      userAgent,
+      allowedCidrs: ['127.0.0.2/32'],
+      resolve: resolvingTo('127.0.0.1'),
+    });
     try {
       expect(await (await allowed.fetch(`http://public.test:${publicServer.port}/`)).text()).toBe('public');
       const before = loopback.connections;
@@ -150,12 +166,15 @@ describe('outbound client URL checks', () => {
   const client = createOutboundClient({ userAgent, allowPrivate: true });
   afterAll(() => client.close());
 
-  it.each(['ftp://example.com/file.csv', 'file:///etc/passwd', 'data:text/plain,hi', 'javascript:alert(1)', 'gopher://127.0.0.1:70/'])(
-    'refuses the URL %s by its scheme',
-    async (url) => {
-      expect((await refusal(client.fetch(url))).reason).toBe('url_scheme_not_allowed');
-    },
-  );
+  it.each([
+    'ftp://example.com/file.csv',
+    'file:///etc/passwd',
+    'data:text/plain,hi',
+    'javascript:alert(1)',
+    'gopher://127.0.0.1:70/',
+  ])('refuses the URL %s by its scheme', async (url) => {
+    expect((await refusal(client.fetch(url))).reason).toBe('url_scheme_not_allowed');
+  });
 
   it('refuses credentials in the URL and does not echo them', async () => {
     const error = await refusal(client.fetch('http://admin:hunter2@example.com/'));

@@ -8,7 +8,10 @@ const userAgent = 'outbound-test/1.0';
 const MiB = 1024 * 1024;
 
 async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OutboundError);
   return error as OutboundError;
 }
@@ -39,7 +42,9 @@ describe('outbound client limits', () => {
         case '/br-bomb':
           return void res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'br' }).end(brBomb);
         case '/deflate-bomb':
-          return void res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'deflate' }).end(deflateBomb);
+          return void res
+            .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'deflate' })
+            .end(deflateBomb);
         case '/declared-large':
           res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(5 * MiB) });
           return void res.write('a'.repeat(1024));
@@ -66,7 +71,9 @@ describe('outbound client limits', () => {
         case '/json':
           return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"rows":2}');
         case '/latin1':
-          return void res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+          return void res
+            .writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' })
+            .end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
         default:
           return void res.writeHead(200, { 'content-type': 'text/plain' }).end('not json');
       }
@@ -81,9 +88,11 @@ describe('outbound client limits', () => {
   it('cuts a gzip bomb off by its decompressed size while streaming, before the server has sent it all', async () => {
     const response = await client.fetch(`${server.origin}/gzip-bomb`);
     let received = 0;
-    const error = await failure((async () => {
-      for await (const chunk of response.chunks()) received += chunk.byteLength;
-    })());
+    const error = await failure(
+      (async () => {
+        for await (const chunk of response.chunks()) received += chunk.byteLength;
+      })(),
+    );
     expect(error.reason).toBe('response_too_large');
     expect(error.details.limitBytes).toBe(MiB);
     expect(received).toBeLessThanOrEqual(MiB);

@@ -14,13 +14,22 @@ describe('OUTBOUND_ALLOW_PRIVATE and OUTBOUND_USER_AGENT', () => {
     const config = loadConfig({});
     expect(config.outbound.allowPrivate).toBe(false);
     const client = createOutboundClient(config.outbound);
-    const error = await client.fetch(`${server.origin}/`).then(() => undefined, (e: unknown) => e).finally(() => client.close());
+    const error = await client
+      .fetch(`${server.origin}/`)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      .finally(() => client.close());
     expect(error).toMatchObject({ reason: 'address_not_allowed' });
     expect(server.connections).toBe(0);
   });
 
   it('reaches a loopback server with the switch on, sending the configured User-Agent', async () => {
-    const config = loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true', OUTBOUND_USER_AGENT: 'acme-fetcher/2 (+https://acme.test/bot)' });
+    const config = loadConfig({
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      OUTBOUND_USER_AGENT: 'acme-fetcher/2 (+https://acme.test/bot)',
+    });
     const client = createOutboundClient(config.outbound);
     const response = await client.fetch(`${server.origin}/`);
     expect(await response.text()).toBe('local');

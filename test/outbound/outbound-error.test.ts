@@ -25,7 +25,10 @@ describe('outboundApiError', () => {
     // A handler as later issues will write it: the URL comes from the body, refusals become 422s.
     app = new Hono();
     app.onError(handleError);
-    for (const [path, fetcher] of [['/import', client], ['/import-local', local]] as const) {
+    for (const [path, fetcher] of [
+      ['/import', client],
+      ['/import-local', local],
+    ] as const) {
       app.post(path, async (c) => {
         const { source_url } = await c.req.json<{ source_url: string }>();
         const response = await fetcher.fetch(source_url, { accept: ['text/csv'] }).catch(asApiError('source_url'));
@@ -40,7 +43,11 @@ describe('outboundApiError', () => {
   });
 
   const post = (sourceUrl: string, path = '/import') =>
-    app.request(path, { method: 'POST', body: JSON.stringify({ source_url: sourceUrl }), headers: { 'content-type': 'application/json' } });
+    app.request(path, {
+      method: 'POST',
+      body: JSON.stringify({ source_url: sourceUrl }),
+      headers: { 'content-type': 'application/json' },
+    });
 
   it('answers a refused address with 422 url_not_allowed naming the reason and the field', async () => {
     const response = await post(`http://2130706433:${target.port}/leads.csv`);
@@ -48,7 +55,9 @@ describe('outboundApiError', () => {
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     const problem = await response.json();
     expect(problem).toMatchObject({ status: 422, code: 'url_not_allowed' });
-    expect(problem.errors).toEqual([{ field: 'source_url', code: 'address_not_allowed', message: expect.stringContaining('loopback') }]);
+    expect(problem.errors).toEqual([
+      { field: 'source_url', code: 'address_not_allowed', message: expect.stringContaining('loopback') },
+    ]);
     expect(target.connections).toBe(0);
   });
 
@@ -56,7 +65,10 @@ describe('outboundApiError', () => {
     const response = await post(`${target.origin}/page`, '/import-local');
     expect(response.status).toBe(422);
     const problem = await response.json();
-    expect(problem).toMatchObject({ code: 'url_fetch_failed', errors: [{ field: 'source_url', code: 'unsupported_media_type' }] });
+    expect(problem).toMatchObject({
+      code: 'url_fetch_failed',
+      errors: [{ field: 'source_url', code: 'unsupported_media_type' }],
+    });
     expect(target.requests).toHaveLength(1);
   });
 

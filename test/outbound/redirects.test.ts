@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LookupAddress } from 'node:dns';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createOutboundClient, type OutboundClient } from '../../src/outbound/outbound-client.ts';
 import { OutboundError } from '../../src/outbound/outbound-error.ts';
 import { startServer, testCa, type TestServer } from './test-servers.ts';
@@ -7,19 +8,24 @@ import { startServer, testCa, type TestServer } from './test-servers.ts';
 const userAgent = 'outbound-test/1.0';
 
 async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OutboundError);
   return error as OutboundError;
 }
 
 /** Redirects per the query (`?status=&to=`); `/chain/N` redirects N more times, then answers. */
-function redirector(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, body: string) {
+function redirector(req: IncomingMessage, res: ServerResponse, body: string) {
   const url = new URL(req.url ?? '/', 'http://x');
   const chain = /^\/chain\/(\d+)$/.exec(url.pathname);
   if (chain && chain[1] !== '0') {
     res.writeHead(302, { location: `/chain/${Number(chain[1]) - 1}` }).end();
   } else if (url.searchParams.has('to')) {
-    res.writeHead(Number(url.searchParams.get('status') ?? 302), { location: url.searchParams.get('to')! }).end('moving');
+    res
+      .writeHead(Number(url.searchParams.get('status') ?? 302), { location: url.searchParams.get('to')! })
+      .end('moving');
   } else {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, body }));
   }
@@ -46,7 +52,8 @@ describe('outbound client redirects', () => {
     await Promise.all([allowedHttp, otherAllowed, allowedHttps, loopback].map((s) => s.close()));
   });
 
-  const via = (server: TestServer, to: string, status = 302) => `${server.origin}/r?status=${status}&to=${encodeURIComponent(to)}`;
+  const via = (server: TestServer, to: string, status = 302) =>
+    `${server.origin}/r?status=${status}&to=${encodeURIComponent(to)}`;
 
   it('refuses a redirect from an allowed host to loopback at the second hop', async () => {
     const error = await failure(client.fetch(via(allowedHttp, `http://127.0.0.1:${loopback.port}/admin`)));

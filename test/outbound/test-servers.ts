@@ -26,7 +26,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(handler: Handler, options: { host?: string; tls?: boolean } = {}): Promise<TestServer> {
+export async function startServer(
+  handler: Handler,
+  options: { host?: string; tls?: boolean } = {},
+): Promise<TestServer> {
   const host = options.host ?? '127.0.0.1';
   const listener = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const parts: Buffer[] = [];
@@ -39,7 +42,9 @@ export async function startServer(handler: Handler, options: { host?: string; tl
       res.destroy();
     }
   };
-  const server = options.tls ? https.createServer({ cert: testCa, key: testKey }, listener) : http.createServer(listener);
+  const server = options.tls
+    ? https.createServer({ cert: testCa, key: testKey }, listener)
+    : http.createServer(listener);
   const state = { connections: 0, requests: [] as RecordedRequest[] };
   // Raw TCP connections, TLS or not: a refused URL must not even open one.
   server.on('connection', () => state.connections++);

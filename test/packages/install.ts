@@ -43,16 +43,29 @@ function removeNpxInstalls(root: string): void {
   if (!existsSync(npx)) return;
   for (const entry of readdirSync(npx)) {
     const manifest = join(npx, entry, 'package.json');
-    if (existsSync(manifest) && readFileSync(manifest, 'utf8').includes(root)) rmSync(join(npx, entry), { recursive: true, force: true });
+    if (existsSync(manifest) && readFileSync(manifest, 'utf8').includes(root))
+      rmSync(join(npx, entry), { recursive: true, force: true });
   }
 }
 
 // The machine's trust and proxy settings, which every process on it inherits: without them a Node that
 // carries its own CA list (the Node 24 of CI) cannot reach the npm registry through an intercepting proxy.
-const MACHINE_NETWORK = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
+const MACHINE_NETWORK = [
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'HTTPS_PROXY',
+  'HTTP_PROXY',
+  'NO_PROXY',
+  'https_proxy',
+  'http_proxy',
+  'no_proxy',
+];
 
 /** The env a desktop client gives a server it spawns: PATH and HOME, the machine's network settings, plus what its configuration names. */
 export function clientEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const network = Object.fromEntries(MACHINE_NETWORK.flatMap((name) => (process.env[name] ? [[name, process.env[name] as string]] : [])));
+  const network = Object.fromEntries(
+    MACHINE_NETWORK.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+  );
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...network, ...extra };
 }

@@ -15,7 +15,9 @@ import { clientEnv, installPackages, run, withoutNpmWarnings, type InstalledProj
 
 const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const contractVersion = /\n {2}version: (\S+)/.exec(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'))![1];
+const contractVersion = /\n {2}version: (\S+)/.exec(
+  readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'),
+)![1];
 
 let project: InstalledProject;
 let api: TestApp;
@@ -41,7 +43,18 @@ afterAll(async () => {
 
 /** Compiles `files` in the project against what is installed there; the DOM lib stands in for @types/node. */
 async function compile(files: string[]): Promise<{ code: number; output: string }> {
-  const config = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], strict: true, outDir: 'out' }, files };
+  const config = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+      types: [],
+      strict: true,
+      outDir: 'out',
+    },
+    files,
+  };
   writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify(config));
   try {
     const { stdout } = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project.dir });
@@ -55,7 +68,10 @@ async function compile(files: string[]): Promise<{ code: number; output: string 
 describe('the installed @service-mcp/sdk', () => {
   it('is built from the SDK files of src/generated, copied into the package by the build', () => {
     for (const name of ['types.ts', 'sdk-runtime.ts', 'sdk.ts']) {
-      const copy = readFileSync(fileURLToPath(new URL(`../../packages/sdk/src/generated/${name}`, import.meta.url)), 'utf8');
+      const copy = readFileSync(
+        fileURLToPath(new URL(`../../packages/sdk/src/generated/${name}`, import.meta.url)),
+        'utf8',
+      );
       expect(copy).toBe(readFileSync(fileURLToPath(new URL(`../../src/generated/${name}`, import.meta.url)), 'utf8'));
     }
   });
@@ -79,10 +95,16 @@ describe('the installed @service-mcp/sdk', () => {
     const readme = readFileSync(fileURLToPath(new URL('../../packages/sdk/README.md', import.meta.url)), 'utf8');
     const example = /```ts\n([\s\S]*?)```/.exec(readme)![1];
     // The example reads process.env; the project has no @types/node.
-    writeFileSync(join(project.dir, 'readme-example.ts'), `declare const process: { env: Record<string, string | undefined> };\n${example}`);
+    writeFileSync(
+      join(project.dir, 'readme-example.ts'),
+      `declare const process: { env: Record<string, string | undefined> };\n${example}`,
+    );
     const compiled = await compile(['consumer.ts', 'readme-example.ts']);
     expect(compiled).toEqual({ code: 0, output: '' });
-    const { stdout } = await run(process.execPath, ['out/consumer.js'], { cwd: project.dir, env: clientEnv({ API_BASE: server.url, API_KEY: key }) });
+    const { stdout } = await run(process.execPath, ['out/consumer.js'], {
+      cwd: project.dir,
+      env: clientEnv({ API_BASE: server.url, API_KEY: key }),
+    });
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({
       replayed: 'lead1@example.com',
@@ -97,14 +119,21 @@ describe('the installed @service-mcp/sdk', () => {
 
 describe('the installed @service-mcp/launcher', () => {
   it('depends on the SDK package and the MCP server SDK alone', () => {
-    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/@service-mcp/launcher/package.json'), 'utf8'));
+    const manifest = JSON.parse(
+      readFileSync(join(project.dir, 'node_modules/@service-mcp/launcher/package.json'), 'utf8'),
+    );
     expect(manifest.version).toBe(contractVersion);
     expect(Object.keys(manifest.dependencies).sort()).toEqual(['@modelcontextprotocol/server', '@service-mcp/sdk']);
   });
 
   it('starts through npx, lists the generated tools and calls one with the key', async () => {
     const client = new Client({ name: 'packages-test', version: '1' });
-    const transport = new StdioClientTransport({ command: 'npx', args: ['service-mcp'], cwd: project.dir, env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }) });
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['service-mcp'],
+      cwd: project.dir,
+      env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }),
+    });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
@@ -122,13 +151,29 @@ describe('the installed @service-mcp/launcher', () => {
   it('acts in the workspace a signup call returns, as the in-repo launcher does', async () => {
     const client = new Client({ name: 'packages-test', version: '1' });
     const command = join(project.dir, 'node_modules/.bin/service-mcp');
-    await client.connect(new StdioClientTransport({ command, cwd: project.dir, env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }) }));
+    await client.connect(
+      new StdioClientTransport({
+        command,
+        cwd: project.dir,
+        env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }),
+      }),
+    );
     try {
-      const args = { email: uniqueEmail('packaged'), password: 'correct horse battery', name: 'Agent', workspace_name: 'Made through the package' };
+      const args = {
+        email: uniqueEmail('packaged'),
+        password: 'correct horse battery',
+        name: 'Agent',
+        workspace_name: 'Made through the package',
+      };
       const signup = await client.callTool({ name: 'signup', arguments: args });
-      expect((signup.content as { text: string }[])[1].text).toMatch(/^service-mcp now acts with the credential this call returned/);
+      expect((signup.content as { text: string }[])[1].text).toMatch(
+        /^service-mcp now acts with the credential this call returned/,
+      );
       const me = await client.callTool({ name: 'get_me', arguments: {} });
-      expect(me.structuredContent).toMatchObject({ workspace: { name: 'Made through the package' }, credential: { type: 'jwt' } });
+      expect(me.structuredContent).toMatchObject({
+        workspace: { name: 'Made through the package' },
+        credential: { type: 'jwt' },
+      });
     } finally {
       await client.close();
     }
@@ -158,11 +203,19 @@ describe('the installed @service-mcp/launcher', () => {
   }, 180_000);
 
   it('answers tools/list from a cold start', async () => {
-    const child = spawn(join(project.dir, 'node_modules/.bin/service-mcp'), [], { cwd: project.dir, env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }) });
+    const child = spawn(join(project.dir, 'node_modules/.bin/service-mcp'), [], {
+      cwd: project.dir,
+      env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }),
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
     ];
@@ -170,26 +223,40 @@ describe('the installed @service-mcp/launcher', () => {
     await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 20_000 }).toBe(2);
     child.stdin.end();
     await new Promise((resolve) => child.on('close', resolve));
-    const [init, list] = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const [init, list] = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(init.result.serverInfo).toEqual({ name: 'service-mcp', version: contractVersion });
     expect(list.result.tools).toHaveLength(toolDescriptors.length);
   });
 
   it.each([
     ['no key', {}, /^service-mcp: SERVICE_API_KEY is not set; .*an API key from Settings → API keys/],
-    ['a rejected key', { SERVICE_API_KEY: 'svc_revoked1_nope' }, /^service-mcp: the API at .* rejected SERVICE_API_KEY \(HTTP 401\); .*Use an API key from Settings → API keys\.$/],
-    ['an API that is not there', { SERVICE_API_KEY: 'svc_x', SERVICE_API_BASE: 'closed' }, /^service-mcp: cannot reach the API at http:\/\/127\.0\.0\.1:\d+ \(SERVICE_API_BASE\): fetch failed \(ECONNREFUSED\)\.$/],
-  ])('fails with one stderr line through npx given %s, as the in-repo launcher does', async (_name, extra: Record<string, string>, line) => {
-    const base = extra.SERVICE_API_BASE === 'closed' ? closedUrl : server.url;
-    const env = clientEnv({ ...extra, SERVICE_API_BASE: base });
-    const result = await run('npx', ['service-mcp'], { cwd: project.dir, env }).then(
-      () => ({ code: 0, stdout: '', stderr: '' }),
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
-    expect(result.code).not.toBe(0);
-    expect(result.stdout).toBe('');
-    const lines = withoutNpmWarnings(result.stderr).trimEnd().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(line);
-  });
+    [
+      'a rejected key',
+      { SERVICE_API_KEY: 'svc_revoked1_nope' },
+      /^service-mcp: the API at .* rejected SERVICE_API_KEY \(HTTP 401\); .*Use an API key from Settings → API keys\.$/,
+    ],
+    [
+      'an API that is not there',
+      { SERVICE_API_KEY: 'svc_x', SERVICE_API_BASE: 'closed' },
+      /^service-mcp: cannot reach the API at http:\/\/127\.0\.0\.1:\d+ \(SERVICE_API_BASE\): fetch failed \(ECONNREFUSED\)\.$/,
+    ],
+  ])(
+    'fails with one stderr line through npx given %s, as the in-repo launcher does',
+    async (_name, extra: Record<string, string>, line) => {
+      const base = extra.SERVICE_API_BASE === 'closed' ? closedUrl : server.url;
+      const env = clientEnv({ ...extra, SERVICE_API_BASE: base });
+      const result = await run('npx', ['service-mcp'], { cwd: project.dir, env }).then(
+        () => ({ code: 0, stdout: '', stderr: '' }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(result.code).not.toBe(0);
+      expect(result.stdout).toBe('');
+      const lines = withoutNpmWarnings(result.stderr).trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(line);
+    },
+  );
 });

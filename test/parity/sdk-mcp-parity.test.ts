@@ -23,7 +23,8 @@ let mcp: Client;
 /** Ids, timestamps, tokens, keys and generated emails differ between two runs of the same call. */
 function mask(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(mask);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'prefix' ? '<prefix>' : mask(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'prefix' ? '<prefix>' : mask(v)]));
   if (typeof value !== 'string') return value;
   return value
     .replace(/\b([a-z]+)_[0-9a-z]{26}\b/g, '$1_<id>')
@@ -40,19 +41,25 @@ function mask(value: unknown): unknown {
 }
 
 function argsFor(tool: (typeof toolDescriptors)[number], side: Side): Record<string, unknown> {
-  const args = new Sampler(contract, side.fixtures).args(tool.binding as never);
+  const args = new Sampler(contract, side.fixtures).args(tool.binding);
   // Emails must be unique per call (signup refuses a second account), so both sides get fresh ones.
-  for (const [name, value] of Object.entries(args)) if (typeof value === 'string' && value.endsWith('@example.com')) args[name] = uniqueEmail('sample');
+  for (const [name, value] of Object.entries(args))
+    if (typeof value === 'string' && value.endsWith('@example.com')) args[name] = uniqueEmail('sample');
   return args;
 }
 
 async function viaSdk(name: string, args: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
   let status = 0;
-  const client = createClient({ baseUrl: server.url, credential: sdkSide.credential, maxRetries: 0, fetch: async (req) => {
-    const res = await fetch(req);
-    status = res.status;
-    return res;
-  } });
+  const client = createClient({
+    baseUrl: server.url,
+    credential: sdkSide.credential,
+    maxRetries: 0,
+    fetch: async (req) => {
+      const res = await fetch(req);
+      status = res.status;
+      return res;
+    },
+  });
   try {
     const body = await (client as unknown as Record<string, (a: unknown) => Promise<unknown>>)[name](args);
     return { status, body: body ?? null };
@@ -68,7 +75,9 @@ async function viaMcp(name: string, args: Record<string, unknown>): Promise<{ st
   if (result.isError) {
     // Tools with an outputSchema carry the problem in the text only: 1.x clients validate any
     // structuredContent against the outputSchema, even on errors (see src/mcp/tool-result.ts).
-    const problem = (result.structuredContent ?? JSON.parse(text.slice(text.indexOf('\n\n{') + 2))) as { status: number };
+    const problem = (result.structuredContent ?? JSON.parse(text.slice(text.indexOf('\n\n{') + 2))) as {
+      status: number;
+    };
     return { status: problem.status, body: problem };
   }
   if (result.structuredContent) return { status: 200, body: result.structuredContent };
@@ -85,7 +94,11 @@ beforeAll(async () => {
   sdkSide = await seedWorkspace(server.url, 'parity');
   mcpSide = await seedWorkspace(server.url, 'parity');
   mcp = new Client({ name: 'parity', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${mcpSide.credential}` } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${mcpSide.credential}` } },
+    }),
+  );
 });
 afterAll(async () => {
   await mcp?.close();
@@ -94,7 +107,9 @@ afterAll(async () => {
 });
 
 // Destructive tools run last, so the fixtures they consume are still there for the others.
-const ordered = [...toolDescriptors].sort((a, b) => Number(a.binding.method === 'DELETE') - Number(b.binding.method === 'DELETE'));
+const ordered = [...toolDescriptors].sort(
+  (a, b) => Number(a.binding.method === 'DELETE') - Number(b.binding.method === 'DELETE'),
+);
 
 describe('SDK and MCP tool parity', () => {
   it('covers every tool', () => {
@@ -106,8 +121,11 @@ describe('SDK and MCP tool parity', () => {
     it(`${tool.name} answers the same through the SDK and the MCP tool`, async () => {
       const sdk = await viaSdk(tool.binding.operationId, argsFor(tool, sdkSide));
       const viaTool = await viaMcp(tool.name, argsFor(tool, mcpSide));
-      expect(Math.floor(viaTool.status / 100), `status class (sdk ${sdk.status}, mcp ${viaTool.status})`).toBe(Math.floor(sdk.status / 100));
-      const normalise = (body: unknown) => mask(body && typeof body === 'object' && 'request_id' in body ? { ...body, request_id: '<id>' } : body);
+      expect(Math.floor(viaTool.status / 100), `status class (sdk ${sdk.status}, mcp ${viaTool.status})`).toBe(
+        Math.floor(sdk.status / 100),
+      );
+      const normalise = (body: unknown) =>
+        mask(body && typeof body === 'object' && 'request_id' in body ? { ...body, request_id: '<id>' } : body);
       expect(normalise(viaTool.body)).toEqual(normalise(sdk.body));
     });
   }
@@ -130,7 +148,11 @@ describe('comma-separated filters', () => {
 
   it('goes from the SDK as one comma-joined value', async () => {
     const urls: string[] = [];
-    const client = createClient({ baseUrl: server.url, credential: sdkSide.credential, fetch: async (req) => (urls.push(req.url), fetch(req)) });
+    const client = createClient({
+      baseUrl: server.url,
+      credential: sdkSide.credential,
+      fetch: async (req) => (urls.push(req.url), fetch(req)),
+    });
     await client.list_operations({ status: ['queued', 'running'], limit: 5 });
     expect(new URL(urls[0]).search).toBe('?status=queued,running&limit=5');
   });

@@ -18,12 +18,24 @@ describe('admin commands', () => {
   it('creates a workspace whose owner can log in, mints a working key, lists and revokes it', async () => {
     const admin = createAdminCommands(t.deps);
     const email = uniqueEmail('ops');
-    const ws = await admin.createWorkspace({ name: 'Acme', ownerEmail: email, ownerName: 'Ops', password: 'operator password' });
-    const login = await t.request('/api/v1/users/login', { method: 'POST', json: { email, password: 'operator password' } });
+    const ws = await admin.createWorkspace({
+      name: 'Acme',
+      ownerEmail: email,
+      ownerName: 'Ops',
+      password: 'operator password',
+    });
+    const login = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      json: { email, password: 'operator password' },
+    });
     expect(login.status).toBe(200);
     const minted = await admin.mintKey({ workspaceId: ws.workspaceId, name: 'cron' });
-    const me = (await (await t.request('/api/v1/users/me', { token: minted.key })).json()) as any;
-    expect(me).toMatchObject({ user: null, workspace: { id: ws.workspaceId }, credential: { type: 'api_key', id: minted.id } });
+    const me = await (await t.request('/api/v1/users/me', { token: minted.key })).json();
+    expect(me).toMatchObject({
+      user: null,
+      workspace: { id: ws.workspaceId },
+      credential: { type: 'api_key', id: minted.id },
+    });
     const keys = await admin.listKeys(ws.workspaceId);
     expect(keys.map((k) => k.id)).toEqual([minted.id]);
     expect(JSON.stringify(keys)).not.toContain(minted.key.slice(13));
@@ -33,12 +45,22 @@ describe('admin commands', () => {
 
   it('refuses a workspace name the database cannot store, naming the field as the API does', async () => {
     const admin = createAdminCommands(t.deps);
-    const made = admin.createWorkspace({ name: 'Ac\u0000me', ownerEmail: uniqueEmail('nul'), ownerName: 'Ops', password: 'operator password' });
-    await expect(made).rejects.toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ pointer: '/workspace_name', code: 'invalid_character' })] });
+    const made = admin.createWorkspace({
+      name: 'Ac\u0000me',
+      ownerEmail: uniqueEmail('nul'),
+      ownerName: 'Ops',
+      password: 'operator password',
+    });
+    await expect(made).rejects.toMatchObject({
+      code: 'validation_failed',
+      errors: [expect.objectContaining({ pointer: '/workspace_name', code: 'invalid_character' })],
+    });
   });
 
   it('refuses to mint a key for a workspace that does not exist', async () => {
-    await expect(createAdminCommands(t.deps).mintKey({ workspaceId: 'ws_nope', name: 'x' })).rejects.toThrow(/no workspace/i);
+    await expect(createAdminCommands(t.deps).mintKey({ workspaceId: 'ws_nope', name: 'x' })).rejects.toThrow(
+      /no workspace/i,
+    );
   });
 });
 
@@ -48,7 +70,15 @@ describe('npm run admin', () => {
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '', OWNER_PASSWORD: 'operator password' };
     const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env });
     try {
-      const created = await cli('create-workspace', '--name', 'Acme', '--owner-email', 'ops@acme.test', '--owner-name', 'Ops');
+      const created = await cli(
+        'create-workspace',
+        '--name',
+        'Acme',
+        '--owner-email',
+        'ops@acme.test',
+        '--owner-name',
+        'Ops',
+      );
       const workspaceId = /workspace (ws_\w+)/.exec(created.stdout)?.[1];
       expect(workspaceId).toBeTruthy();
       const minted = await cli('mint-key', '--workspace', workspaceId!, '--name', 'cron');
@@ -56,7 +86,9 @@ describe('npm run admin', () => {
       expect(minted.stdout).toContain('acting as admin');
       const member = await cli('mint-key', '--workspace', workspaceId!, '--name', 'reports', '--role', 'member');
       expect(member.stdout).toContain('acting as member');
-      await expect(cli('mint-key', '--workspace', workspaceId!, '--name', 'x', '--role', 'owner')).rejects.toMatchObject({ code: 1 });
+      await expect(
+        cli('mint-key', '--workspace', workspaceId!, '--name', 'x', '--role', 'owner'),
+      ).rejects.toMatchObject({ code: 1 });
       const listed = await cli('list-keys', '--workspace', workspaceId!);
       expect(listed.stdout).toContain('active as member');
       expect(listed.stdout).toContain('created by operator CLI');

@@ -24,7 +24,14 @@ function start(port: number): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: '', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_BASE_URL: '',
+      LOG_LEVEL: 'info',
+    },
   });
   let out = '';
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -35,7 +42,11 @@ function start(port: number): Run {
     });
     void exited.then(() => reject(new Error(`exited before listening:\n${out}`)));
   });
-  const messages = () => out.split('\n').filter(Boolean).map((line) => String((JSON.parse(line) as { msg: unknown }).msg));
+  const messages = () =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => String((JSON.parse(line) as { msg: unknown }).msg));
   return {
     listening,
     async stop() {
@@ -54,14 +65,21 @@ describe('npm start', () => {
     const signup = await fetch(`http://127.0.0.1:${port}/api/v1/users/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'first@example.com', password: 'correct horse battery', name: 'First', workspace_name: 'First' }),
+      body: JSON.stringify({
+        email: 'first@example.com',
+        password: 'correct horse battery',
+        name: 'First',
+        workspace_name: 'First',
+      }),
     });
     expect(signup.status).toBe(201);
     const before = await fresh.stop();
     expect(before).toContain(
       `No accounts yet: create the first one at http://127.0.0.1:${port}/admin/signup (or POST /api/v1/users/signup).`,
     );
-    expect(before.indexOf(`listening on http://127.0.0.1:${port}`)).toBe(before.findIndex((m) => m.startsWith('No accounts yet')) - 1);
+    expect(before.indexOf(`listening on http://127.0.0.1:${port}`)).toBe(
+      before.findIndex((m) => m.startsWith('No accounts yet')) - 1,
+    );
 
     const again = start(port);
     await again.listening;

@@ -44,7 +44,7 @@ describe('npm run mock', () => {
       const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
       let output = '';
       await new Promise<void>((resolve, reject) => {
-        npm.stdout!.on('data', (chunk: Buffer) => {
+        npm.stdout.on('data', (chunk: Buffer) => {
           output += chunk.toString();
           if (output.includes('Prism is listening on')) resolve();
         });

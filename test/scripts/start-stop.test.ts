@@ -43,9 +43,9 @@ async function npmStart(env: Record<string, string> = {}): Promise<Started> {
   const logs: Record<string, unknown>[] = [];
   const waiters: { msg: RegExp; resolve: (line: Record<string, unknown>) => void }[] = [];
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let buffered = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffered += chunk.toString();
     const lines = buffered.split('\n');
     buffered = lines.pop()!;
@@ -154,12 +154,20 @@ describe('npm start with a long-poll open', () => {
   it('answers open long-polls (REST and MCP) with the current state on SIGTERM and exits 0 without waiting out SHUTDOWN_TIMEOUT_MS', async () => {
     const s = await npmStart({ SHUTDOWN_TIMEOUT_MS: '60000' });
     const signedUp = await send(s.port, 'POST', '/api/v1/users/signup', {}, signupBody('longpoll@example.com')).answer;
-    const auth = { authorization: `Bearer ${(JSON.parse(signedUp.body) as { login: { access_token: string } }).login.access_token}` };
-    const started = await send(s.port, 'POST', '/api/v1/connectors/oauth', auth, JSON.stringify({ provider: 'gmail' })).answer;
+    const auth = {
+      authorization: `Bearer ${(JSON.parse(signedUp.body) as { login: { access_token: string } }).login.access_token}`,
+    };
+    const started = await send(s.port, 'POST', '/api/v1/connectors/oauth', auth, JSON.stringify({ provider: 'gmail' }))
+      .answer;
     const connector = JSON.parse(started.body) as { id: string; status: string };
     expect(connector.status).toBe('pending_consent'); // nobody consents: only the shutdown can end these waits
     const rest = send(s.port, 'GET', `/api/v1/connectors/${connector.id}?wait_seconds=50`, auth);
-    const mcpCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_connector', arguments: { connector_id: connector.id, wait_seconds: 50 } } };
+    const mcpCall = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_connector', arguments: { connector_id: connector.id, wait_seconds: 50 } },
+    };
     const mcp = send(s.port, 'POST', '/mcp', { ...auth, ...mcpHeaders }, JSON.stringify(mcpCall));
     await Promise.all([rest.written, mcp.written]);
     // Answered after both long-polls were written: the server has read them (they came first) and holds them.
@@ -175,7 +183,9 @@ describe('npm start with a long-poll open', () => {
     expect(JSON.parse(restAnswer.body)).toMatchObject({ id: connector.id, status: 'pending_consent' });
     const mcpAnswer = await mcp.answer;
     expect(mcpAnswer.status).toBe(200);
-    expect(JSON.parse(mcpAnswer.body)).toMatchObject({ result: { structuredContent: { id: connector.id, status: 'pending_consent' } } });
+    expect(JSON.parse(mcpAnswer.body)).toMatchObject({
+      result: { structuredContent: { id: connector.id, status: 'pending_consent' } },
+    });
     expect(s.logs.find((line) => line.msg === 'shutdown timed out')).toBeUndefined();
     await waitUntil(() => !groupAlive(s.child.pid!));
   }, 120_000);
@@ -185,7 +195,14 @@ const mcpHeaders = { accept: 'application/json, text/event-stream', 'mcp-protoco
 
 /** One request on its own connection: `written` once it is all handed to the socket, `answer` with the whole response. */
 function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string) {
-  const req = httpRequest({ host: '127.0.0.1', port, method, path, agent: false, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } });
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port,
+    method,
+    path,
+    agent: false,
+    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+  });
   const written = new Promise<void>((resolve) => req.once('finish', resolve));
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.once('error', reject);
@@ -220,7 +237,9 @@ describe.runIf(process.env.DATABASE_URL)('npm start on PostgreSQL', () => {
       expect(await s.exited).toEqual({ code: 0, signal: null });
       await waitUntil(() => !groupAlive(s.child.pid!));
       expect(await answers(s.port)).toBe(false);
-      expect(await admin.sql.unsafe(`select 1 from ${schema}.users where email = 'drain.pg@example.com'`)).toHaveLength(1);
+      expect(await admin.sql.unsafe(`select 1 from ${schema}.users where email = 'drain.pg@example.com'`)).toHaveLength(
+        1,
+      );
     } finally {
       await admin.sql.unsafe(`drop schema ${schema} cascade`);
       await admin.close();

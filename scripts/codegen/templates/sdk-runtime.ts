@@ -53,8 +53,14 @@ export class ApiProblemError<P = unknown> extends Error {
   readonly requestId?: string;
 
   constructor(status: number, problem: P, requestId?: string) {
-    const body = (typeof problem === 'object' && problem !== null ? problem : {}) as { detail?: string; title?: string; code?: string };
-    super(`${status} ${body.title ?? 'Error'}: ${body.detail ?? (typeof problem === 'string' ? problem : 'request failed')}`);
+    const body = (typeof problem === 'object' && problem !== null ? problem : {}) as {
+      detail?: string;
+      title?: string;
+      code?: string;
+    };
+    super(
+      `${status} ${body.title ?? 'Error'}: ${body.detail ?? (typeof problem === 'string' ? problem : 'request failed')}`,
+    );
     this.name = 'ApiProblemError';
     this.status = status;
     this.problem = problem;
@@ -124,14 +130,16 @@ function formBody(body: unknown): URLSearchParams {
 function multipartBody(body: unknown): FormData {
   const form = new FormData();
   for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
-    for (const item of Array.isArray(value) ? value : [value]) form.append(key, item instanceof Blob ? item : fieldText(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      form.append(key, item instanceof Blob ? item : fieldText(item));
   }
   return form;
 }
 
 /** Text and binary bodies go as they are; anything else as JSON text. */
 function rawBody(body: unknown): BodyInit {
-  if (typeof body === 'string' || body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return body as BodyInit;
+  if (typeof body === 'string' || body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body))
+    return body as BodyInit;
   return JSON.stringify(body);
 }
 
@@ -139,7 +147,8 @@ function rawBody(body: unknown): BodyInit {
 function bodyOptions(contentType: string | undefined): Record<string, unknown> {
   const type = (contentType ?? 'application/json').toLowerCase();
   if (type.includes('json')) return {};
-  if (type === 'application/x-www-form-urlencoded') return { bodySerializer: formBody, headers: { 'Content-Type': contentType } };
+  if (type === 'application/x-www-form-urlencoded')
+    return { bodySerializer: formBody, headers: { 'Content-Type': contentType } };
   // fetch writes the multipart Content-Type itself, with the boundary.
   if (type === 'multipart/form-data') return { bodySerializer: multipartBody };
   return { bodySerializer: rawBody, headers: { 'Content-Type': contentType } };
@@ -157,7 +166,9 @@ export function querySerializer(binding: OperationBinding): ((query: Record<stri
     Object.entries(query)
       .map(([key, value]) =>
         joined.has(key) && Array.isArray(value)
-          ? value.length ? serializeArrayParam(key, value, { style: 'form', explode: false }) : ''
+          ? value.length
+            ? serializeArrayParam(key, value, { style: 'form', explode: false })
+            : ''
           : others({ [key]: value }),
       )
       .filter(Boolean)
@@ -185,7 +196,8 @@ export function createRuntime<Paths extends {}>(options: ClientOptions) {
     headers: options.headers,
     fetch: retryingFetch(fetchImpl, options.maxRetries ?? 2, options.maxRetryDelayMs ?? 30_000),
   });
-  const credential = typeof options.credential === 'function' ? options.credential : () => options.credential as string | undefined;
+  const credential =
+    typeof options.credential === 'function' ? options.credential : () => options.credential as string | undefined;
   raw.use({
     onRequest({ request }) {
       const value = credential();
@@ -205,10 +217,15 @@ export function createRuntime<Paths extends {}>(options: ClientOptions) {
     if (binding.redirect) init.redirect = binding.redirect;
     const { data, error, response } = await request(binding.method, binding.path, init);
     if (binding.redirect && response.status >= 300 && response.status < 400) {
-      const redirect: Redirect = { redirect: true, status: response.status, location: response.headers.get('location') };
+      const redirect: Redirect = {
+        redirect: true,
+        status: response.status,
+        location: response.headers.get('location'),
+      };
       return redirect as T;
     }
-    if (!response.ok) throw new ApiProblemError(response.status, error, response.headers.get('x-request-id') ?? undefined);
+    if (!response.ok)
+      throw new ApiProblemError(response.status, error, response.headers.get('x-request-id') ?? undefined);
     return data as T;
   }
 

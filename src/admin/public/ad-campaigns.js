@@ -28,8 +28,12 @@ const REASONS = /** @type {Record<string, string>} */ ({
 const statusBadge = (status) => badge(STATUS[status]?.label ?? status, STATUS[status]?.tone ?? 'gray');
 /** @param {{ amount_minor: number, currency: string }} money */
 function money(money) {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: money.currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency: money.currency }).format(money.amount_minor / 10 ** digits);
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency: money.currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2;
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency: money.currency }).format(
+    money.amount_minor / 10 ** digits,
+  );
 }
 /** @param {any} c */
 const modeBadge = (c) => (c.mode === 'sandbox' ? badge('Sandbox', 'indigo') : badge('Live', 'green'));
@@ -42,8 +46,18 @@ export function adCampaignsPage(main, ctx) {
   const selected = new URLSearchParams(location.search).get('campaign');
   document.title = 'Campaigns · Ads · Agent Platform';
   const card = h('section', { class: 'card', 'aria-label': selected ? 'Campaign' : 'Ad campaigns' });
-  const description = selected ? 'The campaign as Meta reports it, synced every few minutes.' : 'Ad campaigns, newest first. Open one to see its review status and delivery.';
-  mount(main, pageHeader({ title: selected ? 'Campaign' : 'Ad campaigns', description, action: selected ? h('a', { class: 'btn btn-secondary', href: PATH, text: 'All campaigns' }) : null }), card);
+  const description = selected
+    ? 'The campaign as Meta reports it, synced every few minutes.'
+    : 'Ad campaigns, newest first. Open one to see its review status and delivery.';
+  mount(
+    main,
+    pageHeader({
+      title: selected ? 'Campaign' : 'Ad campaigns',
+      description,
+      action: selected ? h('a', { class: 'btn btn-secondary', href: PATH, text: 'All campaigns' }) : null,
+    }),
+    card,
+  );
   void (selected ? showCampaign(selected) : showList());
 
   async function showList() {
@@ -51,11 +65,44 @@ export function adCampaignsPage(main, ctx) {
     try {
       const page = await ctx.api.listAdCampaigns();
       if (!ctx.alive()) return;
-      if (!page.data.length) return mount(card, emptyState({ icon: 'send', title: 'No campaigns yet', message: 'Ask your agent to create one with create_ad_campaign.' }));
+      if (!page.data.length)
+        return mount(
+          card,
+          emptyState({
+            icon: 'send',
+            title: 'No campaigns yet',
+            message: 'Ask your agent to create one with create_ad_campaign.',
+          }),
+        );
       const rows = page.data.map((/** @type {any} */ c) =>
-        h('tr', null, h('th', { scope: 'row' }, h('a', { class: 'link', href: `${PATH}?campaign=${encodeURIComponent(c.id)}`, text: c.name })), h('td', null, statusBadge(c.status), ' ', modeBadge(c)), h('td', { text: money(c.daily_budget) })),
+        h(
+          'tr',
+          null,
+          h(
+            'th',
+            { scope: 'row' },
+            h('a', { class: 'link', href: `${PATH}?campaign=${encodeURIComponent(c.id)}`, text: c.name }),
+          ),
+          h('td', null, statusBadge(c.status), ' ', modeBadge(c)),
+          h('td', { text: money(c.daily_budget) }),
+        ),
       );
-      const table = h('table', { class: 'table' }, h('thead', null, h('tr', null, h('th', { scope: 'col', text: 'Campaign' }), h('th', { scope: 'col', text: 'Status' }), h('th', { scope: 'col', text: 'Daily budget' }))), h('tbody', null, rows));
+      const table = h(
+        'table',
+        { class: 'table' },
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col', text: 'Campaign' }),
+            h('th', { scope: 'col', text: 'Status' }),
+            h('th', { scope: 'col', text: 'Daily budget' }),
+          ),
+        ),
+        h('tbody', null, rows),
+      );
       mount(card, h('div', { class: 'table-wrap' }, table));
     } catch (error) {
       failed(error, showList);
@@ -84,10 +131,20 @@ export function adCampaignsPage(main, ctx) {
 /** @param {any} c */
 function campaignDetails(c) {
   const notices = [];
-  if (c.mode === 'sandbox') notices.push(banner('info', 'Sandbox: nothing was created at Meta and no ads are delivered, so spend, impressions and clicks stay at zero.'));
-  if (c.status === 'disapproved') notices.push(banner('error', `Disapproved by Meta: ${c.status_reason ?? 'no reason was given'}`));
+  if (c.mode === 'sandbox')
+    notices.push(
+      banner(
+        'info',
+        'Sandbox: nothing was created at Meta and no ads are delivered, so spend, impressions and clicks stay at zero.',
+      ),
+    );
+  if (c.status === 'disapproved')
+    notices.push(banner('error', `Disapproved by Meta: ${c.status_reason ?? 'no reason was given'}`));
   else if (c.status_reason && REASONS[c.status_reason]) notices.push(banner('warning', REASONS[c.status_reason]));
-  const row = (/** @type {string} */ label, /** @type {any} */ value) => [h('dt', { text: label }), h('dd', null, value)];
+  const row = (/** @type {string} */ label, /** @type {any} */ value) => [
+    h('dt', { text: label }),
+    h('dd', null, value),
+  ];
   const facts = h(
     'dl',
     { class: 'details', 'aria-label': 'Campaign details' },
@@ -100,5 +157,11 @@ function campaignDetails(c) {
     ...row('Last synced', c.delivery.synced_at ? timeElement(c.delivery.synced_at) : 'not yet'),
     ...row('Ad account', c.ad_account_id ?? '—'),
   );
-  return h('div', null, h('div', { class: 'card-header' }, h('h2', { class: 'card-title', text: c.name })), ...notices, facts);
+  return h(
+    'div',
+    null,
+    h('div', { class: 'card-header' }, h('h2', { class: 'card-title', text: c.name })),
+    ...notices,
+    facts,
+  );
 }

@@ -16,28 +16,45 @@ export function apiKeysPage(main, ctx) {
   const description =
     'Keys let services and scripts call the API on behalf of this workspace. A key acts with the role of the member who created it, never more: it acts as a member at once if they are made a member. When a member leaves the workspace, the keys they created are revoked. Keys made with the operator CLI belong to the workspace and act with the role the CLI gave them.';
   if (!ctx.isAdmin) {
-    const message = 'Only workspace admins and the owner can create, list or revoke API keys. Ask one of them if a service needs a key.';
-    mount(main, pageHeader({ title: 'API keys', description }), adminOnlyNotice({ title: 'API key management is admin-only', message, me: ctx.me }));
+    const message =
+      'Only workspace admins and the owner can create, list or revoke API keys. Ask one of them if a service needs a key.';
+    mount(
+      main,
+      pageHeader({ title: 'API keys', description }),
+      adminOnlyNotice({ title: 'API key management is admin-only', message, me: ctx.me }),
+    );
     return;
   }
   /** @type {{ keys: any[], people: Map<string, string> }} */
   const state = { keys: [], people: new Map() };
   const notices = h('div', { class: 'notices' });
   const card = h('section', { class: 'card', 'aria-label': 'API keys' });
-  const create = h('button', { type: 'button', class: 'btn btn-primary', on: { click: () => createKeyDialog() } }, icon('plus'), h('span', { text: 'Create API key' }));
+  const create = h(
+    'button',
+    { type: 'button', class: 'btn btn-primary', on: { click: () => createKeyDialog() } },
+    icon('plus'),
+    h('span', { text: 'Create API key' }),
+  );
   mount(main, pageHeader({ title: 'API keys', description, action: create }), notices, card);
   void load();
 
   async function load() {
     mount(card, loadingState('Loading API keys…'));
     try {
-      const [keys, members] = await Promise.all([allPages((c) => ctx.api.listKeys(c)), allPages((c) => ctx.api.listMembers(c)).catch(() => [])]);
+      const [keys, members] = await Promise.all([
+        allPages((c) => ctx.api.listKeys(c)),
+        allPages((c) => ctx.api.listMembers(c)).catch(() => []),
+      ]);
       if (!ctx.alive()) return;
       state.keys = keys;
       state.people = new Map(members.map((m) => [m.user_id, m.name || m.email]));
       renderList();
     } catch (error) {
-      if (ctx.alive()) mount(card, errorState(error instanceof Error ? error.message : String(error), () => void load()));
+      if (ctx.alive())
+        mount(
+          card,
+          errorState(error instanceof Error ? error.message : String(error), () => void load()),
+        );
     }
   }
 
@@ -48,11 +65,26 @@ export function apiKeysPage(main, ctx) {
 
   function renderList() {
     if (!state.keys.length) {
-      const first = h('button', { type: 'button', class: 'btn btn-primary', on: { click: () => createKeyDialog() } }, icon('plus'), h('span', { text: 'Create your first key' }));
-      mount(card, emptyState({ icon: 'key', title: 'No API keys yet', message: 'Create a key to let a service, a script or an agent call the API.', action: first }));
+      const first = h(
+        'button',
+        { type: 'button', class: 'btn btn-primary', on: { click: () => createKeyDialog() } },
+        icon('plus'),
+        h('span', { text: 'Create your first key' }),
+      );
+      mount(
+        card,
+        emptyState({
+          icon: 'key',
+          title: 'No API keys yet',
+          message: 'Create a key to let a service, a script or an agent call the API.',
+          action: first,
+        }),
+      );
       return;
     }
-    const head = ['Name', 'Key', 'Created by', 'Created', 'Last used', 'Status', 'Acts as'].map((t) => h('th', { scope: 'col', text: t }));
+    const head = ['Name', 'Key', 'Created by', 'Created', 'Last used', 'Status', 'Acts as'].map((t) =>
+      h('th', { scope: 'col', text: t }),
+    );
     const table = h(
       'table',
       { class: 'table' },
@@ -60,7 +92,14 @@ export function apiKeysPage(main, ctx) {
       h('thead', null, h('tr', null, head, h('th', { scope: 'col' }, srOnly('Actions')))),
       h('tbody', null, state.keys.map(keyRow)),
     );
-    mount(card, h('div', { class: 'table-wrap' }, table), h('p', { class: 'card-footer', text: `${state.keys.length} ${state.keys.length === 1 ? 'key' : 'keys'} · ${activeCount()} active` }));
+    mount(
+      card,
+      h('div', { class: 'table-wrap' }, table),
+      h('p', {
+        class: 'card-footer',
+        text: `${state.keys.length} ${state.keys.length === 1 ? 'key' : 'keys'} · ${activeCount()} active`,
+      }),
+    );
   }
 
   const activeCount = () => state.keys.filter((k) => !k.revoked_at).length;
@@ -70,21 +109,42 @@ export function apiKeysPage(main, ctx) {
     const revoked = Boolean(key.revoked_at);
     const status = revoked ? badge('Revoked', 'gray') : badge('Active', 'green');
     if (revoked) status.title = `Revoked ${fullDate(key.revoked_at)}`;
-    const why = key.revoked_reason === 'creator_removed' ? h('span', { class: 'cell-sub', text: 'Creator left' }) : null;
-    const actsAs = key.effective_role ? h('span', { class: 'nowrap', text: `Acts as ${key.effective_role}` }) : h('span', { class: 'muted', text: '—' });
-    if (key.effective_role && key.effective_role !== key.role) actsAs.title = `Minted as ${key.role}; lowered to its creator's current role`;
+    const why =
+      key.revoked_reason === 'creator_removed' ? h('span', { class: 'cell-sub', text: 'Creator left' }) : null;
+    const actsAs = key.effective_role
+      ? h('span', { class: 'nowrap', text: `Acts as ${key.effective_role}` })
+      : h('span', { class: 'muted', text: '—' });
+    if (key.effective_role && key.effective_role !== key.role)
+      actsAs.title = `Minted as ${key.role}; lowered to its creator's current role`;
     const scopes = key.scopes.includes('*') ? 'All scopes' : key.scopes.join(', ');
     const action = revoked
       ? h('span', { class: 'muted', 'aria-hidden': 'true', text: '—' })
-      : h('button', { type: 'button', class: 'btn btn-ghost-danger btn-sm', 'aria-label': `Revoke ${key.name}`, text: 'Revoke', on: { click: () => revokeKey(key) } });
+      : h('button', {
+          type: 'button',
+          class: 'btn btn-ghost-danger btn-sm',
+          'aria-label': `Revoke ${key.name}`,
+          text: 'Revoke',
+          on: { click: () => revokeKey(key) },
+        });
     return h(
       'tr',
       { class: revoked ? 'row-muted' : null, dataset: { keyId: key.id } },
-      h('th', { scope: 'row', class: 'cell-primary' }, h('span', { class: 'cell-title', text: key.name }), h('span', { class: 'cell-sub', text: scopes })),
+      h(
+        'th',
+        { scope: 'row', class: 'cell-primary' },
+        h('span', { class: 'cell-title', text: key.name }),
+        h('span', { class: 'cell-sub', text: scopes }),
+      ),
       h('td', null, h('code', { class: 'key-prefix', text: `svc_${key.prefix}_…` })),
       h('td', { class: 'nowrap', text: creator(key.created_by) }),
       h('td', null, timeElement(key.created_at)),
-      h('td', null, key.last_used_at ? timeElement(key.last_used_at, { relativeTime: true }) : h('span', { class: 'muted', text: 'Never' })),
+      h(
+        'td',
+        null,
+        key.last_used_at
+          ? timeElement(key.last_used_at, { relativeTime: true })
+          : h('span', { class: 'muted', text: 'Never' }),
+      ),
       h('td', null, status, why),
       h('td', null, actsAs),
       h('td', { class: 'cell-actions' }, action),
@@ -99,12 +159,30 @@ export function apiKeysPage(main, ctx) {
 
   function createKeyDialog() {
     const d = openDialog({ title: 'Create API key' });
-    const name = input({ type: 'text', name: 'name', required: true, maxlength: '100', autocomplete: 'off', placeholder: 'e.g. CI runner' });
+    const name = input({
+      type: 'text',
+      name: 'name',
+      required: true,
+      maxlength: '100',
+      autocomplete: 'off',
+      placeholder: 'e.g. CI runner',
+    });
     const errorSlot = h('div', { class: 'dialog-error' });
     const submit = submitButton('Create key');
-    const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: 'Cancel', on: { click: () => d.close() } });
+    const cancel = h('button', {
+      type: 'button',
+      class: 'btn btn-secondary',
+      text: 'Cancel',
+      on: { click: () => d.close() },
+    });
     const form = /** @type {HTMLFormElement} */ (
-      h('form', { class: 'dialog-form' }, field({ label: 'Name', control: name, hint: 'So you can tell keys apart later: what or who will use it.' }), errorSlot, h('div', { class: 'dialog-actions' }, cancel, submit))
+      h(
+        'form',
+        { class: 'dialog-form' },
+        field({ label: 'Name', control: name, hint: 'So you can tell keys apart later: what or who will use it.' }),
+        errorSlot,
+        h('div', { class: 'dialog-actions' }, cancel, submit),
+      )
     );
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -128,14 +206,37 @@ export function apiKeysPage(main, ctx) {
   /** @param {import('./dialogs.js').DialogHandle} d @param {string} name @param {string} key */
   function showSecret(d, name, key) {
     d.setTitle('Save your new API key');
-    const done = h('button', { type: 'button', class: 'btn btn-primary', text: 'Done', on: { click: () => d.close() } });
-    const warning = banner('warning', 'Copy it now and store it somewhere safe, such as a secrets manager. You will not see this key again.', { title: 'This is the only time the key is shown' });
-    d.setContent([h('p', { class: 'dialog-text' }, 'Your key ', h('strong', { text: name }), ' is ready.'), warning, secretField({ label: 'API key', value: key, name: 'api-key' }), h('div', { class: 'dialog-actions' }, done)], null);
+    const done = h('button', {
+      type: 'button',
+      class: 'btn btn-primary',
+      text: 'Done',
+      on: { click: () => d.close() },
+    });
+    const warning = banner(
+      'warning',
+      'Copy it now and store it somewhere safe, such as a secrets manager. You will not see this key again.',
+      { title: 'This is the only time the key is shown' },
+    );
+    d.setContent(
+      [
+        h('p', { class: 'dialog-text' }, 'Your key ', h('strong', { text: name }), ' is ready.'),
+        warning,
+        secretField({ label: 'API key', value: key, name: 'api-key' }),
+        h('div', { class: 'dialog-actions' }, done),
+      ],
+      null,
+    );
   }
 
   /** @param {any} key */
   async function revokeKey(key) {
-    const message = [`Requests that use `, h('strong', { text: key.name }), ' (', h('code', { text: `svc_${key.prefix}_…` }), ') will be rejected from the very next request. This cannot be undone.'];
+    const message = [
+      `Requests that use `,
+      h('strong', { text: key.name }),
+      ' (',
+      h('code', { text: `svc_${key.prefix}_…` }),
+      ') will be rejected from the very next request. This cannot be undone.',
+    ];
     await confirmDialog({
       title: 'Revoke API key?',
       message,

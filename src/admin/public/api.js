@@ -47,7 +47,10 @@ export function createApi(options) {
     } catch (error) {
       // A request the page itself gave up on (it was left) is not a network problem.
       if (init.signal?.aborted) throw error;
-      throw new ApiProblem(0, { code: 'network', detail: 'The service could not be reached. Check your connection and try again.' });
+      throw new ApiProblem(0, {
+        code: 'network',
+        detail: 'The service could not be reached. Check your connection and try again.',
+      });
     }
     if (res.status === 204) return null;
     const body = await res.json().catch(() => null);
@@ -71,11 +74,13 @@ export function createApi(options) {
     /** @param {{ token: string, name: string, password: string }} body */
     acceptInvitation: (body) => request('POST', '/api/v1/invitations/accept', { body, auth: false }),
     /** An existing account accepts with its own login, not with a password on the join form. @param {string} token @param {string} login */
-    acceptInvitationAsMe: (token, login) => request('POST', '/api/v1/invitations/accept-as-me', { body: { token }, bearer: login }),
+    acceptInvitationAsMe: (token, login) =>
+      request('POST', '/api/v1/invitations/accept-as-me', { body: { token }, bearer: login }),
     me: () => request('GET', '/api/v1/users/me'),
     listWebinars: () => request('GET', `/api/v1/webinars${pageQuery(100)}`),
     /** @param {string} id @param {string | null} [cursor] */
-    listWebinarRegistrants: (id, cursor) => request('GET', `/api/v1/webinars/${seg(id)}/registrants${pageQuery(100, cursor)}`),
+    listWebinarRegistrants: (id, cursor) =>
+      request('GET', `/api/v1/webinars/${seg(id)}/registrants${pageQuery(100, cursor)}`),
     listBlogPosts: () => request('GET', `/api/v1/blog-posts${pageQuery(100)}`),
     listAdCampaigns: () => request('GET', `/api/v1/ad-campaigns${pageQuery(100)}`),
     /** @param {string} id */
@@ -99,22 +104,32 @@ export function createApi(options) {
     /** @param {string | null} [cursor] */
     listConnectors: (cursor) => request('GET', `/api/v1/connectors${pageQuery(50, cursor)}`),
     /** Answers as soon as the status changes, or after `waitSeconds`. @param {string} id @param {{ waitSeconds?: number, signal?: AbortSignal }} [options] */
-    getConnector: (id, options = {}) => request('GET', `/api/v1/connectors/${seg(id)}${options.waitSeconds ? `?wait_seconds=${options.waitSeconds}` : ''}`, { signal: options.signal }),
+    getConnector: (id, options = {}) =>
+      request(
+        'GET',
+        `/api/v1/connectors/${seg(id)}${options.waitSeconds ? `?wait_seconds=${options.waitSeconds}` : ''}`,
+        { signal: options.signal },
+      ),
     /** A new Gmail connector waiting for consent, or a fresh consent link for `reconnectId`. @param {string | null} [reconnectId] */
-    startGmail: (reconnectId) => request('POST', '/api/v1/connectors/oauth', { body: reconnectId ? { provider: 'gmail', reconnect_connector_id: reconnectId } : { provider: 'gmail' } }),
+    startGmail: (reconnectId) =>
+      request('POST', '/api/v1/connectors/oauth', {
+        body: reconnectId ? { provider: 'gmail', reconnect_connector_id: reconnectId } : { provider: 'gmail' },
+      }),
     /** @param {string} id @param {string} to */
     sendTestEmail: (id, to) => request('POST', `/api/v1/connectors/${seg(id)}/test-email`, { body: { to } }),
     /** @param {string} id */
     revokeConnector: (id) => request('DELETE', `/api/v1/connectors/${seg(id)}`),
     listSandboxMessages: () => request('GET', '/api/v1/sandbox/messages?limit=20'),
     /** @param {string} status comma-separated @param {string | null} [cursor] */
-    listSequences: (status, cursor) => request('GET', `/api/v1/sequences${pageQuery(50, cursor)}&status=${encodeURIComponent(status)}`),
+    listSequences: (status, cursor) =>
+      request('GET', `/api/v1/sequences${pageQuery(50, cursor)}&status=${encodeURIComponent(status)}`),
     /** @param {string} id */
     getSequence: (id) => request('GET', `/api/v1/sequences/${seg(id)}`),
     /** Every step rendered for the workspace's sample leads, and the checks. @param {string} id */
     previewSequence: (id) => request('POST', `/api/v1/sequences/${seg(id)}/preview`, { body: {} }),
     /** Approves exactly the revision the person reviewed. @param {string} id @param {number} revision @param {string} note */
-    approveSequence: (id, revision, note) => request('POST', `/api/v1/sequences/${seg(id)}/approve`, { body: note ? { revision, note } : { revision } }),
+    approveSequence: (id, revision, note) =>
+      request('POST', `/api/v1/sequences/${seg(id)}/approve`, { body: note ? { revision, note } : { revision } }),
     /** @param {string} id @param {string} note */
     rejectSequence: (id, note) => request('POST', `/api/v1/sequences/${seg(id)}/reject`, { body: { note } }),
     /** @param {{ status?: string, sequenceId?: string | null, cursor?: string | null }} filter */

@@ -121,7 +121,14 @@ async function render(options = {}) {
       return noWorkspacePage(root, { api, login: state.token, onSignedIn: startSession, signOut });
     }
     const message = error instanceof ApiProblem ? error.message : 'Something went wrong.';
-    mount(root, h('div', { class: 'boot' }, errorState(message, () => void render(options))));
+    mount(
+      root,
+      h(
+        'div',
+        { class: 'boot' },
+        errorState(message, () => void render(options)),
+      ),
+    );
     return;
   }
   draw(options);
@@ -133,10 +140,21 @@ function draw(options) {
   state.path = location.pathname;
   const signal = leavePage();
   const me = state.me;
-  const { shell, main } = renderShell({ me, path: location.pathname, navigate, signOut: () => endSession({ kind: 'success', message: 'You have signed out.' }) });
+  const { shell, main } = renderShell({
+    me,
+    path: location.pathname,
+    navigate,
+    signOut: () => endSession({ kind: 'success', message: 'You have signed out.' }),
+  });
   mount(root, shell);
   const isAdmin = me.role === 'owner' || me.role === 'admin';
-  pages[location.pathname](main, { api, me, isAdmin, alive: () => generation === state.generation && state.token !== null, signal });
+  pages[location.pathname](main, {
+    api,
+    me,
+    isAdmin,
+    alive: () => generation === state.generation && state.token !== null,
+    signal,
+  });
   if (options.focus !== false) focusTitle(main);
 }
 
@@ -151,7 +169,8 @@ async function refreshMe() {
     if (generation !== state.generation || !state.token) return;
     const before = state.me;
     state.me = me;
-    if (me.role !== before.role || me.user?.id !== before.user?.id || me.workspace.name !== before.workspace.name) draw({ focus: false });
+    if (me.role !== before.role || me.user?.id !== before.user?.id || me.workspace.name !== before.workspace.name)
+      draw({ focus: false });
   } catch {
     // A 401 has already ended the session; anything else leaves the page as it is.
   }

@@ -48,7 +48,9 @@ export function rejectDialog(options) {
 
 /** @param {{ name: string, required: boolean, placeholder: string }} props */
 function noteField(props) {
-  return /** @type {HTMLTextAreaElement} */ (h('textarea', { class: 'input textarea', rows: '4', maxlength: '2000', ...props }));
+  return /** @type {HTMLTextAreaElement} */ (
+    h('textarea', { class: 'input textarea', rows: '4', maxlength: '2000', ...props })
+  );
 }
 
 /**
@@ -58,9 +60,21 @@ function noteField(props) {
 function decisionDialog(options, spec) {
   const d = openDialog({ title: spec.title });
   const errorSlot = h('div', { class: 'dialog-error' });
-  const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: 'Cancel', on: { click: () => d.close() } });
+  const cancel = h('button', {
+    type: 'button',
+    class: 'btn btn-secondary',
+    text: 'Cancel',
+    on: { click: () => d.close() },
+  });
   const form = /** @type {HTMLFormElement} */ (
-    h('form', { class: 'dialog-form' }, h('p', { class: 'dialog-text' }, ...spec.intro), field({ label: spec.noteLabel, control: spec.note }), errorSlot, h('div', { class: 'dialog-actions' }, cancel, spec.submit))
+    h(
+      'form',
+      { class: 'dialog-form' },
+      h('p', { class: 'dialog-text' }, ...spec.intro),
+      field({ label: spec.noteLabel, control: spec.note }),
+      errorSlot,
+      h('div', { class: 'dialog-actions' }, cancel, spec.submit),
+    )
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

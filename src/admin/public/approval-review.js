@@ -32,8 +32,16 @@ export function approvalReview(main, ctx, options) {
       render(sequence, connectors.get(sequence.sender_connector_id) ?? null, preview);
     } catch (error) {
       if (!ctx.alive() || (error instanceof ApiProblem && error.status === 401)) return;
-      const message = error instanceof ApiProblem && error.status === 404 ? 'There is no such sequence in this workspace. It may have been deleted.' : error instanceof Error ? error.message : String(error);
-      mount(body, errorState(message, () => void load()));
+      const message =
+        error instanceof ApiProblem && error.status === 404
+          ? 'There is no such sequence in this workspace. It may have been deleted.'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      mount(
+        body,
+        errorState(message, () => void load()),
+      );
     }
   };
   void load();
@@ -41,7 +49,9 @@ export function approvalReview(main, ctx, options) {
   /** @param {any} sequence @param {any} sender @param {any} preview */
   function render(sequence, sender, preview) {
     document.title = `${sequence.name} · Approvals · Agent Platform`;
-    const description = preview ? 'Review the rendered messages, then approve this revision or send it back with a note.' : `This sequence is ${sequenceStatusLabel(sequence.status).toLowerCase()}: there is nothing to decide here.`;
+    const description = preview
+      ? 'Review the rendered messages, then approve this revision or send it back with a note.'
+      : `This sequence is ${sequenceStatusLabel(sequence.status).toLowerCase()}: there is nothing to decide here.`;
     mount(main, options.back, pageHeader({ title: sequence.name, description }), notices, details(sequence, sender));
     if (preview) main.append(decisionBar(sequence, preview), previewChecks(preview), previewMessages(preview));
     // After a decision the button that had focus is gone: the title is where the outcome is read.
@@ -51,7 +61,12 @@ export function approvalReview(main, ctx, options) {
 
   /** @param {any} sequence @param {any} preview */
   function decisionBar(sequence, preview) {
-    if (!ctx.isAdmin) return h('div', { class: 'notices' }, banner('info', 'Only owners and admins can approve or reject a sequence. You can review it here.'));
+    if (!ctx.isAdmin)
+      return h(
+        'div',
+        { class: 'notices' },
+        banner('info', 'Only owners and admins can approve or reject a sequence. You can review it here.'),
+      );
     const blocking = preview.checks.some((/** @type {any} */ c) => c.severity === 'blocking');
     const decided = (/** @type {any} */ s) => {
       notify(s.approval?.decision === 'rejected' ? 'info' : 'success', outcome(s));
@@ -64,18 +79,53 @@ export function approvalReview(main, ctx, options) {
         refocus = true;
         void load();
       };
-      mount(notices, h('div', { class: 'error-state conflict' }, banner('error', p.message, { title: 'Nothing was decided' }), h('button', { type: 'button', class: 'btn btn-secondary', text: 'Show the current revision', on: { click: reload } })));
+      mount(
+        notices,
+        h(
+          'div',
+          { class: 'error-state conflict' },
+          banner('error', p.message, { title: 'Nothing was decided' }),
+          h('button', {
+            type: 'button',
+            class: 'btn btn-secondary',
+            text: 'Show the current revision',
+            on: { click: reload },
+          }),
+        ),
+      );
     };
     const common = { api: ctx.api, sequence, revision: preview.revision, onDecided: decided, onConflict: conflict };
-    const why = blocking ? h('p', { class: 'hint', id: 'approve-blocked', text: 'A blocking check fails: it cannot be approved as it is. Reject it with a note saying what to fix.' }) : null;
+    const why = blocking
+      ? h('p', {
+          class: 'hint',
+          id: 'approve-blocked',
+          text: 'A blocking check fails: it cannot be approved as it is. Reject it with a note saying what to fix.',
+        })
+      : null;
     const approve = h(
       'button',
-      { type: 'button', class: 'btn btn-primary', disabled: blocking, 'aria-describedby': why ? why.id : null, on: { click: () => approveDialog(common) } },
+      {
+        type: 'button',
+        class: 'btn btn-primary',
+        disabled: blocking,
+        'aria-describedby': why ? why.id : null,
+        on: { click: () => approveDialog(common) },
+      },
       icon('check'),
       h('span', { text: 'Approve' }),
     );
-    const reject = h('button', { type: 'button', class: 'btn btn-secondary', text: 'Reject', on: { click: () => rejectDialog(common) } });
-    return h('section', { class: 'card decision', 'aria-label': 'Decision' }, h('div', { class: 'decision-text' }, h('strong', { text: `Revision ${preview.revision}` }), why), h('div', { class: 'decision-actions' }, reject, approve));
+    const reject = h('button', {
+      type: 'button',
+      class: 'btn btn-secondary',
+      text: 'Reject',
+      on: { click: () => rejectDialog(common) },
+    });
+    return h(
+      'section',
+      { class: 'card decision', 'aria-label': 'Decision' },
+      h('div', { class: 'decision-text' }, h('strong', { text: `Revision ${preview.revision}` }), why),
+      h('div', { class: 'decision-actions' }, reject, approve),
+    );
   }
 
   /** Survives the reload that follows a decision, which redraws the page around it. @param {'success' | 'info'} kind @param {string} message */
@@ -86,7 +136,8 @@ export function approvalReview(main, ctx, options) {
 
 /** @param {any} s the sequence after a decision */
 function outcome(s) {
-  if (s.approval?.decision === 'rejected') return `Rejected: “${s.name}” is ${sequenceStatusLabel(s.status).toLowerCase()} again, with your note for its author.`;
+  if (s.approval?.decision === 'rejected')
+    return `Rejected: “${s.name}” is ${sequenceStatusLabel(s.status).toLowerCase()} again, with your note for its author.`;
   return `Approved revision ${s.approval?.revision ?? s.revision} of “${s.name}”: it is ${sequenceStatusLabel(s.status).toLowerCase()} and can be launched.`;
 }
 
@@ -99,13 +150,25 @@ function details(s, sender) {
     ['Sender', senderCell(s, sender)],
     ['Schedule', scheduleText(s.schedule)],
     ['Daily limit', `${s.daily_limit} ${s.daily_limit === 1 ? 'message' : 'messages'} a day`],
-    ['Steps', s.steps.map((/** @type {any} */ step) => `${step.position}. ${step.wait_days ? `after ${step.wait_days} ${step.wait_days === 1 ? 'day' : 'days'}` : 'at once'}`).join(' · ')],
+    [
+      'Steps',
+      s.steps
+        .map(
+          (/** @type {any} */ step) =>
+            `${step.position}. ${step.wait_days ? `after ${step.wait_days} ${step.wait_days === 1 ? 'day' : 'days'}` : 'at once'}`,
+        )
+        .join(' · '),
+    ],
   ];
   if (s.approval) rows.push(['Last decision', approvalText(s.approval)]);
   return h(
     'section',
     { class: 'card', 'aria-label': 'Sequence details' },
-    h('dl', { class: 'details' }, rows.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', null, value)])),
+    h(
+      'dl',
+      { class: 'details' },
+      rows.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', null, value)]),
+    ),
   );
 }
 

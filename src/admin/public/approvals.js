@@ -41,7 +41,12 @@ export function approvalsPage(main, ctx) {
   }
 
   function backLink() {
-    return h('a', { class: 'back-link', href: PATH, on: { click: inPage(() => open(null)) } }, h('span', { 'aria-hidden': 'true', text: '← ' }), 'All sequences pending approval');
+    return h(
+      'a',
+      { class: 'back-link', href: PATH, on: { click: inPage(() => open(null)) } },
+      h('span', { 'aria-hidden': 'true', text: '← ' }),
+      'All sequences pending approval',
+    );
   }
 
   window.addEventListener('popstate', () => location.pathname === PATH && show(), { signal: ctx.signal });
@@ -55,7 +60,8 @@ export function approvalsPage(main, ctx) {
  */
 function pendingList(main, ctx, options) {
   document.title = 'Approvals · Sequences · Agent Platform';
-  const description = 'Sequences waiting for a person to approve them before they can send. Agents cannot approve: they hand you the link to a sequence here and wait for your decision.';
+  const description =
+    'Sequences waiting for a person to approve them before they can send. Agents cannot approve: they hand you the link to a sequence here and wait for your decision.';
   const card = h('section', { class: 'card', 'aria-label': 'Sequences pending approval' });
   mount(main, pageHeader({ title: 'Approvals', description }), card);
   void load();
@@ -63,17 +69,31 @@ function pendingList(main, ctx, options) {
   async function load() {
     mount(card, loadingState('Loading sequences pending approval…'));
     try {
-      const [sequences, connectors] = await Promise.all([allPages((c) => ctx.api.listSequences('pending_approval', c)), options.connectors()]);
+      const [sequences, connectors] = await Promise.all([
+        allPages((c) => ctx.api.listSequences('pending_approval', c)),
+        options.connectors(),
+      ]);
       if (ctx.alive()) render(sequences, connectors);
     } catch (error) {
-      if (ctx.alive() && !(error instanceof ApiProblem && error.status === 401)) mount(card, errorState(error instanceof Error ? error.message : String(error), () => void load()));
+      if (ctx.alive() && !(error instanceof ApiProblem && error.status === 401))
+        mount(
+          card,
+          errorState(error instanceof Error ? error.message : String(error), () => void load()),
+        );
     }
   }
 
   /** @param {any[]} sequences @param {Map<string, any>} connectors */
   function render(sequences, connectors) {
     if (!sequences.length) {
-      mount(card, emptyState({ icon: 'check', title: 'Nothing to approve', message: 'When an agent submits a sequence for approval, it shows up here with every message rendered.' }));
+      mount(
+        card,
+        emptyState({
+          icon: 'check',
+          title: 'Nothing to approve',
+          message: 'When an agent submits a sequence for approval, it shows up here with every message rendered.',
+        }),
+      );
       return;
     }
     const head = ['Sequence', 'Sender', 'Steps', 'Submitted'].map((t) => h('th', { scope: 'col', text: t }));
@@ -82,10 +102,18 @@ function pendingList(main, ctx, options) {
       { class: 'table' },
       h('caption', { class: 'sr-only', text: `Sequences pending approval (${sequences.length})` }),
       h('thead', null, h('tr', null, head, h('th', { scope: 'col' }, srOnly('Actions')))),
-      h('tbody', null, sequences.map((s) => row(s, connectors.get(s.sender_connector_id)))),
+      h(
+        'tbody',
+        null,
+        sequences.map((s) => row(s, connectors.get(s.sender_connector_id))),
+      ),
     );
     const n = sequences.length;
-    mount(card, h('div', { class: 'table-wrap' }, table), h('p', { class: 'card-footer', text: `${n} ${n === 1 ? 'sequence' : 'sequences'} pending approval` }));
+    mount(
+      card,
+      h('div', { class: 'table-wrap' }, table),
+      h('p', { class: 'card-footer', text: `${n} ${n === 1 ? 'sequence' : 'sequences'} pending approval` }),
+    );
   }
 
   /** @param {any} s @param {any} sender */
@@ -95,11 +123,32 @@ function pendingList(main, ctx, options) {
     return h(
       'tr',
       { dataset: { sequenceId: s.id } },
-      h('th', { scope: 'row', class: 'cell-primary' }, h('a', { class: 'cell-title', href, on: { click: open }, text: s.name }), h('span', { class: 'cell-sub', text: `Revision ${s.revision}` })),
-      h('td', null, sender ? [h('span', { class: 'cell-note', text: connectorName(sender) }), modeCell(sender)] : h('span', { class: 'muted', text: s.sender_connector_id ?? 'No sender' })),
+      h(
+        'th',
+        { scope: 'row', class: 'cell-primary' },
+        h('a', { class: 'cell-title', href, on: { click: open }, text: s.name }),
+        h('span', { class: 'cell-sub', text: `Revision ${s.revision}` }),
+      ),
+      h(
+        'td',
+        null,
+        sender
+          ? [h('span', { class: 'cell-note', text: connectorName(sender) }), modeCell(sender)]
+          : h('span', { class: 'muted', text: s.sender_connector_id ?? 'No sender' }),
+      ),
       h('td', { text: String(s.steps.length) }),
       h('td', null, timeElement(s.updated_at, { relativeTime: true })),
-      h('td', { class: 'cell-actions' }, h('a', { class: 'btn btn-secondary btn-sm', href, 'aria-label': `Review ${s.name}`, text: 'Review', on: { click: open } })),
+      h(
+        'td',
+        { class: 'cell-actions' },
+        h('a', {
+          class: 'btn btn-secondary btn-sm',
+          href,
+          'aria-label': `Review ${s.name}`,
+          text: 'Review',
+          on: { click: open },
+        }),
+      ),
     );
   }
 }

@@ -29,7 +29,15 @@ export function blogPostsPage(main, ctx) {
   const description = selected
     ? 'The post as readers and search engines will see it. Publish it with publish_blog_post (or ask your agent to).'
     : 'Posts written from the workspace knowledge, newest first. Open one to review it before it is published.';
-  mount(main, pageHeader({ title: selected ? 'Post preview' : 'Blog posts', description, action: selected ? h('a', { class: 'btn btn-secondary', href: PATH, text: 'All posts' }) : null }), card);
+  mount(
+    main,
+    pageHeader({
+      title: selected ? 'Post preview' : 'Blog posts',
+      description,
+      action: selected ? h('a', { class: 'btn btn-secondary', href: PATH, text: 'All posts' }) : null,
+    }),
+    card,
+  );
   void (selected ? showPost(selected) : showList());
 
   async function showList() {
@@ -37,11 +45,38 @@ export function blogPostsPage(main, ctx) {
     try {
       const page = await ctx.api.listBlogPosts();
       if (!ctx.alive()) return;
-      if (!page.data.length) return mount(card, emptyState({ icon: 'mail', title: 'No posts yet', message: 'Ask your agent to write one with generate_blog_post.' }));
+      if (!page.data.length)
+        return mount(
+          card,
+          emptyState({
+            icon: 'mail',
+            title: 'No posts yet',
+            message: 'Ask your agent to write one with generate_blog_post.',
+          }),
+        );
       const rows = page.data.map((/** @type {any} */ p) =>
-        h('tr', null, h('th', { scope: 'row' }, h('a', { class: 'link', href: `${PATH}?post=${encodeURIComponent(p.id)}`, text: p.title }), h('span', { class: 'cell-sub', text: p.slug })), h('td', null, statusBadge(p.status))),
+        h(
+          'tr',
+          null,
+          h(
+            'th',
+            { scope: 'row' },
+            h('a', { class: 'link', href: `${PATH}?post=${encodeURIComponent(p.id)}`, text: p.title }),
+            h('span', { class: 'cell-sub', text: p.slug }),
+          ),
+          h('td', null, statusBadge(p.status)),
+        ),
       );
-      const table = h('table', { class: 'table' }, h('thead', null, h('tr', null, h('th', { scope: 'col', text: 'Title' }), h('th', { scope: 'col', text: 'Status' }))), h('tbody', null, rows));
+      const table = h(
+        'table',
+        { class: 'table' },
+        h(
+          'thead',
+          null,
+          h('tr', null, h('th', { scope: 'col', text: 'Title' }), h('th', { scope: 'col', text: 'Status' })),
+        ),
+        h('tbody', null, rows),
+      );
       mount(card, h('div', { class: 'table-wrap' }, table));
     } catch (error) {
       failed(error, showList);
@@ -69,8 +104,16 @@ export function blogPostsPage(main, ctx) {
 
 /** @param {any} post */
 function postDetails(post) {
-  const address = post.status === 'published' ? h('a', { class: 'link', href: post.url, target: '_blank', rel: 'noopener noreferrer', text: post.url }) : h('span', { text: post.url });
-  const when = post.status === 'scheduled' ? ['Publishes ', timeElement(post.publish_at)] : post.status === 'published' ? ['Published ', timeElement(post.published_at)] : ['Not published'];
+  const address =
+    post.status === 'published'
+      ? h('a', { class: 'link', href: post.url, target: '_blank', rel: 'noopener noreferrer', text: post.url })
+      : h('span', { text: post.url });
+  const when =
+    post.status === 'scheduled'
+      ? ['Publishes ', timeElement(post.publish_at)]
+      : post.status === 'published'
+        ? ['Published ', timeElement(post.published_at)]
+        : ['Not published'];
   const social = h(
     'div',
     { class: 'blog-card', 'aria-label': 'Search and social preview', role: 'group' },
@@ -82,13 +125,37 @@ function postDetails(post) {
   const outline = h(
     'ol',
     { class: 'blog-outline', 'aria-label': 'Outline' },
-    post.outline.map((/** @type {any} */ s) => h('li', null, h('span', { text: s.heading }), s.chunk_ids.map((/** @type {string} */ id) => h('span', { class: 'cell-sub', text: `Source: ${urls.get(id) ?? id}` })))),
+    post.outline.map((/** @type {any} */ s) =>
+      h(
+        'li',
+        null,
+        h('span', { text: s.heading }),
+        s.chunk_ids.map((/** @type {string} */ id) =>
+          h('span', { class: 'cell-sub', text: `Source: ${urls.get(id) ?? id}` }),
+        ),
+      ),
+    ),
   );
-  const frame = h('iframe', { class: 'blog-preview-frame', src: post.preview_url, sandbox: '', referrerpolicy: 'no-referrer', title: `Preview of ${post.title}` });
+  const frame = h('iframe', {
+    class: 'blog-preview-frame',
+    src: post.preview_url,
+    sandbox: '',
+    referrerpolicy: 'no-referrer',
+    title: `Preview of ${post.title}`,
+  });
   return h(
     'div',
     { class: 'blog-preview' },
-    h('div', { class: 'card-header' }, h('div', null, h('h2', { class: 'card-title', text: post.title }), h('p', { class: 'card-description' }, statusBadge(post.status), ' ', ...when, ' · ', address))),
+    h(
+      'div',
+      { class: 'card-header' },
+      h(
+        'div',
+        null,
+        h('h2', { class: 'card-title', text: post.title }),
+        h('p', { class: 'card-description' }, statusBadge(post.status), ' ', ...when, ' · ', address),
+      ),
+    ),
     social,
     h('h3', { class: 'blog-subtitle', text: 'Outline' }),
     outline,

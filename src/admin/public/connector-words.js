@@ -45,7 +45,12 @@ export function providerName(provider) {
 /** The mode, with what sandbox means said next to it. @param {{ mode: 'live' | 'sandbox' }} c */
 export function modeCell(c) {
   if (c.mode !== 'sandbox') return badge('Live', 'indigo');
-  return h('span', { class: 'mode-sandbox' }, badge('Sandbox', 'amber'), h('span', { class: 'cell-sub', text: 'No real account; mail stays in the sandbox mailbox.' }));
+  return h(
+    'span',
+    { class: 'mode-sandbox' },
+    badge('Sandbox', 'amber'),
+    h('span', { class: 'cell-sub', text: 'No real account; mail stays in the sandbox mailbox.' }),
+  );
 }
 
 /** Whether a pending connector's consent link can still be used. @param {{ status: string, authorization_url: string | null, authorization_expires_at: string | null }} c */

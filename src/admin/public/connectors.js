@@ -27,12 +27,30 @@ export function connectorsPage(main, ctx) {
   const sandboxNote = h(
     'div',
     { class: 'notices', hidden: true },
-    banner('info', 'No real Google account is involved: this service plays Google’s consent page and Gmail itself. Mail sent through a sandbox connector is never delivered; it stays in the sandbox mailbox below.', { title: 'Sandbox mode' }),
+    banner(
+      'info',
+      'No real Google account is involved: this service plays Google’s consent page and Gmail itself. Mail sent through a sandbox connector is never delivered; it stays in the sandbox mailbox below.',
+      { title: 'Sandbox mode' },
+    ),
   );
   const card = h('section', { class: 'card', 'aria-label': 'Connectors' });
   const mailbox = sandboxMailbox(ctx);
-  const { follow } = connectorFollower({ api: ctx.api, signal: ctx.signal, alive: ctx.alive, current: (id) => find(id), onChange: changed, onLinkExpired: () => renderList() });
-  mount(main, pageHeader({ title: 'Connectors', description, action: connectButton('Connect Gmail') }), notices, sandboxNote, card, mailbox.element);
+  const { follow } = connectorFollower({
+    api: ctx.api,
+    signal: ctx.signal,
+    alive: ctx.alive,
+    current: (id) => find(id),
+    onChange: changed,
+    onLinkExpired: () => renderList(),
+  });
+  mount(
+    main,
+    pageHeader({ title: 'Connectors', description, action: connectButton('Connect Gmail') }),
+    notices,
+    sandboxNote,
+    card,
+    mailbox.element,
+  );
   void load();
 
   async function load() {
@@ -45,7 +63,11 @@ export function connectorsPage(main, ctx) {
       renderList();
       for (const c of connectors.filter(linkUsable).slice(0, MAX_FOLLOWED).reverse()) follow(c.id);
     } catch (error) {
-      if (ctx.alive()) mount(card, errorState(error instanceof Error ? error.message : String(error), () => void load()));
+      if (ctx.alive())
+        mount(
+          card,
+          errorState(error instanceof Error ? error.message : String(error), () => void load()),
+        );
     }
   }
 
@@ -56,7 +78,9 @@ export function connectorsPage(main, ctx) {
 
   /** @param {string} label */
   function connectButton(label) {
-    const button = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-primary' }, icon('plug'), h('span', { text: label })));
+    const button = /** @type {HTMLButtonElement} */ (
+      h('button', { type: 'button', class: 'btn btn-primary' }, icon('plug'), h('span', { text: label }))
+    );
     button.addEventListener('click', () => void connect(button, null));
     return button;
   }
@@ -67,7 +91,9 @@ export function connectorsPage(main, ctx) {
   /** @param {any} connector */
   function upsert(connector) {
     const known = state.connectors.some((c) => c.id === connector.id);
-    state.connectors = known ? state.connectors.map((c) => (c.id === connector.id ? connector : c)) : [connector, ...state.connectors];
+    state.connectors = known
+      ? state.connectors.map((c) => (c.id === connector.id ? connector : c))
+      : [connector, ...state.connectors];
   }
 
   function renderList() {
@@ -75,8 +101,12 @@ export function connectorsPage(main, ctx) {
     sandboxNote.hidden = !sandbox;
     mailbox.element.hidden = !sandbox;
     if (!state.connectors.length) {
-      const message = 'Connect a Gmail account so agents in this workspace can send email from it. You allow access on Google’s consent page, in a new tab.';
-      mount(card, emptyState({ icon: 'plug', title: 'No connectors yet', message, action: connectButton('Connect an account') }));
+      const message =
+        'Connect a Gmail account so agents in this workspace can send email from it. You allow access on Google’s consent page, in a new tab.';
+      mount(
+        card,
+        emptyState({ icon: 'plug', title: 'No connectors yet', message, action: connectButton('Connect an account') }),
+      );
       return;
     }
     const head = ['Account', 'Status', 'Mode'].map((t) => h('th', { scope: 'col', text: t }));
@@ -89,7 +119,14 @@ export function connectorsPage(main, ctx) {
     );
     const count = state.connectors.length;
     const connected = state.connectors.filter((c) => c.status === 'connected').length;
-    mount(card, h('div', { class: 'table-wrap' }, table), h('p', { class: 'card-footer', text: `${count} ${count === 1 ? 'connector' : 'connectors'} · ${connected} connected` }));
+    mount(
+      card,
+      h('div', { class: 'table-wrap' }, table),
+      h('p', {
+        class: 'card-footer',
+        text: `${count} ${count === 1 ? 'connector' : 'connectors'} · ${connected} connected`,
+      }),
+    );
   }
 
   /** @param {any} c */
@@ -97,7 +134,10 @@ export function connectorsPage(main, ctx) {
     const account = h(
       'th',
       { scope: 'row', class: 'cell-primary' },
-      h('span', { class: c.account_email ? 'cell-title' : 'cell-title muted', text: c.account_email ?? 'No account yet' }),
+      h('span', {
+        class: c.account_email ? 'cell-title' : 'cell-title muted',
+        text: c.account_email ?? 'No account yet',
+      }),
       h('span', { class: 'cell-sub' }, `${providerName(c.provider)} · added `, timeElement(c.created_at)),
       h('code', { class: 'cell-sub connector-id', text: c.id }),
     );
@@ -113,10 +153,16 @@ export function connectorsPage(main, ctx) {
 
   /** @param {any} c */
   function statusDetail(c) {
-    if (c.status === 'connected' && c.connected_at) return h('span', { class: 'cell-sub', text: `Since ${fullDate(c.connected_at)}` });
+    if (c.status === 'connected' && c.connected_at)
+      return h('span', { class: 'cell-sub', text: `Since ${fullDate(c.connected_at)}` });
     if (c.status === 'pending_consent') {
       return linkUsable(c)
-        ? h('span', { class: 'cell-sub', text: c.authorization_expires_at ? `Consent link valid until ${fullDate(c.authorization_expires_at)}` : 'Allow access on the consent page.' })
+        ? h('span', {
+            class: 'cell-sub',
+            text: c.authorization_expires_at
+              ? `Consent link valid until ${fullDate(c.authorization_expires_at)}`
+              : 'Allow access on the consent page.',
+          })
         : h('span', { class: 'cell-sub', text: 'The consent link expired; get a new one.' });
     }
     const reason = failureText(c.failure_reason);
@@ -126,18 +172,46 @@ export function connectorsPage(main, ctx) {
   /** @param {any} c */
   function actions(c) {
     const name = connectorName(c);
-    const remove = h('button', { type: 'button', class: 'btn btn-ghost-danger btn-sm', 'aria-label': `Disconnect ${name}`, text: 'Disconnect', on: { click: () => void disconnect(c) } });
+    const remove = h('button', {
+      type: 'button',
+      class: 'btn btn-ghost-danger btn-sm',
+      'aria-label': `Disconnect ${name}`,
+      text: 'Disconnect',
+      on: { click: () => void disconnect(c) },
+    });
     if (c.status === 'connected') {
-      const test = h('button', { type: 'button', class: 'btn btn-secondary btn-sm', 'aria-label': `Send test email from ${name}`, on: { click: () => sendTest(c) } }, icon('send'), h('span', { text: 'Send test email' }));
+      const test = h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn btn-secondary btn-sm',
+          'aria-label': `Send test email from ${name}`,
+          on: { click: () => sendTest(c) },
+        },
+        icon('send'),
+        h('span', { text: 'Send test email' }),
+      );
       return [test, remove];
     }
     const pending = c.status === 'pending_consent';
     const label = pending ? `New consent link for ${name}` : `Reconnect ${name}`;
-    const reconnect = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-secondary btn-sm', 'aria-label': label, text: pending ? 'New link' : 'Reconnect' }));
+    const reconnect = /** @type {HTMLButtonElement} */ (
+      h('button', {
+        type: 'button',
+        class: 'btn btn-secondary btn-sm',
+        'aria-label': label,
+        text: pending ? 'New link' : 'Reconnect',
+      })
+    );
     reconnect.addEventListener('click', () => void connect(reconnect, c));
     if (!pending) return [reconnect];
     if (!linkUsable(c)) return [reconnect, remove];
-    const open = h('a', { class: 'btn btn-secondary btn-sm', href: c.authorization_url, target: '_blank', rel: 'noopener noreferrer' }, icon('external'), h('span', { text: 'Open consent page' }));
+    const open = h(
+      'a',
+      { class: 'btn btn-secondary btn-sm', href: c.authorization_url, target: '_blank', rel: 'noopener noreferrer' },
+      icon('external'),
+      h('span', { text: 'Open consent page' }),
+    );
     return [open, remove];
   }
 
@@ -151,10 +225,14 @@ export function connectorsPage(main, ctx) {
       window.open(connector.authorization_url, '_blank', 'noopener');
       upsert(connector);
       renderList();
-      notify('info', 'Allow access on the consent page in the new tab; this page shows the connector as connected as soon as you do. No tab? Use “Open consent page” in the list.');
+      notify(
+        'info',
+        'Allow access on the consent page in the new tab; this page shows the connector as connected as soon as you do. No tab? Use “Open consent page” in the list.',
+      );
       follow(connector.id);
     } catch (error) {
-      if (ctx.alive() && !(error instanceof ApiProblem && error.status === 401)) notify('error', error instanceof Error ? error.message : String(error));
+      if (ctx.alive() && !(error instanceof ApiProblem && error.status === 401))
+        notify('error', error instanceof Error ? error.message : String(error));
     } finally {
       button.disabled = false;
       button.removeAttribute('aria-busy');
@@ -168,7 +246,8 @@ export function connectorsPage(main, ctx) {
       connector: c,
       defaultTo: ctx.me.user?.email ?? '',
       onSent: (sent) => {
-        if (sent.mode === 'sandbox' && ctx.alive()) void mailbox.load().then((messages) => (state.hasMail = state.hasMail || Boolean(messages?.length)));
+        if (sent.mode === 'sandbox' && ctx.alive())
+          void mailbox.load().then((messages) => (state.hasMail = state.hasMail || Boolean(messages?.length)));
       },
     });
   }
@@ -178,7 +257,10 @@ export function connectorsPage(main, ctx) {
     const name = connectorName(c);
     const message =
       c.status === 'connected'
-        ? [h('strong', { text: name }), ' stops working for agents in this workspace at once: access is withdrawn at the provider and its tokens are deleted. You can connect it again later.']
+        ? [
+            h('strong', { text: name }),
+            ' stops working for agents in this workspace at once: access is withdrawn at the provider and its tokens are deleted. You can connect it again later.',
+          ]
         : ['The consent link of ', h('strong', { text: name }), ' stops working. You can start again later.'];
     await confirmDialog({
       title: 'Disconnect this account?',
@@ -200,7 +282,12 @@ export function connectorsPage(main, ctx) {
     upsert(now);
     renderList();
     if (before.status !== 'pending_consent') return;
-    if (now.status === 'connected') notify('success', `${providerName(now.provider)} is connected as ${now.account_email}.`);
-    else if (now.status === 'failed') notify('error', `${providerName(now.provider)} was not connected: ${failureText(now.failure_reason) ?? 'the connection failed.'}`);
+    if (now.status === 'connected')
+      notify('success', `${providerName(now.provider)} is connected as ${now.account_email}.`);
+    else if (now.status === 'failed')
+      notify(
+        'error',
+        `${providerName(now.provider)} was not connected: ${failureText(now.failure_reason) ?? 'the connection failed.'}`,
+      );
   }
 }

@@ -86,8 +86,15 @@ export function confirmDialog(options) {
     const d = openDialog({ title: options.title, className: 'dialog-confirm' });
     let done = false;
     const errorSlot = h('div', { class: 'dialog-error' });
-    const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: 'Cancel', on: { click: () => d.close() } });
-    const confirm = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-danger', text: options.confirmLabel }));
+    const cancel = h('button', {
+      type: 'button',
+      class: 'btn btn-secondary',
+      text: 'Cancel',
+      on: { click: () => d.close() },
+    });
+    const confirm = /** @type {HTMLButtonElement} */ (
+      h('button', { type: 'button', class: 'btn btn-danger', text: options.confirmLabel })
+    );
     confirm.addEventListener('click', async () => {
       const ok = await busy(confirm, errorSlot, options.busyLabel, async () => {
         await options.action();
@@ -99,7 +106,14 @@ export function confirmDialog(options) {
       }
     });
     d.onClose(() => resolve(done));
-    d.setContent([h('p', { class: 'dialog-text' }, ...options.message), errorSlot, h('div', { class: 'dialog-actions' }, cancel, confirm)], cancel);
+    d.setContent(
+      [
+        h('p', { class: 'dialog-text' }, ...options.message),
+        errorSlot,
+        h('div', { class: 'dialog-actions' }, cancel, confirm),
+      ],
+      cancel,
+    );
   });
 }
 
@@ -110,16 +124,41 @@ export function confirmDialog(options) {
 export function secretField(options) {
   const id = uniqueId('secret');
   const input = /** @type {HTMLInputElement} */ (
-    h('input', { id, class: 'input input-mono', type: 'text', readOnly: true, value: options.value, name: options.name, spellcheck: 'false', autocomplete: 'off' })
+    h('input', {
+      id,
+      class: 'input input-mono',
+      type: 'text',
+      readOnly: true,
+      value: options.value,
+      name: options.name,
+      spellcheck: 'false',
+      autocomplete: 'off',
+    })
   );
   input.addEventListener('focus', () => input.select());
   const status = h('span', { class: 'copy-status', role: 'status' });
-  const button = h('button', { type: 'button', class: 'btn btn-secondary btn-copy' }, icon('copy'), h('span', { text: 'Copy' }));
+  const button = h(
+    'button',
+    { type: 'button', class: 'btn btn-secondary btn-copy' },
+    icon('copy'),
+    h('span', { text: 'Copy' }),
+  );
   button.addEventListener('click', async () => {
     const copied = await copyText(options.value, input);
-    mount(status, copied ? h('span', { class: 'copy-ok' }, icon('check'), 'Copied to clipboard') : 'Press Ctrl+C (⌘C) to copy the selected text');
+    mount(
+      status,
+      copied
+        ? h('span', { class: 'copy-ok' }, icon('check'), 'Copied to clipboard')
+        : 'Press Ctrl+C (⌘C) to copy the selected text',
+    );
   });
-  return h('div', { class: 'field' }, h('label', { class: 'label', for: id, text: options.label }), h('div', { class: 'secret-row' }, input, button), status);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { class: 'label', for: id, text: options.label }),
+    h('div', { class: 'secret-row' }, input, button),
+    status,
+  );
 }
 
 /** @param {string} text @param {HTMLInputElement} input */

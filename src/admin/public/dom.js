@@ -50,7 +50,8 @@ export function uniqueId(prefix) {
 
 const ICONS = {
   key: 'M15 7a2 2 0 1 1 0 4 2 2 0 0 1 0-4Zm-6 6 3.5-3.5M3 21v-3l7.5-7.5A6 6 0 1 1 15 15l-1 1h-2v2h-2v2H7l-1 1H3Z',
-  users: 'M16 19v-1a4 4 0 0 0-4-4H7a4 4 0 0 0-4 4v1M9.5 10a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7ZM21 19v-1a4 4 0 0 0-3-3.9M15.5 3.1a3.5 3.5 0 0 1 0 6.8',
+  users:
+    'M16 19v-1a4 4 0 0 0-4-4H7a4 4 0 0 0-4 4v1M9.5 10a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7ZM21 19v-1a4 4 0 0 0-3-3.9M15.5 3.1a3.5 3.5 0 0 1 0 6.8',
   lock: 'M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4',
   copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
   check: 'M5 12.5 10 17l9-10',
@@ -92,13 +93,22 @@ export function icon(name, className = 'icon') {
 export function banner(kind, message, options = {}) {
   const iconName = kind === 'success' ? 'check' : kind === 'info' ? 'info' : 'alert';
   const close = options.onDismiss
-    ? h('button', { type: 'button', class: 'banner-close', 'aria-label': 'Dismiss message', on: { click: options.onDismiss } }, icon('x'))
+    ? h(
+        'button',
+        { type: 'button', class: 'banner-close', 'aria-label': 'Dismiss message', on: { click: options.onDismiss } },
+        icon('x'),
+      )
     : null;
   return h(
     'div',
     { class: `banner banner-${kind}`, role: kind === 'error' ? 'alert' : 'status' },
     icon(iconName, 'icon banner-icon'),
-    h('div', { class: 'banner-body' }, options.title ? h('strong', { class: 'banner-title', text: options.title }) : null, h('span', { text: message })),
+    h(
+      'div',
+      { class: 'banner-body' },
+      options.title ? h('strong', { class: 'banner-title', text: options.title }) : null,
+      h('span', { text: message }),
+    ),
     close,
   );
 }

@@ -41,7 +41,10 @@ export function fullDate(iso) {
 
 /** Initials for an avatar. @param {string} name @param {string} [email] */
 export function initials(name, email = '') {
-  const words = (name || email).trim().split(/[\s@._-]+/).filter(Boolean);
+  const words = (name || email)
+    .trim()
+    .split(/[\s@._-]+/)
+    .filter(Boolean);
   return ((words[0]?.[0] ?? '?') + (words[1]?.[0] ?? '')).toUpperCase();
 }
 

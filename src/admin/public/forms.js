@@ -10,7 +10,13 @@ export function field(options) {
   options.control.id = id;
   const hint = options.hint ? h('p', { class: 'hint', id: `${id}-hint`, text: options.hint }) : null;
   if (hint) options.control.setAttribute('aria-describedby', hint.id);
-  return h('div', { class: 'field' }, h('label', { class: 'label', for: id, text: options.label }), options.control, hint);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { class: 'label', for: id, text: options.label }),
+    options.control,
+    hint,
+  );
 }
 
 /** @param {Record<string, any>} props */
@@ -30,7 +36,9 @@ export function select(props, choices, selected) {
 
 /** @param {string} label @param {Record<string, any>} [props] */
 export function submitButton(label, props = {}) {
-  return /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', text: label, ...props }));
+  return /** @type {HTMLButtonElement} */ (
+    h('button', { type: 'submit', class: 'btn btn-primary', text: label, ...props })
+  );
 }
 
 /**

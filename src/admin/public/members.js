@@ -21,15 +21,25 @@ export function membersPage(main, ctx) {
   document.title = 'Members · Settings · Agent Platform';
   const description = `People who can sign in to ${ctx.me.workspace.name}. Admins manage members and API keys.`;
   if (!ctx.isAdmin) {
-    const message = 'Only workspace admins and the owner can invite, change or remove members. Ask one of them to make changes.';
-    mount(main, pageHeader({ title: 'Members', description }), adminOnlyNotice({ title: 'Member management is admin-only', message, me: ctx.me }));
+    const message =
+      'Only workspace admins and the owner can invite, change or remove members. Ask one of them to make changes.';
+    mount(
+      main,
+      pageHeader({ title: 'Members', description }),
+      adminOnlyNotice({ title: 'Member management is admin-only', message, me: ctx.me }),
+    );
     return;
   }
   /** @type {{ members: any[] }} */
   const state = { members: [] };
   const notices = h('div', { class: 'notices' });
   const card = h('section', { class: 'card', 'aria-label': 'Members' });
-  const invite = h('button', { type: 'button', class: 'btn btn-primary', on: { click: () => inviteDialog() } }, icon('mail'), h('span', { text: 'Invite member' }));
+  const invite = h(
+    'button',
+    { type: 'button', class: 'btn btn-primary', on: { click: () => inviteDialog() } },
+    icon('mail'),
+    h('span', { text: 'Invite member' }),
+  );
   mount(main, pageHeader({ title: 'Members', description, action: invite }), notices, card);
   void load();
 
@@ -41,7 +51,11 @@ export function membersPage(main, ctx) {
       state.members = members;
       renderList();
     } catch (error) {
-      if (ctx.alive()) mount(card, errorState(error instanceof Error ? error.message : String(error), () => void load()));
+      if (ctx.alive())
+        mount(
+          card,
+          errorState(error instanceof Error ? error.message : String(error), () => void load()),
+        );
     }
   }
 
@@ -52,7 +66,10 @@ export function membersPage(main, ctx) {
 
   function renderList() {
     if (!state.members.length) {
-      mount(card, emptyState({ icon: 'users', title: 'No members', message: 'Invite people to work in this workspace.' }));
+      mount(
+        card,
+        emptyState({ icon: 'users', title: 'No members', message: 'Invite people to work in this workspace.' }),
+      );
       return;
     }
     const head = ['Member', 'Role', 'Joined'].map((t) => h('th', { scope: 'col', text: t }));
@@ -64,7 +81,11 @@ export function membersPage(main, ctx) {
       h('tbody', null, state.members.map(memberRow)),
     );
     const count = state.members.length;
-    mount(card, h('div', { class: 'table-wrap' }, table), h('p', { class: 'card-footer', text: `${count} ${count === 1 ? 'member' : 'members'}` }));
+    mount(
+      card,
+      h('div', { class: 'table-wrap' }, table),
+      h('p', { class: 'card-footer', text: `${count} ${count === 1 ? 'member' : 'members'}` }),
+    );
   }
 
   /** @param {any} m */
@@ -74,18 +95,45 @@ export function membersPage(main, ctx) {
     const who = h(
       'th',
       { scope: 'row', class: 'cell-primary' },
-      h('span', { class: 'member' }, h('span', { class: 'avatar', 'aria-hidden': 'true', text: initials(m.name, m.email) }), h('span', { class: 'member-text' }, h('span', { class: 'cell-title' }, m.name, isSelf ? h('span', { class: 'you', text: 'You' }) : null), h('span', { class: 'cell-sub', text: m.email }))),
+      h(
+        'span',
+        { class: 'member' },
+        h('span', { class: 'avatar', 'aria-hidden': 'true', text: initials(m.name, m.email) }),
+        h(
+          'span',
+          { class: 'member-text' },
+          h('span', { class: 'cell-title' }, m.name, isSelf ? h('span', { class: 'you', text: 'You' }) : null),
+          h('span', { class: 'cell-sub', text: m.email }),
+        ),
+      ),
     );
     const role = locked ? badge(roleLabel(m.role), m.role === 'member' ? 'gray' : 'indigo') : roleSelect(m);
     const action = locked
       ? h('span', { class: 'muted cell-note', text: m.role === 'owner' ? 'Owner cannot be changed' : '' })
-      : h('button', { type: 'button', class: 'btn btn-ghost-danger btn-sm', 'aria-label': `Remove ${m.name}`, text: 'Remove', on: { click: () => removeMember(m) } });
-    return h('tr', { dataset: { userId: m.user_id } }, who, h('td', null, role), h('td', null, timeElement(m.joined_at)), h('td', { class: 'cell-actions' }, action));
+      : h('button', {
+          type: 'button',
+          class: 'btn btn-ghost-danger btn-sm',
+          'aria-label': `Remove ${m.name}`,
+          text: 'Remove',
+          on: { click: () => removeMember(m) },
+        });
+    return h(
+      'tr',
+      { dataset: { userId: m.user_id } },
+      who,
+      h('td', null, role),
+      h('td', null, timeElement(m.joined_at)),
+      h('td', { class: 'cell-actions' }, action),
+    );
   }
 
   /** @param {any} m */
   function roleSelect(m) {
-    const control = select({ name: 'role', class: 'input select select-sm', 'aria-label': `Role for ${m.name}` }, ROLES, m.role);
+    const control = select(
+      { name: 'role', class: 'input select select-sm', 'aria-label': `Role for ${m.name}` },
+      ROLES,
+      m.role,
+    );
     control.addEventListener('change', async () => {
       const role = /** @type {'admin' | 'member'} */ (control.value);
       control.disabled = true;
@@ -96,7 +144,8 @@ export function membersPage(main, ctx) {
         m.role = updated.role;
       } catch (error) {
         control.value = m.role;
-        if (!(error instanceof ApiProblem && error.status === 401)) notify('error', error instanceof Error ? error.message : String(error));
+        if (!(error instanceof ApiProblem && error.status === 401))
+          notify('error', error instanceof Error ? error.message : String(error));
       } finally {
         control.disabled = false;
       }
@@ -106,17 +155,34 @@ export function membersPage(main, ctx) {
 
   function inviteDialog() {
     const d = openDialog({ title: 'Invite a member' });
-    const email = input({ type: 'email', name: 'email', required: true, maxlength: '254', autocomplete: 'off', spellcheck: 'false', placeholder: 'name@company.com' });
+    const email = input({
+      type: 'email',
+      name: 'email',
+      required: true,
+      maxlength: '254',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: 'name@company.com',
+    });
     const role = select({ name: 'role' }, ROLES, 'member');
     const errorSlot = h('div', { class: 'dialog-error' });
     const submit = submitButton('Create invitation');
-    const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: 'Cancel', on: { click: () => d.close() } });
+    const cancel = h('button', {
+      type: 'button',
+      class: 'btn btn-secondary',
+      text: 'Cancel',
+      on: { click: () => d.close() },
+    });
     const form = /** @type {HTMLFormElement} */ (
       h(
         'form',
         { class: 'dialog-form' },
         field({ label: 'Email', control: email }),
-        field({ label: 'Role', control: role, hint: 'Admins can manage members and API keys. Members can use the platform. API keys act with their creator’s current role.' }),
+        field({
+          label: 'Role',
+          control: role,
+          hint: 'Admins can manage members and API keys. Members can use the platform. API keys act with their creator’s current role.',
+        }),
         errorSlot,
         h('div', { class: 'dialog-actions' }, cancel, submit),
       )
@@ -140,18 +206,46 @@ export function membersPage(main, ctx) {
   /** @param {import('./dialogs.js').DialogHandle} d @param {any} invitation */
   function showToken(d, invitation) {
     d.setTitle('Hand over the invitation');
-    const done = h('button', { type: 'button', class: 'btn btn-primary', text: 'Done', on: { click: () => d.close() } });
+    const done = h('button', {
+      type: 'button',
+      class: 'btn btn-primary',
+      text: 'Done',
+      on: { click: () => d.close() },
+    });
     const joinUrl = `${location.origin}/admin/join`;
-    const text = h('p', { class: 'dialog-text' }, 'Give this one-time token to ', h('strong', { text: invitation.email }), ` (joins as ${roleLabel(invitation.role).toLowerCase()}). They enter it at `, h('code', { text: joinUrl }), '. It expires ', h('time', { datetime: invitation.expires_at, text: fullDate(invitation.expires_at) }), '.');
-    const warning = banner('warning', 'Send it over a private channel. You will not see this token again.', { title: 'This is the only time the token is shown' });
-    d.setContent([text, warning, secretField({ label: 'Invitation token', value: invitation.token, name: 'invitation-token' }), h('div', { class: 'dialog-actions' }, done)], null);
+    const text = h(
+      'p',
+      { class: 'dialog-text' },
+      'Give this one-time token to ',
+      h('strong', { text: invitation.email }),
+      ` (joins as ${roleLabel(invitation.role).toLowerCase()}). They enter it at `,
+      h('code', { text: joinUrl }),
+      '. It expires ',
+      h('time', { datetime: invitation.expires_at, text: fullDate(invitation.expires_at) }),
+      '.',
+    );
+    const warning = banner('warning', 'Send it over a private channel. You will not see this token again.', {
+      title: 'This is the only time the token is shown',
+    });
+    d.setContent(
+      [
+        text,
+        warning,
+        secretField({ label: 'Invitation token', value: invitation.token, name: 'invitation-token' }),
+        h('div', { class: 'dialog-actions' }, done),
+      ],
+      null,
+    );
   }
 
   /** @param {any} m */
   async function removeMember(m) {
     await confirmDialog({
       title: 'Remove member?',
-      message: [h('strong', { text: m.name }), ` (${m.email}) loses access to ${ctx.me.workspace.name} at once: their sessions stop working on their next request, and the API keys they created are revoked.`],
+      message: [
+        h('strong', { text: m.name }),
+        ` (${m.email}) loses access to ${ctx.me.workspace.name} at once: their sessions stop working on their next request, and the API keys they created are revoked.`,
+      ],
       confirmLabel: 'Remove member',
       busyLabel: 'Removing…',
       action: async () => {

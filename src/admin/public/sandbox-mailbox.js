@@ -11,7 +11,12 @@ import { emptyState, loadingState } from './shell.js';
 export function sandboxMailbox(ctx) {
   const list = h('div', { class: 'mailbox-body' });
   const refresh = /** @type {HTMLButtonElement} */ (
-    h('button', { type: 'button', class: 'btn btn-secondary btn-sm', on: { click: () => void load() } }, icon('refresh'), h('span', { text: 'Refresh' }))
+    h(
+      'button',
+      { type: 'button', class: 'btn btn-secondary btn-sm', on: { click: () => void load() } },
+      icon('refresh'),
+      h('span', { text: 'Refresh' }),
+    )
   );
   const element = h(
     'section',
@@ -19,7 +24,15 @@ export function sandboxMailbox(ctx) {
     h(
       'div',
       { class: 'card-header' },
-      h('div', null, h('h2', { id: 'mailbox-title', class: 'card-title', text: 'Sandbox mailbox' }), h('p', { class: 'card-description', text: 'Mail sent through sandbox connectors lands here instead of being delivered.' })),
+      h(
+        'div',
+        null,
+        h('h2', { id: 'mailbox-title', class: 'card-title', text: 'Sandbox mailbox' }),
+        h('p', {
+          class: 'card-description',
+          text: 'Mail sent through sandbox connectors lands here instead of being delivered.',
+        }),
+      ),
       refresh,
     ),
     list,
@@ -35,7 +48,17 @@ export function sandboxMailbox(ctx) {
       render(page.data);
       return page.data;
     } catch (error) {
-      if (ctx.alive()) mount(list, h('div', { class: 'error-state' }, banner('error', error instanceof Error ? error.message : String(error), { title: 'Could not load the sandbox mailbox' })));
+      if (ctx.alive())
+        mount(
+          list,
+          h(
+            'div',
+            { class: 'error-state' },
+            banner('error', error instanceof Error ? error.message : String(error), {
+              title: 'Could not load the sandbox mailbox',
+            }),
+          ),
+        );
       return null;
     } finally {
       refresh.disabled = false;
@@ -45,10 +68,20 @@ export function sandboxMailbox(ctx) {
   /** @param {any[]} messages */
   function render(messages) {
     if (!messages.length) {
-      mount(list, emptyState({ icon: 'mail', title: 'No sandbox mail yet', message: 'Send a test email from a connected sandbox connector and it shows up here.' }));
+      mount(
+        list,
+        emptyState({
+          icon: 'mail',
+          title: 'No sandbox mail yet',
+          message: 'Send a test email from a connected sandbox connector and it shows up here.',
+        }),
+      );
       return;
     }
-    mount(list, h('ul', { class: 'mail-list', 'aria-label': `Sandbox messages (${messages.length})` }, messages.map(messageItem)));
+    mount(
+      list,
+      h('ul', { class: 'mail-list', 'aria-label': `Sandbox messages (${messages.length})` }, messages.map(messageItem)),
+    );
   }
 
   return { element, load };
@@ -64,8 +97,21 @@ function messageItem(m) {
     h('dt', { text: 'To' }),
     h('dd', { text: m.to ?? '—' }),
     h('dt', { text: 'Sent' }),
-    h('dd', null, timeElement(m.created_at, { relativeTime: true }), h('span', { class: 'muted', text: ` · ${fullDate(m.created_at)}` })),
+    h(
+      'dd',
+      null,
+      timeElement(m.created_at, { relativeTime: true }),
+      h('span', { class: 'muted', text: ` · ${fullDate(m.created_at)}` }),
+    ),
   );
-  const body = m.text ? h('pre', { class: 'mail-text', text: m.text }) : h('p', { class: 'muted', text: 'This message has no text body.' });
-  return h('li', { class: 'mail-item', dataset: { messageId: m.id } }, h('h3', { class: 'mail-subject', text: m.subject ?? '(no subject)' }), meta, body);
+  const body = m.text
+    ? h('pre', { class: 'mail-text', text: m.text })
+    : h('p', { class: 'muted', text: 'This message has no text body.' });
+  return h(
+    'li',
+    { class: 'mail-item', dataset: { messageId: m.id } },
+    h('h3', { class: 'mail-subject', text: m.subject ?? '(no subject)' }),
+    meta,
+    body,
+  );
 }

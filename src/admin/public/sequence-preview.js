@@ -15,7 +15,16 @@ export function previewChecks(preview) {
   return h(
     'section',
     { class: 'card section', 'aria-labelledby': 'checks-title' },
-    h('div', { class: 'card-header' }, h('div', null, h('h2', { id: 'checks-title', class: 'card-title', text: 'Checks' }), h('p', { class: 'card-description', text: summary }))),
+    h(
+      'div',
+      { class: 'card-header' },
+      h(
+        'div',
+        null,
+        h('h2', { id: 'checks-title', class: 'card-title', text: 'Checks' }),
+        h('p', { class: 'card-description', text: summary }),
+      ),
+    ),
     checks.length ? h('ul', { class: 'check-list', 'aria-label': 'Checks' }, checks.map(checkItem)) : null,
   );
 }
@@ -29,12 +38,20 @@ function checkItem(c) {
   const where = [c.step ? `step ${c.step}` : null, c.lead_id ? `lead ${c.lead_id}` : null].filter(Boolean).join(', ');
   return h(
     'li',
-    { class: `check ${blocking ? 'check-blocking' : 'check-warning'}`, dataset: { code: c.code, severity: c.severity } },
+    {
+      class: `check ${blocking ? 'check-blocking' : 'check-warning'}`,
+      dataset: { code: c.code, severity: c.severity },
+    },
     icon('alert', 'icon check-icon'),
     h(
       'div',
       { class: 'check-body' },
-      h('span', { class: 'check-head' }, badge(blocking ? 'Blocking' : 'Warning', blocking ? 'red' : 'amber'), h('code', { class: 'check-code', text: c.code })),
+      h(
+        'span',
+        { class: 'check-head' },
+        badge(blocking ? 'Blocking' : 'Warning', blocking ? 'red' : 'amber'),
+        h('code', { class: 'check-code', text: c.code }),
+      ),
       h('span', { text: c.message }),
       where ? h('span', { class: 'cell-sub', text: where }) : null,
     ),
@@ -45,7 +62,10 @@ function checkItem(c) {
 export function previewMessages(preview) {
   const body = preview.leads.length
     ? preview.leads.map(leadSection)
-    : h('p', { class: 'empty-text preview-empty', text: 'No lead to render this sequence for: add leads to the workspace to see it with their details.' });
+    : h('p', {
+        class: 'empty-text preview-empty',
+        text: 'No lead to render this sequence for: add leads to the workspace to see it with their details.',
+      });
   return h(
     'section',
     { class: 'card section', 'aria-labelledby': 'preview-title' },
@@ -56,7 +76,10 @@ export function previewMessages(preview) {
         'div',
         null,
         h('h2', { id: 'preview-title', class: 'card-title', text: 'Rendered messages' }),
-        h('p', { class: 'card-description', text: `Exactly as revision ${preview.revision} would be sent, for up to 5 leads of this workspace.` }),
+        h('p', {
+          class: 'card-description',
+          text: `Exactly as revision ${preview.revision} would be sent, for up to 5 leads of this workspace.`,
+        }),
       ),
     ),
     body,
@@ -68,7 +91,13 @@ function leadSection(lead) {
   return h(
     'section',
     { class: 'preview-lead', 'aria-label': `Messages to ${lead.email}`, dataset: { leadId: lead.lead_id ?? 'sample' } },
-    h('h3', { class: 'preview-lead-title' }, icon('mail'), h('span', { text: lead.email }), lead.sample ? badge('Sample lead', 'gray') : null),
+    h(
+      'h3',
+      { class: 'preview-lead-title' },
+      icon('mail'),
+      h('span', { text: lead.email }),
+      lead.sample ? badge('Sample lead', 'gray') : null,
+    ),
     h('ol', { class: 'preview-steps' }, lead.messages.map(stepItem)),
   );
 }
@@ -76,15 +105,30 @@ function leadSection(lead) {
 /** @param {any} m */
 function stepItem(m) {
   const unresolved = m.unresolved.length
-    ? h('p', { class: 'preview-unresolved', role: 'note' }, icon('alert'), `Not sent to this lead: no value for ${m.unresolved.join(', ')}.`)
+    ? h(
+        'p',
+        { class: 'preview-unresolved', role: 'note' },
+        icon('alert'),
+        `Not sent to this lead: no value for ${m.unresolved.join(', ')}.`,
+      )
     : null;
   return h(
     'li',
     { class: 'preview-step', dataset: { step: String(m.position) } },
     h('p', { class: 'preview-step-label', text: `Step ${m.position}` }),
-    h('p', { class: 'preview-subject' }, h('span', { class: 'muted', text: 'Subject: ' }), h('strong', { text: m.subject })),
+    h(
+      'p',
+      { class: 'preview-subject' },
+      h('span', { class: 'muted', text: 'Subject: ' }),
+      h('strong', { text: m.subject }),
+    ),
     unresolved,
     h('pre', { class: 'mail-text', 'aria-label': `Text of step ${m.position}`, text: m.text }),
-    h('details', { class: 'preview-html' }, h('summary', { text: 'HTML part (source)' }), h('pre', { class: 'mail-text mail-source', text: m.html })),
+    h(
+      'details',
+      { class: 'preview-html' },
+      h('summary', { text: 'HTML part (source)' }),
+      h('pre', { class: 'mail-text mail-source', text: m.html }),
+    ),
   );
 }

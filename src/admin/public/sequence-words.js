@@ -26,9 +26,13 @@ const MESSAGE_STATUSES = {
 };
 
 /** The filter choices of the sent-messages page, in the order people look for them. */
-export const messageStatusChoices = ['sent', 'scheduled', 'failed', 'uncertain', 'cancelled'].map((value) => ({ value, label: MESSAGE_STATUSES[value].label }));
+export const messageStatusChoices = ['sent', 'scheduled', 'failed', 'uncertain', 'cancelled'].map((value) => ({
+  value,
+  label: MESSAGE_STATUSES[value].label,
+}));
 
-export const UNCERTAIN_TEXT = 'May have been delivered; never retried. The service stopped between handing it to the mail provider and recording the answer, and a duplicate cold email is worse than a missing one.';
+export const UNCERTAIN_TEXT =
+  'May have been delivered; never retried. The service stopped between handing it to the mail provider and recording the answer, and a duplicate cold email is worse than a missing one.';
 
 /** @param {string} status */
 export function sequenceStatusBadge(status) {
@@ -55,8 +59,16 @@ const DAY_NAMES = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', 
 /** "Mon–Fri, 09:00–17:00 (Europe/Paris)". @param {{ timezone: string, days: string[], start_hour: number, end_hour: number }} schedule */
 export function scheduleText(schedule) {
   const on = DAYS.filter((d) => schedule.days.includes(d));
-  const days = on.length === 7 ? 'Every day' : isRun(on) && on.length > 2 ? `${DAY_NAMES[on[0]]}–${DAY_NAMES[on[on.length - 1]]}` : on.map((d) => DAY_NAMES[d]).join(', ');
-  const hours = schedule.start_hour === 0 && schedule.end_hour === 24 ? 'any time' : `${hour(schedule.start_hour)}–${hour(schedule.end_hour)}`;
+  const days =
+    on.length === 7
+      ? 'Every day'
+      : isRun(on) && on.length > 2
+        ? `${DAY_NAMES[on[0]]}–${DAY_NAMES[on[on.length - 1]]}`
+        : on.map((d) => DAY_NAMES[d]).join(', ');
+  const hours =
+    schedule.start_hour === 0 && schedule.end_hour === 24
+      ? 'any time'
+      : `${hour(schedule.start_hour)}–${hour(schedule.end_hour)}`;
   return `${days}, ${hours} (${schedule.timezone})`;
 }
 

@@ -41,21 +41,42 @@ export const navGroups = [
 export function renderShell(options) {
   const { me } = options;
   const main = h('main', { id: 'main', class: 'main', tabIndex: -1 });
-  const logo = h('img', { src: new URL('./icon.svg', import.meta.url).pathname, alt: '', class: 'brand-logo', width: '28', height: '28' });
+  const logo = h('img', {
+    src: new URL('./icon.svg', import.meta.url).pathname,
+    alt: '',
+    class: 'brand-logo',
+    width: '28',
+    height: '28',
+  });
   const userName = me.user?.name ?? 'API key';
   const topbar = h(
     'header',
     { class: 'topbar' },
-    h('a', { class: 'brand', href: '/admin/api-keys', on: { click: linkHandler(options.navigate) } }, logo, h('span', { class: 'brand-name', text: 'Agent Platform' })),
+    h(
+      'a',
+      { class: 'brand', href: '/admin/api-keys', on: { click: linkHandler(options.navigate) } },
+      logo,
+      h('span', { class: 'brand-name', text: 'Agent Platform' }),
+    ),
     h('span', { class: 'topbar-sep', 'aria-hidden': 'true', text: '/' }),
     h('span', { class: 'workspace-name', title: 'Workspace', text: me.workspace.name }),
     h(
       'div',
       { class: 'topbar-user' },
       h('span', { class: 'avatar', 'aria-hidden': 'true', text: initials(userName, me.user?.email) }),
-      h('span', { class: 'user-text' }, h('span', { class: 'user-name', text: userName }), h('span', { class: 'user-email', text: me.user?.email ?? '' })),
+      h(
+        'span',
+        { class: 'user-text' },
+        h('span', { class: 'user-name', text: userName }),
+        h('span', { class: 'user-email', text: me.user?.email ?? '' }),
+      ),
       badge(roleLabel(me.role), me.role === 'member' ? 'gray' : 'indigo'),
-      h('button', { type: 'button', class: 'btn btn-ghost btn-sm', on: { click: options.signOut } }, icon('logout'), h('span', { class: 'btn-label', text: 'Sign out' })),
+      h(
+        'button',
+        { type: 'button', class: 'btn btn-ghost btn-sm', on: { click: options.signOut } },
+        icon('logout'),
+        h('span', { class: 'btn-label', text: 'Sign out' }),
+      ),
     ),
   );
   const groups = navGroups.map((group) => {
@@ -65,13 +86,23 @@ export function renderShell(options) {
         null,
         h(
           'a',
-          { href: item.path, class: 'nav-link', 'aria-current': item.path === options.path ? 'page' : null, on: { click: linkHandler(options.navigate) } },
+          {
+            href: item.path,
+            class: 'nav-link',
+            'aria-current': item.path === options.path ? 'page' : null,
+            on: { click: linkHandler(options.navigate) },
+          },
           icon(item.icon),
           h('span', { text: item.label }),
         ),
       ),
     );
-    return h('nav', { class: 'nav-group', 'aria-label': group.label }, h('h2', { class: 'sidebar-heading', text: group.label }), h('ul', { class: 'nav-list' }, links));
+    return h(
+      'nav',
+      { class: 'nav-group', 'aria-label': group.label },
+      h('h2', { class: 'sidebar-heading', text: group.label }),
+      h('ul', { class: 'nav-list' }, links),
+    );
   });
   const sidebar = h('div', { class: 'sidebar' }, groups);
   const shell = h('div', { class: 'shell' }, topbar, h('div', { class: 'layout' }, sidebar, main));
@@ -82,7 +113,15 @@ export function renderShell(options) {
 function linkHandler(navigate) {
   /** @param {MouseEvent} event */
   return (event) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     event.preventDefault();
     navigate(/** @type {HTMLAnchorElement} */ (event.currentTarget).pathname);
   };
@@ -95,7 +134,12 @@ export function pageHeader(options) {
   return h(
     'div',
     { class: 'page-header' },
-    h('div', { class: 'page-heading' }, h('h1', { class: 'page-title', tabIndex: -1, text: options.title }), h('p', { class: 'page-description', text: options.description })),
+    h(
+      'div',
+      { class: 'page-heading' },
+      h('h1', { class: 'page-title', tabIndex: -1, text: options.title }),
+      h('p', { class: 'page-description', text: options.description }),
+    ),
     options.action ?? null,
   );
 }
@@ -111,13 +155,24 @@ export function adminOnlyNotice(options) {
     h('span', { class: 'empty-icon' }, icon('lock')),
     h('h2', { id: 'admin-only-title', class: 'empty-title', text: options.title }),
     h('p', { class: 'empty-text', text: options.message }),
-    h('p', { class: 'empty-text muted' }, 'You are signed in as ', h('strong', { text: roleLabel(options.me.role) }), ` of ${options.me.workspace.name}.`),
+    h(
+      'p',
+      { class: 'empty-text muted' },
+      'You are signed in as ',
+      h('strong', { text: roleLabel(options.me.role) }),
+      ` of ${options.me.workspace.name}.`,
+    ),
   );
 }
 
 /** @param {string} label */
 export function loadingState(label) {
-  return h('div', { class: 'loading-state', role: 'status', 'aria-live': 'polite' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { text: label }));
+  return h(
+    'div',
+    { class: 'loading-state', role: 'status', 'aria-live': 'polite' },
+    h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+    h('span', { text: label }),
+  );
 }
 
 /**

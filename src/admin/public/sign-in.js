@@ -9,12 +9,32 @@ import { applyFieldErrors, field, input, submitButton } from './forms.js';
  * @param {{ api: import('./api.js').Api, notice: { kind: 'warning' | 'success', message: string } | null, email?: string | null, onSignedIn: (token: string) => void, navigate: (path: string) => void }} options
  */
 export function signInPage(root, options) {
-  const email = input({ type: 'email', name: 'email', autocomplete: 'username', required: true, maxlength: '254', spellcheck: 'false' });
-  const password = input({ type: 'password', name: 'password', autocomplete: 'current-password', required: true, maxlength: '1024' });
+  const email = input({
+    type: 'email',
+    name: 'email',
+    autocomplete: 'username',
+    required: true,
+    maxlength: '254',
+    spellcheck: 'false',
+  });
+  const password = input({
+    type: 'password',
+    name: 'password',
+    autocomplete: 'current-password',
+    required: true,
+    maxlength: '1024',
+  });
   const submit = submitButton('Sign in', { class: 'btn btn-primary btn-block' });
   const errorSlot = h('div', { class: 'form-error' });
   const form = /** @type {HTMLFormElement} */ (
-    h('form', { class: 'auth-form', 'aria-labelledby': 'sign-in-title' }, field({ label: 'Email', control: email }), field({ label: 'Password', control: password }), errorSlot, submit)
+    h(
+      'form',
+      { class: 'auth-form', 'aria-labelledby': 'sign-in-title' },
+      field({ label: 'Email', control: email }),
+      field({ label: 'Password', control: password }),
+      errorSlot,
+      submit,
+    )
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -35,9 +55,25 @@ export function signInPage(root, options) {
   });
   const notice = options.notice ? banner(options.notice.kind, options.notice.message) : null;
   /** @param {string} path @param {string} text */
-  const link = (path, text) => h('a', { href: path, class: 'link', text, on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate(path)) } });
-  const footer = [h('p', { class: 'auth-footer' }, 'New here? ', link('/admin/signup', 'Create an account')), h('p', { class: 'auth-footer' }, 'Have an invitation? ', link('/admin/join', 'Join a workspace'))];
-  mount(root, authCard('sign-in-title', 'Sign in to the admin panel', 'Manage API keys and members of your workspace.', [notice, form, ...footer]));
+  const link = (path, text) =>
+    h('a', {
+      href: path,
+      class: 'link',
+      text,
+      on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate(path)) },
+    });
+  const footer = [
+    h('p', { class: 'auth-footer' }, 'New here? ', link('/admin/signup', 'Create an account')),
+    h('p', { class: 'auth-footer' }, 'Have an invitation? ', link('/admin/join', 'Join a workspace')),
+  ];
+  mount(
+    root,
+    authCard('sign-in-title', 'Sign in to the admin panel', 'Manage API keys and members of your workspace.', [
+      notice,
+      form,
+      ...footer,
+    ]),
+  );
   if (options.email) {
     email.value = options.email;
     password.focus();
@@ -51,7 +87,13 @@ export function signInPage(root, options) {
  * @param {string} titleId @param {string} title @param {string} subtitle @param {Array<Node | null>} children
  */
 export function authCard(titleId, title, subtitle, children) {
-  const logo = h('img', { src: new URL('./icon.svg', import.meta.url).pathname, alt: '', class: 'auth-logo', width: '40', height: '40' });
+  const logo = h('img', {
+    src: new URL('./icon.svg', import.meta.url).pathname,
+    alt: '',
+    class: 'auth-logo',
+    width: '40',
+    height: '40',
+  });
   return h(
     'main',
     { id: 'main', class: 'auth' },

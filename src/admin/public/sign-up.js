@@ -12,9 +12,29 @@ import { authCard } from './sign-in.js';
  */
 export function signUpPage(root, options) {
   const name = input({ type: 'text', name: 'name', autocomplete: 'name', required: true, maxlength: '200' });
-  const email = input({ type: 'email', name: 'email', autocomplete: 'username', required: true, maxlength: '254', spellcheck: 'false' });
-  const password = input({ type: 'password', name: 'password', autocomplete: 'new-password', required: true, minlength: '8', maxlength: '1024' });
-  const workspace = input({ type: 'text', name: 'workspace_name', autocomplete: 'organization', required: true, maxlength: '200' });
+  const email = input({
+    type: 'email',
+    name: 'email',
+    autocomplete: 'username',
+    required: true,
+    maxlength: '254',
+    spellcheck: 'false',
+  });
+  const password = input({
+    type: 'password',
+    name: 'password',
+    autocomplete: 'new-password',
+    required: true,
+    minlength: '8',
+    maxlength: '1024',
+  });
+  const workspace = input({
+    type: 'text',
+    name: 'workspace_name',
+    autocomplete: 'organization',
+    required: true,
+    maxlength: '200',
+  });
   const submit = submitButton('Create account', { class: 'btn btn-primary btn-block' });
   const errorSlot = h('div', { class: 'form-error' });
   const form = /** @type {HTMLFormElement} */ (
@@ -24,7 +44,11 @@ export function signUpPage(root, options) {
       field({ label: 'Your name', control: name }),
       field({ label: 'Email', control: email }),
       field({ label: 'Password', control: password, hint: 'At least 8 characters.' }),
-      field({ label: 'Workspace name', control: workspace, hint: 'Your team or company; you can invite others to it.' }),
+      field({
+        label: 'Workspace name',
+        control: workspace,
+        hint: 'Your team or company; you can invite others to it.',
+      }),
       errorSlot,
       submit,
     )
@@ -35,19 +59,38 @@ export function signUpPage(root, options) {
     submit.textContent = 'Creating account…';
     mount(errorSlot);
     try {
-      const body = { name: name.value.trim(), email: email.value.trim(), password: password.value, workspace_name: workspace.value.trim() };
+      const body = {
+        name: name.value.trim(),
+        email: email.value.trim(),
+        password: password.value,
+        workspace_name: workspace.value.trim(),
+      };
       const session = await options.api.signup(body);
       options.onSignedIn(session.login.access_token);
     } catch (error) {
-      mount(errorSlot, banner('error', error instanceof ApiProblem ? applyFieldErrors(form, error) : 'Creating the account failed.'));
+      mount(
+        errorSlot,
+        banner('error', error instanceof ApiProblem ? applyFieldErrors(form, error) : 'Creating the account failed.'),
+      );
       submit.disabled = false;
       submit.textContent = 'Create account';
       const invalid = /** @type {HTMLElement | null} */ (form.querySelector('[aria-invalid="true"]'));
       (invalid ?? name).focus();
     }
   });
-  const signIn = h('a', { href: '/admin', class: 'link', text: 'Sign in', on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate('/admin')) } });
+  const signIn = h('a', {
+    href: '/admin',
+    class: 'link',
+    text: 'Sign in',
+    on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), options.navigate('/admin')) },
+  });
   const subtitle = 'A new workspace, owned by you. Then create an API key for your agents.';
-  mount(root, authCard('sign-up-title', 'Create an account', subtitle, [form, h('p', { class: 'auth-footer' }, 'Already have an account? ', signIn)]));
+  mount(
+    root,
+    authCard('sign-up-title', 'Create an account', subtitle, [
+      form,
+      h('p', { class: 'auth-footer' }, 'Already have an account? ', signIn),
+    ]),
+  );
   name.focus();
 }

@@ -12,10 +12,24 @@ export function testEmailDialog(options) {
   const { connector } = options;
   const sandbox = connector.mode === 'sandbox';
   const d = openDialog({ title: 'Send a test email' });
-  const to = input({ type: 'email', name: 'to', required: true, maxlength: '254', autocomplete: 'email', spellcheck: 'false', value: options.defaultTo, placeholder: 'name@company.com' });
+  const to = input({
+    type: 'email',
+    name: 'to',
+    required: true,
+    maxlength: '254',
+    autocomplete: 'email',
+    spellcheck: 'false',
+    value: options.defaultTo,
+    placeholder: 'name@company.com',
+  });
   const errorSlot = h('div', { class: 'dialog-error' });
   const submit = submitButton('Send test email');
-  const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: 'Cancel', on: { click: () => d.close() } });
+  const cancel = h('button', {
+    type: 'button',
+    class: 'btn btn-secondary',
+    text: 'Cancel',
+    on: { click: () => d.close() },
+  });
   const where = sandbox
     ? 'Sandbox mode: nothing is delivered; the message lands in the sandbox mailbox on this page.'
     : 'This sends one real message through the connected account.';
@@ -23,7 +37,14 @@ export function testEmailDialog(options) {
     h(
       'form',
       { class: 'dialog-form' },
-      h('p', { class: 'dialog-text' }, 'One short message from ', h('strong', { text: connector.account_email }), ', to check that the connection works. ', where),
+      h(
+        'p',
+        { class: 'dialog-text' },
+        'One short message from ',
+        h('strong', { text: connector.account_email }),
+        ', to check that the connection works. ',
+        where,
+      ),
       field({ label: 'Recipient', control: to }),
       errorSlot,
       h('div', { class: 'dialog-actions' }, cancel, submit),
@@ -52,7 +73,10 @@ export function testEmailDialog(options) {
 function showSent(d, sent) {
   d.setTitle('Test email sent');
   const done = h('button', { type: 'button', class: 'btn btn-primary', text: 'Done', on: { click: () => d.close() } });
-  const note = sent.mode === 'sandbox' ? 'It was not delivered: find it in the sandbox mailbox on this page.' : `Check the inbox of ${sent.to}.`;
+  const note =
+    sent.mode === 'sandbox'
+      ? 'It was not delivered: find it in the sandbox mailbox on this page.'
+      : `Check the inbox of ${sent.to}.`;
   d.setContent(
     [
       banner('success', `Sent from ${sent.from} to ${sent.to}.`, { title: 'The provider accepted the message' }),

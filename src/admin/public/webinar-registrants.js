@@ -16,7 +16,8 @@ const PATH = '/admin/webinars';
 export function webinarRegistrantsPage(main, ctx) {
   document.title = 'Registrants · Webinars · Agent Platform';
   const state = { webinarId: new URLSearchParams(location.search).get('webinar_id'), load: 0 };
-  const description = 'Who registered for a webinar, through its public page or an agent, what mail each was sent, and who used their join link.';
+  const description =
+    'Who registered for a webinar, through its public page or an agent, what mail each was sent, and who used their join link.';
   const picker = h('div', { class: 'filters', role: 'group', 'aria-label': 'Webinar' });
   const card = h('section', { class: 'card', 'aria-label': 'Registrants' });
   mount(main, pageHeader({ title: 'Webinar registrants', description }), picker, card);
@@ -28,12 +29,23 @@ export function webinarRegistrantsPage(main, ctx) {
       const page = await ctx.api.listWebinars();
       if (!ctx.alive()) return;
       if (!page.data.length) {
-        mount(card, emptyState({ icon: 'users', title: 'No webinars yet', message: 'Schedule one with the schedule_webinar tool; its registrants show up here.' }));
+        mount(
+          card,
+          emptyState({
+            icon: 'users',
+            title: 'No webinars yet',
+            message: 'Schedule one with the schedule_webinar tool; its registrants show up here.',
+          }),
+        );
         return;
       }
       state.webinarId ??= page.data[0].id;
       const choices = page.data.map((/** @type {any} */ w) => ({ value: w.id, label: `${w.title} (${w.status})` }));
-      const chooser = select({ name: 'webinar', id: 'webinar-filter', class: 'input select select-sm' }, choices, state.webinarId);
+      const chooser = select(
+        { name: 'webinar', id: 'webinar-filter', class: 'input select select-sm' },
+        choices,
+        state.webinarId,
+      );
       chooser.addEventListener('change', () => {
         state.webinarId = chooser.value;
         history.replaceState(null, '', `${PATH}?webinar_id=${encodeURIComponent(chooser.value)}`);
@@ -42,7 +54,11 @@ export function webinarRegistrantsPage(main, ctx) {
       mount(picker, h('label', { class: 'label', for: chooser.id, text: 'Webinar' }), chooser);
       await load();
     } catch (error) {
-      if (ctx.alive() && !(error instanceof ApiProblem && error.status === 401)) mount(card, errorState(error instanceof Error ? error.message : String(error), () => void start()));
+      if (ctx.alive() && !(error instanceof ApiProblem && error.status === 401))
+        mount(
+          card,
+          errorState(error instanceof Error ? error.message : String(error), () => void start()),
+        );
     }
   }
 
@@ -56,17 +72,30 @@ export function webinarRegistrantsPage(main, ctx) {
       if (!ctx.alive() || current !== state.load) return;
       render(rows);
     } catch (error) {
-      if (ctx.alive() && current === state.load && !(error instanceof ApiProblem && error.status === 401)) mount(card, errorState(error instanceof Error ? error.message : String(error), () => void load()));
+      if (ctx.alive() && current === state.load && !(error instanceof ApiProblem && error.status === 401))
+        mount(
+          card,
+          errorState(error instanceof Error ? error.message : String(error), () => void load()),
+        );
     }
   }
 
   /** @param {any[]} rows */
   function render(rows) {
     if (!rows.length) {
-      mount(card, emptyState({ icon: 'users', title: 'No registrants yet', message: 'People who register on the webinar’s page, or that an agent adds, show up here.' }));
+      mount(
+        card,
+        emptyState({
+          icon: 'users',
+          title: 'No registrants yet',
+          message: 'People who register on the webinar’s page, or that an agent adds, show up here.',
+        }),
+      );
       return;
     }
-    const head = ['Email', 'Name', 'Source', 'Status', 'Registered', 'Mail', 'Joined'].map((t) => h('th', { scope: 'col', text: t }));
+    const head = ['Email', 'Name', 'Source', 'Status', 'Registered', 'Mail', 'Joined'].map((t) =>
+      h('th', { scope: 'col', text: t }),
+    );
     const table = h(
       'table',
       { class: 'table' },
@@ -74,7 +103,11 @@ export function webinarRegistrantsPage(main, ctx) {
       h('thead', null, h('tr', null, head)),
       h('tbody', null, rows.map(registrantRow)),
     );
-    const footer = h('div', { class: 'card-footer footer-row' }, h('span', { text: `${rows.length} ${rows.length === 1 ? 'registrant' : 'registrants'}` }));
+    const footer = h(
+      'div',
+      { class: 'card-footer footer-row' },
+      h('span', { text: `${rows.length} ${rows.length === 1 ? 'registrant' : 'registrants'}` }),
+    );
     mount(card, h('div', { class: 'table-wrap' }, table), footer);
   }
 }
@@ -88,15 +121,32 @@ function registrantRow(r) {
     h('td', { text: r.email }),
     h('td', { text: name || '—' }),
     h('td', { text: r.source === 'page' ? 'Registration page' : 'Agent / API' }),
-    h('td', null, badge(r.status === 'registered' ? 'Registered' : 'Removed', r.status === 'registered' ? 'green' : 'gray')),
+    h(
+      'td',
+      null,
+      badge(r.status === 'registered' ? 'Registered' : 'Removed', r.status === 'registered' ? 'green' : 'gray'),
+    ),
     h('td', null, timeElement(r.registered_at)),
     h('td', null, mailList(r.mail ?? [])),
     h('td', null, r.joined_at ? timeElement(r.joined_at) : h('span', { class: 'muted', text: 'Not yet' })),
   );
 }
 
-const MAIL_KINDS = { confirmation: 'Confirmation', update: 'Update', cancellation: 'Cancellation', reminder_24h: '24 h reminder', reminder_1h: '1 h reminder' };
-const MAIL_TONES = { sent: 'green', queued: 'gray', sending: 'indigo', failed: 'red', uncertain: 'amber', skipped: 'gray' };
+const MAIL_KINDS = {
+  confirmation: 'Confirmation',
+  update: 'Update',
+  cancellation: 'Cancellation',
+  reminder_24h: '24 h reminder',
+  reminder_1h: '1 h reminder',
+};
+const MAIL_TONES = {
+  sent: 'green',
+  queued: 'gray',
+  sending: 'indigo',
+  failed: 'red',
+  uncertain: 'amber',
+  skipped: 'gray',
+};
 
 /** Each mail as "<kind>: <status>", the reason (and the provider's words) in its tooltip. @param {any[]} mail */
 function mailList(mail) {
@@ -108,7 +158,11 @@ function mailList(mail) {
       const why = [m.reason, m.detail].filter(Boolean).join(': ');
       const kind = /** @type {Record<string, string>} */ (MAIL_KINDS)[m.kind] ?? m.kind;
       const tone = /** @type {Record<string, string>} */ (MAIL_TONES)[m.status] ?? 'gray';
-      return h('li', why ? { title: why } : null, badge(`${kind}: ${m.status}${m.reason ? ` (${m.reason})` : ''}`, tone));
+      return h(
+        'li',
+        why ? { title: why } : null,
+        badge(`${kind}: ${m.status}${m.reason ? ` (${m.reason})` : ''}`, tone),
+      );
     }),
   );
 }

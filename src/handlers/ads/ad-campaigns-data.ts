@@ -6,7 +6,15 @@ import type { Ids } from '../../deps.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
 import type { PageBound } from '../../db/paging.ts';
 
-export type AdCampaignStatus = 'draft' | 'launching' | 'pending_review' | 'active' | 'disapproved' | 'paused' | 'completed' | 'archived';
+export type AdCampaignStatus =
+  | 'draft'
+  | 'launching'
+  | 'pending_review'
+  | 'active'
+  | 'disapproved'
+  | 'paused'
+  | 'completed'
+  | 'archived';
 
 export interface AdTargeting {
   countries: string[];
@@ -23,7 +31,15 @@ export interface AdCreative {
   call_to_action: CallToAction;
 }
 
-export type CallToAction = 'LEARN_MORE' | 'SIGN_UP' | 'SHOP_NOW' | 'CONTACT_US' | 'BOOK_TRAVEL' | 'DOWNLOAD' | 'GET_QUOTE' | 'SUBSCRIBE';
+export type CallToAction =
+  | 'LEARN_MORE'
+  | 'SIGN_UP'
+  | 'SHOP_NOW'
+  | 'CONTACT_US'
+  | 'BOOK_TRAVEL'
+  | 'DOWNLOAD'
+  | 'GET_QUOTE'
+  | 'SUBSCRIBE';
 
 /** Ids of what the launch created at the platform: page, campaign, ad_set, then creative_N and ad_N per creative (from 1). */
 export type PlatformIds = Record<string, string>;
@@ -73,7 +89,12 @@ export interface NewAdCampaign extends AdCampaignFields {
   now: Date;
 }
 
-export async function insertAdCampaign(q: Queryable, workspaceId: string, ids: Ids, f: NewAdCampaign): Promise<AdCampaignRow> {
+export async function insertAdCampaign(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  f: NewAdCampaign,
+): Promise<AdCampaignRow> {
   const sql = query(q);
   const [row] = await sql<AdCampaignRow[]>`
     insert into ad_campaigns (id, workspace_id, connector_id, name, objective, status, mode, daily_budget_minor, currency, start_at, end_at,
@@ -84,14 +105,23 @@ export async function insertAdCampaign(q: Queryable, workspaceId: string, ids: I
   return row;
 }
 
-export async function findAdCampaign(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AdCampaignRow | undefined> {
+export async function findAdCampaign(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<AdCampaignRow | undefined> {
   const sql = query(q);
   const [row] = await sql<AdCampaignRow[]>`
     select ${columns(q)} from ad_campaigns where id = ${id} and workspace_id = ${workspaceId} ${options.forUpdate ? sql`for update` : sql``}`;
   return row;
 }
 
-export function listAdCampaignRows(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; statuses?: AdCampaignStatus[] }): Promise<AdCampaignRow[]> {
+export function listAdCampaignRows(
+  q: Queryable,
+  workspaceId: string,
+  page: { limit: number; before?: PageBound; statuses?: AdCampaignStatus[] },
+): Promise<AdCampaignRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<AdCampaignRow[]>`
@@ -116,7 +146,7 @@ export async function updateAdCampaignFields(
   const [row] = await sql<AdCampaignRow[]>`
     update ad_campaigns set name = ${f.name}, objective = ${f.objective}, daily_budget_minor = ${f.daily_budget_minor}, currency = ${f.currency},
       start_at = ${f.start_at}, end_at = ${f.end_at}, targeting = ${sql.json(f.targeting as never)}, creatives = ${sql.json(f.creatives as never)},
-      ${options.platformIds ? sql`platform_ids = ${sql.json(options.platformIds as never)},` : sql``}
+      ${options.platformIds ? sql`platform_ids = ${sql.json(options.platformIds)},` : sql``}
       updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId} and status = any(${sql.array(options.from ?? ['draft'])})
     returning ${columns(q)}`;
@@ -133,7 +163,14 @@ export interface AdCampaignChange {
 }
 
 /** Moves a campaign whose status is one of `from`; undefined when it is not (someone else moved it). */
-export async function changeAdCampaign(q: Queryable, workspaceId: string, id: string, from: AdCampaignStatus[], change: AdCampaignChange, now: Date): Promise<AdCampaignRow | undefined> {
+export async function changeAdCampaign(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  from: AdCampaignStatus[],
+  change: AdCampaignChange,
+  now: Date,
+): Promise<AdCampaignRow | undefined> {
   const sql = query(q);
   const d = change.delivery;
   const [row] = await sql<AdCampaignRow[]>`
@@ -151,10 +188,16 @@ export async function changeAdCampaign(q: Queryable, workspaceId: string, id: st
 }
 
 /** Records one object the launch created at the platform (in the launch step's transaction). */
-export async function recordPlatformId(q: Queryable, workspaceId: string, id: string, key: string, platformId: string): Promise<void> {
+export async function recordPlatformId(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  key: string,
+  platformId: string,
+): Promise<void> {
   const sql = query(q);
   await sql`
-    update ad_campaigns set platform_ids = platform_ids || ${sql.json({ [key]: platformId } as never)}
+    update ad_campaigns set platform_ids = platform_ids || ${sql.json({ [key]: platformId })}
     where id = ${id} and workspace_id = ${workspaceId}`;
 }
 

@@ -16,10 +16,18 @@ const LOCAL_ONLY = 'archived_locally_only';
  * service's view), with `note` saying its platform objects were left as they were; archiving it again
  * once the connector is back archives them at the platform too.
  */
-export async function archiveAdCampaign(deps: Deps, actor: Actor, id: string): Promise<{ row: AdCampaignRow; note?: string }> {
+export async function archiveAdCampaign(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+): Promise<{ row: AdCampaignRow; note?: string }> {
   const c = await requireCampaign(deps.db.sql, actor.workspaceId, id);
   if (c.status === 'archived' && c.status_reason !== LOCAL_ONLY) return { row: c };
-  if (c.status === 'launching' && c.status_reason !== NEEDS_RECONNECTION) throw new ApiError('ad_campaign_state_conflict', `Campaign ${id} is being launched; archive it once get_ad_campaign shows pending_review.`);
+  if (c.status === 'launching' && c.status_reason !== NEEDS_RECONNECTION)
+    throw new ApiError(
+      'ad_campaign_state_conflict',
+      `Campaign ${id} is being launched; archive it once get_ad_campaign shows pending_review.`,
+    );
   let note: string | undefined;
   if (c.platform_ids.campaign) {
     try {
@@ -30,7 +38,10 @@ export async function archiveAdCampaign(deps: Deps, actor: Actor, id: string): P
     }
   }
   if (c.status === 'archived' && note) return { row: await requireCampaign(deps.db.sql, actor.workspaceId, id), note };
-  return { row: await transition(deps, actor, c, [c.status], 'archived', 'ad_campaign.archived', note ? LOCAL_ONLY : null), note };
+  return {
+    row: await transition(deps, actor, c, [c.status], 'archived', 'ad_campaign.archived', note ? LOCAL_ONLY : null),
+    note,
+  };
 }
 
 export async function handle(input: ArchiveAdCampaignInput, ctx: HandlerContext): Promise<ArchiveAdCampaignOutput> {

@@ -10,14 +10,22 @@ import { campaignFields, type AdCampaignInput } from './campaign-input.ts';
 import { adCampaignBody, adCampaignEventData } from './wire.ts';
 
 /** A draft on a meta_ads connector of the workspace (connected or not yet: launching needs it connected). */
-export async function createAdCampaign(deps: Deps, actor: Actor, input: AdCampaignInput & { connector_id: string }): Promise<AdCampaignRow> {
+export async function createAdCampaign(
+  deps: Deps,
+  actor: Actor,
+  input: AdCampaignInput & { connector_id: string },
+): Promise<AdCampaignRow> {
   const fields = campaignFields(input);
   const connector = await findConnector(deps.db.sql, actor.workspaceId, input.connector_id);
   if (!connector) throw new ApiError('not_found', `No connector ${input.connector_id} in this workspace.`);
   if (connector.provider !== 'meta_ads') {
-    throw new ApiError('validation_failed', `Connector ${connector.id} is a ${connector.provider} connector; ads need one made with start_connector_oauth {provider: "meta_ads"}.`, {
-      errors: [{ field: 'connector_id', code: 'wrong_provider', message: 'a meta_ads connector' }],
-    });
+    throw new ApiError(
+      'validation_failed',
+      `Connector ${connector.id} is a ${connector.provider} connector; ads need one made with start_connector_oauth {provider: "meta_ads"}.`,
+      {
+        errors: [{ field: 'connector_id', code: 'wrong_provider', message: 'a meta_ads connector' }],
+      },
+    );
   }
   return deps.db.sql.begin(async (tx) => {
     const row = await insertAdCampaign(tx, actor.workspaceId, deps.ids, {

@@ -15,7 +15,12 @@ import { adCampaignEventData } from './wire.ts';
 
 export type AdCampaignPatch = Partial<AdCampaignInput> & { confirm?: BudgetConfirmation };
 
-export async function editPausedCampaign(deps: Deps, actor: Actor, current: AdCampaignRow, patch: AdCampaignPatch): Promise<AdCampaignRow> {
+export async function editPausedCampaign(
+  deps: Deps,
+  actor: Actor,
+  current: AdCampaignRow,
+  patch: AdCampaignPatch,
+): Promise<AdCampaignRow> {
   const next = campaignFields(patchedInput(current, patch));
   const fixed = [
     next.objective !== current.objective && 'objective',
@@ -24,21 +29,48 @@ export async function editPausedCampaign(deps: Deps, actor: Actor, current: AdCa
     current.end_at && !next.end_at && 'end_at (it cannot be removed)',
   ].filter(Boolean);
   if (fixed.length) {
-    throw new ApiError('ad_campaign_state_conflict', `Campaign ${current.id} was launched: ${fixed.join(', ')} can no longer change. Archive it and create another to change them.`);
+    throw new ApiError(
+      'ad_campaign_state_conflict',
+      `Campaign ${current.id} was launched: ${fixed.join(', ')} can no longer change. Archive it and create another to change them.`,
+    );
   }
   if (next.daily_budget_minor !== current.daily_budget_minor) {
     const c = patch.confirm;
     if (c?.daily_budget_minor !== next.daily_budget_minor || c.currency !== next.currency) {
-      throw new ApiError('budget_confirmation_mismatch', `Nothing was changed: a new daily budget spends once the campaign resumes, so confirm must repeat it exactly, {daily_budget_minor: ${next.daily_budget_minor}, currency: "${next.currency}"}, after the human agreed to spend it.`, {
-        errors: [{ field: 'confirm', code: 'budget_confirmation_mismatch', message: `expected ${next.daily_budget_minor} ${next.currency}` }],
-      });
+      throw new ApiError(
+        'budget_confirmation_mismatch',
+        `Nothing was changed: a new daily budget spends once the campaign resumes, so confirm must repeat it exactly, {daily_budget_minor: ${next.daily_budget_minor}, currency: "${next.currency}"}, after the human agreed to spend it.`,
+        {
+          errors: [
+            {
+              field: 'confirm',
+              code: 'budget_confirmation_mismatch',
+              message: `expected ${next.daily_budget_minor} ${next.currency}`,
+            },
+          ],
+        },
+      );
     }
   }
   const platformIds = await pushEdit(deps, current, next);
   const row = await deps.db.sql.begin(async (tx) => {
-    const updated = await updateAdCampaignFields(tx, actor.workspaceId, current.id, next, deps.clock.now(), { from: ['paused'], platformIds });
-    if (!updated) throw new ApiError('ad_campaign_state_conflict', `Campaign ${current.id} changed while its edit was sent to the platform; get it again.`);
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'ad_campaign.updated', adCampaignEventData(updated));
+    const updated = await updateAdCampaignFields(tx, actor.workspaceId, current.id, next, deps.clock.now(), {
+      from: ['paused'],
+      platformIds,
+    });
+    if (!updated)
+      throw new ApiError(
+        'ad_campaign_state_conflict',
+        `Campaign ${current.id} changed while its edit was sent to the platform; get it again.`,
+      );
+    await recordEvent(
+      deps,
+      tx,
+      actor.workspaceId,
+      eventActor(actor),
+      'ad_campaign.updated',
+      adCampaignEventData(updated),
+    );
     return updated;
   });
   deps.resourceWatch.changed(current.id);

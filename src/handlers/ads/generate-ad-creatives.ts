@@ -10,7 +10,11 @@ import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 /** run_agent with the ad-copy-writer: the run engine writes the creatives. */
-export function generateAdCreatives(deps: Deps, actor: Actor, request: z.input<typeof adCopyInput>): Promise<AgentRunRow> {
+export function generateAdCreatives(
+  deps: Deps,
+  actor: Actor,
+  request: z.input<typeof adCopyInput>,
+): Promise<AgentRunRow> {
   return runAgent(deps, actor, { agentId: adCopyWriter.slug, input: request });
 }
 

@@ -13,7 +13,8 @@ export type ListAdCampaignsRequest = ListAdCampaignsInput['query'];
 export function listAdCampaigns(deps: Deps, actor: Actor, request: ListAdCampaignsRequest) {
   return listPage(request, {
     scope: cursorScope(deps.auth, 'list_ad_campaigns', actor.workspaceId),
-    fetch: ({ limit, after }) => listAdCampaignRows(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], before: after, limit }),
+    fetch: ({ limit, after }) =>
+      listAdCampaignRows(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], before: after, limit }),
     toItem: adCampaignBody,
     position: byCreation,
   });

@@ -14,7 +14,11 @@ export async function pauseAdCampaign(deps: Deps, actor: Actor, id: string): Pro
   const c = await requireCampaign(deps.db.sql, actor.workspaceId, id);
   if (c.status === 'paused') return c;
   const from: AdCampaignStatus[] = ['pending_review', 'active', 'disapproved'];
-  if (!from.includes(c.status)) throw new ApiError('ad_campaign_state_conflict', `Only a launched campaign can be paused; campaign ${id} is ${c.status}${c.status === 'launching' ? ' (wait until get_ad_campaign shows pending_review)' : ''}.`);
+  if (!from.includes(c.status))
+    throw new ApiError(
+      'ad_campaign_state_conflict',
+      `Only a launched campaign can be paused; campaign ${id} is ${c.status}${c.status === 'launching' ? ' (wait until get_ad_campaign shows pending_review)' : ''}.`,
+    );
   await setPlatformStatus(deps, c, 'PAUSED');
   return transition(deps, actor, c, from, 'paused', 'ad_campaign.paused', 'paused_by_user');
 }

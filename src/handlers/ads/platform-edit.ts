@@ -15,7 +15,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export async function pushEdit(deps: Deps, current: AdCampaignRow, next: AdCampaignFields): Promise<PlatformIds> {
   const session = await platformSession(deps, current);
   const ids = { ...current.platform_ids };
-  const post = (id: string, fields: Record<string, unknown>) => session.call((token) => graphPost(deps.connectors.meta, token, id, fields));
+  const post = (id: string, fields: Record<string, unknown>) =>
+    session.call((token) => graphPost(deps.connectors.meta, token, id, fields));
   const targetingChanged = !same(current.targeting, next.targeting);
   const interests = targetingChanged ? await resolveInterests(deps, session, next.targeting.interests) : [];
   if (next.name !== current.name) await post(ids.campaign, { name: platformTag({ id: current.id, name: next.name }) });
@@ -29,13 +30,24 @@ export async function pushEdit(deps: Deps, current: AdCampaignRow, next: AdCampa
   return ids;
 }
 
-async function replaceCreatives(deps: Deps, session: PlatformSession, current: AdCampaignRow, next: AdCampaignFields, ids: PlatformIds): Promise<void> {
+async function replaceCreatives(
+  deps: Deps,
+  session: PlatformSession,
+  current: AdCampaignRow,
+  next: AdCampaignFields,
+  ids: PlatformIds,
+): Promise<void> {
   const account = current.ad_account_id ?? session.connector.account_email;
-  if (!account || !ids.page) throw new ApiError('ad_campaign_state_conflict', `Campaign ${current.id} has no ad account or page at the platform; its creatives cannot be replaced.`);
+  if (!account || !ids.page)
+    throw new ApiError(
+      'ad_campaign_state_conflict',
+      `Campaign ${current.id} has no ad account or page at the platform; its creatives cannot be replaced.`,
+    );
   const meta = deps.connectors.meta;
   const create = async (edge: string, fields: Record<string, unknown>) => {
     const created = await session.call((token) => graphPost(meta, token, `${account}/${edge}`, fields));
-    if (typeof created.id !== 'string') throw new ApiError('provider_unavailable', `The ads platform created an object of ${edge} without an id.`);
+    if (typeof created.id !== 'string')
+      throw new ApiError('provider_unavailable', `The ads platform created an object of ${edge} without an id.`);
     return created.id;
   };
   const tag = platformTag({ id: current.id, name: next.name });
@@ -46,7 +58,12 @@ async function replaceCreatives(deps: Deps, session: PlatformSession, current: A
       await session.call((token) => graphPost(meta, token, ids[`ad_${n}`], { creative: { creative_id: creative } }));
     } else {
       // Created paused like every ad, then active: the campaign stays paused until resume_ad_campaign.
-      ids[`ad_${n}`] = await create('ads', { name: `${tag} #${n}`, adset_id: ids.ad_set, creative: { creative_id: creative }, status: 'PAUSED' });
+      ids[`ad_${n}`] = await create('ads', {
+        name: `${tag} #${n}`,
+        adset_id: ids.ad_set,
+        creative: { creative_id: creative },
+        status: 'PAUSED',
+      });
       await session.call((token) => graphPost(meta, token, ids[`ad_${n}`], { status: 'ACTIVE' }));
     }
     ids[`creative_${n}`] = creative;

@@ -26,21 +26,34 @@ export interface PlatformInterest {
 }
 
 /** Each interest name as the platform's interest (same name, any case), or a 400 naming those it does not know. */
-export async function resolveInterests(deps: Deps, session: PlatformSession, names: string[] = []): Promise<PlatformInterest[]> {
+export async function resolveInterests(
+  deps: Deps,
+  session: PlatformSession,
+  names: string[] = [],
+): Promise<PlatformInterest[]> {
   const found: PlatformInterest[] = [];
   const unknown: string[] = [];
   for (const name of names) {
-    const body = await session.call((token) => graphGet(deps.connectors.meta, token, 'search', { type: 'adinterest', q: name, limit: '25' }));
+    const body = await session.call((token) =>
+      graphGet(deps.connectors.meta, token, 'search', { type: 'adinterest', q: name, limit: '25' }),
+    );
     const hits = (Array.isArray(body.data) ? body.data : []) as Array<{ id?: unknown; name?: unknown }>;
-    const hit = hits.find((h) => typeof h.id === 'string' && typeof h.name === 'string' && h.name.toLowerCase() === name.trim().toLowerCase());
+    const hit = hits.find(
+      (h) =>
+        typeof h.id === 'string' && typeof h.name === 'string' && h.name.toLowerCase() === name.trim().toLowerCase(),
+    );
     if (hit) found.push({ id: hit.id as string, name: hit.name as string });
     else unknown.push(name);
   }
   if (unknown.length) {
     const list = unknown.map((n) => `"${n}"`).join(', ');
-    throw new ApiError('validation_failed', `Meta does not know the interest${unknown.length > 1 ? 's' : ''} ${list}; nothing was sent to the platform. Use Meta's own interest names (as in Ads Manager's detailed targeting) or remove them with update_ad_campaign.`, {
-      errors: unknown.map((n) => ({ field: 'targeting.interests', code: 'unknown_interest', message: n })),
-    });
+    throw new ApiError(
+      'validation_failed',
+      `Meta does not know the interest${unknown.length > 1 ? 's' : ''} ${list}; nothing was sent to the platform. Use Meta's own interest names (as in Ads Manager's detailed targeting) or remove them with update_ad_campaign.`,
+      {
+        errors: unknown.map((n) => ({ field: 'targeting.interests', code: 'unknown_interest', message: n })),
+      },
+    );
   }
   return found;
 }
@@ -72,14 +85,30 @@ export const creativeFields = (c: AdCreative, name: string, pageId: string) => (
   name,
   object_story_spec: {
     page_id: pageId,
-    link_data: { link: c.link_url, message: c.primary_text, name: c.headline, ...(c.description && { description: c.description }), call_to_action: { type: c.call_to_action, value: { link: c.link_url } } },
+    link_data: {
+      link: c.link_url,
+      message: c.primary_text,
+      name: c.headline,
+      ...(c.description && { description: c.description }),
+      call_to_action: { type: c.call_to_action, value: { link: c.link_url } },
+    },
   },
 });
 
 /** The object of `edge` named exactly `name` in the ad account, if a launch before this one created it. */
-export async function findByName(deps: Deps, session: PlatformSession, account: string, edge: string, name: string): Promise<string | undefined> {
+export async function findByName(
+  deps: Deps,
+  session: PlatformSession,
+  account: string,
+  edge: string,
+  name: string,
+): Promise<string | undefined> {
   const filtering = JSON.stringify([{ field: 'name', operator: 'EQUAL', value: name }]);
-  const body = await session.call((token) => graphGet(deps.connectors.meta, token, `${account}/${edge}`, { fields: 'id,name', filtering, limit: '2' }));
-  const hit = (Array.isArray(body.data) ? body.data : []).find((o: { id?: unknown; name?: unknown }) => o.name === name && typeof o.id === 'string') as { id: string } | undefined;
+  const body = await session.call((token) =>
+    graphGet(deps.connectors.meta, token, `${account}/${edge}`, { fields: 'id,name', filtering, limit: '2' }),
+  );
+  const hit = (Array.isArray(body.data) ? body.data : []).find(
+    (o: { id?: unknown; name?: unknown }) => o.name === name && typeof o.id === 'string',
+  ) as { id: string } | undefined;
   return hit?.id;
 }

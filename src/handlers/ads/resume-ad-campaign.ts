@@ -18,7 +18,11 @@ export async function resumeAdCampaign(deps: Deps, actor: Actor, id: string): Pr
   const c = await requireCampaign(deps.db.sql, actor.workspaceId, id);
   if (c.status === 'launching' && c.status_reason === NEEDS_RECONNECTION) return continueLaunch(deps, actor, c);
   if (c.status === 'active' || c.status === 'pending_review' || c.status === 'launching') return c;
-  if (c.status !== 'paused') throw new ApiError('ad_campaign_state_conflict', `Only a paused campaign can be resumed; campaign ${id} is ${c.status}${c.status === 'draft' ? ' (launch it)' : ''}.`);
+  if (c.status !== 'paused')
+    throw new ApiError(
+      'ad_campaign_state_conflict',
+      `Only a paused campaign can be resumed; campaign ${id} is ${c.status}${c.status === 'draft' ? ' (launch it)' : ''}.`,
+    );
   await setPlatformStatus(deps, c, 'ACTIVE');
   const resumed = await transition(deps, actor, c, ['paused'], 'active', 'ad_campaign.resumed', null);
   return (await syncAdCampaign(deps, actor.workspaceId, id).catch(() => undefined)) ?? resumed;
@@ -28,9 +32,23 @@ export async function resumeAdCampaign(deps: Deps, actor: Actor, id: string): Pr
 async function continueLaunch(deps: Deps, actor: Actor, c: AdCampaignRow): Promise<AdCampaignRow> {
   await platformSession(deps, c);
   const row = await deps.db.sql.begin(async (tx) => {
-    const changed = await changeAdCampaign(tx, actor.workspaceId, c.id, ['launching'], { statusReason: null }, deps.clock.now());
+    const changed = await changeAdCampaign(
+      tx,
+      actor.workspaceId,
+      c.id,
+      ['launching'],
+      { statusReason: null },
+      deps.clock.now(),
+    );
     if (!changed) throw new ApiError('ad_campaign_state_conflict', `Campaign ${c.id} changed meanwhile; get it again.`);
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'ad_campaign.resumed', adCampaignEventData(changed));
+    await recordEvent(
+      deps,
+      tx,
+      actor.workspaceId,
+      eventActor(actor),
+      'ad_campaign.resumed',
+      adCampaignEventData(changed),
+    );
     await deps.jobs.enqueue(launchAdCampaignJob, { workspace_id: actor.workspaceId, campaign_id: c.id }, { tx });
     return changed;
   });
@@ -40,5 +58,8 @@ async function continueLaunch(deps: Deps, actor: Actor, c: AdCampaignRow): Promi
 }
 
 export async function handle(input: ResumeAdCampaignInput, ctx: HandlerContext): Promise<ResumeAdCampaignOutput> {
-  return { status: 200, body: adCampaignBody(await resumeAdCampaign(ctx.deps, actorFrom(ctx), input.path.campaign_id)) };
+  return {
+    status: 200,
+    body: adCampaignBody(await resumeAdCampaign(ctx.deps, actorFrom(ctx), input.path.campaign_id)),
+  };
 }

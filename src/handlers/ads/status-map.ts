@@ -10,7 +10,8 @@ const ENDED = new Set(['ARCHIVED', 'DELETED']);
 export function statusFromAds(effective: string[], endAt: Date | null, now: Date): AdCampaignStatus {
   if (effective.includes('DISAPPROVED')) return 'disapproved';
   if (effective.some((s) => REVIEW.has(s))) return 'pending_review';
-  if (effective.some((s) => s === 'ACTIVE' || s === 'WITH_ISSUES')) return endAt && endAt.getTime() <= now.getTime() ? 'completed' : 'active';
+  if (effective.some((s) => s === 'ACTIVE' || s === 'WITH_ISSUES'))
+    return endAt && endAt.getTime() <= now.getTime() ? 'completed' : 'active';
   if (effective.length && effective.every((s) => ENDED.has(s))) return 'archived';
   if (effective.some((s) => PAUSED.has(s))) return endAt && endAt.getTime() <= now.getTime() ? 'completed' : 'paused';
   return 'pending_review';
@@ -18,11 +19,27 @@ export function statusFromAds(effective: string[], endAt: Date | null, now: Date
 
 /** The reason an ad gives for its disapproval (or its issues): issues_info, else ad_review_feedback. */
 export function reasonFromAd(ad: Record<string, unknown>): string | null {
-  const issues = Array.isArray(ad.issues_info) ? (ad.issues_info as Array<{ error_message?: unknown; error_summary?: unknown }>) : [];
-  const fromIssues = issues.map((i) => (typeof i.error_message === 'string' ? i.error_message : typeof i.error_summary === 'string' ? i.error_summary : '')).filter(Boolean);
+  const issues = Array.isArray(ad.issues_info)
+    ? (ad.issues_info as Array<{ error_message?: unknown; error_summary?: unknown }>)
+    : [];
+  const fromIssues = issues
+    .map((i) =>
+      typeof i.error_message === 'string'
+        ? i.error_message
+        : typeof i.error_summary === 'string'
+          ? i.error_summary
+          : '',
+    )
+    .filter(Boolean);
   if (fromIssues.length) return fromIssues.join('; ').slice(0, 1000);
   const feedback = (ad.ad_review_feedback as { global?: Record<string, unknown> } | undefined)?.global;
-  if (feedback && typeof feedback === 'object') return Object.entries(feedback).map(([k, v]) => `${k}: ${String(v)}`).join('; ').slice(0, 1000) || null;
+  if (feedback && typeof feedback === 'object')
+    return (
+      Object.entries(feedback)
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join('; ')
+        .slice(0, 1000) || null
+    );
   return null;
 }
 

@@ -2,7 +2,13 @@
 // with its reason, pauses) and the campaign's lifetime insights (spend in minor units, impressions,
 // clicks). Run by a cron job every few minutes, and once right after a launch.
 import { z } from 'zod';
-import { campaignsToSync, changeAdCampaign, findAdCampaign, type AdCampaignRow, type AdCampaignStatus } from './ad-campaigns-data.ts';
+import {
+  campaignsToSync,
+  changeAdCampaign,
+  findAdCampaign,
+  type AdCampaignRow,
+  type AdCampaignStatus,
+} from './ad-campaigns-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { graphGet } from '../connectors/meta/graph-client.ts';
@@ -42,15 +48,31 @@ export async function syncDueCampaigns(deps: Deps): Promise<number> {
   return synced;
 }
 
-export async function syncAdCampaign(deps: Deps, workspaceId: string, campaignId: string): Promise<AdCampaignRow | undefined> {
+export async function syncAdCampaign(
+  deps: Deps,
+  workspaceId: string,
+  campaignId: string,
+): Promise<AdCampaignRow | undefined> {
   const campaign = await findAdCampaign(deps.db.sql, workspaceId, campaignId);
   if (!campaign || !SYNCED.includes(campaign.status) || !campaign.platform_ids.ad_1) return campaign;
   const meta = deps.connectors.meta;
   const session = await platformSession(deps, campaign);
-  const adIds = Object.keys(campaign.platform_ids).filter((k) => /^ad_\d+$/.test(k)).map((k) => campaign.platform_ids[k]);
+  const adIds = Object.keys(campaign.platform_ids)
+    .filter((k) => /^ad_\d+$/.test(k))
+    .map((k) => campaign.platform_ids[k]);
   const ads = [];
-  for (const id of adIds) ads.push(await session.call((token) => graphGet(meta, token, id, { fields: 'id,status,effective_status,issues_info,ad_review_feedback' })));
-  const insights = await session.call((token) => graphGet(meta, token, `${campaign.platform_ids.campaign}/insights`, { fields: 'spend,impressions,clicks', date_preset: 'maximum' }));
+  for (const id of adIds)
+    ads.push(
+      await session.call((token) =>
+        graphGet(meta, token, id, { fields: 'id,status,effective_status,issues_info,ad_review_feedback' }),
+      ),
+    );
+  const insights = await session.call((token) =>
+    graphGet(meta, token, `${campaign.platform_ids.campaign}/insights`, {
+      fields: 'spend,impressions,clicks',
+      date_preset: 'maximum',
+    }),
+  );
   const effective = ads.map((a) => String(a.effective_status ?? ''));
   const now = deps.clock.now();
   const status = statusFromAds(effective, campaign.end_at, now);
@@ -64,8 +86,23 @@ export async function syncAdCampaign(deps: Deps, workspaceId: string, campaignId
   };
   const statusReason = disapproved ? (reasonFromAd(disapproved) ?? 'disapproved without a reason given') : null;
   const row = await deps.db.sql.begin(async (tx) => {
-    const changed = await changeAdCampaign(tx, workspaceId, campaignId, [campaign.status], { status, effectiveStatus: effective.join(',') || null, statusReason, delivery }, now);
-    if (changed && changed.status !== campaign.status) await recordEvent(deps, tx, workspaceId, { type: 'system', id: null }, `ad_campaign.${changed.status}`, adCampaignEventData(changed));
+    const changed = await changeAdCampaign(
+      tx,
+      workspaceId,
+      campaignId,
+      [campaign.status],
+      { status, effectiveStatus: effective.join(',') || null, statusReason, delivery },
+      now,
+    );
+    if (changed && changed.status !== campaign.status)
+      await recordEvent(
+        deps,
+        tx,
+        workspaceId,
+        { type: 'system', id: null },
+        `ad_campaign.${changed.status}`,
+        adCampaignEventData(changed),
+      );
     return changed;
   });
   if (row && row.status !== campaign.status) deps.resourceWatch.changed(campaignId);

@@ -25,7 +25,9 @@ export const adCampaignBody = (c: AdCampaignRow) => ({
     impressions: Number(c.impressions),
     clicks: Number(c.clicks),
     synced_at: iso(c.synced_at),
-    ...(c.mode === 'sandbox' && { note: 'Sandbox mode: nothing was created at Meta and no ads are delivered, so delivery stays zero.' }),
+    ...(c.mode === 'sandbox' && {
+      note: 'Sandbox mode: nothing was created at Meta and no ads are delivered, so delivery stays zero.',
+    }),
   },
   created_at: c.created_at.toISOString(),
   updated_at: c.updated_at.toISOString(),

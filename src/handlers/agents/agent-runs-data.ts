@@ -81,7 +81,12 @@ export interface NewRun {
 
 export async function insertRun(q: Queryable, workspaceId: string, ids: Ids, fields: NewRun): Promise<AgentRunRow> {
   const sql = query(q);
-  const steps: RunStep[] = fields.steps.map((name) => ({ name, status: 'pending', started_at: null, finished_at: null }));
+  const steps: RunStep[] = fields.steps.map((name) => ({
+    name,
+    status: 'pending',
+    started_at: null,
+    finished_at: null,
+  }));
   const [row] = await sql<AgentRunRow[]>`
     insert into agent_runs (id, workspace_id, agent_id, agent_slug, agent_version, status, input, actor, steps, created_at, updated_at)
     values (${ids.make('run')}, ${workspaceId}, ${fields.agent.id}, ${fields.agent.slug}, ${fields.agent.version}, 'queued',
@@ -90,7 +95,12 @@ export async function insertRun(q: Queryable, workspaceId: string, ids: Ids, fie
   return row;
 }
 
-export async function findRun(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AgentRunRow | undefined> {
+export async function findRun(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<AgentRunRow | undefined> {
   const sql = query(q);
   const [row] = await sql<AgentRunRow[]>`
     select ${columns(q)} from agent_runs where workspace_id = ${workspaceId} and id = ${id}
@@ -98,7 +108,11 @@ export async function findRun(q: Queryable, workspaceId: string, id: string, opt
   return row;
 }
 
-export function listRuns(q: Queryable, workspaceId: string, page: { statuses: RunStatus[]; agentId?: string; before?: PageBound; limit: number }): Promise<AgentRunRow[]> {
+export function listRuns(
+  q: Queryable,
+  workspaceId: string,
+  page: { statuses: RunStatus[]; agentId?: string; before?: PageBound; limit: number },
+): Promise<AgentRunRow[]> {
   const sql = query(q);
   const { statuses, agentId, before } = page;
   return sql<AgentRunRow[]>`
@@ -129,9 +143,15 @@ export interface RunChange {
   now: Date;
 }
 
-export async function updateRun(q: Queryable, workspaceId: string, id: string, change: RunChange): Promise<AgentRunRow> {
+export async function updateRun(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  change: RunChange,
+): Promise<AgentRunRow> {
   const sql = query(q);
-  const set = (present: boolean, fragment: postgres.PendingQuery<postgres.Row[]>) => (present ? sql`, ${fragment}` : sql``);
+  const set = (present: boolean, fragment: postgres.PendingQuery<postgres.Row[]>) =>
+    present ? sql`, ${fragment}` : sql``;
   const [row] = await sql<AgentRunRow[]>`
     update agent_runs set updated_at = ${change.now}
       ${set(change.status !== undefined, sql`status = ${change.status ?? null}`)}
@@ -162,7 +182,11 @@ export function runsWaitingOn(q: Queryable, workspaceId: string, resourceId: str
  * Unfinished runs the recurring sweep looks at again: waiting ones (a lost event, a deadline, a consent
  * link to renew) and queued or running ones untouched for `staleBefore` (their job was lost).
  */
-export function listRunsToRecheck(q: Queryable, staleBefore: Date, limit: number): Promise<{ id: string; workspace_id: string }[]> {
+export function listRunsToRecheck(
+  q: Queryable,
+  staleBefore: Date,
+  limit: number,
+): Promise<{ id: string; workspace_id: string }[]> {
   return query(q)<{ id: string; workspace_id: string }[]>`
     select id, workspace_id from agent_runs
     where status = 'requires_action' or (status in ('queued', 'running') and updated_at < ${staleBefore})
@@ -171,6 +195,13 @@ export function listRunsToRecheck(q: Queryable, staleBefore: Date, limit: number
 }
 
 /** Merges `patch` into the run's state: a step records its effect's result in the effect's own transaction. */
-export async function mergeRunState(q: Queryable, workspaceId: string, id: string, patch: Record<string, unknown>): Promise<void> {
-  await query(q)`update agent_runs set state = state || ${json(q, patch)} where workspace_id = ${workspaceId} and id = ${id}`;
+export async function mergeRunState(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<void> {
+  await query(
+    q,
+  )`update agent_runs set state = state || ${json(q, patch)} where workspace_id = ${workspaceId} and id = ${id}`;
 }

@@ -20,11 +20,25 @@ export async function cancelAgentRun(deps: Deps, actor: Actor, runId: string): P
       throw new ApiError('forbidden', 'Only workspace admins can cancel runs someone else started.');
     }
     if (run.status === 'cancelled') return run;
-    if (run.status === 'succeeded' || run.status === 'failed') throw new ApiError('agent_run_finished', `The run already ended with status ${run.status}.`);
+    if (run.status === 'succeeded' || run.status === 'failed')
+      throw new ApiError('agent_run_finished', `The run already ended with status ${run.status}.`);
     const now = deps.clock.now();
-    if (run.status === 'running') return updateRun(tx, actor.workspaceId, runId, { cancelRequestedAt: run.cancel_requested_at ?? now, now });
-    const steps = run.steps.map((s) => (s.status === 'pending' || s.status === 'waiting' ? { ...s, status: 'cancelled' as const, finished_at: s.status === 'waiting' ? now.toISOString() : null } : s));
-    const cancelled = await updateRun(tx, actor.workspaceId, runId, { status: 'cancelled', steps, cancelRequestedAt: now, requiredAction: null, waitingFor: null, finishedAt: now, now });
+    if (run.status === 'running')
+      return updateRun(tx, actor.workspaceId, runId, { cancelRequestedAt: run.cancel_requested_at ?? now, now });
+    const steps = run.steps.map((s) =>
+      s.status === 'pending' || s.status === 'waiting'
+        ? { ...s, status: 'cancelled' as const, finished_at: s.status === 'waiting' ? now.toISOString() : null }
+        : s,
+    );
+    const cancelled = await updateRun(tx, actor.workspaceId, runId, {
+      status: 'cancelled',
+      steps,
+      cancelRequestedAt: now,
+      requiredAction: null,
+      waitingFor: null,
+      finishedAt: now,
+      now,
+    });
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'agent_run.cancelled', runEventData(cancelled));
     return cancelled;
   });

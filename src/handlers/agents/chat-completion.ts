@@ -12,7 +12,13 @@ export interface ModelWriterConfig {
   timeoutMs: number;
 }
 
-export type ModelFailureReason = 'timeout' | 'rate_limited' | 'refused' | 'malformed_output' | 'http_error' | 'unreachable';
+export type ModelFailureReason =
+  | 'timeout'
+  | 'rate_limited'
+  | 'refused'
+  | 'malformed_output'
+  | 'http_error'
+  | 'unreachable';
 
 /** Why the model could not write. Messages never carry the API key. */
 export class ModelWriterFailure extends Error {
@@ -37,7 +43,10 @@ const EXCERPT_CHARS = 200;
 
 /** Where an answer breaks a contract, short enough for a log line. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
 }
 
 function excerpt(text: string, apiKey: string): string {
@@ -58,16 +67,23 @@ function statusFailure(status: number, headers: Headers, text: string, apiKey: s
   const suffix = detail ? `: ${detail}` : '';
   if (status === 429) {
     const retryAfter = headers.get('retry-after');
-    return new ModelWriterFailure('rate_limited', `the model endpoint is rate limiting us (429${retryAfter ? `, retry after ${retryAfter.slice(0, 20)} s` : ''})${suffix}`);
+    return new ModelWriterFailure(
+      'rate_limited',
+      `the model endpoint is rate limiting us (429${retryAfter ? `, retry after ${retryAfter.slice(0, 20)} s` : ''})${suffix}`,
+    );
   }
   return new ModelWriterFailure('http_error', `the model endpoint answered ${status}${suffix}`);
 }
 
 const ChatCompletion = z.object({
-  choices: z.array(z.object({
-    finish_reason: z.string().nullish(),
-    message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
-  })).min(1),
+  choices: z
+    .array(
+      z.object({
+        finish_reason: z.string().nullish(),
+        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
+      }),
+    )
+    .min(1),
 });
 
 function parseCompletion(text: string): unknown {
@@ -78,23 +94,41 @@ function parseCompletion(text: string): unknown {
     throw new ModelWriterFailure('malformed_output', 'the model endpoint answered 2xx without a JSON body');
   }
   const completion = ChatCompletion.safeParse(json);
-  if (!completion.success) throw new ModelWriterFailure('malformed_output', `the answer is not a chat completion (${describeIssues(completion.error)})`);
+  if (!completion.success)
+    throw new ModelWriterFailure(
+      'malformed_output',
+      `the answer is not a chat completion (${describeIssues(completion.error)})`,
+    );
   const [{ message, finish_reason: finish }] = completion.data.choices;
-  if (message.refusal) throw new ModelWriterFailure('refused', `the model refused: ${message.refusal.slice(0, EXCERPT_CHARS)}`);
-  if (finish === 'content_filter') throw new ModelWriterFailure('refused', 'the model endpoint withheld the answer (content_filter)');
+  if (message.refusal)
+    throw new ModelWriterFailure('refused', `the model refused: ${message.refusal.slice(0, EXCERPT_CHARS)}`);
+  if (finish === 'content_filter')
+    throw new ModelWriterFailure('refused', 'the model endpoint withheld the answer (content_filter)');
   try {
     return JSON.parse(message.content ?? '');
   } catch {
-    throw new ModelWriterFailure('malformed_output', `the model's content is not JSON${finish === 'length' ? ' (cut off at the token limit)' : ''}`);
+    throw new ModelWriterFailure(
+      'malformed_output',
+      `the model's content is not JSON${finish === 'length' ? ' (cut off at the token limit)' : ''}`,
+    );
   }
 }
 
 /** A failure before any answer arrived. The caller's own abort is rethrown as is: that is not the model failing. */
-function transportFailure(error: unknown, timeout: AbortSignal, timeoutMs: number, callerSignal?: AbortSignal): unknown {
+function transportFailure(
+  error: unknown,
+  timeout: AbortSignal,
+  timeoutMs: number,
+  callerSignal?: AbortSignal,
+): unknown {
   if (callerSignal?.aborted && !timeout.aborted) return callerSignal.reason;
-  if (timeout.aborted) return new ModelWriterFailure('timeout', `the model endpoint did not answer within ${timeoutMs} ms`);
+  if (timeout.aborted)
+    return new ModelWriterFailure('timeout', `the model endpoint did not answer within ${timeoutMs} ms`);
   const code = (error as { cause?: { code?: unknown } }).cause?.code;
-  return new ModelWriterFailure('unreachable', `the model endpoint could not be reached (${typeof code === 'string' ? code : (error as Error).name})`);
+  return new ModelWriterFailure(
+    'unreachable',
+    `the model endpoint could not be reached (${typeof code === 'string' ? code : (error as Error).name})`,
+  );
 }
 
 /**
@@ -102,7 +136,11 @@ function transportFailure(error: unknown, timeout: AbortSignal, timeoutMs: numbe
  * against its own contract). Throws ModelWriterFailure on every model-side failure, or the caller's abort
  * reason when `options.signal` fires first.
  */
-export async function completeStructured(config: ModelWriterConfig, request: StructuredRequest, options: { fetch?: typeof fetch; signal?: AbortSignal } = {}): Promise<unknown> {
+export async function completeStructured(
+  config: ModelWriterConfig,
+  request: StructuredRequest,
+  options: { fetch?: typeof fetch; signal?: AbortSignal } = {},
+): Promise<unknown> {
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const body = JSON.stringify({
@@ -118,7 +156,11 @@ export async function completeStructured(config: ModelWriterConfig, request: Str
   try {
     const response = await (options.fetch ?? fetch)(`${config.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+      headers: {
+        authorization: `Bearer ${config.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
       body,
       // A redirect would carry the key to wherever it points; the endpoint is configuration, so it needs none.
       redirect: 'manual',
@@ -128,6 +170,7 @@ export async function completeStructured(config: ModelWriterConfig, request: Str
   } catch (error) {
     throw transportFailure(error, timeout, config.timeoutMs, options.signal);
   }
-  if (answer.status < 200 || answer.status > 299) throw statusFailure(answer.status, answer.headers, answer.text, config.apiKey);
+  if (answer.status < 200 || answer.status > 299)
+    throw statusFailure(answer.status, answer.headers, answer.text, config.apiKey);
   return parseCompletion(answer.text);
 }

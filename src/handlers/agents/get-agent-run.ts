@@ -26,12 +26,26 @@ const watchedRun: Watched<AgentRunRow> = {
  * With `waitSeconds`, answers as soon as the status, the required action or a step changes (or already
  * differs from what this caller was last told); a finished run at once.
  */
-export function getAgentRun(deps: Deps, actor: Actor, request: { runId: string; waitSeconds: number; signal?: AbortSignal }): Promise<AgentRunRow> {
+export function getAgentRun(
+  deps: Deps,
+  actor: Actor,
+  request: { runId: string; waitSeconds: number; signal?: AbortSignal },
+): Promise<AgentRunRow> {
   const read = () => requireRun(deps, actor.workspaceId, request.runId);
-  return waitForChange(deps, actor, { id: request.runId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watchedRun);
+  return waitForChange(
+    deps,
+    actor,
+    { id: request.runId, waitSeconds: request.waitSeconds, signal: request.signal },
+    read,
+    watchedRun,
+  );
 }
 
 export async function handle(input: GetAgentRunInput, ctx: HandlerContext): Promise<GetAgentRunOutput> {
-  const run = await getAgentRun(ctx.deps, actorFrom(ctx), { runId: input.path.run_id, waitSeconds: input.query.wait_seconds ?? 0, signal: ctx.signal });
+  const run = await getAgentRun(ctx.deps, actorFrom(ctx), {
+    runId: input.path.run_id,
+    waitSeconds: input.query.wait_seconds ?? 0,
+    signal: ctx.signal,
+  });
   return { status: 200, body: runBody(run) };
 }

@@ -28,7 +28,11 @@ const STARTS = /^[A-Z0-9"“‘'«]/;
 /** A quotation may end with its attribution's name and no full stop ("… — Dana Reeve"). */
 const ENDS: Record<'prose' | 'quote', RegExp> = { prose: /[.!?]$/, quote: /[.!?]["”’'»]?$|\p{L}$/u };
 
-export function knowledgeSentences(texts: string[], terms: string[], options: { minLength?: number; maxLength?: number; refused: RegExp }): KnowledgeSentence[] {
+export function knowledgeSentences(
+  texts: string[],
+  terms: string[],
+  options: { minLength?: number; maxLength?: number; refused: RegExp },
+): KnowledgeSentence[] {
   const { minLength = 30, maxLength = Infinity } = options;
   const seen = new Set<string>();
   const out: KnowledgeSentence[] = [];
@@ -38,7 +42,8 @@ export function knowledgeSentences(texts: string[], terms: string[], options: { 
       const text = unit.text.replace(/^[-*•]\s*/, '');
       const key = text.toLowerCase();
       const kind = kindOf(unit);
-      if (!kind || text.length < minLength || text.length > maxLength || !STARTS.test(text) || !ENDS[kind].test(text)) return;
+      if (!kind || text.length < minLength || text.length > maxLength || !STARTS.test(text) || !ENDS[kind].test(text))
+        return;
       if (/\s[,.;:]|https?:\/\//.test(text) || options.refused.test(text) || seen.has(key)) return;
       seen.add(key);
       const lower = key.replace(/[^a-z0-9 ]/g, ' ');

@@ -16,7 +16,12 @@ export function listAgentRuns(deps: Deps, actor: Actor, request: ListAgentRunsRe
     scope: cursorScope(deps.auth, 'list_agent_runs', actor.workspaceId),
     fetch: ({ limit, after }) => {
       const agentId = request.agent_id ? findStoreAgent(request.agent_id).id : undefined;
-      return listRuns(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], agentId, before: after, limit });
+      return listRuns(deps.db.sql, actor.workspaceId, {
+        statuses: request.status ?? [],
+        agentId,
+        before: after,
+        limit,
+      });
     },
     toItem: runBody,
     position: byCreation,

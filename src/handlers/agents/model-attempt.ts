@@ -20,16 +20,25 @@ export interface AttemptOptions<T> {
   instead: string;
 }
 
-export async function attemptModel<T>(ctx: Pick<StepContext<never>, 'deps' | 'signal'>, options: AttemptOptions<T>): Promise<ModelAttempt<T>> {
+export async function attemptModel<T>(
+  ctx: Pick<StepContext<never>, 'deps' | 'signal'>,
+  options: AttemptOptions<T>,
+): Promise<ModelAttempt<T>> {
   const llm = ctx.deps.config.agents.llm;
   if (!llm) return { kind: 'none' };
   try {
     const result = await options.write(llm, ctx.signal);
     const problems = options.problems(result);
     if (!problems.length) return { kind: 'written', result, model: llm.model };
-    return { kind: 'fallback', note: `The model's ${options.noun} failed the checks (${problems.slice(0, 3).join('; ')}); the grounded template writer wrote ${options.instead} instead.` };
+    return {
+      kind: 'fallback',
+      note: `The model's ${options.noun} failed the checks (${problems.slice(0, 3).join('; ')}); the grounded template writer wrote ${options.instead} instead.`,
+    };
   } catch (error) {
     if (!(error instanceof ModelWriterFailure)) throw error;
-    return { kind: 'fallback', note: `The model writer failed (${error.reason}); the grounded template writer wrote ${options.instead} instead.` };
+    return {
+      kind: 'fallback',
+      note: `The model writer failed (${error.reason}); the grounded template writer wrote ${options.instead} instead.`,
+    };
   }
 }

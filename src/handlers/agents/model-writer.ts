@@ -52,7 +52,9 @@ const SYSTEM_PROMPT = [
 ].join('\n');
 
 function userPrompt(brief: WriterBrief): string {
-  const passages = brief.passages.map((p, i) => `[${i + 1}] chunk_id: ${p.chunk_id}\nurl: ${p.url}\ntitle: ${p.title ?? '(none)'}\n${p.text}`);
+  const passages = brief.passages.map(
+    (p, i) => `[${i + 1}] chunk_id: ${p.chunk_id}\nurl: ${p.url}\ntitle: ${p.title ?? '(none)'}\n${p.text}`,
+  );
   return [
     `Goal: ${brief.goal}`,
     `Audience: ${brief.audience}`,
@@ -115,13 +117,21 @@ function sequenceSchema(brief: WriterBrief) {
   const urls = new Set(brief.passages.map((p) => p.url.replace(/\/$/, '')));
   const step = z
     .object({
-      subject: z.string().trim().min(1).max(150).refine((s) => !/[\r\n]/.test(s), 'the subject has a line break'),
+      subject: z
+        .string()
+        .trim()
+        .min(1)
+        .max(150)
+        .refine((s) => !/[\r\n]/.test(s), 'the subject has a line break'),
       body: z.string().trim().min(1).max(5000),
       wait_days: z.number().int().min(0).max(30),
-      source_chunk_ids: z.array(z.string().refine((id) => ids.has(id), 'cites a chunk id that is not one of the passages')),
+      source_chunk_ids: z.array(
+        z.string().refine((id) => ids.has(id), 'cites a chunk id that is not one of the passages'),
+      ),
     })
     .superRefine((s, ctx) => {
-      for (const problem of contentProblems(`${s.subject}\n${s.body}`, brief, urls)) ctx.addIssue({ code: 'custom', message: `the email ${problem}` });
+      for (const problem of contentProblems(`${s.subject}\n${s.body}`, brief, urls))
+        ctx.addIssue({ code: 'custom', message: `the email ${problem}` });
     });
   return z.object({ steps: z.array(step).length(brief.steps) });
 }
@@ -130,10 +140,23 @@ function sequenceSchema(brief: WriterBrief) {
  * Writes `brief.steps` emails with the model. Throws ModelWriterFailure on every model-side failure
  * (the caller falls back), or the caller's abort reason when `options.signal` fires first.
  */
-export async function writeWithModel(config: ModelWriterConfig, brief: WriterBrief, options: { fetch?: typeof fetch; signal?: AbortSignal } = {}): Promise<DraftStep[]> {
-  if (!Number.isInteger(brief.steps) || brief.steps < 1 || brief.steps > MAX_STEPS) throw new RangeError(`steps must be an integer from 1 to ${MAX_STEPS}`);
-  const content = await completeStructured(config, { system: SYSTEM_PROMPT, user: userPrompt(brief), name: 'email_sequence', schema: responseSchema(brief) }, options);
+export async function writeWithModel(
+  config: ModelWriterConfig,
+  brief: WriterBrief,
+  options: { fetch?: typeof fetch; signal?: AbortSignal } = {},
+): Promise<DraftStep[]> {
+  if (!Number.isInteger(brief.steps) || brief.steps < 1 || brief.steps > MAX_STEPS)
+    throw new RangeError(`steps must be an integer from 1 to ${MAX_STEPS}`);
+  const content = await completeStructured(
+    config,
+    { system: SYSTEM_PROMPT, user: userPrompt(brief), name: 'email_sequence', schema: responseSchema(brief) },
+    options,
+  );
   const sequence = sequenceSchema(brief).safeParse(content);
-  if (!sequence.success) throw new ModelWriterFailure('malformed_output', `the model's sequence breaks the contract (${describeIssues(sequence.error)})`);
+  if (!sequence.success)
+    throw new ModelWriterFailure(
+      'malformed_output',
+      `the model's sequence breaks the contract (${describeIssues(sequence.error)})`,
+    );
   return sequence.data.steps.map((s) => ({ ...s, source_chunk_ids: [...new Set(s.source_chunk_ids)] }));
 }

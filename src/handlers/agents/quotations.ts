@@ -84,7 +84,11 @@ export function textUnits(line: string): TextUnit[] {
       start = i + 1;
       continue;
     }
-    const mark = markAt(line, i, stack.map((s) => s.mark));
+    const mark = markAt(
+      line,
+      i,
+      stack.map((s) => s.mark),
+    );
     if (mark === 'open') stack.push({ mark: line[i], at: i });
     else if (mark === 'stray') {
       unit.broken = true;
@@ -110,7 +114,10 @@ const ENDS_WITH_CLOSE = /["”’'»]$/;
  * and an attribution on a line of its own ("— Dana Reeve") is joined to the quotation just before it.
  */
 export function logicalLines(passage: string): string[] {
-  const lines = passage.split(/\n+/).map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const lines = passage
+    .split(/\n+/)
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i];
@@ -123,7 +130,8 @@ export function logicalLines(passage: string): string[] {
         break;
       }
     }
-    if (out.length && ATTRIBUTION_LINE.test(line) && ENDS_WITH_CLOSE.test(out[out.length - 1])) out[out.length - 1] += ` ${line}`;
+    if (out.length && ATTRIBUTION_LINE.test(line) && ENDS_WITH_CLOSE.test(out[out.length - 1]))
+      out[out.length - 1] += ` ${line}`;
     else out.push(line);
   }
   return out;
@@ -135,7 +143,26 @@ export const isQuotation = (span: QuotedSpan) => span.inner.split(/\s+/).length 
 const DASH_NAME = /(?:^|\s)(?:[—–―~]|--?)\s*(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*)*)/u;
 const SPEECH = /\b(?:says?|said|writes|wrote|explains|explained|adds|added|tells|told|puts it|according to)\b/i;
 const NAME = /\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*/gu;
-const NOT_NAMES = new Set(['As', 'The', 'Our', 'We', 'He', 'She', 'They', 'It', 'I', 'One', 'A', 'An', 'This', 'That', 'Their', 'His', 'Her', 'Its']);
+const NOT_NAMES = new Set([
+  'As',
+  'The',
+  'Our',
+  'We',
+  'He',
+  'She',
+  'They',
+  'It',
+  'I',
+  'One',
+  'A',
+  'An',
+  'This',
+  'That',
+  'Their',
+  'His',
+  'Her',
+  'Its',
+]);
 
 /** Capitalised words without a leading "The" or "Our": "The Hillside Roastery team" → "Hillside Roastery". */
 function nameIn(words: string): string | null {

@@ -15,10 +15,20 @@ const SWEEP_BATCH = 200;
  * The events a waiting step can act on (a person allowed access, approved or rejected). Every event of the
  * platform passes here, inside its transaction: the others (a sent message, an import) cost no query.
  */
-const RESUMING_EVENTS = new Set(['connector.connected', 'connector.failed', 'email_sequence.approved', 'email_sequence.rejected']);
+const RESUMING_EVENTS = new Set([
+  'connector.connected',
+  'connector.failed',
+  'email_sequence.approved',
+  'email_sequence.rejected',
+]);
 
 /** An event subscriber (deps.eventSubscribers, registered in src/services.ts), run in the event's transaction. */
-export async function resumeRunsWaitingOn(deps: Deps, tx: Queryable, workspaceId: string, event: EventRow): Promise<void> {
+export async function resumeRunsWaitingOn(
+  deps: Deps,
+  tx: Queryable,
+  workspaceId: string,
+  event: EventRow,
+): Promise<void> {
   const resourceId = event.data.id;
   if (typeof resourceId !== 'string' || !RESUMING_EVENTS.has(event.type)) return;
   for (const run of await runsWaitingOn(tx, workspaceId, resourceId)) {

@@ -11,7 +11,17 @@ import { eventActor, recordEvent } from '../events/record-event.ts';
 import { agentRunPath, runBody, runEventData } from './wire.ts';
 import { runAgentJob } from './run-job.ts';
 
-function parseInput(slug: string, schema: { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; code: string; message: string }[] } } }, input: unknown): Record<string, unknown> {
+function parseInput(
+  slug: string,
+  schema: {
+    safeParse(v: unknown): {
+      success: boolean;
+      data?: unknown;
+      error?: { issues: { path: PropertyKey[]; code: string; message: string }[] };
+    };
+  },
+  input: unknown,
+): Record<string, unknown> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data as Record<string, unknown>;
   const errors: FieldError[] = (parsed.error?.issues ?? []).map((issue) => ({
@@ -19,10 +29,18 @@ function parseInput(slug: string, schema: { safeParse(v: unknown): { success: bo
     code: issue.code,
     message: issue.message,
   }));
-  throw new ApiError('validation_failed', `The input does not match ${slug}'s input_schema (get_agent shows it): ${errors.map((e) => `${e.pointer} ${e.message}`).join('; ')}.`, { errors });
+  throw new ApiError(
+    'validation_failed',
+    `The input does not match ${slug}'s input_schema (get_agent shows it): ${errors.map((e) => `${e.pointer} ${e.message}`).join('; ')}.`,
+    { errors },
+  );
 }
 
-export async function runAgent(deps: Deps, actor: Actor, request: { agentId: string; input: unknown }): Promise<AgentRunRow> {
+export async function runAgent(
+  deps: Deps,
+  actor: Actor,
+  request: { agentId: string; input: unknown },
+): Promise<AgentRunRow> {
   const agent = findStoreAgent(request.agentId);
   const { definition } = agent;
   const input = parseInput(definition.slug, definition.input, request.input);

@@ -5,7 +5,16 @@
 // run in `requires_action`; the event of the resource it waits for (or the minute sweep) runs the job again,
 // the step decides again, and the run goes on, keeps waiting, or fails when its deadline has passed.
 import { z } from 'zod';
-import { findRun, mergeRunState, updateRun, type AgentRunRow, type ResourceRef, type RunOutput, type RunChange, type RunStep } from './agent-runs-data.ts';
+import {
+  findRun,
+  mergeRunState,
+  updateRun,
+  type AgentRunRow,
+  type ResourceRef,
+  type RunOutput,
+  type RunChange,
+  type RunStep,
+} from './agent-runs-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError, toProblem } from '../../errors.ts';
@@ -44,11 +53,21 @@ async function claim(deps: Deps, payload: RunPayload, job: JobContext): Promise<
     const now = deps.clock.now();
     const stale = run.updated_at.getTime() < now.getTime() - RUN_STALE_SECONDS * 1000;
     if (run.status === 'running' && run.runner_job !== job.id && !stale) return undefined;
-    return updateRun(tx, run.workspace_id, run.id, { status: run.status === 'requires_action' ? 'requires_action' : 'running', runnerJob: job.id, now });
+    return updateRun(tx, run.workspace_id, run.id, {
+      status: run.status === 'requires_action' ? 'requires_action' : 'running',
+      runnerJob: job.id,
+      now,
+    });
   });
 }
 
-async function change(deps: Deps, run: AgentRunRow, patch: Omit<RunChange, 'now'>, event?: string, q: Queryable = deps.db.sql): Promise<AgentRunRow> {
+async function change(
+  deps: Deps,
+  run: AgentRunRow,
+  patch: Omit<RunChange, 'now'>,
+  event?: string,
+  q: Queryable = deps.db.sql,
+): Promise<AgentRunRow> {
   const write = async (tx: Queryable) => {
     const row = await updateRun(tx, run.workspace_id, run.id, { ...patch, now: deps.clock.now() });
     if (event) await recordEvent(deps, tx, run.workspace_id, system, event, runEventData(row));
@@ -59,13 +78,29 @@ async function change(deps: Deps, run: AgentRunRow, patch: Omit<RunChange, 'now'
   return row;
 }
 
-const stepsWith = (run: AgentRunRow, index: number, patch: Partial<RunStep>): RunStep[] => run.steps.map((s, i) => (i === index ? { ...s, ...patch } : s));
+const stepsWith = (run: AgentRunRow, index: number, patch: Partial<RunStep>): RunStep[] =>
+  run.steps.map((s, i) => (i === index ? { ...s, ...patch } : s));
 
 async function finishFailed(deps: Deps, run: AgentRunRow, error: ApiError): Promise<void> {
   const { request_id: _r, ...problem } = toProblem(error, run.id);
   const now = deps.clock.now().toISOString();
-  const steps = run.steps.map((s, i) => (i === run.step_index ? { ...s, status: 'failed' as const, finished_at: now } : s));
-  await change(deps, run, { status: 'failed', steps, error: { ...problem, instance: `/api/v1/agent-runs/${run.id}` }, requiredAction: null, waitingFor: null, runnerJob: null, finishedAt: deps.clock.now() }, 'agent_run.failed');
+  const steps = run.steps.map((s, i) =>
+    i === run.step_index ? { ...s, status: 'failed' as const, finished_at: now } : s,
+  );
+  await change(
+    deps,
+    run,
+    {
+      status: 'failed',
+      steps,
+      error: { ...problem, instance: `/api/v1/agent-runs/${run.id}` },
+      requiredAction: null,
+      waitingFor: null,
+      runnerJob: null,
+      finishedAt: deps.clock.now(),
+    },
+    'agent_run.failed',
+  );
 }
 
 async function park(deps: Deps, run: AgentRunRow, wait: StepWait): Promise<void> {
@@ -78,19 +113,51 @@ async function park(deps: Deps, run: AgentRunRow, wait: StepWait): Promise<void>
     await updateRun(deps.db.sql, run.workspace_id, run.id, { runnerJob: null, now });
     return;
   }
-  const steps = stepsWith(run, run.step_index, { status: 'waiting', started_at: run.steps[run.step_index].started_at ?? now.toISOString() });
-  await change(deps, run, { status: 'requires_action', steps, requiredAction: action, waitingFor: wait.action.resource.id, waitDeadline: deadline, runnerJob: null }, sameWait ? undefined : 'agent_run.requires_action');
+  const steps = stepsWith(run, run.step_index, {
+    status: 'waiting',
+    started_at: run.steps[run.step_index].started_at ?? now.toISOString(),
+  });
+  await change(
+    deps,
+    run,
+    {
+      status: 'requires_action',
+      steps,
+      requiredAction: action,
+      waitingFor: wait.action.resource.id,
+      waitDeadline: deadline,
+      runnerJob: null,
+    },
+    sameWait ? undefined : 'agent_run.requires_action',
+  );
 }
 
-function mergeResources(run: AgentRunRow, more: ResourceRef[] = [], extra: Record<string, unknown> = {}): RunOutput | null {
-  const all = [...(run.output?.resources ?? []), ...more].filter((r, i, list) => list.findIndex((o) => o.type === r.type && o.id === r.id) === i);
+function mergeResources(
+  run: AgentRunRow,
+  more: ResourceRef[] = [],
+  extra: Record<string, unknown> = {},
+): RunOutput | null {
+  const all = [...(run.output?.resources ?? []), ...more].filter(
+    (r, i, list) => list.findIndex((o) => o.type === r.type && o.id === r.id) === i,
+  );
   const rest = { ...run.output, ...extra, resources: all };
   return all.length || Object.keys(rest).length > 1 ? rest : null;
 }
 
-async function runStep(deps: Deps, run: AgentRunRow, step: AgentStep<Record<string, unknown>>, job: JobContext): Promise<AgentRunRow | undefined> {
+async function runStep(
+  deps: Deps,
+  run: AgentRunRow,
+  step: AgentStep<Record<string, unknown>>,
+  job: JobContext,
+): Promise<AgentRunRow | undefined> {
   const now = () => deps.clock.now().toISOString();
-  if (run.status !== 'requires_action') run = await change(deps, run, { steps: stepsWith(run, run.step_index, { status: 'running', started_at: run.steps[run.step_index].started_at ?? now() }) });
+  if (run.status !== 'requires_action')
+    run = await change(deps, run, {
+      steps: stepsWith(run, run.step_index, {
+        status: 'running',
+        started_at: run.steps[run.step_index].started_at ?? now(),
+      }),
+    });
   const state = { ...run.state };
   const result = await step.run({
     deps,
@@ -108,7 +175,11 @@ async function runStep(deps: Deps, run: AgentRunRow, step: AgentStep<Record<stri
     await park(deps, run, result);
     return undefined;
   }
-  const steps = stepsWith(run, run.step_index, { status: 'succeeded', started_at: run.steps[run.step_index].started_at ?? now(), finished_at: now() });
+  const steps = stepsWith(run, run.step_index, {
+    status: 'succeeded',
+    started_at: run.steps[run.step_index].started_at ?? now(),
+    finished_at: now(),
+  });
   const resumed = run.status === 'requires_action';
   return change(deps, run, {
     ...(resumed && { status: 'running', requiredAction: null, waitingFor: null, waitDeadline: null }),
@@ -132,11 +203,21 @@ async function advanceRun(deps: Deps, payload: RunPayload, job: JobContext): Pro
       if (!next) return;
       run = next;
     }
-    await change(deps, run, { status: 'succeeded', runnerJob: null, finishedAt: deps.clock.now() }, 'agent_run.succeeded');
+    await change(
+      deps,
+      run,
+      { status: 'succeeded', runnerJob: null, finishedAt: deps.clock.now() },
+      'agent_run.succeeded',
+    );
   } catch (error) {
     if (error instanceof ApiError) return finishFailed(deps, run, error);
     deps.log.error({ err: error, run_id: run.id, attempt: job.attempt }, 'agent run step failed');
-    if (job.attempt > RETRIES) return finishFailed(deps, run, new ApiError('internal', 'The run failed after its retries; nothing further will be attempted.'));
+    if (job.attempt > RETRIES)
+      return finishFailed(
+        deps,
+        run,
+        new ApiError('internal', 'The run failed after its retries; nothing further will be attempted.'),
+      );
     throw error;
   }
 }
@@ -144,6 +225,15 @@ async function advanceRun(deps: Deps, payload: RunPayload, job: JobContext): Pro
 async function finishCancelled(deps: Deps, run: AgentRunRow): Promise<void> {
   if (run.status === 'cancelled') return;
   const now = deps.clock.now();
-  const steps = run.steps.map((s) => (s.status === 'pending' || s.status === 'running' || s.status === 'waiting' ? { ...s, status: 'cancelled' as const, finished_at: s.status === 'pending' ? null : now.toISOString() } : s));
-  await change(deps, run, { status: 'cancelled', steps, requiredAction: null, waitingFor: null, runnerJob: null, finishedAt: now }, 'agent_run.cancelled');
+  const steps = run.steps.map((s) =>
+    s.status === 'pending' || s.status === 'running' || s.status === 'waiting'
+      ? { ...s, status: 'cancelled' as const, finished_at: s.status === 'pending' ? null : now.toISOString() }
+      : s,
+  );
+  await change(
+    deps,
+    run,
+    { status: 'cancelled', steps, requiredAction: null, waitingFor: null, runnerJob: null, finishedAt: now },
+    'agent_run.cancelled',
+  );
 }

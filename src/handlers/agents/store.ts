@@ -14,10 +14,14 @@ export interface StoreAgent {
   inputSchema: Record<string, unknown>;
 }
 
-export const agentId = (slug: string): string => `agt_${createHash('sha256').update(`agent:${slug}`).digest('hex').slice(0, 26)}`;
+export const agentId = (slug: string): string =>
+  `agt_${createHash('sha256').update(`agent:${slug}`).digest('hex').slice(0, 26)}`;
 
 function storeEntry(definition: AgentDefinition): StoreAgent {
-  const { $schema: _draft, ...inputSchema } = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _draft, ...inputSchema } = z.toJSONSchema(definition.input, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return { id: agentId(definition.slug), definition, inputSchema };
 }
 
@@ -31,6 +35,10 @@ export function listStoreAgents(): StoreAgent[] {
 /** By id (`agt_…`) or slug; 404 naming the store's slugs otherwise. */
 export function findStoreAgent(idOrSlug: string): StoreAgent {
   const found = store.find((a) => a.id === idOrSlug || a.definition.slug === idOrSlug);
-  if (!found) throw new ApiError('not_found', `No agent "${idOrSlug}" in the store; list_agents_in_store lists them (${store.map((a) => a.definition.slug).join(', ')}).`);
+  if (!found)
+    throw new ApiError(
+      'not_found',
+      `No agent "${idOrSlug}" in the store; list_agents_in_store lists them (${store.map((a) => a.definition.slug).join(', ')}).`,
+    );
   return found;
 }

@@ -28,7 +28,8 @@ export interface ApiKeyRow {
 const keyColumns = (q: Queryable) => query(q)`
   k.id, k.name, k.prefix, k.scopes, k.role, k.created_by, m.role as creator_role,
   k.created_at, k.last_used_at, k.revoked_at, k.revoked_reason`;
-const creatorJoin = (q: Queryable) => query(q)`left join memberships m on m.workspace_id = k.workspace_id and m.user_id = k.created_by`;
+const creatorJoin = (q: Queryable) =>
+  query(q)`left join memberships m on m.workspace_id = k.workspace_id and m.user_id = k.created_by`;
 
 export interface NewApiKey {
   name: string;
@@ -40,7 +41,12 @@ export interface NewApiKey {
 }
 
 /** Stores a minted key; undefined when its prefix is already taken (the caller mints another). */
-export async function insertApiKey(q: Queryable, workspaceId: string, ids: Ids, fields: NewApiKey): Promise<ApiKeyRow | undefined> {
+export async function insertApiKey(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: NewApiKey,
+): Promise<ApiKeyRow | undefined> {
   const sql = query(q);
   const [row] = await sql<ApiKeyRow[]>`
     with k as (
@@ -54,7 +60,11 @@ export async function insertApiKey(q: Queryable, workspaceId: string, ids: Ids, 
 }
 
 /** A page of the workspace's keys, newest first, strictly before `before` when given. */
-export function findApiKeys(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound }): Promise<ApiKeyRow[]> {
+export function findApiKeys(
+  q: Queryable,
+  workspaceId: string,
+  page: { limit: number; before?: PageBound },
+): Promise<ApiKeyRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<ApiKeyRow[]>`
@@ -70,7 +80,12 @@ export function findApiKeys(q: Queryable, workspaceId: string, page: { limit: nu
  * the workspace has no such key. The update only matches an active key, so of two concurrent revokes
  * exactly one sees `changed` (the other waits for its row lock, then finds the key revoked).
  */
-export async function revokeApiKeyRow(q: Queryable, workspaceId: string, keyId: string, now: Date): Promise<{ row: ApiKeyRow; changed: boolean } | undefined> {
+export async function revokeApiKeyRow(
+  q: Queryable,
+  workspaceId: string,
+  keyId: string,
+  now: Date,
+): Promise<{ row: ApiKeyRow; changed: boolean } | undefined> {
   const [revoked] = await query(q)<ApiKeyRow[]>`
     with k as (
       update api_keys set revoked_at = ${now}, revoked_reason = 'revoked'
@@ -84,7 +99,12 @@ export async function revokeApiKeyRow(q: Queryable, workspaceId: string, keyId: 
 }
 
 /** Revokes the active keys a member created in the workspace; returns them as revoked. */
-export function revokeKeysCreatedBy(q: Queryable, workspaceId: string, userId: string, now: Date): Promise<ApiKeyRow[]> {
+export function revokeKeysCreatedBy(
+  q: Queryable,
+  workspaceId: string,
+  userId: string,
+  now: Date,
+): Promise<ApiKeyRow[]> {
   return query(q)<ApiKeyRow[]>`
     with k as (
       update api_keys set revoked_at = ${now}, revoked_reason = 'creator_removed'

@@ -17,11 +17,16 @@ export interface CreateApiKeyRequest {
 }
 
 /** Mints a key for the actor's workspace; the full key is in the result and nowhere else. */
-export async function createApiKey(deps: Deps, actor: Actor, request: CreateApiKeyRequest): Promise<{ row: ApiKeyRow; key: string }> {
+export async function createApiKey(
+  deps: Deps,
+  actor: Actor,
+  request: CreateApiKeyRequest,
+): Promise<{ row: ApiKeyRow; key: string }> {
   requireAdmin(actor);
   const ceiling = keyRoleFor(actor.role);
   const role = request.role ?? ceiling;
-  if (role === 'admin' && ceiling !== 'admin') throw new ApiError('forbidden', 'A key cannot act with more than its minter.');
+  if (role === 'admin' && ceiling !== 'admin')
+    throw new ApiError('forbidden', 'A key cannot act with more than its minter.');
   // A prefix collision (1 in 36^8 per pair) is retried with a fresh key rather than surfaced.
   for (let attempt = 0; attempt < 4; attempt++) {
     const minted = mintApiKey(deps.auth.apiKeyPepper);
@@ -34,7 +39,8 @@ export async function createApiKey(deps: Deps, actor: Actor, request: CreateApiK
         createdBy: actor.userId,
         now: deps.clock.now(),
       });
-      if (inserted) await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'api_key.created', apiKeyBody(inserted));
+      if (inserted)
+        await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'api_key.created', apiKeyBody(inserted));
       return inserted;
     });
     if (row) {

@@ -9,7 +9,9 @@ export const keyRoleFor = (role: Role): KeyRole => (role === 'member' ? 'member'
  * What a key may do now: its own role, lowered to its creator's current one. Undefined when it may
  * do nothing (revoked, or its creator is no longer a member).
  */
-export function effectiveKeyRole(key: Pick<ApiKeyRow, 'role' | 'created_by' | 'creator_role'> & { revoked_at?: Date | null }): KeyRole | undefined {
+export function effectiveKeyRole(
+  key: Pick<ApiKeyRow, 'role' | 'created_by' | 'creator_role'> & { revoked_at?: Date | null },
+): KeyRole | undefined {
   if (key.revoked_at) return undefined;
   if (!key.created_by) return key.role;
   if (!key.creator_role) return undefined;

@@ -12,7 +12,11 @@ import { apiKeyBody } from './wire.ts';
  * The workspace's keys as rows, newest first; `limit` rows at most, strictly before `before`. The operator
  * CLI lists every key of a workspace through this; the API pages it.
  */
-export async function listApiKeys(deps: Deps, actor: Actor, request: { limit: number; before?: PageBound }): Promise<ApiKeyRow[]> {
+export async function listApiKeys(
+  deps: Deps,
+  actor: Actor,
+  request: { limit: number; before?: PageBound },
+): Promise<ApiKeyRow[]> {
   requireAdmin(actor);
   return findApiKeys(deps.db.sql, actor.workspaceId, request);
 }

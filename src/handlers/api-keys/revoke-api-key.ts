@@ -19,7 +19,8 @@ export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string): Pro
     const revoke = await revokeApiKeyRow(tx, actor.workspaceId, keyId, deps.clock.now());
     if (!revoke) return undefined;
     // A repeated revoke changes nothing, so it records nothing.
-    if (revoke.changed) await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'api_key.revoked', apiKeyBody(revoke.row));
+    if (revoke.changed)
+      await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'api_key.revoked', apiKeyBody(revoke.row));
     return { row: revoke.row, invalidation: await invalidateApiKey(tx, revoke.row.id) };
   });
   if (!revoked) throw new ApiError('not_found', 'No API key with this id in your workspace.');

@@ -11,7 +11,11 @@ export async function blogFeed(deps: Deps, workspaceSlug: string): Promise<Rende
   const found = await siteOf(deps, workspaceSlug);
   if (!found) return { found: false, text: renderNotFoundPage(null) };
   const posts = await listPublishedPosts(deps.db.sql, found.workspaceId, FEED_ENTRIES);
-  const entries = posts.map((p) => ({ ...summary(deps, found.site, p), updatedAt: p.updated_at, bodyHtml: renderMarkdown(p.body_markdown) }));
+  const entries = posts.map((p) => ({
+    ...summary(deps, found.site, p),
+    updatedAt: p.updated_at,
+    bodyHtml: renderMarkdown(p.body_markdown),
+  }));
   return { found: true, text: renderAtomFeed(found.site, entries) };
 }
 

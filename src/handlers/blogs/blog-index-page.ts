@@ -9,7 +9,13 @@ export async function blogIndexPage(deps: Deps, workspaceSlug: string): Promise<
   const found = await siteOf(deps, workspaceSlug);
   if (!found) return { found: false, text: renderNotFoundPage(null) };
   const posts = await listPublishedPosts(deps.db.sql, found.workspaceId, FEED_ENTRIES);
-  return { found: true, text: renderIndexPage(found.site, posts.map((p) => summary(deps, found.site, p))) };
+  return {
+    found: true,
+    text: renderIndexPage(
+      found.site,
+      posts.map((p) => summary(deps, found.site, p)),
+    ),
+  };
 }
 
 export async function handle(input: BlogIndexPageInput, ctx: HandlerContext): Promise<BlogIndexPageOutput> {

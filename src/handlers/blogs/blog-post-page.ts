@@ -10,9 +10,18 @@ export async function blogPostPage(deps: Deps, workspaceSlug: string, postSlug: 
   const found = await siteOf(deps, workspaceSlug);
   const post = found && (await findPublishedPost(deps.db.sql, found.workspaceId, postSlug));
   if (!found || !post) return { found: false, text: renderNotFoundPage(found?.site ?? null) };
-  return { found: true, text: renderPostPage(found.site, { ...summary(deps, found.site, post), bodyHtml: renderMarkdown(post.body_markdown) }) };
+  return {
+    found: true,
+    text: renderPostPage(found.site, {
+      ...summary(deps, found.site, post),
+      bodyHtml: renderMarkdown(post.body_markdown),
+    }),
+  };
 }
 
 export async function handle(input: BlogPostPageInput, ctx: HandlerContext): Promise<BlogPostPageOutput> {
-  return answer(await blogPostPage(ctx.deps, input.path.workspace_slug, input.path.post_slug), input.headers['if-none-match']);
+  return answer(
+    await blogPostPage(ctx.deps, input.path.workspace_slug, input.path.post_slug),
+    input.headers['if-none-match'],
+  );
 }

@@ -15,10 +15,19 @@ export async function blogPostPreviewPage(deps: Deps, token: string): Promise<Re
   const found = await siteOf(deps, await findWorkspaceSlug(deps.db.sql, post.workspace_id));
   if (!found) return { found: false, text: renderNotFoundPage(null) };
   const { site } = found;
-  return { found: true, text: renderPostPage(site, { ...summary(deps, site, post), bodyHtml: renderMarkdown(post.body_markdown) }, { preview: true }) };
+  return {
+    found: true,
+    text: renderPostPage(
+      site,
+      { ...summary(deps, site, post), bodyHtml: renderMarkdown(post.body_markdown) },
+      { preview: true },
+    ),
+  };
 }
 
 export async function handle(input: BlogPostPreviewPageInput, ctx: HandlerContext): Promise<BlogPostPreviewPageOutput> {
   const r = await blogPostPreviewPage(ctx.deps, input.path.token);
-  return r.found ? { status: 200, body: r.text, headers: blogPreviewHeaders } : { status: 404, body: r.text, headers: blogPageHeaders };
+  return r.found
+    ? { status: 200, body: r.text, headers: blogPreviewHeaders }
+    : { status: 404, body: r.text, headers: blogPageHeaders };
 }

@@ -63,7 +63,12 @@ export async function insertBlogPost(
   return row;
 }
 
-export async function findBlogPost(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<BlogPostRow | undefined> {
+export async function findBlogPost(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<BlogPostRow | undefined> {
   const sql = query(q);
   const [row] = await sql<BlogPostRow[]>`
     select ${columns(q)} from blog_posts where id = ${id} and workspace_id = ${workspaceId} ${options.forUpdate ? sql`for update` : sql``}`;
@@ -71,13 +76,22 @@ export async function findBlogPost(q: Queryable, workspaceId: string, id: string
 }
 
 /** Slugs of the workspace's posts that start with `base`: the caller picks a free one. */
-export async function slugsLike(q: Queryable, workspaceId: string, base: string, exceptId: string | null = null): Promise<Set<string>> {
+export async function slugsLike(
+  q: Queryable,
+  workspaceId: string,
+  base: string,
+  exceptId: string | null = null,
+): Promise<Set<string>> {
   const rows = await query(q)<{ slug: string }[]>`
     select slug from blog_posts where workspace_id = ${workspaceId} and (slug = ${base} or slug like ${`${base}-%`}) and id is distinct from ${exceptId}`;
   return new Set(rows.map((r) => r.slug));
 }
 
-export function listBlogPostRows(q: Queryable, workspaceId: string, page: { statuses: BlogPostStatus[]; before?: PageBound; limit: number }): Promise<BlogPostRow[]> {
+export function listBlogPostRows(
+  q: Queryable,
+  workspaceId: string,
+  page: { statuses: BlogPostStatus[]; before?: PageBound; limit: number },
+): Promise<BlogPostRow[]> {
   const sql = query(q);
   return sql<BlogPostRow[]>`
     select ${columns(q)} from blog_posts
@@ -88,7 +102,13 @@ export function listBlogPostRows(q: Queryable, workspaceId: string, page: { stat
     limit ${page.limit}`;
 }
 
-export async function updateBlogPostFields(q: Queryable, workspaceId: string, id: string, fields: BlogPostFields, now: Date): Promise<BlogPostRow> {
+export async function updateBlogPostFields(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: BlogPostFields,
+  now: Date,
+): Promise<BlogPostRow> {
   const sql = query(q);
   const [row] = await sql<BlogPostRow[]>`
     update blog_posts set slug = ${fields.slug}, title = ${fields.title}, meta_description = ${fields.meta_description},
@@ -109,7 +129,12 @@ export interface BlogStatusChange {
 }
 
 /** Moves the post when it is in one of `from`; undefined when it was not (someone moved it first). */
-export async function setBlogPostStatus(q: Queryable, workspaceId: string, id: string, change: BlogStatusChange): Promise<BlogPostRow | undefined> {
+export async function setBlogPostStatus(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  change: BlogStatusChange,
+): Promise<BlogPostRow | undefined> {
   const sql = query(q);
   const [row] = await sql<BlogPostRow[]>`
     update blog_posts set status = ${change.to}, publish_at = ${change.publishAt}, published_at = ${change.publishedAt}, updated_at = ${change.now}
@@ -125,7 +150,11 @@ export async function deleteBlogPostRow(q: Queryable, workspaceId: string, id: s
 }
 
 /** Scheduled posts whose time has come, in any workspace: the scheduled publisher's work list. */
-export function duePostsAcrossWorkspaces(q: Queryable, now: Date, limit: number): Promise<{ id: string; workspace_id: string }[]> {
+export function duePostsAcrossWorkspaces(
+  q: Queryable,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; workspace_id: string }[]> {
   return query(q)<{ id: string; workspace_id: string }[]>`
     select id, workspace_id from blog_posts where status = 'scheduled' and publish_at <= ${now} order by publish_at, id limit ${limit}`;
 }
@@ -153,7 +182,11 @@ export function listPublishedPosts(q: Queryable, workspaceId: string, limit: num
     order by published_at desc, id desc limit ${limit}`;
 }
 
-export async function findPublishedPost(q: Queryable, workspaceId: string, slug: string): Promise<BlogPostRow | undefined> {
+export async function findPublishedPost(
+  q: Queryable,
+  workspaceId: string,
+  slug: string,
+): Promise<BlogPostRow | undefined> {
   const [row] = await query(q)<BlogPostRow[]>`
     select ${columns(q)} from blog_posts where workspace_id = ${workspaceId} and slug = ${slug} and status = 'published'`;
   return row;

@@ -13,7 +13,16 @@ export async function blogSitemap(deps: Deps, workspaceSlug: string): Promise<Re
   const found = await siteOf(deps, workspaceSlug);
   if (!found) return { found: false, text: renderNotFoundPage(null) };
   const posts = await listPublishedPosts(deps.db.sql, found.workspaceId, SITEMAP_ENTRIES);
-  return { found: true, text: renderSitemap(found.site, posts.map((p) => ({ url: blogPostUrl(deps.config.publicBaseUrl, found.site.slug, p.slug), updatedAt: p.updated_at }))) };
+  return {
+    found: true,
+    text: renderSitemap(
+      found.site,
+      posts.map((p) => ({
+        url: blogPostUrl(deps.config.publicBaseUrl, found.site.slug, p.slug),
+        updatedAt: p.updated_at,
+      })),
+    ),
+  };
 }
 
 export async function handle(input: BlogSitemapInput, ctx: HandlerContext): Promise<BlogSitemapOutput> {

@@ -9,7 +9,10 @@ export interface FeedEntry extends PostSummary {
 }
 
 export function renderAtomFeed(site: BlogSite, entries: FeedEntry[]): string {
-  const updated = entries.reduce((latest, e) => (e.updatedAt > latest ? e.updatedAt : latest), entries[0]?.updatedAt ?? new Date(0));
+  const updated = entries.reduce(
+    (latest, e) => (e.updatedAt > latest ? e.updatedAt : latest),
+    entries[0]?.updatedAt ?? new Date(0),
+  );
   const items = entries.map(
     (e) => `<entry>
 <title>${escapeHtml(e.title)}</title>
@@ -35,7 +38,10 @@ ${items.join('\n')}
 }
 
 export function renderSitemap(site: BlogSite, entries: Array<{ url: string; updatedAt: Date }>): string {
-  const urls = [`<url><loc>${escapeHtml(site.indexUrl)}</loc></url>`, ...entries.map((e) => `<url><loc>${escapeHtml(e.url)}</loc><lastmod>${e.updatedAt.toISOString()}</lastmod></url>`)];
+  const urls = [
+    `<url><loc>${escapeHtml(site.indexUrl)}</loc></url>`,
+    ...entries.map((e) => `<url><loc>${escapeHtml(e.url)}</loc><lastmod>${e.updatedAt.toISOString()}</lastmod></url>`),
+  ];
   return `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${urls.join('\n')}

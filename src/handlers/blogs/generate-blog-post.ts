@@ -10,7 +10,11 @@ import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 
 /** run_agent with the blog-post-writer: the run engine writes the post. */
-export function generateBlogPost(deps: Deps, actor: Actor, request: z.input<typeof blogPostInput>): Promise<AgentRunRow> {
+export function generateBlogPost(
+  deps: Deps,
+  actor: Actor,
+  request: z.input<typeof blogPostInput>,
+): Promise<AgentRunRow> {
   return runAgent(deps, actor, { agentId: blogPostWriter.slug, input: request });
 }
 

@@ -15,7 +15,16 @@ export function listBlogPosts(deps: Deps, actor: Actor, request: ListBlogPostsRe
   return listPage(request, {
     scope: cursorScope(deps.auth, 'list_blog_posts', actor.workspaceId),
     fetch: async ({ limit, after }) =>
-      viewPosts(deps, deps.db.sql, actor.workspaceId, await listBlogPostRows(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], before: after, limit })),
+      viewPosts(
+        deps,
+        deps.db.sql,
+        actor.workspaceId,
+        await listBlogPostRows(deps.db.sql, actor.workspaceId, {
+          statuses: request.status ?? [],
+          before: after,
+          limit,
+        }),
+      ),
     toItem: blogPostBody,
     position: (view: BlogPostView) => ({ at: view.row.created_at.toISOString(), id: view.row.id }),
   });

@@ -18,7 +18,10 @@ export const blogContentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export const blogPageHeaders = { 'Content-Security-Policy': blogContentSecurityPolicy, 'Cache-Control': 'public, no-cache' };
+export const blogPageHeaders = {
+  'Content-Security-Policy': blogContentSecurityPolicy,
+  'Cache-Control': 'public, no-cache',
+};
 
 /** A preview may be framed by this origin only: the admin panel shows it in a sandboxed iframe. */
 export const blogPreviewHeaders = {
@@ -84,21 +87,51 @@ export interface PostSummary {
 }
 
 export function renderIndexPage(site: BlogSite, posts: PostSummary[]): string {
-  const items = posts.map((p) => `<li><h2><a href="${escapeHtml(p.url)}">${escapeHtml(p.title)}</a></h2><p class="meta">${day(p.publishedAt)}</p><p>${escapeHtml(p.description)}</p></li>`);
+  const items = posts.map(
+    (p) =>
+      `<li><h2><a href="${escapeHtml(p.url)}">${escapeHtml(p.title)}</a></h2><p class="meta">${day(p.publishedAt)}</p><p>${escapeHtml(p.description)}</p></li>`,
+  );
   const main = `<h1>${escapeHtml(site.name)}</h1>\n${items.length ? `<ol class="posts">\n${items.join('\n')}\n</ol>` : '<p>No posts yet.</p>'}`;
-  return layout(site, { title: site.name, description: `Posts from ${site.name}.`, canonical: site.indexUrl, type: 'website' }, main);
+  return layout(
+    site,
+    { title: site.name, description: `Posts from ${site.name}.`, canonical: site.indexUrl, type: 'website' },
+    main,
+  );
 }
 
 /** `bodyHtml` must be the sanitized rendering of the post's Markdown (src/handlers/blogs/markdown.ts). */
-export function renderPostPage(site: BlogSite, post: PostSummary & { bodyHtml: string }, options: { preview?: boolean } = {}): string {
-  const banner = options.preview ? '<p class="meta"><strong>Preview</strong>: this post is not published; only people with this link see it.</p>\n' : '';
+export function renderPostPage(
+  site: BlogSite,
+  post: PostSummary & { bodyHtml: string },
+  options: { preview?: boolean } = {},
+): string {
+  const banner = options.preview
+    ? '<p class="meta"><strong>Preview</strong>: this post is not published; only people with this link see it.</p>\n'
+    : '';
   const main = `${banner}<article>\n<h1>${escapeHtml(post.title)}</h1>\n<p class="meta">${day(post.publishedAt)}</p>\n${post.bodyHtml}</article>`;
-  return layout(site, { title: `${post.title} · ${site.name}`, description: post.description, canonical: post.url, type: 'article', publishedAt: post.publishedAt }, main, { robots: options.preview ? 'noindex, nofollow' : undefined });
+  return layout(
+    site,
+    {
+      title: `${post.title} · ${site.name}`,
+      description: post.description,
+      canonical: post.url,
+      type: 'article',
+      publishedAt: post.publishedAt,
+    },
+    main,
+    { robots: options.preview ? 'noindex, nofollow' : undefined },
+  );
 }
 
 export function renderNotFoundPage(site: BlogSite | null): string {
-  const body = '<h1>Not found</h1>\n<p>There is no published post at this address. It may have been unpublished or moved.</p>';
+  const body =
+    '<h1>Not found</h1>\n<p>There is no published post at this address. It may have been unpublished or moved.</p>';
   const fallback = site ?? { name: 'Blog', slug: '', indexUrl: '/', feedUrl: '/' };
   const main = site ? `${body}\n<p><a href="${escapeHtml(site.indexUrl)}">All posts</a></p>` : body;
-  return layout(fallback, { title: 'Not found', description: 'No post here.', canonical: fallback.indexUrl, type: 'website' }, main, { robots: 'noindex' });
+  return layout(
+    fallback,
+    { title: 'Not found', description: 'No post here.', canonical: fallback.indexUrl, type: 'website' },
+    main,
+    { robots: 'noindex' },
+  );
 }

@@ -16,7 +16,8 @@ export interface PreviewTarget {
   postId: string;
 }
 
-const macOf = (secret: Uint8Array, payload: string) => createHmac('sha256', key(secret)).update(payload).digest().subarray(0, MAC_BYTES);
+const macOf = (secret: Uint8Array, payload: string) =>
+  createHmac('sha256', key(secret)).update(payload).digest().subarray(0, MAC_BYTES);
 
 export function signPreview(secret: Uint8Array, target: PreviewTarget, now: Date): string {
   const expires = Math.floor(now.getTime() / 1000) + PREVIEW_SECONDS;
@@ -32,7 +33,8 @@ export function verifyPreview(secret: Uint8Array, token: string, now: Date): Pre
   const got = Buffer.from(mac, 'base64url');
   if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
   const [workspaceId, postId, expires, more] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
-  if (more !== undefined || ![workspaceId, postId].every((id) => id && ID.test(id)) || !/^\d+$/.test(expires)) return undefined;
+  if (more !== undefined || ![workspaceId, postId].every((id) => id && ID.test(id)) || !/^\d+$/.test(expires))
+    return undefined;
   if (Number(expires) * 1000 <= now.getTime()) return undefined;
   return { workspaceId, postId };
 }

@@ -13,11 +13,17 @@ export const FEED_ENTRIES = 50;
 
 export type Rendered = { found: true; text: string } | { found: false; text: string };
 
-export async function siteOf(deps: Deps, workspaceSlug: string): Promise<{ site: BlogSite; workspaceId: string } | undefined> {
+export async function siteOf(
+  deps: Deps,
+  workspaceSlug: string,
+): Promise<{ site: BlogSite; workspaceId: string } | undefined> {
   const workspace = await findBlogWorkspace(deps.db.sql, workspaceSlug);
   if (!workspace) return undefined;
   const indexUrl = blogIndexUrl(deps.config.publicBaseUrl, workspace.slug);
-  return { workspaceId: workspace.id, site: { name: workspace.name, slug: workspace.slug, indexUrl, feedUrl: `${indexUrl}/feed.xml` } };
+  return {
+    workspaceId: workspace.id,
+    site: { name: workspace.name, slug: workspace.slug, indexUrl, feedUrl: `${indexUrl}/feed.xml` },
+  };
 }
 
 export const summary = (deps: Deps, site: BlogSite, p: BlogPostRow) => ({

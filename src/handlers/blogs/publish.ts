@@ -17,7 +17,14 @@ export async function publishDuePosts(deps: Deps): Promise<string[]> {
   const published: string[] = [];
   for (const due of await duePostsAcrossWorkspaces(deps.db.sql, now, DUE_BATCH)) {
     const done = await deps.db.sql.begin(async (tx) => {
-      const row = await setBlogPostStatus(tx, due.workspace_id, due.id, { from: ['scheduled'], to: 'published', publishAt: null, publishedAt: now, now, dueBy: now });
+      const row = await setBlogPostStatus(tx, due.workspace_id, due.id, {
+        from: ['scheduled'],
+        to: 'published',
+        publishAt: null,
+        publishedAt: now,
+        now,
+        dueBy: now,
+      });
       // Undefined: another job published it first, or a person unpublished or rescheduled it meanwhile.
       if (!row) return false;
       await recordPostEvent(deps, tx, system, row, 'blog_post.published');

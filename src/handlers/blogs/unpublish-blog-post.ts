@@ -12,7 +12,13 @@ export async function unpublishBlogPost(deps: Deps, actor: Actor, postId: string
   const view = await deps.db.sql.begin(async (tx) => {
     const current = await requirePost(tx, actor.workspaceId, postId, { forUpdate: true });
     if (current.status === 'draft') return viewPost(deps, tx, current);
-    const row = await setBlogPostStatus(tx, actor.workspaceId, postId, { from: [current.status], to: 'draft', publishAt: null, publishedAt: null, now: deps.clock.now() });
+    const row = await setBlogPostStatus(tx, actor.workspaceId, postId, {
+      from: [current.status],
+      to: 'draft',
+      publishAt: null,
+      publishedAt: null,
+      now: deps.clock.now(),
+    });
     return recordPostEvent(deps, tx, eventActor(actor), row as BlogPostRow, 'blog_post.unpublished');
   });
   deps.resourceWatch.changed(view.row.id);

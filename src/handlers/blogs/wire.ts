@@ -5,8 +5,10 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const base = (publicBaseUrl: string) => publicBaseUrl.replace(/\/$/, '');
 
 export const blogPreviewUrl = (publicBaseUrl: string, token: string) => `${base(publicBaseUrl)}/blog-preview/${token}`;
-export const blogIndexUrl = (publicBaseUrl: string, workspaceSlug: string) => `${base(publicBaseUrl)}/blog/${workspaceSlug}`;
-export const blogPostUrl = (publicBaseUrl: string, workspaceSlug: string, postSlug: string) => `${blogIndexUrl(publicBaseUrl, workspaceSlug)}/${postSlug}`;
+export const blogIndexUrl = (publicBaseUrl: string, workspaceSlug: string) =>
+  `${base(publicBaseUrl)}/blog/${workspaceSlug}`;
+export const blogPostUrl = (publicBaseUrl: string, workspaceSlug: string, postSlug: string) =>
+  `${blogIndexUrl(publicBaseUrl, workspaceSlug)}/${postSlug}`;
 
 export interface BlogPostView {
   row: BlogPostRow;
@@ -35,4 +37,12 @@ export const blogPostBody = ({ row: p, url, previewUrl }: BlogPostView) => ({
 });
 
 /** What events carry: the post without its body (get_blog_post has it). */
-export const blogPostEventData = ({ row: p, url }: BlogPostView) => ({ id: p.id, slug: p.slug, title: p.title, status: p.status, url, publish_at: iso(p.publish_at), published_at: iso(p.published_at) });
+export const blogPostEventData = ({ row: p, url }: BlogPostView) => ({
+  id: p.id,
+  slug: p.slug,
+  title: p.title,
+  status: p.status,
+  url,
+  publish_at: iso(p.publish_at),
+  published_at: iso(p.published_at),
+});

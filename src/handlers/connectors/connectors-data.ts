@@ -43,7 +43,12 @@ export interface NewConnector {
   now: Date;
 }
 
-export async function insertConnector(q: Queryable, workspaceId: string, ids: Ids, fields: NewConnector): Promise<ConnectorRow> {
+export async function insertConnector(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: NewConnector,
+): Promise<ConnectorRow> {
   const sql = query(q);
   const [row] = await sql<ConnectorRow[]>`
     insert into connectors (id, workspace_id, provider, mode, status, scopes_requested, created_by, created_at, updated_at)
@@ -53,7 +58,12 @@ export async function insertConnector(q: Queryable, workspaceId: string, ids: Id
   return row;
 }
 
-export async function findConnector(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectorRow | undefined> {
+export async function findConnector(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ConnectorRow | undefined> {
   const sql = query(q);
   const [row] = await sql<ConnectorRow[]>`
     select ${columns(q)} from connectors where id = ${id} and workspace_id = ${workspaceId}
@@ -61,7 +71,11 @@ export async function findConnector(q: Queryable, workspaceId: string, id: strin
   return row;
 }
 
-export function listConnectorRows(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; provider?: string }): Promise<ConnectorRow[]> {
+export function listConnectorRows(
+  q: Queryable,
+  workspaceId: string,
+  page: { limit: number; before?: PageBound; provider?: string },
+): Promise<ConnectorRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<ConnectorRow[]>`
@@ -98,7 +112,13 @@ export interface ConnectedFields {
 }
 
 /** pending_consent -> connected, for the flow of this state only; undefined when that flow is no longer current. */
-export async function markConnected(q: Queryable, workspaceId: string, id: string, stateHash: string, fields: ConnectedFields): Promise<ConnectorRow | undefined> {
+export async function markConnected(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  stateHash: string,
+  fields: ConnectedFields,
+): Promise<ConnectorRow | undefined> {
   const sql = query(q);
   const [row] = await sql<ConnectorRow[]>`
     update connectors set status = 'connected', account_email = ${fields.accountEmail}, scopes_granted = ${sql.array(fields.scopesGranted)},
@@ -111,7 +131,14 @@ export async function markConnected(q: Queryable, workspaceId: string, id: strin
 }
 
 /** A flow that ended without a connection: failed with a reason, link dropped, no tokens kept. */
-export async function markFailed(q: Queryable, workspaceId: string, id: string, stateHash: string, reason: string, now: Date): Promise<ConnectorRow | undefined> {
+export async function markFailed(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  stateHash: string,
+  reason: string,
+  now: Date,
+): Promise<ConnectorRow | undefined> {
   const [row] = await query(q)<ConnectorRow[]>`
     update connectors set status = 'failed', failure_reason = ${reason}, authorization_url = null, authorization_expires_at = null,
       pending_state_hash = null, updated_at = ${now}
@@ -141,7 +168,12 @@ export async function claimRefreshLease(
 }
 
 /** New tokens after a refresh (the refresh token kept when the provider sent none); frees the lease. */
-export async function storeRefreshedTokens(q: Queryable, workspaceId: string, id: string, fields: { tokensSealed: Uint8Array; tokenKeyId: string; accessExpiresAt: Date; now: Date }): Promise<void> {
+export async function storeRefreshedTokens(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: { tokensSealed: Uint8Array; tokenKeyId: string; accessExpiresAt: Date; now: Date },
+): Promise<void> {
   await query(q)`
     update connectors set tokens_sealed = ${fields.tokensSealed}, token_key_id = ${fields.tokenKeyId},
       access_expires_at = ${fields.accessExpiresAt}, refresh_lease_until = null, updated_at = ${fields.now}
@@ -153,7 +185,14 @@ export async function releaseRefreshLease(q: Queryable, workspaceId: string, id:
 }
 
 /** Connected -> expired (the provider refused the refresh token) or revoked: tokens deleted either way. */
-export async function endConnection(q: Queryable, workspaceId: string, id: string, status: 'expired' | 'revoked', reason: string | null, now: Date): Promise<ConnectorRow | undefined> {
+export async function endConnection(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  status: 'expired' | 'revoked',
+  reason: string | null,
+  now: Date,
+): Promise<ConnectorRow | undefined> {
   const [row] = await query(q)<ConnectorRow[]>`
     update connectors set status = ${status}, failure_reason = ${reason}, tokens_sealed = null, token_key_id = null, access_expires_at = null, refresh_lease_until = null,
       authorization_url = null, authorization_expires_at = null, pending_state_hash = null,
@@ -176,7 +215,11 @@ export interface OAuthStateRow {
   used_at: Date | null;
 }
 
-export async function insertState(q: Queryable, workspaceId: string, fields: Omit<OAuthStateRow, 'workspace_id' | 'used_at'>): Promise<void> {
+export async function insertState(
+  q: Queryable,
+  workspaceId: string,
+  fields: Omit<OAuthStateRow, 'workspace_id' | 'used_at'>,
+): Promise<void> {
   await query(q)`
     insert into oauth_states (state_hash, workspace_id, connector_id, user_id, verifier_sealed, token_key_id, redirect_uri, created_at, expires_at)
     values (${fields.state_hash}, ${workspaceId}, ${fields.connector_id}, ${fields.user_id}, ${fields.verifier_sealed}, ${fields.token_key_id},
@@ -198,7 +241,10 @@ export async function claimState(q: Queryable, stateHash: string, now: Date): Pr
 }
 
 /** The workspace a state was issued in; used by the sandbox provider's consent page. */
-export async function findStateWorkspace(q: Queryable, stateHash: string): Promise<{ workspace_id: string; expires_at: Date; used_at: Date | null } | undefined> {
+export async function findStateWorkspace(
+  q: Queryable,
+  stateHash: string,
+): Promise<{ workspace_id: string; expires_at: Date; used_at: Date | null } | undefined> {
   const [row] = await query(q)<{ workspace_id: string; expires_at: Date; used_at: Date | null }[]>`
     select workspace_id, expires_at, used_at from oauth_states where state_hash = ${stateHash}`;
   return row;

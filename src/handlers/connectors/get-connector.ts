@@ -7,22 +7,39 @@ import { actorFrom, type HandlerContext } from '../context.ts';
 import { waitForChange, type Watched } from '../operations/wait-for-change.ts';
 import { connectorBody } from './wire.ts';
 
-const watchedConnector: Watched<ConnectorRow> = { fingerprint: (row) => row.status, settled: (row) => row.status !== 'pending_consent' };
+const watchedConnector: Watched<ConnectorRow> = {
+  fingerprint: (row) => row.status,
+  settled: (row) => row.status !== 'pending_consent',
+};
 
 /**
  * With `waitSeconds`, a connector pending consent is answered as soon as its status changes (the human allowed
  * or denied access) or the wait ends; any other connector at once: there is nothing left to wait for.
  */
-export function getConnector(deps: Deps, actor: Actor, request: { connectorId: string; waitSeconds: number; signal?: AbortSignal }): Promise<ConnectorRow> {
+export function getConnector(
+  deps: Deps,
+  actor: Actor,
+  request: { connectorId: string; waitSeconds: number; signal?: AbortSignal },
+): Promise<ConnectorRow> {
   const read = async () => {
     const row = await findConnector(deps.db.sql, actor.workspaceId, request.connectorId);
     if (!row) throw new ApiError('not_found', `No connector ${request.connectorId} in this workspace.`);
     return row;
   };
-  return waitForChange(deps, actor, { id: request.connectorId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watchedConnector);
+  return waitForChange(
+    deps,
+    actor,
+    { id: request.connectorId, waitSeconds: request.waitSeconds, signal: request.signal },
+    read,
+    watchedConnector,
+  );
 }
 
 export async function handle(input: GetConnectorInput, ctx: HandlerContext): Promise<GetConnectorOutput> {
-  const row = await getConnector(ctx.deps, actorFrom(ctx), { connectorId: input.path.connector_id, waitSeconds: input.query.wait_seconds ?? 0, signal: ctx.signal });
+  const row = await getConnector(ctx.deps, actorFrom(ctx), {
+    connectorId: input.path.connector_id,
+    waitSeconds: input.query.wait_seconds ?? 0,
+    signal: ctx.signal,
+  });
   return { status: 200, body: connectorBody(row) };
 }

@@ -37,7 +37,15 @@ export async function oauthCallback(deps: Deps, request: CallbackRequest): Promi
   const fail = async (reason: CallbackRefusal, status: 400 | 502): Promise<CallbackOutcome> => {
     const connector = await deps.db.sql.begin(async (tx) => {
       const failed = await markFailed(tx, workspaceId, state.connector_id, stateHash, reason, deps.clock.now());
-      if (failed) await recordEvent(deps, tx, workspaceId, { type: 'system', id: null }, 'connector.failed', connectorEventData(failed));
+      if (failed)
+        await recordEvent(
+          deps,
+          tx,
+          workspaceId,
+          { type: 'system', id: null },
+          'connector.failed',
+          connectorEventData(failed),
+        );
       return failed;
     });
     if (connector) deps.resourceWatch.changed(connector.id);
@@ -54,8 +62,17 @@ export async function oauthCallback(deps: Deps, request: CallbackRequest): Promi
 
   const provider = providerFor(current.provider);
   if (!provider) return fail('provider_error', 400);
-  const verifier = deps.connectors.tokenKeys.open(verifierAad(workspaceId, stateHash), state.verifier_sealed, state.token_key_id);
-  const grant = await provider.exchange(deps, { code: request.code, verifier, redirectUri: state.redirect_uri, connectorId: state.connector_id });
+  const verifier = deps.connectors.tokenKeys.open(
+    verifierAad(workspaceId, stateHash),
+    state.verifier_sealed,
+    state.token_key_id,
+  );
+  const grant = await provider.exchange(deps, {
+    code: request.code,
+    verifier,
+    redirectUri: state.redirect_uri,
+    connectorId: state.connector_id,
+  });
   if (!grant.ok) return fail(grant.reason, grant.status);
   const sealed = sealTokens(deps, workspaceId, state.connector_id, grant.tokens);
   const connector = await deps.db.sql.begin(async (tx) => {
@@ -67,10 +84,24 @@ export async function oauthCallback(deps: Deps, request: CallbackRequest): Promi
       accessExpiresAt: new Date(deps.clock.now().getTime() + grant.expiresIn * 1000),
       now: deps.clock.now(),
     });
-    if (connected) await recordEvent(deps, tx, workspaceId, { type: state.user_id ? 'user' : 'system', id: state.user_id }, 'connector.connected', connectorEventData(connected));
+    if (connected)
+      await recordEvent(
+        deps,
+        tx,
+        workspaceId,
+        { type: state.user_id ? 'user' : 'system', id: state.user_id },
+        'connector.connected',
+        connectorEventData(connected),
+      );
     return connected;
   });
-  if (!connector) return { ok: false, status: 400, reason: 'state_superseded', connector: await findConnector(deps.db.sql, workspaceId, state.connector_id) };
+  if (!connector)
+    return {
+      ok: false,
+      status: 400,
+      reason: 'state_superseded',
+      connector: await findConnector(deps.db.sql, workspaceId, state.connector_id),
+    };
   deps.resourceWatch.changed(connector.id);
   deps.log.info({ connector_id: connector.id, mode: connector.mode }, 'connector connected');
   return { ok: true, connector };
@@ -78,17 +109,50 @@ export async function oauthCallback(deps: Deps, request: CallbackRequest): Promi
 
 /** What the callback page says for each outcome, in words a person acts on. */
 export const refusalText: Record<CallbackRefusal, { title: string; body: string }> = {
-  state_missing: { title: 'This link is incomplete', body: 'The page was opened without the information the sign-in provider adds. Start the connection again from your agent or the admin panel.' },
-  state_unknown: { title: 'This link was not issued here', body: 'The sign-in response does not belong to any connection this service started. Start the connection again.' },
-  state_used: { title: 'This link was already used', body: 'Each consent link works once. If the connection did not complete, start it again for a fresh link.' },
-  state_expired: { title: 'This link has expired', body: 'Consent links are valid for 10 minutes. Ask your agent (or use the admin panel) to start the connection again.' },
-  state_superseded: { title: 'This link is no longer current', body: 'A newer consent link was issued for this connection, or it is no longer waiting for consent. Use the newest link.' },
-  consent_denied: { title: 'Access was not allowed', body: 'You declined the request, so nothing was connected. To connect later, start again and choose Allow.' },
-  provider_error: { title: 'The sign-in provider reported an error', body: 'Nothing was connected. Start the connection again; if it keeps failing, check the OAuth client configuration.' },
-  code_missing: { title: 'The sign-in response was incomplete', body: 'No authorization code came back, so nothing was connected. Start the connection again.' },
-  token_exchange_failed: { title: 'The connection could not be completed', body: 'The provider did not accept the authorization code. Nothing was stored. Start the connection again.' },
-  scope_missing: { title: 'Permission to send email was not granted', body: 'The connector needs permission to send email and to read your address. Nothing was kept. Start again and leave both permissions ticked.' },
-  userinfo_failed: { title: 'The account could not be identified', body: 'The provider did not tell us the account address, so nothing was kept. Start the connection again.' },
+  state_missing: {
+    title: 'This link is incomplete',
+    body: 'The page was opened without the information the sign-in provider adds. Start the connection again from your agent or the admin panel.',
+  },
+  state_unknown: {
+    title: 'This link was not issued here',
+    body: 'The sign-in response does not belong to any connection this service started. Start the connection again.',
+  },
+  state_used: {
+    title: 'This link was already used',
+    body: 'Each consent link works once. If the connection did not complete, start it again for a fresh link.',
+  },
+  state_expired: {
+    title: 'This link has expired',
+    body: 'Consent links are valid for 10 minutes. Ask your agent (or use the admin panel) to start the connection again.',
+  },
+  state_superseded: {
+    title: 'This link is no longer current',
+    body: 'A newer consent link was issued for this connection, or it is no longer waiting for consent. Use the newest link.',
+  },
+  consent_denied: {
+    title: 'Access was not allowed',
+    body: 'You declined the request, so nothing was connected. To connect later, start again and choose Allow.',
+  },
+  provider_error: {
+    title: 'The sign-in provider reported an error',
+    body: 'Nothing was connected. Start the connection again; if it keeps failing, check the OAuth client configuration.',
+  },
+  code_missing: {
+    title: 'The sign-in response was incomplete',
+    body: 'No authorization code came back, so nothing was connected. Start the connection again.',
+  },
+  token_exchange_failed: {
+    title: 'The connection could not be completed',
+    body: 'The provider did not accept the authorization code. Nothing was stored. Start the connection again.',
+  },
+  scope_missing: {
+    title: 'Permission to send email was not granted',
+    body: 'The connector needs permission to send email and to read your address. Nothing was kept. Start again and leave both permissions ticked.',
+  },
+  userinfo_failed: {
+    title: 'The account could not be identified',
+    body: 'The provider did not tell us the account address, so nothing was kept. Start the connection again.',
+  },
 };
 
 /** The page the human's browser lands on after consent: what happened, and what to do next. */

@@ -32,7 +32,8 @@ export async function revokeConnector(deps: Deps, actor: Actor, connectorId: str
   }
   const revoked = await deps.db.sql.begin(async (tx) => {
     const row = await endConnection(tx, actor.workspaceId, connectorId, 'revoked', null, deps.clock.now());
-    if (row) await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'connector.revoked', connectorEventData(row));
+    if (row)
+      await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'connector.revoked', connectorEventData(row));
     return row;
   });
   if (revoked) {

@@ -27,7 +27,16 @@ export async function insertSandboxGrant(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  fields: { accountEmail: string; scopes: string[]; clientId: string; redirectUri: string; codeHash: string; codeChallenge: string; codeExpiresAt: Date; now: Date },
+  fields: {
+    accountEmail: string;
+    scopes: string[];
+    clientId: string;
+    redirectUri: string;
+    codeHash: string;
+    codeChallenge: string;
+    codeExpiresAt: Date;
+    now: Date;
+  },
 ): Promise<SandboxGrantRow> {
   const sql = query(q);
   const [row] = await sql<SandboxGrantRow[]>`
@@ -39,7 +48,11 @@ export async function insertSandboxGrant(
 }
 
 /** Marks the code used and returns the grant as it was, so a second exchange sees `code_used_at` set. */
-export async function claimSandboxCodeByHash(q: Queryable, codeHash: string, now: Date): Promise<SandboxGrantRow | undefined> {
+export async function claimSandboxCodeByHash(
+  q: Queryable,
+  codeHash: string,
+  now: Date,
+): Promise<SandboxGrantRow | undefined> {
   const [row] = await query(q)<SandboxGrantRow[]>`
     with old as (select * from sandbox_grants where code_hash = ${codeHash} for update)
     update sandbox_grants g set code_used_at = coalesce(g.code_used_at, ${now})
@@ -56,7 +69,11 @@ export async function revokeSandboxGrant(q: Queryable, grantId: string, now: Dat
   await sql`update sandbox_tokens set revoked_at = coalesce(revoked_at, ${now}) where grant_id = ${grantId}`;
 }
 
-export async function insertSandboxToken(q: Queryable, grantId: string, fields: { tokenHash: string; kind: 'access' | 'refresh'; expiresAt: Date | null; now: Date }): Promise<void> {
+export async function insertSandboxToken(
+  q: Queryable,
+  grantId: string,
+  fields: { tokenHash: string; kind: 'access' | 'refresh'; expiresAt: Date | null; now: Date },
+): Promise<void> {
   await query(q)`
     insert into sandbox_tokens (token_hash, grant_id, kind, expires_at, created_at)
     values (${fields.tokenHash}, ${grantId}, ${fields.kind}, ${fields.expiresAt}, ${fields.now})`;
@@ -70,7 +87,9 @@ export interface SandboxTokenGrant {
 }
 
 export async function findSandboxTokenByHash(q: Queryable, tokenHash: string): Promise<SandboxTokenGrant | undefined> {
-  const [row] = await query(q)<(SandboxGrantRow & { kind: 'access' | 'refresh'; token_expires_at: Date | null; token_revoked_at: Date | null })[]>`
+  const [row] = await query(q)<
+    (SandboxGrantRow & { kind: 'access' | 'refresh'; token_expires_at: Date | null; token_revoked_at: Date | null })[]
+  >`
     select t.kind, t.expires_at as token_expires_at, t.revoked_at as token_revoked_at,
       g.id, g.workspace_id, g.account_email, g.scopes, g.client_id, g.redirect_uri, g.code_challenge, g.code_expires_at, g.code_used_at, g.created_at, g.revoked_at
     from sandbox_tokens t join sandbox_grants g on g.id = t.grant_id
@@ -105,7 +124,11 @@ export async function insertSandboxMessage(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  fields: Omit<SandboxMessageRow, 'id' | 'created_at' | 'list_unsubscribe' | 'list_unsubscribe_post'> & { grantId: string; raw: string; now: Date },
+  fields: Omit<SandboxMessageRow, 'id' | 'created_at' | 'list_unsubscribe' | 'list_unsubscribe_post'> & {
+    grantId: string;
+    raw: string;
+    now: Date;
+  },
 ): Promise<SandboxMessageRow> {
   const [row] = await query(q)<SandboxMessageRow[]>`
     insert into sandbox_messages (id, workspace_id, grant_id, account_email, raw, message_id_header, from_header, to_header, subject, text_body, html_body, created_at)
@@ -116,7 +139,11 @@ export async function insertSandboxMessage(
 }
 
 /** A page of the workspace's sandbox mail, newest first, optionally of one sending account. */
-export function listSandboxMessageRows(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound; accountEmail?: string }): Promise<SandboxMessageRow[]> {
+export function listSandboxMessageRows(
+  q: Queryable,
+  workspaceId: string,
+  page: { limit: number; before?: PageBound; accountEmail?: string },
+): Promise<SandboxMessageRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<SandboxMessageRow[]>`

@@ -19,7 +19,11 @@ export interface SendTestEmailResult {
   sent_at: string;
 }
 
-export async function sendTestEmail(deps: Deps, actor: Actor, request: { connectorId: string; to: string }): Promise<SendTestEmailResult> {
+export async function sendTestEmail(
+  deps: Deps,
+  actor: Actor,
+  request: { connectorId: string; to: string },
+): Promise<SendTestEmailResult> {
   const connector = await connectedConnector(deps, actor.workspaceId, request.connectorId);
   const from = connector.account_email as string;
   const now = deps.clock.now();
@@ -37,7 +41,14 @@ export async function sendTestEmail(deps: Deps, actor: Actor, request: { connect
   switch (outcome.kind) {
     case 'sent':
       deps.log.info({ connector_id: connector.id, mode: connector.mode }, 'test email sent');
-      return { connector_id: connector.id, mode: connector.mode, from, to: request.to, provider_message_id: outcome.providerMessageId, sent_at: now.toISOString() };
+      return {
+        connector_id: connector.id,
+        mode: connector.mode,
+        from,
+        to: request.to,
+        provider_message_id: outcome.providerMessageId,
+        sent_at: now.toISOString(),
+      };
     case 'retryable':
     case 'refused':
       // The connector's own problem when it gave no token or cannot send (409 with how to reconnect).
@@ -51,5 +62,8 @@ export async function sendTestEmail(deps: Deps, actor: Actor, request: { connect
 const notSent = (reason: string) => new ApiError('provider_unavailable', `The message was not sent: ${reason}.`);
 
 export async function handle(input: SendTestEmailInput, ctx: HandlerContext): Promise<SendTestEmailOutput> {
-  return { status: 200, body: await sendTestEmail(ctx.deps, actorFrom(ctx), { connectorId: input.path.connector_id, to: input.body.to }) };
+  return {
+    status: 200,
+    body: await sendTestEmail(ctx.deps, actorFrom(ctx), { connectorId: input.path.connector_id, to: input.body.to }),
+  };
 }

@@ -1,4 +1,10 @@
-import { findConnector, insertConnector, insertState, setPendingConsent, type ConnectorRow } from './connectors-data.ts';
+import {
+  findConnector,
+  insertConnector,
+  insertState,
+  setPendingConsent,
+  type ConnectorRow,
+} from './connectors-data.ts';
 import { findUser } from '../users/users-data.ts';
 import type { StartConnectorOauthInput, StartConnectorOauthOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
@@ -25,13 +31,21 @@ export const verifierAad = (workspaceId: string, stateHash: string) => `oauth_st
  * a single-use state bound to the workspace, the user and the connector, and a PKCE S256 challenge whose
  * verifier stays here, sealed. Any member may connect an account for the workspace.
  */
-export async function startConnectorOauth(deps: Deps, actor: Actor, request: StartConnectorOauthRequest): Promise<ConnectorRow> {
+export async function startConnectorOauth(
+  deps: Deps,
+  actor: Actor,
+  request: StartConnectorOauthRequest,
+): Promise<ConnectorRow> {
   const provider = providerFor(request.provider);
   if (!provider) {
     const known = Object.keys(connectorProviders).join(', ');
-    throw new ApiError('validation_failed', `Unknown provider "${request.provider}"; "gmail" connects a mailbox, "meta_ads" an ads account.`, {
-      errors: [{ field: 'provider', code: 'unknown_provider', message: `one of: ${known}` }],
-    });
+    throw new ApiError(
+      'validation_failed',
+      `Unknown provider "${request.provider}"; "gmail" connects a mailbox, "meta_ads" an ads account.`,
+      {
+        errors: [{ field: 'provider', code: 'unknown_provider', message: `one of: ${known}` }],
+      },
+    );
   }
   const { tokenKeys, redirectUri } = deps.connectors;
   const mode = provider.mode(deps);
@@ -45,11 +59,22 @@ export async function startConnectorOauth(deps: Deps, actor: Actor, request: Sta
     if (request.reconnectConnectorId) {
       const existing = await findConnector(tx, actor.workspaceId, request.reconnectConnectorId, { forUpdate: true });
       if (!existing) throw new ApiError('not_found', `No connector ${request.reconnectConnectorId} in this workspace.`);
-      if (existing.provider !== request.provider) throw new ApiError('conflict', `Connector ${existing.id} is a ${existing.provider} connector.`);
-      if (existing.status === 'connected') throw new ApiError('conflict', `Connector ${existing.id} is connected; revoke it first to connect another account.`);
+      if (existing.provider !== request.provider)
+        throw new ApiError('conflict', `Connector ${existing.id} is a ${existing.provider} connector.`);
+      if (existing.status === 'connected')
+        throw new ApiError(
+          'conflict',
+          `Connector ${existing.id} is connected; revoke it first to connect another account.`,
+        );
       connector = existing;
     } else {
-      connector = await insertConnector(tx, actor.workspaceId, deps.ids, { provider: request.provider, mode, scopesRequested: provider.scopes, createdBy: actor.userId, now });
+      connector = await insertConnector(tx, actor.workspaceId, deps.ids, {
+        provider: request.provider,
+        mode,
+        scopesRequested: provider.scopes,
+        createdBy: actor.userId,
+        now,
+      });
     }
     const sealed = tokenKeys.seal(verifierAad(actor.workspaceId, flow.stateHash), flow.verifier);
     await insertState(tx, actor.workspaceId, {
@@ -62,13 +87,25 @@ export async function startConnectorOauth(deps: Deps, actor: Actor, request: Sta
       created_at: now,
       expires_at: expiresAt,
     });
-    const pending = await setPendingConsent(tx, actor.workspaceId, connector.id, { url, expiresAt, stateHash: flow.stateHash, mode, now });
-    deps.log.info({ connector_id: pending.id, provider: request.provider, mode, reconnect: Boolean(request.reconnectConnectorId) }, 'connector consent started');
+    const pending = await setPendingConsent(tx, actor.workspaceId, connector.id, {
+      url,
+      expiresAt,
+      stateHash: flow.stateHash,
+      mode,
+      now,
+    });
+    deps.log.info(
+      { connector_id: pending.id, provider: request.provider, mode, reconnect: Boolean(request.reconnectConnectorId) },
+      'connector consent started',
+    );
     return pending;
   });
 }
 
 export async function handle(input: StartConnectorOauthInput, ctx: HandlerContext): Promise<StartConnectorOauthOutput> {
-  const row = await startConnectorOauth(ctx.deps, actorFrom(ctx), { provider: input.body.provider, reconnectConnectorId: input.body.reconnect_connector_id });
+  const row = await startConnectorOauth(ctx.deps, actorFrom(ctx), {
+    provider: input.body.provider,
+    reconnectConnectorId: input.body.reconnect_connector_id,
+  });
   return { status: 201, body: connectorBody(row) };
 }

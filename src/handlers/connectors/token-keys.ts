@@ -14,12 +14,16 @@ const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
 export function parseTokenKeys(raw: string): Map<string, Buffer> {
   const keys = new Map<string, Buffer>();
-  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const at = part.indexOf(':');
     const [id, value] = at > 0 ? [part.slice(0, at), part.slice(at + 1)] : ['k1', part];
     if (!KEY_ID.test(id)) throw new Error(`TOKEN_ENCRYPTION_KEY: the key id "${id}" must match ${KEY_ID}`);
     const key = Buffer.from(value, 'base64');
-    if (key.length !== 32) throw new Error(`TOKEN_ENCRYPTION_KEY: key "${id}" must be 32 bytes in base64 (openssl rand -base64 32)`);
+    if (key.length !== 32)
+      throw new Error(`TOKEN_ENCRYPTION_KEY: key "${id}" must be 32 bytes in base64 (openssl rand -base64 32)`);
     if (keys.has(id)) throw new Error(`TOKEN_ENCRYPTION_KEY: key id "${id}" appears twice`);
     keys.set(id, key);
   }

@@ -4,9 +4,19 @@ import { toolsMentioned, type DocsPassage } from './docs-passage.ts';
 type Json = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'options', 'head', 'trace'];
 const STATUS_TITLES: Record<string, string> = {
-  '400': 'Bad Request', '401': 'Unauthorized', '403': 'Forbidden', '404': 'Not Found', '405': 'Method Not Allowed',
-  '409': 'Conflict', '413': 'Content Too Large', '415': 'Unsupported Media Type', '422': 'Unprocessable Content',
-  '429': 'Too Many Requests', '500': 'Internal Server Error', '502': 'Bad Gateway', '503': 'Service Unavailable',
+  '400': 'Bad Request',
+  '401': 'Unauthorized',
+  '403': 'Forbidden',
+  '404': 'Not Found',
+  '405': 'Method Not Allowed',
+  '409': 'Conflict',
+  '413': 'Content Too Large',
+  '415': 'Unsupported Media Type',
+  '422': 'Unprocessable Content',
+  '429': 'Too Many Requests',
+  '500': 'Internal Server Error',
+  '502': 'Bad Gateway',
+  '503': 'Service Unavailable',
 };
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -16,12 +26,19 @@ function resolve(doc: Json, node: unknown, depth = 0): Json {
   if (!isObject(node)) return {};
   const ref = node.$ref;
   if (typeof ref !== 'string' || !ref.startsWith('#/') || depth > 20) return node;
-  const target = ref.slice(2).split('/').reduce<unknown>((at, key) => (isObject(at) ? at[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
+  const target = ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((at, key) => (isObject(at) ? at[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
   const { $ref: _ref, ...siblings } = node;
   return { ...resolve(doc, target, depth + 1), ...siblings };
 }
 
-const typeOf = (s: Json) => [s.type].flat().filter((t) => typeof t === 'string' && t !== 'null').join(' or ');
+const typeOf = (s: Json) =>
+  [s.type]
+    .flat()
+    .filter((t) => typeof t === 'string' && t !== 'null')
+    .join(' or ');
 
 /** A schema in a few words: `integer, 1–50, default 1`, `one of gmail`, `array of string`. */
 function schemaWords(doc: Json, raw: unknown): string {
@@ -42,13 +59,18 @@ function bodyProperties(doc: Json, op: Json): Array<{ name: string; required: bo
   const parts = Array.isArray(schema.allOf) ? schema.allOf.map((p) => resolve(doc, p)) : [schema];
   return parts.flatMap((part) => {
     const required = new Set(Array.isArray(part.required) ? part.required : []);
-    return Object.entries(isObject(part.properties) ? part.properties : {}).map(([name, prop]) => ({ name, required: required.has(name), schema: resolve(doc, prop) }));
+    return Object.entries(isObject(part.properties) ? part.properties : {}).map(([name, prop]) => ({
+      name,
+      required: required.has(name),
+      schema: resolve(doc, prop),
+    }));
   });
 }
 
 function argumentLines(doc: Json, shared: unknown[], op: Json): string[] {
   const params = new Map<string, Json>();
-  for (const p of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])].map((x) => resolve(doc, x))) params.set(`${p.in}:${p.name}`, p);
+  for (const p of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])].map((x) => resolve(doc, x)))
+    params.set(`${p.in}:${p.name}`, p);
   const lines = [...params.values()].map((p) => {
     const name = String(p.name);
     const asArgument = p.in === 'header' ? `; tool argument \`${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}\`` : '';
@@ -56,17 +78,25 @@ function argumentLines(doc: Json, shared: unknown[], op: Json): string[] {
     return `- \`${name}\` (${about}${asArgument})${p.description ? `: ${p.description}` : ''}`;
   });
   for (const prop of bodyProperties(doc, op)) {
-    const about = ['body', prop.required ? 'required' : 'optional', schemaWords(doc, prop.schema)].filter(Boolean).join(', ');
-    lines.push(`- \`${prop.name}\` (${about})${typeof prop.schema.description === 'string' ? `: ${prop.schema.description}` : ''}`);
+    const about = ['body', prop.required ? 'required' : 'optional', schemaWords(doc, prop.schema)]
+      .filter(Boolean)
+      .join(', ');
+    lines.push(
+      `- \`${prop.name}\` (${about})${typeof prop.schema.description === 'string' ? `: ${prop.schema.description}` : ''}`,
+    );
   }
   return lines;
 }
 
 function responseLines(doc: Json, op: Json): { success: string | null; errors: string[] } {
   const responses = Object.entries(isObject(op.responses) ? op.responses : {}).sort(([a], [b]) => a.localeCompare(b));
-  const describe = ([status, r]: [string, unknown]) => `${status}${STATUS_TITLES[status] ? ` ${STATUS_TITLES[status]}` : ''}: ${resolve(doc, r).description ?? ''}`.trim();
+  const describe = ([status, r]: [string, unknown]) =>
+    `${status}${STATUS_TITLES[status] ? ` ${STATUS_TITLES[status]}` : ''}: ${resolve(doc, r).description ?? ''}`.trim();
   const success = responses.find(([s]) => /^[23]/.test(s));
-  return { success: success ? describe(success) : null, errors: responses.filter(([s]) => /^[45]/.test(s)).map((r) => `- ${describe(r)}`) };
+  return {
+    success: success ? describe(success) : null,
+    errors: responses.filter(([s]) => /^[45]/.test(s)).map((r) => `- ${describe(r)}`),
+  };
 }
 
 function scopeLine(doc: Json, op: Json): string {
@@ -76,7 +106,14 @@ function scopeLine(doc: Json, op: Json): string {
   return scopes.length ? `Scope: ${scopes.join(', ')}.` : 'Needs a bearer credential.';
 }
 
-function operationPassage(doc: Json, path: string, method: string, item: Json, op: Json & { operationId: string }, toolNames: Set<string>): DocsPassage {
+function operationPassage(
+  doc: Json,
+  path: string,
+  method: string,
+  item: Json,
+  op: Json & { operationId: string },
+  toolNames: Set<string>,
+): DocsPassage {
   const id = op.operationId;
   const summary = typeof op.summary === 'string' ? op.summary : id;
   const args = argumentLines(doc, Array.isArray(item.parameters) ? item.parameters : [], op);
@@ -89,7 +126,9 @@ function operationPassage(doc: Json, path: string, method: string, item: Json, o
     args.length ? `Arguments:\n${args.join('\n')}` : 'Arguments: none.',
     success ? `Answers ${success}` : null,
     errors.length ? `Errors:\n${errors.join('\n')}` : null,
-  ].filter((part): part is string => part !== null).join('\n\n');
+  ]
+    .filter((part): part is string => part !== null)
+    .join('\n\n');
   return {
     id: `openapi:${id}`,
     title: summary,
@@ -105,7 +144,9 @@ export function contractPassages(doc: Json, toolNames: Set<string>): DocsPassage
     const item = resolve(doc, raw);
     return METHODS.flatMap((method) => {
       const op = item[method];
-      return isObject(op) && typeof op.operationId === 'string' ? [operationPassage(doc, path, method, item, { ...op, operationId: op.operationId }, toolNames)] : [];
+      return isObject(op) && typeof op.operationId === 'string'
+        ? [operationPassage(doc, path, method, item, { ...op, operationId: op.operationId }, toolNames)]
+        : [];
     });
   });
 }

@@ -24,9 +24,15 @@ export function buildDocsCorpus(input: DocsCorpusInput): DocsPassage[] {
 }
 
 /** Reads README.md and docs/*.md under `repoRoot` (synchronously: it runs once, when the index is built). */
-export function loadDocsCorpus(repoRoot: string, openapi: Record<string, unknown>, toolNames: Set<string>): DocsPassage[] {
+export function loadDocsCorpus(
+  repoRoot: string,
+  openapi: Record<string, unknown>,
+  toolNames: Set<string>,
+): DocsPassage[] {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const files = readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).sort();
+  const files = readdirSync(join(repoRoot, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   const guides = files.map((f) => ({ path: `docs/${f}`, text: readFileSync(join(repoRoot, 'docs', f), 'utf8') }));
   return buildDocsCorpus({ readme, guides, openapi, toolNames });
 }

@@ -102,13 +102,23 @@ interface IndexedPassage {
 }
 
 function fieldTerms(analyze: Analyzer, p: DocsPassage): Record<Field, string[]> {
-  return { title: analyze(p.title), heading: analyze(p.heading ?? ''), tools: analyze(p.tools.join(' ')), text: analyze(p.text) };
+  return {
+    title: analyze(p.title),
+    heading: analyze(p.heading ?? ''),
+    tools: analyze(p.tools.join(' ')),
+    text: analyze(p.text),
+  };
 }
 
-function buildPostings(analyze: Analyzer, passages: DocsPassage[]): { indexed: IndexedPassage[]; idf: Map<string, number> } {
+function buildPostings(
+  analyze: Analyzer,
+  passages: DocsPassage[],
+): { indexed: IndexedPassage[]; idf: Map<string, number> } {
   const terms = passages.map((p) => fieldTerms(analyze, p));
   const fields = Object.keys(FIELDS) as Field[];
-  const avg = Object.fromEntries(fields.map((f) => [f, Math.max(1, terms.reduce((n, t) => n + t[f].length, 0) / Math.max(1, passages.length))]));
+  const avg = Object.fromEntries(
+    fields.map((f) => [f, Math.max(1, terms.reduce((n, t) => n + t[f].length, 0) / Math.max(1, passages.length))]),
+  );
   const df = new Map<string, number>();
   const indexed = passages.map((passage, i) => {
     const tf = new Map<string, number>();
@@ -155,7 +165,11 @@ function toolNames(analyze: Analyzer, tools: string[]): ToolName[] {
   }
   return split.map(({ tool, parts }) => ({
     tool,
-    parts: parts.map((part) => ({ part, weight: Math.log(1 + tools.length / (withPart.get(part) ?? 1)), generic: (leading.get(part) ?? 0) >= 4 })),
+    parts: parts.map((part) => ({
+      part,
+      weight: Math.log(1 + tools.length / (withPart.get(part) ?? 1)),
+      generic: (leading.get(part) ?? 0) >= 4,
+    })),
   }));
 }
 
@@ -230,7 +244,11 @@ export function createDocsIndex(passages: DocsPassage[]): DocsIndex {
       const best = Math.max(0, ...plain);
       const intent = operationIntent(names, terms, own);
       return indexed
-        .map(({ passage }, i) => ({ passage, i, score: plain[i] > 0 ? plain[i] + OPERATION_BOOST * best * operationBoost(passage, intent) : 0 }))
+        .map(({ passage }, i) => ({
+          passage,
+          i,
+          score: plain[i] > 0 ? plain[i] + OPERATION_BOOST * best * operationBoost(passage, intent) : 0,
+        }))
         .filter((r) => r.score > 0)
         .sort((a, b) => b.score - a.score || a.i - b.i)
         .slice(0, Math.max(0, limit))

@@ -21,6 +21,7 @@ export function toolsMentioned(text: string, toolNames: Set<string>): string[] {
       if (toolNames.has(id[0])) found.push({ at: (span.index ?? 0) + (id.index ?? 0), name: id[0] });
     }
   }
-  for (const m of text.matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)) if (toolNames.has(m[0])) found.push({ at: m.index ?? 0, name: m[0] });
+  for (const m of text.matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g))
+    if (toolNames.has(m[0])) found.push({ at: m.index ?? 0, name: m[0] });
   return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.name))];
 }

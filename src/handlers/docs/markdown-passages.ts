@@ -79,7 +79,8 @@ function unitsOf(block: string): string[] {
     const header = lines.slice(0, 2).join('\n');
     return lines.slice(2).reduce<string[]>((rows, row) => {
       const last = rows.at(-1);
-      if (last !== undefined && wordCount(last) + wordCount(row) <= MAX_WORDS) rows[rows.length - 1] = `${last}\n${row}`;
+      if (last !== undefined && wordCount(last) + wordCount(row) <= MAX_WORDS)
+        rows[rows.length - 1] = `${last}\n${row}`;
       else rows.push(`${header}\n${row}`);
       return rows;
     }, []);

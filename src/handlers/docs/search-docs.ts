@@ -25,7 +25,10 @@ function indexFor(deps: Deps): DocsIndex {
 
 export function searchDocs(deps: Deps, request: { question: string; limit: number }) {
   const question = request.question.trim();
-  if (!question) throw new ApiError('validation_failed', 'Ask a question in a few words.', { errors: [{ field: 'query.question', code: 'empty', message: 'a question' }] });
+  if (!question)
+    throw new ApiError('validation_failed', 'Ask a question in a few words.', {
+      errors: [{ field: 'query.question', code: 'empty', message: 'a question' }],
+    });
   return indexFor(deps).search(question, request.limit);
 }
 
@@ -34,6 +37,15 @@ export async function handle(input: SearchDocsInput, ctx: HandlerContext): Promi
   const hits = searchDocs(ctx.deps, { question: input.query.question, limit: input.query.limit });
   return {
     status: 200,
-    body: { data: hits.map((h) => ({ title: h.title, heading: h.heading, text: h.text, source: h.source, tools: [...h.tools], score: h.score })) },
+    body: {
+      data: hits.map((h) => ({
+        title: h.title,
+        heading: h.heading,
+        text: h.text,
+        source: h.source,
+        tools: [...h.tools],
+        score: h.score,
+      })),
+    },
   };
 }

@@ -3,11 +3,13 @@
 // ("revoke", "revoked", "revoking" → "revok"; "invite", "invitation" → "invit").
 
 const STOP_WORDS = new Set(
-  ('a about after again all also am an and any are as at be been before being but by can could did do does doing done ' +
+  (
+    'a about after again all also am an and any are as at be been before being but by can could did do does doing done ' +
     'for from had has have having he her here hers him his how i if in into is it its itself just me might more most ' +
     'must my no nor not now of off on once only or other our ours out over own same she should so some such than that ' +
     'the their them then there these they this those through to too under until up us very was we were what when where ' +
-    'while who whom why will with would you your yours want wants need needs please way thing things use used using every everything something anything').split(' '),
+    'while who whom why will with would you your yours want wants need needs please way thing things use used using every everything something anything'
+  ).split(' '),
 );
 
 /** Phrases that name one thing in two words, joined before tokenizing. */

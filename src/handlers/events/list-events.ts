@@ -16,9 +16,19 @@ const TYPE_FILTER = /^[a-z_]+\.([a-z_]+|\*)$/;
 function checkTypes(types: readonly string[]): void {
   const wrong = types.find((t) => !TYPE_FILTER.test(t));
   if (wrong !== undefined) {
-    throw new ApiError('validation_failed', `The type filter "${wrong}" is neither \`resource.action\` nor \`resource.*\`.`, {
-      errors: [{ field: 'query.type', code: 'invalid_type_filter', message: 'comma-separated resource.action or resource.* types' }],
-    });
+    throw new ApiError(
+      'validation_failed',
+      `The type filter "${wrong}" is neither \`resource.action\` nor \`resource.*\`.`,
+      {
+        errors: [
+          {
+            field: 'query.type',
+            code: 'invalid_type_filter',
+            message: 'comma-separated resource.action or resource.* types',
+          },
+        ],
+      },
+    );
   }
 }
 

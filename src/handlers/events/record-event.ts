@@ -14,7 +14,14 @@ export function eventActor(actor: Actor): EventActor {
 }
 
 /** `tx` must be the transaction that makes the change; `data` is the resource as the API shows it. */
-export async function recordEvent(deps: Deps, tx: Queryable, workspaceId: string, actor: EventActor, type: string, data: Record<string, unknown>): Promise<EventRow> {
+export async function recordEvent(
+  deps: Deps,
+  tx: Queryable,
+  workspaceId: string,
+  actor: EventActor,
+  type: string,
+  data: Record<string, unknown>,
+): Promise<EventRow> {
   const event = await insertEvent(tx, workspaceId, deps.ids, { type, data, actor, now: deps.clock.now() });
   for (const subscriber of deps.eventSubscribers) await subscriber(deps, tx, workspaceId, event);
   return event;

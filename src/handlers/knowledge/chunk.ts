@@ -60,13 +60,30 @@ export function chunkPage(page: ExtractedPage, options: ChunkOptions = {}): Chun
 }
 
 function resolveLimits(options: ChunkOptions): Limits {
-  const { targetTokens = 600, maxTokens = Math.ceil((targetTokens * 4) / 3), overlapTokens = Math.min(60, Math.floor(targetTokens / 4)) } = options;
+  const {
+    targetTokens = 600,
+    maxTokens = Math.ceil((targetTokens * 4) / 3),
+    overlapTokens = Math.min(60, Math.floor(targetTokens / 4)),
+  } = options;
   const whole = [targetTokens, maxTokens, overlapTokens].every(Number.isInteger);
-  if (!whole || targetTokens < 100 || maxTokens < targetTokens || overlapTokens < 0 || overlapTokens * 4 > targetTokens) {
-    throw new RangeError(`Invalid chunk sizes: targetTokens ${targetTokens} (at least 100), maxTokens ${maxTokens} (at least the target), overlapTokens ${overlapTokens} (at most a quarter of the target).`);
+  if (
+    !whole ||
+    targetTokens < 100 ||
+    maxTokens < targetTokens ||
+    overlapTokens < 0 ||
+    overlapTokens * 4 > targetTokens
+  ) {
+    throw new RangeError(
+      `Invalid chunk sizes: targetTokens ${targetTokens} (at least 100), maxTokens ${maxTokens} (at least the target), overlapTokens ${overlapTokens} (at most a quarter of the target).`,
+    );
   }
   const reserve = Math.max(2 * overlapTokens * 4, HEADING_CHARS) + 2;
-  return { target: targetTokens * 4, max: maxTokens * 4, overlap: overlapTokens * 4, piece: targetTokens * 4 - reserve };
+  return {
+    target: targetTokens * 4,
+    max: maxTokens * 4,
+    overlap: overlapTokens * 4,
+    piece: targetTokens * 4 - reserve,
+  };
 }
 
 /**
@@ -86,11 +103,17 @@ function sections(blocks: Block[]): Section[] {
     }
     while (stack.length > 0 && stack[stack.length - 1].level >= block.level) stack.pop();
     const parent = stack.map((h) => h.text);
-    const opensSubsection = current.heading !== null && current.paragraphs.length === 0 && samePath(current.path, parent);
+    const opensSubsection =
+      current.heading !== null && current.paragraphs.length === 0 && samePath(current.path, parent);
     stack.push(block);
     const line = clip(`${'#'.repeat(block.level)} ${block.text}`, HEADING_CHARS);
     const carried = opensSubsection ? `${current.heading}\n\n${line}` : line;
-    current = { path: [...parent, block.text], parent, heading: carried.length <= HEADING_CHARS ? carried : line, paragraphs: [] };
+    current = {
+      path: [...parent, block.text],
+      parent,
+      heading: carried.length <= HEADING_CHARS ? carried : line,
+      paragraphs: [],
+    };
     all.push(current);
   }
   return all;
@@ -103,13 +126,17 @@ function clip(text: string, chars: number): string {
 // ---- merging small sections ------------------------------------------------------------------
 
 /** Adjacent one-chunk sections with the same parent share a chunk while it stays under the target; it keeps the path they share. */
-function mergeSiblings(sections: Array<{ path: string[]; parent: string[] | null; texts: string[] }>, limits: Limits): Array<{ headingPath: string[]; text: string }> {
+function mergeSiblings(
+  sections: Array<{ path: string[]; parent: string[] | null; texts: string[] }>,
+  limits: Limits,
+): Array<{ headingPath: string[]; text: string }> {
   const out: Array<{ headingPath: string[]; text: string }> = [];
   let group: { headingPath: string[]; parent: string[] | null; text: string } | null = null;
   for (const section of sections) {
     const [only] = section.texts;
     const siblings = group?.parent && section.parent && samePath(group.parent, section.parent);
-    const joinable = siblings && section.texts.length === 1 && group && group.text.length + 2 + only.length <= limits.target;
+    const joinable =
+      siblings && section.texts.length === 1 && group && group.text.length + 2 + only.length <= limits.target;
     if (group && joinable) {
       group.text += `\n\n${only}`;
       group.headingPath = commonPrefix(group.headingPath, section.path);

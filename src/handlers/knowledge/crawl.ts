@@ -5,7 +5,15 @@
 // follows same-site links breadth-first. The first page failing fails the fetch with its reason; a
 // later page failing is skipped. A failed or cancelled fetch keeps the last good content.
 import { z } from 'zod';
-import { dropStagedChunks, findSource, insertChunks, markFetching, markSourceFailed, publishGeneration, type SourceRow } from './knowledge-data.ts';
+import {
+  dropStagedChunks,
+  findSource,
+  insertChunks,
+  markFetching,
+  markSourceFailed,
+  publishGeneration,
+  type SourceRow,
+} from './knowledge-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { chunkPage } from './chunk.ts';
@@ -14,13 +22,19 @@ import { parseRobots, robotsUrlFor, type Robots } from './robots.ts';
 import { canonicalizeUrl, pathAllowed, sameSite } from './urls.ts';
 import { OutboundError, outboundApiError } from '../../outbound/outbound-error.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { defineOperationJob, OperationCancelled, type OperationJobKind, type OperationWork } from '../operations/operation-job.ts';
+import {
+  defineOperationJob,
+  OperationCancelled,
+  type OperationJobKind,
+  type OperationWork,
+} from '../operations/operation-job.ts';
 import { sourceBody } from './wire.ts';
 
 const ACCEPT = ['text/html', 'application/xhtml+xml', 'text/plain', 'text/markdown', 'text/x-markdown'];
 const ROBOTS_MAX_BYTES = 500 * 1024;
 const MAX_ROBOTS_DELAY_MS = 10_000;
-const SKIPPED_EXTENSIONS = /\.(pdf|jpe?g|png|gif|webp|svg|ico|zip|gz|tgz|mp[34]|mov|avi|woff2?|ttf|css|js|json|xml|rss|atom|docx?|xlsx?|pptx?)$/i;
+const SKIPPED_EXTENSIONS =
+  /\.(pdf|jpe?g|png|gif|webp|svg|ico|zip|gz|tgz|mp[34]|mov|avi|woff2?|ttf|css|js|json|xml|rss|atom|docx?|xlsx?|pptx?)$/i;
 
 /** Crawls a knowledge source (ingest_url_into_knowledge, refresh_knowledge_source) into a new generation of chunks. */
 export const ingestUrlIntoKnowledgeJob: OperationJobKind<{ source_id: string }> = defineOperationJob({
@@ -36,7 +50,15 @@ export const ingestUrlIntoKnowledgeJob: OperationJobKind<{ source_id: string }> 
     const fail = async (reason: string) => {
       const failed = await deps.db.sql.begin(async (tx) => {
         const row = await markSourceFailed(tx, work.workspaceId, sourceId, reason, deps.clock.now());
-        if (row) await recordEvent(deps, tx, work.workspaceId, { type: 'system', id: null }, 'knowledge_source.failed', sourceBody(row));
+        if (row)
+          await recordEvent(
+            deps,
+            tx,
+            work.workspaceId,
+            { type: 'system', id: null },
+            'knowledge_source.failed',
+            sourceBody(row),
+          );
         return row;
       });
       deps.log.info({ source_id: sourceId, reason }, 'knowledge fetch failed');
@@ -46,10 +68,27 @@ export const ingestUrlIntoKnowledgeJob: OperationJobKind<{ source_id: string }> 
       await dropStagedChunks(deps.db.sql, work.workspaceId, sourceId, source.generation);
       await markFetching(deps.db.sql, work.workspaceId, sourceId, deps.clock.now());
       const crawled = await crawl(deps, work, source, source.generation + 1);
-      if (crawled.chunks === 0) throw new ApiError('knowledge_no_text', `No text could be extracted from ${source.url}${crawled.pages > 1 ? ` or the ${crawled.pages - 1} pages it links to` : ''}.`);
+      if (crawled.chunks === 0)
+        throw new ApiError(
+          'knowledge_no_text',
+          `No text could be extracted from ${source.url}${crawled.pages > 1 ? ` or the ${crawled.pages - 1} pages it links to` : ''}.`,
+        );
       const ready = await deps.db.sql.begin(async (tx) => {
-        const row = await publishGeneration(tx, work.workspaceId, sourceId, { generation: source.generation + 1, title: crawled.title, pagesFetched: crawled.pages, now: deps.clock.now() });
-        if (row) await recordEvent(deps, tx, work.workspaceId, { type: 'system', id: null }, 'knowledge_source.ready', sourceBody(row));
+        const row = await publishGeneration(tx, work.workspaceId, sourceId, {
+          generation: source.generation + 1,
+          title: crawled.title,
+          pagesFetched: crawled.pages,
+          now: deps.clock.now(),
+        });
+        if (row)
+          await recordEvent(
+            deps,
+            tx,
+            work.workspaceId,
+            { type: 'system', id: null },
+            'knowledge_source.ready',
+            sourceBody(row),
+          );
         return row;
       });
       if (!ready) throw new ApiError('not_found', `Knowledge source ${sourceId} was deleted during the fetch.`);
@@ -58,8 +97,15 @@ export const ingestUrlIntoKnowledgeJob: OperationJobKind<{ source_id: string }> 
     } catch (error) {
       const final = error instanceof ApiError || error instanceof OperationCancelled || work.job.attempt > 2;
       if (final) {
-        const reason = error instanceof ApiError ? error.message : error instanceof OperationCancelled ? 'The fetch was cancelled.' : 'The fetch failed on our side; try again later.';
-        await fail(reason).catch((e: unknown) => deps.log.error({ err: e, source_id: sourceId }, 'could not record a failed knowledge fetch'));
+        const reason =
+          error instanceof ApiError
+            ? error.message
+            : error instanceof OperationCancelled
+              ? 'The fetch was cancelled.'
+              : 'The fetch failed on our side; try again later.';
+        await fail(reason).catch((e: unknown) =>
+          deps.log.error({ err: e, source_id: sourceId }, 'could not record a failed knowledge fetch'),
+        );
       }
       throw error;
     }
@@ -75,11 +121,16 @@ interface CrawlResult {
 /** The reason an outbound failure gives, as the problem a failed operation ends with. */
 function fetchProblem(error: unknown, url: string): ApiError | undefined {
   if (error instanceof OutboundError) {
-    if (error.reason === 'unsupported_media_type') return new ApiError('unsupported_media_type', `${url}: ${error.message} (HTML, plain text and Markdown pages only)`);
+    if (error.reason === 'unsupported_media_type')
+      return new ApiError(
+        'unsupported_media_type',
+        `${url}: ${error.message} (HTML, plain text and Markdown pages only)`,
+      );
     const api = outboundApiError(error, 'url');
     return new ApiError(api.code, `${url}: ${error.message}`, { errors: api.errors });
   }
-  if (error instanceof UnsupportedContentError) return new ApiError('unsupported_media_type', `${url}: ${error.message}`);
+  if (error instanceof UnsupportedContentError)
+    return new ApiError('unsupported_media_type', `${url}: ${error.message}`);
   if (error instanceof ApiError) return error;
   return undefined;
 }
@@ -99,7 +150,10 @@ async function crawl(deps: Deps, work: OperationWork, source: SourceRow, generat
   await work.progress(0, source.max_pages);
 
   const politely = async (url: URL, robots: Robots | undefined) => {
-    const delay = Math.max(crawlDelayMs, Math.min(MAX_ROBOTS_DELAY_MS, (robots?.crawlDelaySeconds(userAgent) ?? 0) * 1000));
+    const delay = Math.max(
+      crawlDelayMs,
+      Math.min(MAX_ROBOTS_DELAY_MS, (robots?.crawlDelaySeconds(userAgent) ?? 0) * 1000),
+    );
     const wait = (lastFetchAt.get(url.host) ?? 0) + delay - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     lastFetchAt.set(url.host, Date.now());
@@ -111,7 +165,11 @@ async function crawl(deps: Deps, work: OperationWork, source: SourceRow, generat
     let robots: Robots;
     try {
       await politely(url, undefined);
-      const response = await deps.outbound.fetch(robotsUrlFor(url), { timeoutMs: pageTimeoutMs, maxBytes: ROBOTS_MAX_BYTES, signal: work.job.signal });
+      const response = await deps.outbound.fetch(robotsUrlFor(url), {
+        timeoutMs: pageTimeoutMs,
+        maxBytes: ROBOTS_MAX_BYTES,
+        signal: work.job.signal,
+      });
       if (response.ok) robots = parseRobots(await response.text());
       else {
         await response.cancel();
@@ -133,18 +191,31 @@ async function crawl(deps: Deps, work: OperationWork, source: SourceRow, generat
     try {
       const robots = await robotsFor(url);
       if (!robots.isAllowed(url.pathname + url.search, userAgent)) {
-        if (first) throw new ApiError('robots_disallowed', `${url.href}: the site's robots.txt does not allow fetching this page.`);
+        if (first)
+          throw new ApiError(
+            'robots_disallowed',
+            `${url.href}: the site's robots.txt does not allow fetching this page.`,
+          );
         continue;
       }
       await politely(url, robots);
-      const response = await deps.outbound.fetch(url, { accept: ACCEPT, timeoutMs: pageTimeoutMs, maxBytes: maxPageBytes, signal: work.job.signal });
+      const response = await deps.outbound.fetch(url, {
+        accept: ACCEPT,
+        timeoutMs: pageTimeoutMs,
+        maxBytes: maxPageBytes,
+        signal: work.job.signal,
+      });
       if (!response.ok) {
         await response.cancel();
         throw new ApiError('url_fetch_failed', `${url.href}: the page answered ${response.status}.`);
       }
       const finalUrl = new URL(response.url);
       if (first) site = finalUrl;
-      const page: ExtractedPage = extractPage({ url: finalUrl.href, contentType: response.headers.get('content-type') ?? '', body: await response.text() });
+      const page: ExtractedPage = extractPage({
+        url: finalUrl.href,
+        contentType: response.headers.get('content-type') ?? '',
+        body: await response.text(),
+      });
       // A page whose canonical URL was fetched already is the same page under another address.
       if (page.canonicalUrl && !first) {
         const canonical = canonicalizeUrl(page.canonicalUrl);
@@ -155,7 +226,20 @@ async function crawl(deps: Deps, work: OperationWork, source: SourceRow, generat
       pages += 1;
       title ??= page.title;
       const pieces = chunkPage(page);
-      await insertChunks(deps.db.sql, source.workspace_id, deps.ids, source.id, generation, pieces.map((c) => ({ pageUrl: finalUrl.href, pageTitle: page.title, headingPath: c.headingPath, position: chunks + c.position, text: c.text })));
+      await insertChunks(
+        deps.db.sql,
+        source.workspace_id,
+        deps.ids,
+        source.id,
+        generation,
+        pieces.map((c) => ({
+          pageUrl: finalUrl.href,
+          pageTitle: page.title,
+          headingPath: c.headingPath,
+          position: chunks + c.position,
+          text: c.text,
+        })),
+      );
       chunks += pieces.length;
       await work.progress(pages, source.max_pages);
       for (const link of page.links) {

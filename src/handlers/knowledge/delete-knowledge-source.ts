@@ -17,6 +17,9 @@ export async function deleteKnowledgeSource(deps: Deps, actor: Actor, sourceId: 
   });
 }
 
-export async function handle(input: DeleteKnowledgeSourceInput, ctx: HandlerContext): Promise<DeleteKnowledgeSourceOutput> {
+export async function handle(
+  input: DeleteKnowledgeSourceInput,
+  ctx: HandlerContext,
+): Promise<DeleteKnowledgeSourceOutput> {
   return { status: 200, body: sourceBody(await deleteKnowledgeSource(ctx.deps, actorFrom(ctx), input.path.source_id)) };
 }

@@ -51,10 +51,10 @@ function parseDocument(html: string): Document {
   return parseHTML(source).document;
 }
 
-
 function readableBlocks(document: Document): Block[] {
   // Readability renames h1 to h2; the original level rides along in an attribute it keeps.
-  for (const heading of document.querySelectorAll('h1, h2, h3, h4, h5, h6')) heading.setAttribute(LEVEL_ATTRIBUTE, heading.tagName.slice(1));
+  for (const heading of document.querySelectorAll('h1, h2, h3, h4, h5, h6'))
+    heading.setAttribute(LEVEL_ATTRIBUTE, heading.tagName.slice(1));
   try {
     const article = new Readability<Node>(document, { serializer: (node) => node }).parse();
     return article?.content ? domBlocks(article.content) : [];
@@ -71,14 +71,17 @@ function containerBlocks(document: Document): Block[] {
 
 function removeBoilerplate(document: Document): void {
   for (const el of document.querySelectorAll(JUNK)) el.remove();
-  for (const el of document.querySelectorAll('[style]')) if (HIDDEN_STYLE.test(el.getAttribute('style') ?? '')) el.remove();
+  for (const el of document.querySelectorAll('[style]'))
+    if (HIDDEN_STYLE.test(el.getAttribute('style') ?? '')) el.remove();
   for (const el of document.querySelectorAll('[id], [class]')) {
-    if (/^(html|body|main|article)$/i.test(el.tagName) || !BANNER.test(`${el.id} ${el.getAttribute('class') ?? ''}`)) continue;
+    if (/^(html|body|main|article)$/i.test(el.tagName) || !BANNER.test(`${el.id} ${el.getAttribute('class') ?? ''}`))
+      continue;
     if ((el.textContent ?? '').length < 1500) el.remove();
   }
   // A site header or sidebar outside the content; a hero header carries a heading and stays.
   for (const el of document.querySelectorAll('header, aside')) {
-    if (el.closest('main, article') || (el.tagName === 'HEADER' && el.querySelector('h1, h2, h3, h4, h5, h6'))) continue;
+    if (el.closest('main, article') || (el.tagName === 'HEADER' && el.querySelector('h1, h2, h3, h4, h5, h6')))
+      continue;
     el.remove();
   }
 }

@@ -34,7 +34,12 @@ function markdownBlocks(text: string): Block[] {
     if (fence) {
       fence.lines.push(line);
       const close = FENCE.exec(line);
-      if (close && close[1][0] === fence.marker[0] && close[1].length >= fence.marker.length && line.trim() === close[1]) {
+      if (
+        close &&
+        close[1][0] === fence.marker[0] &&
+        close[1].length >= fence.marker.length &&
+        line.trim() === close[1]
+      ) {
         blocks.push({ kind: 'text', text: fence.lines.join('\n') });
         fence = null;
       }
@@ -60,7 +65,8 @@ function markdownBlocks(text: string): Block[] {
 /** Inline links, autolinks and reference definitions (not images), resolved, in document order. */
 function markdownLinks(body: string, base: URL): string[] {
   const found: Array<{ at: number; href: string }> = [];
-  for (const m of body.matchAll(/(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)/g)) if (!m[1]) found.push({ at: m.index, href: m[2] });
+  for (const m of body.matchAll(/(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)/g))
+    if (!m[1]) found.push({ at: m.index, href: m[2] });
   for (const m of body.matchAll(/<(https?:\/\/[^>\s]+)>/g)) found.push({ at: m.index, href: m[1] });
   for (const m of body.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)/gm)) found.push({ at: m.index, href: m[1] });
   const links = new Set<string>();

@@ -6,8 +6,65 @@ import { normalizeSpace } from './text-cleanup.ts';
 /** Set on headings before Readability renames them; it keeps the attribute, so the original level survives. */
 export const LEVEL_ATTRIBUTE = 'data-extract-level';
 
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed', 'button', 'input', 'select', 'textarea', 'nav', 'footer', 'head', 'title', 'img', 'picture', 'video', 'audio', 'map', 'math', 'dialog']);
-const BLOCK = new Set(['address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'form', 'header', 'hgroup', 'html', 'li', 'main', 'p', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr']);
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'nav',
+  'footer',
+  'head',
+  'title',
+  'img',
+  'picture',
+  'video',
+  'audio',
+  'map',
+  'math',
+  'dialog',
+]);
+const BLOCK = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'form',
+  'header',
+  'hgroup',
+  'html',
+  'li',
+  'main',
+  'p',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+]);
 
 /** Stands for `<br>` until a paragraph is written: source newlines are only whitespace in HTML. */
 const LINE_BREAK = '\u0001';
@@ -102,7 +159,11 @@ function listLines(list: Element, depth: number): string[] {
     if (text) lines.push(`${'  '.repeat(depth)}${ordered ? `${n++}.` : '-'} ${text}`);
     for (const nested of item.querySelectorAll('ul, ol')) {
       if (nested.parentElement?.closest('li') !== item) continue;
-      lines.push(...(depth < MAX_LIST_DEPTH ? listLines(nested, depth + 1) : [`${'  '.repeat(depth + 1)}- ${normalizeSpace(nested.textContent ?? '')}`]));
+      lines.push(
+        ...(depth < MAX_LIST_DEPTH
+          ? listLines(nested, depth + 1)
+          : [`${'  '.repeat(depth + 1)}- ${normalizeSpace(nested.textContent ?? '')}`]),
+      );
     }
   }
   return lines;
@@ -118,7 +179,9 @@ function tableLines(table: Element): string[] {
   const rows = [...table.querySelectorAll('tr')]
     .map((tr) => ({
       head: tr.parentElement?.tagName === 'THEAD' || [...tr.children].every((c) => c.tagName === 'TH'),
-      cells: [...tr.children].filter((c) => c.tagName === 'TD' || c.tagName === 'TH').map((c) => normalizeSpace(inlineText(c))),
+      cells: [...tr.children]
+        .filter((c) => c.tagName === 'TD' || c.tagName === 'TH')
+        .map((c) => normalizeSpace(inlineText(c))),
     }))
     .filter((row) => row.cells.some(Boolean));
   const header = rows.length > 1 && rows[0].head ? rows.shift()?.cells : undefined;
@@ -126,7 +189,10 @@ function tableLines(table: Element): string[] {
   const caption = captionElement ? normalizeSpace(inlineText(captionElement)) : '';
   const lines = rows.map(({ cells }) =>
     header && header.length === cells.length
-      ? cells.map((cell, i) => (cell && header[i] ? `${header[i]}: ${cell}` : cell)).filter(Boolean).join('; ')
+      ? cells
+          .map((cell, i) => (cell && header[i] ? `${header[i]}: ${cell}` : cell))
+          .filter(Boolean)
+          .join('; ')
       : cells.filter(Boolean).join(' | '),
   );
   return caption ? [caption, ...lines] : lines;

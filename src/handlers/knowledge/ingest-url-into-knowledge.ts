@@ -31,20 +31,39 @@ function checkPaths(paths: string[] | undefined, field: string): string[] {
 }
 
 /** Creates the source (queued) and the operation that fetches it, in one transaction: 202 with the operation. */
-export async function ingestUrlIntoKnowledge(deps: Deps, actor: Actor, request: IngestUrlIntoKnowledgeRequest): Promise<OperationRow> {
+export async function ingestUrlIntoKnowledge(
+  deps: Deps,
+  actor: Actor,
+  request: IngestUrlIntoKnowledgeRequest,
+): Promise<OperationRow> {
   const url = checkUserUrl(request.url, { allowPrivate: deps.config.outbound.allowPrivate, field: 'url' });
   const maxPages = request.maxPages ?? 1;
   const includePaths = checkPaths(request.includePaths, 'include_paths');
   const excludePaths = checkPaths(request.excludePaths, 'exclude_paths');
   const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
-    const source = await insertSource(tx, actor.workspaceId, deps.ids, { url: url.href, maxPages, includePaths, excludePaths, createdBy: actor.userId, now: deps.clock.now() });
-    return startOperation(deps, tx, actor, { kind: ingestUrlIntoKnowledgeJob, input: { source_id: source.id }, resource: { type: 'knowledge_source', id: source.id }, progressTotal: maxPages });
+    const source = await insertSource(tx, actor.workspaceId, deps.ids, {
+      url: url.href,
+      maxPages,
+      includePaths,
+      excludePaths,
+      createdBy: actor.userId,
+      now: deps.clock.now(),
+    });
+    return startOperation(deps, tx, actor, {
+      kind: ingestUrlIntoKnowledgeJob,
+      input: { source_id: source.id },
+      resource: { type: 'knowledge_source', id: source.id },
+      progressTotal: maxPages,
+    });
   });
   afterCommit();
   return row;
 }
 
-export async function handle(input: IngestUrlIntoKnowledgeInput, ctx: HandlerContext): Promise<IngestUrlIntoKnowledgeOutput> {
+export async function handle(
+  input: IngestUrlIntoKnowledgeInput,
+  ctx: HandlerContext,
+): Promise<IngestUrlIntoKnowledgeOutput> {
   const { url, max_pages: maxPages, include_paths: includePaths, exclude_paths: excludePaths } = input.body;
   const row = await ingestUrlIntoKnowledge(ctx.deps, actorFrom(ctx), { url, maxPages, includePaths, excludePaths });
   return { status: 202, body: operationBody(row), headers: { Location: operationPath(row.id) } };

@@ -48,7 +48,12 @@ export async function insertSource(q: Queryable, workspaceId: string, ids: Ids, 
   return row;
 }
 
-export async function findSource(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<SourceRow | undefined> {
+export async function findSource(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<SourceRow | undefined> {
   const sql = query(q);
   const [row] = await sql<SourceRow[]>`
     select ${sourceColumns(q)} from knowledge_sources where id = ${id} and workspace_id = ${workspaceId}
@@ -56,7 +61,11 @@ export async function findSource(q: Queryable, workspaceId: string, id: string, 
   return row;
 }
 
-export function listSources(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound }): Promise<SourceRow[]> {
+export function listSources(
+  q: Queryable,
+  workspaceId: string,
+  page: { limit: number; before?: PageBound },
+): Promise<SourceRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<SourceRow[]>`
@@ -72,7 +81,13 @@ export function listSources(q: Queryable, workspaceId: string, page: { limit: nu
  * longer than `abandonedBefore` is taken as dead (its job ran out of retries or its worker died for
  * good), so the source is never stuck.
  */
-export async function queueRefresh(q: Queryable, workspaceId: string, id: string, now: Date, abandonedBefore: Date): Promise<SourceRow | undefined> {
+export async function queueRefresh(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+  abandonedBefore: Date,
+): Promise<SourceRow | undefined> {
   const [row] = await query(q)<SourceRow[]>`
     update knowledge_sources set status = 'queued', updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId}
@@ -81,7 +96,12 @@ export async function queueRefresh(q: Queryable, workspaceId: string, id: string
   return row;
 }
 
-export async function markFetching(q: Queryable, workspaceId: string, id: string, now: Date): Promise<SourceRow | undefined> {
+export async function markFetching(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<SourceRow | undefined> {
   const [row] = await query(q)<SourceRow[]>`
     update knowledge_sources set status = 'fetching', updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId}
@@ -90,8 +110,15 @@ export async function markFetching(q: Queryable, workspaceId: string, id: string
 }
 
 /** Drops chunks written for a generation that never became current (a crashed or failed fetch). */
-export async function dropStagedChunks(q: Queryable, workspaceId: string, sourceId: string, current: number): Promise<void> {
-  await query(q)`delete from knowledge_chunks where workspace_id = ${workspaceId} and source_id = ${sourceId} and generation > ${current}`;
+export async function dropStagedChunks(
+  q: Queryable,
+  workspaceId: string,
+  sourceId: string,
+  current: number,
+): Promise<void> {
+  await query(
+    q,
+  )`delete from knowledge_chunks where workspace_id = ${workspaceId} and source_id = ${sourceId} and generation > ${current}`;
 }
 
 export interface NewChunk {
@@ -102,7 +129,14 @@ export interface NewChunk {
   text: string;
 }
 
-export async function insertChunks(q: Queryable, workspaceId: string, ids: Ids, sourceId: string, generation: number, chunks: NewChunk[]): Promise<void> {
+export async function insertChunks(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  sourceId: string,
+  generation: number,
+  chunks: NewChunk[],
+): Promise<void> {
   if (chunks.length === 0) return;
   const sql = query(q);
   // One statement per page: unnest keeps it a single round trip whatever the page's chunk count.
@@ -132,12 +166,19 @@ export async function publishGeneration(
       chunk_count = (select count(*)::int from knowledge_chunks where source_id = ${sourceId} and generation = ${fields.generation})
     where id = ${sourceId} and workspace_id = ${workspaceId}
     returning ${sourceColumns(q)}`;
-  if (row) await sql`delete from knowledge_chunks where workspace_id = ${workspaceId} and source_id = ${sourceId} and generation <> ${fields.generation}`;
+  if (row)
+    await sql`delete from knowledge_chunks where workspace_id = ${workspaceId} and source_id = ${sourceId} and generation <> ${fields.generation}`;
   return row;
 }
 
 /** The fetch failed: the last good generation stays searchable; the staged one goes. */
-export async function markSourceFailed(q: Queryable, workspaceId: string, sourceId: string, error: string, now: Date): Promise<SourceRow | undefined> {
+export async function markSourceFailed(
+  q: Queryable,
+  workspaceId: string,
+  sourceId: string,
+  error: string,
+  now: Date,
+): Promise<SourceRow | undefined> {
   const sql = query(q);
   const [row] = await sql<SourceRow[]>`
     update knowledge_sources set status = 'failed', last_error = ${error}, updated_at = ${now}
@@ -165,7 +206,12 @@ export interface ChunkRow {
 }
 
 /** The current generation's chunks of a source in reading order, after `after` (position, id). */
-export function listChunks(q: Queryable, workspaceId: string, sourceId: string, page: { limit: number; after?: { position: number; id: string } }): Promise<ChunkRow[]> {
+export function listChunks(
+  q: Queryable,
+  workspaceId: string,
+  sourceId: string,
+  page: { limit: number; after?: { position: number; id: string } },
+): Promise<ChunkRow[]> {
   const sql = query(q);
   const { after } = page;
   return sql<ChunkRow[]>`
@@ -186,7 +232,11 @@ export interface SearchHit extends Omit<ChunkRow, 'position' | 'text'> {
  * Full-text search over the workspace's current chunks: `websearch_to_tsquery` (quotes, -word, or),
  * ranked by `ts_rank_cd` over the weighted vector, the best `limit` then highlighted with `ts_headline`.
  */
-export function searchChunks(q: Queryable, workspaceId: string, request: { query: string; sourceIds: string[]; limit: number }): Promise<SearchHit[]> {
+export function searchChunks(
+  q: Queryable,
+  workspaceId: string,
+  request: { query: string; sourceIds: string[]; limit: number },
+): Promise<SearchHit[]> {
   const sql = query(q);
   return sql<SearchHit[]>`
     with q as (select websearch_to_tsquery('english', ${request.query}) as tsq),
@@ -208,7 +258,11 @@ export function searchChunks(q: Queryable, workspaceId: string, request: { query
  * The workspace's current chunks matching any of `terms` (OR, unlike search's AND), best first, with their
  * whole text: what a writer grounds a draft in. Ties break by id, so the same knowledge gives the same list.
  */
-export function relevantChunks(q: Queryable, workspaceId: string, request: { terms: string[]; sourceIds: string[]; limit: number }): Promise<(ChunkRow & { rank: number })[]> {
+export function relevantChunks(
+  q: Queryable,
+  workspaceId: string,
+  request: { terms: string[]; sourceIds: string[]; limit: number },
+): Promise<(ChunkRow & { rank: number })[]> {
   const sql = query(q);
   const words = request.terms.map((t) => t.toLowerCase().replace(/[^a-z0-9]/g, '')).filter(Boolean);
   return sql<(ChunkRow & { rank: number })[]>`
@@ -225,5 +279,7 @@ export function relevantChunks(q: Queryable, workspaceId: string, request: { ter
 
 /** The workspace's sources that are ready (have text to search), oldest first. */
 export function readySourceIds(q: Queryable, workspaceId: string): Promise<{ id: string }[]> {
-  return query(q)<{ id: string }[]>`select id from knowledge_sources where workspace_id = ${workspaceId} and status = 'ready' order by created_at, id`;
+  return query(q)<
+    { id: string }[]
+  >`select id from knowledge_sources where workspace_id = ${workspaceId} and status = 'ready' order by created_at, id`;
 }

@@ -19,7 +19,10 @@ export function listKnowledgeChunks(deps: Deps, actor: Actor, sourceId: string, 
     scope: cursorScope(deps.auth, `list_knowledge_chunks:${sourceId}`, actor.workspaceId),
     fetch: async ({ limit, after }) => {
       await getKnowledgeSource(deps, actor, sourceId);
-      return listChunks(deps.db.sql, actor.workspaceId, sourceId, { limit, after: after ? { position: Date.parse(after.at), id: after.id } : undefined });
+      return listChunks(deps.db.sql, actor.workspaceId, sourceId, {
+        limit,
+        after: after ? { position: Date.parse(after.at), id: after.id } : undefined,
+      });
     },
     toItem: chunkBody,
     position: byReadingOrder,

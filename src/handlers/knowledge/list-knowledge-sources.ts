@@ -19,6 +19,9 @@ export function listKnowledgeSources(deps: Deps, actor: Actor, request: ListKnow
   });
 }
 
-export async function handle(input: ListKnowledgeSourcesInput, ctx: HandlerContext): Promise<ListKnowledgeSourcesOutput> {
+export async function handle(
+  input: ListKnowledgeSourcesInput,
+  ctx: HandlerContext,
+): Promise<ListKnowledgeSourcesOutput> {
   return { status: 200, body: await listKnowledgeSources(ctx.deps, actorFrom(ctx), input.query) };
 }

@@ -21,7 +21,9 @@ export function isCodeFence(text: string): boolean {
 export function splitParagraph(whole: Part, limit: number): Part[] {
   // A fence whose opening line is itself long is split like prose: re-fencing every piece would not fit.
   if (whole.code && whole.text.split('\n', 1)[0].length <= limit / 4) return splitCode(whole, limit);
-  return splitSentences(whole.text, whole.para, '').flatMap((s) => (s.text.length <= limit ? [s] : hardSplit(s, limit)));
+  return splitSentences(whole.text, whole.para, '').flatMap((s) =>
+    s.text.length <= limit ? [s] : hardSplit(s, limit),
+  );
 }
 
 /** Sentences of each line; the first of a line joins with a newline, the others with a space. */
@@ -32,10 +34,13 @@ export function splitSentences(text: string, para: number, firstSep: string): Pa
     for (const { segment } of SENTENCES.segment(line)) {
       const sentence = segment.trim();
       if (!sentence) continue;
-      if (sentences.length > 0 && ABBREVIATION.test(sentences[sentences.length - 1])) sentences[sentences.length - 1] += ` ${sentence}`;
+      if (sentences.length > 0 && ABBREVIATION.test(sentences[sentences.length - 1]))
+        sentences[sentences.length - 1] += ` ${sentence}`;
       else sentences.push(sentence);
     }
-    sentences.forEach((sentence, i) => parts.push({ text: sentence, para, sep: i > 0 ? ' ' : index > 0 ? '\n' : firstSep, code: false }));
+    sentences.forEach((sentence, i) =>
+      parts.push({ text: sentence, para, sep: i > 0 ? ' ' : index > 0 ? '\n' : firstSep, code: false }),
+    );
   });
   return parts;
 }

@@ -10,21 +10,35 @@ import { hitBody } from './wire.ts';
 const SOURCE_ID = /^ks_[0-9a-z]{26}$/;
 
 /** Ranked chunks of the workspace's current knowledge; naming a source of another workspace is a 404. */
-export async function searchKnowledge(deps: Deps, actor: Actor, request: { query: string; sourceIds: string[]; limit: number }): Promise<SearchHit[]> {
+export async function searchKnowledge(
+  deps: Deps,
+  actor: Actor,
+  request: { query: string; sourceIds: string[]; limit: number },
+): Promise<SearchHit[]> {
   const sourceIds = [...new Set(request.sourceIds)];
   for (const id of sourceIds) {
     if (!SOURCE_ID.test(id)) {
-      throw new ApiError('validation_failed', `"${id}" is not a knowledge source id.`, { errors: [{ field: 'query.source_ids', code: 'invalid_id', message: 'comma-separated ks_… ids' }] });
+      throw new ApiError('validation_failed', `"${id}" is not a knowledge source id.`, {
+        errors: [{ field: 'query.source_ids', code: 'invalid_id', message: 'comma-separated ks_… ids' }],
+      });
     }
-    if (!(await findSource(deps.db.sql, actor.workspaceId, id))) throw new ApiError('not_found', `No knowledge source ${id} in this workspace.`);
+    if (!(await findSource(deps.db.sql, actor.workspaceId, id)))
+      throw new ApiError('not_found', `No knowledge source ${id} in this workspace.`);
   }
   const query = request.query.trim();
-  if (!query) throw new ApiError('validation_failed', 'The query is empty.', { errors: [{ field: 'query.query', code: 'empty', message: 'a few words to search for' }] });
+  if (!query)
+    throw new ApiError('validation_failed', 'The query is empty.', {
+      errors: [{ field: 'query.query', code: 'empty', message: 'a few words to search for' }],
+    });
   return searchChunks(deps.db.sql, actor.workspaceId, { query, sourceIds, limit: request.limit });
 }
 
 export async function handle(input: SearchKnowledgeInput, ctx: HandlerContext): Promise<SearchKnowledgeOutput> {
   const { query } = input;
-  const hits = await searchKnowledge(ctx.deps, actorFrom(ctx), { query: query.query, sourceIds: commaList(query.source_ids, 'source_ids'), limit: query.limit });
+  const hits = await searchKnowledge(ctx.deps, actorFrom(ctx), {
+    query: query.query,
+    sourceIds: commaList(query.source_ids, 'source_ids'),
+    limit: query.limit,
+  });
   return { status: 200, body: { data: hits.map(hitBody) } };
 }

@@ -3,7 +3,13 @@
 // whose job (bulk-import.ts) streams the source and writes it in batches. Any member of the workspace
 // may import.
 import type { BulkImportLeadsInput, BulkImportLeadsOutput } from '../../generated/handlers.ts';
-import { insertImport, listImportErrors, storeImportPayload, type ImportErrorRow, type ImportRow } from './lead-imports-data.ts';
+import {
+  insertImport,
+  listImportErrors,
+  storeImportPayload,
+  type ImportErrorRow,
+  type ImportRow,
+} from './lead-imports-data.ts';
 import type { OperationRow } from '../operations/operations-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
@@ -34,19 +40,39 @@ export type BulkImportLeadsOutcome =
   | { kind: 'completed'; import: ImportRow; results: Array<RowResult & { errors?: ImportErrorRow[] }> }
   | { kind: 'started'; operation: OperationRow };
 
-export async function bulkImportLeads(deps: Deps, actor: Actor, request: BulkImportLeadsRequest): Promise<BulkImportLeadsOutcome> {
-  const given = [request.rows !== undefined, request.csv !== undefined, request.csvUrl !== undefined].filter(Boolean).length;
+export async function bulkImportLeads(
+  deps: Deps,
+  actor: Actor,
+  request: BulkImportLeadsRequest,
+): Promise<BulkImportLeadsOutcome> {
+  const given = [request.rows !== undefined, request.csv !== undefined, request.csvUrl !== undefined].filter(
+    Boolean,
+  ).length;
   if (given !== 1) {
-    throw new ApiError('validation_failed', 'Give exactly one of rows, csv and csv_url.', { errors: [{ field: 'body', code: 'one_source', message: 'exactly one of rows, csv, csv_url' }] });
+    throw new ApiError('validation_failed', 'Give exactly one of rows, csv and csv_url.', {
+      errors: [{ field: 'body', code: 'one_source', message: 'exactly one of rows, csv, csv_url' }],
+    });
   }
   checkStorable(request);
-  const source: ImportRow['source'] = request.rows !== undefined ? 'rows' : request.csv !== undefined ? 'csv' : 'csv_url';
-  const csvUrl = request.csvUrl === undefined ? null : checkUserUrl(request.csvUrl, { allowPrivate: deps.config.outbound.allowPrivate, field: 'csv_url' }).href;
-  const fields = { source, sourceUrl: csvUrl, onConflict: request.onConflict ?? 'skip', columnMap: request.columnMap ?? {}, tags: request.tags ?? [], createdBy: actor.userId } as const;
+  const source: ImportRow['source'] =
+    request.rows !== undefined ? 'rows' : request.csv !== undefined ? 'csv' : 'csv_url';
+  const csvUrl =
+    request.csvUrl === undefined
+      ? null
+      : checkUserUrl(request.csvUrl, { allowPrivate: deps.config.outbound.allowPrivate, field: 'csv_url' }).href;
+  const fields = {
+    source,
+    sourceUrl: csvUrl,
+    onConflict: request.onConflict ?? 'skip',
+    columnMap: request.columnMap ?? {},
+    tags: request.tags ?? [],
+    createdBy: actor.userId,
+  } as const;
 
   // Small inline sources are imported now; the count of a CSV is known after reading at most SYNC_LIMIT + 1 rows.
   let small: ImportItem[] | undefined;
-  if (request.rows !== undefined && request.rows.length <= SYNC_LIMIT) small = await collect(jsonItems(request.rows), SYNC_LIMIT);
+  if (request.rows !== undefined && request.rows.length <= SYNC_LIMIT)
+    small = await collect(jsonItems(request.rows), SYNC_LIMIT);
   if (request.csv !== undefined) {
     try {
       small = await collect(csvItems(once(request.csv), request.columnMap), SYNC_LIMIT);
@@ -55,21 +81,47 @@ export async function bulkImportLeads(deps: Deps, actor: Actor, request: BulkImp
     }
   }
   if (small) {
-    const created = await insertImport(deps.db.sql, actor.workspaceId, deps.ids, { ...fields, status: 'processing', now: deps.clock.now() });
+    const created = await insertImport(deps.db.sql, actor.workspaceId, deps.ids, {
+      ...fields,
+      status: 'processing',
+      now: deps.clock.now(),
+    });
     const results: RowResult[] = [];
-    const counts = await runImport(deps, { workspaceId: actor.workspaceId, importId: created.id, onConflict: fields.onConflict, tags: fields.tags }, (async function* () {
-      yield* small;
-    })(), { onResults: (rows) => results.push(...rows) });
+    const counts = await runImport(
+      deps,
+      { workspaceId: actor.workspaceId, importId: created.id, onConflict: fields.onConflict, tags: fields.tags },
+      (async function* () {
+        yield* small;
+      })(),
+      { onResults: (rows) => results.push(...rows) },
+    );
     const done = await finish(deps, actor, created.id, finalStatus(counts), null, eventActor(actor));
     const invalidRows = results.filter((r) => r.result === 'invalid').map((r) => r.row);
-    const errors = invalidRows.length ? await listImportErrors(deps.db.sql, actor.workspaceId, created.id, { limit: 10_000, rows: invalidRows }) : [];
-    return { kind: 'completed', import: done, results: results.map((r) => (r.result === 'invalid' ? { ...r, errors: errors.filter((e) => e.row === r.row) } : r)) };
+    const errors = invalidRows.length
+      ? await listImportErrors(deps.db.sql, actor.workspaceId, created.id, { limit: 10_000, rows: invalidRows })
+      : [];
+    return {
+      kind: 'completed',
+      import: done,
+      results: results.map((r) =>
+        r.result === 'invalid' ? { ...r, errors: errors.filter((e) => e.row === r.row) } : r,
+      ),
+    };
   }
   const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
-    const created = await insertImport(tx, actor.workspaceId, deps.ids, { ...fields, status: 'queued', now: deps.clock.now() });
-    if (request.rows !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, JSON.stringify(request.rows));
+    const created = await insertImport(tx, actor.workspaceId, deps.ids, {
+      ...fields,
+      status: 'queued',
+      now: deps.clock.now(),
+    });
+    if (request.rows !== undefined)
+      await storeImportPayload(tx, actor.workspaceId, created.id, JSON.stringify(request.rows));
     if (request.csv !== undefined) await storeImportPayload(tx, actor.workspaceId, created.id, csvPayload(request.csv));
-    return startOperation(deps, tx, actor, { kind: bulkImportLeadsJob, input: { import_id: created.id }, resource: { type: 'lead_import', id: created.id } });
+    return startOperation(deps, tx, actor, {
+      kind: bulkImportLeadsJob,
+      input: { import_id: created.id },
+      resource: { type: 'lead_import', id: created.id },
+    });
   });
   afterCommit();
   return { kind: 'started', operation: row };
@@ -92,11 +144,21 @@ async function collect(items: AsyncIterable<ImportItem>, limit: number): Promise
 function checkStorable(request: BulkImportLeadsRequest): void {
   const bad = [
     ...(request.tags ?? []).map((tag, i) => [`tags[${i}]`, tag] as const),
-    ...Object.entries(request.columnMap ?? {}).flatMap(([key, target]) => [[`column_map`, key], [`column_map.${storable(key)}`, target]] as const),
+    ...Object.entries(request.columnMap ?? {}).flatMap(
+      ([key, target]) =>
+        [
+          [`column_map`, key],
+          [`column_map.${storable(key)}`, target],
+        ] as const,
+    ),
   ].filter(([, value]) => typeof value === 'string' && hasUnstorableCharacter(value));
   if (bad.length === 0) return;
   throw new ApiError('validation_failed', 'A NUL or an unpaired surrogate cannot be stored.', {
-    errors: bad.map(([field]) => ({ field, code: 'invalid_character', message: 'holds a NUL or an unpaired surrogate' })),
+    errors: bad.map(([field]) => ({
+      field,
+      code: 'invalid_character',
+      message: 'holds a NUL or an unpaired surrogate',
+    })),
   });
 }
 
@@ -107,11 +169,30 @@ export async function handle(input: BulkImportLeadsInput, ctx: HandlerContext): 
   const request =
     body.contentType === 'text/csv'
       ? { csv: body.value }
-      : { rows: body.value.rows, csv: body.value.csv, csvUrl: body.value.csv_url, onConflict: body.value.on_conflict, columnMap: body.value.column_map, tags: body.value.tags };
+      : {
+          rows: body.value.rows,
+          csv: body.value.csv,
+          csvUrl: body.value.csv_url,
+          onConflict: body.value.on_conflict,
+          columnMap: body.value.column_map,
+          tags: body.value.tags,
+        };
   const outcome = await bulkImportLeads(ctx.deps, actor, request);
-  if (outcome.kind === 'started') return { status: 202, body: operationBody(outcome.operation), headers: { Location: operationPath(outcome.operation.id) } };
+  if (outcome.kind === 'started')
+    return {
+      status: 202,
+      body: operationBody(outcome.operation),
+      headers: { Location: operationPath(outcome.operation.id) },
+    };
   return {
     status: 200,
-    body: { import: importBody(outcome.import), results: outcome.results.map((r) => ({ row: r.row, result: r.result, ...(r.errors ? { errors: r.errors.map(importErrorBody) } : {}) })) },
+    body: {
+      import: importBody(outcome.import),
+      results: outcome.results.map((r) => ({
+        row: r.row,
+        result: r.result,
+        ...(r.errors ? { errors: r.errors.map(importErrorBody) } : {}),
+      })),
+    },
   };
 }

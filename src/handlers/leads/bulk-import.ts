@@ -2,14 +2,26 @@
 // in-request import: it streams the source and writes it in batches (import-engine.ts), resuming after
 // a crash from the import's checkpoint.
 import { z } from 'zod';
-import { dropImportPayload, findImport, readImportPayload, setImportStatus, type ImportRow, type ImportStatus } from './lead-imports-data.ts';
+import {
+  dropImportPayload,
+  findImport,
+  readImportPayload,
+  setImportStatus,
+  type ImportRow,
+  type ImportStatus,
+} from './lead-imports-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { CsvFileError } from './csv-file-error.ts';
 import { storable } from './lead-fields.ts';
 import { OutboundError, outboundApiError } from '../../outbound/outbound-error.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { defineOperationJob, OperationCancelled, RunSuperseded, type OperationJobKind } from '../operations/operation-job.ts';
+import {
+  defineOperationJob,
+  OperationCancelled,
+  RunSuperseded,
+  type OperationJobKind,
+} from '../operations/operation-job.ts';
 import { ColumnPlanError, csvItems, jsonItems, runImport, type ImportItem } from './import-engine.ts';
 import { importBody } from './wire.ts';
 
@@ -24,22 +36,36 @@ export async function* once(text: string): AsyncGenerator<string> {
 export function sourceProblem(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof ColumnPlanError) {
-    return new ApiError('validation_failed', `The CSV header cannot be mapped: ${error.message}.`, { errors: error.errors.map((e) => ({ field: `column_map.${e.column}`, code: e.code, message: e.message })) });
+    return new ApiError('validation_failed', `The CSV header cannot be mapped: ${error.message}.`, {
+      errors: error.errors.map((e) => ({ field: `column_map.${e.column}`, code: e.code, message: e.message })),
+    });
   }
-  if (error instanceof CsvFileError) return new ApiError('unprocessable', `The CSV cannot be read: ${storable(error.message)}.`, { errors: [{ field: 'csv', code: error.code, message: storable(error.message) }] });
+  if (error instanceof CsvFileError)
+    return new ApiError('unprocessable', `The CSV cannot be read: ${storable(error.message)}.`, {
+      errors: [{ field: 'csv', code: error.code, message: storable(error.message) }],
+    });
   if (error instanceof OutboundError) return outboundApiError(error, 'csv_url');
   return undefined;
 }
 
-export const finalStatus = (row: { invalid: number }): ImportStatus => (row.invalid > 0 ? 'completed_with_errors' : 'completed');
+export const finalStatus = (row: { invalid: number }): ImportStatus =>
+  row.invalid > 0 ? 'completed_with_errors' : 'completed';
 
 /** Ends the import with `status`: its payload goes, and a completed import records lead_import.completed. */
-export async function finish(deps: Deps, actor: { workspaceId: string }, importId: string, status: ImportStatus, errorMessage: string | null, eventActorRef: Parameters<typeof recordEvent>[3]): Promise<ImportRow> {
+export async function finish(
+  deps: Deps,
+  actor: { workspaceId: string },
+  importId: string,
+  status: ImportStatus,
+  errorMessage: string | null,
+  eventActorRef: Parameters<typeof recordEvent>[3],
+): Promise<ImportRow> {
   return deps.db.sql.begin(async (tx) => {
     const row = await setImportStatus(tx, actor.workspaceId, importId, { status, errorMessage, now: deps.clock.now() });
     if (!row) throw new Error(`lead import ${importId} is gone`);
     await dropImportPayload(tx, actor.workspaceId, importId);
-    if (status === 'completed' || status === 'completed_with_errors') await recordEvent(deps, tx, actor.workspaceId, eventActorRef, 'lead_import.completed', importBody(row));
+    if (status === 'completed' || status === 'completed_with_errors')
+      await recordEvent(deps, tx, actor.workspaceId, eventActorRef, 'lead_import.completed', importBody(row));
     return row;
   });
 }
@@ -56,7 +82,8 @@ export const bulkImportLeadsJob: OperationJobKind<{ import_id: string }> = defin
     const current = await findImport(deps.db.sql, workspaceId, importId);
     if (!current) throw new ApiError('not_found', `Lead import ${importId} is gone.`);
     // A retry of a run that did finish (it was presumed dead, yet alive) has nothing left to do.
-    if (current.status !== 'queued' && current.status !== 'processing') return { resource: { type: 'lead_import', id: importId } };
+    if (current.status !== 'queued' && current.status !== 'processing')
+      return { resource: { type: 'lead_import', id: importId } };
     await setImportStatus(deps.db.sql, workspaceId, importId, { status: 'processing', now: deps.clock.now() });
     const target = { workspaceId, importId, onConflict: current.on_conflict, tags: current.tags };
     const progress = progressReporter(deps, work, importId);
@@ -74,14 +101,22 @@ export const bulkImportLeadsJob: OperationJobKind<{ import_id: string }> = defin
       await progress.settled();
       const problem = sourceProblem(error);
       if (error instanceof OperationCancelled) {
-        await finish(deps, work, importId, 'cancelled', 'Cancelled; the rows written before stay, and the counts say so.', { type: 'system', id: null });
+        await finish(
+          deps,
+          work,
+          importId,
+          'cancelled',
+          'Cancelled; the rows written before stay, and the counts say so.',
+          { type: 'system', id: null },
+        );
         throw error;
       }
       if (problem) {
         await finish(deps, work, importId, 'failed', problem.message, { type: 'system', id: null });
         throw problem;
       }
-      if (work.job.attempt > 3 && !(error instanceof RunSuperseded)) await finish(deps, work, importId, 'failed', 'The import failed on our side.', { type: 'system', id: null });
+      if (work.job.attempt > 3 && !(error instanceof RunSuperseded))
+        await finish(deps, work, importId, 'failed', 'The import failed on our side.', { type: 'system', id: null });
       throw error;
     }
     const row = await findImport(deps.db.sql, workspaceId, importId);
@@ -101,7 +136,9 @@ function progressReporter(deps: Deps, work: { progress(done: number): Promise<vo
   let reported = Promise.resolve();
   return {
     report(done: number): void {
-      reported = reported.then(() => work.progress(done)).catch((err: unknown) => deps.log.warn({ err, import_id: importId }, 'lead import progress not recorded'));
+      reported = reported
+        .then(() => work.progress(done))
+        .catch((err: unknown) => deps.log.warn({ err, import_id: importId }, 'lead import progress not recorded'));
     },
     settled: () => reported,
   };
@@ -109,7 +146,12 @@ function progressReporter(deps: Deps, work: { progress(done: number): Promise<vo
 
 async function sourceItems(deps: Deps, row: ImportRow, signal: AbortSignal): Promise<AsyncIterable<ImportItem>> {
   if (row.source === 'csv_url') {
-    const response = await deps.outbound.fetch(row.source_url as string, { accept: ['text/csv', 'text/plain', 'application/csv', 'application/octet-stream', 'application/vnd.ms-excel'], maxBytes: CSV_MAX_BYTES, timeoutMs: 60 * 60 * 1000, signal });
+    const response = await deps.outbound.fetch(row.source_url as string, {
+      accept: ['text/csv', 'text/plain', 'application/csv', 'application/octet-stream', 'application/vnd.ms-excel'],
+      maxBytes: CSV_MAX_BYTES,
+      timeoutMs: 60 * 60 * 1000,
+      signal,
+    });
     if (!response.ok) {
       await response.cancel();
       throw new ApiError('url_fetch_failed', `${row.source_url}: the server answered ${response.status}.`);
@@ -117,7 +159,7 @@ async function sourceItems(deps: Deps, row: ImportRow, signal: AbortSignal): Pro
     return csvItems(response.chunks(), row.column_map);
   }
   const payload = await readImportPayload(deps.db.sql, row.workspace_id, row.id);
-  if (payload === undefined) throw new ApiError('not_found', 'The import\'s rows are gone (it already finished).');
+  if (payload === undefined) throw new ApiError('not_found', "The import's rows are gone (it already finished).");
   if (row.source === 'rows') return jsonItems(JSON.parse(payload) as unknown[]);
   return csvItems(once(csvFromPayload(payload)), row.column_map);
 }

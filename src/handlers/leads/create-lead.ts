@@ -22,5 +22,5 @@ export async function createLead(deps: Deps, actor: Actor, input: Record<string,
 }
 
 export async function handle(input: CreateLeadInput, ctx: HandlerContext): Promise<CreateLeadOutput> {
-  return { status: 201, body: leadBody(await createLead(ctx.deps, actorFrom(ctx), input.body as Record<string, unknown>)) };
+  return { status: 201, body: leadBody(await createLead(ctx.deps, actorFrom(ctx), input.body)) };
 }

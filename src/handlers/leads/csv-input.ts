@@ -57,9 +57,15 @@ function headerScanner(): (text: string, atEnd: boolean) => string | undefined {
         start = position + 1;
       }
     }
-    if (atEnd && BLANK_LINE.test(text.slice(start))) throw new CsvFileError('empty_file', 1, 'the file is empty: it needs a header line naming its columns');
+    if (atEnd && BLANK_LINE.test(text.slice(start)))
+      throw new CsvFileError('empty_file', 1, 'the file is empty: it needs a header line naming its columns');
     if (atEnd) return text.slice(start);
-    if (text.length > HEADER_SCAN_LIMIT) throw new CsvFileError('header_too_long', 1, `no end of the header line in the first ${HEADER_SCAN_LIMIT} characters`);
+    if (text.length > HEADER_SCAN_LIMIT)
+      throw new CsvFileError(
+        'header_too_long',
+        1,
+        `no end of the header line in the first ${HEADER_SCAN_LIMIT} characters`,
+      );
     return undefined;
   };
 }

@@ -45,16 +45,23 @@ export interface ReadCsvOptions {
  * completed before it; csv-parse holds back a chunk's last bytes, so the record in progress is dropped).
  * The source is read as the rows are consumed, a few KiB ahead, and closed when the consumer stops.
  */
-export async function* readCsvRows(source: AsyncIterable<Chunk>, options: ReadCsvOptions = {}): AsyncGenerator<CsvItem> {
+export async function* readCsvRows(
+  source: AsyncIterable<Chunk>,
+  options: ReadCsvOptions = {},
+): AsyncGenerator<CsvItem> {
   let named: [string, number][] = [];
   for await (const item of readCsvFields(source, options)) {
-    if ('header' in item) named = item.header.flatMap((name, index): [string, number][] => (name === '' ? [] : [[name, index]]));
+    if ('header' in item)
+      named = item.header.flatMap((name, index): [string, number][] => (name === '' ? [] : [[name, index]]));
     yield 'fields' in item ? { row: item.row, line: item.line, record: keyed(named, item.fields) } : item;
   }
 }
 
 /** readCsvRows with each row's fields in header order instead of a record keyed by header name. */
-export async function* readCsvFields(source: AsyncIterable<Chunk>, options: ReadCsvOptions = {}): AsyncGenerator<CsvHeader | CsvFieldsRow> {
+export async function* readCsvFields(
+  source: AsyncIterable<Chunk>,
+  options: ReadCsvOptions = {},
+): AsyncGenerator<CsvHeader | CsvFieldsRow> {
   const maxRows = options.maxRows ?? Infinity;
   const iterator = source[Symbol.asyncIterator]();
   const { head, headerLine } = await readHead(iterator).catch(async (error: unknown) => {
@@ -77,20 +84,26 @@ export async function* readCsvFields(source: AsyncIterable<Chunk>, options: Read
   let row = 0;
   let line = 1;
   try {
-    for await (const records of drain(parser)) for (const record of records) {
-      const start = line;
-      line += linesSpanned(record);
-      if (!header) {
-        if (BLANK_LINE.test(record.join(delimiter))) continue;
-        header = readHeader(record, start);
-        yield { header, delimiter, line: start };
-      } else if (!isBlank(record)) {
-        if (++row > maxRows) throw new CsvFileError('too_many_rows', start, `the file holds more than ${maxRows} rows`);
-        yield record.length === header.length
-          ? { row, line: start, fields: record }
-          : { row, line: start, error: { code: 'column_count', message: `expected ${header.length} fields, found ${record.length}` } };
+    for await (const records of drain(parser))
+      for (const record of records) {
+        const start = line;
+        line += linesSpanned(record);
+        if (!header) {
+          if (BLANK_LINE.test(record.join(delimiter))) continue;
+          header = readHeader(record, start);
+          yield { header, delimiter, line: start };
+        } else if (!isBlank(record)) {
+          if (++row > maxRows)
+            throw new CsvFileError('too_many_rows', start, `the file holds more than ${maxRows} rows`);
+          yield record.length === header.length
+            ? { row, line: start, fields: record }
+            : {
+                row,
+                line: start,
+                error: { code: 'column_count', message: `expected ${header.length} fields, found ${record.length}` },
+              };
+        }
       }
-    }
   } catch (error) {
     throw fileError(error, line, parser);
   } finally {
@@ -108,7 +121,8 @@ function keyed(named: ReadonlyArray<[string, number]>, record: string[]): Record
   const out: Record<string, string> = {};
   for (const [name, index] of named) {
     // Assigning "__proto__" would set the prototype instead of adding the column.
-    if (name === '__proto__') Object.defineProperty(out, name, { value: record[index], enumerable: true, writable: true, configurable: true });
+    if (name === '__proto__')
+      Object.defineProperty(out, name, { value: record[index], enumerable: true, writable: true, configurable: true });
     else out[name] = record[index];
   }
   return out;
@@ -118,7 +132,8 @@ function readHeader(record: string[], line: number): string[] {
   const header = record.map((name) => name.trim());
   const seen = new Set<string>();
   for (const name of header) {
-    if (name !== '' && seen.has(name)) throw new CsvFileError('duplicate_header', line, `the header names the column "${name}" twice`);
+    if (name !== '' && seen.has(name))
+      throw new CsvFileError('duplicate_header', line, `the header names the column "${name}" twice`);
     seen.add(name);
   }
   return header;
@@ -159,7 +174,12 @@ function fileError(error: unknown, line: number, parser: Parser): unknown {
     case 'INVALID_OPENING_QUOTE':
       return new CsvFileError('malformed_quote', line, `a misplaced quote: ${error.message}`, cause);
     case 'CSV_MAX_RECORD_SIZE':
-      return new CsvFileError('record_too_large', line, `the record is larger than ${parser.options.max_record_size} bytes, often because a quote is never closed`, cause);
+      return new CsvFileError(
+        'record_too_large',
+        line,
+        `the record is larger than ${parser.options.max_record_size} bytes, often because a quote is never closed`,
+        cause,
+      );
     default:
       return new CsvFileError('malformed_csv', line, error.message, cause);
   }

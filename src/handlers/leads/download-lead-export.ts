@@ -7,11 +7,22 @@ import { actorFrom, type HandlerContext } from '../context.ts';
 import { getLeadExport } from './get-lead-export.ts';
 
 /** The ready export's CSV as a stream of parts, read a few at a time so memory stays one part or so. */
-export async function downloadLeadExport(deps: Deps, actor: Actor, exportId: string): Promise<{ row: ExportRow; chunks: AsyncGenerator<string> }> {
+export async function downloadLeadExport(
+  deps: Deps,
+  actor: Actor,
+  exportId: string,
+): Promise<{ row: ExportRow; chunks: AsyncGenerator<string> }> {
   const row = await getLeadExport(deps, actor, exportId);
-  if (row.status === 'expired') throw new ApiError('export_expired', `Lead export ${exportId} expired at ${row.expires_at?.toISOString()}; start a new one with export_leads.`);
+  if (row.status === 'expired')
+    throw new ApiError(
+      'export_expired',
+      `Lead export ${exportId} expired at ${row.expires_at?.toISOString()}; start a new one with export_leads.`,
+    );
   if (row.status !== 'ready') {
-    throw new ApiError('export_not_ready', `Lead export ${exportId} is ${row.status}, not ready${row.status === 'queued' || row.status === 'processing' ? '; wait for its operation (get_operation) and try again' : ''}.`);
+    throw new ApiError(
+      'export_not_ready',
+      `Lead export ${exportId} is ${row.status}, not ready${row.status === 'queued' || row.status === 'processing' ? '; wait for its operation (get_operation) and try again' : ''}.`,
+    );
   }
   async function* chunks(): AsyncGenerator<string> {
     for (let next = 0; next < row.parts; ) {
@@ -29,6 +40,10 @@ export async function handle(input: DownloadLeadExportInput, ctx: HandlerContext
   return {
     status: 200,
     body: chunks,
-    headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="leads-${row.id}.csv"`, 'Cache-Control': 'no-store' },
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="leads-${row.id}.csv"`,
+      'Cache-Control': 'no-store',
+    },
   };
 }

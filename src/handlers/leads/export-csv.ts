@@ -20,7 +20,9 @@ export const LEAD_EXPORT_COLUMNS = [
 ] as const;
 
 /** A stored lead as the export reads it; columns it lacks export as empty cells. */
-export type ExportableLead = { [K in (typeof LEAD_EXPORT_COLUMNS)[number]]?: unknown } & { custom_fields?: Record<string, unknown> | null };
+export type ExportableLead = { [K in (typeof LEAD_EXPORT_COLUMNS)[number]]?: unknown } & {
+  custom_fields?: Record<string, unknown> | null;
+};
 
 /** Text starting with one of these is a formula (or DDE payload) to Excel, LibreOffice or Google Sheets. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -60,7 +62,10 @@ export function leadExportHeader(customFieldKeys: readonly string[]): string[] {
 
 /** The cells of one lead in leadExportHeader order. */
 export function leadExportRow(lead: ExportableLead, customFieldKeys: readonly string[]): unknown[] {
-  return [...LEAD_EXPORT_COLUMNS.map((column) => lead[column]), ...customFieldKeys.map((key) => customValue(lead.custom_fields, key))];
+  return [
+    ...LEAD_EXPORT_COLUMNS.map((column) => lead[column]),
+    ...customFieldKeys.map((key) => customValue(lead.custom_fields, key)),
+  ];
 }
 
 function customValue(fields: Record<string, unknown> | null | undefined, key: string): unknown {
@@ -73,7 +78,11 @@ export interface LeadsCsvOptions {
 }
 
 /** The header line, then one line per row, pulled one row at a time. */
-export async function* leadsCsv(header: readonly string[], rows: AsyncIterable<readonly unknown[]>, options: LeadsCsvOptions = {}): AsyncGenerator<string> {
+export async function* leadsCsv(
+  header: readonly string[],
+  rows: AsyncIterable<readonly unknown[]>,
+  options: LeadsCsvOptions = {},
+): AsyncGenerator<string> {
   yield `${options.bom ? '\ufeff' : ''}${csvLine(header)}`;
   for await (const row of rows) yield csvLine(row);
 }

@@ -19,8 +19,16 @@ export async function exportLeads(deps: Deps, actor: Actor, filters: ExportFilte
     ...(filters.created_before ? { created_before: filters.created_before } : {}),
   };
   const { row, afterCommit } = await deps.db.sql.begin(async (tx) => {
-    const created = await insertExport(tx, actor.workspaceId, deps.ids, { filters: clean, createdBy: actor.userId, now: deps.clock.now() });
-    return startOperation(deps, tx, actor, { kind: exportLeadsJob, input: { export_id: created.id }, resource: { type: 'lead_export', id: created.id } });
+    const created = await insertExport(tx, actor.workspaceId, deps.ids, {
+      filters: clean,
+      createdBy: actor.userId,
+      now: deps.clock.now(),
+    });
+    return startOperation(deps, tx, actor, {
+      kind: exportLeadsJob,
+      input: { export_id: created.id },
+      resource: { type: 'lead_export', id: created.id },
+    });
   });
   afterCommit();
   return row;

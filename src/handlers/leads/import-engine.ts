@@ -11,7 +11,13 @@ import { LeadBatch } from './lead-batch.ts';
 import { type BatchOutcome, writeLeadCounts, writeLeads } from './lead-batch-data.ts';
 import type { Deps } from '../../deps.ts';
 import { RunSuperseded } from '../operations/operation-job.ts';
-import { applyColumnMapToFields, indexColumns, planColumns, type ColumnPlan, type IndexedColumns } from './lead-columns.ts';
+import {
+  applyColumnMapToFields,
+  indexColumns,
+  planColumns,
+  type ColumnPlan,
+  type IndexedColumns,
+} from './lead-columns.ts';
 import { normalizeLead, storable, type FieldError } from './lead-fields.ts';
 import { readCsvFields } from './csv-rows.ts';
 
@@ -52,13 +58,20 @@ export async function* jsonItems(rows: AsyncIterable<unknown> | Iterable<unknown
   for await (const value of rows as AsyncIterable<unknown>) {
     row += 1;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      yield { row, errors: [{ column: '', code: 'row_not_object', message: 'each row is a JSON object of lead fields' }] };
+      yield {
+        row,
+        errors: [{ column: '', code: 'row_not_object', message: 'each row is a JSON object of lead fields' }],
+      };
     } else yield { row, input: value as Record<string, unknown> };
   }
 }
 
 /** CSV rows as import items: the header planned once (column_map, aliases), every row mapped with it by position. */
-export async function* csvItems(source: AsyncIterable<Uint8Array | string>, columnMap: Record<string, string> | undefined, onPlan?: (plan: ColumnPlan) => void): AsyncGenerator<ImportItem> {
+export async function* csvItems(
+  source: AsyncIterable<Uint8Array | string>,
+  columnMap: Record<string, string> | undefined,
+  onPlan?: (plan: ColumnPlan) => void,
+): AsyncGenerator<ImportItem> {
   let columns: IndexedColumns = [];
   let header: string[] = [];
   for await (const item of readCsvFields(source)) {
@@ -71,7 +84,11 @@ export async function* csvItems(source: AsyncIterable<Uint8Array | string>, colu
       continue;
     }
     if ('error' in item) {
-      yield { row: item.row, line: item.line, errors: [{ column: '', code: item.error.code, message: item.error.message }] };
+      yield {
+        row: item.row,
+        line: item.line,
+        errors: [{ column: '', code: item.error.code, message: item.error.message }],
+      };
       continue;
     }
     const undecodable = undecodableColumns(item.fields, columns, header);
@@ -85,11 +102,20 @@ export async function* csvItems(source: AsyncIterable<Uint8Array | string>, colu
  * where bytes that are not UTF-8 end up (a lone surrogate in inline CSV text too). Imported as they
  * are, the row's values would be silently changed; it is reported instead, naming the CSV column.
  */
-function undecodableColumns(fields: readonly string[], columns: IndexedColumns, header: readonly string[]): Array<Omit<FieldError, 'value'> & { value?: string }> {
+function undecodableColumns(
+  fields: readonly string[],
+  columns: IndexedColumns,
+  header: readonly string[],
+): Array<Omit<FieldError, 'value'> & { value?: string }> {
   const errors: Array<Omit<FieldError, 'value'> & { value?: string }> = [];
   for (const { index } of columns) {
     if (index < fields.length && fields[index].includes('\uFFFD')) {
-      errors.push({ column: storable(header[index]), value: storable(fields[index].slice(0, 200)), code: 'invalid_encoding', message: `${storable(header[index])} holds bytes that are not UTF-8` });
+      errors.push({
+        column: storable(header[index]),
+        value: storable(fields[index].slice(0, 200)),
+        code: 'invalid_encoding',
+        message: `${storable(header[index])} holds bytes that are not UTF-8`,
+      });
     }
   }
   return errors;
@@ -101,7 +127,12 @@ export class ColumnPlanError extends Error {
 
   constructor(errors: FieldError[]) {
     // Header names and column_map entries end up in the operation's stored problem.
-    const shown = errors.map((e) => ({ ...e, column: storable(e.column), value: storable(e.value), message: storable(e.message) }));
+    const shown = errors.map((e) => ({
+      ...e,
+      column: storable(e.column),
+      value: storable(e.value),
+      message: storable(e.message),
+    }));
     super(shown.map((e) => `${e.column}: ${e.message}`).join('; '));
     this.errors = shown;
     this.name = 'ColumnPlanError';
@@ -119,7 +150,12 @@ export async function runImport(
   deps: Deps,
   target: ImportTarget,
   items: AsyncIterable<ImportItem>,
-  options: { skipRows?: number; batchSize?: number; between?: (done: number) => Promise<void>; onResults?: (results: RowResult[]) => void } = {},
+  options: {
+    skipRows?: number;
+    batchSize?: number;
+    between?: (done: number) => Promise<void>;
+    onResults?: (results: RowResult[]) => void;
+  } = {},
 ): Promise<ImportCounts> {
   const size = options.batchSize ?? BATCH_SIZE;
   const skip = options.skipRows ?? 0;
@@ -130,8 +166,10 @@ export async function runImport(
   let committed = skip;
   const write = async (batch: PreparedBatch) => {
     await options.between?.(committed);
-   
-    const { counts: result, rows } = await deps.db.sql.begin((tx) => writeBatch(deps, tx, target, batch, committed, options.onResults !== undefined));
+
+    const { counts: result, rows } = await deps.db.sql.begin((tx) =>
+      writeBatch(deps, tx, target, batch, committed, options.onResults !== undefined),
+    );
     committed = batch.lastRow;
     for (const key of Object.keys(counts) as Array<keyof ImportCounts>) counts[key] += result[key];
     options.onResults?.(rows);
@@ -147,7 +185,10 @@ export async function runImport(
   // allocated once.
   const trackRows = options.onResults !== undefined;
   const encoding = !trackRows && deps.db.kind === 'postgres' ? 'copy' : 'arrays';
-  const newBatch = (previous?: PreparedBatch) => new PreparedBatch(new LeadBatch(deps.ids, target.tags, { trackRows, encoding, bufferBytes: previous?.leads.bufferBytes() }));
+  const newBatch = (previous?: PreparedBatch) =>
+    new PreparedBatch(
+      new LeadBatch(deps.ids, target.tags, { trackRows, encoding, bufferBytes: previous?.leads.bufferBytes() }),
+    );
   let batch = newBatch();
   try {
     for await (const item of items) {
@@ -193,13 +234,22 @@ class PreparedBatch {
     const line = item.line ?? null;
     if ('errors' in item) {
       this.invalidRows.push(item.row);
-      for (const e of item.errors) this.errors.push({ row: item.row, line, column: e.column || null, value: e.value ?? null, code: e.code, message: e.message });
+      for (const e of item.errors)
+        this.errors.push({
+          row: item.row,
+          line,
+          column: e.column || null,
+          value: e.value ?? null,
+          code: e.code,
+          message: e.message,
+        });
       return;
     }
     const normalized = normalizeLead(item.input);
     if ('errors' in normalized) {
       this.invalidRows.push(item.row);
-      for (const e of normalized.errors) this.errors.push({ row: item.row, line, column: e.column, value: e.value, code: e.code, message: e.message });
+      for (const e of normalized.errors)
+        this.errors.push({ row: item.row, line, column: e.column, value: e.value, code: e.code, message: e.message });
       return;
     }
     // A second copy of an address in one batch is a duplicate of the first (a later batch finds it written).
@@ -208,11 +258,27 @@ class PreparedBatch {
   }
 }
 
-async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, batch: PreparedBatch, rowsDoneBefore: number, withRows: boolean): Promise<{ counts: ImportCounts; rows: RowResult[] }> {
-  const options = { onConflict: target.onConflict, importId: target.importId, now: deps.clock.now(), database: deps.db.kind };
+async function writeBatch(
+  deps: Deps,
+  tx: TransactionSql,
+  target: ImportTarget,
+  batch: PreparedBatch,
+  rowsDoneBefore: number,
+  withRows: boolean,
+): Promise<{ counts: ImportCounts; rows: RowResult[] }> {
+  const options = {
+    onConflict: target.onConflict,
+    importId: target.importId,
+    now: deps.clock.now(),
+    database: deps.db.kind,
+  };
   // Per-row results are wanted only by a small import answered in the request; a job needs the counts.
-  const written: BatchOutcome | undefined = withRows ? await writeLeads(tx, target.workspaceId, batch.leads, options) : undefined;
-  const leadCounts = written ? { created: written.created.length, updated: written.updated.length, skipped: written.skipped.length } : await writeLeadCounts(tx, target.workspaceId, batch.leads, options);
+  const written: BatchOutcome | undefined = withRows
+    ? await writeLeads(tx, target.workspaceId, batch.leads, options)
+    : undefined;
+  const leadCounts = written
+    ? { created: written.created.length, updated: written.updated.length, skipped: written.skipped.length }
+    : await writeLeadCounts(tx, target.workspaceId, batch.leads, options);
   await insertImportErrors(tx, target.workspaceId, target.importId, batch.errors);
   const counts: ImportCounts = {
     total: batch.total,
@@ -223,7 +289,17 @@ async function writeBatch(deps: Deps, tx: TransactionSql, target: ImportTarget, 
   };
   // Another run of this import (one presumed dead and retried, yet alive) moved the checkpoint first:
   // this batch rolls back and this run stops, so no row is written or counted twice.
-  if (!(await addImportBatch(tx, target.workspaceId, target.importId, counts, { from: rowsDoneBefore, to: batch.lastRow }, deps.clock.now()))) throw new ImportSuperseded(target.importId);
+  if (
+    !(await addImportBatch(
+      tx,
+      target.workspaceId,
+      target.importId,
+      counts,
+      { from: rowsDoneBefore, to: batch.lastRow },
+      deps.clock.now(),
+    ))
+  )
+    throw new ImportSuperseded(target.importId);
   if (!written) return { counts, rows: [] };
   const rows: RowResult[] = [
     ...written.created.map((row) => ({ row, result: 'created' as const })),

@@ -57,16 +57,28 @@ interface WriteOptions {
 }
 
 /** writeLeadBatch for a LeadBatch built by the caller; the row numbers come back by outcome. */
-export async function writeLeads(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>): Promise<BatchOutcome> {
+export async function writeLeads(
+  q: Queryable,
+  workspaceId: string,
+  batch: LeadBatch,
+  options: Omit<WriteOptions, 'addTags'>,
+): Promise<BatchOutcome> {
   if (batch.size === 0) return { created: [], updated: [], skipped: [] };
   if (batch.encoding === 'copy') await stageCopiedBatch(q, batch, options.database);
   // The written rows come back by email (unique in the batch), matched to their row numbers here.
-  const written = await query(q)<{ email: string; inserted: boolean }[]>`${insertBatch(q, workspaceId, batch, options)} returning email, (xmax = 0) as inserted`;
+  const written = await query(q)<
+    { email: string; inserted: boolean }[]
+  >`${insertBatch(q, workspaceId, batch, options)} returning email, (xmax = 0) as inserted`;
   return outcome(batch.rows(), written);
 }
 
 /** writeLeads when only the counts matter (an import run as a job): nothing comes back per row. */
-export async function writeLeadCounts(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>): Promise<BatchCounts> {
+export async function writeLeadCounts(
+  q: Queryable,
+  workspaceId: string,
+  batch: LeadBatch,
+  options: Omit<WriteOptions, 'addTags'>,
+): Promise<BatchCounts> {
   if (batch.size === 0) return { created: 0, updated: 0, skipped: 0 };
   const sql = query(q);
   if (batch.encoding === 'copy') await stageCopiedBatch(q, batch, options.database);
@@ -88,15 +100,16 @@ export async function writeLeadCounts(q: Queryable, workspaceId: string, batch: 
  */
 function insertBatch(q: Queryable, workspaceId: string, batch: LeadBatch, options: Omit<WriteOptions, 'addTags'>) {
   const sql = query(q);
-  const conflict = options.onConflict === 'update'
-    ? sql`on conflict (workspace_id, email) do update set
+  const conflict =
+    options.onConflict === 'update'
+      ? sql`on conflict (workspace_id, email) do update set
         first_name = coalesce(excluded.first_name, leads.first_name), last_name = coalesce(excluded.last_name, leads.last_name),
         company = coalesce(excluded.company, leads.company), title = coalesce(excluded.title, leads.title),
         phone = coalesce(excluded.phone, leads.phone), website = coalesce(excluded.website, leads.website),
         linkedin_url = coalesce(excluded.linkedin_url, leads.linkedin_url), timezone = coalesce(excluded.timezone, leads.timezone),
         tags = array(select distinct t from unnest(leads.tags || excluded.tags) as t order by t),
         custom_fields = leads.custom_fields || excluded.custom_fields, updated_at = excluded.updated_at`
-    : sql`on conflict (workspace_id, email) do nothing`;
+      : sql`on conflict (workspace_id, email) do nothing`;
   // A batch that may repeat an address (rows not tracked): `skip` inserts the first copy and its
   // conflict clause leaves the later ones, as the rows come in batch order; `update` may touch a row
   // once per statement, so the first copy of each address is picked before.
@@ -116,7 +129,8 @@ function insertBatch(q: Queryable, workspaceId: string, batch: LeadBatch, option
 /** The batch's rows from its array literals, one text parameter each (postgres.js sends them as they are). */
 function unnestedRows(q: Queryable, batch: LeadBatch, firstCopies: boolean) {
   const sql = query(q);
-  const [id, email, firstName, lastName, company, title, phone, website, linkedinUrl, timezone, tags, customFields] = batch.literals();
+  const [id, email, firstName, lastName, company, title, phone, website, linkedinUrl, timezone, tags, customFields] =
+    batch.literals();
   const columns = sql`unnest(
       ${id}::text[], ${email}::text[], ${firstName}::text[], ${lastName}::text[], ${company}::text[], ${title}::text[], ${phone}::text[],
       ${website}::text[], ${linkedinUrl}::text[], ${timezone}::text[], ${tags}::text[], ${customFields}::text[]
@@ -149,7 +163,10 @@ function stagedRows(q: Queryable, firstCopies: boolean) {
  * PGlite process) and outside a transaction (the rows live until the transaction commits).
  */
 async function stageCopiedBatch(q: Queryable, batch: LeadBatch, database: Database['kind'] | undefined): Promise<void> {
-  if (database !== 'postgres') throw new Error(`COPY FROM STDIN is used on PostgreSQL only, not on ${database ?? 'an unnamed database'}: through the socket it kills the embedded PGlite process`);
+  if (database !== 'postgres')
+    throw new Error(
+      `COPY FROM STDIN is used on PostgreSQL only, not on ${database ?? 'an unnamed database'}: through the socket it kills the embedded PGlite process`,
+    );
   if (!('savepoint' in q)) throw new Error('a COPY batch is staged inside a transaction');
   const sql = query(q);
   // Sent together with the COPY that follows (postgres.js pipelines a transaction's queries): one round trip.
@@ -162,7 +179,8 @@ async function stageCopiedBatch(q: Queryable, batch: LeadBatch, database: Databa
   // sends CopyDone and frees the connection for the query below.
   for (let at = 0; at < text.length; at += COPY_PART_BYTES) {
     const part = text.subarray(at, at + COPY_PART_BYTES);
-    if (at + COPY_PART_BYTES >= text.length) await new Promise<void>((resolve, reject) => stream.write(part, (error) => (error ? reject(error) : resolve())));
+    if (at + COPY_PART_BYTES >= text.length)
+      await new Promise<void>((resolve, reject) => stream.write(part, (error) => (error ? reject(error) : resolve())));
     else if (!stream.write(part)) await once(stream, 'drain');
   }
   stream.end();

@@ -77,7 +77,8 @@ export class LeadBatch {
   add(row: number, lead: LeadFields): void {
     this.count += 1;
     this.rowOf?.set(lead.email, row);
-    const tags = this.addTags.length === 0 && lead.tags.length < 2 ? lead.tags : [...new Set([...lead.tags, ...this.addTags])];
+    const tags =
+      this.addTags.length === 0 && lead.tags.length < 2 ? lead.tags : [...new Set([...lead.tags, ...this.addTags])];
     // A COPY row starts with its place in the batch: the insert keeps the first copy of an address.
     this.copy?.integer(this.count);
     this.put(0, this.ids.make('lead'));

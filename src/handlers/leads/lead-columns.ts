@@ -27,7 +27,17 @@ const HEADER_ALIASES: Record<MappableField, string[]> = {
   last_name: ['lastname', 'surname', 'familyname', 'last'],
   company: ['company', 'companyname', 'organization', 'organisation', 'organizationname', 'organisationname'],
   title: ['title', 'jobtitle', 'position'],
-  phone: ['phone', 'phonenumber', 'workphone', 'mobile', 'mobilephone', 'mobilenumber', 'cellphone', 'telephone', 'tel'],
+  phone: [
+    'phone',
+    'phonenumber',
+    'workphone',
+    'mobile',
+    'mobilephone',
+    'mobilenumber',
+    'cellphone',
+    'telephone',
+    'tel',
+  ],
   website: ['website', 'websiteurl', 'companywebsite', 'url', 'web', 'homepage'],
   linkedin_url: ['linkedinurl', 'linkedin', 'linkedinprofile', 'linkedinprofileurl'],
   timezone: ['timezone', 'tz'],
@@ -44,13 +54,19 @@ type Candidate = { header: string; target: ColumnTarget; rank: number };
  * header), `invalid_mapping`, `custom_field_key_invalid`, `duplicate_mapping` (two columns mapped to one
  * target), `custom_fields_too_many`, `email_column_missing`.
  */
-export function planColumns(header: readonly string[], columnMap: Record<string, string> = {}): { plan: ColumnPlan } | { errors: FieldError[] } {
+export function planColumns(
+  header: readonly string[],
+  columnMap: Record<string, string> = {},
+): { plan: ColumnPlan } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const explicit = new Map<string, ColumnTarget | 'ignore'>();
   for (const [key, target] of Object.entries(columnMap)) {
-    const name = header.find((h) => h === key.trim()) ?? header.find((h) => h !== '' && h.toLowerCase() === key.trim().toLowerCase());
+    const name =
+      header.find((h) => h === key.trim()) ??
+      header.find((h) => h !== '' && h.toLowerCase() === key.trim().toLowerCase());
     const parsed = parseTarget(target);
-    if (name === undefined) errors.push({ column: key, value: target, code: 'unknown_column', message: `the file has no column ${key}` });
+    if (name === undefined)
+      errors.push({ column: key, value: target, code: 'unknown_column', message: `the file has no column ${key}` });
     else if (typeof parsed !== 'string' && 'code' in parsed) errors.push({ column: key, value: target, ...parsed });
     else explicit.set(name, parsed);
   }
@@ -59,7 +75,12 @@ export function planColumns(header: readonly string[], columnMap: Record<string,
     const target = explicit.get(name);
     if (target === undefined || target === 'ignore') continue;
     if (chosen.has(targetKey(target))) {
-      errors.push({ column: name, value: targetKey(target), code: 'duplicate_mapping', message: `two columns are mapped to ${targetKey(target)}` });
+      errors.push({
+        column: name,
+        value: targetKey(target),
+        code: 'duplicate_mapping',
+        message: `two columns are mapped to ${targetKey(target)}`,
+      });
     }
     chosen.set(targetKey(target), { header: name, target, rank: -1 });
   }
@@ -68,8 +89,20 @@ export function planColumns(header: readonly string[], columnMap: Record<string,
     if (!best || candidate.rank < best.rank) chosen.set(targetKey(candidate.target), candidate);
   }
   const custom = [...chosen.values()].filter((c) => 'customField' in c.target).length;
-  if (custom > LIMITS.customFields) errors.push({ column: 'custom_fields', value: `${custom} columns`, code: 'custom_fields_too_many', message: `a lead has at most ${LIMITS.customFields} custom fields` });
-  if (!chosen.has('email')) errors.push({ column: 'email', value: '', code: 'email_column_missing', message: 'no column holds the email: name one Email or map one to email' });
+  if (custom > LIMITS.customFields)
+    errors.push({
+      column: 'custom_fields',
+      value: `${custom} columns`,
+      code: 'custom_fields_too_many',
+      message: `a lead has at most ${LIMITS.customFields} custom fields`,
+    });
+  if (!chosen.has('email'))
+    errors.push({
+      column: 'email',
+      value: '',
+      code: 'email_column_missing',
+      message: 'no column holds the email: name one Email or map one to email',
+    });
   if (errors.length > 0) return { errors };
   const mapped = new Map([...chosen.values()].map((c) => [c.header, c.target]));
   return {
@@ -83,7 +116,8 @@ export function planColumns(header: readonly string[], columnMap: Record<string,
 function defaultCandidates(headers: string[]): Candidate[] {
   return headers.flatMap((header): Candidate[] => {
     const custom = CUSTOM_HEADER.exec(header)?.[1];
-    if (custom !== undefined) return CUSTOM_FIELD_KEY.test(custom) ? [{ header, target: { customField: custom }, rank: 0 }] : [];
+    if (custom !== undefined)
+      return CUSTOM_FIELD_KEY.test(custom) ? [{ header, target: { customField: custom }, rank: 0 }] : [];
     const key = header.toLowerCase().replace(/[\s_-]+/g, '');
     for (const [field, aliases] of Object.entries(HEADER_ALIASES)) {
       const rank = aliases.indexOf(key);
@@ -96,10 +130,16 @@ function defaultCandidates(headers: string[]): Candidate[] {
 function parseTarget(target: string): ColumnTarget | 'ignore' | { code: string; message: string } {
   const name = target.trim();
   if (name === 'ignore') return 'ignore';
-  if (name !== 'custom_fields' && (LEAD_FIELDS as readonly string[]).includes(name)) return { field: name as MappableField };
+  if (name !== 'custom_fields' && (LEAD_FIELDS as readonly string[]).includes(name))
+    return { field: name as MappableField };
   const key = /^custom_fields\.(.*)$/.exec(name)?.[1];
-  if (key === undefined) return { code: 'invalid_mapping', message: `${target} is not a lead field, custom_fields.<key> or ignore` };
-  if (!CUSTOM_FIELD_KEY.test(key)) return { code: 'custom_field_key_invalid', message: 'a custom field key starts with a letter and holds up to 64 letters, digits and _' };
+  if (key === undefined)
+    return { code: 'invalid_mapping', message: `${target} is not a lead field, custom_fields.<key> or ignore` };
+  if (!CUSTOM_FIELD_KEY.test(key))
+    return {
+      code: 'custom_field_key_invalid',
+      message: 'a custom field key starts with a letter and holds up to 64 letters, digits and _',
+    };
   return { customField: key };
 }
 
@@ -126,7 +166,9 @@ export function applyColumnMap(record: Record<string, string>, plan: ColumnPlan)
 export type IndexedColumns = ReadonlyArray<{ index: number; target: ColumnTarget }>;
 
 export function indexColumns(plan: ColumnPlan, header: readonly string[]): IndexedColumns {
-  return plan.columns.filter(({ header: name }) => name !== '').map(({ header: name, target }) => ({ index: header.indexOf(name), target }));
+  return plan.columns
+    .filter(({ header: name }) => name !== '')
+    .map(({ header: name, target }) => ({ index: header.indexOf(name), target }));
 }
 
 /** applyColumnMap for a row given as its fields in header order (no record object per row). */
@@ -140,7 +182,12 @@ export function applyColumnMapToFields(fields: readonly string[], columns: Index
   return input;
 }
 
-function setCell(input: Record<string, unknown>, custom: Record<string, string> | undefined, target: ColumnTarget, cell: string): Record<string, string> | undefined {
+function setCell(
+  input: Record<string, unknown>,
+  custom: Record<string, string> | undefined,
+  target: ColumnTarget,
+  cell: string,
+): Record<string, string> | undefined {
   const value = cell.length > 1 && cell[0] === "'" && /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
   if (!('customField' in target)) {
     input[target.field] = target.field === 'tags' ? splitTags(value) : value;

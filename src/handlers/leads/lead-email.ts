@@ -1,7 +1,9 @@
 // Email addresses as a lead stores them: one spelling (lower case, punycode domain) or a reason to refuse.
 import { domainToASCII } from 'node:url';
 
-export type EmailResult = { ok: true; email: string } | { ok: false; code: 'email_missing' | 'email_invalid'; message: string };
+export type EmailResult =
+  | { ok: true; email: string }
+  | { ok: false; code: 'email_missing' | 'email_invalid'; message: string };
 
 /** Quoted local parts and address literals ("[1.2.3.4]") are refused: no lead list needs them. */
 export function normalizeEmail(raw: string): EmailResult {
@@ -15,7 +17,8 @@ export function normalizeEmail(raw: string): EmailResult {
   const local = trimmed.slice(0, at).toLowerCase();
   if (local === '') return invalid('email has nothing before the @');
   if (local.length > 64) return invalid('the part before the @ is longer than 64 characters');
-  if (/[\x00-\x1f\x7f"(),:;<>[\\\]]/.test(local) || /^\.|\.$|\.\./.test(local)) return invalid('the part before the @ holds a character or dot not allowed there');
+  if (/[\x00-\x1f\x7f"(),:;<>[\\\]]/.test(local) || /^\.|\.$|\.\./.test(local))
+    return invalid('the part before the @ holds a character or dot not allowed there');
   const domain = asciiDomain(trimmed.slice(at + 1).replace(/\.$/, ''));
   if (!isPlausibleDomain(domain)) return invalid('the domain after the @ is not a valid domain name');
   const email = `${local}@${domain}`;

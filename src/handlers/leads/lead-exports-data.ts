@@ -41,7 +41,12 @@ const exportColumns = (q: Queryable) => query(q)`
   id, workspace_id, status, filters, row_count, size_bytes::float8 as size_bytes, parts, snapshot_at, custom_field_keys,
   after_created_at::text as after_created_at, after_id, error_message, created_at, finished_at, expires_at`;
 
-export async function insertExport(q: Queryable, workspaceId: string, ids: Ids, fields: { filters: ExportFilters; createdBy: string | null; now: Date }): Promise<ExportRow> {
+export async function insertExport(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: { filters: ExportFilters; createdBy: string | null; now: Date },
+): Promise<ExportRow> {
   const sql = query(q);
   const [row] = await sql<ExportRow[]>`
     insert into lead_exports (id, workspace_id, status, filters, created_by, created_at, updated_at)
@@ -51,18 +56,27 @@ export async function insertExport(q: Queryable, workspaceId: string, ids: Ids, 
 }
 
 export async function findExport(q: Queryable, workspaceId: string, id: string): Promise<ExportRow | undefined> {
-  const [row] = await query(q)<ExportRow[]>`select ${exportColumns(q)} from lead_exports where id = ${id} and workspace_id = ${workspaceId}`;
+  const [row] = await query(q)<
+    ExportRow[]
+  >`select ${exportColumns(q)} from lead_exports where id = ${id} and workspace_id = ${workspaceId}`;
   return row;
 }
 
 /** Locks the export's row for the rest of the transaction (one writer of its parts at a time). */
 export async function lockExport(q: Queryable, workspaceId: string, id: string): Promise<ExportRow | undefined> {
-  const [row] = await query(q)<ExportRow[]>`select ${exportColumns(q)} from lead_exports where id = ${id} and workspace_id = ${workspaceId} for update`;
+  const [row] = await query(q)<
+    ExportRow[]
+  >`select ${exportColumns(q)} from lead_exports where id = ${id} and workspace_id = ${workspaceId} for update`;
   return row;
 }
 
 /** Starts (or restarts) the export: processing, and on the first start its snapshot time and header columns. */
-export async function beginExport(q: Queryable, workspaceId: string, id: string, fields: { snapshotAt: Date; customFieldKeys: string[]; now: Date }): Promise<ExportRow> {
+export async function beginExport(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: { snapshotAt: Date; customFieldKeys: string[]; now: Date },
+): Promise<ExportRow> {
   const sql = query(q);
   const [row] = await sql<ExportRow[]>`
     update lead_exports set status = 'processing', updated_at = ${fields.now},
@@ -92,7 +106,12 @@ export async function appendExportPart(
   await sql`insert into lead_export_parts (export_id, part, content) values (${id}, ${updated.parts - 1}, ${part.content})`;
 }
 
-export async function finishExport(q: Queryable, workspaceId: string, id: string, fields: { status: 'ready' | 'failed' | 'cancelled'; errorMessage?: string | null; expiresAt?: Date; now: Date }): Promise<ExportRow | undefined> {
+export async function finishExport(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: { status: 'ready' | 'failed' | 'cancelled'; errorMessage?: string | null; expiresAt?: Date; now: Date },
+): Promise<ExportRow | undefined> {
   const sql = query(q);
   const [row] = await sql<ExportRow[]>`
     update lead_exports set status = ${fields.status}, error_message = ${fields.errorMessage ?? null}, finished_at = ${fields.now},
@@ -104,7 +123,13 @@ export async function finishExport(q: Queryable, workspaceId: string, id: string
 }
 
 /** The export's parts from `fromPart` on, a few at a time, in order (the download streams them). */
-export async function readExportParts(q: Queryable, workspaceId: string, id: string, fromPart: number, count: number): Promise<Array<{ part: number; content: string }>> {
+export async function readExportParts(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fromPart: number,
+  count: number,
+): Promise<Array<{ part: number; content: string }>> {
   return query(q)<Array<{ part: number; content: string }>>`
     select p.part, p.content from lead_export_parts p join lead_exports e on e.id = p.export_id
     where p.export_id = ${id} and e.workspace_id = ${workspaceId} and p.part >= ${fromPart}
@@ -123,14 +148,25 @@ function conditions(q: Queryable, filters: ExportFilters) {
 }
 
 /** How many leads the export will hold: those matching its filters, created up to the snapshot. */
-export async function countExportLeads(q: Queryable, workspaceId: string, filters: ExportFilters, snapshotAt: Date): Promise<number> {
+export async function countExportLeads(
+  q: Queryable,
+  workspaceId: string,
+  filters: ExportFilters,
+  snapshotAt: Date,
+): Promise<number> {
   const [{ n }] = await query(q)<{ n: number }[]>`
     select count(*)::int as n from leads where workspace_id = ${workspaceId} ${conditions(q, filters)} and created_at <= ${snapshotAt}`;
   return n;
 }
 
 /** The custom-field keys of the matching leads, sorted, at most `limit` (the header's extra columns). */
-export async function exportCustomFieldKeys(q: Queryable, workspaceId: string, filters: ExportFilters, snapshotAt: Date, limit: number): Promise<string[]> {
+export async function exportCustomFieldKeys(
+  q: Queryable,
+  workspaceId: string,
+  filters: ExportFilters,
+  snapshotAt: Date,
+  limit: number,
+): Promise<string[]> {
   const rows = await query(q)<{ key: string }[]>`
     select distinct k.key from leads, jsonb_object_keys(leads.custom_fields) as k(key)
     where workspace_id = ${workspaceId} ${conditions(q, filters)} and created_at <= ${snapshotAt}
@@ -139,7 +175,14 @@ export async function exportCustomFieldKeys(q: Queryable, workspaceId: string, f
 }
 
 /** The next leads of the export, oldest first, after the checkpoint; `cursor_at` is the exact created_at for the next checkpoint. */
-export function exportLeadsPage(q: Queryable, workspaceId: string, filters: ExportFilters, snapshotAt: Date, after: { cursor_at: string; id: string } | undefined, limit: number): Promise<Array<LeadRow & { cursor_at: string }>> {
+export function exportLeadsPage(
+  q: Queryable,
+  workspaceId: string,
+  filters: ExportFilters,
+  snapshotAt: Date,
+  after: { cursor_at: string; id: string } | undefined,
+  limit: number,
+): Promise<Array<LeadRow & { cursor_at: string }>> {
   const sql = query(q);
   return sql<Array<LeadRow & { cursor_at: string }>>`
     select ${leadColumns(q)}, created_at::text as cursor_at from leads
@@ -156,6 +199,7 @@ export async function sweepExpiredExports(q: Queryable, now: Date): Promise<numb
     update lead_exports set status = 'expired', updated_at = ${now}
     where status = 'ready' and expires_at <= ${now}
     returning id`;
-  if (expired.length) await sql`delete from lead_export_parts where export_id = any(${sql.array(expired.map((e) => e.id))}::text[])`;
+  if (expired.length)
+    await sql`delete from lead_export_parts where export_id = any(${sql.array(expired.map((e) => e.id))}::text[])`;
   return expired.length;
 }

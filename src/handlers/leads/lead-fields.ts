@@ -26,7 +26,16 @@
 import { normalizeEmail } from './lead-email.ts';
 import { checkLinkedinUrl, checkPhone, checkTimezone, checkWebsite, type Check } from './lead-text-checks.ts';
 
-export const LEAD_TEXT_FIELDS = ['first_name', 'last_name', 'company', 'title', 'phone', 'website', 'linkedin_url', 'timezone'] as const;
+export const LEAD_TEXT_FIELDS = [
+  'first_name',
+  'last_name',
+  'company',
+  'title',
+  'phone',
+  'website',
+  'linkedin_url',
+  'timezone',
+] as const;
 export const LEAD_FIELDS = ['email', ...LEAD_TEXT_FIELDS, 'tags', 'custom_fields'] as const;
 export type LeadTextField = (typeof LEAD_TEXT_FIELDS)[number];
 export type LeadField = (typeof LEAD_FIELDS)[number];
@@ -76,16 +85,25 @@ export function storable(value: string): string {
 }
 
 const unstorable = (errors: FieldError[], column: string, value: string): null =>
-  fail(errors, column, value, 'invalid_character', `${column} holds a NUL or an unpaired surrogate, which cannot be stored`);
+  fail(
+    errors,
+    column,
+    value,
+    'invalid_character',
+    `${column} holds a NUL or an unpaired surrogate, which cannot be stored`,
+  );
 
 export function normalizeLead(input: Record<string, unknown>): { lead: NormalizedLead } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   for (const key in input) {
-    if (Object.hasOwn(input, key) && !LEAD_FIELD_SET.has(key)) fail(errors, key, input[key], 'unknown_field', `${key} is not a lead field`);
+    if (Object.hasOwn(input, key) && !LEAD_FIELD_SET.has(key))
+      fail(errors, key, input[key], 'unknown_field', `${key} is not a lead field`);
   }
   let email = '';
-  if (input.email != null && typeof input.email !== 'string') fail(errors, 'email', input.email, 'invalid_type', 'email must be a string');
-  else if (typeof input.email === 'string' && hasUnstorableCharacter(input.email)) unstorable(errors, 'email', input.email);
+  if (input.email != null && typeof input.email !== 'string')
+    fail(errors, 'email', input.email, 'invalid_type', 'email must be a string');
+  else if (typeof input.email === 'string' && hasUnstorableCharacter(input.email))
+    unstorable(errors, 'email', input.email);
   else {
     const result = normalizeEmail((input.email as string | undefined) ?? '');
     if (result.ok) email = result.email;
@@ -121,11 +139,13 @@ function normalizeText(field: LeadTextField, value: unknown, errors: FieldError[
   const trimmed = value.trim();
   if (trimmed === '') return null;
   const rule = TEXT_RULES[field];
-  if (trimmed.length > rule.max) return fail(errors, field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
+  if (trimmed.length > rule.max)
+    return fail(errors, field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
   if (!rule.check) return trimmed;
   const checked = rule.check(trimmed);
   if ('code' in checked) return fail(errors, field, value, checked.code, checked.message);
-  if (checked.value.length > rule.max) return fail(errors, field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
+  if (checked.value.length > rule.max)
+    return fail(errors, field, value, 'too_long', `${field} is longer than ${rule.max} characters`);
   return checked.value;
 }
 
@@ -146,10 +166,12 @@ function normalizeTags(value: unknown, errors: FieldError[]): string[] {
       continue;
     }
     const tag = item.trim();
-    if (tag.length > LIMITS.tag) fail(errors, 'tags', item, 'tag_invalid', `a tag is longer than ${LIMITS.tag} characters`);
+    if (tag.length > LIMITS.tag)
+      fail(errors, 'tags', item, 'tag_invalid', `a tag is longer than ${LIMITS.tag} characters`);
     else if (tag !== '' && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
   }
-  if (tags.size > LIMITS.tags) fail(errors, 'tags', [...tags.values()], 'tags_too_many', `a lead has at most ${LIMITS.tags} tags`);
+  if (tags.size > LIMITS.tags)
+    fail(errors, 'tags', [...tags.values()], 'tags_too_many', `a lead has at most ${LIMITS.tags} tags`);
   return [...tags.values()];
 }
 
@@ -159,17 +181,40 @@ function normalizeCustomFields(value: unknown, errors: FieldError[]): Record<str
     fail(errors, 'custom_fields', value, 'invalid_type', 'custom_fields must be an object');
     return {};
   }
-  const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
-  if (entries.length > LIMITS.customFields) fail(errors, 'custom_fields', `${entries.length} keys`, 'custom_fields_too_many', `a lead has at most ${LIMITS.customFields} custom fields`);
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (entries.length > LIMITS.customFields)
+    fail(
+      errors,
+      'custom_fields',
+      `${entries.length} keys`,
+      'custom_fields_too_many',
+      `a lead has at most ${LIMITS.customFields} custom fields`,
+    );
   const out: [string, CustomFieldValue][] = [];
   for (const [key, raw] of entries) {
     const column = `custom_fields.${key}`;
-    if (!CUSTOM_FIELD_KEY.test(key)) fail(errors, column, key, 'custom_field_key_invalid', 'a custom field key starts with a letter and holds up to 64 letters, digits and _');
+    if (!CUSTOM_FIELD_KEY.test(key))
+      fail(
+        errors,
+        column,
+        key,
+        'custom_field_key_invalid',
+        'a custom field key starts with a letter and holds up to 64 letters, digits and _',
+      );
     else if (typeof raw === 'string' && hasUnstorableCharacter(raw)) unstorable(errors, column, raw);
-    else if (typeof raw === 'string' && raw.trim().length > LIMITS.customValue) fail(errors, column, raw, 'too_long', `a custom field value is longer than ${LIMITS.customValue} characters`);
+    else if (typeof raw === 'string' && raw.trim().length > LIMITS.customValue)
+      fail(errors, column, raw, 'too_long', `a custom field value is longer than ${LIMITS.customValue} characters`);
     else if (typeof raw === 'string') out.push([key, raw.trim() === '' ? null : raw.trim()]);
-    else if (raw === null || typeof raw === 'boolean' || (typeof raw === 'number' && Number.isFinite(raw))) out.push([key, raw]);
-    else fail(errors, column, raw, 'custom_field_value_invalid', 'a custom field value is a string, a finite number, a boolean or null');
+    else if (raw === null || typeof raw === 'boolean' || (typeof raw === 'number' && Number.isFinite(raw)))
+      out.push([key, raw]);
+    else
+      fail(
+        errors,
+        column,
+        raw,
+        'custom_field_value_invalid',
+        'a custom field value is a string, a finite number, a boolean or null',
+      );
   }
   return Object.fromEntries(out);
 }

@@ -34,7 +34,16 @@ export async function insertImport(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  fields: { status: ImportStatus; source: ImportRow['source']; sourceUrl: string | null; onConflict: ImportRow['on_conflict']; columnMap: Record<string, string>; tags: string[]; createdBy: string | null; now: Date },
+  fields: {
+    status: ImportStatus;
+    source: ImportRow['source'];
+    sourceUrl: string | null;
+    onConflict: ImportRow['on_conflict'];
+    columnMap: Record<string, string>;
+    tags: string[];
+    createdBy: string | null;
+    now: Date;
+  },
 ): Promise<ImportRow> {
   const sql = query(q);
   const [row] = await sql<ImportRow[]>`
@@ -46,11 +55,18 @@ export async function insertImport(
 }
 
 export async function findImport(q: Queryable, workspaceId: string, id: string): Promise<ImportRow | undefined> {
-  const [row] = await query(q)<ImportRow[]>`select ${importColumns(q)} from lead_imports where id = ${id} and workspace_id = ${workspaceId}`;
+  const [row] = await query(q)<
+    ImportRow[]
+  >`select ${importColumns(q)} from lead_imports where id = ${id} and workspace_id = ${workspaceId}`;
   return row;
 }
 
-export async function setImportStatus(q: Queryable, workspaceId: string, id: string, fields: { status: ImportStatus; errorMessage?: string | null; now: Date }): Promise<ImportRow | undefined> {
+export async function setImportStatus(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: { status: ImportStatus; errorMessage?: string | null; now: Date },
+): Promise<ImportRow | undefined> {
   const finished = ['completed', 'completed_with_errors', 'failed', 'cancelled'].includes(fields.status);
   const [row] = await query(q)<ImportRow[]>`
     update lead_imports set status = ${fields.status}, error_message = ${fields.errorMessage ?? null}, updated_at = ${fields.now},
@@ -60,12 +76,25 @@ export async function setImportStatus(q: Queryable, workspaceId: string, id: str
   return row;
 }
 
-export async function storeImportPayload(q: Queryable, workspaceId: string, importId: string, content: string): Promise<void> {
-  await query(q)`insert into lead_import_payloads (import_id, workspace_id, content) values (${importId}, ${workspaceId}, ${content})`;
+export async function storeImportPayload(
+  q: Queryable,
+  workspaceId: string,
+  importId: string,
+  content: string,
+): Promise<void> {
+  await query(
+    q,
+  )`insert into lead_import_payloads (import_id, workspace_id, content) values (${importId}, ${workspaceId}, ${content})`;
 }
 
-export async function readImportPayload(q: Queryable, workspaceId: string, importId: string): Promise<string | undefined> {
-  const [row] = await query(q)<{ content: string }[]>`select content from lead_import_payloads where import_id = ${importId} and workspace_id = ${workspaceId}`;
+export async function readImportPayload(
+  q: Queryable,
+  workspaceId: string,
+  importId: string,
+): Promise<string | undefined> {
+  const [row] = await query(q)<
+    { content: string }[]
+  >`select content from lead_import_payloads where import_id = ${importId} and workspace_id = ${workspaceId}`;
   return row?.content;
 }
 
@@ -83,7 +112,12 @@ export interface ImportErrorRow {
   message: string;
 }
 
-export function listImportErrors(q: Queryable, workspaceId: string, importId: string, page: { limit: number; after?: { row: number; seq: number }; rows?: number[] }): Promise<ImportErrorRow[]> {
+export function listImportErrors(
+  q: Queryable,
+  workspaceId: string,
+  importId: string,
+  page: { limit: number; after?: { row: number; seq: number }; rows?: number[] },
+): Promise<ImportErrorRow[]> {
   const sql = query(q);
   return sql<ImportErrorRow[]>`
     select row, seq, line, "column", value, code, message from lead_import_errors
@@ -106,7 +140,14 @@ export interface ImportCountsDelta {
  * Adds a batch's counts and moves the checkpoint `rows_done` from `rows.from` to `rows.to`; false
  * (nothing changed) when the checkpoint is not at `rows.from`, that is when another run got there first.
  */
-export async function addImportBatch(q: Queryable, workspaceId: string, importId: string, delta: ImportCountsDelta, rows: { from: number; to: number }, now: Date): Promise<boolean> {
+export async function addImportBatch(
+  q: Queryable,
+  workspaceId: string,
+  importId: string,
+  delta: ImportCountsDelta,
+  rows: { from: number; to: number },
+  now: Date,
+): Promise<boolean> {
   const updated = await query(q)`
     update lead_imports set total = total + ${delta.total}, created = created + ${delta.created}, updated = updated + ${delta.updated},
       skipped_duplicate = skipped_duplicate + ${delta.skipped_duplicate}, invalid = invalid + ${delta.invalid},
@@ -125,7 +166,12 @@ export interface NewImportError {
 }
 
 /** A batch's row errors, numbered per row; a repeated batch (a resumed import) adds nothing twice. */
-export async function insertImportErrors(q: Queryable, workspaceId: string, importId: string, errors: NewImportError[]): Promise<void> {
+export async function insertImportErrors(
+  q: Queryable,
+  workspaceId: string,
+  importId: string,
+  errors: NewImportError[],
+): Promise<void> {
   if (errors.length === 0) return;
   const sql = query(q);
   const seq = new Map<number, number>();

@@ -4,12 +4,22 @@ import { normalizeLead, type FieldError, type NormalizedLead } from './lead-fiel
 
 export const leadNotFound = (id: string) => new ApiError('not_found', `No lead ${id} in this workspace.`);
 
-export const addressTaken = (email: string) => new ApiError('already_exists', `The workspace already has a lead with the address ${email}.`);
+export const addressTaken = (email: string) =>
+  new ApiError('already_exists', `The workspace already has a lead with the address ${email}.`);
 
 function invalid(errors: FieldError[]): ApiError {
-  return new ApiError('validation_failed', `The lead is not valid: ${errors.map((e) => `${e.column} ${e.message}`).join('; ')}.`, {
-    errors: errors.map((e) => ({ pointer: `/${e.column.replace('.', '/')}`, field: e.column, code: e.code, message: e.message })),
-  });
+  return new ApiError(
+    'validation_failed',
+    `The lead is not valid: ${errors.map((e) => `${e.column} ${e.message}`).join('; ')}.`,
+    {
+      errors: errors.map((e) => ({
+        pointer: `/${e.column.replace('.', '/')}`,
+        field: e.column,
+        code: e.code,
+        message: e.message,
+      })),
+    },
+  );
 }
 
 /** The lead normalised (lead-fields.ts), or a validation_failed problem naming every wrong field. */

@@ -10,7 +10,13 @@ export type SuppressionReason = 'unsubscribed' | 'bounced' | 'do_not_contact' | 
 export const emailHash = (normalisedEmail: string) => hash('sha256', normalisedEmail, 'hex');
 
 /** Puts an address on the workspace's suppression list (idempotent; the first reason stays). */
-export async function suppress(q: Queryable, workspaceId: string, normalisedEmail: string, reason: SuppressionReason, now: Date): Promise<void> {
+export async function suppress(
+  q: Queryable,
+  workspaceId: string,
+  normalisedEmail: string,
+  reason: SuppressionReason,
+  now: Date,
+): Promise<void> {
   await query(q)`
     insert into lead_suppressions (workspace_id, email_hash, reason, created_at)
     values (${workspaceId}, ${emailHash(normalisedEmail)}, ${reason}, ${now})

@@ -9,7 +9,10 @@ export function checkPhone(value: string): ReturnType<Check> {
   const shape = /^\+?[\d ().-]+?(?: ?(?:x|ext\.?|extension|#) ?\d{1,6})?$/i;
   const digits = phone.replace(/(?: ?(?:x|ext\.?|extension|#) ?\d{1,6})$/i, '').replace(/\D/g, '').length;
   if (phone.length < 5 || phone.length > 32 || !shape.test(phone) || digits < 5) {
-    return { code: 'phone_invalid', message: 'phone must be 5–32 characters of digits, spaces and + ( ) . - with an optional extension' };
+    return {
+      code: 'phone_invalid',
+      message: 'phone must be 5–32 characters of digits, spaces and + ( ) . - with an optional extension',
+    };
   }
   return { value: phone };
 }
@@ -24,7 +27,9 @@ function parseWebUrl(value: string): URL | null {
 
 export function checkWebsite(value: string): ReturnType<Check> {
   const url = parseWebUrl(value);
-  return url ? { value: url.href } : { code: 'website_invalid', message: 'website must be an http(s) URL or a domain name' };
+  return url
+    ? { value: url.href }
+    : { code: 'website_invalid', message: 'website must be an http(s) URL or a domain name' };
 }
 
 export function checkLinkedinUrl(value: string): ReturnType<Check> {
@@ -39,7 +44,10 @@ export function checkLinkedinUrl(value: string): ReturnType<Check> {
 const timeZones = new Map<string, string>();
 
 export function checkTimezone(value: string): ReturnType<Check> {
-  const invalid = { code: 'timezone_invalid', message: 'timezone must be an IANA time zone name such as Europe/Berlin or UTC' };
+  const invalid = {
+    code: 'timezone_invalid',
+    message: 'timezone must be an IANA time zone name such as Europe/Berlin or UTC',
+  };
   const known = timeZones.get(value.toLowerCase());
   if (known) return { value: known };
   if (!/^(?:UTC|GMT|[a-z]+(?:\/[a-z0-9_+-]+)+)$/i.test(value)) return invalid;

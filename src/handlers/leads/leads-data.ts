@@ -34,7 +34,9 @@ export const leadColumns = (q: Queryable) => query(q)`
   source_import_id, created_at, updated_at`;
 
 export async function findLead(q: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
-  const [row] = await query(q)<LeadRow[]>`select ${leadColumns(q)} from leads where id = ${id} and workspace_id = ${workspaceId}`;
+  const [row] = await query(q)<
+    LeadRow[]
+  >`select ${leadColumns(q)} from leads where id = ${id} and workspace_id = ${workspaceId}`;
   return row;
 }
 
@@ -74,7 +76,13 @@ export function listLeadRows(q: Queryable, workspaceId: string, filter: LeadFilt
 }
 
 /** One lead; undefined when the workspace already has that address. */
-export async function insertLead(q: Queryable, workspaceId: string, ids: Ids, lead: LeadFields, now: Date): Promise<LeadRow | undefined> {
+export async function insertLead(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  lead: LeadFields,
+  now: Date,
+): Promise<LeadRow | undefined> {
   const sql = query(q);
   const [row] = await sql<LeadRow[]>`
     insert into leads (id, workspace_id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields, status, created_at, updated_at)
@@ -89,7 +97,13 @@ export async function insertLead(q: Queryable, workspaceId: string, ids: Ids, le
 }
 
 /** Replaces a lead's fields (status untouched); undefined when absent; throws on a taken address (unique violation). */
-export async function updateLeadFields(q: Queryable, workspaceId: string, id: string, lead: LeadFields, now: Date): Promise<LeadRow | undefined> {
+export async function updateLeadFields(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  lead: LeadFields,
+  now: Date,
+): Promise<LeadRow | undefined> {
   const sql = query(q);
   const [row] = await sql<LeadRow[]>`
     update leads set email = ${lead.email}, first_name = ${lead.first_name}, last_name = ${lead.last_name}, company = ${lead.company},
@@ -100,7 +114,13 @@ export async function updateLeadFields(q: Queryable, workspaceId: string, id: st
   return row;
 }
 
-export async function setLeadStatus(q: Queryable, workspaceId: string, id: string, status: LeadStatus, now: Date): Promise<LeadRow | undefined> {
+export async function setLeadStatus(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  status: LeadStatus,
+  now: Date,
+): Promise<LeadRow | undefined> {
   const [row] = await query(q)<LeadRow[]>`
     update leads set status = ${status}, updated_at = ${now} where id = ${id} and workspace_id = ${workspaceId}
     returning ${leadColumns(q)}`;
@@ -109,6 +129,8 @@ export async function setLeadStatus(q: Queryable, workspaceId: string, id: strin
 
 /** Erases the lead (every personal field goes with the row); the caller keeps the address's hash as a suppression. */
 export async function deleteLeadRow(q: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
-  const [row] = await query(q)<LeadRow[]>`delete from leads where id = ${id} and workspace_id = ${workspaceId} returning ${leadColumns(q)}`;
+  const [row] = await query(q)<
+    LeadRow[]
+  >`delete from leads where id = ${id} and workspace_id = ${workspaceId} returning ${leadColumns(q)}`;
   return row;
 }

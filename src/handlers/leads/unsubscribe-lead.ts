@@ -23,7 +23,10 @@ export async function unsubscribeLead(deps: Deps, actor: Actor, leadId: string):
     const row = await setLeadStatus(tx, actor.workspaceId, leadId, 'unsubscribed', now);
     // Deleted since it was read, by a transaction that committed in between.
     if (!row) throw leadNotFound(leadId);
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'lead.unsubscribed', { id: row.id, status: row.status });
+    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'lead.unsubscribed', {
+      id: row.id,
+      status: row.status,
+    });
     return row;
   });
 }

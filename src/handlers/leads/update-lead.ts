@@ -6,10 +6,27 @@ import { actorFrom, type HandlerContext } from '../context.ts';
 import { addressTaken, leadNotFound, normalizedLead } from './lead-input.ts';
 import { leadBody } from './wire.ts';
 
-const EDITABLE = ['email', 'first_name', 'last_name', 'company', 'title', 'phone', 'website', 'linkedin_url', 'timezone', 'tags', 'custom_fields'] as const;
+const EDITABLE = [
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'title',
+  'phone',
+  'website',
+  'linkedin_url',
+  'timezone',
+  'tags',
+  'custom_fields',
+] as const;
 
 /** Changes the given fields (null clears one); any member may. The status only changes through unsubscribe. */
-export async function updateLead(deps: Deps, actor: Actor, leadId: string, patch: Record<string, unknown>): Promise<LeadRow> {
+export async function updateLead(
+  deps: Deps,
+  actor: Actor,
+  leadId: string,
+  patch: Record<string, unknown>,
+): Promise<LeadRow> {
   const current = await findLead(deps.db.sql, actor.workspaceId, leadId);
   if (!current) throw leadNotFound(leadId);
   const merged: Record<string, unknown> = {};
@@ -26,5 +43,5 @@ export async function updateLead(deps: Deps, actor: Actor, leadId: string, patch
 }
 
 export async function handle(input: UpdateLeadInput, ctx: HandlerContext): Promise<UpdateLeadOutput> {
-  return { status: 200, body: leadBody(await updateLead(ctx.deps, actorFrom(ctx), input.path.lead_id, input.body as Record<string, unknown>)) };
+  return { status: 200, body: leadBody(await updateLead(ctx.deps, actorFrom(ctx), input.path.lead_id, input.body)) };
 }

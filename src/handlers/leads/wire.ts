@@ -8,13 +8,26 @@ export const importBody = (i: ImportRow) => ({
   status: i.status,
   source: i.source,
   on_conflict: i.on_conflict,
-  counts: { total: i.total, created: i.created, updated: i.updated, skipped_duplicate: i.skipped_duplicate, invalid: i.invalid },
+  counts: {
+    total: i.total,
+    created: i.created,
+    updated: i.updated,
+    skipped_duplicate: i.skipped_duplicate,
+    invalid: i.invalid,
+  },
   error_message: i.error_message,
   created_at: i.created_at.toISOString(),
   finished_at: i.finished_at ? i.finished_at.toISOString() : null,
 });
 
-export const importErrorBody = (e: ImportErrorRow) => ({ row: e.row, line: e.line, column: e.column, value: e.value, code: e.code, message: e.message });
+export const importErrorBody = (e: ImportErrorRow) => ({
+  row: e.row,
+  line: e.line,
+  column: e.column,
+  value: e.value,
+  code: e.code,
+  message: e.message,
+});
 
 export const leadBody = (l: LeadRow) => ({
   id: l.id,

@@ -12,9 +12,16 @@ import { joinWorkspace, lockInvitation } from './invitation-acceptance.ts';
  * here. Only a person can accept: a key or the operator acts for a workspace, not for someone. The
  * login may name a workspace or none (a person removed from their last workspace).
  */
-export async function acceptInvitationAsMe(deps: Deps, actor: Pick<Actor, 'kind' | 'userId'>, token: string): Promise<JoinedWorkspace> {
+export async function acceptInvitationAsMe(
+  deps: Deps,
+  actor: Pick<Actor, 'kind' | 'userId'>,
+  token: string,
+): Promise<JoinedWorkspace> {
   if (actor.kind !== 'user' || !actor.userId) {
-    throw new ApiError('forbidden', 'Only the invited person can accept, with their login (a JWT from login); API keys cannot accept invitations.');
+    throw new ApiError(
+      'forbidden',
+      'Only the invited person can accept, with their login (a JWT from login); API keys cannot accept invitations.',
+    );
   }
   const userId = actor.userId;
   const now = deps.clock.now();
@@ -22,13 +29,19 @@ export async function acceptInvitationAsMe(deps: Deps, actor: Pick<Actor, 'kind'
     const invitation = await lockInvitation(deps, tx, token, now);
     const user = await findUserByEmail(tx, invitation.email);
     if (!user || user.id !== userId) {
-      throw new ApiError('forbidden', 'This invitation is for another email address; log in as the invited person to accept it.');
+      throw new ApiError(
+        'forbidden',
+        'This invitation is for another email address; log in as the invited person to accept it.',
+      );
     }
     return joinWorkspace(deps, tx, invitation, user, now);
   });
 }
 
-export async function handle(input: AcceptInvitationAsMeInput, ctx: HandlerContext): Promise<AcceptInvitationAsMeOutput> {
+export async function handle(
+  input: AcceptInvitationAsMeInput,
+  ctx: HandlerContext,
+): Promise<AcceptInvitationAsMeOutput> {
   // A person removed from their last workspace comes back with an account login (no workspace).
   const person = ctx.account ? { kind: 'user' as const, userId: ctx.account.userId } : actorFrom(ctx);
   const joined = await acceptInvitationAsMe(ctx.deps, person, input.body.token);

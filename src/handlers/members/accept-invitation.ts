@@ -13,9 +13,15 @@ import { joinWorkspace, lockInvitation } from './invitation-acceptance.ts';
  * with accept_invitation_as_me; the password is checked by login, under its throttle.
  */
 const accountExists = () =>
-  new ApiError('account_exists', 'An account with this email already exists: log in, then accept the invitation with your credential (accept_invitation_as_me).');
+  new ApiError(
+    'account_exists',
+    'An account with this email already exists: log in, then accept the invitation with your credential (accept_invitation_as_me).',
+  );
 
-export async function acceptInvitation(deps: Deps, request: { token: string; name: string; password: string }): Promise<JoinedWorkspace> {
+export async function acceptInvitation(
+  deps: Deps,
+  request: { token: string; name: string; password: string },
+): Promise<JoinedWorkspace> {
   // Hashing checks the length first and throws before any work on an over-long password.
   const passwordHash = await deps.auth.passwords.hashPassword(request.password);
   const now = deps.clock.now();
@@ -29,6 +35,10 @@ export async function acceptInvitation(deps: Deps, request: { token: string; nam
 }
 
 export async function handle(input: AcceptInvitationInput, ctx: HandlerContext): Promise<AcceptInvitationOutput> {
-  const joined = await acceptInvitation(ctx.deps, { token: input.body.token, name: input.body.name, password: input.body.password });
+  const joined = await acceptInvitation(ctx.deps, {
+    token: input.body.token,
+    name: input.body.name,
+    password: input.body.password,
+  });
   return { status: 201, body: await sessionBody(ctx.deps, joined) };
 }

@@ -24,7 +24,12 @@ export interface NewInvitation {
   expiresAt: Date;
 }
 
-export async function insertInvitation(q: Queryable, workspaceId: string, ids: Ids, fields: NewInvitation): Promise<InvitationRow> {
+export async function insertInvitation(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: NewInvitation,
+): Promise<InvitationRow> {
   const [row] = await query(q)<InvitationRow[]>`
     insert into invitations (id, workspace_id, email, role, token_hash, invited_by, created_at, expires_at)
     values (${ids.make('inv')}, ${workspaceId}, ${fields.email}, ${fields.role}, ${fields.tokenHash}, ${fields.invitedBy}, ${fields.now}, ${fields.expiresAt})
@@ -33,7 +38,11 @@ export async function insertInvitation(q: Queryable, workspaceId: string, ids: I
 }
 
 /** Locks the unexpired, unused invitation with this token hash until the transaction ends. */
-export async function lockOpenInvitationByTokenHash(q: Queryable, tokenHash: string, now: Date): Promise<InvitationRow | undefined> {
+export async function lockOpenInvitationByTokenHash(
+  q: Queryable,
+  tokenHash: string,
+  now: Date,
+): Promise<InvitationRow | undefined> {
   const [row] = await query(q)<InvitationRow[]>`
     select ${columns(q)} from invitations
     where token_hash = ${tokenHash} and accepted_at is null and expires_at > ${now}
@@ -41,6 +50,13 @@ export async function lockOpenInvitationByTokenHash(q: Queryable, tokenHash: str
   return row;
 }
 
-export async function markInvitationAccepted(q: Queryable, workspaceId: string, invitationId: string, now: Date): Promise<void> {
-  await query(q)`update invitations set accepted_at = ${now} where workspace_id = ${workspaceId} and id = ${invitationId}`;
+export async function markInvitationAccepted(
+  q: Queryable,
+  workspaceId: string,
+  invitationId: string,
+  now: Date,
+): Promise<void> {
+  await query(
+    q,
+  )`update invitations set accepted_at = ${now} where workspace_id = ${workspaceId} and id = ${invitationId}`;
 }

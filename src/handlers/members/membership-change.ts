@@ -9,11 +9,17 @@ import { ApiError } from '../../errors.ts';
 export async function changeableMember(deps: Deps, workspaceId: string, userId: string): Promise<MemberRow> {
   const member = await findMember(deps.db.sql, workspaceId, userId);
   if (!member) throw new ApiError('not_found', 'No member with this id in your workspace.');
-  if (member.role === 'owner') throw new ApiError('conflict', "The workspace owner's membership cannot be changed or removed.");
+  if (member.role === 'owner')
+    throw new ApiError('conflict', "The workspace owner's membership cannot be changed or removed.");
   return member;
 }
 
-export async function changeMembership(deps: Deps, workspaceId: string, userId: string, change: (tx: TransactionSql) => Promise<void>): Promise<void> {
+export async function changeMembership(
+  deps: Deps,
+  workspaceId: string,
+  userId: string,
+  change: (tx: TransactionSql) => Promise<void>,
+): Promise<void> {
   const invalidation = await deps.db.sql.begin(async (tx) => {
     await change(tx);
     return invalidateMembership(tx, workspaceId, userId);

@@ -19,7 +19,11 @@ const memberSelect = (q: Queryable) => query(q)`
   from memberships m join users u on u.id = m.user_id`;
 
 /** Adds the user with this role; false when they are already a member. */
-export async function insertMembership(q: Queryable, workspaceId: string, fields: { userId: string; role: Role; now: Date }): Promise<boolean> {
+export async function insertMembership(
+  q: Queryable,
+  workspaceId: string,
+  fields: { userId: string; role: Role; now: Date },
+): Promise<boolean> {
   const rows = await query(q)`
     insert into memberships (workspace_id, user_id, role, created_at) values (${workspaceId}, ${fields.userId}, ${fields.role}, ${fields.now})
     on conflict do nothing returning 1`;
@@ -27,17 +31,29 @@ export async function insertMembership(q: Queryable, workspaceId: string, fields
 }
 
 export async function findMember(q: Queryable, workspaceId: string, userId: string): Promise<MemberRow | undefined> {
-  const [row] = await query(q)<MemberRow[]>`${memberSelect(q)} where m.workspace_id = ${workspaceId} and m.user_id = ${userId}`;
+  const [row] = await query(q)<
+    MemberRow[]
+  >`${memberSelect(q)} where m.workspace_id = ${workspaceId} and m.user_id = ${userId}`;
   return row;
 }
 
-export async function findMemberByEmail(q: Queryable, workspaceId: string, email: string): Promise<MemberRow | undefined> {
-  const [row] = await query(q)<MemberRow[]>`${memberSelect(q)} where m.workspace_id = ${workspaceId} and lower(u.email) = lower(${email})`;
+export async function findMemberByEmail(
+  q: Queryable,
+  workspaceId: string,
+  email: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await query(q)<
+    MemberRow[]
+  >`${memberSelect(q)} where m.workspace_id = ${workspaceId} and lower(u.email) = lower(${email})`;
   return row;
 }
 
 /** A page of members, oldest first, strictly after `after` when given. */
-export function findMembers(q: Queryable, workspaceId: string, page: { limit: number; after?: PageBound }): Promise<MemberRow[]> {
+export function findMembers(
+  q: Queryable,
+  workspaceId: string,
+  page: { limit: number; after?: PageBound },
+): Promise<MemberRow[]> {
   const sql = query(q);
   const { after } = page;
   return sql<MemberRow[]>`
@@ -59,7 +75,11 @@ export async function deleteMembership(q: Queryable, workspaceId: string, userId
  * The workspace a login lands in: `wanted` when the user belongs to it, else their first one.
  * Keyed by the user, before any workspace is known.
  */
-export async function loginWorkspaceOf(q: Queryable, userId: string, wanted: string | undefined): Promise<string | undefined> {
+export async function loginWorkspaceOf(
+  q: Queryable,
+  userId: string,
+  wanted: string | undefined,
+): Promise<string | undefined> {
   const [row] = await query(q)<{ workspace_id: string }[]>`
     select workspace_id from memberships where user_id = ${userId}
       and (${wanted ?? null}::text is null or workspace_id = ${wanted ?? null})

@@ -21,8 +21,13 @@ export async function removeMember(deps: Deps, actor: Actor, userId: string): Pr
     await deleteMembership(tx, actor.workspaceId, member.user_id);
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'member.removed', memberBody(member));
     const revoked = await revokeKeysCreatedBy(tx, actor.workspaceId, member.user_id, deps.clock.now());
-    for (const key of revoked) await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'api_key.revoked', apiKeyBody(key));
-    if (revoked.length) deps.log.info({ user_id: member.user_id, key_ids: revoked.map((k) => k.id) }, 'api keys of a removed member revoked');
+    for (const key of revoked)
+      await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'api_key.revoked', apiKeyBody(key));
+    if (revoked.length)
+      deps.log.info(
+        { user_id: member.user_id, key_ids: revoked.map((k) => k.id) },
+        'api keys of a removed member revoked',
+      );
   });
 }
 

@@ -8,7 +8,11 @@ import { actorFrom, type HandlerContext } from '../context.ts';
 import { eventActor, recordEvent } from '../events/record-event.ts';
 import { changeableMember, changeMembership } from './membership-change.ts';
 
-export async function updateMemberRole(deps: Deps, actor: Actor, request: { userId: string; role: 'admin' | 'member' }): Promise<MemberRow> {
+export async function updateMemberRole(
+  deps: Deps,
+  actor: Actor,
+  request: { userId: string; role: 'admin' | 'member' },
+): Promise<MemberRow> {
   requireAdmin(actor);
   const member = await changeableMember(deps, actor.workspaceId, request.userId);
   const updated = { ...member, role: request.role };
@@ -16,13 +20,19 @@ export async function updateMemberRole(deps: Deps, actor: Actor, request: { user
   if (member.role !== request.role) {
     await changeMembership(deps, actor.workspaceId, member.user_id, async (tx) => {
       await setMemberRole(tx, actor.workspaceId, member.user_id, request.role);
-      await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'member.role_changed', { ...memberBody(updated), previous_role: member.role });
+      await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'member.role_changed', {
+        ...memberBody(updated),
+        previous_role: member.role,
+      });
     });
   }
   return updated;
 }
 
 export async function handle(input: UpdateMemberRoleInput, ctx: HandlerContext): Promise<UpdateMemberRoleOutput> {
-  const member = await updateMemberRole(ctx.deps, actorFrom(ctx), { userId: input.path.user_id, role: input.body.role });
+  const member = await updateMemberRole(ctx.deps, actorFrom(ctx), {
+    userId: input.path.user_id,
+    role: input.body.role,
+  });
   return { status: 200, body: memberBody(member) };
 }

@@ -27,10 +27,20 @@ export function getOperation(deps: Deps, actor: Actor, request: GetOperationRequ
     if (!row) throw new ApiError('not_found', `No operation ${request.operationId} in this workspace.`);
     return row;
   };
-  return waitForChange(deps, actor, { id: request.operationId, waitSeconds: request.waitSeconds, signal: request.signal }, read, watched);
+  return waitForChange(
+    deps,
+    actor,
+    { id: request.operationId, waitSeconds: request.waitSeconds, signal: request.signal },
+    read,
+    watched,
+  );
 }
 
 export async function handle(input: GetOperationInput, ctx: HandlerContext): Promise<GetOperationOutput> {
-  const row = await getOperation(ctx.deps, actorFrom(ctx), { operationId: input.path.operation_id, waitSeconds: input.query.wait_seconds ?? 0, signal: ctx.signal });
+  const row = await getOperation(ctx.deps, actorFrom(ctx), {
+    operationId: input.path.operation_id,
+    waitSeconds: input.query.wait_seconds ?? 0,
+    signal: ctx.signal,
+  });
   return { status: 200, body: operationBody(row) };
 }

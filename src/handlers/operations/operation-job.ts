@@ -6,7 +6,18 @@
 // error is retried by the queue, and fails the operation when the retries run out.
 import type { TransactionSql } from 'postgres';
 import { z } from 'zod';
-import { beatOperation, claimOperation, findOperation, finishOperation, insertOperation, setOperationJob, setOperationProgress, type OperationOutcome, type OperationProblem, type OperationRow } from './operations-data.ts';
+import {
+  beatOperation,
+  claimOperation,
+  findOperation,
+  finishOperation,
+  insertOperation,
+  setOperationJob,
+  setOperationProgress,
+  type OperationOutcome,
+  type OperationProblem,
+  type OperationRow,
+} from './operations-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError, toProblem } from '../../errors.ts';
@@ -57,7 +68,8 @@ export interface OperationPayload<I> {
 
 export type OperationJobKind<I> = JobKind<OperationPayload<I>, Deps> & { operationType: string };
 
-export interface OperationJobDefinition<I> extends Omit<JobKindDefinition<OperationPayload<I>, Deps>, 'payload' | 'handler'> {
+export interface OperationJobDefinition<I>
+  extends Omit<JobKindDefinition<OperationPayload<I>, Deps>, 'payload' | 'handler'> {
   /** The operation's `type` as the API shows it, such as `lead_import`. */
   type: string;
   input: z.ZodType<I>;
@@ -90,7 +102,12 @@ export interface StartOperation<I> {
  * Records a queued operation and enqueues its job with `tx`: both exist only if the caller's
  * transaction commits. Call `afterCommit` once it has, to start the job without waiting for a poll.
  */
-export async function startOperation<I>(deps: Deps, tx: TransactionSql, actor: Actor, start: StartOperation<I>): Promise<{ row: OperationRow; afterCommit(): void }> {
+export async function startOperation<I>(
+  deps: Deps,
+  tx: TransactionSql,
+  actor: Actor,
+  start: StartOperation<I>,
+): Promise<{ row: OperationRow; afterCommit(): void }> {
   const row = await insertOperation(tx, actor.workspaceId, deps.ids, {
     type: start.kind.operationType,
     resource: start.resource,
@@ -99,14 +116,23 @@ export async function startOperation<I>(deps: Deps, tx: TransactionSql, actor: A
     now: deps.clock.now(),
   });
   const payload: OperationPayload<I> = { workspace_id: actor.workspaceId, operation_id: row.id, input: start.input };
-  const jobId = await deps.jobs.enqueue(start.kind, payload, { tx, ...(start.startAfter && { startAfter: start.startAfter }) });
+  const jobId = await deps.jobs.enqueue(start.kind, payload, {
+    tx,
+    ...(start.startAfter && { startAfter: start.startAfter }),
+  });
   if (!jobId) throw new Error(`the job for operation ${row.id} was not enqueued`);
   await setOperationJob(tx, actor.workspaceId, row.id, { queue: start.kind.name, id: jobId });
   return { row: { ...row, job_queue: start.kind.name, job_id: jobId }, afterCommit: () => deps.jobs.wake(start.kind) };
 }
 
 /** Ends the operation (if still unfinished) and wakes its waiters. */
-export async function endOperation(deps: Deps, q: Queryable, workspaceId: string, id: string, outcome: Omit<OperationOutcome, 'now'>): Promise<OperationRow | undefined> {
+export async function endOperation(
+  deps: Deps,
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  outcome: Omit<OperationOutcome, 'now'>,
+): Promise<OperationRow | undefined> {
   const row = await finishOperation(q, workspaceId, id, { ...outcome, now: deps.clock.now() });
   if (row) deps.resourceWatch.changed(id);
   return row;
@@ -114,12 +140,21 @@ export async function endOperation(deps: Deps, q: Queryable, workspaceId: string
 
 /** The problem an operation ends with: the ApiError's own, or a generic internal one (never a stack or message of ours). */
 export function operationProblem(error: unknown, operationId: string): OperationProblem {
-  const apiError = error instanceof ApiError ? error : new ApiError('internal', 'The work failed after its retries; nothing further will be attempted.');
+  const apiError =
+    error instanceof ApiError
+      ? error
+      : new ApiError('internal', 'The work failed after its retries; nothing further will be attempted.');
   const { request_id: _ignored, ...problem } = toProblem(apiError, operationId);
   return { ...problem, instance: `/api/v1/operations/${operationId}` };
 }
 
-async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definition: OperationJobDefinition<I>, payload: OperationPayload<I>, job: JobContext): Promise<void> {
+async function runOperationJob<I>(
+  deps: Deps,
+  kind: OperationJobKind<I>,
+  definition: OperationJobDefinition<I>,
+  payload: OperationPayload<I>,
+  job: JobContext,
+): Promise<void> {
   const { workspace_id: workspaceId, operation_id: id } = payload;
   let row = await claimOperation(deps.db.sql, workspaceId, id, deps.clock.now());
   if (row) deps.resourceWatch.changed(id);
@@ -147,7 +182,10 @@ async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definit
     },
   };
   // The heartbeat says this worker lives; the sweep retries a running operation whose beat stopped.
-  const beat = () => beatOperation(deps.db.sql, workspaceId, id, deps.clock.now()).catch((err: unknown) => deps.log.warn({ err, operation_id: id }, 'operation heartbeat failed'));
+  const beat = () =>
+    beatOperation(deps.db.sql, workspaceId, id, deps.clock.now()).catch((err: unknown) =>
+      deps.log.warn({ err, operation_id: id }, 'operation heartbeat failed'),
+    );
   await beat();
   const heartbeat = setInterval(() => void beat(), deps.config.operationHeartbeatMs);
   heartbeat.unref();
@@ -160,12 +198,16 @@ async function runOperationJob<I>(deps: Deps, kind: OperationJobKind<I>, definit
       return;
     }
     if (error instanceof RunSuperseded) {
-      deps.log.warn({ operation_id: id, kind: kind.name, reason: error.message }, 'run stopped: another run of its operation is ahead');
+      deps.log.warn(
+        { operation_id: id, kind: kind.name, reason: error.message },
+        'run stopped: another run of its operation is ahead',
+      );
       return;
     }
     const final = error instanceof ApiError || job.attempt > kind.retry.limit;
     if (!final) throw error;
-    if (!(error instanceof ApiError)) deps.log.error({ err: error, operation_id: id, kind: kind.name }, 'operation failed after its retries');
+    if (!(error instanceof ApiError))
+      deps.log.error({ err: error, operation_id: id, kind: kind.name }, 'operation failed after its retries');
     await endOperation(deps, deps.db.sql, workspaceId, id, { status: 'failed', error: operationProblem(error, id) });
   } finally {
     clearInterval(heartbeat);

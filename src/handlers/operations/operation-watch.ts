@@ -39,11 +39,13 @@ export function createOperationWatch(options: OperationWatchOptions): ResourceWa
   // LISTEN only once someone waits: a worker process that never serves get_operation holds no listener.
   const listen = () => {
     if (kind !== 'postgres') return;
-    listening ??= sql.listen(operationChannel, (id) => wakeLocal(id)).catch((error: unknown) => {
-      log.warn({ err: error }, 'operation watch: LISTEN failed; waiters fall back to re-reading');
-      listening = undefined;
-      return undefined;
-    });
+    listening ??= sql
+      .listen(operationChannel, (id) => wakeLocal(id))
+      .catch((error: unknown) => {
+        log.warn({ err: error }, 'operation watch: LISTEN failed; waiters fall back to re-reading');
+        listening = undefined;
+        return undefined;
+      });
   };
 
   return {
@@ -73,7 +75,9 @@ export function createOperationWatch(options: OperationWatchOptions): ResourceWa
     changed(id) {
       wakeLocal(id);
       if (kind === 'postgres') {
-        sql`select pg_notify(${operationChannel}, ${id})`.catch((error: unknown) => log.warn({ err: error, operation_id: id }, 'operation watch: NOTIFY failed'));
+        sql`select pg_notify(${operationChannel}, ${id})`.catch((error: unknown) =>
+          log.warn({ err: error, operation_id: id }, 'operation watch: NOTIFY failed'),
+        );
       }
     },
     answered: createAnsweredStates(),

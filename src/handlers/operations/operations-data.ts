@@ -58,7 +58,12 @@ export interface NewOperation {
 // A plain copy: an object type (unlike the Actor interface) is a JSON value to sql.json.
 const storedActor = (actor: Actor) => ({ ...actor });
 
-export async function insertOperation(q: Queryable, workspaceId: string, ids: Ids, fields: NewOperation): Promise<OperationRow> {
+export async function insertOperation(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: NewOperation,
+): Promise<OperationRow> {
   const sql = query(q);
   const [row] = await sql<OperationRow[]>`
     insert into operations (id, workspace_id, type, status, progress_total, resource_type, resource_id, actor, created_at, updated_at)
@@ -68,12 +73,21 @@ export async function insertOperation(q: Queryable, workspaceId: string, ids: Id
   return row;
 }
 
-export async function setOperationJob(q: Queryable, workspaceId: string, id: string, job: { queue: string; id: string }): Promise<void> {
-  await query(q)`update operations set job_queue = ${job.queue}, job_id = ${job.id} where id = ${id} and workspace_id = ${workspaceId}`;
+export async function setOperationJob(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  job: { queue: string; id: string },
+): Promise<void> {
+  await query(
+    q,
+  )`update operations set job_queue = ${job.queue}, job_id = ${job.id} where id = ${id} and workspace_id = ${workspaceId}`;
 }
 
 export async function findOperation(q: Queryable, workspaceId: string, id: string): Promise<OperationRow | undefined> {
-  const [row] = await query(q)<OperationRow[]>`select ${columns(q)} from operations where id = ${id} and workspace_id = ${workspaceId}`;
+  const [row] = await query(q)<
+    OperationRow[]
+  >`select ${columns(q)} from operations where id = ${id} and workspace_id = ${workspaceId}`;
   return row;
 }
 
@@ -99,7 +113,12 @@ export function findOperations(q: Queryable, workspaceId: string, filter: Operat
 }
 
 /** queued -> running; undefined when the operation is not queued (already running after a crash, or finished). */
-export async function claimOperation(q: Queryable, workspaceId: string, id: string, now: Date): Promise<OperationRow | undefined> {
+export async function claimOperation(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<OperationRow | undefined> {
   const [row] = await query(q)<OperationRow[]>`
     update operations set status = 'running', updated_at = ${now}, heartbeat_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId} and status = 'queued' and cancel_requested_at is null
@@ -109,11 +128,19 @@ export async function claimOperation(q: Queryable, workspaceId: string, id: stri
 
 /** Records that the running operation's worker lives (not a change anyone waits for: updated_at stays). */
 export async function beatOperation(q: Queryable, workspaceId: string, id: string, now: Date): Promise<void> {
-  await query(q)`update operations set heartbeat_at = ${now} where id = ${id} and workspace_id = ${workspaceId} and status = 'running'`;
+  await query(
+    q,
+  )`update operations set heartbeat_at = ${now} where id = ${id} and workspace_id = ${workspaceId} and status = 'running'`;
 }
 
 /** Progress of a running operation; a finished one is left as it is. */
-export async function setOperationProgress(q: Queryable, workspaceId: string, id: string, progress: { done: number; total?: number | null }, now: Date): Promise<void> {
+export async function setOperationProgress(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  progress: { done: number; total?: number | null },
+  now: Date,
+): Promise<void> {
   await query(q)`
     update operations set progress_done = ${progress.done},
       progress_total = ${progress.total === undefined ? query(q)`progress_total` : progress.total}, updated_at = ${now}
@@ -128,7 +155,12 @@ export interface OperationOutcome {
 }
 
 /** Ends an unfinished operation; undefined when it had already finished (the first outcome stands). */
-export async function finishOperation(q: Queryable, workspaceId: string, id: string, outcome: OperationOutcome): Promise<OperationRow | undefined> {
+export async function finishOperation(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  outcome: OperationOutcome,
+): Promise<OperationRow | undefined> {
   const sql = query(q);
   const [row] = await sql<OperationRow[]>`
     update operations set status = ${outcome.status}, updated_at = ${outcome.now}, finished_at = ${outcome.now},
@@ -146,7 +178,12 @@ export async function finishOperation(q: Queryable, workspaceId: string, id: str
  * Asks an unfinished operation to stop: a queued one is cancelled at once (its job will find it
  * cancelled and do nothing), a running one is marked, and its job stops at its next check.
  */
-export async function requestCancel(q: Queryable, workspaceId: string, id: string, now: Date): Promise<OperationRow | undefined> {
+export async function requestCancel(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<OperationRow | undefined> {
   const [row] = await query(q)<OperationRow[]>`
     update operations set
       cancel_requested_at = coalesce(cancel_requested_at, ${now}), updated_at = ${now},

@@ -20,8 +20,14 @@ export async function sweepStaleOperations(deps: Deps, idleSeconds: number): Pro
   for (const row of await listStaleOperations(deps.db.sql, before, 500)) {
     const state = row.job_queue && row.job_id ? await deps.jobs.jobState(row.job_queue, row.job_id) : null;
     if (state !== null && alive.has(state)) continue;
-    const error = new ApiError('internal', 'The work stopped: its job ended without finishing the operation (its worker died and the retries ran out).');
-    const ended = await endOperation(deps, deps.db.sql, row.workspace_id, row.id, { status: 'failed', error: operationProblem(error, row.id) });
+    const error = new ApiError(
+      'internal',
+      'The work stopped: its job ended without finishing the operation (its worker died and the retries ran out).',
+    );
+    const ended = await endOperation(deps, deps.db.sql, row.workspace_id, row.id, {
+      status: 'failed',
+      error: operationProblem(error, row.id),
+    });
     if (ended) {
       failed += 1;
       deps.log.warn({ operation_id: row.id, job_state: state }, 'operation failed by the sweep: its job is gone');
@@ -42,7 +48,10 @@ export async function retrySilentOperations(deps: Deps, silentSeconds: number): 
     if ((await deps.jobs.jobState(row.job_queue, row.job_id)) !== 'active') continue;
     await deps.jobs.failDeadJob(row.job_queue, row.job_id, `no heartbeat for ${silentSeconds} s: its worker died`);
     retried += 1;
-    deps.log.warn({ operation_id: row.id, job_id: row.job_id }, 'operation handed to a retry: its worker stopped beating');
+    deps.log.warn(
+      { operation_id: row.id, job_id: row.job_id },
+      'operation handed to a retry: its worker stopped beating',
+    );
   }
   return retried;
 }
@@ -59,7 +68,10 @@ export const sweepStaleOperationsJob = defineJob({
   policy: 'singleton',
   retry: { limit: 2, delaySeconds: 30, backoff: false },
   handler: async ({ idleSeconds, silentSeconds }: SweepOperationsPayload, _job, deps: Deps) => {
-    await retrySilentOperations(deps, silentSeconds ?? Math.max(120, Math.ceil((deps.config.operationHeartbeatMs * 8) / 1000)));
+    await retrySilentOperations(
+      deps,
+      silentSeconds ?? Math.max(120, Math.ceil((deps.config.operationHeartbeatMs * 8) / 1000)),
+    );
     await sweepStaleOperations(deps, idleSeconds);
   },
 });

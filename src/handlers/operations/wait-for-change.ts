@@ -41,7 +41,11 @@ export async function waitForChange<T>(
   const first = watched.fingerprint(current);
   const answerNow = (row: T) => {
     const fingerprint = watched.fingerprint(row);
-    return watched.settled(row) || fingerprint !== first || (seen === undefined ? watched.notice?.(row) === true : fingerprint !== seen);
+    return (
+      watched.settled(row) ||
+      fingerprint !== first ||
+      (seen === undefined ? watched.notice?.(row) === true : fingerprint !== seen)
+    );
   };
   while (!answerNow(current)) {
     const left = deadline - Date.now();

@@ -13,15 +13,33 @@ export async function archiveEmailSequence(deps: Deps, actor: Actor, sequenceId:
     const current = await requireSequence(deps, tx, actor.workspaceId, sequenceId, { forUpdate: true });
     if (current.status === 'archived') return current;
     const now = deps.clock.now();
-    const archived = await moveLockedSequence(tx, actor.workspaceId, sequenceId, { from: [current.status], to: 'archived', now, approval: current.approval });
+    const archived = await moveLockedSequence(tx, actor.workspaceId, sequenceId, {
+      from: [current.status],
+      to: 'archived',
+      now,
+      approval: current.approval,
+    });
     await stopEnrollments(tx, actor.workspaceId, { sequenceId }, { status: 'stopped', reason: 'archived', now });
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.archived', sequenceEventData(archived));
+    await recordEvent(
+      deps,
+      tx,
+      actor.workspaceId,
+      eventActor(actor),
+      'email_sequence.archived',
+      sequenceEventData(archived),
+    );
     return archived;
   });
   deps.resourceWatch.changed(row.id);
   return viewSequence(deps, actor.workspaceId, row);
 }
 
-export async function handle(input: ArchiveEmailSequenceInput, ctx: HandlerContext): Promise<ArchiveEmailSequenceOutput> {
-  return { status: 200, body: sequenceBody(await archiveEmailSequence(ctx.deps, actorFrom(ctx), input.path.sequence_id)) };
+export async function handle(
+  input: ArchiveEmailSequenceInput,
+  ctx: HandlerContext,
+): Promise<ArchiveEmailSequenceOutput> {
+  return {
+    status: 200,
+    body: sequenceBody(await archiveEmailSequence(ctx.deps, actorFrom(ctx), input.path.sequence_id)),
+  };
 }

@@ -10,9 +10,10 @@ import { approvalUrl } from './wire.ts';
 
 export function notApproved(deps: Deps, s: SequenceRow, why: string): ApiError {
   const url = approvalUrl(deps.config.publicBaseUrl, s.id);
-  const next = s.status === 'pending_approval'
-    ? `A person must approve it: give them ${url}, then call get_email_sequence with wait_seconds 50 until it is approved.`
-    : `Preview it (preview_email_sequence), submit it (submit_email_sequence_for_approval) and have a person approve it at ${url}.`;
+  const next =
+    s.status === 'pending_approval'
+      ? `A person must approve it: give them ${url}, then call get_email_sequence with wait_seconds 50 until it is approved.`
+      : `Preview it (preview_email_sequence), submit it (submit_email_sequence_for_approval) and have a person approve it at ${url}.`;
   return new ApiError('sequence_not_approved', `${why} ${next}`, { extensions: { approval_url: url } });
 }
 
@@ -21,17 +22,38 @@ export async function checkSendable(deps: Deps, tx: Queryable, s: SequenceRow): 
   const approval = s.approval?.decision === 'approved' ? s.approval : null;
   if (!approval) throw notApproved(deps, s, `Sequence ${s.id} is not approved.`);
   if (approval.revision !== s.revision) {
-    throw new ApiError('revision_changed', `The approval was for revision ${approval.revision}; the sequence is at revision ${s.revision}. Submit it for approval again.`, { extensions: { approval_url: approvalUrl(deps.config.publicBaseUrl, s.id) } });
+    throw new ApiError(
+      'revision_changed',
+      `The approval was for revision ${approval.revision}; the sequence is at revision ${s.revision}. Submit it for approval again.`,
+      { extensions: { approval_url: approvalUrl(deps.config.publicBaseUrl, s.id) } },
+    );
   }
   const connector = s.sender_connector_id ? await findConnector(tx, s.workspace_id, s.sender_connector_id) : undefined;
-  if (!connector) throw new ApiError('connector_not_connected', 'The sequence has no sender: connect Gmail with start_connector_oauth and set sender_connector_id.');
+  if (!connector)
+    throw new ApiError(
+      'connector_not_connected',
+      'The sequence has no sender: connect Gmail with start_connector_oauth and set sender_connector_id.',
+    );
   if (connector.status === 'expired') {
-    throw new ApiError('connector_expired', `The sender's Gmail connection ${connector.id} expired. Call start_connector_oauth with provider "gmail" and reconnect_connector_id "${connector.id}", show the link to the human, then launch again.`, {
-      errors: [{ field: 'sender_connector_id', code: 'connector_expired', message: 'Reconnect it with start_connector_oauth.' }],
-    });
+    throw new ApiError(
+      'connector_expired',
+      `The sender's Gmail connection ${connector.id} expired. Call start_connector_oauth with provider "gmail" and reconnect_connector_id "${connector.id}", show the link to the human, then launch again.`,
+      {
+        errors: [
+          {
+            field: 'sender_connector_id',
+            code: 'connector_expired',
+            message: 'Reconnect it with start_connector_oauth.',
+          },
+        ],
+      },
+    );
   }
   if (connector.status !== 'connected') throw notConnected(connector);
   if (!(await findWorkspaceSettings(tx, s.workspace_id)).postal_address) {
-    throw new ApiError('sequence_blocked', "Every message's footer must carry the sender's postal address: set it with update_workspace_settings, then launch again.");
+    throw new ApiError(
+      'sequence_blocked',
+      "Every message's footer must carry the sender's postal address: set it with update_workspace_settings, then launch again.",
+    );
   }
 }

@@ -16,9 +16,25 @@ export async function createEmailSequence(deps: Deps, actor: Actor, input: Seque
 }
 
 /** Inserts a checked sequence and its event with `tx`: an agent run commits its own checkpoint with them. */
-export async function insertSequenceRecorded(deps: Deps, tx: Queryable, actor: Actor, fields: SequenceFields): Promise<SequenceRow> {
-  const created = await insertSequence(tx, actor.workspaceId, deps.ids, { ...fields, createdBy: actor.userId, now: deps.clock.now() });
-  await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.created', sequenceEventData(created));
+export async function insertSequenceRecorded(
+  deps: Deps,
+  tx: Queryable,
+  actor: Actor,
+  fields: SequenceFields,
+): Promise<SequenceRow> {
+  const created = await insertSequence(tx, actor.workspaceId, deps.ids, {
+    ...fields,
+    createdBy: actor.userId,
+    now: deps.clock.now(),
+  });
+  await recordEvent(
+    deps,
+    tx,
+    actor.workspaceId,
+    eventActor(actor),
+    'email_sequence.created',
+    sequenceEventData(created),
+  );
   return created;
 }
 

@@ -12,7 +12,10 @@ export async function deleteEmailSequence(deps: Deps, actor: Actor, sequenceId: 
   await deps.db.sql.begin(async (tx) => {
     const current = await requireSequence(deps, tx, actor.workspaceId, sequenceId, { forUpdate: true });
     if (!(await deleteSequence(tx, actor.workspaceId, sequenceId))) {
-      throw new ApiError('sequence_not_editable', `Only a draft that never sent can be deleted; this one is ${current.status}${current.launched_at ? ' and has been launched' : ''}. Archive it instead.`);
+      throw new ApiError(
+        'sequence_not_editable',
+        `Only a draft that never sent can be deleted; this one is ${current.status}${current.launched_at ? ' and has been launched' : ''}. Archive it instead.`,
+      );
     }
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.deleted', { id: sequenceId });
   });

@@ -10,12 +10,18 @@ export interface SettingsView extends WorkspaceSettingsRow {
   mailbox_daily_cap: number;
 }
 
-export const settingsView = (deps: Deps, row: WorkspaceSettingsRow): SettingsView => ({ ...row, mailbox_daily_cap: deps.config.sequences.mailboxDailyCap });
+export const settingsView = (deps: Deps, row: WorkspaceSettingsRow): SettingsView => ({
+  ...row,
+  mailbox_daily_cap: deps.config.sequences.mailboxDailyCap,
+});
 
 export async function getWorkspaceSettings(deps: Deps, actor: Actor): Promise<SettingsView> {
   return settingsView(deps, await findWorkspaceSettings(deps.db.sql, actor.workspaceId));
 }
 
-export async function handle(_input: GetWorkspaceSettingsInput, ctx: HandlerContext): Promise<GetWorkspaceSettingsOutput> {
+export async function handle(
+  _input: GetWorkspaceSettingsInput,
+  ctx: HandlerContext,
+): Promise<GetWorkspaceSettingsOutput> {
   return { status: 200, body: await getWorkspaceSettings(ctx.deps, actorFrom(ctx)) };
 }

@@ -15,7 +15,13 @@ export function listEmailSequences(deps: Deps, actor: Actor, request: ListEmailS
   const sql = deps.db.sql;
   return listPage(request, {
     scope: cursorScope(deps.auth, 'list_email_sequences', actor.workspaceId),
-    fetch: async ({ limit, after }) => viewSequences(deps, sql, actor.workspaceId, await listSequences(sql, actor.workspaceId, { statuses: request.status ?? [], before: after, limit })),
+    fetch: async ({ limit, after }) =>
+      viewSequences(
+        deps,
+        sql,
+        actor.workspaceId,
+        await listSequences(sql, actor.workspaceId, { statuses: request.status ?? [], before: after, limit }),
+      ),
     toItem: sequenceBody,
     position: (view) => byCreation(view.row),
   });

@@ -11,14 +11,21 @@ import { messageBody } from './wire.ts';
 export type ListSentMessagesRequest = ListSentMessagesInput['query'];
 
 /** Outside, a message reserved by a sender (`claimed`) is still scheduled: asking for one asks for both. */
-const storedStatuses = (wanted: MessageStatus[]): MessageStatus[] => (wanted.includes('scheduled') ? [...wanted, 'claimed'] : wanted);
+const storedStatuses = (wanted: MessageStatus[]): MessageStatus[] =>
+  wanted.includes('scheduled') ? [...wanted, 'claimed'] : wanted;
 
 /** The workspace's messages, newest first, of one sequence or lead when given. */
 export function listSentMessages(deps: Deps, actor: Actor, request: ListSentMessagesRequest) {
   return listPage(request, {
     scope: cursorScope(deps.auth, 'list_sent_messages', actor.workspaceId),
     fetch: ({ limit, after }) =>
-      listMessages(deps.db.sql, actor.workspaceId, { sequenceId: request.sequence_id, leadId: request.lead_id, statuses: storedStatuses(request.status ?? []), before: after, limit }),
+      listMessages(deps.db.sql, actor.workspaceId, {
+        sequenceId: request.sequence_id,
+        leadId: request.lead_id,
+        statuses: storedStatuses(request.status ?? []),
+        before: after,
+        limit,
+      }),
     toItem: messageBody,
     position: byCreation,
   });

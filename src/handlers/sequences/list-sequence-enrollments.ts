@@ -17,13 +17,26 @@ export function listSequenceEnrollments(deps: Deps, actor: Actor, request: ListS
     scope: cursorScope(deps.auth, `list_sequence_enrollments:${request.sequenceId}`, actor.workspaceId),
     fetch: async ({ limit, after }) => {
       await requireSequence(deps, sql, actor.workspaceId, request.sequenceId);
-      return listEnrollments(sql, actor.workspaceId, request.sequenceId, { statuses: request.status ?? [], after, limit });
+      return listEnrollments(sql, actor.workspaceId, request.sequenceId, {
+        statuses: request.status ?? [],
+        after,
+        limit,
+      });
     },
     toItem: enrollmentBody,
     position: (row) => ({ at: row.enrolled_at.toISOString(), id: row.id }),
   });
 }
 
-export async function handle(input: ListSequenceEnrollmentsInput, ctx: HandlerContext): Promise<ListSequenceEnrollmentsOutput> {
-  return { status: 200, body: await listSequenceEnrollments(ctx.deps, actorFrom(ctx), { ...input.query, sequenceId: input.path.sequence_id }) };
+export async function handle(
+  input: ListSequenceEnrollmentsInput,
+  ctx: HandlerContext,
+): Promise<ListSequenceEnrollmentsOutput> {
+  return {
+    status: 200,
+    body: await listSequenceEnrollments(ctx.deps, actorFrom(ctx), {
+      ...input.query,
+      sequenceId: input.path.sequence_id,
+    }),
+  };
 }

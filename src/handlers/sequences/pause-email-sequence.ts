@@ -12,9 +12,22 @@ export async function pauseEmailSequence(deps: Deps, actor: Actor, sequenceId: s
   const row = await deps.db.sql.begin(async (tx) => {
     const s = await requireSequence(deps, tx, actor.workspaceId, sequenceId, { forUpdate: true });
     if (s.status === 'paused') return s;
-    if (s.status !== 'active') throw new ApiError('sequence_state_conflict', `Only an active sequence can be paused; this one is ${s.status}.`);
-    const paused = await moveLockedSequence(tx, actor.workspaceId, sequenceId, { from: ['active'], to: 'paused', now: deps.clock.now(), pauseReason: 'paused_by_user' });
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.paused', sequenceEventData(paused));
+    if (s.status !== 'active')
+      throw new ApiError('sequence_state_conflict', `Only an active sequence can be paused; this one is ${s.status}.`);
+    const paused = await moveLockedSequence(tx, actor.workspaceId, sequenceId, {
+      from: ['active'],
+      to: 'paused',
+      now: deps.clock.now(),
+      pauseReason: 'paused_by_user',
+    });
+    await recordEvent(
+      deps,
+      tx,
+      actor.workspaceId,
+      eventActor(actor),
+      'email_sequence.paused',
+      sequenceEventData(paused),
+    );
     return paused;
   });
   deps.resourceWatch.changed(row.id);
@@ -22,5 +35,8 @@ export async function pauseEmailSequence(deps: Deps, actor: Actor, sequenceId: s
 }
 
 export async function handle(input: PauseEmailSequenceInput, ctx: HandlerContext): Promise<PauseEmailSequenceOutput> {
-  return { status: 200, body: sequenceBody(await pauseEmailSequence(ctx.deps, actorFrom(ctx), input.path.sequence_id)) };
+  return {
+    status: 200,
+    body: sequenceBody(await pauseEmailSequence(ctx.deps, actorFrom(ctx), input.path.sequence_id)),
+  };
 }

@@ -22,13 +22,28 @@ export interface PreviewLead {
 /** A lead as templates read it: any column by name. */
 type TemplateLead = Record<string, unknown> & { id: string | null; email: string };
 
-const SAMPLE_LEAD: TemplateLead = { id: null, email: 'alex.sample@example.com', first_name: 'Alex', last_name: 'Sample', company: 'Example Co', title: 'Head of Marketing', custom_fields: {} };
+const SAMPLE_LEAD: TemplateLead = {
+  id: null,
+  email: 'alex.sample@example.com',
+  first_name: 'Alex',
+  last_name: 'Sample',
+  company: 'Example Co',
+  title: 'Head of Marketing',
+  custom_fields: {},
+};
 
 const templateLead = (row: LeadRow): TemplateLead => ({ ...row });
 
 function renderFor(deps: Deps, s: SequenceRow, lead: TemplateLead, postal: string | null): RenderedMessage[] {
-  const url = lead.id ? unsubscribeUrl(deps, { workspaceId: s.workspace_id, leadId: lead.id, sequenceId: s.id }) : `${deps.config.publicBaseUrl.replace(/\/$/, '')}/unsubscribe/example`;
-  return s.steps.map((step) => renderStep(step, lead, { postalAddress: postal ?? '[postal address missing: set it in the workspace settings]', unsubscribeUrl: url }));
+  const url = lead.id
+    ? unsubscribeUrl(deps, { workspaceId: s.workspace_id, leadId: lead.id, sequenceId: s.id })
+    : `${deps.config.publicBaseUrl.replace(/\/$/, '')}/unsubscribe/example`;
+  return s.steps.map((step) =>
+    renderStep(step, lead, {
+      postalAddress: postal ?? '[postal address missing: set it in the workspace settings]',
+      unsubscribeUrl: url,
+    }),
+  );
 }
 
 async function previewLeads(deps: Deps, workspaceId: string, leadIds: string[] | undefined): Promise<TemplateLead[]> {
@@ -42,7 +57,11 @@ async function previewLeads(deps: Deps, workspaceId: string, leadIds: string[] |
   return recent.length ? recent.map(templateLead) : [SAMPLE_LEAD];
 }
 
-export async function previewEmailSequence(deps: Deps, actor: Actor, request: { sequenceId: string; leadIds?: string[] }) {
+export async function previewEmailSequence(
+  deps: Deps,
+  actor: Actor,
+  request: { sequenceId: string; leadIds?: string[] },
+) {
   const s = await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
   const checks = await sequenceChecks(deps, deps.db.sql, actor.workspaceId, s);
   const settings = await findWorkspaceSettings(deps.db.sql, actor.workspaceId);
@@ -51,14 +70,34 @@ export async function previewEmailSequence(deps: Deps, actor: Actor, request: { 
     const rendered = renderFor(deps, s, lead, settings.postal_address);
     rendered.forEach((m, i) => {
       if (m.unresolved.length) {
-        checks.push({ code: 'unresolved_variables', severity: 'warning', step: i + 1, lead_id: lead.id, message: `Step ${i + 1} cannot be sent to ${lead.email}: no value for ${m.unresolved.map((v) => `{{${v}}}`).join(', ')} and no fallback. Such leads are skipped, never sent a blank; add a fallback like {{first_name | "there"}}.` });
+        checks.push({
+          code: 'unresolved_variables',
+          severity: 'warning',
+          step: i + 1,
+          lead_id: lead.id,
+          message: `Step ${i + 1} cannot be sent to ${lead.email}: no value for ${m.unresolved.map((v) => `{{${v}}}`).join(', ')} and no fallback. Such leads are skipped, never sent a blank; add a fallback like {{first_name | "there"}}.`,
+        });
       }
     });
-    leads.push({ lead_id: lead.id, email: lead.email, sample: lead.id === null, messages: rendered.map((m, i) => ({ position: i + 1, ...m })) });
+    leads.push({
+      lead_id: lead.id,
+      email: lead.email,
+      sample: lead.id === null,
+      messages: rendered.map((m, i) => ({ position: i + 1, ...m })),
+    });
   }
   return { sequence_id: s.id, revision: s.revision, checks, leads };
 }
 
-export async function handle(input: PreviewEmailSequenceInput, ctx: HandlerContext): Promise<PreviewEmailSequenceOutput> {
-  return { status: 200, body: await previewEmailSequence(ctx.deps, actorFrom(ctx), { sequenceId: input.path.sequence_id, leadIds: input.body?.lead_ids }) };
+export async function handle(
+  input: PreviewEmailSequenceInput,
+  ctx: HandlerContext,
+): Promise<PreviewEmailSequenceOutput> {
+  return {
+    status: 200,
+    body: await previewEmailSequence(ctx.deps, actorFrom(ctx), {
+      sequenceId: input.path.sequence_id,
+      leadIds: input.body?.lead_ids,
+    }),
+  };
 }

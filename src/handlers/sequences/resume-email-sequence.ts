@@ -15,10 +15,26 @@ export async function resumeEmailSequence(deps: Deps, actor: Actor, sequenceId: 
   const row = await deps.db.sql.begin(async (tx) => {
     const s = await requireSequence(deps, tx, actor.workspaceId, sequenceId, { forUpdate: true });
     if (s.status === 'active') return s;
-    if (s.status !== 'paused') throw new ApiError('sequence_state_conflict', `Only a paused sequence can be resumed; this one is ${s.status}${s.status === 'approved' ? ' (launch it)' : ''}.`);
+    if (s.status !== 'paused')
+      throw new ApiError(
+        'sequence_state_conflict',
+        `Only a paused sequence can be resumed; this one is ${s.status}${s.status === 'approved' ? ' (launch it)' : ''}.`,
+      );
     await checkSendable(deps, tx, s);
-    const resumed = await moveLockedSequence(tx, actor.workspaceId, sequenceId, { from: ['paused'], to: 'active', now: deps.clock.now(), launched: true });
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.resumed', sequenceEventData(resumed));
+    const resumed = await moveLockedSequence(tx, actor.workspaceId, sequenceId, {
+      from: ['paused'],
+      to: 'active',
+      now: deps.clock.now(),
+      launched: true,
+    });
+    await recordEvent(
+      deps,
+      tx,
+      actor.workspaceId,
+      eventActor(actor),
+      'email_sequence.resumed',
+      sequenceEventData(resumed),
+    );
     await kickSender(deps, tx);
     return resumed;
   });
@@ -28,5 +44,8 @@ export async function resumeEmailSequence(deps: Deps, actor: Actor, sequenceId: 
 }
 
 export async function handle(input: ResumeEmailSequenceInput, ctx: HandlerContext): Promise<ResumeEmailSequenceOutput> {
-  return { status: 200, body: sequenceBody(await resumeEmailSequence(ctx.deps, actorFrom(ctx), input.path.sequence_id)) };
+  return {
+    status: 200,
+    body: sequenceBody(await resumeEmailSequence(ctx.deps, actorFrom(ctx), input.path.sequence_id)),
+  };
 }

@@ -39,18 +39,38 @@ export interface MailboxPayload {
 }
 
 /** After a sender died: reserved messages go back to scheduled; in-flight ones become uncertain (never retried). */
-export async function sweepDeadSenders(deps: Deps, now: Date, staleAfterSeconds = deps.config.sequences.staleAfterSeconds): Promise<{ released: number; uncertain: number }> {
+export async function sweepDeadSenders(
+  deps: Deps,
+  now: Date,
+  staleAfterSeconds = deps.config.sequences.staleAfterSeconds,
+): Promise<{ released: number; uncertain: number }> {
   const before = new Date(now.getTime() - staleAfterSeconds * 1000);
   const released = await releaseStaleClaimsAcrossWorkspaces(deps.db.sql, before, now);
   const uncertain = await deps.db.sql.begin(async (tx) => {
     const rows = await markStaleSendingUncertainAcrossWorkspaces(tx, before, now);
     for (const m of rows) {
-      await stopEnrollments(tx, m.workspace_id, { enrollmentId: m.enrollment_id }, { status: 'stopped', reason: 'uncertain', now });
-      await recordEvent(deps, tx, m.workspace_id, { type: 'system', id: null }, 'email_message.uncertain', messageEventData(m));
+      await stopEnrollments(
+        tx,
+        m.workspace_id,
+        { enrollmentId: m.enrollment_id },
+        { status: 'stopped', reason: 'uncertain', now },
+      );
+      await recordEvent(
+        deps,
+        tx,
+        m.workspace_id,
+        { type: 'system', id: null },
+        'email_message.uncertain',
+        messageEventData(m),
+      );
     }
     return rows;
   });
-  if (uncertain.length) deps.log.warn({ messages: uncertain.length }, 'sequence messages left in flight by a stopped sender are uncertain (not retried)');
+  if (uncertain.length)
+    deps.log.warn(
+      { messages: uncertain.length },
+      'sequence messages left in flight by a stopped sender are uncertain (not retried)',
+    );
   return { released, uncertain: uncertain.length };
 }
 
@@ -63,7 +83,15 @@ export async function dispatchDue(deps: Deps): Promise<MailboxPayload[]> {
     const connector = await findConnector(deps.db.sql, s.workspace_id, s.sender_connector_id);
     if (!connector) continue;
     for (;;) {
-      const made = await deps.db.sql.begin((tx) => materializeDueMessages(tx, s.workspace_id, deps.ids, { sequenceId: s.id, connectorId: connector.id, mode: connector.mode, now, limit: MATERIALIZE_BATCH }));
+      const made = await deps.db.sql.begin((tx) =>
+        materializeDueMessages(tx, s.workspace_id, deps.ids, {
+          sequenceId: s.id,
+          connectorId: connector.id,
+          mode: connector.mode,
+          now,
+          limit: MATERIALIZE_BATCH,
+        }),
+      );
       if (made < MATERIALIZE_BATCH) break;
     }
     mailboxes.set(connector.id, { workspace_id: s.workspace_id, connector_id: connector.id });
@@ -72,17 +100,24 @@ export async function dispatchDue(deps: Deps): Promise<MailboxPayload[]> {
 }
 
 /** Reserves the next messages this mailbox may send now, within every limit; one claimer per mailbox at a time. */
-export async function claimForMailbox(deps: Deps, connector: ConnectorRow): Promise<Array<{ message: MessageRow; token: string }>> {
+export async function claimForMailbox(
+  deps: Deps,
+  connector: ConnectorRow,
+): Promise<Array<{ message: MessageRow; token: string }>> {
   const now = deps.clock.now();
   const { mailboxDailyCap, claimBatch } = deps.config.sequences;
   return deps.db.sql.begin(async (tx) => {
     await lockMailbox(tx, connector.id);
-    let mailboxLeft = mailboxDailyCap - (await countMailboxSendsSince(tx, connector.workspace_id, connector.id, new Date(now.getTime() - 86_400_000)));
+    let mailboxLeft =
+      mailboxDailyCap -
+      (await countMailboxSendsSince(tx, connector.workspace_id, connector.id, new Date(now.getTime() - 86_400_000)));
     const claimed: Array<{ message: MessageRow; token: string }> = [];
     for (const s of await sequencesWithDueMessages(tx, connector.workspace_id, connector.id, now)) {
       if (mailboxLeft <= 0 || claimed.length >= claimBatch) break;
       if (!windowOpen(s.schedule, now)) continue;
-      const sequenceLeft = s.daily_limit - (await countSequenceSendsSince(tx, s.workspace_id, s.id, startOfLocalDay(s.schedule.timezone, now)));
+      const sequenceLeft =
+        s.daily_limit -
+        (await countSequenceSendsSince(tx, s.workspace_id, s.id, startOfLocalDay(s.schedule.timezone, now)));
       const n = Math.min(sequenceLeft, mailboxLeft, claimBatch - claimed.length);
       if (n <= 0) continue;
       const token = randomUUID();
@@ -95,10 +130,21 @@ export async function claimForMailbox(deps: Deps, connector: ConnectorRow): Prom
 }
 
 /** Puts reserved messages back unsent (their claim's attempt taken back), due again at `retryAt`. */
-async function release(deps: Deps, held: Array<{ message: MessageRow; token: string }>, retryAt = deps.clock.now()): Promise<void> {
+async function release(
+  deps: Deps,
+  held: Array<{ message: MessageRow; token: string }>,
+  retryAt = deps.clock.now(),
+): Promise<void> {
   const now = deps.clock.now();
   for (const { message, token } of held) {
-    await settleMessage(deps.db.sql, message.workspace_id, message.id, token, { status: 'scheduled', code: 'released', message: 'Put back unsent.', retryAt }, now);
+    await settleMessage(
+      deps.db.sql,
+      message.workspace_id,
+      message.id,
+      token,
+      { status: 'scheduled', code: 'released', message: 'Put back unsent.', retryAt },
+      now,
+    );
   }
 }
 
@@ -127,7 +173,8 @@ export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signa
         return false;
       }
       const pause = spacing(deps);
-      if (pause > 0 && i < held.length - 1) await timers.setTimeout(pause, undefined, { signal }).catch(() => undefined);
+      if (pause > 0 && i < held.length - 1)
+        await timers.setTimeout(pause, undefined, { signal }).catch(() => undefined);
     }
   }
 }

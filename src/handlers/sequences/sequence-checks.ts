@@ -20,15 +20,48 @@ export const SUBJECT_WARN_LENGTH = 78;
 export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: string, s: SequenceRow): Promise<Check[]> {
   const checks: Check[] = [];
   const connector = s.sender_connector_id ? await findConnector(q, workspaceId, s.sender_connector_id) : undefined;
-  if (!connector) checks.push({ code: 'sender_not_connected', severity: 'blocking', message: 'No sender: set sender_connector_id to a connected Gmail connector (start_connector_oauth, then update_email_sequence).' });
-  else if (connector.status !== 'connected') checks.push({ code: 'sender_not_connected', severity: 'blocking', message: `The sender connector ${connector.id} is ${connector.status}; connect it again (start_connector_oauth with reconnect_connector_id).` });
+  if (!connector)
+    checks.push({
+      code: 'sender_not_connected',
+      severity: 'blocking',
+      message:
+        'No sender: set sender_connector_id to a connected Gmail connector (start_connector_oauth, then update_email_sequence).',
+    });
+  else if (connector.status !== 'connected')
+    checks.push({
+      code: 'sender_not_connected',
+      severity: 'blocking',
+      message: `The sender connector ${connector.id} is ${connector.status}; connect it again (start_connector_oauth with reconnect_connector_id).`,
+    });
   const settings = await findWorkspaceSettings(q, workspaceId);
-  if (!settings.postal_address) checks.push({ code: 'missing_postal_address', severity: 'blocking', message: "Every message's footer must carry the sender's postal address: set it with update_workspace_settings." });
+  if (!settings.postal_address)
+    checks.push({
+      code: 'missing_postal_address',
+      severity: 'blocking',
+      message: "Every message's footer must carry the sender's postal address: set it with update_workspace_settings.",
+    });
   for (const step of s.steps) {
-    if (!step.subject.trim() || !step.body.trim()) checks.push({ code: 'empty_step', severity: 'blocking', step: step.position, message: `Step ${step.position} has an empty ${step.subject.trim() ? 'body' : 'subject'}.` });
-    if (step.subject.length > SUBJECT_WARN_LENGTH) checks.push({ code: 'subject_too_long', severity: 'warning', step: step.position, message: `Step ${step.position}'s subject is ${step.subject.length} characters; inboxes show about ${SUBJECT_WARN_LENGTH}.` });
+    if (!step.subject.trim() || !step.body.trim())
+      checks.push({
+        code: 'empty_step',
+        severity: 'blocking',
+        step: step.position,
+        message: `Step ${step.position} has an empty ${step.subject.trim() ? 'body' : 'subject'}.`,
+      });
+    if (step.subject.length > SUBJECT_WARN_LENGTH)
+      checks.push({
+        code: 'subject_too_long',
+        severity: 'warning',
+        step: step.position,
+        message: `Step ${step.position}'s subject is ${step.subject.length} characters; inboxes show about ${SUBJECT_WARN_LENGTH}.`,
+      });
   }
   const cap = deps.config.sequences.mailboxDailyCap;
-  if (s.daily_limit > cap) checks.push({ code: 'daily_limit_above_safe_rate', severity: 'warning', message: `The daily limit ${s.daily_limit} is above the sender's safe rate of ${cap} messages a day; no more than ${cap} will be sent.` });
+  if (s.daily_limit > cap)
+    checks.push({
+      code: 'daily_limit_above_safe_rate',
+      severity: 'warning',
+      message: `The daily limit ${s.daily_limit} is above the sender's safe rate of ${cap} messages a day; no more than ${cap} will be sent.`,
+    });
   return checks;
 }

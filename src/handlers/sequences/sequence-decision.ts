@@ -29,18 +29,45 @@ async function checkDecider(deps: Deps, actor: Actor, sequenceId: string): Promi
 }
 
 /** Records a decision on the locked sequence `current`, within `tx`. */
-export async function decide(deps: Deps, tx: Queryable, actor: Actor, current: SequenceRow, decision: 'approved' | 'rejected', note: string | null): Promise<SequenceRow> {
+export async function decide(
+  deps: Deps,
+  tx: Queryable,
+  actor: Actor,
+  current: SequenceRow,
+  decision: 'approved' | 'rejected',
+  note: string | null,
+): Promise<SequenceRow> {
   const now = deps.clock.now();
-  const approval: SequenceApproval = { decision, revision: current.revision, by: decidedBy(actor), at: now.toISOString(), note };
+  const approval: SequenceApproval = {
+    decision,
+    revision: current.revision,
+    by: decidedBy(actor),
+    at: now.toISOString(),
+    note,
+  };
   // An approved sequence that had been launched (paused, edited, approved again) goes back to paused: resume sends again.
-  const to = decision === 'rejected' ? (current.launched_at ? 'paused' : 'draft') : current.launched_at ? 'paused' : 'approved';
-  const row = await moveLockedSequence(tx, actor.workspaceId, current.id, { from: [current.status], to, now, approval, pauseReason: to === 'paused' ? (current.pause_reason ?? 'paused_by_user') : null });
-  await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), `email_sequence.${decision}`, { ...sequenceEventData(row), approval });
+  const to =
+    decision === 'rejected' ? (current.launched_at ? 'paused' : 'draft') : current.launched_at ? 'paused' : 'approved';
+  const row = await moveLockedSequence(tx, actor.workspaceId, current.id, {
+    from: [current.status],
+    to,
+    now,
+    approval,
+    pauseReason: to === 'paused' ? (current.pause_reason ?? 'paused_by_user') : null,
+  });
+  await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), `email_sequence.${decision}`, {
+    ...sequenceEventData(row),
+    approval,
+  });
   return row;
 }
 
 /** A person's decision on a sequence pending approval; `revision` is the one they reviewed (for approval). */
-export async function decidePending(deps: Deps, actor: Actor, request: { sequenceId: string; decision: 'approved' | 'rejected'; revision?: number; note: string | null }): Promise<SequenceView> {
+export async function decidePending(
+  deps: Deps,
+  actor: Actor,
+  request: { sequenceId: string; decision: 'approved' | 'rejected'; revision?: number; note: string | null },
+): Promise<SequenceView> {
   // 404 for a sequence outside the workspace before the gate says anything about it.
   await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
   await checkDecider(deps, actor, request.sequenceId);
@@ -48,10 +75,16 @@ export async function decidePending(deps: Deps, actor: Actor, request: { sequenc
   const row = await deps.db.sql.begin(async (tx) => {
     const current = await requireSequence(deps, tx, actor.workspaceId, request.sequenceId, { forUpdate: true });
     if (current.status !== 'pending_approval') {
-      throw new ApiError('sequence_state_conflict', `Only a sequence pending approval can be ${verb}; this one is ${current.status}.`);
+      throw new ApiError(
+        'sequence_state_conflict',
+        `Only a sequence pending approval can be ${verb}; this one is ${current.status}.`,
+      );
     }
     if (request.revision !== undefined && current.revision !== request.revision) {
-      throw new ApiError('revision_changed', `You reviewed revision ${request.revision}, but the sequence is now at revision ${current.revision}: review the current one and approve that.`);
+      throw new ApiError(
+        'revision_changed',
+        `You reviewed revision ${request.revision}, but the sequence is now at revision ${current.revision}: review the current one and approve that.`,
+      );
     }
     return decide(deps, tx, actor, current, request.decision, request.note);
   });

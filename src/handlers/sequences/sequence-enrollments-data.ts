@@ -22,7 +22,17 @@ export interface EnrollmentRow {
 }
 
 /** The lead fields a sequence's variables may name (a whitelist: they become column names in SQL). */
-export const LEAD_VARIABLE_COLUMNS = ['first_name', 'last_name', 'company', 'title', 'email', 'phone', 'website', 'linkedin_url', 'timezone'] as const;
+export const LEAD_VARIABLE_COLUMNS = [
+  'first_name',
+  'last_name',
+  'company',
+  'title',
+  'email',
+  'phone',
+  'website',
+  'linkedin_url',
+  'timezone',
+] as const;
 export type LeadVariableColumn = (typeof LEAD_VARIABLE_COLUMNS)[number];
 
 export interface RequiredVariables {
@@ -30,7 +40,10 @@ export interface RequiredVariables {
   custom: string[];
 }
 
-export type EnrollSource = { leadIds: string[] } | { importId: string } | { filter: { tag?: string; q?: string; createdAfter?: Date; createdBefore?: Date } };
+export type EnrollSource =
+  | { leadIds: string[] }
+  | { importId: string }
+  | { filter: { tag?: string; q?: string; createdAfter?: Date; createdBefore?: Date } };
 
 export interface Candidate {
   lead_id: string;
@@ -66,7 +79,14 @@ function missingExpression(q: Queryable, required: RequiredVariables) {
 }
 
 /** One page of candidates after `afterId`, by lead id, with what decides each. */
-export function enrollmentCandidates(q: Queryable, workspaceId: string, sequenceId: string, source: EnrollSource, required: RequiredVariables, afterId: string): Promise<Candidate[]> {
+export function enrollmentCandidates(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+  source: EnrollSource,
+  required: RequiredVariables,
+  afterId: string,
+): Promise<Candidate[]> {
   const sql = query(q);
   return sql<Candidate[]>`
     select l.id as lead_id,
@@ -83,7 +103,12 @@ export function enrollmentCandidates(q: Queryable, workspaceId: string, sequence
 export const CANDIDATE_PAGE = PAGE;
 
 /** Inserts enrollments for these leads; returns the lead ids actually enrolled (not already there). */
-export async function insertEnrollments(q: Queryable, workspaceId: string, ids: Ids, fields: { sequenceId: string; leadIds: string[]; nextDueAt: Date | null; now: Date }): Promise<string[]> {
+export async function insertEnrollments(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: { sequenceId: string; leadIds: string[]; nextDueAt: Date | null; now: Date },
+): Promise<string[]> {
   if (fields.leadIds.length === 0) return [];
   const sql = query(q);
   const enrollmentIds = fields.leadIds.map(() => ids.make('enr'));
@@ -99,7 +124,12 @@ export async function insertEnrollments(q: Queryable, workspaceId: string, ids: 
 const columns = (q: Queryable) => query(q)`
   e.id, e.workspace_id, e.sequence_id, e.lead_id, l.email, e.status, e.next_step, e.next_due_at, e.stop_reason, e.enrolled_at, e.updated_at`;
 
-export function listEnrollments(q: Queryable, workspaceId: string, sequenceId: string, page: { statuses: EnrollmentStatus[]; after?: { at: string; id: string }; limit: number }): Promise<EnrollmentRow[]> {
+export function listEnrollments(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+  page: { statuses: EnrollmentStatus[]; after?: { at: string; id: string }; limit: number },
+): Promise<EnrollmentRow[]> {
   const sql = query(q);
   return sql<EnrollmentRow[]>`
     select ${columns(q)} from sequence_enrollments e left join leads l on l.id = e.lead_id
@@ -117,7 +147,13 @@ export async function countActiveEnrollments(q: Queryable, workspaceId: string, 
 }
 
 /** Gives waiting first steps their due time (at launch: enrollments made before the sequence was active). */
-export async function startWaitingEnrollments(q: Queryable, workspaceId: string, sequenceId: string, dueAt: Date, now: Date): Promise<number> {
+export async function startWaitingEnrollments(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+  dueAt: Date,
+  now: Date,
+): Promise<number> {
   const rows = await query(q)`
     update sequence_enrollments set next_due_at = ${dueAt}, updated_at = ${now}
     where workspace_id = ${workspaceId} and sequence_id = ${sequenceId} and status = 'active' and next_step = 1 and next_due_at is null
@@ -149,7 +185,12 @@ export async function stopEnrollments(
     select ${columns(q)} from sequence_enrollments e left join leads l on l.id = e.lead_id where e.id = any(${sql.array(ids)}::text[])`;
 }
 
-export async function findEnrollmentByLead(q: Queryable, workspaceId: string, sequenceId: string, leadId: string): Promise<EnrollmentRow | undefined> {
+export async function findEnrollmentByLead(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+  leadId: string,
+): Promise<EnrollmentRow | undefined> {
   const [row] = await query(q)<EnrollmentRow[]>`
     select ${columns(q)} from sequence_enrollments e left join leads l on l.id = e.lead_id
     where e.workspace_id = ${workspaceId} and e.sequence_id = ${sequenceId} and e.lead_id = ${leadId}`;

@@ -39,7 +39,10 @@ const columns = (q: Queryable) => query(q)`
   claim_token, claimed_at, sent_at, attempts, provider_message_id, message_id_header, error_code, error_message, created_at`;
 
 /** Active sequences, in any workspace, with a step due or a message waiting: what the dispatcher visits. */
-export function activeSequencesAcrossWorkspaces(q: Queryable, now: Date): Promise<Array<{ workspace_id: string; id: string; sender_connector_id: string }>> {
+export function activeSequencesAcrossWorkspaces(
+  q: Queryable,
+  now: Date,
+): Promise<Array<{ workspace_id: string; id: string; sender_connector_id: string }>> {
   return query(q)<Array<{ workspace_id: string; id: string; sender_connector_id: string }>>`
     select s.workspace_id, s.id, s.sender_connector_id from sequences s
     where s.status = 'active' and s.sender_connector_id is not null and (
@@ -75,14 +78,24 @@ export async function materializeDueMessages(
 }
 
 /** Messages of a sequence that count against a limit since `since`: handed over, being handed, or reserved. */
-export async function countSequenceSendsSince(q: Queryable, workspaceId: string, sequenceId: string, since: Date): Promise<number> {
+export async function countSequenceSendsSince(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+  since: Date,
+): Promise<number> {
   const [row] = await query(q)<{ n: number }[]>`
     select count(*)::int as n from sequence_messages
     where workspace_id = ${workspaceId} and sequence_id = ${sequenceId} and status in ('claimed', 'sending', 'sent', 'uncertain') and claimed_at >= ${since}`;
   return row.n;
 }
 
-export async function countMailboxSendsSince(q: Queryable, workspaceId: string, connectorId: string, since: Date): Promise<number> {
+export async function countMailboxSendsSince(
+  q: Queryable,
+  workspaceId: string,
+  connectorId: string,
+  since: Date,
+): Promise<number> {
   const [row] = await query(q)<{ n: number }[]>`
     select count(*)::int as n from sequence_messages
     where workspace_id = ${workspaceId} and connector_id = ${connectorId} and status in ('claimed', 'sending', 'sent', 'uncertain') and claimed_at >= ${since}`;
@@ -95,7 +108,12 @@ export async function lockMailbox(q: Queryable, connectorId: string): Promise<vo
 }
 
 /** The mailbox's active sequences with a message due now, the longest-running first. */
-export function sequencesWithDueMessages(q: Queryable, workspaceId: string, connectorId: string, now: Date): Promise<SequenceRow[]> {
+export function sequencesWithDueMessages(
+  q: Queryable,
+  workspaceId: string,
+  connectorId: string,
+  now: Date,
+): Promise<SequenceRow[]> {
   return query(q)<SequenceRow[]>`
     select s.* from sequences s
     where s.workspace_id = ${workspaceId} and s.sender_connector_id = ${connectorId} and s.status = 'active'
@@ -104,7 +122,11 @@ export function sequencesWithDueMessages(q: Queryable, workspaceId: string, conn
 }
 
 /** Reserves up to `limit` scheduled messages of a sequence for one sender (skipping rows another sender holds). */
-export function claimMessages(q: Queryable, workspaceId: string, fields: { sequenceId: string; limit: number; token: string; now: Date }): Promise<MessageRow[]> {
+export function claimMessages(
+  q: Queryable,
+  workspaceId: string,
+  fields: { sequenceId: string; limit: number; token: string; now: Date },
+): Promise<MessageRow[]> {
   const sql = query(q);
   return sql<MessageRow[]>`
     update sequence_messages set status = 'claimed', claim_token = ${fields.token}, claimed_at = ${fields.now}, attempts = attempts + 1, updated_at = ${fields.now}
@@ -125,7 +147,12 @@ export interface SendingFacts {
   suppressed: boolean;
 }
 
-export async function lockClaimedMessage(q: Queryable, workspaceId: string, id: string, token: string): Promise<SendingFacts | undefined> {
+export async function lockClaimedMessage(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  token: string,
+): Promise<SendingFacts | undefined> {
   const sql = query(q);
   const [message] = await sql<MessageRow[]>`
     select ${columns(q)} from sequence_messages where workspace_id = ${workspaceId} and id = ${id} and status = 'claimed' and claim_token = ${token} for update`;
@@ -139,7 +166,13 @@ export async function lockClaimedMessage(q: Queryable, workspaceId: string, id: 
   return { message, ...facts };
 }
 
-export async function markSending(q: Queryable, workspaceId: string, id: string, token: string, fields: { to: string; subject: string; messageIdHeader: string; now: Date }): Promise<boolean> {
+export async function markSending(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  token: string,
+  fields: { to: string; subject: string; messageIdHeader: string; now: Date },
+): Promise<boolean> {
   const rows = await query(q)`
     update sequence_messages set status = 'sending', to_email = ${fields.to}, subject = ${fields.subject}, message_id_header = ${fields.messageIdHeader},
       sending_at = ${fields.now}, updated_at = ${fields.now}
@@ -148,7 +181,13 @@ export async function markSending(q: Queryable, workspaceId: string, id: string,
 }
 
 /** Sent: from `sending`, or from `uncertain` when a sweep gave up on a sender that then answered after all. */
-export async function markSent(q: Queryable, workspaceId: string, id: string, token: string, fields: { providerMessageId: string; now: Date }): Promise<MessageRow | undefined> {
+export async function markSent(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  token: string,
+  fields: { providerMessageId: string; now: Date },
+): Promise<MessageRow | undefined> {
   const [row] = await query(q)<MessageRow[]>`
     update sequence_messages set status = 'sent', provider_message_id = ${fields.providerMessageId}, sent_at = ${fields.now},
       error_code = null, error_message = null, updated_at = ${fields.now}
@@ -162,10 +201,19 @@ export async function markSent(q: Queryable, workspaceId: string, id: string, to
  * the attempt counts towards giving up; otherwise (released unsent, paused, no token) the claim's attempt
  * is taken back.
  */
-export type MessageEnd = { status: 'failed' | 'cancelled' | 'uncertain'; code: string; message: string } | { status: 'scheduled'; code: string; message: string; retryAt: Date; attempted?: boolean };
+export type MessageEnd =
+  | { status: 'failed' | 'cancelled' | 'uncertain'; code: string; message: string }
+  | { status: 'scheduled'; code: string; message: string; retryAt: Date; attempted?: boolean };
 
 /** Ends (or puts back) a message this sender holds, claimed or sending. */
-export async function settleMessage(q: Queryable, workspaceId: string, id: string, token: string, end: MessageEnd, now: Date): Promise<MessageRow | undefined> {
+export async function settleMessage(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  token: string,
+  end: MessageEnd,
+  now: Date,
+): Promise<MessageRow | undefined> {
   const sql = query(q);
   const [row] = await sql<MessageRow[]>`
     update sequence_messages set status = ${end.status}, error_code = ${end.code}, error_message = ${end.message}, updated_at = ${now},
@@ -176,14 +224,25 @@ export async function settleMessage(q: Queryable, workspaceId: string, id: strin
 }
 
 /** A message the sweep gave up on was sent after all: its enrollment, stopped as uncertain, goes on. */
-export async function reopenUncertainEnrollment(q: Queryable, workspaceId: string, enrollmentId: string, now: Date): Promise<void> {
+export async function reopenUncertainEnrollment(
+  q: Queryable,
+  workspaceId: string,
+  enrollmentId: string,
+  now: Date,
+): Promise<void> {
   await query(q)`
     update sequence_enrollments set status = 'active', stop_reason = null, updated_at = ${now}
     where workspace_id = ${workspaceId} and id = ${enrollmentId} and status = 'stopped' and stop_reason = 'uncertain'`;
 }
 
 /** After a sent message: the enrollment's next step is due `dueAt`, or the enrollment is complete. */
-export async function advanceEnrollment(q: Queryable, workspaceId: string, enrollmentId: string, next: { step: number; dueAt: Date } | null, now: Date): Promise<void> {
+export async function advanceEnrollment(
+  q: Queryable,
+  workspaceId: string,
+  enrollmentId: string,
+  next: { step: number; dueAt: Date } | null,
+  now: Date,
+): Promise<void> {
   await query(q)`
     update sequence_enrollments set updated_at = ${now},
       ${next ? query(q)`next_step = ${next.step}, next_due_at = ${next.dueAt}` : query(q)`status = 'completed', next_step = null, next_due_at = null, stop_reason = null`}
@@ -199,7 +258,11 @@ export async function releaseStaleClaimsAcrossWorkspaces(q: Queryable, before: D
 }
 
 /** Messages stuck in `sending` past `before` may have been delivered: `uncertain`, never retried. */
-export function markStaleSendingUncertainAcrossWorkspaces(q: Queryable, before: Date, now: Date): Promise<MessageRow[]> {
+export function markStaleSendingUncertainAcrossWorkspaces(
+  q: Queryable,
+  before: Date,
+  now: Date,
+): Promise<MessageRow[]> {
   return query(q)<MessageRow[]>`
     update sequence_messages set status = 'uncertain', error_code = 'sender_stopped',
       error_message = 'The sender stopped between handing the message to the provider and recording the answer; it may have been delivered, so it is not retried.',
@@ -209,7 +272,12 @@ export function markStaleSendingUncertainAcrossWorkspaces(q: Queryable, before: 
 }
 
 /** Sequences with nothing left to send: no active enrollment and no message in flight. */
-export function completeFinishedSequences(q: Queryable, workspaceId: string, sequenceId: string, now: Date): Promise<Array<{ id: string }>> {
+export function completeFinishedSequences(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+  now: Date,
+): Promise<Array<{ id: string }>> {
   return query(q)<Array<{ id: string }>>`
     update sequences s set status = 'completed', updated_at = ${now}
     where s.workspace_id = ${workspaceId} and s.id = ${sequenceId} and s.status = 'active'
@@ -240,7 +308,12 @@ export function listMessages(q: Queryable, workspaceId: string, filter: MessageF
 }
 
 /** Erases the personal data a deleted lead left on its messages (the rows stay: they count against limits). */
-export async function eraseLeadFromMessages(q: Queryable, workspaceId: string, leadId: string, now: Date): Promise<void> {
+export async function eraseLeadFromMessages(
+  q: Queryable,
+  workspaceId: string,
+  leadId: string,
+  now: Date,
+): Promise<void> {
   await query(q)`
     update sequence_messages set to_email = null, subject = null, updated_at = ${now},
       status = case when status in ('scheduled', 'claimed') then 'cancelled' else status end,

@@ -61,7 +61,12 @@ const columns = (q: Queryable) => query(q)`
   id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps, approval, pause_reason,
   created_by, created_at, updated_at, launched_at`;
 
-export async function insertSequence(q: Queryable, workspaceId: string, ids: Ids, fields: SequenceFields & { createdBy: string | null; now: Date }): Promise<SequenceRow> {
+export async function insertSequence(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: SequenceFields & { createdBy: string | null; now: Date },
+): Promise<SequenceRow> {
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
     insert into sequences (id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps, created_by, created_at, updated_at)
@@ -71,14 +76,23 @@ export async function insertSequence(q: Queryable, workspaceId: string, ids: Ids
   return row;
 }
 
-export async function findSequence(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<SequenceRow | undefined> {
+export async function findSequence(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<SequenceRow | undefined> {
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
     select ${columns(q)} from sequences where id = ${id} and workspace_id = ${workspaceId} ${options.forUpdate ? sql`for update` : sql``}`;
   return row;
 }
 
-export function listSequences(q: Queryable, workspaceId: string, page: { statuses: SequenceStatus[]; before?: PageBound; limit: number }): Promise<SequenceRow[]> {
+export function listSequences(
+  q: Queryable,
+  workspaceId: string,
+  page: { statuses: SequenceStatus[]; before?: PageBound; limit: number },
+): Promise<SequenceRow[]> {
   const sql = query(q);
   return sql<SequenceRow[]>`
     select ${columns(q)} from sequences
@@ -90,7 +104,13 @@ export function listSequences(q: Queryable, workspaceId: string, page: { statuse
 }
 
 /** Replaces the editable fields, bumps the revision and voids any approval. */
-export async function updateSequenceFields(q: Queryable, workspaceId: string, id: string, fields: SequenceFields, now: Date): Promise<SequenceRow> {
+export async function updateSequenceFields(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: SequenceFields,
+  now: Date,
+): Promise<SequenceRow> {
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
     update sequences set name = ${fields.name}, sender_connector_id = ${fields.sender_connector_id}, schedule = ${sql.json(fields.schedule as never)},
@@ -110,7 +130,12 @@ export interface StatusChange {
 }
 
 /** Moves the sequence when it is in one of `from`; undefined when it was not (someone moved it first). */
-export async function setSequenceStatus(q: Queryable, workspaceId: string, id: string, change: StatusChange): Promise<SequenceRow | undefined> {
+export async function setSequenceStatus(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  change: StatusChange,
+): Promise<SequenceRow | undefined> {
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
     update sequences set status = ${change.to}, updated_at = ${change.now},
@@ -123,12 +148,20 @@ export async function setSequenceStatus(q: Queryable, workspaceId: string, id: s
 }
 
 export async function deleteSequence(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
-  const rows = await query(q)`delete from sequences where id = ${id} and workspace_id = ${workspaceId} and status = 'draft' and launched_at is null returning id`;
+  const rows = await query(
+    q,
+  )`delete from sequences where id = ${id} and workspace_id = ${workspaceId} and status = 'draft' and launched_at is null returning id`;
   return rows.length === 1;
 }
 
 /** Active sequences sending through a connector (any workspace's rows are keyed by the connector's workspace). */
-export async function pauseSequencesOfConnector(q: Queryable, workspaceId: string, connectorId: string, reason: string, now: Date): Promise<SequenceRow[]> {
+export async function pauseSequencesOfConnector(
+  q: Queryable,
+  workspaceId: string,
+  connectorId: string,
+  reason: string,
+  now: Date,
+): Promise<SequenceRow[]> {
   return query(q)<SequenceRow[]>`
     update sequences set status = 'paused', pause_reason = ${reason}, updated_at = ${now}
     where workspace_id = ${workspaceId} and sender_connector_id = ${connectorId} and status = 'active'
@@ -146,7 +179,11 @@ export interface SequenceStatsRow {
 }
 
 /** Counted from the enrollments and messages themselves, so the stats cannot drift from what happened. */
-export async function sequenceStats(q: Queryable, workspaceId: string, ids: string[]): Promise<Map<string, SequenceStatsRow>> {
+export async function sequenceStats(
+  q: Queryable,
+  workspaceId: string,
+  ids: string[],
+): Promise<Map<string, SequenceStatsRow>> {
   const sql = query(q);
   const rows = await sql<Array<SequenceStatsRow & { id: string }>>`
     select s.id,
@@ -176,7 +213,12 @@ export async function findWorkspaceSettings(q: Queryable, workspaceId: string): 
   return row ?? { postal_address: null, require_human_approval: true };
 }
 
-export async function saveWorkspaceSettings(q: Queryable, workspaceId: string, settings: WorkspaceSettingsRow, now: Date): Promise<WorkspaceSettingsRow> {
+export async function saveWorkspaceSettings(
+  q: Queryable,
+  workspaceId: string,
+  settings: WorkspaceSettingsRow,
+  now: Date,
+): Promise<WorkspaceSettingsRow> {
   const [row] = await query(q)<WorkspaceSettingsRow[]>`
     insert into workspace_settings (workspace_id, postal_address, require_human_approval, updated_at)
     values (${workspaceId}, ${settings.postal_address}, ${settings.require_human_approval}, ${now})

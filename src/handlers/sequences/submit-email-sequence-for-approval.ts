@@ -1,4 +1,7 @@
-import type { SubmitEmailSequenceForApprovalInput, SubmitEmailSequenceForApprovalOutput } from '../../generated/handlers.ts';
+import type {
+  SubmitEmailSequenceForApprovalInput,
+  SubmitEmailSequenceForApprovalOutput,
+} from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { requireAdmin, type Actor } from '../actor.ts';
@@ -14,17 +17,28 @@ import { approvalUrl, sequenceBody, sequenceEventData, type SequenceView } from 
  * Puts a draft (or a paused sequence edited since its approval) before a person, once no blocking check
  * fails; where the workspace does not require a person, an admin's submission approves it at once.
  */
-export async function submitEmailSequenceForApproval(deps: Deps, actor: Actor, sequenceId: string): Promise<SequenceView> {
+export async function submitEmailSequenceForApproval(
+  deps: Deps,
+  actor: Actor,
+  sequenceId: string,
+): Promise<SequenceView> {
   const row = await deps.db.sql.begin(async (tx) => {
     const current = await requireSequence(deps, tx, actor.workspaceId, sequenceId, { forUpdate: true });
     if (current.status === 'pending_approval') return current;
     const approvedNow = current.approval?.decision === 'approved' && current.approval.revision === current.revision;
     if (current.status !== 'draft' && !(current.status === 'paused' && !approvedNow)) {
-      throw new ApiError('sequence_state_conflict', `A ${current.status} sequence cannot be submitted for approval${current.status === 'approved' || approvedNow ? ': it is already approved' : ''}.`);
+      throw new ApiError(
+        'sequence_state_conflict',
+        `A ${current.status} sequence cannot be submitted for approval${current.status === 'approved' || approvedNow ? ': it is already approved' : ''}.`,
+      );
     }
-    const blocking = (await sequenceChecks(deps, tx, actor.workspaceId, current)).filter((c) => c.severity === 'blocking');
+    const blocking = (await sequenceChecks(deps, tx, actor.workspaceId, current)).filter(
+      (c) => c.severity === 'blocking',
+    );
     if (blocking.length) {
-      throw new ApiError('sequence_blocked', `Fix these first: ${blocking.map((c) => c.message).join(' ')}`, { errors: blocking.map((c) => ({ code: c.code, message: c.message })) });
+      throw new ApiError('sequence_blocked', `Fix these first: ${blocking.map((c) => c.message).join(' ')}`, {
+        errors: blocking.map((c) => ({ code: c.code, message: c.message })),
+      });
     }
     const now = deps.clock.now();
     const settings = await findWorkspaceSettings(tx, actor.workspaceId);
@@ -32,14 +46,28 @@ export async function submitEmailSequenceForApproval(deps: Deps, actor: Actor, s
       requireAdmin(actor);
       return decide(deps, tx, actor, current, 'approved', null);
     }
-    const pending = await moveLockedSequence(tx, actor.workspaceId, sequenceId, { from: [current.status], to: 'pending_approval', now, approval: current.approval });
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.submitted', { ...sequenceEventData(pending), approval_url: approvalUrl(deps.config.publicBaseUrl, sequenceId) });
+    const pending = await moveLockedSequence(tx, actor.workspaceId, sequenceId, {
+      from: [current.status],
+      to: 'pending_approval',
+      now,
+      approval: current.approval,
+    });
+    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.submitted', {
+      ...sequenceEventData(pending),
+      approval_url: approvalUrl(deps.config.publicBaseUrl, sequenceId),
+    });
     return pending;
   });
   deps.resourceWatch.changed(row.id);
   return viewSequence(deps, actor.workspaceId, row);
 }
 
-export async function handle(input: SubmitEmailSequenceForApprovalInput, ctx: HandlerContext): Promise<SubmitEmailSequenceForApprovalOutput> {
-  return { status: 200, body: sequenceBody(await submitEmailSequenceForApproval(ctx.deps, actorFrom(ctx), input.path.sequence_id)) };
+export async function handle(
+  input: SubmitEmailSequenceForApprovalInput,
+  ctx: HandlerContext,
+): Promise<SubmitEmailSequenceForApprovalOutput> {
+  return {
+    status: 200,
+    body: sequenceBody(await submitEmailSequenceForApproval(ctx.deps, actorFrom(ctx), input.path.sequence_id)),
+  };
 }

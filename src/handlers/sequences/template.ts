@@ -25,11 +25,16 @@ export function parseVariables(template: string): { variables: Variable[]; probl
   for (const match of template.matchAll(VARIABLE)) {
     const [, name, fallback] = match;
     if (!(LEAD_VARIABLE_COLUMNS as readonly string[]).includes(name) && !CUSTOM.test(name)) {
-      problems.push({ message: `Unknown variable {{${name}}}: use one of ${LEAD_VARIABLE_COLUMNS.join(', ')} or custom.<field>.` });
+      problems.push({
+        message: `Unknown variable {{${name}}}: use one of ${LEAD_VARIABLE_COLUMNS.join(', ')} or custom.<field>.`,
+      });
     }
     variables.push({ name, fallback: fallback ?? null });
   }
-  if (STRAY.test(template.replace(VARIABLE, ''))) problems.push({ message: 'A "{{" or "}}" is not part of a variable such as {{first_name}} or {{first_name | "there"}}.' });
+  if (STRAY.test(template.replace(VARIABLE, '')))
+    problems.push({
+      message: 'A "{{" or "}}" is not part of a variable such as {{first_name}} or {{first_name | "there"}}.',
+    });
   return { variables, problems };
 }
 
@@ -79,7 +84,8 @@ function fill(template: string, lead: Record<string, unknown>): Filled {
 }
 
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
-const put = (s: string, values: string[], encode: (v: string) => string) => s.replace(PLACEHOLDER, (_m, i: string) => encode(values[Number(i)]));
+const put = (s: string, values: string[], encode: (v: string) => string) =>
+  s.replace(PLACEHOLDER, (_m, i: string) => encode(values[Number(i)]));
 
 const LINK = /\[([^\]\n]+)\]\(((?:https?:\/\/|mailto:)[^\s)]+)\)/g;
 
@@ -100,17 +106,28 @@ function inlineText(text: string): string {
 const isList = (lines: string[]) => lines.every((l) => /^\s*[-*]\s+/.test(l));
 
 function bodyHtml(skeleton: string): string {
-  const blocks = skeleton.replace(/\r\n?/g, '\n').split(/\n\s*\n/).map((b) => b.split('\n').filter((l) => l.trim() !== '')).filter((b) => b.length);
+  const blocks = skeleton
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n/)
+    .map((b) => b.split('\n').filter((l) => l.trim() !== ''))
+    .filter((b) => b.length);
   return blocks
     .map((lines) => {
-      if (isList(lines)) return `<ul>${lines.map((l) => `<li>${inlineHtml(escapeHtml(l.replace(/^\s*[-*]\s+/, '')))}</li>`).join('')}</ul>`;
+      if (isList(lines))
+        return `<ul>${lines.map((l) => `<li>${inlineHtml(escapeHtml(l.replace(/^\s*[-*]\s+/, '')))}</li>`).join('')}</ul>`;
       return `<p>${lines.map((l) => inlineHtml(escapeHtml(l.trim()))).join('<br>\n')}</p>`;
     })
     .join('\n');
 }
 
 function bodyText(skeleton: string): string {
-  return skeleton.replace(/\r\n?/g, '\n').split('\n').map((l) => inlineText(l.trimEnd())).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return skeleton
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => inlineText(l.trimEnd()))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 export interface Footer {
@@ -126,13 +143,19 @@ export interface RenderedMessage {
 }
 
 /** One step for one lead: subject, text and HTML parts, each ending with the footer. */
-export function renderStep(step: { subject: string; body: string }, lead: Record<string, unknown>, footer: Footer): RenderedMessage {
+export function renderStep(
+  step: { subject: string; body: string },
+  lead: Record<string, unknown>,
+  footer: Footer,
+): RenderedMessage {
   const subject = fill(step.subject, lead);
   const body = fill(step.body, lead);
   const text = `${put(bodyText(body.skeleton), body.values, (v) => v)}\n\n--\n${footer.postalAddress}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
   const html = `<!doctype html><html><body>\n${put(bodyHtml(body.skeleton), body.values, escapeHtml)}\n<hr>\n<p style="font-size:12px;color:#666">${escapeHtml(footer.postalAddress).replace(/\n/g, '<br>')}<br><a href="${escapeHtml(footer.unsubscribeUrl)}">Unsubscribe</a></p>\n</body></html>\n`;
   return {
-    subject: put(subject.skeleton, subject.values, (v) => v).replace(/[\r\n]+/g, ' ').trim(),
+    subject: put(subject.skeleton, subject.values, (v) => v)
+      .replace(/[\r\n]+/g, ' ')
+      .trim(),
     text,
     html,
     unresolved: [...new Set([...subject.unresolved, ...body.unresolved])],

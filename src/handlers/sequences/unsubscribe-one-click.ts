@@ -13,7 +13,10 @@ import { stopEnrollments } from './sequence-enrollments-data.ts';
 import { inSandbox, invalidLinkPage, senderOf, senderText, type UnsubscribeOutcome } from './unsubscribe-sender.ts';
 import { verifyUnsubscribe } from './unsubscribe-token.ts';
 
-export async function unsubscribeOneClick(deps: Deps, request: { token: string; via: 'page' | 'one_click' }): Promise<UnsubscribeOutcome> {
+export async function unsubscribeOneClick(
+  deps: Deps,
+  request: { token: string; via: 'page' | 'one_click' },
+): Promise<UnsubscribeOutcome> {
   const target = verifyUnsubscribe(deps.auth.apiKeyPepper, request.token);
   if (!target) return { ok: false };
   const { workspaceId, leadId } = target;
@@ -24,11 +27,22 @@ export async function unsubscribeOneClick(deps: Deps, request: { token: string; 
     if (!lead) return { ok: true as const, target, email: null, already: true, sender };
     const now = deps.clock.now();
     await suppress(tx, workspaceId, lead.email, 'unsubscribed', now);
-    const stopped = await stopEnrollments(tx, workspaceId, { leadId }, { status: 'stopped', reason: 'unsubscribed', now });
+    const stopped = await stopEnrollments(
+      tx,
+      workspaceId,
+      { leadId },
+      { status: 'stopped', reason: 'unsubscribed', now },
+    );
     const already = lead.status !== 'active';
     if (!already) {
       const row = await setLeadStatus(tx, workspaceId, leadId, 'unsubscribed', now);
-      await recordEvent(deps, tx, workspaceId, { type: 'system', id: null }, 'lead.unsubscribed', { id: leadId, status: row?.status ?? 'unsubscribed', sequence_id: target.sequenceId, via: request.via, enrollments_stopped: stopped.length });
+      await recordEvent(deps, tx, workspaceId, { type: 'system', id: null }, 'lead.unsubscribed', {
+        id: leadId,
+        status: row?.status ?? 'unsubscribed',
+        sequence_id: target.sequenceId,
+        via: request.via,
+        enrollments_stopped: stopped.length,
+      });
     }
     return { ok: true as const, target, email: lead.email, already, sender };
   });

@@ -12,7 +12,10 @@ import { verifyUnsubscribe } from './unsubscribe-token.ts';
 export async function unsubscribePage(deps: Deps, token: string): Promise<UnsubscribeOutcome> {
   const target = verifyUnsubscribe(deps.auth.apiKeyPepper, token);
   if (!target) return { ok: false };
-  const [lead, sender] = await Promise.all([findLead(deps.db.sql, target.workspaceId, target.leadId), senderOf(deps, target)]);
+  const [lead, sender] = await Promise.all([
+    findLead(deps.db.sql, target.workspaceId, target.leadId),
+    senderOf(deps, target),
+  ]);
   return { ok: true, target, email: lead?.email ?? null, already: !lead || lead.status !== 'active', sender };
 }
 

@@ -21,8 +21,13 @@ export type UnsubscribeOutcome =
 /** The sender a recipient recognises, so the page says whose emails stop. */
 export async function senderOf(deps: Deps, target: UnsubscribeTarget): Promise<UnsubscribeSender> {
   const sql = deps.db.sql;
-  const [workspace, sequence] = await Promise.all([findWorkspace(sql, target.workspaceId), findSequence(sql, target.workspaceId, target.sequenceId)]);
-  const connector = sequence?.sender_connector_id ? await findConnector(sql, target.workspaceId, sequence.sender_connector_id) : undefined;
+  const [workspace, sequence] = await Promise.all([
+    findWorkspace(sql, target.workspaceId),
+    findSequence(sql, target.workspaceId, target.sequenceId),
+  ]);
+  const connector = sequence?.sender_connector_id
+    ? await findConnector(sql, target.workspaceId, sequence.sender_connector_id)
+    : undefined;
   return { name: workspace?.name ?? null, address: connector?.account_email ?? null };
 }
 
@@ -32,6 +37,12 @@ export function senderText(sender: UnsubscribeSender): string {
   return sender.address ? `${name} (<strong>${escapeHtml(sender.address)}</strong>)` : name;
 }
 
-export const invalidLinkPage = { status: 400 as const, body: renderPage({ title: 'Link not recognised', body: '<p>This unsubscribe link is not one we sent, or it was cut short. Copy the whole link from the email, or reply to the sender and ask to be removed.</p>' }) };
+export const invalidLinkPage = {
+  status: 400 as const,
+  body: renderPage({
+    title: 'Link not recognised',
+    body: '<p>This unsubscribe link is not one we sent, or it was cut short. Copy the whole link from the email, or reply to the sender and ask to be removed.</p>',
+  }),
+};
 
 export const inSandbox = (ctx: HandlerContext) => ctx.deps.connectors.gmail.mode === 'sandbox';

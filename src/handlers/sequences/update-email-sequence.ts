@@ -15,20 +15,33 @@ export function revisionFromIfMatch(header: string): number {
 }
 
 /** Edits a draft or paused sequence, on the revision the caller read. */
-export async function updateEmailSequence(deps: Deps, actor: Actor, request: { sequenceId: string; ifMatch: number; patch: SequenceInput }): Promise<SequenceView> {
+export async function updateEmailSequence(
+  deps: Deps,
+  actor: Actor,
+  request: { sequenceId: string; ifMatch: number; patch: SequenceInput },
+): Promise<SequenceView> {
   const row = await deps.db.sql.begin(async (tx) => {
     const current = await requireSequence(deps, tx, actor.workspaceId, request.sequenceId, { forUpdate: true });
     if (current.revision !== request.ifMatch) {
-      throw new ApiError('revision_mismatch', `The sequence is at revision ${current.revision}, not ${request.ifMatch}: get it again and redo the change on it.`);
+      throw new ApiError(
+        'revision_mismatch',
+        `The sequence is at revision ${current.revision}, not ${request.ifMatch}: get it again and redo the change on it.`,
+      );
     }
     if (current.status !== 'draft' && current.status !== 'paused') {
-      throw new ApiError('sequence_not_editable', `A ${current.status} sequence cannot be edited: only draft and paused ones can${current.status === 'active' ? ' (pause it first)' : current.status === 'pending_approval' || current.status === 'approved' ? ' (reject it back to draft first, or pause it after launch)' : ''}.`);
+      throw new ApiError(
+        'sequence_not_editable',
+        `A ${current.status} sequence cannot be edited: only draft and paused ones can${current.status === 'active' ? ' (pause it first)' : current.status === 'pending_approval' || current.status === 'approved' ? ' (reject it back to draft first, or pause it after launch)' : ''}.`,
+      );
     }
     // An empty patch changes nothing, so it keeps the revision and any approval.
     if (Object.keys(request.patch).length === 0) return current;
     const fields = await sequenceFields(tx, actor.workspaceId, request.patch, current);
     const updated = await updateSequenceFields(tx, actor.workspaceId, current.id, fields, deps.clock.now());
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.updated', { ...sequenceEventData(updated), approval_voided: current.approval?.decision === 'approved' });
+    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'email_sequence.updated', {
+      ...sequenceEventData(updated),
+      approval_voided: current.approval?.decision === 'approved',
+    });
     return updated;
   });
   deps.resourceWatch.changed(row.id);
@@ -36,6 +49,10 @@ export async function updateEmailSequence(deps: Deps, actor: Actor, request: { s
 }
 
 export async function handle(input: UpdateEmailSequenceInput, ctx: HandlerContext): Promise<UpdateEmailSequenceOutput> {
-  const view = await updateEmailSequence(ctx.deps, actorFrom(ctx), { sequenceId: input.path.sequence_id, ifMatch: revisionFromIfMatch(input.headers['if-match']), patch: input.body });
+  const view = await updateEmailSequence(ctx.deps, actorFrom(ctx), {
+    sequenceId: input.path.sequence_id,
+    ifMatch: revisionFromIfMatch(input.headers['if-match']),
+    patch: input.body,
+  });
   return { status: 200, body: sequenceBody(view), headers: { ETag: `"${view.row.revision}"` } };
 }

@@ -9,10 +9,17 @@ import { eventActor, recordEvent } from '../events/record-event.ts';
 import { settingsView, type SettingsView } from './get-workspace-settings.ts';
 import { findWorkspaceSettings, saveWorkspaceSettings } from './sequences-data.ts';
 
-export async function updateWorkspaceSettings(deps: Deps, actor: Actor, patch: { postal_address?: string | null; require_human_approval?: boolean }): Promise<SettingsView> {
+export async function updateWorkspaceSettings(
+  deps: Deps,
+  actor: Actor,
+  patch: { postal_address?: string | null; require_human_approval?: boolean },
+): Promise<SettingsView> {
   requireAdmin(actor);
   if (patch.require_human_approval === false && !isPerson(actor)) {
-    throw new ApiError('approval_requires_human', 'Only a person signed in with their own login (not an agent or an API key) can turn off human approval of sequences.');
+    throw new ApiError(
+      'approval_requires_human',
+      'Only a person signed in with their own login (not an agent or an API key) can turn off human approval of sequences.',
+    );
   }
   const postal = patch.postal_address === undefined ? undefined : patch.postal_address?.trim() || null;
   const row = await deps.db.sql.begin(async (tx) => {
@@ -28,6 +35,9 @@ export async function updateWorkspaceSettings(deps: Deps, actor: Actor, patch: {
   return settingsView(deps, row);
 }
 
-export async function handle(input: UpdateWorkspaceSettingsInput, ctx: HandlerContext): Promise<UpdateWorkspaceSettingsOutput> {
+export async function handle(
+  input: UpdateWorkspaceSettingsInput,
+  ctx: HandlerContext,
+): Promise<UpdateWorkspaceSettingsOutput> {
   return { status: 200, body: await updateWorkspaceSettings(ctx.deps, actorFrom(ctx), input.body) };
 }

@@ -5,10 +5,19 @@ import type { SequenceRow, SequenceStatsRow } from './sequences-data.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export const emptyStats: SequenceStatsRow = { enrolled: 0, scheduled: 0, sent: 0, failed: 0, bounced: 0, unsubscribed: 0, uncertain: 0 };
+export const emptyStats: SequenceStatsRow = {
+  enrolled: 0,
+  scheduled: 0,
+  sent: 0,
+  failed: 0,
+  bounced: 0,
+  unsubscribed: 0,
+  uncertain: 0,
+};
 
 /** The admin-panel page where a person reviews and approves or rejects the sequence. */
-export const approvalUrl = (publicBaseUrl: string, sequenceId: string) => `${publicBaseUrl.replace(/\/$/, '')}/admin/approvals?sequence=${sequenceId}`;
+export const approvalUrl = (publicBaseUrl: string, sequenceId: string) =>
+  `${publicBaseUrl.replace(/\/$/, '')}/admin/approvals?sequence=${sequenceId}`;
 
 export interface SequenceView {
   row: SequenceRow;
@@ -35,7 +44,13 @@ export const sequenceBody = ({ row: s, stats, approvalUrl: url }: SequenceView) 
 });
 
 /** What events carry: the sequence without its step texts (they can be long; get_email_sequence has them). */
-export const sequenceEventData = (s: SequenceRow) => ({ id: s.id, name: s.name, status: s.status, revision: s.revision, pause_reason: s.pause_reason });
+export const sequenceEventData = (s: SequenceRow) => ({
+  id: s.id,
+  name: s.name,
+  status: s.status,
+  revision: s.revision,
+  pause_reason: s.pause_reason,
+});
 
 export const enrollmentBody = (e: EnrollmentRow) => ({
   id: e.id,
@@ -72,4 +87,11 @@ export const messageBody = (m: MessageRow) => ({
   created_at: m.created_at.toISOString(),
 });
 
-export const messageEventData = (m: MessageRow) => ({ id: m.id, sequence_id: m.sequence_id, lead_id: m.lead_id, step: m.step, status: m.status, error_code: m.error_code });
+export const messageEventData = (m: MessageRow) => ({
+  id: m.id,
+  sequence_id: m.sequence_id,
+  lead_id: m.lead_id,
+  step: m.step,
+  status: m.status,
+  error_code: m.error_code,
+});

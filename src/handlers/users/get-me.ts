@@ -11,7 +11,10 @@ import { userBody, workspaceBody } from './wire.ts';
 /** The actor's workspace and person (none for operator actors and CLI keys). */
 export async function getMe(deps: Deps, actor: Actor): Promise<{ user: UserRow | null; workspace: WorkspaceRow }> {
   const workspace = await findWorkspace(deps.db.sql, actor.workspaceId);
-  if (!workspace) throw new ApiError('unauthorized', 'The credential no longer belongs to a workspace.', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+  if (!workspace)
+    throw new ApiError('unauthorized', 'The credential no longer belongs to a workspace.', {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    });
   const user = actor.userId ? await findUser(deps.db.sql, actor.userId) : undefined;
   return { user: user ?? null, workspace };
 }

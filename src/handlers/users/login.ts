@@ -16,7 +16,10 @@ export interface LoginRequest {
 }
 
 // One message for unknown email, wrong password and a workspace asked for that is not the account's.
-const invalid = () => new ApiError('invalid_credentials', 'The email or password is incorrect.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+const invalid = () =>
+  new ApiError('invalid_credentials', 'The email or password is incorrect.', {
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
 
 /** Checks a password under the throttle and answers a signed access token. */
 export async function login(deps: Deps, request: LoginRequest) {
@@ -30,7 +33,9 @@ export async function login(deps: Deps, request: LoginRequest) {
     });
   }
   const account = await findAccountByEmail(sql, email);
-  const ok = account ? await passwords.verifyPassword(account.password_hash, request.password) : await passwords.verifyAgainstDummy(request.password);
+  const ok = account
+    ? await passwords.verifyPassword(account.password_hash, request.password)
+    : await passwords.verifyAgainstDummy(request.password);
   const workspaceId = ok && account ? await loginWorkspaceOf(sql, account.id, request.workspaceId) : undefined;
   // A person removed from their last workspace still has their account: they log in to an account
   // login (no workspace), which can accept an invitation and nothing else. The password was right, so
@@ -40,11 +45,15 @@ export async function login(deps: Deps, request: LoginRequest) {
     await loginThrottle.recordFailure(email, request.clientAddress);
     throw invalid();
   }
-  if (passwords.needsRehash(account.password_hash)) await updatePasswordHash(sql, account.id, await passwords.hashPassword(request.password));
+  if (passwords.needsRehash(account.password_hash))
+    await updatePasswordHash(sql, account.id, await passwords.hashPassword(request.password));
   return jwt.sign({ userId: account.id, workspaceId: workspaceId ?? null });
 }
 
 export async function handle(input: LoginInput, ctx: HandlerContext): Promise<LoginOutput> {
   const { email, password, workspace_id: workspaceId } = input.body;
-  return { status: 200, body: await login(ctx.deps, { email, password, workspaceId, clientAddress: ctx.clientAddress }) };
+  return {
+    status: 200,
+    body: await login(ctx.deps, { email, password, workspaceId, clientAddress: ctx.clientAddress }),
+  };
 }

@@ -34,10 +34,22 @@ export async function signup(deps: Deps, request: SignupRequest): Promise<Joined
   const now = deps.clock.now();
   return deps.db.sql.begin(async (tx) => {
     const workspace = await insertWorkspace(tx, deps.ids, { name: request.workspaceName, now });
-    const user = await insertUser(tx, deps.ids, { email: normaliseEmail(request.email), name: request.name, passwordHash, now });
+    const user = await insertUser(tx, deps.ids, {
+      email: normaliseEmail(request.email),
+      name: request.name,
+      passwordHash,
+      now,
+    });
     if (!user) throw emailTaken();
     await insertMembership(tx, workspace.id, { userId: user.id, role: 'owner', now });
-    await recordEvent(deps, tx, workspace.id, { type: 'user', id: user.id }, 'workspace.created', workspaceBody(workspace));
+    await recordEvent(
+      deps,
+      tx,
+      workspace.id,
+      { type: 'user', id: user.id },
+      'workspace.created',
+      workspaceBody(workspace),
+    );
     return { user, workspace, role: 'owner' as const };
   });
 }

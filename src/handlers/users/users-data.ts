@@ -24,7 +24,11 @@ const columns = (q: Queryable) => query(q)`id, email, name, created_at`;
  * Creates an account; undefined when the email (in any letter case) already has one. The caller
  * decides what that means (signup: 409; invitation: log in instead).
  */
-export async function insertUser(q: Queryable, ids: Ids, fields: { email: string; name: string; passwordHash: string; now: Date }): Promise<UserRow | undefined> {
+export async function insertUser(
+  q: Queryable,
+  ids: Ids,
+  fields: { email: string; name: string; passwordHash: string; now: Date },
+): Promise<UserRow | undefined> {
   const [row] = await query(q)<UserRow[]>`
     insert into users (id, email, name, password_hash, created_at)
     values (${ids.make('usr')}, ${normaliseEmail(fields.email)}, ${fields.name}, ${fields.passwordHash}, ${fields.now})
@@ -39,12 +43,16 @@ export async function findUser(q: Queryable, userId: string): Promise<UserRow | 
 }
 
 export async function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
-  const [row] = await query(q)<UserRow[]>`select ${columns(q)} from users where lower(email) = lower(${normaliseEmail(email)})`;
+  const [row] = await query(q)<
+    UserRow[]
+  >`select ${columns(q)} from users where lower(email) = lower(${normaliseEmail(email)})`;
   return row;
 }
 
 export async function findAccountByEmail(q: Queryable, email: string): Promise<AccountRow | undefined> {
-  const [row] = await query(q)<AccountRow[]>`select id, password_hash from users where lower(email) = lower(${normaliseEmail(email)})`;
+  const [row] = await query(q)<
+    AccountRow[]
+  >`select id, password_hash from users where lower(email) = lower(${normaliseEmail(email)})`;
   return row;
 }
 

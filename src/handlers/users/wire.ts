@@ -2,5 +2,10 @@
 import type { UserRow } from './users-data.ts';
 import type { WorkspaceRow } from './workspaces-data.ts';
 
-export const userBody = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: u.created_at.toISOString() });
+export const userBody = (u: UserRow) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  created_at: u.created_at.toISOString(),
+});
 export const workspaceBody = (w: WorkspaceRow) => ({ id: w.id, name: w.name, created_at: w.created_at.toISOString() });

@@ -15,7 +15,11 @@ export interface WorkspaceSummary extends WorkspaceRow {
 
 const columns = (q: Queryable) => query(q)`id, name, created_at`;
 
-export async function insertWorkspace(q: Queryable, ids: Ids, fields: { name: string; now: Date }): Promise<WorkspaceRow> {
+export async function insertWorkspace(
+  q: Queryable,
+  ids: Ids,
+  fields: { name: string; now: Date },
+): Promise<WorkspaceRow> {
   const [row] = await query(q)<WorkspaceRow[]>`
     insert into workspaces (id, name, created_at, slug)
     values (${ids.make('ws')}, ${fields.name}, ${fields.now}, workspace_slug_free(${slugify(fields.name, 48, 'blog')}))

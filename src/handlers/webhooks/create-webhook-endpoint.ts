@@ -19,7 +19,11 @@ export interface CreateWebhookEndpointRequest {
 export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
 
 /** Admin-only. The signing secret is in the result and nowhere else in clear. */
-export async function createWebhookEndpoint(deps: Deps, actor: Actor, request: CreateWebhookEndpointRequest): Promise<{ row: EndpointRow; secret: string }> {
+export async function createWebhookEndpoint(
+  deps: Deps,
+  actor: Actor,
+  request: CreateWebhookEndpointRequest,
+): Promise<{ row: EndpointRow; secret: string }> {
   requireAdmin(actor);
   const url = checkEndpointUrl(deps, request.url);
   const eventTypes = checkEventTypes(request.eventTypes);
@@ -29,7 +33,10 @@ export async function createWebhookEndpoint(deps: Deps, actor: Actor, request: C
     // Serializes creations in one workspace, so the limit holds under concurrent requests.
     await lockWorkspace(tx, actor.workspaceId);
     if ((await countEndpoints(tx, actor.workspaceId)) >= MAX_ENDPOINTS_PER_WORKSPACE) {
-      throw new ApiError('conflict', `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first.`);
+      throw new ApiError(
+        'conflict',
+        `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first.`,
+      );
     }
     const created = await insertEndpoint(tx, actor.workspaceId, {
       id,
@@ -40,13 +47,23 @@ export async function createWebhookEndpoint(deps: Deps, actor: Actor, request: C
       createdBy: actor.userId,
       now: deps.clock.now(),
     });
-    await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'webhook_endpoint.created', endpointBody(created));
+    await recordEvent(
+      deps,
+      tx,
+      actor.workspaceId,
+      eventActor(actor),
+      'webhook_endpoint.created',
+      endpointBody(created),
+    );
     return created;
   });
   return { row, secret };
 }
 
-export async function handle(input: CreateWebhookEndpointInput, ctx: HandlerContext): Promise<CreateWebhookEndpointOutput> {
+export async function handle(
+  input: CreateWebhookEndpointInput,
+  ctx: HandlerContext,
+): Promise<CreateWebhookEndpointOutput> {
   const { url, event_types: eventTypes, description } = input.body;
   const { row, secret } = await createWebhookEndpoint(ctx.deps, actorFrom(ctx), { url, eventTypes, description });
   return { status: 201, body: { ...endpointBody(row), secret } };

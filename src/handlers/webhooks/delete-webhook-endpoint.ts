@@ -18,6 +18,12 @@ export async function deleteWebhookEndpoint(deps: Deps, actor: Actor, endpointId
   });
 }
 
-export async function handle(input: DeleteWebhookEndpointInput, ctx: HandlerContext): Promise<DeleteWebhookEndpointOutput> {
-  return { status: 200, body: endpointBody(await deleteWebhookEndpoint(ctx.deps, actorFrom(ctx), input.path.endpoint_id)) };
+export async function handle(
+  input: DeleteWebhookEndpointInput,
+  ctx: HandlerContext,
+): Promise<DeleteWebhookEndpointOutput> {
+  return {
+    status: 200,
+    body: endpointBody(await deleteWebhookEndpoint(ctx.deps, actorFrom(ctx), input.path.endpoint_id)),
+  };
 }

@@ -48,7 +48,12 @@ export interface AttemptOutcome {
 }
 
 /** One signed POST of the delivery's payload. Never throws for a failure of the receiver. */
-export async function attemptDelivery(deps: Deps, endpoint: EndpointRow, delivery: DeliveryRow, signal?: AbortSignal): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  deps: Deps,
+  endpoint: EndpointRow,
+  delivery: DeliveryRow,
+  signal?: AbortSignal,
+): Promise<AttemptOutcome> {
   const secret = Buffer.from(deps.sealing.webhookSecrets.open(endpoint.id, endpoint.secret_sealed)).toString('utf8');
   const headers = webhookHeaders(secret, delivery.message_id, deps.clock.now(), delivery.payload);
   try {
@@ -65,7 +70,8 @@ export async function attemptDelivery(deps: Deps, endpoint: EndpointRow, deliver
     if (response.ok) return { ok: true, statusCode: response.status, error: null };
     return { ok: false, statusCode: response.status, error: `the endpoint answered ${response.status}` };
   } catch (error) {
-    if (error instanceof OutboundError) return { ok: false, statusCode: null, error: `${error.reason}: ${error.message}` };
+    if (error instanceof OutboundError)
+      return { ok: false, statusCode: null, error: `${error.reason}: ${error.message}` };
     throw error;
   }
 }
@@ -98,7 +104,14 @@ export const deliverWebhookJob: JobKind<DeliverPayload, Deps> = defineJob({
   },
 });
 
-async function recordOutcome(deps: Deps, tx: TransactionSql, workspaceId: string, delivery: DeliveryRow, attempt: number, outcome: AttemptOutcome): Promise<void> {
+async function recordOutcome(
+  deps: Deps,
+  tx: TransactionSql,
+  workspaceId: string,
+  delivery: DeliveryRow,
+  attempt: number,
+  outcome: AttemptOutcome,
+): Promise<void> {
   const now = deps.clock.now();
   const common = { attempt, statusCode: outcome.statusCode, error: outcome.error, now };
   if (outcome.ok) {
@@ -111,19 +124,35 @@ async function recordOutcome(deps: Deps, tx: TransactionSql, workspaceId: string
   const waitSeconds = schedule[attempt - 1];
   if (waitSeconds !== undefined) {
     const next = new Date(now.getTime() + waitSeconds * 1000);
-    if (!(await recordAttempt(tx, workspaceId, delivery.id, { ...common, status: 'pending', nextAttemptAt: next }))) return;
+    if (!(await recordAttempt(tx, workspaceId, delivery.id, { ...common, status: 'pending', nextAttemptAt: next })))
+      return;
     await recordEndpointFailure(tx, workspaceId, delivery.endpoint_id, now);
-    await deps.jobs.enqueue(deliverWebhookJob, { workspace_id: workspaceId, delivery_id: delivery.id }, { tx, startAfter: next, id: attemptJobId(delivery.id, attempt + 1) });
+    await deps.jobs.enqueue(
+      deliverWebhookJob,
+      { workspace_id: workspaceId, delivery_id: delivery.id },
+      { tx, startAfter: next, id: attemptJobId(delivery.id, attempt + 1) },
+    );
     return;
   }
-  if (!(await recordAttempt(tx, workspaceId, delivery.id, { ...common, status: 'failed', nextAttemptAt: null }))) return;
+  if (!(await recordAttempt(tx, workspaceId, delivery.id, { ...common, status: 'failed', nextAttemptAt: null })))
+    return;
   const endpoint = await recordEndpointFailure(tx, workspaceId, delivery.endpoint_id, now);
   // No success since this delivery began: nothing got through for the whole retry schedule.
   if (endpoint && (!endpoint.last_success_at || endpoint.last_success_at.getTime() < delivery.created_at.getTime())) {
     const disabled = await disableEndpoint(tx, workspaceId, endpoint.id, 'failing', now);
     if (disabled) {
-      deps.log.warn({ endpoint_id: endpoint.id, failure_count: disabled.failure_count }, 'webhook endpoint disabled after repeated failure');
-      await recordEvent(deps, tx, workspaceId, { type: 'system', id: null }, 'webhook_endpoint.disabled', endpointBody(disabled));
+      deps.log.warn(
+        { endpoint_id: endpoint.id, failure_count: disabled.failure_count },
+        'webhook endpoint disabled after repeated failure',
+      );
+      await recordEvent(
+        deps,
+        tx,
+        workspaceId,
+        { type: 'system', id: null },
+        'webhook_endpoint.disabled',
+        endpointBody(disabled),
+      );
     }
   }
 }
@@ -146,6 +175,11 @@ export async function fanOutEvent(deps: Deps, tx: Queryable, workspaceId: string
       payload,
       now: event.created_at,
     });
-    if (delivery) await deps.jobs.enqueue(deliverWebhookJob, { workspace_id: workspaceId, delivery_id: delivery.id }, { tx: tx as TransactionSql, id: attemptJobId(delivery.id, 1) });
+    if (delivery)
+      await deps.jobs.enqueue(
+        deliverWebhookJob,
+        { workspace_id: workspaceId, delivery_id: delivery.id },
+        { tx: tx as TransactionSql, id: attemptJobId(delivery.id, 1) },
+      );
   }
 }

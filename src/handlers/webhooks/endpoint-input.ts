@@ -13,9 +13,13 @@ export function checkEndpointUrl(deps: Deps, raw: string): string {
 export function checkEventTypes(types: string[]): string[] {
   const wrong = types.find((t) => !EVENT_TYPE.test(t));
   if (wrong !== undefined) {
-    throw new ApiError('validation_failed', `The event type "${wrong}" is not \`resource.action\`, \`resource.*\` or \`*\`.`, {
-      errors: [{ field: 'event_types', code: 'invalid_event_type', message: 'resource.action, resource.* or *' }],
-    });
+    throw new ApiError(
+      'validation_failed',
+      `The event type "${wrong}" is not \`resource.action\`, \`resource.*\` or \`*\`.`,
+      {
+        errors: [{ field: 'event_types', code: 'invalid_event_type', message: 'resource.action, resource.* or *' }],
+      },
+    );
   }
   return [...new Set(types)];
 }

@@ -11,7 +11,12 @@ import { deliveryBody } from './wire.ts';
 export type ListWebhookDeliveriesRequest = ListWebhookDeliveriesInput['query'];
 
 /** Admin-only; one endpoint's deliveries, newest first. */
-export function listWebhookDeliveries(deps: Deps, actor: Actor, endpointId: string, request: ListWebhookDeliveriesRequest) {
+export function listWebhookDeliveries(
+  deps: Deps,
+  actor: Actor,
+  endpointId: string,
+  request: ListWebhookDeliveriesRequest,
+) {
   requireAdmin(actor);
   return listPage(request, {
     scope: cursorScope(deps.auth, `list_webhook_deliveries:${endpointId}`, actor.workspaceId),
@@ -19,13 +24,24 @@ export function listWebhookDeliveries(deps: Deps, actor: Actor, endpointId: stri
       if (!(await findEndpoint(deps.db.sql, actor.workspaceId, endpointId))) {
         throw new ApiError('not_found', `No webhook endpoint ${endpointId} in this workspace.`);
       }
-      return listDeliveries(deps.db.sql, actor.workspaceId, { endpointId, statuses: request.status ?? [], before: after, limit });
+      return listDeliveries(deps.db.sql, actor.workspaceId, {
+        endpointId,
+        statuses: request.status ?? [],
+        before: after,
+        limit,
+      });
     },
     toItem: deliveryBody,
     position: byCreation,
   });
 }
 
-export async function handle(input: ListWebhookDeliveriesInput, ctx: HandlerContext): Promise<ListWebhookDeliveriesOutput> {
-  return { status: 200, body: await listWebhookDeliveries(ctx.deps, actorFrom(ctx), input.path.endpoint_id, input.query) };
+export async function handle(
+  input: ListWebhookDeliveriesInput,
+  ctx: HandlerContext,
+): Promise<ListWebhookDeliveriesOutput> {
+  return {
+    status: 200,
+    body: await listWebhookDeliveries(ctx.deps, actorFrom(ctx), input.path.endpoint_id, input.query),
+  };
 }

@@ -20,6 +20,9 @@ export function listWebhookEndpoints(deps: Deps, actor: Actor, request: ListWebh
   });
 }
 
-export async function handle(input: ListWebhookEndpointsInput, ctx: HandlerContext): Promise<ListWebhookEndpointsOutput> {
+export async function handle(
+  input: ListWebhookEndpointsInput,
+  ctx: HandlerContext,
+): Promise<ListWebhookEndpointsOutput> {
   return { status: 200, body: await listWebhookEndpoints(ctx.deps, actorFrom(ctx), input.query) };
 }

@@ -37,7 +37,10 @@ export const sendTestWebhookJob: OperationJobKind<{ delivery_id: string }> = def
     }
     const done = await findDelivery(sql, work.workspaceId, deliveryId);
     if (done?.status !== 'succeeded') {
-      throw new ApiError('webhook_delivery_failed', `The test message was not accepted: ${done?.last_error ?? 'no answer'}.`);
+      throw new ApiError(
+        'webhook_delivery_failed',
+        `The test message was not accepted: ${done?.last_error ?? 'no answer'}.`,
+      );
     }
     return { resource: { type: 'webhook_delivery', id: deliveryId } };
   },

@@ -27,7 +27,14 @@ export async function sendTestWebhook(deps: Deps, actor: Actor, endpointId: stri
       workspace_id: actor.workspaceId,
       data: { endpoint_id: endpoint.id, message: 'A test message from send_test_webhook.' },
     });
-    const delivery = await insertDelivery(tx, actor.workspaceId, deps.ids, { endpointId, eventId: null, eventType: TEST_EVENT_TYPE, messageId, payload, now });
+    const delivery = await insertDelivery(tx, actor.workspaceId, deps.ids, {
+      endpointId,
+      eventId: null,
+      eventType: TEST_EVENT_TYPE,
+      messageId,
+      payload,
+      now,
+    });
     if (!delivery) throw new Error('a fresh message id collided');
     return startOperation(deps, tx, actor, {
       kind: sendTestWebhookJob,

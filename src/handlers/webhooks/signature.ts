@@ -16,7 +16,9 @@ function secretBytes(secret: string): Buffer {
 }
 
 export function signWebhook(secret: string, messageId: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', secretBytes(secret)).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64');
+  const mac = createHmac('sha256', secretBytes(secret))
+    .update(`${messageId}.${timestampSeconds}.${body}`)
+    .digest('base64');
   return `v1,${mac}`;
 }
 

@@ -17,7 +17,11 @@ export interface UpdateWebhookEndpointRequest {
   enabled?: boolean;
 }
 
-export async function updateWebhookEndpoint(deps: Deps, actor: Actor, request: UpdateWebhookEndpointRequest): Promise<EndpointRow> {
+export async function updateWebhookEndpoint(
+  deps: Deps,
+  actor: Actor,
+  request: UpdateWebhookEndpointRequest,
+): Promise<EndpointRow> {
   requireAdmin(actor);
   const url = request.url === undefined ? undefined : checkEndpointUrl(deps, request.url);
   const eventTypes = request.eventTypes === undefined ? undefined : checkEventTypes(request.eventTypes);
@@ -35,8 +39,17 @@ export async function updateWebhookEndpoint(deps: Deps, actor: Actor, request: U
   });
 }
 
-export async function handle(input: UpdateWebhookEndpointInput, ctx: HandlerContext): Promise<UpdateWebhookEndpointOutput> {
+export async function handle(
+  input: UpdateWebhookEndpointInput,
+  ctx: HandlerContext,
+): Promise<UpdateWebhookEndpointOutput> {
   const { url, description, event_types: eventTypes, enabled } = input.body;
-  const row = await updateWebhookEndpoint(ctx.deps, actorFrom(ctx), { endpointId: input.path.endpoint_id, url, description, eventTypes, enabled });
+  const row = await updateWebhookEndpoint(ctx.deps, actorFrom(ctx), {
+    endpointId: input.path.endpoint_id,
+    url,
+    description,
+    eventTypes,
+    enabled,
+  });
   return { status: 200, body: endpointBody(row) };
 }

@@ -52,10 +52,19 @@ export async function insertEndpoint(q: Queryable, workspaceId: string, fields: 
 }
 
 export function countEndpoints(q: Queryable, workspaceId: string): Promise<number> {
-  return query(q)<{ n: number }[]>`select count(*)::int as n from webhook_endpoints where workspace_id = ${workspaceId} and deleted_at is null`.then(([r]) => r.n);
+  return query(q)<
+    { n: number }[]
+  >`select count(*)::int as n from webhook_endpoints where workspace_id = ${workspaceId} and deleted_at is null`.then(
+    ([r]) => r.n,
+  );
 }
 
-export async function findEndpoint(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<EndpointRow | undefined> {
   const sql = query(q);
   const [row] = await sql<EndpointRow[]>`
     select ${endpointColumns(q)} from webhook_endpoints
@@ -65,7 +74,11 @@ export async function findEndpoint(q: Queryable, workspaceId: string, id: string
 }
 
 /** A page of the workspace's endpoints, newest first. */
-export function listEndpoints(q: Queryable, workspaceId: string, page: { limit: number; before?: PageBound }): Promise<EndpointRow[]> {
+export function listEndpoints(
+  q: Queryable,
+  workspaceId: string,
+  page: { limit: number; before?: PageBound },
+): Promise<EndpointRow[]> {
   const sql = query(q);
   const { before } = page;
   return sql<EndpointRow[]>`
@@ -107,7 +120,12 @@ export async function updateEndpoint(
 }
 
 /** Soft delete: deliveries keep their endpoint; pending ones are cancelled. */
-export async function deleteEndpoint(q: Queryable, workspaceId: string, id: string, now: Date): Promise<EndpointRow | undefined> {
+export async function deleteEndpoint(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<EndpointRow | undefined> {
   const sql = query(q);
   const [row] = await sql<EndpointRow[]>`
     update webhook_endpoints set deleted_at = ${now}, updated_at = ${now}
@@ -121,7 +139,12 @@ export async function deleteEndpoint(q: Queryable, workspaceId: string, id: stri
 }
 
 /** A failed attempt: counts it and starts (or continues) the endpoint's run of failures. */
-export async function recordEndpointFailure(q: Queryable, workspaceId: string, id: string, now: Date): Promise<EndpointRow | undefined> {
+export async function recordEndpointFailure(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<EndpointRow | undefined> {
   const [row] = await query(q)<EndpointRow[]>`
     update webhook_endpoints set failure_count = failure_count + 1, failing_since = coalesce(failing_since, ${now}), updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId}
@@ -136,7 +159,13 @@ export async function recordEndpointSuccess(q: Queryable, workspaceId: string, i
 }
 
 /** Disables an enabled endpoint; undefined when it was not enabled (so its event is written once). */
-export async function disableEndpoint(q: Queryable, workspaceId: string, id: string, reason: string, now: Date): Promise<EndpointRow | undefined> {
+export async function disableEndpoint(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  reason: string,
+  now: Date,
+): Promise<EndpointRow | undefined> {
   const sql = query(q);
   const [row] = await sql<EndpointRow[]>`
     update webhook_endpoints set status = 'disabled', disabled_reason = ${reason}, updated_at = ${now}
@@ -182,7 +211,12 @@ export interface NewDelivery {
 }
 
 /** Undefined when the endpoint already has this message (a repeated fan-out). */
-export async function insertDelivery(q: Queryable, workspaceId: string, ids: Ids, fields: NewDelivery): Promise<DeliveryRow | undefined> {
+export async function insertDelivery(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: NewDelivery,
+): Promise<DeliveryRow | undefined> {
   const [row] = await query(q)<DeliveryRow[]>`
     insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, message_id, payload, status, next_attempt_at, created_at, updated_at)
     values (${ids.make('whd')}, ${workspaceId}, ${fields.endpointId}, ${fields.eventId}, ${fields.eventType}, ${fields.messageId},
@@ -192,7 +226,12 @@ export async function insertDelivery(q: Queryable, workspaceId: string, ids: Ids
   return row;
 }
 
-export async function findDelivery(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<DeliveryRow | undefined> {
+export async function findDelivery(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<DeliveryRow | undefined> {
   const sql = query(q);
   const [row] = await sql<DeliveryRow[]>`
     select ${deliveryColumns(q)} from webhook_deliveries where id = ${id} and workspace_id = ${workspaceId}
@@ -211,7 +250,12 @@ export interface AttemptRecord {
 }
 
 /** Records attempt `attempt` of a pending delivery; undefined when it was already recorded or the delivery ended. */
-export async function recordAttempt(q: Queryable, workspaceId: string, id: string, record: AttemptRecord): Promise<DeliveryRow | undefined> {
+export async function recordAttempt(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  record: AttemptRecord,
+): Promise<DeliveryRow | undefined> {
   const [row] = await query(q)<DeliveryRow[]>`
     update webhook_deliveries set status = ${record.status}, attempts = ${record.attempt}, last_attempt_at = ${record.now},
       last_status_code = ${record.statusCode}, last_error = ${record.error}, next_attempt_at = ${record.nextAttemptAt}, updated_at = ${record.now}
@@ -241,7 +285,13 @@ export function listDeliveries(q: Queryable, workspaceId: string, filter: Delive
 }
 
 /** Ends a pending delivery without another attempt (its endpoint was disabled or deleted). */
-export async function cancelDelivery(q: Queryable, workspaceId: string, id: string, reason: string, now: Date): Promise<void> {
+export async function cancelDelivery(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
   await query(q)`
     update webhook_deliveries set status = 'cancelled', next_attempt_at = null, last_error = coalesce(last_error, ${reason}), updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId} and status = 'pending'`;

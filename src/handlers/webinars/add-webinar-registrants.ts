@@ -33,19 +33,44 @@ async function personOf(tx: Queryable, workspaceId: string, item: RegistrantItem
     const lead = await findLead(tx, workspaceId, item.lead_id);
     if (!lead) return 'not_found';
     if (lead.status !== 'active') return 'suppressed';
-    return { email: lead.email, first_name: lead.first_name ?? null, last_name: lead.last_name ?? null, lead_id: lead.id, source: 'api' };
+    return {
+      email: lead.email,
+      first_name: lead.first_name ?? null,
+      last_name: lead.last_name ?? null,
+      lead_id: lead.id,
+      source: 'api',
+    };
   }
   if (item.email === undefined) return 'invalid';
-  return { email: item.email, first_name: item.first_name ?? null, last_name: item.last_name ?? null, lead_id: null, source: 'api' };
+  return {
+    email: item.email,
+    first_name: item.first_name ?? null,
+    last_name: item.last_name ?? null,
+    lead_id: null,
+    source: 'api',
+  };
 }
 
 function refuseClosed(w: WebinarRow, now: Date): void {
   const closed = closedBecause(w, now);
-  if (closed === 'cancelled') throw new ApiError('webinar_cancelled', `Webinar ${w.id} was cancelled: nobody can register. schedule_webinar a new one.`);
-  if (closed === 'started') throw new ApiError('webinar_closed', `Webinar ${w.id} has started (${w.start_at.toISOString()}): registration is closed.`);
+  if (closed === 'cancelled')
+    throw new ApiError(
+      'webinar_cancelled',
+      `Webinar ${w.id} was cancelled: nobody can register. schedule_webinar a new one.`,
+    );
+  if (closed === 'started')
+    throw new ApiError(
+      'webinar_closed',
+      `Webinar ${w.id} has started (${w.start_at.toISOString()}): registration is closed.`,
+    );
 }
 
-export async function addWebinarRegistrants(deps: Deps, actor: Actor, webinarId: string, items: RegistrantItem[]): Promise<{ added: number; skipped: number; results: ItemResult[] }> {
+export async function addWebinarRegistrants(
+  deps: Deps,
+  actor: Actor,
+  webinarId: string,
+  items: RegistrantItem[],
+): Promise<{ added: number; skipped: number; results: ItemResult[] }> {
   return deps.db.sql.begin(async (tx) => {
     const w = await requireWebinar(tx, actor.workspaceId, webinarId, { forUpdate: true });
     refuseClosed(w, deps.clock.now());
@@ -65,6 +90,12 @@ export async function addWebinarRegistrants(deps: Deps, actor: Actor, webinarId:
   });
 }
 
-export async function handle(input: AddWebinarRegistrantsInput, ctx: HandlerContext): Promise<AddWebinarRegistrantsOutput> {
-  return { status: 200, body: await addWebinarRegistrants(ctx.deps, actorFrom(ctx), input.path.webinar_id, input.body.registrants) };
+export async function handle(
+  input: AddWebinarRegistrantsInput,
+  ctx: HandlerContext,
+): Promise<AddWebinarRegistrantsOutput> {
+  return {
+    status: 200,
+    body: await addWebinarRegistrants(ctx.deps, actorFrom(ctx), input.path.webinar_id, input.body.registrants),
+  };
 }

@@ -49,14 +49,23 @@ const wall = (d: DateTime) => d.toFormat("yyyyLLdd'T'HHmmss");
 function isAmbiguous(dt: DateTime): boolean {
   const back = dt.minus({ hours: 3 }).offset - dt.offset;
   const ahead = dt.offset - dt.plus({ hours: 3 }).offset;
-  return (back > 0 && wall(dt.minus({ minutes: back })) === wall(dt)) || (ahead > 0 && wall(dt.plus({ minutes: ahead })) === wall(dt));
+  return (
+    (back > 0 && wall(dt.minus({ minutes: back })) === wall(dt)) ||
+    (ahead > 0 && wall(dt.plus({ minutes: ahead })) === wall(dt))
+  );
 }
 
 /** The event's start and end in its zone, or undefined when they must be written in UTC. */
-function zonedTimes(inv: Invitation, end: Date): { tzid: string; block: string; start: DateTime; end: DateTime } | undefined {
+function zonedTimes(
+  inv: Invitation,
+  end: Date,
+): { tzid: string; block: string; start: DateTime; end: DateTime } | undefined {
   const zone = vtimezoneOf(inv.timezone);
   if (!zone) return undefined;
-  const times = { start: DateTime.fromJSDate(inv.startAt, { zone: zone.tzid }), end: DateTime.fromJSDate(end, { zone: zone.tzid }) };
+  const times = {
+    start: DateTime.fromJSDate(inv.startAt, { zone: zone.tzid }),
+    end: DateTime.fromJSDate(end, { zone: zone.tzid }),
+  };
   return isAmbiguous(times.start) || isAmbiguous(times.end) ? undefined : { ...zone, ...times };
 }
 
@@ -83,7 +92,15 @@ export function invitationIcs(inv: Invitation): string {
     url: inv.joinUrl,
     status: inv.method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: { name: inv.organizer, email: inv.organizer },
-    attendees: [{ email: inv.attendee.email, name: inv.attendee.name, role: ICalAttendeeRole.REQ, status: ICalAttendeeStatus.NEEDSACTION, rsvp: false }],
+    attendees: [
+      {
+        email: inv.attendee.email,
+        name: inv.attendee.name,
+        role: ICalAttendeeRole.REQ,
+        status: ICalAttendeeStatus.NEEDSACTION,
+        rsvp: false,
+      },
+    ],
   });
   return calendar.toString();
 }

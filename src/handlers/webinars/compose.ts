@@ -29,21 +29,52 @@ function wording(m: WebinarMail): { subject: string; lines: string[] } {
   const join = `Join here: ${inv.joinUrl}`;
   switch (m.kind) {
     case 'confirmation':
-      return { subject: `You're registered: ${inv.title}`, lines: [hello, `You are registered for "${inv.title}" on ${when(inv)}.`, join, 'The calendar invitation is attached.'] };
+      return {
+        subject: `You're registered: ${inv.title}`,
+        lines: [
+          hello,
+          `You are registered for "${inv.title}" on ${when(inv)}.`,
+          join,
+          'The calendar invitation is attached.',
+        ],
+      };
     case 'update':
-      return { subject: `Updated: ${inv.title}`, lines: [hello, `The details of "${inv.title}" have changed. It takes place on ${when(inv)}.`, ...(inv.description ? [inv.description] : []), join, 'The attached invitation updates the event in your calendar.'] };
+      return {
+        subject: `Updated: ${inv.title}`,
+        lines: [
+          hello,
+          `The details of "${inv.title}" have changed. It takes place on ${when(inv)}.`,
+          ...(inv.description ? [inv.description] : []),
+          join,
+          'The attached invitation updates the event in your calendar.',
+        ],
+      };
     case 'cancellation':
-      return { subject: `Cancelled: ${inv.title}`, lines: [hello, `"${inv.title}", planned for ${when(inv)}, is cancelled.`, 'The attached cancellation removes it from your calendar.'] };
+      return {
+        subject: `Cancelled: ${inv.title}`,
+        lines: [
+          hello,
+          `"${inv.title}", planned for ${when(inv)}, is cancelled.`,
+          'The attached cancellation removes it from your calendar.',
+        ],
+      };
     case 'reminder_24h':
-      return { subject: `Tomorrow: ${inv.title}`, lines: [hello, `A reminder: "${inv.title}" starts in 24 hours, on ${when(inv)}.`, join] };
+      return {
+        subject: `Tomorrow: ${inv.title}`,
+        lines: [hello, `A reminder: "${inv.title}" starts in 24 hours, on ${when(inv)}.`, join],
+      };
     case 'reminder_1h':
-      return { subject: `Starting in 1 hour: ${inv.title}`, lines: [hello, `"${inv.title}" starts in one hour, on ${when(inv)}.`, join] };
+      return {
+        subject: `Starting in 1 hour: ${inv.title}`,
+        lines: [hello, `"${inv.title}" starts in one hour, on ${when(inv)}.`, join],
+      };
   }
 }
 
 export async function composeWebinarMail(m: WebinarMail): Promise<string> {
   const { subject, lines } = wording(m);
-  const method = m.kind === 'cancellation' ? 'CANCEL' : m.kind === 'confirmation' || m.kind === 'update' ? 'REQUEST' : null;
+  const method =
+    m.kind === 'cancellation' ? 'CANCEL' : m.kind === 'confirmation' || m.kind === 'update' ? 'REQUEST' : null;
   const ics = method && invitationIcs({ ...m.invitation, method, stamp: m.date });
   const composer = new MailComposer({
     from: m.from,

@@ -21,8 +21,16 @@ export function listWebinarRegistrants(deps: Deps, actor: Actor, request: ListWe
     scope: cursorScope(deps.auth, `list_webinar_registrants:${request.webinarId}`, actor.workspaceId),
     fetch: async ({ limit, after }) => {
       await requireWebinar(sql, actor.workspaceId, request.webinarId);
-      const rows = await listRegistrants(sql, actor.workspaceId, request.webinarId, { statuses: request.status ?? [], after, limit });
-      const mail = await mailOfRegistrants(sql, actor.workspaceId, rows.map((r) => r.id));
+      const rows = await listRegistrants(sql, actor.workspaceId, request.webinarId, {
+        statuses: request.status ?? [],
+        after,
+        limit,
+      });
+      const mail = await mailOfRegistrants(
+        sql,
+        actor.workspaceId,
+        rows.map((r) => r.id),
+      );
       return rows.map((row) => ({ row, mail }));
     },
     toItem: ({ row, mail }) => registrantBody(row, mail),
@@ -30,6 +38,12 @@ export function listWebinarRegistrants(deps: Deps, actor: Actor, request: ListWe
   });
 }
 
-export async function handle(input: ListWebinarRegistrantsInput, ctx: HandlerContext): Promise<ListWebinarRegistrantsOutput> {
-  return { status: 200, body: await listWebinarRegistrants(ctx.deps, actorFrom(ctx), { ...input.query, webinarId: input.path.webinar_id }) };
+export async function handle(
+  input: ListWebinarRegistrantsInput,
+  ctx: HandlerContext,
+): Promise<ListWebinarRegistrantsOutput> {
+  return {
+    status: 200,
+    body: await listWebinarRegistrants(ctx.deps, actorFrom(ctx), { ...input.query, webinarId: input.path.webinar_id }),
+  };
 }

@@ -14,7 +14,12 @@ export type ListWebinarsRequest = ListWebinarsInput['query'];
 export function listWebinars(deps: Deps, actor: Actor, request: ListWebinarsRequest) {
   return listPage(request, {
     scope: cursorScope(deps.auth, 'list_webinars', actor.workspaceId),
-    fetch: async ({ limit, after }) => viewWebinars(deps, actor.workspaceId, await listWebinarRows(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], before: after, limit })),
+    fetch: async ({ limit, after }) =>
+      viewWebinars(
+        deps,
+        actor.workspaceId,
+        await listWebinarRows(deps.db.sql, actor.workspaceId, { statuses: request.status ?? [], before: after, limit }),
+      ),
     toItem: webinarBody,
     position: (view) => byCreation(view.row),
   });

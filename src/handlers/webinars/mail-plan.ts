@@ -20,7 +20,13 @@ const reminderDue = (w: WebinarRow, beforeMs: number) => new Date(w.start_at.get
 /** The reminders still ahead of `now` for these registrants (one registering an hour before gets no 24 h reminder). */
 function reminders(w: WebinarRow, registrants: RegistrantRow[], now: Date): NewMail[] {
   return REMINDERS.filter((r) => reminderDue(w, r.beforeMs) > now).flatMap((r) =>
-    registrants.map((reg) => ({ registrantId: reg.id, toEmail: reg.email, kind: r.kind, icalSequence: 0, dueAt: reminderDue(w, r.beforeMs) })),
+    registrants.map((reg) => ({
+      registrantId: reg.id,
+      toEmail: reg.email,
+      kind: r.kind,
+      icalSequence: 0,
+      dueAt: reminderDue(w, r.beforeMs),
+    })),
   );
 }
 
@@ -32,15 +38,30 @@ async function scheduleReminderJobs(deps: Deps, tx: Queryable, w: WebinarRow, no
   for (const r of REMINDERS) {
     const due = reminderDue(w, r.beforeMs);
     if (due <= now) continue;
-    await deps.jobs.enqueue(sendWebinarReminderJob, { webinar_id: w.id, kind: r.kind, due_at: due.toISOString() }, { tx, startAfter: due });
+    await deps.jobs.enqueue(
+      sendWebinarReminderJob,
+      { webinar_id: w.id, kind: r.kind, due_at: due.toISOString() },
+      { tx, startAfter: due },
+    );
   }
 }
 
 /** A new registrant: the confirmation with the invitation now, the reminders at their times. */
-export async function planRegistrantMail(deps: Deps, tx: Queryable, w: WebinarRow, registrants: RegistrantRow[]): Promise<void> {
+export async function planRegistrantMail(
+  deps: Deps,
+  tx: Queryable,
+  w: WebinarRow,
+  registrants: RegistrantRow[],
+): Promise<void> {
   if (registrants.length === 0) return;
   const now = deps.clock.now();
-  const confirmations = registrants.map((reg) => ({ registrantId: reg.id, toEmail: reg.email, kind: 'confirmation' as const, icalSequence: w.ical_sequence, dueAt: now }));
+  const confirmations = registrants.map((reg) => ({
+    registrantId: reg.id,
+    toEmail: reg.email,
+    kind: 'confirmation' as const,
+    icalSequence: w.ical_sequence,
+    dueAt: now,
+  }));
   await queueMail(tx, w.workspace_id, deps.ids, w.id, [...confirmations, ...reminders(w, registrants, now)], now);
   await scheduleReminderJobs(deps, tx, w, now);
   await kick(deps, tx);
@@ -50,22 +71,49 @@ export async function planRegistrantMail(deps: Deps, tx: Queryable, w: WebinarRo
  * The invitation changed (time, title, description or meeting): an updated invitation to everyone, and the
  * reminders moved to the (perhaps new) time; a reminder already sent stays sent.
  */
-export async function planInvitationUpdate(deps: Deps, tx: Queryable, w: WebinarRow, registrants: RegistrantRow[]): Promise<void> {
+export async function planInvitationUpdate(
+  deps: Deps,
+  tx: Queryable,
+  w: WebinarRow,
+  registrants: RegistrantRow[],
+): Promise<void> {
   const now = deps.clock.now();
   for (const r of REMINDERS) await rescheduleReminders(tx, w.workspace_id, w.id, r.kind, reminderDue(w, r.beforeMs));
   // An invitation not yet sent would show the old details: the update replaces it.
   await skipScheduled(tx, w.workspace_id, { webinarId: w.id, kinds: ['confirmation', 'update'] }, 'superseded');
-  const updates = registrants.map((reg) => ({ registrantId: reg.id, toEmail: reg.email, kind: 'update' as const, icalSequence: w.ical_sequence, dueAt: now }));
+  const updates = registrants.map((reg) => ({
+    registrantId: reg.id,
+    toEmail: reg.email,
+    kind: 'update' as const,
+    icalSequence: w.ical_sequence,
+    dueAt: now,
+  }));
   await queueMail(tx, w.workspace_id, deps.ids, w.id, [...updates, ...reminders(w, registrants, now)], now);
   await scheduleReminderJobs(deps, tx, w, now);
   await kick(deps, tx);
 }
 
 /** Cancelled: nothing else goes out, and everyone gets the cancellation. */
-export async function planCancellation(deps: Deps, tx: Queryable, w: WebinarRow, registrants: RegistrantRow[]): Promise<void> {
+export async function planCancellation(
+  deps: Deps,
+  tx: Queryable,
+  w: WebinarRow,
+  registrants: RegistrantRow[],
+): Promise<void> {
   const now = deps.clock.now();
-  await skipScheduled(tx, w.workspace_id, { webinarId: w.id, kinds: ['confirmation', 'update', 'reminder_24h', 'reminder_1h'] }, 'webinar_cancelled');
-  const cancellations = registrants.map((reg) => ({ registrantId: reg.id, toEmail: reg.email, kind: 'cancellation' as const, icalSequence: w.ical_sequence, dueAt: now }));
+  await skipScheduled(
+    tx,
+    w.workspace_id,
+    { webinarId: w.id, kinds: ['confirmation', 'update', 'reminder_24h', 'reminder_1h'] },
+    'webinar_cancelled',
+  );
+  const cancellations = registrants.map((reg) => ({
+    registrantId: reg.id,
+    toEmail: reg.email,
+    kind: 'cancellation' as const,
+    icalSequence: w.ical_sequence,
+    dueAt: now,
+  }));
   await queueMail(tx, w.workspace_id, deps.ids, w.id, cancellations, now);
   await kick(deps, tx);
 }

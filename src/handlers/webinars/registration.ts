@@ -7,7 +7,13 @@ import { recordEvent } from '../events/record-event.ts';
 import type { EventActor } from '../events/events-data.ts';
 import { normalizeEmail } from '../leads/lead-email.ts';
 import { emailHash } from '../leads/lead-suppressions-data.ts';
-import { countRegistered, insertRegistrant, isSuppressed, type NewRegistrant, type RegistrantRow } from './webinar-registrants-data.ts';
+import {
+  countRegistered,
+  insertRegistrant,
+  isSuppressed,
+  type NewRegistrant,
+  type RegistrantRow,
+} from './webinar-registrants-data.ts';
 import type { WebinarRow } from './webinars-data.ts';
 import { registrantEventData } from './wire.ts';
 
@@ -23,7 +29,13 @@ export function closedBecause(w: WebinarRow, now: Date): 'cancelled' | 'started'
 }
 
 /** One registration under the webinar's lock: the person, or why not. */
-export async function registerOne(deps: Deps, tx: Queryable, w: WebinarRow, person: NewRegistrant, actor: EventActor): Promise<RegistrantRow | SkipReason> {
+export async function registerOne(
+  deps: Deps,
+  tx: Queryable,
+  w: WebinarRow,
+  person: NewRegistrant,
+  actor: EventActor,
+): Promise<RegistrantRow | SkipReason> {
   // The address a webinar invitation is sent to: an e-mail address by the rules leads follow, not merely x@y.z.
   const address = normalizeEmail(person.email);
   if (!address.ok) return 'invalid';

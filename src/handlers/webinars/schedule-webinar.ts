@@ -14,7 +14,12 @@ export async function scheduleWebinar(deps: Deps, actor: Actor, input: WebinarIn
   const row = await deps.db.sql.begin(async (tx) => {
     const fields = await fieldsFrom(deps, tx, actor.workspaceId, input);
     const publicId = `wbp_${randomBytes(16).toString('base64url')}`;
-    const created = await insertWebinar(tx, actor.workspaceId, deps.ids, { ...fields, publicId, createdBy: actor.userId, now: deps.clock.now() });
+    const created = await insertWebinar(tx, actor.workspaceId, deps.ids, {
+      ...fields,
+      publicId,
+      createdBy: actor.userId,
+      now: deps.clock.now(),
+    });
     await recordEvent(deps, tx, actor.workspaceId, eventActor(actor), 'webinar.scheduled', webinarEventData(created));
     return created;
   });

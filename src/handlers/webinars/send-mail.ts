@@ -9,7 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
 import { emailHash } from '../leads/lead-suppressions-data.ts';
-import { markStaleSendingUncertainAcrossWorkspaces, settleMail, takeDueMailAcrossWorkspaces, type MailEnd, type MailRow } from './webinar-mail-data.ts';
+import {
+  markStaleSendingUncertainAcrossWorkspaces,
+  settleMail,
+  takeDueMailAcrossWorkspaces,
+  type MailEnd,
+  type MailRow,
+} from './webinar-mail-data.ts';
 import { findRegistrant, isSuppressed } from './webinar-registrants-data.ts';
 import { findWebinar, type WebinarRow } from './webinars-data.ts';
 import type { Deps } from '../../deps.ts';
@@ -25,7 +31,9 @@ const MAX_ATTEMPTS = 5;
 const HOUR_MS = 3_600_000;
 
 const retry = (deps: Deps, m: MailRow, code: string, message: string): MailEnd =>
-  m.attempts >= MAX_ATTEMPTS ? { status: 'failed', code, message: `${message} (gave up after ${m.attempts} attempts)` } : { status: 'scheduled', code, message, retryAt: new Date(deps.clock.now().getTime() + 60_000 * 2 ** m.attempts) };
+  m.attempts >= MAX_ATTEMPTS
+    ? { status: 'failed', code, message: `${message} (gave up after ${m.attempts} attempts)` }
+    : { status: 'scheduled', code, message, retryAt: new Date(deps.clock.now().getTime() + 60_000 * 2 ** m.attempts) };
 
 /** Why this mail must not go now, if so. */
 async function skipReason(deps: Deps, m: MailRow, w: WebinarRow): Promise<string | null> {
@@ -40,7 +48,11 @@ async function skipReason(deps: Deps, m: MailRow, w: WebinarRow): Promise<string
 }
 
 /** The codes a refusal is stored under: the message refused fails; a mailbox that cannot send now waits for a retry. */
-const REFUSED_RETRY_CODES = { connector_not_connected: 'token_unavailable', connector_refused: 'provider_unavailable', not_a_mailbox: 'connector_not_connected' } as const;
+const REFUSED_RETRY_CODES = {
+  connector_not_connected: 'token_unavailable',
+  connector_refused: 'provider_unavailable',
+  not_a_mailbox: 'connector_not_connected',
+} as const;
 
 /** How a send's outcome settles the mail. */
 function mailEnd(deps: Deps, m: MailRow, outcome: SendOutcome): MailEnd {
@@ -50,12 +62,18 @@ function mailEnd(deps: Deps, m: MailRow, outcome: SendOutcome): MailEnd {
     case 'retryable':
       return retry(deps, m, outcome.code, outcome.reason);
     case 'refused':
-      return outcome.code === 'rejected' ? { status: 'failed', code: 'rejected', message: outcome.reason } : retry(deps, m, REFUSED_RETRY_CODES[outcome.code], outcome.reason);
+      return outcome.code === 'rejected'
+        ? { status: 'failed', code: 'rejected', message: outcome.reason }
+        : retry(deps, m, REFUSED_RETRY_CODES[outcome.code], outcome.reason);
     case 'bounced':
       // A registrant is not a lead: a refused address fails this mail and suppresses nobody.
       return { status: 'failed', code: 'rejected', message: outcome.reason };
     case 'uncertain':
-      return { status: 'uncertain', code: outcome.code, message: `${outcome.reason}; it may have been delivered, so it is not retried.` };
+      return {
+        status: 'uncertain',
+        code: outcome.code,
+        message: `${outcome.reason}; it may have been delivered, so it is not retried.`,
+      };
   }
 }
 
@@ -68,7 +86,13 @@ async function sendOne(deps: Deps, m: MailRow): Promise<MailEnd> {
   const skip = await skipReason(deps, m, w);
   if (skip) return { status: 'skipped', code: skip };
   const connector = await findConnector(deps.db.sql, m.workspace_id, w.sender_connector_id);
-  if (!connector || connector.status !== 'connected') return retry(deps, m, 'connector_not_connected', `The sender ${w.sender_connector_id} is not connected; reconnect it with start_connector_oauth.`);
+  if (!connector || connector.status !== 'connected')
+    return retry(
+      deps,
+      m,
+      'connector_not_connected',
+      `The sender ${w.sender_connector_id} is not connected; reconnect it with start_connector_oauth.`,
+    );
   const from = connector.account_email as string;
   const raw = await composeWebinarMail({
     kind: m.kind,
@@ -77,7 +101,18 @@ async function sendOne(deps: Deps, m: MailRow): Promise<MailEnd> {
     firstName: r.first_name,
     messageId: messageIdFor(m.id, from, randomUUID()),
     date: deps.clock.now(),
-    invitation: { webinarId: w.id, sequence: w.ical_sequence, title: w.title, description: w.description, startAt: w.start_at, durationMinutes: w.duration_minutes, timezone: w.timezone, organizer: from, attendee: { email: m.to_email, name: [r.first_name, r.last_name].filter(Boolean).join(' ') || undefined }, joinUrl: joinUrl(deps, r) },
+    invitation: {
+      webinarId: w.id,
+      sequence: w.ical_sequence,
+      title: w.title,
+      description: w.description,
+      startAt: w.start_at,
+      durationMinutes: w.duration_minutes,
+      timezone: w.timezone,
+      organizer: from,
+      attendee: { email: m.to_email, name: [r.first_name, r.last_name].filter(Boolean).join(' ') || undefined },
+      joinUrl: joinUrl(deps, r),
+    },
   });
   return mailEnd(deps, m, await sendMail(deps, connector, raw));
 }
@@ -85,7 +120,10 @@ async function sendOne(deps: Deps, m: MailRow): Promise<MailEnd> {
 /** One pass: sends what is due now, batch after batch. Returns how many rows it settled. */
 export async function sendDueWebinarMail(deps: Deps): Promise<number> {
   const now = deps.clock.now();
-  await markStaleSendingUncertainAcrossWorkspaces(deps.db.sql, new Date(now.getTime() - deps.config.sequences.staleAfterSeconds * 1000));
+  await markStaleSendingUncertainAcrossWorkspaces(
+    deps.db.sql,
+    new Date(now.getTime() - deps.config.sequences.staleAfterSeconds * 1000),
+  );
   let settled = 0;
   for (;;) {
     const batch = await takeDueMailAcrossWorkspaces(deps.db.sql, deps.clock.now(), BATCH);

@@ -8,7 +8,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { derivedKey } from '../../auth/derived-key.ts';
 
 const MAC_BYTES = 16;
-const mac = (secret: Uint8Array, label: string, data: string) => createHmac('sha256', derivedKey(secret, label)).update(data).digest().subarray(0, MAC_BYTES);
+const mac = (secret: Uint8Array, label: string, data: string) =>
+  createHmac('sha256', derivedKey(secret, label)).update(data).digest().subarray(0, MAC_BYTES);
 
 function matches(secret: Uint8Array, label: string, data: string, given: string): boolean {
   const want = mac(secret, label, data);
@@ -24,7 +25,10 @@ export function signJoin(secret: Uint8Array, target: { workspaceId: string; regi
   return `${payload}.${mac(secret, JOIN, payload).toString('base64url')}`;
 }
 
-export function verifyJoin(secret: Uint8Array, token: string): { workspaceId: string; registrantId: string } | undefined {
+export function verifyJoin(
+  secret: Uint8Array,
+  token: string,
+): { workspaceId: string; registrantId: string } | undefined {
   const [payload, given, extra] = token.split('.');
   if (!payload || !given || extra !== undefined || !matches(secret, JOIN, payload, given)) return undefined;
   const [workspaceId, registrantId, more] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
@@ -47,7 +51,12 @@ export function issueCsrf(secret: Uint8Array, publicId: string, existing?: strin
   return { nonce, token: `${nonce}.${mac(secret, CSRF, `${publicId}.${nonce}`).toString('base64url')}` };
 }
 
-export function checkCsrf(secret: Uint8Array, publicId: string, cookieNonce: string | undefined, token: string | undefined): boolean {
+export function checkCsrf(
+  secret: Uint8Array,
+  publicId: string,
+  cookieNonce: string | undefined,
+  token: string | undefined,
+): boolean {
   const [nonce, given, extra] = (token ?? '').split('.');
   if (!cookieNonce || !nonce || !given || extra !== undefined || nonce.length !== cookieNonce.length) return false;
   if (!timingSafeEqual(Buffer.from(nonce), Buffer.from(cookieNonce))) return false;

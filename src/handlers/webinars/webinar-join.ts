@@ -11,7 +11,10 @@ import { findRegistrant, markJoined } from './webinar-registrants-data.ts';
 import { findWebinar, type WebinarRow } from './webinars-data.ts';
 import { registrantEventData } from './wire.ts';
 
-export type JoinOutcome = { kind: 'not_found' } | { kind: 'cancelled'; webinar: WebinarRow } | { kind: 'join'; meetingUrl: string };
+export type JoinOutcome =
+  | { kind: 'not_found' }
+  | { kind: 'cancelled'; webinar: WebinarRow }
+  | { kind: 'join'; meetingUrl: string };
 
 export async function webinarJoin(deps: Deps, token: string): Promise<JoinOutcome> {
   const target = verifyJoin(deps.auth.apiKeyPepper, token);
@@ -24,7 +27,8 @@ export async function webinarJoin(deps: Deps, token: string): Promise<JoinOutcom
     if (!w) throw new Error(`Registrant ${registrant.id} has no webinar ${registrant.webinar_id}.`);
     if (w.status === 'cancelled') return { kind: 'cancelled', webinar: w };
     const joined = await markJoined(tx, target.workspaceId, registrant.id, deps.clock.now());
-    if (joined) await recordEvent(deps, tx, target.workspaceId, PUBLIC, 'webinar_registrant.joined', registrantEventData(joined));
+    if (joined)
+      await recordEvent(deps, tx, target.workspaceId, PUBLIC, 'webinar_registrant.joined', registrantEventData(joined));
     return { kind: 'join', meetingUrl: w.meeting_url };
   });
 }
@@ -33,5 +37,8 @@ export async function handle(input: WebinarJoinInput, ctx: HandlerContext): Prom
   const outcome = await webinarJoin(ctx.deps, input.path.token);
   if (outcome.kind === 'not_found') return { status: 404, body: notFoundPage(inSandbox(ctx)) };
   if (outcome.kind === 'cancelled') return { status: 410, body: cancelledJoinPage(outcome.webinar, inSandbox(ctx)) };
-  return { status: 302, headers: { Location: outcome.meetingUrl, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } };
+  return {
+    status: 302,
+    headers: { Location: outcome.meetingUrl, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+  };
 }

@@ -38,7 +38,14 @@ const columns = (q: Queryable) => query(q)`
   id, workspace_id, webinar_id, registrant_id, kind, ical_sequence, status, due_at, sent_at, attempts, to_email, provider_message_id, error_code`;
 
 /** Queues mail; a row that already exists (same registrant, kind and sequence) is left as it is. */
-export async function queueMail(q: Queryable, workspaceId: string, ids: Ids, webinarId: string, mails: NewMail[], now: Date): Promise<void> {
+export async function queueMail(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  webinarId: string,
+  mails: NewMail[],
+  now: Date,
+): Promise<void> {
   for (const m of mails) {
     await query(q)`
       insert into webinar_mail (id, workspace_id, webinar_id, registrant_id, kind, ical_sequence, status, due_at, to_email, created_at)
@@ -48,14 +55,25 @@ export async function queueMail(q: Queryable, workspaceId: string, ids: Ids, web
 }
 
 /** Moves unsent reminders of a webinar to new due times (its start moved). */
-export async function rescheduleReminders(q: Queryable, workspaceId: string, webinarId: string, kind: MailKind, dueAt: Date): Promise<void> {
+export async function rescheduleReminders(
+  q: Queryable,
+  workspaceId: string,
+  webinarId: string,
+  kind: MailKind,
+  dueAt: Date,
+): Promise<void> {
   await query(q)`
     update webinar_mail set due_at = ${dueAt}
     where workspace_id = ${workspaceId} and webinar_id = ${webinarId} and kind = ${kind} and status = 'scheduled'`;
 }
 
 /** Drops unsent mail that no longer applies (a removed registrant, a cancelled webinar's reminders). */
-export async function skipScheduled(q: Queryable, workspaceId: string, target: { webinarId?: string; registrantId?: string; kinds: MailKind[] }, code: string): Promise<void> {
+export async function skipScheduled(
+  q: Queryable,
+  workspaceId: string,
+  target: { webinarId?: string; registrantId?: string; kinds: MailKind[] },
+  code: string,
+): Promise<void> {
   const sql = query(q);
   await sql`
     update webinar_mail set status = 'skipped', error_code = ${code}
@@ -80,7 +98,13 @@ export interface MailEnd {
   retryAt?: Date;
 }
 
-export async function settleMail(q: Queryable, workspaceId: string, id: string, end: MailEnd, now: Date): Promise<void> {
+export async function settleMail(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  end: MailEnd,
+  now: Date,
+): Promise<void> {
   await query(q)`
     update webinar_mail set status = ${end.status}, sent_at = ${end.status === 'sent' ? now : null}, provider_message_id = ${end.providerMessageId ?? null},
       error_code = ${end.code ?? null}, error_message = ${end.message ?? null}, due_at = coalesce(${end.retryAt ?? null}::timestamptz, due_at)
@@ -96,15 +120,24 @@ export async function markStaleSendingUncertainAcrossWorkspaces(q: Queryable, be
 }
 
 export function listMailOf(q: Queryable, workspaceId: string, webinarId: string): Promise<MailRow[]> {
-  return query(q)<MailRow[]>`select ${columns(q)} from webinar_mail where workspace_id = ${workspaceId} and webinar_id = ${webinarId} order by due_at, id`;
+  return query(q)<
+    MailRow[]
+  >`select ${columns(q)} from webinar_mail where workspace_id = ${workspaceId} and webinar_id = ${webinarId} order by due_at, id`;
 }
 
 /** What a registrant's mail looks like to the API: its kind, state, and why it failed or was skipped. */
-export type RegistrantMailRow = Pick<MailRow, 'registrant_id' | 'kind' | 'ical_sequence' | 'status' | 'due_at' | 'sent_at' | 'attempts' | 'error_code'> & {
+export type RegistrantMailRow = Pick<
+  MailRow,
+  'registrant_id' | 'kind' | 'ical_sequence' | 'status' | 'due_at' | 'sent_at' | 'attempts' | 'error_code'
+> & {
   error_message: string | null;
 };
 
-export function mailOfRegistrants(q: Queryable, workspaceId: string, registrantIds: string[]): Promise<RegistrantMailRow[]> {
+export function mailOfRegistrants(
+  q: Queryable,
+  workspaceId: string,
+  registrantIds: string[],
+): Promise<RegistrantMailRow[]> {
   if (registrantIds.length === 0) return Promise.resolve([]);
   const sql = query(q);
   return sql<RegistrantMailRow[]>`
@@ -117,7 +150,11 @@ export function mailOfRegistrants(q: Queryable, workspaceId: string, registrantI
 export type MailCounts = Record<MailStatus, number>;
 
 /** Each webinar's mail by state: a glance at whether its mail is going out. */
-export async function mailCounts(q: Queryable, workspaceId: string, webinarIds: string[]): Promise<Map<string, MailCounts>> {
+export async function mailCounts(
+  q: Queryable,
+  workspaceId: string,
+  webinarIds: string[],
+): Promise<Map<string, MailCounts>> {
   const sql = query(q);
   const rows = await sql<Array<{ webinar_id: string; status: MailStatus; n: number }>>`
     select webinar_id, status, count(*)::int as n from webinar_mail
@@ -132,4 +169,11 @@ export async function mailCounts(q: Queryable, workspaceId: string, webinarIds: 
   return out;
 }
 
-export const emptyMailCounts = (): MailCounts => ({ scheduled: 0, sending: 0, sent: 0, failed: 0, skipped: 0, uncertain: 0 });
+export const emptyMailCounts = (): MailCounts => ({
+  scheduled: 0,
+  sending: 0,
+  sent: 0,
+  failed: 0,
+  skipped: 0,
+  uncertain: 0,
+});

@@ -11,12 +11,23 @@ export async function viewWebinars(deps: Deps, workspaceId: string, rows: Webina
   const ids = rows.map((r) => r.id);
   const counts = rows.length ? await webinarCounts(deps.db.sql, workspaceId, ids) : new Map();
   const mail = rows.length ? await mailCounts(deps.db.sql, workspaceId, ids) : new Map();
-  return rows.map((row) => ({ row, counts: counts.get(row.id) ?? { registered: 0, joined: 0 }, mail: mail.get(row.id) ?? emptyMailCounts(), registrationUrl: registrationUrl(deps, row) }));
+  return rows.map((row) => ({
+    row,
+    counts: counts.get(row.id) ?? { registered: 0, joined: 0 },
+    mail: mail.get(row.id) ?? emptyMailCounts(),
+    registrationUrl: registrationUrl(deps, row),
+  }));
 }
 
-export const viewWebinar = async (deps: Deps, row: WebinarRow): Promise<WebinarView> => (await viewWebinars(deps, row.workspace_id, [row]))[0];
+export const viewWebinar = async (deps: Deps, row: WebinarRow): Promise<WebinarView> =>
+  (await viewWebinars(deps, row.workspace_id, [row]))[0];
 
-export async function requireWebinar(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<WebinarRow> {
+export async function requireWebinar(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<WebinarRow> {
   const row = await findWebinar(q, workspaceId, id, options);
   if (!row) throw new ApiError('not_found', `No webinar ${id} in this workspace.`);
   return row;

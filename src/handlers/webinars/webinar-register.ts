@@ -9,11 +9,17 @@ import { checkCsrf, cookieValue, CSRF_COOKIE } from './tokens.ts';
 import { inSandbox, notFoundPage, outcomePages } from './webinar-pages.ts';
 import { findWebinarByPublicId, type WebinarRow } from './webinars-data.ts';
 
-export type RegisterOutcome = { kind: 'not_found' } | { kind: 'registered' | 'cancelled' | 'started' | SkipReason; webinar: WebinarRow };
+export type RegisterOutcome =
+  | { kind: 'not_found' }
+  | { kind: 'registered' | 'cancelled' | 'started' | SkipReason; webinar: WebinarRow };
 
 const trimmed = (v: string | undefined) => (v?.trim() ? v.trim() : null);
 
-export async function webinarRegister(deps: Deps, publicId: string, form: { email: string; first_name: string | null; last_name: string | null }): Promise<RegisterOutcome> {
+export async function webinarRegister(
+  deps: Deps,
+  publicId: string,
+  form: { email: string; first_name: string | null; last_name: string | null },
+): Promise<RegisterOutcome> {
   return deps.db.sql.begin(async (tx): Promise<RegisterOutcome> => {
     const w = await findWebinarByPublicId(tx, publicId, { forUpdate: true });
     if (!w) return { kind: 'not_found' };
@@ -31,12 +37,18 @@ export async function handle(input: WebinarRegisterInput, ctx: HandlerContext): 
   const sandbox = inSandbox(ctx);
   const w = await findWebinarByPublicId(ctx.deps.db.sql, publicId);
   if (!w) return { status: 404, body: notFoundPage(sandbox) };
-  if (!checkCsrf(ctx.deps.auth.apiKeyPepper, publicId, cookieValue(input.headers.cookie, CSRF_COOKIE), input.body?.csrf)) {
+  if (
+    !checkCsrf(ctx.deps.auth.apiKeyPepper, publicId, cookieValue(input.headers.cookie, CSRF_COOKIE), input.body?.csrf)
+  ) {
     return { status: 403, body: outcomePages.forbidden(w, sandbox) };
   }
   const email = trimmed(input.body?.email);
   if (!email) return { status: 400, body: outcomePages.invalid(w, sandbox) };
-  const outcome = await webinarRegister(ctx.deps, publicId, { email, first_name: trimmed(input.body?.first_name), last_name: trimmed(input.body?.last_name) });
+  const outcome = await webinarRegister(ctx.deps, publicId, {
+    email,
+    first_name: trimmed(input.body?.first_name),
+    last_name: trimmed(input.body?.last_name),
+  });
   switch (outcome.kind) {
     case 'not_found':
       return { status: 404, body: notFoundPage(sandbox) };

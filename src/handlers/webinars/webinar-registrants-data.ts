@@ -32,7 +32,14 @@ const columns = (q: Queryable) => query(q)`
   id, workspace_id, webinar_id, lead_id, email, first_name, last_name, source, status, registered_at, removed_at, joined_at`;
 
 /** Undefined when the address is already registered (the unique index decides, so two racing requests cannot both win). */
-export async function insertRegistrant(q: Queryable, workspaceId: string, ids: Ids, webinarId: string, r: NewRegistrant, now: Date): Promise<RegistrantRow | undefined> {
+export async function insertRegistrant(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  webinarId: string,
+  r: NewRegistrant,
+  now: Date,
+): Promise<RegistrantRow | undefined> {
   const [row] = await query(q)<RegistrantRow[]>`
     insert into webinar_registrants (id, workspace_id, webinar_id, lead_id, email, first_name, last_name, source, status, registered_at)
     values (${ids.make('wreg')}, ${workspaceId}, ${webinarId}, ${r.lead_id}, ${r.email}, ${r.first_name}, ${r.last_name}, ${r.source}, 'registered', ${now})
@@ -41,8 +48,14 @@ export async function insertRegistrant(q: Queryable, workspaceId: string, ids: I
   return row;
 }
 
-export async function findRegistrant(q: Queryable, workspaceId: string, id: string): Promise<RegistrantRow | undefined> {
-  const [row] = await query(q)<RegistrantRow[]>`select ${columns(q)} from webinar_registrants where id = ${id} and workspace_id = ${workspaceId}`;
+export async function findRegistrant(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<RegistrantRow | undefined> {
+  const [row] = await query(q)<
+    RegistrantRow[]
+  >`select ${columns(q)} from webinar_registrants where id = ${id} and workspace_id = ${workspaceId}`;
   return row;
 }
 
@@ -52,7 +65,12 @@ export async function countRegistered(q: Queryable, workspaceId: string, webinar
   return row.n;
 }
 
-export function listRegistrants(q: Queryable, workspaceId: string, webinarId: string, page: { statuses: RegistrantStatus[]; after?: { at: string; id: string }; limit: number }): Promise<RegistrantRow[]> {
+export function listRegistrants(
+  q: Queryable,
+  workspaceId: string,
+  webinarId: string,
+  page: { statuses: RegistrantStatus[]; after?: { at: string; id: string }; limit: number },
+): Promise<RegistrantRow[]> {
   const sql = query(q);
   return sql<RegistrantRow[]>`
     select ${columns(q)} from webinar_registrants
@@ -69,7 +87,12 @@ export function registeredOf(q: Queryable, workspaceId: string, webinarId: strin
     select ${columns(q)} from webinar_registrants where workspace_id = ${workspaceId} and webinar_id = ${webinarId} and status = 'registered'`;
 }
 
-export async function removeRegistrantRow(q: Queryable, workspaceId: string, id: string, now: Date): Promise<RegistrantRow | undefined> {
+export async function removeRegistrantRow(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<RegistrantRow | undefined> {
   const [row] = await query(q)<RegistrantRow[]>`
     update webinar_registrants set status = 'removed', removed_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId} and status = 'registered'
@@ -78,7 +101,12 @@ export async function removeRegistrantRow(q: Queryable, workspaceId: string, id:
 }
 
 /** Records the first join only; undefined when the registrant had joined already. */
-export async function markJoined(q: Queryable, workspaceId: string, id: string, now: Date): Promise<RegistrantRow | undefined> {
+export async function markJoined(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<RegistrantRow | undefined> {
   const [row] = await query(q)<RegistrantRow[]>`
     update webinar_registrants set joined_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId} and joined_at is null
@@ -88,6 +116,8 @@ export async function markJoined(q: Queryable, workspaceId: string, id: string, 
 
 /** Whether the address is on the workspace's suppression list (unsubscribed, bounced, do-not-contact, deleted). */
 export async function isSuppressed(q: Queryable, workspaceId: string, emailHash: string): Promise<boolean> {
-  const rows = await query(q)`select 1 from lead_suppressions where workspace_id = ${workspaceId} and email_hash = ${emailHash}`;
+  const rows = await query(
+    q,
+  )`select 1 from lead_suppressions where workspace_id = ${workspaceId} and email_hash = ${emailHash}`;
   return rows.length > 0;
 }

@@ -12,12 +12,23 @@ function csrfCookie(ctx: HandlerContext, publicId: string, nonce: string): strin
   return `${CSRF_COOKIE}=${nonce}; Path=/webinars/${publicId}/register; HttpOnly; SameSite=Strict; Max-Age=7200${secure}`;
 }
 
-export async function handle(input: WebinarRegistrationPageInput, ctx: HandlerContext): Promise<WebinarRegistrationPageOutput> {
+export async function handle(
+  input: WebinarRegistrationPageInput,
+  ctx: HandlerContext,
+): Promise<WebinarRegistrationPageOutput> {
   const w = await findWebinarByPublicId(ctx.deps.db.sql, input.path.public_id);
   if (!w) return { status: 404, body: notFoundPage(inSandbox(ctx)) };
   const closed = closedBecause(w, ctx.deps.clock.now());
   if (closed) return { status: 200, body: outcomePages[closed](w, inSandbox(ctx)) };
   // The cookie is sent again with the same nonce: that keeps every open tab's form valid and renews its age.
-  const { nonce, token } = issueCsrf(ctx.deps.auth.apiKeyPepper, w.public_id, cookieValue(input.headers.cookie, CSRF_COOKIE));
-  return { status: 200, body: registrationForm(w, token, inSandbox(ctx)), headers: { 'Set-Cookie': csrfCookie(ctx, w.public_id, nonce) } };
+  const { nonce, token } = issueCsrf(
+    ctx.deps.auth.apiKeyPepper,
+    w.public_id,
+    cookieValue(input.headers.cookie, CSRF_COOKIE),
+  );
+  return {
+    status: 200,
+    body: registrationForm(w, token, inSandbox(ctx)),
+    headers: { 'Set-Cookie': csrfCookie(ctx, w.public_id, nonce) },
+  };
 }

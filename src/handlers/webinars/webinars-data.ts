@@ -38,7 +38,12 @@ const columns = (q: Queryable) => query(q)`
   id, workspace_id, public_id, title, description, start_at, duration_minutes, timezone, capacity, meeting_url,
   sender_connector_id, status, ical_sequence, created_by, created_at, updated_at, cancelled_at`;
 
-export async function insertWebinar(q: Queryable, workspaceId: string, ids: Ids, fields: WebinarFields & { publicId: string; createdBy: string | null; now: Date }): Promise<WebinarRow> {
+export async function insertWebinar(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  fields: WebinarFields & { publicId: string; createdBy: string | null; now: Date },
+): Promise<WebinarRow> {
   const [row] = await query(q)<WebinarRow[]>`
     insert into webinars (id, workspace_id, public_id, title, description, start_at, duration_minutes, timezone, capacity, meeting_url,
                           sender_connector_id, status, ical_sequence, created_by, created_at, updated_at)
@@ -48,7 +53,12 @@ export async function insertWebinar(q: Queryable, workspaceId: string, ids: Ids,
   return row;
 }
 
-export async function findWebinar(q: Queryable, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<WebinarRow | undefined> {
+export async function findWebinar(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<WebinarRow | undefined> {
   const sql = query(q);
   const [row] = await sql<WebinarRow[]>`
     select ${columns(q)} from webinars where id = ${id} and workspace_id = ${workspaceId} ${options.forUpdate ? sql`for update` : sql``}`;
@@ -56,14 +66,22 @@ export async function findWebinar(q: Queryable, workspaceId: string, id: string,
 }
 
 /** The public registration page's lookup: the public id is the only thing its URL carries. */
-export async function findWebinarByPublicId(q: Queryable, publicId: string, options: { forUpdate?: boolean } = {}): Promise<WebinarRow | undefined> {
+export async function findWebinarByPublicId(
+  q: Queryable,
+  publicId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<WebinarRow | undefined> {
   const sql = query(q);
   const [row] = await sql<WebinarRow[]>`
     select ${columns(q)} from webinars where public_id = ${publicId} ${options.forUpdate ? sql`for update` : sql``}`;
   return row;
 }
 
-export function listWebinarRows(q: Queryable, workspaceId: string, page: { statuses: WebinarStatus[]; before?: PageBound; limit: number }): Promise<WebinarRow[]> {
+export function listWebinarRows(
+  q: Queryable,
+  workspaceId: string,
+  page: { statuses: WebinarStatus[]; before?: PageBound; limit: number },
+): Promise<WebinarRow[]> {
   const sql = query(q);
   return sql<WebinarRow[]>`
     select ${columns(q)} from webinars
@@ -75,7 +93,13 @@ export function listWebinarRows(q: Queryable, workspaceId: string, page: { statu
 }
 
 /** Replaces the editable fields; a change the invitation shows bumps its SEQUENCE. */
-export async function updateWebinarFields(q: Queryable, workspaceId: string, id: string, fields: WebinarFields, change: { invitationChanged: boolean; now: Date }): Promise<WebinarRow> {
+export async function updateWebinarFields(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: WebinarFields,
+  change: { invitationChanged: boolean; now: Date },
+): Promise<WebinarRow> {
   const sql = query(q);
   const [row] = await sql<WebinarRow[]>`
     update webinars set title = ${fields.title}, description = ${fields.description}, start_at = ${fields.start_at},
@@ -88,7 +112,12 @@ export async function updateWebinarFields(q: Queryable, workspaceId: string, id:
 }
 
 /** Cancels a scheduled webinar (its invitation's SEQUENCE grows, as RFC 5546 wants for a CANCEL); undefined when it was not scheduled. */
-export async function cancelWebinarRow(q: Queryable, workspaceId: string, id: string, now: Date): Promise<WebinarRow | undefined> {
+export async function cancelWebinarRow(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<WebinarRow | undefined> {
   const [row] = await query(q)<WebinarRow[]>`
     update webinars set status = 'cancelled', cancelled_at = ${now}, updated_at = ${now}, ical_sequence = ical_sequence + 1
     where id = ${id} and workspace_id = ${workspaceId} and status = 'scheduled'
@@ -97,7 +126,11 @@ export async function cancelWebinarRow(q: Queryable, workspaceId: string, id: st
 }
 
 /** Counted from the registrants themselves, so the numbers cannot drift from what happened. */
-export async function webinarCounts(q: Queryable, workspaceId: string, ids: string[]): Promise<Map<string, WebinarCounts>> {
+export async function webinarCounts(
+  q: Queryable,
+  workspaceId: string,
+  ids: string[],
+): Promise<Map<string, WebinarCounts>> {
   const sql = query(q);
   const rows = await sql<Array<WebinarCounts & { webinar_id: string }>>`
     select webinar_id, count(*) filter (where status = 'registered')::int as registered,

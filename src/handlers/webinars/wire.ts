@@ -8,7 +8,8 @@ import { signJoin } from './tokens.ts';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const base = (deps: Deps) => deps.config.publicBaseUrl.replace(/\/$/, '');
 
-export const registrationUrl = (deps: Deps, w: Pick<WebinarRow, 'public_id'>) => `${base(deps)}/webinars/${w.public_id}/register`;
+export const registrationUrl = (deps: Deps, w: Pick<WebinarRow, 'public_id'>) =>
+  `${base(deps)}/webinars/${w.public_id}/register`;
 
 export const joinUrl = (deps: Deps, r: Pick<RegistrantRow, 'workspace_id' | 'id'>) =>
   `${base(deps)}/webinars/join/${signJoin(deps.auth.apiKeyPepper, { workspaceId: r.workspace_id, registrantId: r.id })}`;
@@ -38,14 +39,29 @@ export const webinarBody = ({ row: w, counts, mail, registrationUrl: url }: Webi
   invitation_sequence: w.ical_sequence,
   registered: counts.registered,
   joined: counts.joined,
-  mail: { queued: mail.scheduled, sending: mail.sending, sent: mail.sent, failed: mail.failed, skipped: mail.skipped, uncertain: mail.uncertain },
+  mail: {
+    queued: mail.scheduled,
+    sending: mail.sending,
+    sent: mail.sent,
+    failed: mail.failed,
+    skipped: mail.skipped,
+    uncertain: mail.uncertain,
+  },
   created_at: w.created_at.toISOString(),
   updated_at: w.updated_at.toISOString(),
   cancelled_at: iso(w.cancelled_at),
 });
 
 /** What events carry: the webinar without its description. */
-export const webinarEventData = (w: WebinarRow) => ({ id: w.id, status: w.status, title: w.title, start_at: w.start_at.toISOString(), duration_minutes: w.duration_minutes, timezone: w.timezone, invitation_sequence: w.ical_sequence });
+export const webinarEventData = (w: WebinarRow) => ({
+  id: w.id,
+  status: w.status,
+  title: w.title,
+  start_at: w.start_at.toISOString(),
+  duration_minutes: w.duration_minutes,
+  timezone: w.timezone,
+  invitation_sequence: w.ical_sequence,
+});
 
 const mailBody = (m: RegistrantMailRow) => ({
   kind: m.kind,
@@ -75,4 +91,11 @@ export const registrantBody = (r: RegistrantRow, mail: RegistrantMailRow[]) => (
   mail: mail.filter((m) => m.registrant_id === r.id).map(mailBody),
 });
 
-export const registrantEventData = (r: RegistrantRow) => ({ id: r.id, webinar_id: r.webinar_id, lead_id: r.lead_id, status: r.status, source: r.source, joined_at: iso(r.joined_at) });
+export const registrantEventData = (r: RegistrantRow) => ({
+  id: r.id,
+  webinar_id: r.webinar_id,
+  lead_id: r.lead_id,
+  status: r.status,
+  source: r.source,
+  joined_at: iso(r.joined_at),
+});

@@ -21,7 +21,9 @@ export const outputDir = fileURLToPath(new URL('../../../test-output/admin/', im
 
 export function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium is not installed at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
+    throw new Error(
+      `Chromium is not installed at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`,
+    );
   }
   return chromium.launch({ executablePath: chromiumPath, args: flags });
 }
@@ -35,7 +37,12 @@ export interface AdminPage {
 
 /** A fresh browser context (its own sessionStorage) with one page, watched for problems. */
 export async function openPage(browser: Browser, baseUrl: string): Promise<AdminPage> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'UTC' });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -47,7 +54,9 @@ export async function openPage(browser: Browser, baseUrl: string): Promise<Admin
   await page.exposeFunction('__reportCspViolation', (text: string) => problems.push(`csp: ${text}`));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __reportCspViolation(t: string): void }).__reportCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
+      (window as unknown as { __reportCspViolation(t: string): void }).__reportCspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`,
+      );
     });
   });
   return { page, context, problems };
@@ -58,7 +67,10 @@ export async function openPage(browser: Browser, baseUrl: string): Promise<Admin
  * "Failed to load resource". Tests that provoke a 401/403 on purpose pass the statuses they expect.
  */
 export function unexpectedProblems(problems: string[], expectedStatuses: number[] = []): string[] {
-  return problems.filter((p) => !expectedStatuses.some((s) => p.includes(`Failed to load resource: the server responded with a status of ${s}`)));
+  return problems.filter(
+    (p) =>
+      !expectedStatuses.some((s) => p.includes(`Failed to load resource: the server responded with a status of ${s}`)),
+  );
 }
 
 export function screenshotPath(name: string): string {

@@ -26,12 +26,19 @@ export function oneStep(connectorId: string, name: string): Record<string, unkno
     sender_connector_id: connectorId,
     schedule: { timezone: 'UTC', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_hour: 0, end_hour: 24 },
     daily_limit: 500,
-    steps: [{ subject: 'Hi {{first_name}}', body: 'Hello {{first_name | "there"}},\n\nWe make **engines** that compute.' }],
+    steps: [
+      { subject: 'Hi {{first_name}}', body: 'Hello {{first_name | "there"}},\n\nWe make **engines** that compute.' },
+    ],
   };
 }
 
 /** Creates a sequence and submits it; returns it pending approval, with its approval_url. */
-export async function pendingSequence(t: TestApp, ws: SendingWorkspace, name: string, body = oneStep(ws.connector.id, name)): Promise<any> {
+export async function pendingSequence(
+  t: TestApp,
+  ws: SendingWorkspace,
+  name: string,
+  body = oneStep(ws.connector.id, name),
+): Promise<any> {
   const token = ws.owner.token;
   const seq = await ok(t.request('/api/v1/sequences', { method: 'POST', token, json: body }), 201);
   const submitted = await ok(t.request(`/api/v1/sequences/${seq.id}/submit`, { method: 'POST', token }));

@@ -19,7 +19,16 @@ let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 
 beforeAll(async () => {
   [site, llm] = await Promise.all([startSite(), startFakeLlm()]);
-  ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', env: { ...agentEnv, LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: llm.apiKey, LLM_MODEL: 'fake-4o', LLM_TIMEOUT_MS: '800' } }));
+  ({ app: t, server } = await listenOnReservedPort({
+    jobs: 'work',
+    env: {
+      ...agentEnv,
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_API_KEY: llm.apiKey,
+      LLM_MODEL: 'fake-4o',
+      LLM_TIMEOUT_MS: '800',
+    },
+  }));
   owner = await t.signup();
   await ingestSite(t, owner.token, site.url);
 });
@@ -30,11 +39,21 @@ afterAll(async () => {
   await llm?.close();
 });
 
-type Creative = { headline: string; primary_text: string; description?: string; link_url: string; call_to_action: string };
+type Creative = {
+  headline: string;
+  primary_text: string;
+  description?: string;
+  link_url: string;
+  call_to_action: string;
+};
 
 async function generate(count: number): Promise<Run & { output: { creatives: Creative[] } }> {
-  const res = t.request('/api/v1/ad-creatives/generate', { method: 'POST', token: owner.token, json: { goal: 'reusable rocket launches for small teams', count, call_to_action: 'SIGN_UP' } });
-  const run = await follow(t, owner.token, ((await json(res, 202)) as { id: string }).id);
+  const res = t.request('/api/v1/ad-creatives/generate', {
+    method: 'POST',
+    token: owner.token,
+    json: { goal: 'reusable rocket launches for small teams', count, call_to_action: 'SIGN_UP' },
+  });
+  const run = await follow(t, owner.token, (await json<{ id: string }>(res, 202)).id);
   expect(run.status, JSON.stringify(run.error)).toBe('succeeded');
   return run as Run & { output: { creatives: Creative[] } };
 }
@@ -56,20 +75,38 @@ describe('the ad-copy model writer', () => {
     }
   });
 
-  it.each([['malformed', 'malformed_output'], ['rate_limited', 'rate_limited'], ['slow', 'timeout']] as Array<[FakeLlmMode, string]>)(
+  it.each([
+    ['malformed', 'malformed_output'],
+    ['rate_limited', 'rate_limited'],
+    ['slow', 'timeout'],
+  ] as Array<[FakeLlmMode, string]>)(
     'falls back to the template writer when the model answers %s, and says so',
     async (mode, reason) => {
       llm.setMode(mode);
       const run = await generate(1);
-      expect(run.notes[0]).toBe(`The model writer failed (${reason}); the grounded template writer wrote the creatives instead.`);
+      expect(run.notes[0]).toBe(
+        `The model writer failed (${reason}); the grounded template writer wrote the creatives instead.`,
+      );
       expect(run.output.creatives[0].headline).not.toMatch(/^Model ad/);
     },
   );
 
   it.each([
-    ['a figure the knowledge does not state', { headline: 'Launch for 40% less', primary_text: 'Small teams launch with us.' }, /states a figure the knowledge does not/],
-    ['a headline past 40 characters', { headline: 'A headline that is far too long for Meta to accept', primary_text: 'Small teams launch with us.' }, /must have 1 to 40 characters/],
-    ['a link in the text', { headline: 'Launch with us', primary_text: 'Book at https://rockets.example.com now.' }, /one line without links/],
+    [
+      'a figure the knowledge does not state',
+      { headline: 'Launch for 40% less', primary_text: 'Small teams launch with us.' },
+      /states a figure the knowledge does not/,
+    ],
+    [
+      'a headline past 40 characters',
+      { headline: 'A headline that is far too long for Meta to accept', primary_text: 'Small teams launch with us.' },
+      /must have 1 to 40 characters/,
+    ],
+    [
+      'a link in the text',
+      { headline: 'Launch with us', primary_text: 'Book at https://rockets.example.com now.' },
+      /one line without links/,
+    ],
   ])('falls back when the model writes %s', async (_what, texts, why) => {
     llm.setMode('ok');
     const sent = llm.requests.length;
@@ -84,7 +121,9 @@ describe('the ad-copy model writer', () => {
       expect(run.output.creatives[0].headline).not.toBe(texts.headline);
       const passages = [{ chunk_id: id, url, title: null, text: 'Small teams launch with us.' }];
       const config = { baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: 'fake-4o', timeoutMs: 800 };
-      await expect(writeAdCopyWithModel(config, { goal: 'launches', count: 1, passages, callToAction: 'LEARN_MORE' })).rejects.toThrow(why);
+      await expect(
+        writeAdCopyWithModel(config, { goal: 'launches', count: 1, passages, callToAction: 'LEARN_MORE' }),
+      ).rejects.toThrow(why);
     } finally {
       llm.setMode('ok');
     }

@@ -5,7 +5,13 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignupResult, TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from '../../admin/helpers/browser.ts';
+import {
+  launchBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+} from '../../admin/helpers/browser.ts';
 import { syncAdCampaign } from '../../../src/handlers/ads/sync.ts';
 import { startFakeGraph, type FakeGraph } from './fake-graph.ts';
 import { campaignBody, confirmOf, connectMeta, json, runLaunchJob } from './ad-fixtures.ts';
@@ -19,8 +25,22 @@ afterAll(async () => {
 });
 
 async function launchedCampaign(t: TestApp, owner: SignupResult, connectorId: string): Promise<string> {
-  const draft = await json(t.request('/api/v1/ad-campaigns', { method: 'POST', token: owner.token, json: campaignBody(connectorId, { name: 'Spring launch' }) }), 201);
-  await json(t.request(`/api/v1/ad-campaigns/${draft.id}/launch`, { method: 'POST', token: owner.token, json: confirmOf(draft) }), 202);
+  const draft = await json(
+    t.request('/api/v1/ad-campaigns', {
+      method: 'POST',
+      token: owner.token,
+      json: campaignBody(connectorId, { name: 'Spring launch' }),
+    }),
+    201,
+  );
+  await json(
+    t.request(`/api/v1/ad-campaigns/${draft.id}/launch`, {
+      method: 'POST',
+      token: owner.token,
+      json: confirmOf(draft),
+    }),
+    202,
+  );
   await runLaunchJob(t, owner.workspaceId, draft.id);
   return draft.id;
 }
@@ -49,9 +69,12 @@ describe('admin panel: an ad campaign in live mode', () => {
     await graph?.close();
   });
 
-  it('shows a disapproved campaign with its status and Meta\'s reason', async () => {
+  it("shows a disapproved campaign with its status and Meta's reason", async () => {
     const owner = await t.signup();
-    const started = await json(t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'meta_ads' } }), 201);
+    const started = await json(
+      t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'meta_ads' } }),
+      201,
+    );
     expect((await fetch(await graph.consent(started.authorization_url))).status).toBe(200);
     const id = await launchedCampaign(t, owner, started.id);
     graph.review({ disapprove: 'Your ad uses before-and-after images.' });
@@ -59,7 +82,10 @@ describe('admin panel: an ad campaign in live mode', () => {
     const admin = await openCampaign(server.url, owner, id);
     const details = admin.page.getByRole('definition').first();
     await expect(details.textContent()).resolves.toContain('Disapproved');
-    await admin.page.getByRole('alert').filter({ hasText: 'Disapproved by Meta: Your ad uses before-and-after images.' }).waitFor();
+    await admin.page
+      .getByRole('alert')
+      .filter({ hasText: 'Disapproved by Meta: Your ad uses before-and-after images.' })
+      .waitFor();
     expect(await admin.page.getByText('Sandbox', { exact: true }).count()).toBe(0);
     await admin.page.screenshot({ path: screenshotPath('ad-campaign-disapproved'), fullPage: true });
     expect(unexpectedProblems(admin.problems)).toEqual([]);
@@ -83,7 +109,10 @@ describe('admin panel: an ad campaign in sandbox mode', () => {
     const connector = await connectMeta(t, owner.token);
     const id = await launchedCampaign(t, owner, connector.id);
     const admin = await openCampaign(server.url, owner, id);
-    await admin.page.getByRole('status').filter({ hasText: 'Sandbox: nothing was created at Meta and no ads are delivered' }).waitFor();
+    await admin.page
+      .getByRole('status')
+      .filter({ hasText: 'Sandbox: nothing was created at Meta and no ads are delivered' })
+      .waitFor();
     await expect(admin.page.getByRole('definition').first().textContent()).resolves.toMatch(/Active.*Sandbox/);
     await admin.page.screenshot({ path: screenshotPath('ad-campaign-sandbox'), fullPage: true });
     expect(unexpectedProblems(admin.problems)).toEqual([]);

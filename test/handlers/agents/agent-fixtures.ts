@@ -4,7 +4,11 @@ import { expect } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { json } from '../sequences/sequence-fixtures.ts';
 
-export const agentEnv = { OUTBOUND_ALLOW_PRIVATE: 'true', KNOWLEDGE_CRAWL_DELAY_MS: '0', KNOWLEDGE_PAGE_TIMEOUT_MS: '3000' };
+export const agentEnv = {
+  OUTBOUND_ALLOW_PRIVATE: 'true',
+  KNOWLEDGE_CRAWL_DELAY_MS: '0',
+  KNOWLEDGE_PAGE_TIMEOUT_MS: '3000',
+};
 
 export const brief = {
   goal: 'Sell reusable rocket launches to satellite teams',
@@ -15,7 +19,13 @@ export const brief = {
 export interface Run {
   id: string;
   status: string;
-  required_action: { type: string; url: string; message: string; resource: { type: string; id: string }; expires_at: string } | null;
+  required_action: {
+    type: string;
+    url: string;
+    message: string;
+    resource: { type: string; id: string };
+    expires_at: string;
+  } | null;
   output: { resources: Array<{ type: string; id: string }> } | null;
   steps: Array<{ name: string; status: string }>;
   notes: string[];
@@ -24,18 +34,32 @@ export interface Run {
 
 /** Ingests the site (a few pages) and waits for the source to be ready; returns its id. */
 export async function ingestSite(t: TestApp, token: string, siteUrl: string): Promise<string> {
-  let op = await json(t.request('/api/v1/knowledge/sources', { method: 'POST', token, json: { url: `${siteUrl}/`, max_pages: 4 } }), 202);
-  while (!['succeeded', 'failed', 'cancelled'].includes(op.status)) op = await json(t.request(`/api/v1/operations/${op.id}?wait_seconds=20`, { token }));
+  let op = await json(
+    t.request('/api/v1/knowledge/sources', { method: 'POST', token, json: { url: `${siteUrl}/`, max_pages: 4 } }),
+    202,
+  );
+  while (!['succeeded', 'failed', 'cancelled'].includes(op.status))
+    op = await json(t.request(`/api/v1/operations/${op.id}?wait_seconds=20`, { token }));
   expect(op.status, JSON.stringify(op.error)).toBe('succeeded');
   return op.resource.id;
 }
 
-export function runAgent(t: TestApp, token: string, input: Record<string, unknown>, agent = 'email-sequence-generator'): Promise<Run> {
+export function runAgent(
+  t: TestApp,
+  token: string,
+  input: Record<string, unknown>,
+  agent = 'email-sequence-generator',
+): Promise<Run> {
   return json<Run>(t.request(`/api/v1/agents/${agent}/runs`, { method: 'POST', token, json: { input } }), 202);
 }
 
 /** Follows the run until `until(run)` holds or it ends; fails the test on a timeout of ~60 s. */
-export async function follow(t: TestApp, token: string, runId: string, until: (run: Run) => boolean = () => false): Promise<Run> {
+export async function follow(
+  t: TestApp,
+  token: string,
+  runId: string,
+  until: (run: Run) => boolean = () => false,
+): Promise<Run> {
   for (let i = 0; i < 30; i++) {
     const run = await json<Run>(t.request(`/api/v1/agent-runs/${runId}?wait_seconds=2`, { token }));
     if (until(run) || ['succeeded', 'failed', 'cancelled'].includes(run.status)) return run;

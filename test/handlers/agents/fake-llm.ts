@@ -65,7 +65,12 @@ export interface FakeLlm {
 
 const CREATED = 1_700_000_000;
 
-function openAiError(res: ServerResponse, status: number, error: { message: string; type: string; code: string | null }, headers: Record<string, string> = {}) {
+function openAiError(
+  res: ServerResponse,
+  status: number,
+  error: { message: string; type: string; code: string | null },
+  headers: Record<string, string> = {},
+) {
   send(res, status, { error: { message: error.message, type: error.type, param: null, code: error.code } }, headers);
 }
 
@@ -84,9 +89,11 @@ function parseChatRequest(text: string): { problem: string } | { body: ChatReque
   } catch {
     return { problem: 'We could not parse the JSON body of your request.' };
   }
-  if (body === null || typeof body !== 'object') return { problem: 'We could not parse the JSON body of your request.' };
+  if (body === null || typeof body !== 'object')
+    return { problem: 'We could not parse the JSON body of your request.' };
   if (typeof body.model !== 'string' || !body.model) return { problem: 'you must provide a model parameter' };
-  if (!Array.isArray(body.messages) || body.messages.length === 0) return { problem: "Missing required parameter: 'messages'." };
+  if (!Array.isArray(body.messages) || body.messages.length === 0)
+    return { problem: "Missing required parameter: 'messages'." };
   if (body.messages.some((m) => typeof m?.role !== 'string' || typeof m.content !== 'string')) {
     return { problem: "Invalid value for 'messages': each message needs a role and text content." };
   }
@@ -97,7 +104,10 @@ function parseChatRequest(text: string): { problem: string } | { body: ChatReque
 function passageSentences(user: string): Array<{ id: string; url: string; title: string; sentence: string }> {
   return user.split(/\n\n(?=\[\d+\] chunk_id:)/).flatMap((block) => {
     const id = /chunk_id:\s*(\S+)/.exec(block)?.[1];
-    const text = block.split('\n').filter((line) => !/^(\[\d+\] chunk_id|url|title|heading):/.test(line)).join(' ');
+    const text = block
+      .split('\n')
+      .filter((line) => !/^(\[\d+\] chunk_id|url|title|heading):/.test(line))
+      .join(' ');
     const sentence = /[A-Z][^.!?]{20,300}[.!?](?=\s|$)/.exec(text)?.[0];
     const url = /^url:\s*(\S+)$/m.exec(block)?.[1] ?? '';
     return id && sentence ? [{ id, url, title: /^title:\s*(.*)$/m.exec(block)?.[1].trim() ?? id, sentence }] : [];
@@ -112,9 +122,18 @@ function blogContent(body: ChatRequest, user: string) {
   const found = passageSentences(user);
   const sections = Array.from({ length: count }, (_, i) => {
     const p = found[i % Math.max(found.length, 1)];
-    return { heading: `Part ${i + 1}: ${p?.title ?? 'Notes'}`.slice(0, 100), body: `In short: ${p?.sentence ?? 'nothing was found in the passages.'}`, source_chunk_ids: p ? [p.id] : [] };
+    return {
+      heading: `Part ${i + 1}: ${p?.title ?? 'Notes'}`.slice(0, 100),
+      body: `In short: ${p?.sentence ?? 'nothing was found in the passages.'}`,
+      source_chunk_ids: p ? [p.id] : [],
+    };
   });
-  return { title: `A model's guide to ${topic}`, meta_description: `What the passages say about ${topic}.`.slice(0, 160), introduction: `This post gathers what the passages say about ${topic}.`, sections };
+  return {
+    title: `A model's guide to ${topic}`,
+    meta_description: `What the passages say about ${topic}.`.slice(0, 160),
+    introduction: `This post gathers what the passages say about ${topic}.`,
+    sections,
+  };
 }
 
 /** Ad creatives (json_schema `ad_creatives`): ad i quotes passage i's first sentence (cut at a word to 125 characters). */
@@ -125,16 +144,32 @@ function adContent(body: ChatRequest, user: string) {
   const cut = (text: string, max: number) => (text.length <= max ? text : text.slice(0, text.lastIndexOf(' ', max)));
   const creatives = Array.from({ length: count }, (_, i) => {
     const p = found[i % Math.max(found.length, 1)];
-    return { headline: `Model ad ${i + 1}`, primary_text: cut(p?.sentence ?? 'Nothing found.', 125), description: '', link_url: p?.url ?? '', source_chunk_ids: p ? [p.id] : [] };
+    return {
+      headline: `Model ad ${i + 1}`,
+      primary_text: cut(p?.sentence ?? 'Nothing found.', 125),
+      description: '',
+      link_url: p?.url ?? '',
+      source_chunk_ids: p ? [p.id] : [],
+    };
   });
   return { creatives };
 }
 
 /** A different ask in each step: the draft checks refuse a sentence used twice in a sequence. */
-const ASKS = ['Would a quick call next week be useful?', 'Could we find a few minutes to talk?', 'Is a short call worth it?', 'Shall I send a few times for a call?', 'Would a call help your team?', 'Is this worth a reply?'];
+const ASKS = [
+  'Would a quick call next week be useful?',
+  'Could we find a few minutes to talk?',
+  'Is a short call worth it?',
+  'Shall I send a few times for a call?',
+  'Would a call help your team?',
+  'Is this worth a reply?',
+];
 
 function okContent(body: ChatRequest) {
-  const user = body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  const user = body.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n');
   if (body.response_format?.json_schema?.name === 'blog_post') return blogContent(body, user);
   if (body.response_format?.json_schema?.name === 'ad_creatives') return adContent(body, user);
   const ids = [...user.matchAll(/chunk_id:\s*(\S+)/g)].map((m) => m[1]);
@@ -162,7 +197,14 @@ function completion(n: number, model: string, message: Record<string, unknown>, 
     object: 'chat.completion',
     created: CREATED,
     model,
-    choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, logprobs: null, finish_reason: finishReason }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', refusal: null, ...message },
+        logprobs: null,
+        finish_reason: finishReason,
+      },
+    ],
     usage: { prompt_tokens: 100, completion_tokens: 100, total_tokens: 200 },
   };
 }
@@ -181,18 +223,42 @@ export async function startFakeLlm(options: { apiKey?: string } = {}): Promise<F
 
   const answer = (res: ServerResponse, body: ChatRequest) => {
     const n = requests.length;
-    const content = (value: unknown) => completion(n, body.model, { content: typeof value === 'string' ? value : JSON.stringify(value) });
+    const content = (value: unknown) =>
+      completion(n, body.model, { content: typeof value === 'string' ? value : JSON.stringify(value) });
     switch (mode) {
-      case 'ok': return send(res, 200, content(okContent(body)));
-      case 'fixed': return send(res, 200, content(fixed));
-      case 'malformed': return send(res, 200, content('{not json'));
-      case 'wrong_shape': return send(res, 200, content({ emails: [{ title: 'Hello', text: 'A note' }] }));
-      case 'refusal': return send(res, 200, completion(n, body.model, { content: null, refusal: "I'm sorry, but I can't help with that request." }));
-      case 'slow': return; // held: close() ends the connection
+      case 'ok':
+        return send(res, 200, content(okContent(body)));
+      case 'fixed':
+        return send(res, 200, content(fixed));
+      case 'malformed':
+        return send(res, 200, content('{not json'));
+      case 'wrong_shape':
+        return send(res, 200, content({ emails: [{ title: 'Hello', text: 'A note' }] }));
+      case 'refusal':
+        return send(
+          res,
+          200,
+          completion(n, body.model, { content: null, refusal: "I'm sorry, but I can't help with that request." }),
+        );
+      case 'slow':
+        return; // held: close() ends the connection
       case 'rate_limited':
-        return openAiError(res, 429, { message: `Rate limit reached for ${body.model} on requests per min (RPM): Limit 3, Used 3, Requested 1.`, type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after': '20' });
+        return openAiError(
+          res,
+          429,
+          {
+            message: `Rate limit reached for ${body.model} on requests per min (RPM): Limit 3, Used 3, Requested 1.`,
+            type: 'requests',
+            code: 'rate_limit_exceeded',
+          },
+          { 'retry-after': '20' },
+        );
       case 'server_error':
-        return openAiError(res, 500, { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', code: null });
+        return openAiError(res, 500, {
+          message: 'The server had an error while processing your request. Sorry about that!',
+          type: 'server_error',
+          code: null,
+        });
     }
   };
 
@@ -202,15 +268,22 @@ export async function startFakeLlm(options: { apiKey?: string } = {}): Promise<F
     const recorded: FakeLlmRequest = { method: req.method ?? '', path, headers: req.headers, text, body: undefined };
     requests.push(recorded);
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-      return openAiError(res, 404, { message: `Invalid URL (${req.method} ${path})`, type: 'invalid_request_error', code: null });
+      return openAiError(res, 404, {
+        message: `Invalid URL (${req.method} ${path})`,
+        type: 'invalid_request_error',
+        code: null,
+      });
     }
     const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (given !== apiKey) {
-      const message = given ? `Incorrect API key provided: ${masked(given)}. You can find your API key at https://platform.openai.com/account/api-keys.` : "You didn't provide an API key.";
+      const message = given
+        ? `Incorrect API key provided: ${masked(given)}. You can find your API key at https://platform.openai.com/account/api-keys.`
+        : "You didn't provide an API key.";
       return openAiError(res, 401, { message, type: 'invalid_request_error', code: given ? 'invalid_api_key' : null });
     }
     const parsed = parseChatRequest(text);
-    if ('problem' in parsed) return openAiError(res, 400, { message: parsed.problem, type: 'invalid_request_error', code: null });
+    if ('problem' in parsed)
+      return openAiError(res, 400, { message: parsed.problem, type: 'invalid_request_error', code: null });
     recorded.body = parsed.body;
     answer(res, parsed.body);
   });

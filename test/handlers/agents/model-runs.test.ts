@@ -18,7 +18,16 @@ let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 
 beforeAll(async () => {
   [site, llm] = await Promise.all([startSite(), startFakeLlm()]);
-  ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', env: { ...agentEnv, LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: llm.apiKey, LLM_MODEL: 'fake-4o', LLM_TIMEOUT_MS: '800' } }));
+  ({ app: t, server } = await listenOnReservedPort({
+    jobs: 'work',
+    env: {
+      ...agentEnv,
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_API_KEY: llm.apiKey,
+      LLM_MODEL: 'fake-4o',
+      LLM_TIMEOUT_MS: '800',
+    },
+  }));
   ws = await readyWorkspace(t);
   await ingestSite(t, ws.owner.token, site.url);
 });
@@ -32,11 +41,14 @@ async function draftOf(runId: string) {
   const run = await follow(t, ws.owner.token, runId, waiting);
   expect(run.status, JSON.stringify(run.error)).toBe('requires_action');
   const seq = await json(t.request(`/api/v1/sequences/${run.output?.resources[0].id}`, { token: ws.owner.token }));
-  return { run, steps: seq.steps as Array<{ subject: string; body: string; sources: Array<{ chunk_id: string; url: string }> }> };
+  return {
+    run,
+    steps: seq.steps as Array<{ subject: string; body: string; sources: Array<{ chunk_id: string; url: string }> }>,
+  };
 }
 
 describe('the model writer', () => {
-  it('writes the draft from the model\'s structured answer, grounded in the passages it was sent', async () => {
+  it("writes the draft from the model's structured answer, grounded in the passages it was sent", async () => {
     llm.setMode('ok');
     const sent = llm.requests.length;
     const { run, steps } = await draftOf((await runAgent(t, ws.owner.token, brief)).id);
@@ -57,23 +69,39 @@ describe('the model writer', () => {
     ['server_error', 'http_error'],
     ['slow', 'timeout'],
   ];
-  it.each(failures)('falls back to the template writer when the model answers %s, and says so', async (mode, reason) => {
-    llm.setMode(mode);
-    const { run, steps } = await draftOf((await runAgent(t, ws.owner.token, { ...brief, steps: 2 })).id);
-    expect(run.notes).toContain(`The model writer failed (${reason}); the grounded template writer wrote it instead.`);
-    expect(steps[0].body).toContain('{{first_name | "there"}}');
-    expect(steps[0].subject).not.toMatch(/of 2\)$/);
-  });
+  it.each(failures)(
+    'falls back to the template writer when the model answers %s, and says so',
+    async (mode, reason) => {
+      llm.setMode(mode);
+      const { run, steps } = await draftOf((await runAgent(t, ws.owner.token, { ...brief, steps: 2 })).id);
+      expect(run.notes).toContain(
+        `The model writer failed (${reason}); the grounded template writer wrote it instead.`,
+      );
+      expect(steps[0].body).toContain('{{first_name | "there"}}');
+      expect(steps[0].subject).not.toMatch(/of 2\)$/);
+    },
+  );
 
-  it('falls back when the model\'s draft claims a figure the knowledge does not have', async () => {
+  it("falls back when the model's draft claims a figure the knowledge does not have", async () => {
     llm.setMode('ok');
     // The passages retrieval hands the model for this brief (the same for every run on the same knowledge).
     const user = llm.requests.find((r) => r.body)?.body?.messages.find((m) => m.role === 'user')?.content ?? '';
     const ids = [...user.matchAll(/chunk_id:\s*(\S+)/g)].map((m) => m[1]);
-    llm.answerWith({ steps: [{ subject: 'Save 73% on launches', body: 'Hi {{first_name | "there"}},\n\nTeams save 73% with us.\n\nTalk soon?', wait_days: 0, source_chunk_ids: [ids[0]] }] });
+    llm.answerWith({
+      steps: [
+        {
+          subject: 'Save 73% on launches',
+          body: 'Hi {{first_name | "there"}},\n\nTeams save 73% with us.\n\nTalk soon?',
+          wait_days: 0,
+          source_chunk_ids: [ids[0]],
+        },
+      ],
+    });
     try {
       const { run } = await draftOf((await runAgent(t, ws.owner.token, { ...brief, steps: 1 })).id);
-      expect(run.notes.join(' ')).toMatch(/The model's draft failed the checks \(step 1: The figure "73%" is not in the workspace's knowledge/);
+      expect(run.notes.join(' ')).toMatch(
+        /The model's draft failed the checks \(step 1: The figure "73%" is not in the workspace's knowledge/,
+      );
     } finally {
       llm.answerWith(undefined);
     }

@@ -11,8 +11,18 @@ const brief: WriterBrief = {
   call_to_action: 'a 20-minute call',
   steps: 3,
   passages: [
-    { chunk_id: 'chunk-routing', url: 'https://example.com/routing', title: 'Route planning', text: 'Routes are replanned every five minutes.' },
-    { chunk_id: 'chunk-pricing', url: 'https://example.com/pricing', title: 'Pricing', text: 'Plans start at 40 EUR per vehicle per month.' },
+    {
+      chunk_id: 'chunk-routing',
+      url: 'https://example.com/routing',
+      title: 'Route planning',
+      text: 'Routes are replanned every five minutes.',
+    },
+    {
+      chunk_id: 'chunk-pricing',
+      url: 'https://example.com/pricing',
+      title: 'Pricing',
+      text: 'Plans start at 40 EUR per vehicle per month.',
+    },
   ],
   variables: ['first_name', 'last_name', 'company', 'title'],
 };
@@ -39,7 +49,10 @@ beforeEach(() => {
 });
 
 async function failureOf(promise: Promise<unknown>): Promise<ModelWriterFailure> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ModelWriterFailure);
   return error as ModelWriterFailure;
 }
@@ -63,7 +76,10 @@ describe('writeWithModel', () => {
     expect(request.body?.temperature).toBe(0.2);
     expect(request.body?.response_format?.type).toBe('json_schema');
     expect(request.body?.response_format?.json_schema).toMatchObject({ name: 'email_sequence', strict: true });
-    expect(request.body?.response_format?.json_schema?.schema.properties?.steps).toMatchObject({ minItems: 3, maxItems: 3 });
+    expect(request.body?.response_format?.json_schema?.schema.properties?.steps).toMatchObject({
+      minItems: 3,
+      maxItems: 3,
+    });
     const [system, user] = request.body?.messages ?? [];
     expect(system.role).toBe('system');
     expect(system.content).toContain('ONLY');
@@ -81,7 +97,9 @@ describe('writeWithModel', () => {
   });
 
   it('accepts links to passage URLs and drops repeated citations', async () => {
-    llm.answerWith({ steps: [step({ body: 'See https://example.com/pricing.', source_chunk_ids: ['chunk-pricing', 'chunk-pricing'] })] });
+    llm.answerWith({
+      steps: [step({ body: 'See https://example.com/pricing.', source_chunk_ids: ['chunk-pricing', 'chunk-pricing'] })],
+    });
     const [only] = await writeWithModel(config, { ...brief, steps: 1 });
     expect(only.source_chunk_ids).toEqual(['chunk-pricing']);
   });
@@ -134,7 +152,9 @@ describe('writeWithModel failures', () => {
   });
 
   it('maps finish_reason content_filter to refused', async () => {
-    const filtered = { choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'content_filter' }] };
+    const filtered = {
+      choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'content_filter' }],
+    };
     const fetchFiltered: typeof fetch = async () => Response.json(filtered);
     const failure = await failureOf(writeWithModel(config, brief, { fetch: fetchFiltered }));
     expect(failure.reason).toBe('refused');
@@ -149,7 +169,10 @@ describe('writeWithModel failures', () => {
 describe('writeWithModel output checks', () => {
   it.each<[string, Record<string, unknown>]>([
     ['cites a chunk id not in the passages', { source_chunk_ids: ['chunk-invented'] }],
-    ['uses a variable that is not allowed', { body: 'Hi {{custom.plan | "friend"}}, routes are replanned every five minutes.' }],
+    [
+      'uses a variable that is not allowed',
+      { body: 'Hi {{custom.plan | "friend"}}, routes are replanned every five minutes.' },
+    ],
     ['uses a variable without a fallback', { body: 'Hi {{first_name}}, routes are replanned every five minutes.' }],
     ['leaves a placeholder in brackets', { body: 'Hi [First Name], routes are replanned every five minutes.' }],
     ['leaves a stray brace', { body: 'Hi {first_name}, routes are replanned every five minutes.' }],
@@ -183,13 +206,19 @@ describe('writeWithModel and the API key', () => {
     llm.setMode('slow');
     messages.push((await failureOf(writeWithModel({ ...config, timeoutMs: 200 }, brief))).message);
     const port = await freePort();
-    messages.push((await failureOf(writeWithModel({ ...config, baseUrl: `http://127.0.0.1:${port}/v1` }, brief))).message);
+    messages.push(
+      (await failureOf(writeWithModel({ ...config, baseUrl: `http://127.0.0.1:${port}/v1` }, brief))).message,
+    );
     expect(messages).toHaveLength(7);
     for (const message of messages) expect(message).not.toContain(config.apiKey);
   });
 
   it('redacts a key the endpoint echoes and cuts its error body short', async () => {
-    const echo: typeof fetch = async () => Response.json({ error: { message: `Key ${config.apiKey} is not valid here. ${'x'.repeat(1000)}` } }, { status: 403 });
+    const echo: typeof fetch = async () =>
+      Response.json(
+        { error: { message: `Key ${config.apiKey} is not valid here. ${'x'.repeat(1000)}` } },
+        { status: 403 },
+      );
     const failure = await failureOf(writeWithModel(config, brief, { fetch: echo }));
     expect(failure.reason).toBe('http_error');
     expect(failure.message).toContain('403');

@@ -60,7 +60,13 @@ describe('runs across restarts', () => {
       expect(sequences.data).toHaveLength(1);
 
       const seq = sequences.data[0];
-      await json(next.request(`/api/v1/sequences/${seq.id}/approve`, { method: 'POST', token: ws.owner.token, json: { revision: seq.revision } }));
+      await json(
+        next.request(`/api/v1/sequences/${seq.id}/approve`, {
+          method: 'POST',
+          token: ws.owner.token,
+          json: { revision: seq.revision },
+        }),
+      );
       expect((await follow(next, ws.owner.token, queued.id)).status).toBe('succeeded');
     } finally {
       await next.close();
@@ -73,7 +79,11 @@ describe('deadlines', () => {
   let server: { close(): Promise<void> };
   let now = new Date('2026-11-24T10:00:00Z');
   beforeAll(async () => {
-    ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', clock: { now: () => now }, env: { ...agentEnv, AGENT_APPROVAL_TIMEOUT_SECONDS: '3600', AGENT_AUTHORIZATION_TIMEOUT_SECONDS: '1800' } }));
+    ({ app: t, server } = await listenOnReservedPort({
+      jobs: 'work',
+      clock: { now: () => now },
+      env: { ...agentEnv, AGENT_APPROVAL_TIMEOUT_SECONDS: '3600', AGENT_AUTHORIZATION_TIMEOUT_SECONDS: '1800' },
+    }));
   });
   afterAll(async () => {
     await server?.close();
@@ -81,7 +91,12 @@ describe('deadlines', () => {
   });
 
   async function followChange(key: string, runId: string, from: Run): Promise<Run> {
-    return follow(t, key, runId, (r) => r.status !== from.status || r.required_action?.url !== from.required_action?.url);
+    return follow(
+      t,
+      key,
+      runId,
+      (r) => r.status !== from.status || r.required_action?.url !== from.required_action?.url,
+    );
   }
 
   it('fails a run nobody approved in time with approval_timeout, leaving the sequence pending', async () => {
@@ -94,13 +109,21 @@ describe('deadlines', () => {
     await sweep(t);
     const failed = await followChange(key, parked.id, parked);
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'approval_timeout' }, required_action: null });
-    expect((await json(t.request(`/api/v1/sequences/${parked.output?.resources[0].id}`, { token: key }))).status).toBe('pending_approval');
+    expect((await json(t.request(`/api/v1/sequences/${parked.output?.resources[0].id}`, { token: key }))).status).toBe(
+      'pending_approval',
+    );
   });
 
   it('renews an expired consent link while it waits, then fails with authorization_timeout', async () => {
     const owner = await t.signup();
     const { key } = await t.createKey(owner.token);
-    await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: key, json: { postal_address: '4 Quay, Port' } }));
+    await json(
+      t.request('/api/v1/workspace/settings', {
+        method: 'PATCH',
+        token: key,
+        json: { postal_address: '4 Quay, Port' },
+      }),
+    );
     const parked = await follow(t, key, (await runAgent(t, key, brief)).id, waiting);
     expect(parked.required_action?.type).toBe('connector_authorization');
     now = new Date(now.getTime() + 11 * 60_000);

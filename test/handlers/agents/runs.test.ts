@@ -37,7 +37,14 @@ describe('the email-sequence-generator', () => {
     expect(parked.status, JSON.stringify(parked.error)).toBe('requires_action');
     expect(parked.required_action).toMatchObject({ type: 'sequence_approval', resource: { type: 'email_sequence' } });
     expect(parked.required_action?.url).toContain('/admin/approvals?sequence=');
-    expect(parked.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'waiting']);
+    expect(parked.steps.map((s) => s.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+      'waiting',
+    ]);
     expect(parked.notes.join(' ')).toContain('template writer');
 
     const sequence = await json(t.request(`/api/v1/sequences/${sequenceOf(parked)}`, { token }));
@@ -51,7 +58,13 @@ describe('the email-sequence-generator', () => {
       for (const source of step.sources) expect(source.url.startsWith(site.url)).toBe(true);
     }
 
-    await json(t.request(`/api/v1/sequences/${sequence.id}/approve`, { method: 'POST', token, json: { revision: sequence.revision } }));
+    await json(
+      t.request(`/api/v1/sequences/${sequence.id}/approve`, {
+        method: 'POST',
+        token,
+        json: { revision: sequence.revision },
+      }),
+    );
     const done = await follow(t, token, started.id);
     expect(done.status).toBe('succeeded');
     expect(done.required_action).toBeNull();
@@ -66,7 +79,9 @@ describe('the email-sequence-generator', () => {
     // Someone else watches it park; the agent, told "queued", comes back only then: no change follows its call.
     await follow(t, ws.owner.token, started.id, waiting);
     const call = json<Run>(t.request(`/api/v1/agent-runs/${started.id}?wait_seconds=50`, { token: agent }));
-    const halfway = new Promise<string>((resolve) => setTimeout(() => resolve('no answer at half the wait'), 25_000).unref());
+    const halfway = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('no answer at half the wait'), 25_000).unref(),
+    );
     const answer = await Promise.race([call, halfway]);
     expect(answer).toMatchObject({ status: 'requires_action', required_action: { type: 'sequence_approval' } });
   });
@@ -75,7 +90,12 @@ describe('the email-sequence-generator', () => {
     const token = ws.owner.token;
     const drafts = [];
     for (let i = 0; i < 2; i++) {
-      const run = await follow(t, token, (await runAgent(t, token, { ...brief, knowledge_source_ids: [sourceId], tone: 'friendly' })).id, waiting);
+      const run = await follow(
+        t,
+        token,
+        (await runAgent(t, token, { ...brief, knowledge_source_ids: [sourceId], tone: 'friendly' })).id,
+        waiting,
+      );
       const seq = await json(t.request(`/api/v1/sequences/${sequenceOf(run)}`, { token }));
       drafts.push(seq.steps);
     }
@@ -83,10 +103,16 @@ describe('the email-sequence-generator', () => {
     expect(drafts[0][0].body.startsWith('Hi {{first_name | "there"}},')).toBe(true);
   });
 
-  it('fails with the reviewer\'s note when the person rejects the sequence', async () => {
+  it("fails with the reviewer's note when the person rejects the sequence", async () => {
     const token = ws.owner.token;
     const parked = await follow(t, token, (await runAgent(t, token, { ...brief, steps: 1 })).id, waiting);
-    await json(t.request(`/api/v1/sequences/${sequenceOf(parked)}/reject`, { method: 'POST', token, json: { note: 'Too pushy' } }));
+    await json(
+      t.request(`/api/v1/sequences/${sequenceOf(parked)}/reject`, {
+        method: 'POST',
+        token,
+        json: { note: 'Too pushy' },
+      }),
+    );
     const done = await follow(t, token, parked.id);
     expect(done.status).toBe('failed');
     expect(done.error?.code).toBe('sequence_rejected');
@@ -97,7 +123,13 @@ describe('the email-sequence-generator', () => {
   it('waits for a person to connect Gmail when the workspace has no sender, then goes on by itself', async () => {
     const owner = await t.signup();
     const token = owner.token;
-    await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token, json: { postal_address: '2 Side St, Springfield' } }));
+    await json(
+      t.request('/api/v1/workspace/settings', {
+        method: 'PATCH',
+        token,
+        json: { postal_address: '2 Side St, Springfield' },
+      }),
+    );
     await ingestSite(t, token, site.url);
     const parked = await follow(t, token, (await runAgent(t, token, brief)).id, waiting);
     expect(parked.required_action).toMatchObject({ type: 'connector_authorization', resource: { type: 'connector' } });

@@ -10,8 +10,14 @@ import { agentEnv, follow, ingestSite, runAgent, waiting } from './agent-fixture
 
 const QUOTES = [
   { words: ['We tried three tools.', 'Only Acme showed us within a week where our margins went.'], name: 'Dana Reeve' },
-  { words: ['Setup took one afternoon.', 'We didn\'t need an engineer, and the reports "just work" every morning.'], name: 'Sam Ode' },
-  { words: ['Acme paid for itself in the first month.', 'Our roasters check it before the first batch.'], name: 'Mara Lind' },
+  {
+    words: ['Setup took one afternoon.', 'We didn\'t need an engineer, and the reports "just work" every morning.'],
+    name: 'Sam Ode',
+  },
+  {
+    words: ['Acme paid for itself in the first month.', 'Our roasters check it before the first batch.'],
+    name: 'Mara Lind',
+  },
   { words: ['It is the first tool our roastery team opens each day.'], name: null },
 ];
 
@@ -58,7 +64,12 @@ const sentences = (body: string) =>
 describe('the email-sequence-generator on testimonials', () => {
   it('quotes a customer whole and attributed or not at all, and uses no sentence twice', async () => {
     const token = ws.owner.token;
-    const input = { goal: 'Sell Acme Analytics margin reports to coffee roasteries', audience: 'owners of coffee roasteries', steps: 5, knowledge_source_ids: [sourceId] };
+    const input = {
+      goal: 'Sell Acme Analytics margin reports to coffee roasteries',
+      audience: 'owners of coffee roasteries',
+      steps: 5,
+      knowledge_source_ids: [sourceId],
+    };
     const parked = await follow(t, token, (await runAgent(t, token, input)).id, waiting);
     expect(parked.status, JSON.stringify(parked.error)).toBe('requires_action');
     const sequenceId = parked.output?.resources.find((r) => r.type === 'email_sequence')?.id;
@@ -71,7 +82,11 @@ describe('the email-sequence-generator on testimonials', () => {
       for (const quote of QUOTES) {
         if (!quote.words.some((w) => body.includes(w))) continue;
         expect(quote.name, `an unattributed quotation in:\n${body}`).not.toBeNull();
-        expect(body, 'the whole quotation, in one paragraph').toMatch(new RegExp(`["“'][^\\n]*${quote.words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(' ')}[^\\n]*["”']`));
+        expect(body, 'the whole quotation, in one paragraph').toMatch(
+          new RegExp(
+            `["“'][^\\n]*${quote.words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(' ')}[^\\n]*["”']`,
+          ),
+        );
         expect(body).toContain(quote.name);
         quoted++;
       }
@@ -80,6 +95,6 @@ describe('the email-sequence-generator on testimonials', () => {
 
     const all = bodies.flatMap((body, step) => [...new Set(sentences(body))].map((s) => ({ s, step })));
     const repeated = all.filter((a, i) => all.findIndex((b) => b.s === a.s) !== i);
-    expect(repeated, bodies.join("\n=====\n")).toEqual([]);
+    expect(repeated, bodies.join('\n=====\n')).toEqual([]);
   });
 });

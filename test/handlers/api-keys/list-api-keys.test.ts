@@ -12,10 +12,24 @@ describe('list_api_keys', () => {
     const admin = await t.signup();
     const made = [];
     for (const name of ['one', 'two', 'three']) made.push(await t.createKey(admin.token, name));
-    const first = (await (await t.request('/api/v1/api-keys?limit=2', { token: admin.token })).json()) as any;
+    const first = await (await t.request('/api/v1/api-keys?limit=2', { token: admin.token })).json();
     expect(first.data.map((k: any) => k.name)).toEqual(['three', 'two']);
-    expect(Object.keys(first.data[0]).sort()).toEqual(['created_at', 'created_by', 'effective_role', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'revoked_reason', 'role', 'scopes']);
-    const second = (await (await t.request(`/api/v1/api-keys?limit=2&cursor=${first.next_cursor}`, { token: admin.token })).json()) as any;
+    expect(Object.keys(first.data[0]).sort()).toEqual([
+      'created_at',
+      'created_by',
+      'effective_role',
+      'id',
+      'last_used_at',
+      'name',
+      'prefix',
+      'revoked_at',
+      'revoked_reason',
+      'role',
+      'scopes',
+    ]);
+    const second = await (
+      await t.request(`/api/v1/api-keys?limit=2&cursor=${first.next_cursor}`, { token: admin.token })
+    ).json();
     expect(second.data.map((k: any) => k.name)).toEqual(['one']);
     expect(second.has_more).toBe(false);
   });

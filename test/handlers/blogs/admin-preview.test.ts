@@ -28,7 +28,9 @@ beforeAll(async () => {
   await ingestSite(t, owner.token, site.url);
   ({ post } = await generatePost(t, owner.token, { topic: 'reusable rockets', length: 'short' }));
   const body = `${post.body_markdown}\n\n<script>window.top.__pwned = 1</script> [x](javascript:window.top.__pwned=2)\n`;
-  post = await json(t.request(`/api/v1/blog-posts/${post.id}`, { method: 'PATCH', token: owner.token, json: { body_markdown: body } }));
+  post = await json(
+    t.request(`/api/v1/blog-posts/${post.id}`, { method: 'PATCH', token: owner.token, json: { body_markdown: body } }),
+  );
 });
 afterAll(async () => {
   await browser?.close();

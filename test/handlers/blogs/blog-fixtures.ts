@@ -5,9 +5,17 @@ import type { TestApp } from '../../helpers/app.ts';
 import { follow, ingestSite, type Run } from '../agents/agent-fixtures.ts';
 import { json } from '../sequences/sequence-fixtures.ts';
 
-export const blogEnv = { OUTBOUND_ALLOW_PRIVATE: 'true', KNOWLEDGE_CRAWL_DELAY_MS: '0', KNOWLEDGE_PAGE_TIMEOUT_MS: '3000' };
+export const blogEnv = {
+  OUTBOUND_ALLOW_PRIVATE: 'true',
+  KNOWLEDGE_CRAWL_DELAY_MS: '0',
+  KNOWLEDGE_PAGE_TIMEOUT_MS: '3000',
+};
 
-export const topic = { topic: 'reusable rockets for small satellite teams', keywords: ['landing', 'launch'], length: 'medium' };
+export const topic = {
+  topic: 'reusable rockets for small satellite teams',
+  keywords: ['landing', 'launch'],
+  length: 'medium',
+};
 
 export interface BlogWorkspace {
   token: string;
@@ -24,8 +32,15 @@ export async function blogWorkspace(t: TestApp, siteUrl: string, name = 'Acme Ro
 export const postOf = (run: Run) => run.output?.resources.find((r) => r.type === 'blog_post')?.id as string;
 
 /** generate_blog_post, followed to the end; returns the succeeded run and its post. */
-export async function generatePost(t: TestApp, token: string, input: Record<string, unknown> = topic): Promise<{ run: Run; post: any }> {
-  const started = await json<Run>(t.request('/api/v1/blog-posts/generate', { method: 'POST', token, json: input }), 202);
+export async function generatePost(
+  t: TestApp,
+  token: string,
+  input: Record<string, unknown> = topic,
+): Promise<{ run: Run; post: any }> {
+  const started = await json<Run>(
+    t.request('/api/v1/blog-posts/generate', { method: 'POST', token, json: input }),
+    202,
+  );
   const run = await follow(t, token, started.id);
   expect(run.status, JSON.stringify(run.error)).toBe('succeeded');
   return { run, post: await json(t.request(`/api/v1/blog-posts/${postOf(run)}`, { token })) };

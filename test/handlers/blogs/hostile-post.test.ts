@@ -44,11 +44,17 @@ beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', env: blogEnv }));
   const ws = await blogWorkspace(t, site.url, 'Hostile <script>window.__pwned="name"</script>');
   ({ post } = await generatePost(t, ws.token, { topic: 'reusable rockets', length: 'short' }));
-  await json(t.request(`/api/v1/blog-posts/${post.id}`, {
-    method: 'PATCH',
-    token: ws.token,
-    json: { title: `<script>window.__pwned='title'</script><img src=x onerror="window.__pwned='t'">`, meta_description: `"><script>window.__pwned='meta'</script>`, body_markdown: hostile },
-  }));
+  await json(
+    t.request(`/api/v1/blog-posts/${post.id}`, {
+      method: 'PATCH',
+      token: ws.token,
+      json: {
+        title: `<script>window.__pwned='title'</script><img src=x onerror="window.__pwned='t'">`,
+        meta_description: `"><script>window.__pwned='meta'</script>`,
+        body_markdown: hostile,
+      },
+    }),
+  );
   post = await json(t.request(`/api/v1/blog-posts/${post.id}/publish`, { method: 'POST', token: ws.token }));
 });
 afterAll(async () => {
@@ -78,7 +84,9 @@ describe('a hostile post in Chromium', () => {
           pwned: (window as unknown as { __pwned?: string }).__pwned ?? null,
           scripts: document.scripts.length,
           iframes: document.querySelectorAll('iframe, frame, object, embed, form, svg, style:not(head style)').length,
-          handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName} ${a.name}`)),
+          handlers: all.flatMap((el) =>
+            [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName} ${a.name}`),
+          ),
           hrefs: [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''),
           images: [...document.querySelectorAll('img')].map((img) => img.getAttribute('src') ?? ''),
           text: document.body.innerText,
@@ -109,7 +117,11 @@ describe('a hostile post in Chromium', () => {
     const html = await (await t.request(new URL(post.url).pathname)).text();
     const { document } = parseHTML(html);
     expect(document.querySelectorAll('script, iframe, svg, form, img[src="x"]').length).toBe(0);
-    expect([...document.querySelectorAll('*')].flatMap((el: Element) => [...el.attributes].filter((a) => a.name.startsWith('on')))).toEqual([]);
+    expect(
+      [...document.querySelectorAll('*')].flatMap((el: Element) =>
+        [...el.attributes].filter((a) => a.name.startsWith('on')),
+      ),
+    ).toEqual([]);
     expect(html).toContain('<meta name="description" content="&quot;&gt;&lt;script&gt;');
     const feed = await t.request(`${new URL(post.url).pathname.replace(/\/[^/]+$/, '')}/feed.xml`);
     const xml = await feed.text();

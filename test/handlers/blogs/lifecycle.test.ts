@@ -30,7 +30,13 @@ describe('generate_blog_post', () => {
     const { run, post } = await generatePost(t, ws.token);
     expect(run.steps.map((s) => s.name)).toEqual(['retrieve_knowledge', 'write_post', 'check_post', 'create_post']);
     expect(run.output?.resources).toEqual([{ type: 'blog_post', id: post.id }]);
-    expect(post).toMatchObject({ status: 'draft', title: 'Reusable rockets for small satellite teams', slug: 'reusable-rockets-for-small-satellite-teams', agent_run_id: run.id, published_at: null });
+    expect(post).toMatchObject({
+      status: 'draft',
+      title: 'Reusable rockets for small satellite teams',
+      slug: 'reusable-rockets-for-small-satellite-teams',
+      agent_run_id: run.id,
+      published_at: null,
+    });
     expect(post.meta_description.length).toBeGreaterThan(20);
     expect(post.meta_description.length).toBeLessThanOrEqual(160);
     expect(post.outline.length).toBeGreaterThanOrEqual(2);
@@ -55,20 +61,47 @@ describe('generate_blog_post', () => {
 
   it('replays the run for a retried Idempotency-Key instead of starting another', async () => {
     const headers = { 'Idempotency-Key': crypto.randomUUID() };
-    const a = await json(t.request('/api/v1/blog-posts/generate', { method: 'POST', token: ws.token, headers, json: { ...topic, length: 'short' } }), 202);
-    const b = await json(t.request('/api/v1/blog-posts/generate', { method: 'POST', token: ws.token, headers, json: { ...topic, length: 'short' } }), 202);
+    const a = await json(
+      t.request('/api/v1/blog-posts/generate', {
+        method: 'POST',
+        token: ws.token,
+        headers,
+        json: { ...topic, length: 'short' },
+      }),
+      202,
+    );
+    const b = await json(
+      t.request('/api/v1/blog-posts/generate', {
+        method: 'POST',
+        token: ws.token,
+        headers,
+        json: { ...topic, length: 'short' },
+      }),
+      202,
+    );
     expect(b.id).toBe(a.id);
     expect((await follow(t, ws.token, a.id)).status).toBe('succeeded');
   });
 
   it('fails the run with no_knowledge when the knowledge has nothing on the topic', async () => {
-    const started = await json(t.request('/api/v1/blog-posts/generate', { method: 'POST', token: ws.token, json: { topic: 'zebra husbandry quarterly' } }), 202);
+    const started = await json(
+      t.request('/api/v1/blog-posts/generate', {
+        method: 'POST',
+        token: ws.token,
+        json: { topic: 'zebra husbandry quarterly' },
+      }),
+      202,
+    );
     const run = await follow(t, ws.token, started.id);
     expect(run).toMatchObject({ status: 'failed', error: { code: 'no_knowledge' } });
   });
 
   it('refuses input the contract does not allow', async () => {
-    const res = await t.request('/api/v1/blog-posts/generate', { method: 'POST', token: ws.token, json: { topic: 'rockets', length: 'epic' } });
+    const res = await t.request('/api/v1/blog-posts/generate', {
+      method: 'POST',
+      token: ws.token,
+      json: { topic: 'rockets', length: 'epic' },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -79,9 +112,17 @@ describe('the post lifecycle', () => {
     const blog = blogSlugOf(post);
     expect((await page(t, `/blog/${blog}/${post.slug}`)).status).toBe(404);
 
-    const edited = await json(t.request(`/api/v1/blog-posts/${post.id}`, { method: 'PATCH', token: ws.token, json: { title: 'Landing at night', slug: 'landing-at-night' } }));
+    const edited = await json(
+      t.request(`/api/v1/blog-posts/${post.id}`, {
+        method: 'PATCH',
+        token: ws.token,
+        json: { title: 'Landing at night', slug: 'landing-at-night' },
+      }),
+    );
     expect(edited).toMatchObject({ title: 'Landing at night', slug: 'landing-at-night', status: 'draft' });
-    const published = await json(t.request(`/api/v1/blog-posts/${post.id}/publish`, { method: 'POST', token: ws.token }));
+    const published = await json(
+      t.request(`/api/v1/blog-posts/${post.id}/publish`, { method: 'POST', token: ws.token }),
+    );
     expect(published.status).toBe('published');
     expect(published.published_at).not.toBeNull();
     const again = await json(t.request(`/api/v1/blog-posts/${post.id}/publish`, { method: 'POST', token: ws.token }));
@@ -98,7 +139,9 @@ describe('the post lifecycle', () => {
     expect(shown.text).toMatch(/<h2>[^<]+<\/h2>/);
     expect((await page(t, `/blog/${blog}`)).text).toContain(`href="${server.url}/blog/${blog}/landing-at-night"`);
 
-    const unpublished = await json(t.request(`/api/v1/blog-posts/${post.id}/unpublish`, { method: 'POST', token: ws.token }));
+    const unpublished = await json(
+      t.request(`/api/v1/blog-posts/${post.id}/unpublish`, { method: 'POST', token: ws.token }),
+    );
     expect(unpublished).toMatchObject({ status: 'draft', published_at: null });
     const gone = await page(t, `/blog/${blog}/landing-at-night`);
     expect(gone.status).toBe(404);
@@ -109,14 +152,26 @@ describe('the post lifecycle', () => {
     expect((await t.request(`/api/v1/blog-posts/${post.id}`, { token: ws.token })).status).toBe(404);
 
     const events = await json(t.request('/api/v1/events?limit=100', { token: ws.token }));
-    const mine = events.data.filter((e: any) => e.type.startsWith('blog_post.') && e.data.id === post.id).map((e: any) => e.type);
-    expect(mine).toEqual(['blog_post.created', 'blog_post.updated', 'blog_post.published', 'blog_post.unpublished', 'blog_post.deleted']);
+    const mine = events.data
+      .filter((e: any) => e.type.startsWith('blog_post.') && e.data.id === post.id)
+      .map((e: any) => e.type);
+    expect(mine).toEqual([
+      'blog_post.created',
+      'blog_post.updated',
+      'blog_post.published',
+      'blog_post.unpublished',
+      'blog_post.deleted',
+    ]);
   });
 
   it('refuses a slug another post of the workspace has with 409 slug_taken', async () => {
     const list = await json(t.request('/api/v1/blog-posts?limit=2', { token: ws.token }));
     const [a, b] = list.data;
-    const res = await t.request(`/api/v1/blog-posts/${a.id}`, { method: 'PATCH', token: ws.token, json: { slug: b.slug } });
+    const res = await t.request(`/api/v1/blog-posts/${a.id}`, {
+      method: 'PATCH',
+      token: ws.token,
+      json: { slug: b.slug },
+    });
     expect(res.status).toBe(409);
     expect((await res.json()).code).toBe('slug_taken');
   });

@@ -20,7 +20,11 @@ beforeAll(async () => {
   ws = await blogWorkspace(t, site.url);
   const key = await t.createKey(ws.token, 'blog agent');
   client = new Client({ name: 'blog-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key.key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key.key}` } },
+    }),
+  );
 });
 afterAll(async () => {
   await client?.close().catch(() => {});
@@ -40,8 +44,18 @@ describe('the blog lifecycle over MCP', () => {
   it('lists the blog tools, with the public pages left out', async () => {
     const { tools } = await client.listTools();
     const names = new Set(tools.map((tool) => tool.name));
-    for (const name of ['generate_blog_post', 'get_blog_post', 'list_blog_posts', 'update_blog_post', 'delete_blog_post', 'publish_blog_post', 'unpublish_blog_post']) expect(names.has(name), name).toBe(true);
-    for (const name of ['blog_index_page', 'blog_post_page', 'blog_feed', 'blog_sitemap']) expect(names.has(name), name).toBe(false);
+    for (const name of [
+      'generate_blog_post',
+      'get_blog_post',
+      'list_blog_posts',
+      'update_blog_post',
+      'delete_blog_post',
+      'publish_blog_post',
+      'unpublish_blog_post',
+    ])
+      expect(names.has(name), name).toBe(true);
+    for (const name of ['blog_index_page', 'blog_post_page', 'blog_feed', 'blog_sitemap'])
+      expect(names.has(name), name).toBe(false);
     expect(tools.find((tool) => tool.name === 'generate_blog_post')?.description).toMatch(/get_agent_run/);
   });
 
@@ -49,7 +63,8 @@ describe('the blog lifecycle over MCP', () => {
     const started = await ok('generate_blog_post', topic);
     expect(started).toMatchObject({ status: 'queued', agent_slug: 'blog-post-writer' });
     let run = started;
-    for (let i = 0; i < 20 && !['succeeded', 'failed'].includes(run.status); i++) run = await ok('get_agent_run', { run_id: started.id, wait_seconds: 5 });
+    for (let i = 0; i < 20 && !['succeeded', 'failed'].includes(run.status); i++)
+      run = await ok('get_agent_run', { run_id: started.id, wait_seconds: 5 });
     expect(run.status, JSON.stringify(run.error)).toBe('succeeded');
     const ref = run.output.resources.find((r: any) => r.type === 'blog_post');
 
@@ -57,13 +72,18 @@ describe('the blog lifecycle over MCP', () => {
     expect(post).toMatchObject({ status: 'draft', title: 'Reusable rockets for small satellite teams' });
     expect(post.sources.length).toBeGreaterThan(0);
 
-    const edited = await ok('update_blog_post', { post_id: post.id, meta_description: 'Why reusable rockets suit small satellite teams.' });
+    const edited = await ok('update_blog_post', {
+      post_id: post.id,
+      meta_description: 'Why reusable rockets suit small satellite teams.',
+    });
     expect(edited.status).toBe('draft');
     const published = await ok('publish_blog_post', { post_id: post.id });
     expect(published.status).toBe('published');
     const shown = await fetch(published.url);
     expect(shown.status).toBe(200);
-    expect(await shown.text()).toContain('<meta name="description" content="Why reusable rockets suit small satellite teams.">');
+    expect(await shown.text()).toContain(
+      '<meta name="description" content="Why reusable rockets suit small satellite teams.">',
+    );
 
     const listed = await ok('list_blog_posts', { status: 'published' });
     expect(listed.data.map((p: any) => p.id)).toEqual([post.id]);

@@ -17,7 +17,16 @@ let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 
 beforeAll(async () => {
   [site, llm] = await Promise.all([startSite(), startFakeLlm()]);
-  ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', env: { ...blogEnv, LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: llm.apiKey, LLM_MODEL: 'fake-4o', LLM_TIMEOUT_MS: '800' } }));
+  ({ app: t, server } = await listenOnReservedPort({
+    jobs: 'work',
+    env: {
+      ...blogEnv,
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_API_KEY: llm.apiKey,
+      LLM_MODEL: 'fake-4o',
+      LLM_TIMEOUT_MS: '800',
+    },
+  }));
   ws = await blogWorkspace(t, site.url);
 });
 afterAll(async () => {
@@ -53,24 +62,42 @@ describe('the blog model writer', () => {
     ['rate_limited', 'rate_limited'],
     ['slow', 'timeout'],
   ];
-  it.each(failures)('falls back to the template writer when the model answers %s, and says so', async (mode, reason) => {
-    llm.setMode(mode);
-    const { run, post } = await generatePost(t, ws.token, { ...topic, length: 'short' });
-    expect(run.notes).toContain(`The model writer failed (${reason}); the grounded template writer wrote it instead.`);
-    expect(post.title).not.toMatch(/^A model's guide/);
-    expect(post.body_markdown).toContain('*Source: [');
-  });
+  it.each(failures)(
+    'falls back to the template writer when the model answers %s, and says so',
+    async (mode, reason) => {
+      llm.setMode(mode);
+      const { run, post } = await generatePost(t, ws.token, { ...topic, length: 'short' });
+      expect(run.notes).toContain(
+        `The model writer failed (${reason}); the grounded template writer wrote it instead.`,
+      );
+      expect(post.title).not.toMatch(/^A model's guide/);
+      expect(post.body_markdown).toContain('*Source: [');
+    },
+  );
 
   it.each([
-    ['a figure the knowledge does not have', 'Teams save 73% on every launch with us, as everyone knows.', /The figure "73%" is not in the workspace's knowledge/],
-    ['raw HTML', 'A launch <img src=x onerror=alert(1)> like no other, for small teams everywhere.', /Raw HTML is not allowed/],
+    [
+      'a figure the knowledge does not have',
+      'Teams save 73% on every launch with us, as everyone knows.',
+      /The figure "73%" is not in the workspace's knowledge/,
+    ],
+    [
+      'raw HTML',
+      'A launch <img src=x onerror=alert(1)> like no other, for small teams everywhere.',
+      /Raw HTML is not allowed/,
+    ],
   ])("falls back when the model's post has %s", async (_what, sectionBody, why) => {
     llm.setMode('ok');
     const sent = llm.requests.length;
     await generatePost(t, ws.token, { ...topic, length: 'short' });
     const ids = [...userMessage(sent).matchAll(/chunk_id:\s*(\S+)/g)].map((m) => m[1]);
     const section = { heading: 'Launches', body: sectionBody, source_chunk_ids: [ids[0]] };
-    llm.answerWith({ title: 'Launch faster', meta_description: 'How small teams launch.', introduction: 'Small teams launch with us, and here is how it works.', sections: [section, section] });
+    llm.answerWith({
+      title: 'Launch faster',
+      meta_description: 'How small teams launch.',
+      introduction: 'Small teams launch with us, and here is how it works.',
+      sections: [section, section],
+    });
     try {
       const { run, post } = await generatePost(t, ws.token, { ...topic, length: 'short' });
       expect(run.notes.join(' ')).toMatch(/The model's post failed the checks \(/);

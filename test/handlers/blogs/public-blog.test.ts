@@ -43,7 +43,9 @@ describe('the public blog', () => {
     expect(feed.headers.get('content-type')).toBe('application/atom+xml');
     expect(feed.text).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
     expect(feed.text).toContain('<title>Feed &amp; Co &lt;Rockets&gt;</title>');
-    expect(feed.text).toContain(`<link rel="self" type="application/atom+xml" href="${server.url}/blog/feed-and-co-rockets/feed.xml"/>`);
+    expect(feed.text).toContain(
+      `<link rel="self" type="application/atom+xml" href="${server.url}/blog/feed-and-co-rockets/feed.xml"/>`,
+    );
     expect(feed.text).toContain(`<id>${published.url}</id>`);
     expect(feed.text).toContain('<content type="html">&lt;p&gt;');
     expect(feed.text).not.toContain(draft.slug);
@@ -61,10 +63,18 @@ describe('the public blog', () => {
   });
 
   it('sends the blog CSP, which allows no script, on pages and the not-found page', async () => {
-    for (const path of [`/blog/feed-and-co-rockets`, `/blog/feed-and-co-rockets/${published.slug}`, `/blog/feed-and-co-rockets/${draft.slug}`, '/blog/no-such-blog', '/blog/no-such-blog/a-post']) {
+    for (const path of [
+      `/blog/feed-and-co-rockets`,
+      `/blog/feed-and-co-rockets/${published.slug}`,
+      `/blog/feed-and-co-rockets/${draft.slug}`,
+      '/blog/no-such-blog',
+      '/blog/no-such-blog/a-post',
+    ]) {
       const res = await page(t, path);
       const csp = res.headers.get('content-security-policy') ?? '';
-      expect(csp, path).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
+      expect(csp, path).toMatch(
+        /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/,
+      );
       expect(csp).not.toContain('script-src');
       expect(res.text).not.toMatch(/<script/i);
     }
@@ -95,9 +105,21 @@ describe('caching of the public blog', () => {
     expect(await unchanged.text()).toBe('');
     expect(unchanged.headers.get('etag')).toBe(etag);
     const feed = await page(t, '/blog/feed-and-co-rockets/feed.xml');
-    expect((await t.request('/blog/feed-and-co-rockets/feed.xml', { headers: { 'if-none-match': feed.headers.get('etag') as string } })).status).toBe(304);
+    expect(
+      (
+        await t.request('/blog/feed-and-co-rockets/feed.xml', {
+          headers: { 'if-none-match': feed.headers.get('etag') as string },
+        })
+      ).status,
+    ).toBe(304);
 
-    await json(t.request(`/api/v1/blog-posts/${published.id}`, { method: 'PATCH', token: ws.token, json: { title: 'Reusable rockets, revised' } }));
+    await json(
+      t.request(`/api/v1/blog-posts/${published.id}`, {
+        method: 'PATCH',
+        token: ws.token,
+        json: { title: 'Reusable rockets, revised' },
+      }),
+    );
     const changed = await t.request(path, { headers: { 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(await changed.text()).toContain('Reusable rockets, revised');
@@ -106,7 +128,9 @@ describe('caching of the public blog', () => {
 
     await json(t.request(`/api/v1/blog-posts/${published.id}/unpublish`, { method: 'POST', token: ws.token }));
     expect((await t.request(path, { headers: { 'if-none-match': newTag } })).status).toBe(404);
-    published = await json(t.request(`/api/v1/blog-posts/${published.id}/publish`, { method: 'POST', token: ws.token }));
+    published = await json(
+      t.request(`/api/v1/blog-posts/${published.id}/publish`, { method: 'POST', token: ws.token }),
+    );
   });
 });
 
@@ -132,9 +156,17 @@ describe('workspace isolation', () => {
 
   it("generates only from the caller's own knowledge", async () => {
     const stranger = await t.signup();
-    const started = await json(t.request('/api/v1/blog-posts/generate', { method: 'POST', token: stranger.token, json: { ...topic, knowledge_source_ids: [ws.sourceId] } }), 202);
+    const started = await json(
+      t.request('/api/v1/blog-posts/generate', {
+        method: 'POST',
+        token: stranger.token,
+        json: { ...topic, knowledge_source_ids: [ws.sourceId] },
+      }),
+      202,
+    );
     let run = started;
-    while (!['succeeded', 'failed'].includes(run.status)) run = await json(t.request(`/api/v1/agent-runs/${started.id}?wait_seconds=5`, { token: stranger.token }));
+    while (!['succeeded', 'failed'].includes(run.status))
+      run = await json(t.request(`/api/v1/agent-runs/${started.id}?wait_seconds=5`, { token: stranger.token }));
     expect(run.error?.code).toBe('no_knowledge');
   });
 });

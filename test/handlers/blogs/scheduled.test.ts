@@ -29,8 +29,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-const publish = (id: string, body?: unknown) => json(t.request(`/api/v1/blog-posts/${id}/publish`, { method: 'POST', token: ws.token, ...(body !== undefined && { json: body }) }));
-const eventsOf = async (id: string) => (await json(t.request('/api/v1/events?limit=100', { token: ws.token }))).data.filter((e: any) => e.data.id === id).map((e: any) => e.type);
+const publish = (id: string, body?: unknown) =>
+  json(
+    t.request(`/api/v1/blog-posts/${id}/publish`, {
+      method: 'POST',
+      token: ws.token,
+      ...(body !== undefined && { json: body }),
+    }),
+  );
+const eventsOf = async (id: string) =>
+  (await json(t.request('/api/v1/events?limit=100', { token: ws.token }))).data
+    .filter((e: any) => e.data.id === id)
+    .map((e: any) => e.type);
 
 describe('scheduled publishing', () => {
   it('publishes a scheduled post once its time has come, exactly once across concurrent jobs', async () => {

@@ -20,7 +20,9 @@ afterAll(async () => {
 async function migrationsUpTo(until: string, inclusive: boolean): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'blog-slug-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  for (const name of (await readdir(source)).filter((n) => n.endsWith('.sql') && (inclusive ? n <= until : n < until))) {
+  for (const name of (await readdir(source)).filter(
+    (n) => n.endsWith('.sql') && (inclusive ? n <= until : n < until),
+  )) {
     await writeFile(join(dir, name), await readFile(join(source, name)));
   }
   return dir;
@@ -50,8 +52,14 @@ describe('workspace blog slugs', () => {
     const first = await t.signup({ workspace_name: 'Zürcher Bäckerei' });
     const second = await t.signup({ workspace_name: 'Zürcher Bäckerei' });
     const cyrillic = await t.signup({ workspace_name: 'Крылья' });
-    const slugs = await t.db.sql<{ id: string; slug: string }[]>`select id, slug from workspaces where id in ${t.db.sql([first.workspaceId, second.workspaceId, cyrillic.workspaceId])}`;
+    const slugs = await t.db.sql<
+      { id: string; slug: string }[]
+    >`select id, slug from workspaces where id in ${t.db.sql([first.workspaceId, second.workspaceId, cyrillic.workspaceId])}`;
     const slugOf = (id: string) => slugs.find((r) => r.id === id)?.slug;
-    expect([slugOf(first.workspaceId), slugOf(second.workspaceId), slugOf(cyrillic.workspaceId)]).toEqual(['zuercher-baeckerei', 'zuercher-baeckerei-2', 'krylya']);
+    expect([slugOf(first.workspaceId), slugOf(second.workspaceId), slugOf(cyrillic.workspaceId)]).toEqual([
+      'zuercher-baeckerei',
+      'zuercher-baeckerei-2',
+      'krylya',
+    ]);
   });
 });

@@ -5,9 +5,27 @@ import { blogPostInput } from '../../../src/handlers/agents/blog-post/input.ts';
 import { clip, postSlug, writeBlogPost, type BlogPassage } from '../../../src/handlers/agents/blog-post/writer.ts';
 
 const passages: BlogPassage[] = [
-  { chunk_id: 'kc_a', url: 'https://acme.example/', title: 'Acme Rockets | Home', heading: 'Reusable rockets', text: 'Reusable rockets\nAcme Rockets builds reusable launch vehicles that small teams can fly every week. The Roadrunner lands itself on a small pad.' },
-  { chunk_id: 'kc_b', url: 'https://acme.example/pricing', title: 'Pricing', heading: 'Pricing', text: 'A dedicated Roadrunner launch costs 1.2 million dollars for a small satellite team.' },
-  { chunk_id: 'kc_c', url: 'https://acme.example/about', title: 'About', heading: null, text: 'Menu\nHome\nFounded in 2019, Acme Rockets employs forty engineers who build reusable rockets.' },
+  {
+    chunk_id: 'kc_a',
+    url: 'https://acme.example/',
+    title: 'Acme Rockets | Home',
+    heading: 'Reusable rockets',
+    text: 'Reusable rockets\nAcme Rockets builds reusable launch vehicles that small teams can fly every week. The Roadrunner lands itself on a small pad.',
+  },
+  {
+    chunk_id: 'kc_b',
+    url: 'https://acme.example/pricing',
+    title: 'Pricing',
+    heading: 'Pricing',
+    text: 'A dedicated Roadrunner launch costs 1.2 million dollars for a small satellite team.',
+  },
+  {
+    chunk_id: 'kc_c',
+    url: 'https://acme.example/about',
+    title: 'About',
+    heading: null,
+    text: 'Menu\nHome\nFounded in 2019, Acme Rockets employs forty engineers who build reusable rockets.',
+  },
 ];
 const input = blogPostInput.parse({ topic: 'reusable rockets for small teams', length: 'long' });
 
@@ -50,8 +68,16 @@ describe('checkPost', () => {
 
   it.each([
     ['raw HTML', { body_markdown: `${good.body_markdown}\n<script>alert(1)</script>` }, 'raw_html'],
-    ['a link outside the knowledge', { body_markdown: `${good.body_markdown}\n[more](https://elsewhere.example/x)` }, 'ungrounded_link'],
-    ['a figure outside the knowledge', { body_markdown: `${good.body_markdown}\nIt costs 3.4 million.` }, 'ungrounded_figure'],
+    [
+      'a link outside the knowledge',
+      { body_markdown: `${good.body_markdown}\n[more](https://elsewhere.example/x)` },
+      'ungrounded_link',
+    ],
+    [
+      'a figure outside the knowledge',
+      { body_markdown: `${good.body_markdown}\nIt costs 3.4 million.` },
+      'ungrounded_figure',
+    ],
     ['a meta description over 160 characters', { meta_description: 'x'.repeat(161) }, 'meta_description_length'],
     ['a malformed slug', { slug: 'Not A Slug' }, 'slug_format'],
     ['a placeholder', { body_markdown: `${good.body_markdown}\nTODO: more` }, 'placeholder'],

@@ -62,18 +62,43 @@ export interface FakeGoogle {
 }
 
 const SEND = 'https://www.googleapis.com/auth/gmail.send';
-const GOOGLE_SCOPE_NAMES: Record<string, string> = { email: 'https://www.googleapis.com/auth/userinfo.email', openid: 'openid', [SEND]: SEND };
+const GOOGLE_SCOPE_NAMES: Record<string, string> = {
+  email: 'https://www.googleapis.com/auth/userinfo.email',
+  openid: 'openid',
+  [SEND]: SEND,
+};
 
 /** `recordSent: false` (the benchmark) only counts accepted sends: no MIME parsing, nothing kept. */
-export async function startFakeGoogle(options: { redirectUri: string | (() => string); recordSent?: boolean }): Promise<FakeGoogle> {
+export async function startFakeGoogle(options: {
+  redirectUri: string | (() => string);
+  recordSent?: boolean;
+}): Promise<FakeGoogle> {
   const clientId = `fake-${randomBytes(4).toString('hex')}.apps.googleusercontent.com`;
   const clientSecret = `GOCSPX-${randomBytes(12).toString('base64url')}`;
-  const codes = new Map<string, { challenge: string; redirectUri: string; email: string; scopes: string[]; used: boolean; expires: number; issued: string[] }>();
+  const codes = new Map<
+    string,
+    {
+      challenge: string;
+      redirectUri: string;
+      email: string;
+      scopes: string[];
+      used: boolean;
+      expires: number;
+      issued: string[];
+    }
+  >();
   const refreshTokens = new Map<string, { email: string; scopes: string[]; revoked: boolean }>();
   const accessTokens = new Map<string, { email: string; scopes: string[]; valid: boolean; refresh?: string }>();
   const pendingChoices = new Map<string, ConsentChoice>();
   const refusals: Array<{ status: number; message: string; retryAfter?: number }> = [];
-  const fake = { sent: [] as SentMessage[], revoked: [] as string[], refreshes: 0, refusals: [] as string[], peakSendsInFlight: 0, sendCount: 0 };
+  const fake = {
+    sent: [] as SentMessage[],
+    revoked: [] as string[],
+    refreshes: 0,
+    refusals: [] as string[],
+    peakSendsInFlight: 0,
+    sendCount: 0,
+  };
   let invalidGrantNext = false;
   let dropAnswerNext = false;
   let hold: Promise<void> | undefined;
@@ -122,7 +147,8 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
           p.get('prompt') !== 'consent' && 'prompt',
           !p.get('state') && 'state',
         ].filter(Boolean);
-        if (problems.length) return refuse(res, 400, 'invalid_request', `authorization request: bad ${problems.join(', ')}`);
+        if (problems.length)
+          return refuse(res, 400, 'invalid_request', `authorization request: bad ${problems.join(', ')}`);
         const choice = pendingChoices.get(p.get('state') as string);
         if (!choice) return refuse(res, 400, 'invalid_request', 'no consent choice was scripted for this state');
         const target = new URL(redirectUri());
@@ -133,7 +159,15 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
           const requested = (p.get('scope') ?? '').split(' ');
           const scopes = (choice.grant ?? requested).filter((s) => requested.includes(s));
           const code = `4/0A${randomBytes(24).toString('base64url')}`;
-          codes.set(code, { challenge: p.get('code_challenge') as string, redirectUri: p.get('redirect_uri') as string, email: choice.email, scopes, used: false, expires: Date.now() + 600_000, issued: [] });
+          codes.set(code, {
+            challenge: p.get('code_challenge') as string,
+            redirectUri: p.get('redirect_uri') as string,
+            email: choice.email,
+            scopes,
+            used: false,
+            expires: Date.now() + 600_000,
+            issued: [],
+          });
           target.searchParams.set('code', code);
           target.searchParams.set('scope', scopes.map((s) => GOOGLE_SCOPE_NAMES[s] ?? s).join(' '));
         }
@@ -142,7 +176,8 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
       }
       if (req.method === 'POST' && url.pathname === '/token') {
         const form = new URLSearchParams(await readBody(req));
-        if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) return refuse(res, 401, 'invalid_client', 'token: wrong client credentials');
+        if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret)
+          return refuse(res, 401, 'invalid_client', 'token: wrong client credentials');
         if (form.get('grant_type') === 'authorization_code') {
           const code = codes.get(form.get('code') ?? '');
           if (!code) return refuse(res, 400, 'invalid_grant', 'token: unknown code');
@@ -152,14 +187,23 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
           }
           code.used = true;
           if (code.expires < Date.now()) return refuse(res, 400, 'invalid_grant', 'token: code expired');
-          if (form.get('redirect_uri') !== code.redirectUri) return refuse(res, 400, 'redirect_uri_mismatch', 'token: redirect_uri differs');
+          if (form.get('redirect_uri') !== code.redirectUri)
+            return refuse(res, 400, 'redirect_uri_mismatch', 'token: redirect_uri differs');
           const verifier = form.get('code_verifier') ?? '';
-          if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) return refuse(res, 400, 'invalid_grant', 'token: PKCE verifier does not match');
+          if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge)
+            return refuse(res, 400, 'invalid_grant', 'token: PKCE verifier does not match');
           const refresh = `1//0${randomBytes(24).toString('base64url')}`;
           refreshTokens.set(refresh, { email: code.email, scopes: code.scopes, revoked: false });
           const access = issueAccess(code.email, code.scopes, refresh);
           code.issued.push(access);
-          return send(res, 200, { access_token: access, expires_in: 3599, refresh_token: refresh, scope: code.scopes.map((s) => GOOGLE_SCOPE_NAMES[s] ?? s).join(' '), token_type: 'Bearer', id_token: 'unused' });
+          return send(res, 200, {
+            access_token: access,
+            expires_in: 3599,
+            refresh_token: refresh,
+            scope: code.scopes.map((s) => GOOGLE_SCOPE_NAMES[s] ?? s).join(' '),
+            token_type: 'Bearer',
+            id_token: 'unused',
+          });
         }
         if (form.get('grant_type') === 'refresh_token') {
           fake.refreshes += 1;
@@ -170,7 +214,12 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
             return send(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
           }
           const access = issueAccess(found.email, found.scopes, form.get('refresh_token') as string);
-          return send(res, 200, { access_token: access, expires_in: 3599, scope: found.scopes.map((s) => GOOGLE_SCOPE_NAMES[s] ?? s).join(' '), token_type: 'Bearer' });
+          return send(res, 200, {
+            access_token: access,
+            expires_in: 3599,
+            scope: found.scopes.map((s) => GOOGLE_SCOPE_NAMES[s] ?? s).join(' '),
+            token_type: 'Bearer',
+          });
         }
         return refuse(res, 400, 'unsupported_grant_type', 'token: grant_type');
       }
@@ -189,21 +238,37 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
       if (req.method === 'GET' && url.pathname === '/v1/userinfo') {
         const who = bearer(req);
         if (!who) return send(res, 401, { error: 'invalid_token' });
-        return send(res, 200, { sub: createHash('sha256').update(who.email).digest('hex').slice(0, 21), email: who.email, email_verified: true });
+        return send(res, 200, {
+          sub: createHash('sha256').update(who.email).digest('hex').slice(0, 21),
+          email: who.email,
+          email_verified: true,
+        });
       }
       if (req.method === 'POST' && url.pathname === '/gmail/v1/users/me/messages/send') {
         const who = bearer(req);
         if (!who) return send(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
         if (!who.scopes.includes(SEND)) return send(res, 403, { error: { code: 403, status: 'PERMISSION_DENIED' } });
         const body = JSON.parse(await readBody(req)) as { raw?: string };
-        if (typeof body.raw !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(body.raw)) return refuse(res, 400, 'invalid_argument', 'gmail send: raw is not base64url');
+        if (typeof body.raw !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(body.raw))
+          return refuse(res, 400, 'invalid_argument', 'gmail send: raw is not base64url');
         const refusal = refusals.shift();
         if (refusal) {
           if (refusal.retryAfter !== undefined) res.setHeader('retry-after', String(refusal.retryAfter));
-          return send(res, refusal.status, { error: { code: refusal.status, message: refusal.message, status: refusal.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' } });
+          return send(res, refusal.status, {
+            error: {
+              code: refusal.status,
+              message: refusal.message,
+              status: refusal.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT',
+            },
+          });
         }
         fake.sendCount += 1;
-        if (options.recordSent === false) return send(res, 200, { id: `18c${randomBytes(6).toString('hex')}`, threadId: `18c${randomBytes(6).toString('hex')}`, labelIds: ['SENT'] });
+        if (options.recordSent === false)
+          return send(res, 200, {
+            id: `18c${randomBytes(6).toString('hex')}`,
+            threadId: `18c${randomBytes(6).toString('hex')}`,
+            labelIds: ['SENT'],
+          });
         const parsed = await simpleParser(Buffer.from(body.raw, 'base64url'));
         sendsInFlight += 1;
         fake.peakSendsInFlight = Math.max(fake.peakSendsInFlight, sendsInFlight);
@@ -229,7 +294,11 @@ export async function startFakeGoogle(options: { redirectUri: string | (() => st
           sendsInFlight -= 1;
         }
         if (res.destroyed) return;
-        return send(res, 200, { id: `18c${randomBytes(6).toString('hex')}`, threadId: `18c${randomBytes(6).toString('hex')}`, labelIds: ['SENT'] });
+        return send(res, 200, {
+          id: `18c${randomBytes(6).toString('hex')}`,
+          threadId: `18c${randomBytes(6).toString('hex')}`,
+          labelIds: ['SENT'],
+        });
       }
       send(res, 404, { error: 'not_found' });
     } catch (error) {

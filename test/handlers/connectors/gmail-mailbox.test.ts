@@ -49,16 +49,27 @@ async function connected(site: Site, account: string): Promise<ConnectorRow> {
 }
 
 const raw = (from: string, to = 'lead@example.com') =>
-  composeGmailRaw({ from, to, subject: 'Hello', text: 'Hi.', html: '<p>Hi.</p>', messageId: `<${Math.random().toString(36).slice(2)}@test>`, date: new Date() });
+  composeGmailRaw({
+    from,
+    to,
+    subject: 'Hello',
+    text: 'Hi.',
+    html: '<p>Hi.</p>',
+    messageId: `<${Math.random().toString(36).slice(2)}@test>`,
+    date: new Date(),
+  });
 
-const send = async (site: Site, connector: ConnectorRow, to?: string) => sendMail(site.t.deps, connector, await raw(connector.account_email as string, to));
+const send = async (site: Site, connector: ConnectorRow, to?: string) =>
+  sendMail(site.t.deps, connector, await raw(connector.account_email as string, to));
 
-const accessRevokedInSandbox = (site: Site) => site.t.db.sql`update sandbox_tokens set revoked_at = now() where kind = 'access' and revoked_at is null`;
+const accessRevokedInSandbox = (site: Site) =>
+  site.t.db.sql`update sandbox_tokens set revoked_at = now() where kind = 'access' and revoked_at is null`;
 
 /** Access tokens the provider has issued: the fake Google counts refreshes, the sandbox keeps its tokens. */
 async function issued(mode: 'live' | 'sandbox', account: string): Promise<number> {
   if (mode === 'live') return google.refreshes;
-  const [row] = await sandbox.t.db.sql`select count(*)::int as n from sandbox_tokens t join sandbox_grants g on g.id = t.grant_id where g.account_email = ${account} and t.kind = 'access'`;
+  const [row] = await sandbox.t.db
+    .sql`select count(*)::int as n from sandbox_tokens t join sandbox_grants g on g.id = t.grant_id where g.account_email = ${account} and t.kind = 'access'`;
   return row.n as number;
 }
 
@@ -96,8 +107,14 @@ describe('the Gmail mailbox against the fake Google (live mode)', () => {
     const connector = await connected(live, 'refused@gmail.example');
     const refreshes = google.refreshes;
     const sent = google.sendCount;
-    google.refuseNextSends([401, 401].map((status) => ({ status, message: 'Request had invalid authentication credentials.' })));
-    expect(await send(live, connector)).toEqual({ kind: 'refused', code: 'connector_refused', reason: 'Gmail send: the access token was refused' });
+    google.refuseNextSends(
+      [401, 401].map((status) => ({ status, message: 'Request had invalid authentication credentials.' })),
+    );
+    expect(await send(live, connector)).toEqual({
+      kind: 'refused',
+      code: 'connector_refused',
+      reason: 'Gmail send: the access token was refused',
+    });
     expect(google.refreshes).toBe(refreshes + 1);
     expect(google.sendCount).toBe(sent);
   });
@@ -107,26 +124,65 @@ describe('the Gmail mailbox against the fake Google (live mode)', () => {
     google.expireAccessTokens();
     google.failRefreshWithInvalidGrant();
     const outcome = await send(live, connector);
-    expect(outcome).toMatchObject({ kind: 'refused', code: 'connector_not_connected', problem: { code: 'connector_not_connected' } });
-    expect(await findConnector(live.t.db.sql, live.owner.workspaceId, connector.id)).toMatchObject({ status: 'expired', failure_reason: 'refresh_token_invalid' });
+    expect(outcome).toMatchObject({
+      kind: 'refused',
+      code: 'connector_not_connected',
+      problem: { code: 'connector_not_connected' },
+    });
+    expect(await findConnector(live.t.db.sql, live.owner.workspaceId, connector.id)).toMatchObject({
+      status: 'expired',
+      failure_reason: 'refresh_token_invalid',
+    });
   });
 
   it.each([
-    ['a 429 as rate_limited with its Retry-After', { status: 429, message: 'User-rate limit exceeded', retryAfter: 120 }, { kind: 'retryable', code: 'rate_limited', retryAfterSeconds: 120 }],
-    ['a 503 as provider_unavailable', { status: 503, message: 'Backend Error' }, { kind: 'retryable', code: 'provider_unavailable' }],
-    ['a 403 as provider_unavailable', { status: 403, message: 'Daily sending quota exceeded' }, { kind: 'retryable', code: 'provider_unavailable', reason: 'Gmail send: the account does not allow sending with this grant (Daily sending quota exceeded)' }],
-    ['a 400 about anything but the recipient as rejected', { status: 400, message: 'Message too large' }, { kind: 'refused', code: 'rejected' }],
+    [
+      'a 429 as rate_limited with its Retry-After',
+      { status: 429, message: 'User-rate limit exceeded', retryAfter: 120 },
+      { kind: 'retryable', code: 'rate_limited', retryAfterSeconds: 120 },
+    ],
+    [
+      'a 503 as provider_unavailable',
+      { status: 503, message: 'Backend Error' },
+      { kind: 'retryable', code: 'provider_unavailable' },
+    ],
+    [
+      'a 403 as provider_unavailable',
+      { status: 403, message: 'Daily sending quota exceeded' },
+      {
+        kind: 'retryable',
+        code: 'provider_unavailable',
+        reason: 'Gmail send: the account does not allow sending with this grant (Daily sending quota exceeded)',
+      },
+    ],
+    [
+      'a 400 about anything but the recipient as rejected',
+      { status: 400, message: 'Message too large' },
+      { kind: 'refused', code: 'rejected' },
+    ],
   ])('classifies %s', async (_name, answer, want) => {
     const connector = await connected(live, `answer.${answer.status}@gmail.example`);
     google.refuseNextSends([answer]);
     const outcome = await send(live, connector);
-    expect(outcome).toMatchObject({ reason: `Gmail send: the provider answered ${answer.status} (${answer.message})`, ...want });
+    expect(outcome).toMatchObject({
+      reason: `Gmail send: the provider answered ${answer.status} (${answer.message})`,
+      ...want,
+    });
   });
 
   it('classifies no connection made as retryable and a connection dropped after the request as uncertain', async () => {
     const connector = await connected(live, 'silence@gmail.example');
-    const nowhere = { ...live.t.deps, connectors: { ...live.t.deps.connectors, gmail: { ...live.t.deps.connectors.gmail, gmailApiBase: `http://127.0.0.1:${await freePort()}` } } };
-    expect(await sendMail(nowhere, connector, await raw('silence@gmail.example'))).toMatchObject({ kind: 'retryable', code: 'provider_unavailable' });
+    const nowhere = {
+      ...live.t.deps,
+      connectors: {
+        ...live.t.deps.connectors,
+        gmail: { ...live.t.deps.connectors.gmail, gmailApiBase: `http://127.0.0.1:${await freePort()}` },
+      },
+    };
+    expect(await sendMail(nowhere, connector, await raw('silence@gmail.example'))).toMatchObject({
+      kind: 'retryable',
+      code: 'provider_unavailable',
+    });
     const delivered = google.sent.length;
     google.dropNextSendAnswer();
     expect(await send(live, connector)).toMatchObject({ kind: 'uncertain', code: 'no_answer' });

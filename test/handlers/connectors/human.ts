@@ -21,12 +21,19 @@ export interface Choice {
   grant?: string[];
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The consent form's fields, as a browser would submit them. */
 export function consentForm(html: string, choice: Choice): URLSearchParams {
   const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.append(m[1], decode(m[2]));
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    form.append(m[1], decode(m[2]));
   form.set('account_email', choice.email);
   const scopes = [...html.matchAll(/name="granted_scope" value="([^"]+)"/g)].map((m) => decode(m[1]));
   for (const s of scopes) if (!choice.grant || choice.grant.includes(s)) form.append('granted_scope', s);
@@ -34,7 +41,10 @@ export function consentForm(html: string, choice: Choice): URLSearchParams {
   return form;
 }
 
-export async function playHuman(authorizationUrl: string, choice: Choice): Promise<{ status: number; html: string; callbackUrl: string }> {
+export async function playHuman(
+  authorizationUrl: string,
+  choice: Choice,
+): Promise<{ status: number; html: string; callbackUrl: string }> {
   const consent = await fetch(authorizationUrl);
   if (consent.status !== 200) throw new Error(`consent page answered ${consent.status}: ${await consent.text()}`);
   const html = await consent.text();

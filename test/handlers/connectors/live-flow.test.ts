@@ -22,7 +22,11 @@ beforeAll(async () => {
   let redirect = '';
   google = await startFakeGoogle({ redirectUri: () => redirect });
   const sink = new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) });
-  ({ app: t, server } = await listenOnReservedPort({ clock, env: { ...google.env(), LOG_LEVEL: 'debug' }, log: pino({ level: 'debug' }, sink) }));
+  ({ app: t, server } = await listenOnReservedPort({
+    clock,
+    env: { ...google.env(), LOG_LEVEL: 'debug' },
+    log: pino({ level: 'debug' }, sink),
+  }));
   redirect = `${server.url}/oauth/callback`;
   owner = await t.signup();
   // The clock moves past the JWT's lifetime below; an API key does not expire.
@@ -34,19 +38,33 @@ afterAll(async () => {
   await google?.close();
 });
 
-async function connect(email: string, grant?: string[]): Promise<{ connector: Connector; page: { status: number; html: string } }> {
-  const res = await t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } });
+async function connect(
+  email: string,
+  grant?: string[],
+): Promise<{ connector: Connector; page: { status: number; html: string } }> {
+  const res = await t.request('/api/v1/connectors/oauth', {
+    method: 'POST',
+    token: owner.token,
+    json: { provider: 'gmail' },
+  });
   expect(res.status).toBe(201);
   const started = (await res.json()) as Connector;
   expect(started.mode).toBe('live');
   expect(new URL(started.authorization_url as string).origin).toBe(google.url);
   const callback = await google.consent(started.authorization_url as string, { email, grant });
   const page = await fetch(callback);
-  const connector = (await (await t.request(`/api/v1/connectors/${started.id}`, { token: owner.token })).json()) as Connector;
+  const connector = (await (
+    await t.request(`/api/v1/connectors/${started.id}`, { token: owner.token })
+  ).json()) as Connector;
   return { connector, page: { status: page.status, html: await page.text() } };
 }
 
-const sendTest = (id: string) => t.request(`/api/v1/connectors/${id}/test-email`, { method: 'POST', token: owner.token, json: { to: 'lead@example.com' } });
+const sendTest = (id: string) =>
+  t.request(`/api/v1/connectors/${id}/test-email`, {
+    method: 'POST',
+    token: owner.token,
+    json: { to: 'lead@example.com' },
+  });
 
 describe('the live Gmail connector against a fake Google', () => {
   it('connects with PKCE and the client secret, and sends a real MIME message through the Gmail API', async () => {
@@ -59,7 +77,9 @@ describe('the live Gmail connector against a fake Google', () => {
     expect(await res.json()).toMatchObject({ mode: 'live', from: 'owner@gmail.example', to: 'lead@example.com' });
     const [message] = google.sent.slice(-1);
     expect(message.parsed.from?.text).toBe('owner@gmail.example');
-    expect(message.parsed.to && !Array.isArray(message.parsed.to) ? message.parsed.to.text : '').toBe('lead@example.com');
+    expect(message.parsed.to && !Array.isArray(message.parsed.to) ? message.parsed.to.text : '').toBe(
+      'lead@example.com',
+    );
     expect(message.parsed.text).toContain(connector.id);
     expect(google.refusals).toEqual([]);
   });
@@ -84,9 +104,13 @@ describe('the live Gmail connector against a fake Google', () => {
     const problem = (await res.json()) as { code: string; detail: string };
     expect(problem.code).toBe('connector_not_connected');
     expect(problem.detail).toContain('reconnect_connector_id');
-    const after = (await (await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })).json()) as Connector;
+    const after = (await (
+      await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })
+    ).json()) as Connector;
     expect(after).toMatchObject({ status: 'expired', failure_reason: 'refresh_token_invalid' });
-    const events = (await (await t.request('/api/v1/events?type=connector.expired', { token: owner.token })).json()) as { data: any[] };
+    const events = (await (
+      await t.request('/api/v1/events?type=connector.expired', { token: owner.token })
+    ).json()) as { data: any[] };
     expect(events.data.some((e) => e.data.id === connector.id)).toBe(true);
     // Whatever depends on it stops with that reason instead of retrying.
     expect((await sendTest(connector.id)).status).toBe(409);

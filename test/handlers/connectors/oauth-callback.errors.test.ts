@@ -42,10 +42,17 @@ async function callbackUrlFor(connector: Connector): Promise<string> {
 
 const open = async (url: string) => {
   const res = await fetch(url);
-  return { status: res.status, html: await res.text(), type: res.headers.get('content-type'), csp: res.headers.get('content-security-policy') };
+  return {
+    status: res.status,
+    html: await res.text(),
+    type: res.headers.get('content-type'),
+    csp: res.headers.get('content-security-policy'),
+  };
 };
-const connectorNow = async (id: string) => (await (await t.request(`/api/v1/connectors/${id}`, { token: owner.token })).json()) as Connector;
-const tokensOf = async (id: string) => (await t.db.sql`select tokens_sealed from connectors where id = ${id}`)[0].tokens_sealed;
+const connectorNow = async (id: string) =>
+  (await (await t.request(`/api/v1/connectors/${id}`, { token: owner.token })).json()) as Connector;
+const tokensOf = async (id: string) =>
+  (await t.db.sql`select tokens_sealed from connectors where id = ${id}`)[0].tokens_sealed;
 
 describe('the OAuth callback refuses', () => {
   it('a request without state, as an HTML page with a strict CSP', async () => {
@@ -94,7 +101,10 @@ describe('the OAuth callback refuses', () => {
     const page = await open(oldUrl);
     expect(page.status).toBe(400);
     expect(page.html).toContain('no longer current');
-    expect(await connectorNow(first.id)).toMatchObject({ status: 'pending_consent', authorization_url: fresh.authorization_url });
+    expect(await connectorNow(first.id)).toMatchObject({
+      status: 'pending_consent',
+      authorization_url: fresh.authorization_url,
+    });
     expect((await playHuman(fresh.authorization_url as string, { email: 'fresh@sandbox.example' })).status).toBe(200);
   });
 
@@ -105,7 +115,10 @@ describe('the OAuth callback refuses', () => {
     const page = await open(url.href);
     expect(page.status).toBe(502);
     expect(page.html).toContain('could not be completed');
-    expect(await connectorNow(connector.id)).toMatchObject({ status: 'failed', failure_reason: 'token_exchange_failed' });
+    expect(await connectorNow(connector.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'token_exchange_failed',
+    });
     expect(await tokensOf(connector.id)).toBeNull();
   });
 
@@ -134,7 +147,12 @@ describe('the sandbox provider is as strict as Google', () => {
     const consent = await (await fetch(connector.authorization_url as string)).text();
     const form = consentForm(consent, { email: 'csrf@sandbox.example' });
     form.set('csrf', 'forged');
-    const res = await fetch(new URL('/sandbox/google/o/oauth2/v2/auth', server.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString(), redirect: 'manual' });
+    const res = await fetch(new URL('/sandbox/google/o/oauth2/v2/auth', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      redirect: 'manual',
+    });
     expect(res.status).toBe(403);
   });
 
@@ -142,8 +160,17 @@ describe('the sandbox provider is as strict as Google', () => {
     const connector = await start();
     const code = new URL(await callbackUrlFor(connector)).searchParams.get('code') as string;
     const token = (fields: Record<string, string>) =>
-      fetch(`${server.url}/sandbox/google/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-    const base = { grant_type: 'authorization_code', code, client_id: 'service-mcp-sandbox.apps.sandbox', redirect_uri: `${server.url}/oauth/callback` };
+      fetch(`${server.url}/sandbox/google/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const base = {
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'service-mcp-sandbox.apps.sandbox',
+      redirect_uri: `${server.url}/oauth/callback`,
+    };
     expect((await token({ ...base, client_secret: 'wrong', code_verifier: 'x'.repeat(43) })).status).toBe(401);
     const [secretRow] = [t.deps.connectors.gmail.clientSecret];
     const wrongVerifier = await token({ ...base, client_secret: secretRow, code_verifier: 'x'.repeat(43) });

@@ -38,12 +38,19 @@ describe.skipIf(!url)('refreshing a connector token across instances (PostgreSQL
   });
 
   it('refreshes once when both instances need a fresh token at the same time', async () => {
-    const started = (await (await a.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } })).json()) as { id: string; authorization_url: string };
+    const started = (await (
+      await a.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } })
+    ).json()) as { id: string; authorization_url: string };
     await fetch(await google.consent(started.authorization_url, { email: 'shared@gmail.example' }));
     now = new Date(now.getTime() + 58 * 60 * 1000);
     const before = google.refreshes;
     const held = google.holdRefreshes();
-    const send = (app: TestApp) => app.request(`/api/v1/connectors/${started.id}/test-email`, { method: 'POST', token: owner.token, json: { to: 'x@example.com' } });
+    const send = (app: TestApp) =>
+      app.request(`/api/v1/connectors/${started.id}/test-email`, {
+        method: 'POST',
+        token: owner.token,
+        json: { to: 'x@example.com' },
+      });
     const both = Promise.all([send(a), send(b)]);
     // Let both reach the connector's lock before the provider answers.
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -51,20 +51,25 @@ describe.each([
     expect(html).toContain(`name="account_email" type="email" required maxlength="254" value="${owner.email}"`);
   });
 
-  it.each([hostile, 'ada@localhost', 'ada@@example.com', 'ada @example.com'])('shows the form again with an error for the account %s and connects nothing', async (account) => {
-    const connector = await start(provider);
-    const res = await submitConsent(connector.authorization_url as string, account);
-    expect(res.status).toBe(400);
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const html = await res.text();
-    expect(html).toContain(`<title>${title}</title>`);
-    expect(html).toContain('<form method="post"');
-    expect(html).toMatch(/<p id="account-error" class="form-error" role="alert">Enter an email address for the account: [^<]+\.<\/p>/);
-    expect(html).toContain('aria-invalid="true"');
-    expect(html).not.toContain('<img');
-    const again = await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token });
-    expect(((await again.json()) as Connector).status).toBe('pending_consent');
-  });
+  it.each([hostile, 'ada@localhost', 'ada@@example.com', 'ada @example.com'])(
+    'shows the form again with an error for the account %s and connects nothing',
+    async (account) => {
+      const connector = await start(provider);
+      const res = await submitConsent(connector.authorization_url as string, account);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      const html = await res.text();
+      expect(html).toContain(`<title>${title}</title>`);
+      expect(html).toContain('<form method="post"');
+      expect(html).toMatch(
+        /<p id="account-error" class="form-error" role="alert">Enter an email address for the account: [^<]+\.<\/p>/,
+      );
+      expect(html).toContain('aria-invalid="true"');
+      expect(html).not.toContain('<img');
+      const again = await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token });
+      expect(((await again.json()) as Connector).status).toBe('pending_consent');
+    },
+  );
 
   it('connects once the re-shown form is sent with a valid address', async () => {
     const connector = await start(provider);
@@ -79,10 +84,14 @@ describe.each([
     });
     expect(decided.status).toBe(302);
     expect((await fetch(decided.headers.get('location') as string)).status).toBe(200);
-    const connected = (await (await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })).json()) as Connector;
+    const connected = (await (
+      await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })
+    ).json()) as Connector;
     expect(connected.status).toBe('connected');
     // The address as normalised for leads; a meta_ads connector's own account is then its ad account.
-    const grants = await t.db.sql<{ account_email: string }[]>`select account_email from sandbox_grants where workspace_id = ${owner.workspaceId}`;
+    const grants = await t.db.sql<
+      { account_email: string }[]
+    >`select account_email from sandbox_grants where workspace_id = ${owner.workspaceId}`;
     expect(grants.map((g) => g.account_email)).toContain('ada@sandbox.example');
   });
 });
@@ -93,7 +102,9 @@ describe('the pages the service renders itself', () => {
     const consent = await fetch(connector.authorization_url as string);
     expect(consent.headers.get('content-security-policy')).toContain("style-src 'self'");
     expect(await consent.text()).toContain('<link rel="stylesheet" href="/page.css">');
-    const callback = await playHuman((await start('gmail')).authorization_url as string, { email: 'grace@sandbox.example' });
+    const callback = await playHuman((await start('gmail')).authorization_url as string, {
+      email: 'grace@sandbox.example',
+    });
     expect(callback.html).toContain('<link rel="stylesheet" href="/page.css">');
     const sheet = await fetch(`${server.url}/page.css`);
     expect(sheet.status).toBe(200);
@@ -113,8 +124,12 @@ describe.each([
     const connector = await start(provider);
     const callback = await playHuman(connector.authorization_url as string, { email: 'grace@sandbox.example' });
     expect(callback.status).toBe(200);
-    const connected = (await (await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })).json()) as Connector;
-    expect(callback.html).toContain(`<p>${name} is connected as <strong>${connected.account_email}</strong> (sandbox mode).</p>`);
+    const connected = (await (
+      await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })
+    ).json()) as Connector;
+    expect(callback.html).toContain(
+      `<p>${name} is connected as <strong>${connected.account_email}</strong> (sandbox mode).</p>`,
+    );
     expect(callback.html).not.toContain(provider === 'gmail' ? 'Meta' : 'Gmail');
   });
 });

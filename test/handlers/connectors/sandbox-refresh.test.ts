@@ -25,15 +25,24 @@ afterAll(async () => {
 
 describe('sandbox token refresh', () => {
   it('refreshes an expiring access token at the sandbox token endpoint and keeps sending', async () => {
-    const connector = (await (await t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } })).json()) as Connector;
+    const connector = (await (
+      await t.request('/api/v1/connectors/oauth', { method: 'POST', token: owner.token, json: { provider: 'gmail' } })
+    ).json()) as Connector;
     await playHuman(connector.authorization_url as string, { email: 'hour@sandbox.example' });
-    const [before] = await t.db.sql`select count(*)::int as n from sandbox_tokens t join sandbox_grants g on g.id = t.grant_id where g.account_email = 'hour@sandbox.example' and t.kind = 'access'`;
+    const [before] = await t.db
+      .sql`select count(*)::int as n from sandbox_tokens t join sandbox_grants g on g.id = t.grant_id where g.account_email = 'hour@sandbox.example' and t.kind = 'access'`;
     now = new Date(now.getTime() + 59 * 60 * 1000);
-    const res = await t.request(`/api/v1/connectors/${connector.id}/test-email`, { method: 'POST', token: owner.token, json: { to: 'later@example.com' } });
+    const res = await t.request(`/api/v1/connectors/${connector.id}/test-email`, {
+      method: 'POST',
+      token: owner.token,
+      json: { to: 'later@example.com' },
+    });
     expect(res.status).toBe(200);
-    const [after] = await t.db.sql`select count(*)::int as n from sandbox_tokens t join sandbox_grants g on g.id = t.grant_id where g.account_email = 'hour@sandbox.example' and t.kind = 'access'`;
+    const [after] = await t.db
+      .sql`select count(*)::int as n from sandbox_tokens t join sandbox_grants g on g.id = t.grant_id where g.account_email = 'hour@sandbox.example' and t.kind = 'access'`;
     expect(after.n).toBe(before.n + 1);
-    const [row] = await t.db.sql`select access_expires_at, refresh_lease_until from connectors where id = ${connector.id}`;
+    const [row] = await t.db
+      .sql`select access_expires_at, refresh_lease_until from connectors where id = ${connector.id}`;
     expect(row.refresh_lease_until).toBeNull();
     expect(row.access_expires_at.getTime()).toBeGreaterThan(now.getTime());
   });

@@ -23,10 +23,16 @@ describe('send_test_email', () => {
   it('answers 409 for a meta_ads connector, which sends no mail, and leaves it connected', async () => {
     const connector = await connectMeta(t, owner.token);
     expect(connector.status).toBe('connected');
-    const res = await t.request(`/api/v1/connectors/${connector.id}/test-email`, { method: 'POST', token: owner.token, json: { to: 'lead@example.com' } });
+    const res = await t.request(`/api/v1/connectors/${connector.id}/test-email`, {
+      method: 'POST',
+      token: owner.token,
+      json: { to: 'lead@example.com' },
+    });
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'conflict', detail: expect.stringContaining('cannot send mail') });
-    const after = (await (await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })).json()) as Connector;
+    const after = (await (
+      await t.request(`/api/v1/connectors/${connector.id}`, { token: owner.token })
+    ).json()) as Connector;
     expect(after.status).toBe('connected');
   });
 });

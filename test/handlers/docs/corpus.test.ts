@@ -8,8 +8,14 @@ const tools = new Set(['revoke_api_key', 'login', 'get_operation', 'delete_thing
 describe('githubAnchor', () => {
   const cases: Array<[string, { given: string; want: string }]> = [
     ['drops punctuation', { given: 'Connectors: Gmail through OAuth', want: 'connectors-gmail-through-oauth' }],
-    ['drops backticks and dots', { given: 'The tool manifest (`mcp-tools.yaml`)', want: 'the-tool-manifest-mcp-toolsyaml' }],
-    ['keeps one hyphen per space around a dash', { given: 'service-mcp — API and agent tool server', want: 'service-mcp--api-and-agent-tool-server' }],
+    [
+      'drops backticks and dots',
+      { given: 'The tool manifest (`mcp-tools.yaml`)', want: 'the-tool-manifest-mcp-toolsyaml' },
+    ],
+    [
+      'keeps one hyphen per space around a dash',
+      { given: 'service-mcp — API and agent tool server', want: 'service-mcp--api-and-agent-tool-server' },
+    ],
     ['keeps underscores', { given: '409 connector_not_connected', want: '409-connector_not_connected' }],
     ['keeps a link text only', { given: 'See [the pause](x.md#p)', want: 'see-the-pause' }],
     ['drops apostrophes', { given: "Read a source's chunks", want: 'read-a-sources-chunks' }],
@@ -19,7 +25,10 @@ describe('githubAnchor', () => {
 
 describe('toolsMentioned', () => {
   const cases: Array<[string, { given: string; want: string[] }]> = [
-    ['finds backticked names in order', { given: 'Call `get_operation`, then `revoke_api_key`.', want: ['get_operation', 'revoke_api_key'] }],
+    [
+      'finds backticked names in order',
+      { given: 'Call `get_operation`, then `revoke_api_key`.', want: ['get_operation', 'revoke_api_key'] },
+    ],
     ['finds a name leading a backticked call', { given: '`revoke_api_key {key_id}`', want: ['revoke_api_key'] }],
     ['finds snake_case names outside backticks', { given: 'follow it with get_operation', want: ['get_operation'] }],
     ['needs backticks for a one-word name', { given: 'log in with login, or `login`', want: ['login'] }],
@@ -31,7 +40,12 @@ describe('toolsMentioned', () => {
 });
 
 const corpusOf = (markdown: string, openapi: Record<string, unknown> = {}) =>
-  buildDocsCorpus({ readme: markdown, guides: [{ path: 'docs/guide.md', text: '# Guide\n\n## Revoke\n\nUse `revoke_api_key`.' }], openapi, toolNames: tools });
+  buildDocsCorpus({
+    readme: markdown,
+    guides: [{ path: 'docs/guide.md', text: '# Guide\n\n## Revoke\n\nUse `revoke_api_key`.' }],
+    openapi,
+    toolNames: tools,
+  });
 
 describe('buildDocsCorpus: documents', () => {
   const readme = [
@@ -85,7 +99,19 @@ describe('buildDocsCorpus: documents', () => {
   it('splits a long list at its items and a long table at its rows, repeating the header', () => {
     const items = Array.from({ length: 12 }, (_, i) => `- item ${i} ${'word '.repeat(30).trim()}`);
     const rows = Array.from({ length: 30 }, (_, i) => `| v${i} | ${'word '.repeat(15).trim()} |`);
-    const text = ['# T', '', '## List', '', ...items, '', '## Table', '', '| name | meaning |', '|---|---|', ...rows].join('\n');
+    const text = [
+      '# T',
+      '',
+      '## List',
+      '',
+      ...items,
+      '',
+      '## Table',
+      '',
+      '| name | meaning |',
+      '|---|---|',
+      ...rows,
+    ].join('\n');
     const passages = corpusOf(text);
     const list = passages.filter((p) => p.source === 'README.md#list');
     const table = passages.filter((p) => p.source === 'README.md#table');
@@ -106,7 +132,9 @@ describe('buildDocsCorpus: the contract', () => {
           summary: 'Revoke an API key',
           description: 'Admin-only. Then follow get_operation.',
           security: [{ bearer: ['api_keys:write'] }],
-          parameters: [{ name: 'Idempotency-Key', in: 'header', description: 'Retry key.', schema: { type: 'string' } }],
+          parameters: [
+            { name: 'Idempotency-Key', in: 'header', description: 'Retry key.', schema: { type: 'string' } },
+          ],
           requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Body' } } } },
           responses: {
             '200': { description: 'The revoked key.' },
@@ -117,15 +145,28 @@ describe('buildDocsCorpus: the contract', () => {
       },
     },
     components: {
-      parameters: { KeyId: { name: 'key_id', in: 'path', required: true, description: "The key's id.", schema: { type: 'string' } } },
+      parameters: {
+        KeyId: { name: 'key_id', in: 'path', required: true, description: "The key's id.", schema: { type: 'string' } },
+      },
       responses: { NotFound: { description: 'No such key in your workspace.' } },
-      schemas: { Body: { type: 'object', required: ['reason'], properties: { reason: { type: 'string', enum: ['lost', 'leaked'], description: 'Why.' } } } },
+      schemas: {
+        Body: {
+          type: 'object',
+          required: ['reason'],
+          properties: { reason: { type: 'string', enum: ['lost', 'leaked'], description: 'Why.' } },
+        },
+      },
     },
   };
 
   it('makes one passage per operation, naming its tool first', () => {
     const [passage] = corpusOf('# T', openapi).filter((p) => p.source.startsWith('openapi:'));
-    expect(passage).toMatchObject({ id: 'openapi:revoke_api_key', source: 'openapi:revoke_api_key', title: 'Revoke an API key', heading: 'DELETE /keys/{key_id}' });
+    expect(passage).toMatchObject({
+      id: 'openapi:revoke_api_key',
+      source: 'openapi:revoke_api_key',
+      title: 'Revoke an API key',
+      heading: 'DELETE /keys/{key_id}',
+    });
     expect(passage.tools).toEqual(['revoke_api_key', 'get_operation']);
   });
 
@@ -139,7 +180,9 @@ describe('buildDocsCorpus: the contract', () => {
     const [passage] = corpusOf('# T', openapi).filter((p) => p.source.startsWith('openapi:'));
     expect(passage.text).toContain('Scope: api_keys:write.');
     expect(passage.text).toContain("- `key_id` (path, required, string): The key's id.");
-    expect(passage.text).toContain('- `Idempotency-Key` (header, optional, string; tool argument `idempotency_key`): Retry key.');
+    expect(passage.text).toContain(
+      '- `Idempotency-Key` (header, optional, string; tool argument `idempotency_key`): Retry key.',
+    );
     expect(passage.text).toContain('- `reason` (body, required, one of lost, leaked): Why.');
     expect(passage.text).toContain('Answers 200: The revoked key.');
     expect(passage.text).toContain('- 404 Not Found: No such key in your workspace.');

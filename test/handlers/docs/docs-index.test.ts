@@ -44,8 +44,18 @@ describe('createDocsIndex', () => {
     passage('keys#mint', 'Mint an API key with a name; the key is shown once.', ['create_api_key'], 'Mint a key'),
     passage('keys#revoke', 'Revoking a key rejects it from the next request on.', ['revoke_api_key'], 'Revoke a key'),
     passage('openapi:revoke_api_key', 'Tool `revoke_api_key`: Revoke an API key.', ['revoke_api_key']),
-    passage('ops#wait', 'Follow long work: pass wait_seconds to get_operation instead of polling.', ['get_operation'], 'Wait for a job'),
-    passage('errors#409', 'A 409 connector_not_connected means the mailbox is not connected yet.', [], '409 connector_not_connected'),
+    passage(
+      'ops#wait',
+      'Follow long work: pass wait_seconds to get_operation instead of polling.',
+      ['get_operation'],
+      'Wait for a job',
+    ),
+    passage(
+      'errors#409',
+      'A 409 connector_not_connected means the mailbox is not connected yet.',
+      [],
+      '409 connector_not_connected',
+    ),
     passage('errors#429', 'A 429 rate_limited answer carries Retry-After.', [], '429 rate_limited'),
     passage('reads', 'Read one thing at a time.', ['get_me', 'get_connector', 'get_health', 'get_source'], 'Reading'),
   ];

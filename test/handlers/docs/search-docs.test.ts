@@ -12,7 +12,9 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const openapi = yaml.load(readFileSync(`${repoRoot}openapi/openapi.yaml`, 'utf8')) as Record<string, unknown>;
 const operationIds = new Set(
   Object.values(openapi.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
-    Object.values(item).flatMap((op) => (op && typeof op === 'object' && 'operationId' in op ? [String(op.operationId)] : [])),
+    Object.values(item).flatMap((op) =>
+      op && typeof op === 'object' && 'operationId' in op ? [String(op.operationId)] : [],
+    ),
   ),
 );
 
@@ -34,11 +36,17 @@ interface Expected {
 
 const questions: Array<[string, Expected]> = [
   ['how do I stop a key from working', { tools: ['revoke_api_key'] }],
-  ['what does a 409 on send_test_email mean', { tools: ['send_test_email'], sources: ['docs/errors.md#409-connector_not_connected'] }],
+  [
+    'what does a 409 on send_test_email mean',
+    { tools: ['send_test_email'], sources: ['docs/errors.md#409-connector_not_connected'] },
+  ],
   ['how do I connect gmail', { tools: ['start_connector_oauth'] }],
   ['how do I know when the human has approved the connection', { tools: ['get_connector'] }],
   ['how can I get notified when something changes', { tools: ['create_webhook_endpoint'] }],
-  ['how do I retry safely without creating duplicates', { sources: ['docs/how-the-api-works.md#idempotency-keys', 'docs/errors.md#retrying-safely'] }],
+  [
+    'how do I retry safely without creating duplicates',
+    { sources: ['docs/how-the-api-works.md#idempotency-keys', 'docs/errors.md#retrying-safely'] },
+  ],
   ['how long do I wait for a long job', { tools: ['get_operation'] }],
   ['invite a teammate', { tools: ['invite_member'] }],
   ['ingest our website', { tools: ['ingest_url_into_knowledge'] }],
@@ -51,13 +59,19 @@ const questions: Array<[string, Expected]> = [
   ['accepting the invitation says account_exists, what now', { tools: ['accept_invitation_as_me'] }],
   ['accept an invitation I received', { tools: ['accept_invitation', 'accept_invitation_as_me'] }],
   ['cancel a running job', { tools: ['cancel_operation'] }],
-  ['why does cancelling an operation return operation_finished', { tools: ['cancel_operation'], sources: ['docs/errors.md#409-operation_finished'] }],
+  [
+    'why does cancelling an operation return operation_finished',
+    { tools: ['cancel_operation'], sources: ['docs/errors.md#409-operation_finished'] },
+  ],
   ['see what changed in my workspace', { tools: ['list_events'] }],
   ['my webhook deliveries are failing, where can I see why', { tools: ['list_webhook_deliveries'] }],
   ['send a test event to my webhook endpoint', { tools: ['send_test_webhook'] }],
   ['re-enable a disabled webhook endpoint', { tools: ['update_webhook_endpoint'] }],
   ['delete a webhook endpoint', { tools: ['delete_webhook_endpoint'] }],
-  ['how do I verify the signature of a webhook delivery', { sources: ['docs/operations-and-webhooks.md#verify', 'docs/how-the-api-works.md#webhooks'] }],
+  [
+    'how do I verify the signature of a webhook delivery',
+    { sources: ['docs/operations-and-webhooks.md#verify', 'docs/how-the-api-works.md#webhooks'] },
+  ],
   ['send a test email from the connected mailbox', { tools: ['send_test_email'] }],
   ['where did my test email go in sandbox mode', { tools: ['list_sandbox_messages'] }],
   ['reconnect an expired gmail connector', { tools: ['start_connector_oauth'] }],
@@ -65,27 +79,86 @@ const questions: Array<[string, Expected]> = [
   ['which mailboxes are connected', { tools: ['list_connectors'] }],
   ['which workspace and role does my key have', { tools: ['get_me'] }],
   ['sign up for an account', { tools: ['signup'] }],
-  ['what is sandbox mode', { sources: ['docs/connectors-and-consent.md#sandbox-mode', 'docs/areas.md#connectors-gmail-through-oauth'] }],
+  [
+    'what is sandbox mode',
+    { sources: ['docs/connectors-and-consent.md#sandbox-mode', 'docs/areas.md#connectors-gmail-through-oauth'] },
+  ],
   ['I get 429 too many requests', { sources: ['docs/errors.md#429'] }],
   ['the API answers database_unavailable', { sources: ['docs/errors.md#503'] }],
-  ['url_not_allowed when creating a webhook', { tools: ['create_webhook_endpoint'], sources: ['docs/errors.md#422-url_not_allowed'] }],
+  [
+    'url_not_allowed when creating a webhook',
+    { tools: ['create_webhook_endpoint'], sources: ['docs/errors.md#422-url_not_allowed'] },
+  ],
   ['crawl only the blog pages of our site', { tools: ['ingest_url_into_knowledge'] }],
   ['update the knowledge after our website changed', { tools: ['refresh_knowledge_source'] }],
   ['forget an ingested site', { tools: ['delete_knowledge_source'] }],
   ['see the chunks extracted from a source', { tools: ['list_knowledge_chunks'] }],
   ['list everything we have ingested', { tools: ['list_knowledge_sources'] }],
-  ['how do I configure Claude Desktop to use the tools', { sources: ['docs/getting-started.md#connect-an-agent-over-mcp', 'docs/mcp.md#local-the-service-mcp-stdio-launcher'] }],
-  ['can the agent import leads and launch a sequence', { sources: ['docs/agent-run.md#step-6-launch-the-sequence-with-the-imported-leads'] }],
-  ['my token expired and every call gets 401', { sources: ['docs/credentials-and-keys.md#why-a-call-gets-401', 'docs/errors.md#401', 'docs/troubleshooting.md#why-does-my-agent-get-401'] }],
+  [
+    'how do I configure Claude Desktop to use the tools',
+    {
+      sources: [
+        'docs/getting-started.md#connect-an-agent-over-mcp',
+        'docs/mcp.md#local-the-service-mcp-stdio-launcher',
+      ],
+    },
+  ],
+  [
+    'can the agent import leads and launch a sequence',
+    { sources: ['docs/agent-run.md#step-6-launch-the-sequence-with-the-imported-leads'] },
+  ],
+  [
+    'my token expired and every call gets 401',
+    {
+      sources: [
+        'docs/credentials-and-keys.md#why-a-call-gets-401',
+        'docs/errors.md#401',
+        'docs/troubleshooting.md#why-does-my-agent-get-401',
+      ],
+    },
+  ],
   ['rotate an api key', { tools: ['create_api_key', 'revoke_api_key'] }],
-  ['how do I start the server locally', { sources: ['docs/getting-started.md#start-the-service', 'README.md#the-two-commands'] }],
-  ['what happens if the human denies access on the consent page', { sources: ['docs/connectors-and-consent.md#the-pause', 'docs/areas.md#connectors-gmail-through-oauth'], tier: 'top3' }],
-  ['which permissions does the gmail connector ask for', { sources: ['docs/connectors-and-consent.md#connectors-and-consent', 'docs/areas.md#connectors-gmail-through-oauth'], tier: 'top3' }],
+  [
+    'how do I start the server locally',
+    { sources: ['docs/getting-started.md#start-the-service', 'README.md#the-two-commands'] },
+  ],
+  [
+    'what happens if the human denies access on the consent page',
+    {
+      sources: ['docs/connectors-and-consent.md#the-pause', 'docs/areas.md#connectors-gmail-through-oauth'],
+      tier: 'top3',
+    },
+  ],
+  [
+    'which permissions does the gmail connector ask for',
+    {
+      sources: [
+        'docs/connectors-and-consent.md#connectors-and-consent',
+        'docs/areas.md#connectors-gmail-through-oauth',
+      ],
+      tier: 'top3',
+    },
+  ],
   ['list long running operations', { tools: ['list_operations'] }],
-  ['robots.txt blocked the ingestion', { sources: ['docs/knowledge.md#what-the-crawler-fetches', 'docs/errors.md#422-robots_disallowed'] }],
+  [
+    'robots.txt blocked the ingestion',
+    { sources: ['docs/knowledge.md#what-the-crawler-fetches', 'docs/errors.md#422-robots_disallowed'] },
+  ],
   // Once answered with revoke_api_key and with the agent store: the authentication guidance must come first.
-  ['my API key is rejected', { sources: ['docs/troubleshooting.md#my-api-key-is-rejected', 'docs/credentials-and-keys.md#why-a-call-gets-401'] }],
-  ['why does my agent get 401', { sources: ['docs/troubleshooting.md#why-does-my-agent-get-401', 'docs/credentials-and-keys.md#why-a-call-gets-401', 'docs/errors.md#401'] }],
+  [
+    'my API key is rejected',
+    { sources: ['docs/troubleshooting.md#my-api-key-is-rejected', 'docs/credentials-and-keys.md#why-a-call-gets-401'] },
+  ],
+  [
+    'why does my agent get 401',
+    {
+      sources: [
+        'docs/troubleshooting.md#why-does-my-agent-get-401',
+        'docs/credentials-and-keys.md#why-a-call-gets-401',
+        'docs/errors.md#401',
+      ],
+    },
+  ],
 ];
 
 /**
@@ -94,26 +167,67 @@ const questions: Array<[string, Expected]> = [
  * pausing and health; a guide section on paging), none aimed at one question.
  */
 const laterQuestions: Array<[string, Expected]> = [
-  ['how do I give my agent access to the platform', { tools: ['create_api_key'], sources: ['docs/getting-started.md#connect-an-agent-over-mcp'] }],
-  ['the human closed the consent page without allowing, what do I do', { tools: ['start_connector_oauth', 'get_connector'] }],
-  ['how do I page through a long list', { sources: ['docs/getting-started.md#lists-come-in-pages', 'docs/errors.md#400', 'openapi:list_'] }],
+  [
+    'how do I give my agent access to the platform',
+    { tools: ['create_api_key'], sources: ['docs/getting-started.md#connect-an-agent-over-mcp'] },
+  ],
+  [
+    'the human closed the consent page without allowing, what do I do',
+    { tools: ['start_connector_oauth', 'get_connector'] },
+  ],
+  [
+    'how do I page through a long list',
+    { sources: ['docs/getting-started.md#lists-come-in-pages', 'docs/errors.md#400', 'openapi:list_'] },
+  ],
   ['who can revoke a connector', { tools: ['revoke_connector'] }],
   ['change the events a webhook receives', { tools: ['update_webhook_endpoint'] }],
   ['can I get the webhook signing secret again', { tools: ['create_webhook_endpoint'] }],
   ['demote an admin to member', { tools: ['update_member_role'] }],
-  ['what does idempotency_key_reused mean', { sources: ['docs/errors.md#422-idempotency_key_reused', 'docs/how-the-api-works.md#idempotency-keys'] }],
-  ['how do I tell if the ingestion failed', { tools: ['get_operation', 'get_knowledge_source', 'list_knowledge_sources'] }],
+  [
+    'what does idempotency_key_reused mean',
+    { sources: ['docs/errors.md#422-idempotency_key_reused', 'docs/how-the-api-works.md#idempotency-keys'] },
+  ],
+  [
+    'how do I tell if the ingestion failed',
+    { tools: ['get_operation', 'get_knowledge_source', 'list_knowledge_sources'] },
+  ],
   ['limit a crawl to 10 pages', { tools: ['ingest_url_into_knowledge'] }],
   ["find the brand's pricing in our knowledge", { tools: ['search_knowledge'] }],
-  ['how do I send real emails instead of sandbox', { sources: ['docs/connectors-and-consent.md#sandbox-mode-or-live-mode', 'docs/areas.md#connectors-gmail-through-oauth'] }],
-  ['which event types exist', { tools: ['list_events'], sources: ['docs/operations-and-webhooks.md#read-what-changed-events', 'docs/how-the-api-works.md#events'] }],
+  [
+    'how do I send real emails instead of sandbox',
+    {
+      sources: [
+        'docs/connectors-and-consent.md#sandbox-mode-or-live-mode',
+        'docs/areas.md#connectors-gmail-through-oauth',
+      ],
+    },
+  ],
+  [
+    'which event types exist',
+    {
+      tools: ['list_events'],
+      sources: ['docs/operations-and-webhooks.md#read-what-changed-events', 'docs/how-the-api-works.md#events'],
+    },
+  ],
   ['is there an endpoint to check the service is healthy', { tools: ['get_health'] }],
-  ['my agent gets 403 forbidden', { sources: ['docs/errors.md#403', 'docs/credentials-and-keys.md#why-a-call-gets-401'] }],
+  [
+    'my agent gets 403 forbidden',
+    { sources: ['docs/errors.md#403', 'docs/credentials-and-keys.md#why-a-call-gets-401'] },
+  ],
   ['the invitation token expired', { tools: ['invite_member'] }],
   ['stop receiving webhooks for a while', { tools: ['update_webhook_endpoint', 'delete_webhook_endpoint'] }],
   ['look at the mail the sandbox captured', { tools: ['list_sandbox_messages'] }],
   ["what's the difference between a JWT and an API key", { sources: ['docs/credentials-and-keys.md#jwt-or-api-key'] }],
-  ['run the service on postgres in production', { sources: ['docs/running.md#starting-stopping-and-running-it-in-production', 'README.md#the-two-commands', 'docs/getting-started.md#start-the-service'] }],
+  [
+    'run the service on postgres in production',
+    {
+      sources: [
+        'docs/running.md#starting-stopping-and-running-it-in-production',
+        'README.md#the-two-commands',
+        'docs/getting-started.md#start-the-service',
+      ],
+    },
+  ],
   ['get a fresh consent link', { tools: ['start_connector_oauth'] }],
   ['abort the operation I started by mistake', { tools: ['cancel_operation'] }],
 ];
@@ -129,7 +243,13 @@ function measure(table: Array<[string, Expected]>) {
     .filter((q) => !pending(q))
     .map(([question, want]) => {
       const hits = index.search(question, 3);
-      return { question, want, hits, top1: hits.length > 0 && answers(hits[0], want), top3: hits.some((h) => answers(h, want)) };
+      return {
+        question,
+        want,
+        hits,
+        top1: hits.length > 0 && answers(hits[0], want),
+        top3: hits.some((h) => answers(h, want)),
+      };
     });
 }
 
@@ -143,9 +263,15 @@ describe('search_docs ranking', () => {
   const results = measure(all);
 
   it('reports its hit rate on the question table', () => {
-    const misses = results.filter((r) => !r.top1).map((r) => `  ${r.top3 ? 'top-3' : 'MISS '} ${r.question} → ${r.hits.map((h) => h.id).join(', ')}`);
+    const misses = results
+      .filter((r) => !r.top1)
+      .map((r) => `  ${r.top3 ? 'top-3' : 'MISS '} ${r.question} → ${r.hits.map((h) => h.id).join(', ')}`);
     const skipped = all.filter(pending).map(([q]) => `  pending (tool not in the contract yet): ${q}`);
-    const lines = [summary('search_docs, all questions', results), summary('  tuned-on table', measure(questions)), summary('  later questions', measure(laterQuestions))];
+    const lines = [
+      summary('search_docs, all questions', results),
+      summary('  tuned-on table', measure(questions)),
+      summary('  later questions', measure(laterQuestions)),
+    ];
     console.log([...lines, ...misses, ...skipped].join('\n'));
     expect(all.length).toBeGreaterThanOrEqual(40);
   });
@@ -176,7 +302,9 @@ describe('docs corpus', () => {
   it('builds from the README, the guides and the contract', () => {
     console.log(`docs corpus: ${corpus.length} passages built and indexed in ${buildMs.toFixed(1)} ms`);
     const kinds = new Set(corpus.map((p) => p.source.split(/[#:]/)[0]));
-    expect([...kinds]).toEqual(expect.arrayContaining(['README.md', 'docs/getting-started.md', 'docs/errors.md', 'openapi']));
+    expect([...kinds]).toEqual(
+      expect.arrayContaining(['README.md', 'docs/getting-started.md', 'docs/errors.md', 'openapi']),
+    );
   });
 
   it('gives every document passage the anchor of a heading in its file', () => {
@@ -195,10 +323,13 @@ describe('docs corpus', () => {
 
   it('has a passage for every section the README and the guides link to', () => {
     const sources = new Set(corpus.map((p) => p.source));
-    const files = ['README.md', ...corpus.filter((p) => p.source.startsWith('docs/')).map((p) => p.source.split('#')[0])];
+    const files = [
+      'README.md',
+      ...corpus.filter((p) => p.source.startsWith('docs/')).map((p) => p.source.split('#')[0]),
+    ];
     const links = [...new Set(files)].flatMap((file) =>
-      [...readFileSync(`${repoRoot}${file}`, 'utf8').matchAll(/\]\(([\w-]*\.md)?#([^)]+)\)/g)].map(([, target, anchor]) =>
-        `${target ? (file.startsWith('docs/') ? `docs/${target}` : target) : file}#${anchor}`,
+      [...readFileSync(`${repoRoot}${file}`, 'utf8').matchAll(/\]\(([\w-]*\.md)?#([^)]+)\)/g)].map(
+        ([, target, anchor]) => `${target ? (file.startsWith('docs/') ? `docs/${target}` : target) : file}#${anchor}`,
       ),
     );
     expect(links.length).toBeGreaterThan(2);
@@ -222,6 +353,10 @@ describe('docs corpus', () => {
 
   it('ranks the same way every time', () => {
     const once = index.search('how do I stop a key from working', 5).map((h) => h.id);
-    expect(createDocsIndex(corpus).search('how do I stop a key from working', 5).map((h) => h.id)).toEqual(once);
+    expect(
+      createDocsIndex(corpus)
+        .search('how do I stop a key from working', 5)
+        .map((h) => h.id),
+    ).toEqual(once);
   });
 });

@@ -21,12 +21,16 @@ describe('recordEvent and its subscribers', () => {
   it('hands each subscriber, in order, the event inside the transaction that records it', async () => {
     const { workspaceId } = await t.signup();
     const seen: { name: string; event: RecordedEvent; visible: number }[] = [];
-    const watching = (name: string): EventSubscriber => async (_deps, tx, _workspaceId, event) => {
-      const rows = await tx`select 1 from events where id = ${event.id}`;
-      seen.push({ name, event, visible: rows.length });
-    };
+    const watching =
+      (name: string): EventSubscriber =>
+      async (_deps, tx, _workspaceId, event) => {
+        const rows = await tx`select 1 from events where id = ${event.id}`;
+        seen.push({ name, event, visible: rows.length });
+      };
     const deps: Deps = { ...t.deps, eventSubscribers: [watching('first'), watching('second')] };
-    const event = await deps.db.sql.begin((tx) => recordEvent(deps, tx, workspaceId, system, 'test.happened', { id: 'x_1' }));
+    const event = await deps.db.sql.begin((tx) =>
+      recordEvent(deps, tx, workspaceId, system, 'test.happened', { id: 'x_1' }),
+    );
     expect(seen.map((s) => s.name)).toEqual(['first', 'second']);
     expect(seen.every((s) => s.event === event && s.visible === 1)).toBe(true);
   });
@@ -37,7 +41,9 @@ describe('recordEvent and its subscribers', () => {
       throw new Error('the subscriber failed');
     };
     const deps: Deps = { ...t.deps, eventSubscribers: [failing] };
-    await expect(deps.db.sql.begin((tx) => recordEvent(deps, tx, workspaceId, system, 'test.failed', { id: 'x_2' }))).rejects.toThrow('the subscriber failed');
+    await expect(
+      deps.db.sql.begin((tx) => recordEvent(deps, tx, workspaceId, system, 'test.failed', { id: 'x_2' })),
+    ).rejects.toThrow('the subscriber failed');
     const rows = await t.deps.db.sql`select 1 from events where workspace_id = ${workspaceId} and type = 'test.failed'`;
     expect(rows).toHaveLength(0);
   });

@@ -31,7 +31,9 @@ async function workspaceWithHistory(): Promise<{ admin: SignupResult; keys: { id
     keys.push(await t.createKey(admin.token, name));
   }
   tick();
-  expect((await t.request(`/api/v1/api-keys/${keys[0].id}`, { method: 'DELETE', token: admin.token })).status).toBe(200);
+  expect((await t.request(`/api/v1/api-keys/${keys[0].id}`, { method: 'DELETE', token: admin.token })).status).toBe(
+    200,
+  );
   return { admin, keys };
 }
 
@@ -39,7 +41,13 @@ describe('list_events', () => {
   it('lists the workspace events oldest first, in the contract shape', async () => {
     const { admin, keys } = await workspaceWithHistory();
     const page = await listEvents(admin.token);
-    expect(page.data.map((e) => e.type)).toEqual(['workspace.created', 'api_key.created', 'api_key.created', 'api_key.created', 'api_key.revoked']);
+    expect(page.data.map((e) => e.type)).toEqual([
+      'workspace.created',
+      'api_key.created',
+      'api_key.created',
+      'api_key.created',
+      'api_key.revoked',
+    ]);
     expect(page.data[1]).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-z]{26}$/),
       type: 'api_key.created',
@@ -52,9 +60,14 @@ describe('list_events', () => {
 
   it('filters by exact types and by resource.*, comma-separated', async () => {
     const { admin } = await workspaceWithHistory();
-    expect((await listEvents(admin.token, '?type=api_key.revoked')).data.map((e) => e.type)).toEqual(['api_key.revoked']);
+    expect((await listEvents(admin.token, '?type=api_key.revoked')).data.map((e) => e.type)).toEqual([
+      'api_key.revoked',
+    ]);
     expect((await listEvents(admin.token, '?type=api_key.*')).data).toHaveLength(4);
-    expect((await listEvents(admin.token, '?type=workspace.created,api_key.revoked')).data.map((e) => e.type)).toEqual(['workspace.created', 'api_key.revoked']);
+    expect((await listEvents(admin.token, '?type=workspace.created,api_key.revoked')).data.map((e) => e.type)).toEqual([
+      'workspace.created',
+      'api_key.revoked',
+    ]);
     expect((await listEvents(admin.token, '?type=member.*')).data).toEqual([]);
   });
 
@@ -62,7 +75,7 @@ describe('list_events', () => {
     const { admin } = await workspaceWithHistory();
     const res = await t.request('/api/v1/events?type=api_key', { token: admin.token });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).code).toBe('validation_failed');
+    expect((await res.json()).code).toBe('validation_failed');
   });
 
   it('filters by creation time, both bounds exclusive', async () => {
@@ -86,7 +99,7 @@ describe('list_events', () => {
     const first = await listEvents(admin.token, '?limit=2');
     const res = await t.request(`/api/v1/events?cursor=${first.next_cursor}x`, { token: admin.token });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).code).toBe('invalid_cursor');
+    expect((await res.json()).code).toBe('invalid_cursor');
   });
 
   it("never shows another workspace's events, nor accepts its cursor", async () => {
@@ -100,7 +113,11 @@ describe('list_events', () => {
 
   it('refuses members (403), since events describe keys and members', async () => {
     const { admin } = await workspaceWithHistory();
-    const memberKey = await createAdminCommands(t.deps).mintKey({ workspaceId: admin.workspaceId, name: 'reader', role: 'member' });
+    const memberKey = await createAdminCommands(t.deps).mintKey({
+      workspaceId: admin.workspaceId,
+      name: 'reader',
+      role: 'member',
+    });
     const refused = await t.request('/api/v1/events', { token: memberKey.key });
     expect(refused.status).toBe(403);
     expect((await t.request('/api/v1/events')).status).toBe(401);

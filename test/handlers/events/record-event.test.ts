@@ -28,9 +28,12 @@ async function invite(admin: SignupResult, email = uniqueEmail('invitee'), role:
 
 async function join(admin: SignupResult, role: 'admin' | 'member' = 'member') {
   const inv = await invite(admin, uniqueEmail('invitee'), role);
-  const res = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'New Member', password: 'member password' } });
+  const res = await t.request('/api/v1/invitations/accept', {
+    method: 'POST',
+    json: { token: inv.token, name: 'New Member', password: 'member password' },
+  });
   expect(res.status).toBe(201);
-  const body = (await res.json()) as any;
+  const body = await res.json();
   return { userId: body.user.id as string, token: body.login.access_token as string };
 }
 
@@ -39,7 +42,9 @@ describe('events of API keys', () => {
     const admin = await t.signup();
     let created: any;
     const events = await recorded(admin.workspaceId, async () => {
-      created = await (await t.request('/api/v1/api-keys', { method: 'POST', token: admin.token, json: { name: 'ci' } })).json();
+      created = await (
+        await t.request('/api/v1/api-keys', { method: 'POST', token: admin.token, json: { name: 'ci' } })
+      ).json();
     });
     const { key, ...shown } = created;
     expect(events).toEqual([{ type: 'api_key.created', data: shown, actor: { type: 'user', id: admin.userId } }]);
@@ -52,8 +57,12 @@ describe('events of API keys', () => {
     const target = await t.createKey(admin.token, 'target');
     let revoked: any;
     const events = await recorded(admin.workspaceId, async () => {
-      revoked = await (await t.request(`/api/v1/api-keys/${target.id}`, { method: 'DELETE', token: acting.key })).json();
-      expect((await t.request(`/api/v1/api-keys/${target.id}`, { method: 'DELETE', token: acting.key })).status).toBe(200);
+      revoked = await (
+        await t.request(`/api/v1/api-keys/${target.id}`, { method: 'DELETE', token: acting.key })
+      ).json();
+      expect((await t.request(`/api/v1/api-keys/${target.id}`, { method: 'DELETE', token: acting.key })).status).toBe(
+        200,
+      );
     });
     expect(events).toEqual([{ type: 'api_key.revoked', data: revoked, actor: { type: 'api_key', id: acting.id } }]);
   });
@@ -63,7 +72,9 @@ describe('events of API keys', () => {
     const other = await t.signup();
     const foreign = await t.createKey(other.token);
     const events = await recorded(other.workspaceId, async () => {
-      expect((await t.request(`/api/v1/api-keys/${foreign.id}`, { method: 'DELETE', token: admin.token })).status).toBe(404);
+      expect((await t.request(`/api/v1/api-keys/${foreign.id}`, { method: 'DELETE', token: admin.token })).status).toBe(
+        404,
+      );
     });
     expect(events).toEqual([]);
     expect((await eventsOf(admin.workspaceId)).map((e) => e.type)).toEqual(['workspace.created']);
@@ -71,9 +82,15 @@ describe('events of API keys', () => {
 
   it("records the operator CLI's mint-key as api_key.created by the operator", async () => {
     const admin = await t.signup();
-    const events = await recorded(admin.workspaceId, () => createAdminCommands(t.deps).mintKey({ workspaceId: admin.workspaceId, name: 'cron' }));
+    const events = await recorded(admin.workspaceId, () =>
+      createAdminCommands(t.deps).mintKey({ workspaceId: admin.workspaceId, name: 'cron' }),
+    );
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'api_key.created', data: { name: 'cron', created_by: null }, actor: { type: 'operator', id: null } });
+    expect(events[0]).toMatchObject({
+      type: 'api_key.created',
+      data: { name: 'cron', created_by: null },
+      actor: { type: 'operator', id: null },
+    });
   });
 });
 
@@ -81,7 +98,11 @@ describe('events of members', () => {
   it('records workspace.created at signup, by the new owner', async () => {
     const owner = await t.signup({ workspace_name: 'Acme' });
     expect(await eventsOf(owner.workspaceId)).toEqual([
-      { type: 'workspace.created', data: { id: owner.workspaceId, name: 'Acme', created_at: expect.any(String) }, actor: { type: 'user', id: owner.userId } },
+      {
+        type: 'workspace.created',
+        data: { id: owner.workspaceId, name: 'Acme', created_at: expect.any(String) },
+        actor: { type: 'user', id: owner.userId },
+      },
     ]);
   });
 
@@ -92,9 +113,17 @@ describe('events of members', () => {
     let joined: { userId: string } | undefined;
     const events = await recorded(admin.workspaceId, async () => {
       joined = await join(admin);
-      expect((await t.request('/api/v1/invitations/accept-as-me', { method: 'POST', token: existing.token, json: { token: inv.token } })).status).toBe(201);
+      expect(
+        (
+          await t.request('/api/v1/invitations/accept-as-me', {
+            method: 'POST',
+            token: existing.token,
+            json: { token: inv.token },
+          })
+        ).status,
+      ).toBe(201);
     });
-    const members = (await (await t.request('/api/v1/members?limit=100', { token: admin.token })).json()) as any;
+    const members = await (await t.request('/api/v1/members?limit=100', { token: admin.token })).json();
     const shown = (id: string) => members.data.find((m: any) => m.user_id === id);
     expect(events).toEqual([
       { type: 'member.added', data: shown(joined!.userId), actor: { type: 'user', id: joined!.userId } },
@@ -108,7 +137,9 @@ describe('events of members', () => {
     const member = await join(admin, 'admin');
     const key = await t.createKey(member.token);
     const events = await recorded(admin.workspaceId, async () => {
-      expect((await t.request(`/api/v1/members/${member.userId}`, { method: 'DELETE', token: admin.token })).status).toBe(204);
+      expect(
+        (await t.request(`/api/v1/members/${member.userId}`, { method: 'DELETE', token: admin.token })).status,
+      ).toBe(204);
     });
     expect(events.map((e) => [e.type, e.actor])).toEqual([
       ['member.removed', { type: 'user', id: admin.userId }],
@@ -123,18 +154,31 @@ describe('events of members', () => {
     const member = await join(admin);
     const events = await recorded(admin.workspaceId, async () => {
       for (let i = 0; i < 2; i++) {
-        expect((await t.request(`/api/v1/members/${member.userId}`, { method: 'PATCH', token: admin.token, json: { role: 'admin' } })).status).toBe(200);
+        expect(
+          (
+            await t.request(`/api/v1/members/${member.userId}`, {
+              method: 'PATCH',
+              token: admin.token,
+              json: { role: 'admin' },
+            })
+          ).status,
+        ).toBe(200);
       }
     });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'member.role_changed', data: { user_id: member.userId, role: 'admin', previous_role: 'member' } });
+    expect(events[0]).toMatchObject({
+      type: 'member.role_changed',
+      data: { user_id: member.userId, role: 'admin', previous_role: 'member' },
+    });
   });
 
   it('records nothing when removing the owner is refused (409)', async () => {
     const admin = await t.signup();
     const other = await join(admin, 'admin');
     const events = await recorded(admin.workspaceId, async () => {
-      expect((await t.request(`/api/v1/members/${admin.userId}`, { method: 'DELETE', token: other.token })).status).toBe(409);
+      expect(
+        (await t.request(`/api/v1/members/${admin.userId}`, { method: 'DELETE', token: other.token })).status,
+      ).toBe(409);
     });
     expect(events).toEqual([]);
   });
@@ -152,10 +196,13 @@ describe('an event and its change', () => {
       create trigger fail_events_test before update on api_keys for each row when (old.created_by = '${member.userId}') execute function fail_events_test();`);
     try {
       const events = await recorded(admin.workspaceId, async () => {
-        expect((await t.request(`/api/v1/members/${member.userId}`, { method: 'DELETE', token: admin.token })).status).toBe(500);
+        expect(
+          (await t.request(`/api/v1/members/${member.userId}`, { method: 'DELETE', token: admin.token })).status,
+        ).toBe(500);
       });
       expect(events).toEqual([]);
-      const [still] = await sql`select role from memberships where workspace_id = ${admin.workspaceId} and user_id = ${member.userId}`;
+      const [still] =
+        await sql`select role from memberships where workspace_id = ${admin.workspaceId} and user_id = ${member.userId}`;
       expect(still.role).toBe('admin');
     } finally {
       await sql.unsafe('drop trigger fail_events_test on api_keys; drop function fail_events_test();');
@@ -169,7 +216,9 @@ describe('an event and its change', () => {
       create function fail_events_test() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
       create trigger fail_events_test before insert on events for each row when (new.workspace_id = '${admin.workspaceId}') execute function fail_events_test();`);
     try {
-      expect((await t.request('/api/v1/api-keys', { method: 'POST', token: admin.token, json: { name: 'never' } })).status).toBe(500);
+      expect(
+        (await t.request('/api/v1/api-keys', { method: 'POST', token: admin.token, json: { name: 'never' } })).status,
+      ).toBe(500);
     } finally {
       await sql.unsafe('drop trigger fail_events_test on events; drop function fail_events_test();');
     }

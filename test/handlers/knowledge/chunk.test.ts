@@ -5,11 +5,18 @@ import { longGuide, marketingHome } from './fixtures/pages.ts';
 
 const h = (level: 1 | 2 | 3 | 4 | 5 | 6, text: string): Block => ({ kind: 'heading', level, text });
 const p = (text: string): Block => ({ kind: 'text', text });
-const page = (blocks: Block[]): ExtractedPage => ({ url: 'https://acme.example/', title: 'Acme', canonicalUrl: null, blocks, links: [] });
+const page = (blocks: Block[]): ExtractedPage => ({
+  url: 'https://acme.example/',
+  title: 'Acme',
+  canonicalUrl: null,
+  blocks,
+  links: [],
+});
 
 /** Distinct sentences of about 20 tokens. */
 const sentence = (n: number) => `Sentence number ${n} explains one more detail of how the product handles email.`;
-const paragraph = (from: number, count: number) => Array.from({ length: count }, (_, i) => sentence(from + i)).join(' ');
+const paragraph = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => sentence(from + i)).join(' ');
 
 const guideChunks = chunkPage(extractPage({ url: longGuide.url, contentType: 'text/html', body: longGuide.html }));
 
@@ -17,18 +24,35 @@ const guideChunks = chunkPage(extractPage({ url: longGuide.url, contentType: 'te
 function overlapOf(previous: Chunk, next: Chunk): string {
   for (let length = Math.min(previous.text.length, next.text.length); length > 0; length--) {
     const candidate = next.text.slice(0, length);
-    if (previous.text.endsWith(candidate) && /\s/.test(previous.text[previous.text.length - length - 1] ?? ' ')) return candidate;
+    if (previous.text.endsWith(candidate) && /\s/.test(previous.text[previous.text.length - length - 1] ?? ' '))
+      return candidate;
   }
   return '';
 }
 
 describe('chunkPage: headings', () => {
   const chunks = chunkPage(
-    page([p('Welcome to Acme.'), h(1, 'Guide'), p('Intro to the guide.'), h(2, 'Setup'), p('Install the agent.'), h(3, 'On Linux'), p('Use the package.'), h(2, 'Usage'), p('Run it daily.')]),
+    page([
+      p('Welcome to Acme.'),
+      h(1, 'Guide'),
+      p('Intro to the guide.'),
+      h(2, 'Setup'),
+      p('Install the agent.'),
+      h(3, 'On Linux'),
+      p('Use the package.'),
+      h(2, 'Usage'),
+      p('Run it daily.'),
+    ]),
   );
 
   it('gives each chunk the stack of enclosing headings as its path', () => {
-    expect(chunks.map((c) => c.headingPath)).toEqual([[], ['Guide'], ['Guide', 'Setup'], ['Guide', 'Setup', 'On Linux'], ['Guide', 'Usage']]);
+    expect(chunks.map((c) => c.headingPath)).toEqual([
+      [],
+      ['Guide'],
+      ['Guide', 'Setup'],
+      ['Guide', 'Setup', 'On Linux'],
+      ['Guide', 'Usage'],
+    ]);
   });
 
   it('starts the chunk of each section with its heading line', () => {
@@ -42,12 +66,16 @@ describe('chunkPage: headings', () => {
   });
 
   it('pops deeper headings when a shallower one follows, whatever levels are skipped', () => {
-    const skipped = chunkPage(page([h(1, 'A'), p('a'), h(4, 'B'), p(paragraph(0, 40)), h(2, 'C'), p(paragraph(100, 40))]));
+    const skipped = chunkPage(
+      page([h(1, 'A'), p('a'), h(4, 'B'), p(paragraph(0, 40)), h(2, 'C'), p(paragraph(100, 40))]),
+    );
     expect(skipped.map((c) => c.headingPath)).toEqual([['A'], ['A', 'B'], ['A', 'C']]);
   });
 
   it('carries a heading without text of its own into its first subsection', () => {
-    const carried = chunkPage(page([h(2, 'Features'), h(3, 'Speed'), p(paragraph(0, 40)), h(3, 'Safety'), p(paragraph(100, 40))]));
+    const carried = chunkPage(
+      page([h(2, 'Features'), h(3, 'Speed'), p(paragraph(0, 40)), h(3, 'Safety'), p(paragraph(100, 40))]),
+    );
     expect(carried[0].text.startsWith('## Features\n\n### Speed\n\nSentence number 0')).toBe(true);
     expect(carried[1].text.startsWith('### Safety\n\nSentence number 100')).toBe(true);
   });
@@ -56,7 +84,9 @@ describe('chunkPage: headings', () => {
     const home = chunkPage(extractPage({ url: marketingHome.url, contentType: 'text/html', body: marketingHome.html }));
     const features = home.find((c) => c.text.includes('### Smart segmentation'));
     expect(features?.headingPath).toEqual(['Email campaigns that write themselves', 'Features']);
-    expect(features?.text).toMatch(/^## Features\n\n### Smart segmentation\n\n[\s\S]*### AI drafting in your voice[\s\S]*### Deliverability built in/);
+    expect(features?.text).toMatch(
+      /^## Features\n\n### Smart segmentation\n\n[\s\S]*### AI drafting in your voice[\s\S]*### Deliverability built in/,
+    );
   });
 
   it('does not merge sections with different parents', () => {
@@ -65,7 +95,9 @@ describe('chunkPage: headings', () => {
   });
 
   it('merges siblings only while the chunk stays under the target', () => {
-    const siblings = chunkPage(page([h(2, 'A'), p(paragraph(0, 12)), h(2, 'B'), p(paragraph(100, 12)), h(2, 'C'), p(paragraph(200, 12))]));
+    const siblings = chunkPage(
+      page([h(2, 'A'), p(paragraph(0, 12)), h(2, 'B'), p(paragraph(100, 12)), h(2, 'C'), p(paragraph(200, 12))]),
+    );
     expect(siblings.map((c) => c.headingPath)).toEqual([[], ['C']]);
     expect(siblings[0].text).toMatch(/^## A\n\n[\s\S]*\n\n## B\n\n/);
     expect(siblings.every((c) => c.tokens <= 600)).toBe(true);
@@ -120,14 +152,19 @@ describe('chunkPage: sizes and overlap on a long page', () => {
   });
 
   it('keeps every sentence of the page in some chunk, in reading order', () => {
-    const chunks = chunkPage(page([h(1, 'T'), p(paragraph(0, 30)), p(paragraph(30, 50)), h(2, 'U'), p(paragraph(80, 70))]));
+    const chunks = chunkPage(
+      page([h(1, 'T'), p(paragraph(0, 30)), p(paragraph(30, 50)), h(2, 'U'), p(paragraph(80, 70))]),
+    );
     const seen = chunks.flatMap((c) => [...c.text.matchAll(/Sentence number (\d+)/g)].map((m) => Number(m[1])));
     const firstSeen = [...new Set(seen)];
     expect(firstSeen).toEqual(Array.from({ length: 150 }, (_, i) => i));
   });
 
   it('does not cut a sentence after an abbreviation', () => {
-    const text = Array.from({ length: 80 }, (_, i) => `Dr. Smith approved change ${i} of the launch plan on Monday.`).join(' ');
+    const text = Array.from(
+      { length: 80 },
+      (_, i) => `Dr. Smith approved change ${i} of the launch plan on Monday.`,
+    ).join(' ');
     const chunks = chunkPage(page([p(text)]), { targetTokens: 200, maxTokens: 300, overlapTokens: 20 });
     expect(chunks.length).toBeGreaterThan(3);
     for (const chunk of chunks) expect(chunk.text.startsWith('Dr. Smith approved change')).toBe(true);
@@ -146,7 +183,10 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     const code = guideChunks.filter((c) => c.headingPath.at(-1) === 'A warm-up script');
     expect(code.length).toBeGreaterThan(2);
     const line = String.raw`  await queue\.add\('warmup-\d+', \{ day: \d+, limit: \d+ \}\); \/\/ day \d+\n`;
-    for (const chunk of code) expect(chunk.text).toMatch(new RegExp(String.raw`\`\`\`\n(async function warmUp\(queue\) \{\n)?(${line})+(\}\n)?\`\`\`$`));
+    for (const chunk of code)
+      expect(chunk.text).toMatch(
+        new RegExp(String.raw`\`\`\`\n(async function warmUp\(queue\) \{\n)?(${line})+(\}\n)?\`\`\`$`),
+      );
     const days = code.flatMap((c) => [...c.text.matchAll(/warmup-(\d+)/g)].map((m) => Number(m[1])));
     expect(days).toEqual(Array.from({ length: 120 }, (_, i) => i));
   });
@@ -164,7 +204,11 @@ describe('chunkPage: edges and options', () => {
   });
 
   it('honours smaller sizes', () => {
-    const chunks = chunkPage(page([h(2, 'A'), p(paragraph(0, 100))]), { targetTokens: 200, maxTokens: 300, overlapTokens: 20 });
+    const chunks = chunkPage(page([h(2, 'A'), p(paragraph(0, 100))]), {
+      targetTokens: 200,
+      maxTokens: 300,
+      overlapTokens: 20,
+    });
     expect(chunks.length).toBeGreaterThan(5);
     for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(300);
   });

@@ -18,7 +18,8 @@ function blocksOf(body: string): Block[] {
 
 const allText = (page: ExtractedPage) => page.blocks.map((b) => b.text).join('\n');
 const headings = (page: ExtractedPage) => page.blocks.filter((b) => b.kind === 'heading').map((b) => [b.level, b.text]);
-const prose = (sentence: string) => `<p>${sentence} This sentence is here so that the paragraph reads like real content on a real page.</p>`;
+const prose = (sentence: string) =>
+  `<p>${sentence} This sentence is here so that the paragraph reads like real content on a real page.</p>`;
 
 describe('extractPage: main content of realistic pages', () => {
   it.each([
@@ -32,7 +33,7 @@ describe('extractPage: main content of realistic pages', () => {
   });
 
   it('falls back to main when Readability finds nothing there', () => {
-    const article = new Readability(parseHTML(mainOnlyPage.html).document as unknown as Document).parse();
+    const article = new Readability(parseHTML(mainOnlyPage.html).document).parse();
     expect(article?.textContent ?? '').not.toContain('European Union');
     const page = extract(mainOnlyPage);
     expect(page.blocks[0]).toEqual({ kind: 'heading', level: 1, text: 'Shipping questions' });
@@ -66,12 +67,18 @@ describe('extractPage: main content of realistic pages', () => {
 
   it('renders the list, table and code block of an article readably', () => {
     const texts = extract(blogArticle).blocks.map((b) => b.text);
-    expect(texts).toContain('- Mistyped addresses such as jane@gmial.com\n- People who left the company\n  - Their mailbox is usually deleted after 30 days\n- Domains that expired');
+    expect(texts).toContain(
+      '- Mistyped addresses such as jane@gmial.com\n- People who left the company\n  - Their mailbox is usually deleted after 30 days\n- Domains that expired',
+    );
     expect(texts).toContain(
       '1. We validate every imported address with an MX lookup before the first send.\n2. We suppress an address after a single hard bounce, across all workspaces.\n3. We slow down sending to a provider as soon as it returns deferral codes.',
     );
-    expect(texts).toContain('Bounce rates before and after\nMetric: Hard bounce rate; Before: 2.3%; After: 1.4%\nMetric: Soft bounce rate; Before: 4.1%; After: 2.2%');
-    expect(texts).toContain('```\nfunction shouldSend(address, suppressions) {\n  if (suppressions.has(address.toLowerCase())) {\n    return false;\n  }\n  return true;\n}\n```');
+    expect(texts).toContain(
+      'Bounce rates before and after\nMetric: Hard bounce rate; Before: 2.3%; After: 1.4%\nMetric: Soft bounce rate; Before: 4.1%; After: 2.2%',
+    );
+    expect(texts).toContain(
+      '```\nfunction shouldSend(address, suppressions) {\n  if (suppressions.has(address.toLowerCase())) {\n    return false;\n  }\n  return true;\n}\n```',
+    );
   });
 });
 
@@ -86,27 +93,39 @@ describe('extractPage: text blocks', () => {
   });
 
   it('normalises whitespace, non-breaking spaces and invisible characters', () => {
-    expect(blocksOf('<main><p>  Price:&nbsp;$19\u200B per\tmonth &shy; </p></main>')).toEqual([{ kind: 'text', text: 'Price: $19 per month' }]);
+    expect(blocksOf('<main><p>  Price:&nbsp;$19\u200B per\tmonth &shy; </p></main>')).toEqual([
+      { kind: 'text', text: 'Price: $19 per month' },
+    ]);
   });
 
   it('drops elements hidden with hidden, aria-hidden, display:none, visibility:hidden or screen-reader classes', () => {
     const blocks = blocksOf(`<main>${prose('Visible words stay.')}
       <p hidden>Hidden attribute.</p><p aria-hidden="true">Aria hidden.</p><p style="display:none">Display none.</p>
       <p style="color: red; visibility: hidden">Visibility hidden.</p><span class="sr-only">Screen reader only.</span></main>`);
-    expect(blocks.map((b) => b.text).join(' ')).not.toMatch(/Hidden attribute|Aria hidden|Display none|Visibility hidden|Screen reader only/);
+    expect(blocks.map((b) => b.text).join(' ')).not.toMatch(
+      /Hidden attribute|Aria hidden|Display none|Visibility hidden|Screen reader only/,
+    );
     expect(blocks[0].text).toContain('Visible words stay.');
   });
 
   it('numbers an ordered list from its start attribute', () => {
-    expect(blocksOf('<main><ol start="3"><li>Third</li><li>Fourth</li></ol></main>')).toEqual([{ kind: 'text', text: '3. Third\n4. Fourth' }]);
+    expect(blocksOf('<main><ol start="3"><li>Third</li><li>Fourth</li></ol></main>')).toEqual([
+      { kind: 'text', text: '3. Third\n4. Fourth' },
+    ]);
   });
 
   it('renders a table without a header row with cells separated by bars', () => {
-    expect(blocksOf('<main><table><tr><td>Monday</td><td>9–17</td></tr><tr><td>Saturday</td><td>10–14</td></tr></table></main>')).toEqual([{ kind: 'text', text: 'Monday | 9–17\nSaturday | 10–14' }]);
+    expect(
+      blocksOf(
+        '<main><table><tr><td>Monday</td><td>9–17</td></tr><tr><td>Saturday</td><td>10–14</td></tr></table></main>',
+      ),
+    ).toEqual([{ kind: 'text', text: 'Monday | 9–17\nSaturday | 10–14' }]);
   });
 
   it('reads a layout table as ordinary content', () => {
-    const blocks = blocksOf('<main><table><tr><td><h2>Our story</h2><p>We started in a garage in 2019.</p></td></tr></table></main>');
+    const blocks = blocksOf(
+      '<main><table><tr><td><h2>Our story</h2><p>We started in a garage in 2019.</p></td></tr></table></main>',
+    );
     expect(blocks).toEqual([
       { kind: 'heading', level: 2, text: 'Our story' },
       { kind: 'text', text: 'We started in a garage in 2019.' },
@@ -114,13 +133,21 @@ describe('extractPage: text blocks', () => {
   });
 
   it('returns no blocks for a page without text', () => {
-    const page = extractPage({ url: 'https://acme.example/empty', contentType: 'text/html', body: html('<script>var x = 1;</script><nav><a href="/">Home</a></nav>', '<title></title>') });
+    const page = extractPage({
+      url: 'https://acme.example/empty',
+      contentType: 'text/html',
+      body: html('<script>var x = 1;</script><nav><a href="/">Home</a></nav>', '<title></title>'),
+    });
     expect(page.blocks).toEqual([]);
     expect(page.title).toBeNull();
   });
 
   it('reads a fragment without html, head or body', () => {
-    const page = extractPage({ url: 'https://acme.example/', contentType: 'text/html', body: '<h1>Hello</h1><p>Just a fragment of a page.</p>' });
+    const page = extractPage({
+      url: 'https://acme.example/',
+      contentType: 'text/html',
+      body: '<h1>Hello</h1><p>Just a fragment of a page.</p>',
+    });
     expect(page.blocks).toEqual([
       { kind: 'heading', level: 1, text: 'Hello' },
       { kind: 'text', text: 'Just a fragment of a page.' },
@@ -129,7 +156,11 @@ describe('extractPage: text blocks', () => {
   });
 
   it('reads a document whose body tag is omitted', () => {
-    const page = extractPage({ url: 'https://acme.example/', contentType: 'text/html', body: '<!DOCTYPE html><html><head><title>No body tag</title></head><p>Body tags are optional in HTML.</p></html>' });
+    const page = extractPage({
+      url: 'https://acme.example/',
+      contentType: 'text/html',
+      body: '<!DOCTYPE html><html><head><title>No body tag</title></head><p>Body tags are optional in HTML.</p></html>',
+    });
     expect(page.title).toBe('No body tag');
     expect(page.blocks).toEqual([{ kind: 'text', text: 'Body tags are optional in HTML.' }]);
   });
@@ -144,12 +175,29 @@ describe('extractPage: text blocks', () => {
 
 describe('extractPage: title and canonical URL', () => {
   it.each([
-    ['takes the title from <title>', '<title> Pricing  | Acme </title><meta property="og:title" content="OG">', '<h1>H1</h1>', 'Pricing | Acme'],
-    ['takes the title from og:title without <title>', '<meta property="og:title" content="Acme pricing">', '<h1>H1</h1>', 'Acme pricing'],
-    ['takes the title from the first h1 without either', '', '<main><h1>Plans and <em>pricing</em></h1><p>Text.</p></main>', 'Plans and pricing'],
+    [
+      'takes the title from <title>',
+      '<title> Pricing  | Acme </title><meta property="og:title" content="OG">',
+      '<h1>H1</h1>',
+      'Pricing | Acme',
+    ],
+    [
+      'takes the title from og:title without <title>',
+      '<meta property="og:title" content="Acme pricing">',
+      '<h1>H1</h1>',
+      'Acme pricing',
+    ],
+    [
+      'takes the title from the first h1 without either',
+      '',
+      '<main><h1>Plans and <em>pricing</em></h1><p>Text.</p></main>',
+      'Plans and pricing',
+    ],
     ['gives no title when the page has none', '', '<p>Text only.</p>', null],
   ])('%s', (_name, head, body, want) => {
-    expect(extractPage({ url: 'https://acme.example/', contentType: 'text/html', body: html(body, head) }).title).toBe(want);
+    expect(extractPage({ url: 'https://acme.example/', contentType: 'text/html', body: html(body, head) }).title).toBe(
+      want,
+    );
   });
 
   it('resolves the canonical URL against the base URL', () => {
@@ -158,7 +206,8 @@ describe('extractPage: title and canonical URL', () => {
   });
 
   it('ignores a canonical link that is not http(s) and a page without one', () => {
-    const page = (head: string) => extractPage({ url: 'https://acme.example/a', contentType: 'text/html', body: html('<p>x</p>', head) });
+    const page = (head: string) =>
+      extractPage({ url: 'https://acme.example/a', contentType: 'text/html', body: html('<p>x</p>', head) });
     expect(page('<link rel="canonical" href="javascript:alert(1)">').canonicalUrl).toBeNull();
     expect(page('<link rel="alternate" href="/fr/a">').canonicalUrl).toBeNull();
     expect(page('<link rel="Canonical" href="/a?x=1">').canonicalUrl).toBe('https://acme.example/a?x=1');
@@ -190,12 +239,22 @@ describe('extractPage: links', () => {
   });
 
   it('deduplicates links that differ only by fragment, keeping the first position', () => {
-    const page = extractPage({ url: 'https://acme.example/', contentType: 'text/html', body: html('<a href="/b">b</a><a href="/a#one">a</a><a href="/b#two">b again</a><a href="HTTPS://ACME.example/a">a again</a>') });
+    const page = extractPage({
+      url: 'https://acme.example/',
+      contentType: 'text/html',
+      body: html(
+        '<a href="/b">b</a><a href="/a#one">a</a><a href="/b#two">b again</a><a href="HTTPS://ACME.example/a">a again</a>',
+      ),
+    });
     expect(page.links).toEqual(['https://acme.example/b', 'https://acme.example/a']);
   });
 
   it('follows no links from a page whose robots meta says nofollow', () => {
-    const page = extractPage({ url: 'https://acme.example/', contentType: 'text/html', body: html('<a href="/a">a</a>', '<meta name="robots" content="noindex, nofollow">') });
+    const page = extractPage({
+      url: 'https://acme.example/',
+      contentType: 'text/html',
+      body: html('<a href="/a">a</a>', '<meta name="robots" content="noindex, nofollow">'),
+    });
     expect(page.links).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@ const url = 'https://acme.example/docs/notes.md';
 
 describe('extractPage: plain text', () => {
   it('splits paragraphs on blank lines and makes no headings', () => {
-    const body = '# Not a heading\r\n\r\nFirst paragraph,\r\n  still the first.\r\n \t \r\nSecond   paragraph.\n\n\n\nThird.';
+    const body =
+      '# Not a heading\r\n\r\nFirst paragraph,\r\n  still the first.\r\n \t \r\nSecond   paragraph.\n\n\n\nThird.';
     const page = extractPage({ url, contentType: 'text/plain; charset=utf-8', body });
     expect(page).toEqual({
       url,
@@ -66,10 +67,16 @@ describe('extractPage: Markdown', () => {
   it('turns ATX headings into heading blocks and splits the rest on blank lines', () => {
     expect(page.blocks).toEqual([
       { kind: 'heading', level: 1, text: 'Launch notes' },
-      { kind: 'text', text: 'The Roadrunner flies weekly. See [the schedule](/schedule#next) and <https://status.acme.example/>.' },
+      {
+        kind: 'text',
+        text: 'The Roadrunner flies weekly. See [the schedule](/schedule#next) and <https://status.acme.example/>.',
+      },
       { kind: 'heading', level: 2, text: 'Fuel' },
       { kind: 'text', text: 'We burn methane and liquid oxygen.\nBoth are loaded in the last hour.' },
-      { kind: 'text', text: '- Methane comes from a local supplier\n- Oxygen is made on site\n  - with a small air separation unit' },
+      {
+        kind: 'text',
+        text: '- Methane comes from a local supplier\n- Oxygen is made on site\n  - with a small air separation unit',
+      },
       { kind: 'text', text: '```bash\n# this is a comment, not a heading\n./launch --dry-run\n\n./launch\n```' },
       { kind: 'heading', level: 3, text: 'C# tools' },
       { kind: 'text', text: '#hashtag is not a heading.' },
@@ -84,7 +91,11 @@ describe('extractPage: Markdown', () => {
   });
 
   it('lists inline links, autolinks and reference definitions but not images', () => {
-    expect(page.links).toEqual(['https://acme.example/schedule', 'https://status.acme.example/', 'https://docs.acme.example/reference']);
+    expect(page.links).toEqual([
+      'https://acme.example/schedule',
+      'https://status.acme.example/',
+      'https://docs.acme.example/reference',
+    ]);
   });
 
   it('keeps an unclosed code fence as text', () => {
@@ -97,19 +108,24 @@ describe('extractPage: Markdown', () => {
 });
 
 describe('extractPage: other content types', () => {
-  it.each(['application/pdf', 'image/png', 'application/json', 'text/csv', ''])('refuses %j with unsupported_media_type', (contentType) => {
-    const error = (() => {
-      try {
-        extractPage({ url, contentType, body: 'x' });
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(error).toBeInstanceOf(UnsupportedContentError);
-    expect(error).toMatchObject({ code: 'unsupported_media_type', contentType });
-  });
+  it.each(['application/pdf', 'image/png', 'application/json', 'text/csv', ''])(
+    'refuses %j with unsupported_media_type',
+    (contentType) => {
+      const error = (() => {
+        try {
+          extractPage({ url, contentType, body: 'x' });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(UnsupportedContentError);
+      expect(error).toMatchObject({ code: 'unsupported_media_type', contentType });
+    },
+  );
 
   it('reads the media type case-insensitively', () => {
-    expect(extractPage({ url, contentType: 'Text/HTML; Charset=UTF-8', body: '<p>Hi there.</p>' }).blocks).toEqual([{ kind: 'text', text: 'Hi there.' }]);
+    expect(extractPage({ url, contentType: 'Text/HTML; Charset=UTF-8', body: '<p>Hi there.</p>' }).blocks).toEqual([
+      { kind: 'text', text: 'Hi there.' },
+    ]);
   });
 });

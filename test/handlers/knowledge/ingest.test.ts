@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { startSite, type Site } from './site.ts';
 
-const env = { OUTBOUND_ALLOW_PRIVATE: 'true', KNOWLEDGE_CRAWL_DELAY_MS: '0', KNOWLEDGE_PAGE_TIMEOUT_MS: '1500', KNOWLEDGE_MAX_PAGE_BYTES: '1000000', OUTBOUND_USER_AGENT: 'service-mcp-test/1.0 (+https://service.example/bot)' };
+const env = {
+  OUTBOUND_ALLOW_PRIVATE: 'true',
+  KNOWLEDGE_CRAWL_DELAY_MS: '0',
+  KNOWLEDGE_PAGE_TIMEOUT_MS: '1500',
+  KNOWLEDGE_MAX_PAGE_BYTES: '1000000',
+  OUTBOUND_USER_AGENT: 'service-mcp-test/1.0 (+https://service.example/bot)',
+};
 
 let t: TestApp;
 let site: Site;
@@ -43,8 +49,9 @@ async function finish(op: Op, token = owner.token): Promise<Op> {
   return current;
 }
 
-const get = async (path: string, token = owner.token) => (await t.request(path, { token })).json() as Promise<any>;
-const search = (q: string, extra = '', token = owner.token) => get(`/api/v1/knowledge/search?query=${encodeURIComponent(q)}${extra}`, token);
+const get = async (path: string, token = owner.token) => (await t.request(path, { token })).json();
+const search = (q: string, extra = '', token = owner.token) =>
+  get(`/api/v1/knowledge/search?query=${encodeURIComponent(q)}${extra}`, token);
 
 describe('ingesting one page', () => {
   it('makes the page searchable, with headings, page URL and a highlighted snippet', async () => {
@@ -52,7 +59,12 @@ describe('ingesting one page', () => {
     expect(op.status).toBe('succeeded');
     expect(op.resource?.type).toBe('knowledge_source');
     const source = await get(`/api/v1/knowledge/sources/${op.resource?.id}`);
-    expect(source).toMatchObject({ status: 'ready', pages_fetched: 1, title: 'Acme Rockets — reusable rockets for small teams', last_error: null });
+    expect(source).toMatchObject({
+      status: 'ready',
+      pages_fetched: 1,
+      title: 'Acme Rockets — reusable rockets for small teams',
+      last_error: null,
+    });
     expect(source.chunks).toBeGreaterThan(0);
     const chunks = await get(`/api/v1/knowledge/sources/${source.id}/chunks`);
     const text = chunks.data.map((c: any) => c.text).join('\n');
@@ -109,13 +121,20 @@ describe('crawling a site', () => {
 
 describe('refreshing', () => {
   it('replaces the content at once, and a failed refresh keeps the last good content', async () => {
-    site.set('/pricing', { html: '<html><head><title>Pricing</title></head><body><main><h1>Pricing</h1><p>Suborbital hops cost 300,000 dollars each.</p></main></body></html>' });
+    site.set('/pricing', {
+      html: '<html><head><title>Pricing</title></head><body><main><h1>Pricing</h1><p>Suborbital hops cost 300,000 dollars each.</p></main></body></html>',
+    });
     const op = await ingest({ url: `${site.url}/pricing` });
     const id = op.resource?.id as string;
     expect((await search('suborbital hops', `&source_ids=${id}`)).data).toHaveLength(1);
 
-    site.set('/pricing', { html: '<html><head><title>Pricing</title></head><body><main><h1>Pricing</h1><p>Orbital tugs now cost 90,000 dollars each.</p></main></body></html>' });
-    const refreshed = await t.request(`/api/v1/knowledge/sources/${id}/refresh`, { method: 'POST', token: owner.token });
+    site.set('/pricing', {
+      html: '<html><head><title>Pricing</title></head><body><main><h1>Pricing</h1><p>Orbital tugs now cost 90,000 dollars each.</p></main></body></html>',
+    });
+    const refreshed = await t.request(`/api/v1/knowledge/sources/${id}/refresh`, {
+      method: 'POST',
+      token: owner.token,
+    });
     expect(refreshed.status).toBe(202);
     expect((await finish((await refreshed.json()) as Op)).status).toBe('succeeded');
     expect((await search('orbital tugs', `&source_ids=${id}`)).data).toHaveLength(1);
@@ -134,10 +153,19 @@ describe('refreshing', () => {
   });
 
   it('refuses a second fetch of a source while one is queued or running', async () => {
-    site.set('/slow-start', { html: '<html><body><main><p>Slow page about heat shields and tiles.</p></main></body></html>' });
-    const res = await t.request('/api/v1/knowledge/sources', { method: 'POST', token: owner.token, json: { url: `${site.url}/slow-start` } });
+    site.set('/slow-start', {
+      html: '<html><body><main><p>Slow page about heat shields and tiles.</p></main></body></html>',
+    });
+    const res = await t.request('/api/v1/knowledge/sources', {
+      method: 'POST',
+      token: owner.token,
+      json: { url: `${site.url}/slow-start` },
+    });
     const op = (await res.json()) as Op;
-    const again = await t.request(`/api/v1/knowledge/sources/${op.resource?.id}/refresh`, { method: 'POST', token: owner.token });
+    const again = await t.request(`/api/v1/knowledge/sources/${op.resource?.id}/refresh`, {
+      method: 'POST',
+      token: owner.token,
+    });
     expect([202, 409]).toContain(again.status);
     await finish(op);
   });
@@ -147,7 +175,8 @@ describe('a fetch that died', () => {
   it('does not leave its source stuck: a refresh long after is accepted', async () => {
     const op = await ingest({ url: `${site.url}/about` });
     const id = op.resource?.id as string;
-    await t.db.sql`update knowledge_sources set status = 'fetching', updated_at = now() - interval '2 hours' where id = ${id}`;
+    await t.db
+      .sql`update knowledge_sources set status = 'fetching', updated_at = now() - interval '2 hours' where id = ${id}`;
     const res = await t.request(`/api/v1/knowledge/sources/${id}/refresh`, { method: 'POST', token: owner.token });
     expect(res.status).toBe(202);
     expect((await finish((await res.json()) as Op)).status).toBe('succeeded');
@@ -172,9 +201,17 @@ describe('bad input ends as a 4xx or a clear failure', () => {
   });
 
   it('refuses a URL over 2 KB and a non-http scheme before anything is fetched', async () => {
-    const long = await t.request('/api/v1/knowledge/sources', { method: 'POST', token: owner.token, json: { url: `${site.url}/${'a'.repeat(2100)}` } });
+    const long = await t.request('/api/v1/knowledge/sources', {
+      method: 'POST',
+      token: owner.token,
+      json: { url: `${site.url}/${'a'.repeat(2100)}` },
+    });
     expect(long.status).toBe(400);
-    const ftp = await t.request('/api/v1/knowledge/sources', { method: 'POST', token: owner.token, json: { url: 'ftp://example.com/file' } });
+    const ftp = await t.request('/api/v1/knowledge/sources', {
+      method: 'POST',
+      token: owner.token,
+      json: { url: 'ftp://example.com/file' },
+    });
     expect(ftp.status).toBe(422);
     expect(((await ftp.json()) as { code: string }).code).toBe('url_not_allowed');
   });
@@ -187,10 +224,16 @@ describe('workspace isolation', () => {
     const stranger = await t.signup();
     expect((await t.request(`/api/v1/knowledge/sources/${id}`, { token: stranger.token })).status).toBe(404);
     expect((await t.request(`/api/v1/knowledge/sources/${id}/chunks`, { token: stranger.token })).status).toBe(404);
-    expect((await t.request(`/api/v1/knowledge/search?query=boring&source_ids=${id}`, { token: stranger.token })).status).toBe(404);
+    expect(
+      (await t.request(`/api/v1/knowledge/search?query=boring&source_ids=${id}`, { token: stranger.token })).status,
+    ).toBe(404);
     expect((await search('launch should be boring', '', stranger.token)).data).toEqual([]);
-    expect((await t.request(`/api/v1/knowledge/sources/${id}`, { method: 'DELETE', token: stranger.token })).status).toBe(404);
-    expect((await t.request(`/api/v1/knowledge/sources/${id}`, { method: 'DELETE', token: owner.token })).status).toBe(200);
+    expect(
+      (await t.request(`/api/v1/knowledge/sources/${id}`, { method: 'DELETE', token: stranger.token })).status,
+    ).toBe(404);
+    expect((await t.request(`/api/v1/knowledge/sources/${id}`, { method: 'DELETE', token: owner.token })).status).toBe(
+      200,
+    );
     expect((await search('launch should be boring', `&source_ids=${id}`)).data ?? []).toEqual([]);
   });
 });
@@ -199,25 +242,46 @@ describe('with the private-address switch off (the default)', () => {
   let strict: TestApp;
   let admin: SignupResult;
   beforeAll(async () => {
-    strict = await createTestApp({ jobs: 'work', env: { KNOWLEDGE_CRAWL_DELAY_MS: '0', KNOWLEDGE_PAGE_TIMEOUT_MS: '1500' } });
+    strict = await createTestApp({
+      jobs: 'work',
+      env: { KNOWLEDGE_CRAWL_DELAY_MS: '0', KNOWLEDGE_PAGE_TIMEOUT_MS: '1500' },
+    });
     admin = await strict.signup();
   });
   afterAll(async () => strict?.close());
 
-  it.each(['http://127.0.0.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0177.0.0.1/', 'http://[::ffff:127.0.0.1]/', 'http://[::127.0.0.1]/', 'http://0.0.0.0/', 'http://10.0.0.8/', 'http://169.254.169.254/latest/meta-data'])(
-    'refuses %s with 422 url_not_allowed',
-    async (url) => {
-      const res = await strict.request('/api/v1/knowledge/sources', { method: 'POST', token: admin.token, json: { url } });
-      expect(res.status).toBe(422);
-      expect(((await res.json()) as { code: string }).code).toBe('url_not_allowed');
-    },
-  );
+  it.each([
+    'http://127.0.0.1/',
+    'http://2130706433/',
+    'http://0x7f.0.0.1/',
+    'http://0177.0.0.1/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::127.0.0.1]/',
+    'http://0.0.0.0/',
+    'http://10.0.0.8/',
+    'http://169.254.169.254/latest/meta-data',
+  ])('refuses %s with 422 url_not_allowed', async (url) => {
+    const res = await strict.request('/api/v1/knowledge/sources', {
+      method: 'POST',
+      token: admin.token,
+      json: { url },
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { code: string }).code).toBe('url_not_allowed');
+  });
 
   it('fails a host name that resolves to loopback at fetch time, naming the reason', async () => {
-    const res = await strict.request('/api/v1/knowledge/sources', { method: 'POST', token: admin.token, json: { url: `http://localhost:${new URL(site.url).port}/` } });
+    const res = await strict.request('/api/v1/knowledge/sources', {
+      method: 'POST',
+      token: admin.token,
+      json: { url: `http://localhost:${new URL(site.url).port}/` },
+    });
     expect(res.status).toBe(202);
     let op = (await res.json()) as Op;
-    while (!['succeeded', 'failed'].includes(op.status)) op = (await (await strict.request(`/api/v1/operations/${op.id}?wait_seconds=20`, { token: admin.token })).json()) as Op;
+    while (!['succeeded', 'failed'].includes(op.status))
+      op = (await (
+        await strict.request(`/api/v1/operations/${op.id}?wait_seconds=20`, { token: admin.token })
+      ).json()) as Op;
     expect(op.status).toBe('failed');
     expect(op.error?.code).toBe('url_not_allowed');
     expect(op.error?.detail).toMatch(/address/);

@@ -11,11 +11,18 @@ let server: Awaited<ReturnType<typeof listen>>;
 let client: Client;
 
 beforeAll(async () => {
-  [t, site] = await Promise.all([createTestApp({ jobs: 'work', env: { OUTBOUND_ALLOW_PRIVATE: 'true', KNOWLEDGE_CRAWL_DELAY_MS: '0' } }), startSite()]);
+  [t, site] = await Promise.all([
+    createTestApp({ jobs: 'work', env: { OUTBOUND_ALLOW_PRIVATE: 'true', KNOWLEDGE_CRAWL_DELAY_MS: '0' } }),
+    startSite(),
+  ]);
   server = await listen(t.app);
   const owner = await t.signup();
   client = new Client({ name: 'knowledge-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${owner.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${owner.token}` } },
+    }),
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -25,7 +32,11 @@ afterAll(async () => {
 });
 
 const call = async (name: string, args: Record<string, unknown>) => {
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any; content: { text: string }[] };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    structuredContent?: any;
+    content: { text: string }[];
+  };
   expect(result.isError, result.content[0]?.text).toBeFalsy();
   return result.structuredContent;
 };
@@ -34,7 +45,8 @@ describe('knowledge over MCP', () => {
   it('ingests a site, waits on the operation, and searches it', async () => {
     let op = await call('ingest_url_into_knowledge', { url: `${site.url}/`, max_pages: 3 });
     expect(op.status).toBe('queued');
-    while (!['succeeded', 'failed', 'cancelled'].includes(op.status)) op = await call('get_operation', { operation_id: op.id, wait_seconds: 20 });
+    while (!['succeeded', 'failed', 'cancelled'].includes(op.status))
+      op = await call('get_operation', { operation_id: op.id, wait_seconds: 20 });
     expect(op.status).toBe('succeeded');
     const source = await call('get_knowledge_source', { source_id: op.resource.id });
     expect(source.status).toBe('ready');

@@ -27,11 +27,26 @@ describe('parseRobots: group selection', () => {
     ['applies the named group to its crawler', { agent: 'foobot', path: '/example/page.html', want: true }],
     ['applies the named group instead of *', { agent: 'foobot', path: '/publications/report', want: false }],
     ['matches the product token case-insensitively', { agent: 'FooBot', path: '/other', want: false }],
-    ['reads the product token from a User-Agent header', { agent: 'foobot/2.1 (+https://foo.example/bot)', path: '/other', want: false }],
-    ['reads the product token from a compatible Mozilla header', { agent: 'Mozilla/5.0 (compatible; FooBot/2.1; +https://foo.example)', path: '/other', want: false }],
-    ['shares a group between consecutive user-agent lines (barbot)', { agent: 'barbot', path: '/example/page.html', want: false }],
-    ['shares a group between consecutive user-agent lines (bazbot)', { agent: 'bazbot', path: '/example/page.html', want: false }],
-    ['does not fall back to * for a crawler with its own group', { agent: 'barbot', path: '/example/other.html', want: true }],
+    [
+      'reads the product token from a User-Agent header',
+      { agent: 'foobot/2.1 (+https://foo.example/bot)', path: '/other', want: false },
+    ],
+    [
+      'reads the product token from a compatible Mozilla header',
+      { agent: 'Mozilla/5.0 (compatible; FooBot/2.1; +https://foo.example)', path: '/other', want: false },
+    ],
+    [
+      'shares a group between consecutive user-agent lines (barbot)',
+      { agent: 'barbot', path: '/example/page.html', want: false },
+    ],
+    [
+      'shares a group between consecutive user-agent lines (bazbot)',
+      { agent: 'bazbot', path: '/example/page.html', want: false },
+    ],
+    [
+      'does not fall back to * for a crawler with its own group',
+      { agent: 'barbot', path: '/example/other.html', want: true },
+    ],
     ['applies an empty named group: everything allowed', { agent: 'quxbot', path: '/example/page.html', want: true }],
     ['falls back to * for an unnamed crawler', { agent: 'otherbot', path: '/example/page.html', want: false }],
     ['allows under * what no rule matches', { agent: 'otherbot', path: '/publications/2024', want: true }],
@@ -43,8 +58,15 @@ describe('parseRobots: group selection', () => {
   });
 
   it('merges groups that name the same crawler', () => {
-    const merged = parseRobots('user-agent: ExampleBot\ndisallow: /foo\ndisallow: /bar\n\nuser-agent: ExampleBot\ndisallow: /baz\n');
-    expect(['/foo', '/bar', '/baz', '/qux'].map((p) => merged.isAllowed(p, 'examplebot'))).toEqual([false, false, false, true]);
+    const merged = parseRobots(
+      'user-agent: ExampleBot\ndisallow: /foo\ndisallow: /bar\n\nuser-agent: ExampleBot\ndisallow: /baz\n',
+    );
+    expect(['/foo', '/bar', '/baz', '/qux'].map((p) => merged.isAllowed(p, 'examplebot'))).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
   });
 
   it('allows everything when no group applies', () => {
@@ -73,7 +95,10 @@ describe('parseRobots: rule matching', () => {
     ['anchors an exact path with $', { rules: 'Disallow: /exact$', path: '/exact/more', want: true }],
     ['matches a prefix without $', { rules: 'Disallow: /exact', path: '/exactly', want: false }],
     ['matches the query string', { rules: 'Disallow: /*?sessionid=', path: '/shop?sessionid=42', want: false }],
-    ['handles many stars on a long path quickly', { rules: 'Disallow: /*a*a*a*a*a*a*a*a*b', path: `/${'a'.repeat(5000)}`, want: true }],
+    [
+      'handles many stars on a long path quickly',
+      { rules: 'Disallow: /*a*a*a*a*a*a*a*a*b', path: `/${'a'.repeat(5000)}`, want: true },
+    ],
   ];
   it.each(wildcards)('%s', (_name, { rules, path, want }) => {
     expect(parseRobots(`User-agent: *\n${rules}\n`).isAllowed(path, 'bot')).toBe(want);
@@ -89,7 +114,9 @@ describe('parseRobots: rule matching', () => {
     expect(parseRobots('User-agent: *\nDisallow: /foo/bar/ツ\n').isAllowed('/foo/bar/%E3%83%84', 'bot')).toBe(false);
     expect(parseRobots('User-agent: *\nDisallow: /foo/bar/%E3%83%84\n').isAllowed('/foo/bar/ツ', 'bot')).toBe(false);
     expect(parseRobots('User-agent: *\nDisallow: /foo/bar/%62%61%7A\n').isAllowed('/foo/bar/baz', 'bot')).toBe(false);
-    expect(parseRobots('User-agent: *\nDisallow: /foo/bar/%e3%83%84\n').isAllowed('/foo/bar/%E3%83%84', 'bot')).toBe(false);
+    expect(parseRobots('User-agent: *\nDisallow: /foo/bar/%e3%83%84\n').isAllowed('/foo/bar/%E3%83%84', 'bot')).toBe(
+      false,
+    );
   });
 
   it('keeps an encoded reserved character apart from the literal one', () => {
@@ -112,7 +139,16 @@ describe('parseRobots: rule matching', () => {
 
 describe('parseRobots: tolerance', () => {
   it('ignores comments, unknown and unparseable lines, and rules before any group', () => {
-    const lines = ['Disallow: /before-any-group', '# a comment', 'User-agent: * # everyone', 'this line means nothing', 'Noindex: /x', ':', 'Disallow: /private # staff only', 'Foo bar baz'];
+    const lines = [
+      'Disallow: /before-any-group',
+      '# a comment',
+      'User-agent: * # everyone',
+      'this line means nothing',
+      'Noindex: /x',
+      ':',
+      'Disallow: /private # staff only',
+      'Foo bar baz',
+    ];
     const robots = parseRobots(lines.join('\r\n'));
     expect(robots.isAllowed('/before-any-group', 'bot')).toBe(true);
     expect(robots.isAllowed('/private/x', 'bot')).toBe(false);
@@ -141,7 +177,9 @@ describe('parseRobots: tolerance', () => {
 });
 
 describe('crawlDelaySeconds', () => {
-  const robots = parseRobots('User-agent: *\nCrawl-delay: 2.5\n\nUser-agent: slowbot\nCrawl-delay: 10\nDisallow: /x\n\nUser-agent: oddbot\nCrawl-delay: soon\n');
+  const robots = parseRobots(
+    'User-agent: *\nCrawl-delay: 2.5\n\nUser-agent: slowbot\nCrawl-delay: 10\nDisallow: /x\n\nUser-agent: oddbot\nCrawl-delay: soon\n',
+  );
 
   it('gives the delay of the matching group', () => {
     expect(robots.crawlDelaySeconds('slowbot/1.0')).toBe(10);
@@ -156,7 +194,9 @@ describe('crawlDelaySeconds', () => {
 
 describe('sitemaps', () => {
   it('lists absolute sitemap URLs whatever group they sit in', () => {
-    const robots = parseRobots('Sitemap: https://acme.example/sitemap.xml\nUser-agent: *\nDisallow: /a\nSitemap: https://acme.example/news.xml\nSitemap: /relative.xml\n');
+    const robots = parseRobots(
+      'Sitemap: https://acme.example/sitemap.xml\nUser-agent: *\nDisallow: /a\nSitemap: https://acme.example/news.xml\nSitemap: /relative.xml\n',
+    );
     expect(robots.sitemaps).toEqual(['https://acme.example/sitemap.xml', 'https://acme.example/news.xml']);
     expect(robots.isAllowed('/a', 'bot')).toBe(false);
   });
@@ -164,7 +204,9 @@ describe('sitemaps', () => {
 
 describe('robotsUrlFor', () => {
   it('points at /robots.txt of the same origin, without credentials, query or fragment', () => {
-    expect(robotsUrlFor(new URL('https://user:pw@Acme.example:8443/blog/post?x=1#y')).href).toBe('https://acme.example:8443/robots.txt');
+    expect(robotsUrlFor(new URL('https://user:pw@Acme.example:8443/blog/post?x=1#y')).href).toBe(
+      'https://acme.example:8443/robots.txt',
+    );
     expect(robotsUrlFor(new URL('http://acme.example/')).href).toBe('http://acme.example/robots.txt');
   });
 });

@@ -13,8 +13,14 @@ describe('ArrayLiteralWriter', () => {
     ['quotes every element, so NULL and {} stay text', { given: ['NULL', '{}', ''], want: '{"NULL","{}",""}' }],
     ['writes null as NULL', { given: ['a', null, 'b'], want: '{"a",NULL,"b"}' }],
     ['escapes double quotes and backslashes', { given: ['say "hi"', 'C:\\dir'], want: '{"say \\"hi\\"","C:\\\\dir"}' }],
-    ['keeps commas, braces and line breaks inside quotes', { given: ['Acme, Inc.', 'a}b', 'l1\r\nl2'], want: '{"Acme, Inc.","a}b","l1\r\nl2"}' }],
-    ['writes UTF-8 of any width', { given: ['José', 'Müller & Söhne', '東京', '😀'], want: '{"José","Müller & Söhne","東京","😀"}' }],
+    [
+      'keeps commas, braces and line breaks inside quotes',
+      { given: ['Acme, Inc.', 'a}b', 'l1\r\nl2'], want: '{"Acme, Inc.","a}b","l1\r\nl2"}' },
+    ],
+    [
+      'writes UTF-8 of any width',
+      { given: ['José', 'Müller & Söhne', '東京', '😀'], want: '{"José","Müller & Söhne","東京","😀"}' },
+    ],
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     expect(literal(given)).toBe(want);

@@ -26,7 +26,10 @@ async function importFrom(url: string): Promise<any> {
   const res = await t.request('/api/v1/leads/imports', { method: 'POST', token: owner.token, json: { csv_url: url } });
   expect(res.status).toBe(202);
   let op = (await res.json()) as { id: string; status: string };
-  while (!terminal.includes(op.status)) op = (await (await t.request(`/api/v1/operations/${op.id}?wait_seconds=20`, { token: owner.token })).json()) as typeof op;
+  while (!terminal.includes(op.status))
+    op = (await (
+      await t.request(`/api/v1/operations/${op.id}?wait_seconds=20`, { token: owner.token })
+    ).json()) as typeof op;
   return op;
 }
 
@@ -39,7 +42,10 @@ describe('bulk_import_leads from a csv_url', () => {
     const files = ['close-a.example', 'close-b.example', 'close-c.example'].map((domain) => leadsCsv(domain, 40_003));
     const company = 'Wholesale Cargo Bicycles and Trailers of the Northern Valleys Ltd';
     for (const csv of files) {
-      const text = `email,first_name,company\n${csv.lines.slice(1).map((line) => `${line},${company}\n`).join('')}`;
+      const text = `email,first_name,company\n${csv.lines
+        .slice(1)
+        .map((line) => `${line},${company}\n`)
+        .join('')}`;
       servers.push(await serveThenClose(Buffer.from(text)));
     }
     const ops = await Promise.all(servers.map((server) => importFrom(server.url)));
@@ -57,7 +63,9 @@ describe('bulk_import_leads from a csv_url', () => {
       Buffer.from('email,first_name,company\n'),
       Buffer.from('ok1@mixed.example,Ann,Plain\n'),
       Buffer.from('nul@mixed.example,N\u0000L,Plain\n'),
-      Buffer.from('latin@mixed.example,Bob,Caf'), Buffer.from([0xe9]), Buffer.from(' Noir\n'),
+      Buffer.from('latin@mixed.example,Bob,Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(' Noir\n'),
       Buffer.from('crlf@mixed.example,Cy,"Line one\r\nLine two"\r\n'),
       Buffer.from('ok2@mixed.example,Di,Plain\n'),
     ]);
@@ -72,11 +80,12 @@ describe('bulk_import_leads from a csv_url', () => {
       [2, 3, 'first_name', 'invalid_character'],
       [3, 4, 'company', 'invalid_encoding'],
     ]);
-    const [lead] = await t.db.sql`select company from leads where workspace_id = ${owner.workspaceId} and email = 'crlf@mixed.example'`;
+    const [lead] = await t.db
+      .sql`select company from leads where workspace_id = ${owner.workspaceId} and email = 'crlf@mixed.example'`;
     expect(lead.company).toBe('Line one\r\nLine two');
   });
 
-  it('ends the operation\'s progress at the file\'s total when that is not a multiple of the batch size', async () => {
+  it("ends the operation's progress at the file's total when that is not a multiple of the batch size", async () => {
     const csv = leadsCsv('progress.example', 12_345);
     const server = await serveThenClose(Buffer.from(`${csv.lines.join('\n')}\n`));
     servers.push(server);

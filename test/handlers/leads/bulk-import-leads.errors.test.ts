@@ -19,8 +19,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (who: SignupResult, body: unknown) => t.request('/api/v1/leads/imports', { method: 'POST', token: who.token, json: body });
-const getJson = async (who: SignupResult, path: string): Promise<any> => (await t.request(path, { token: who.token })).json();
+const post = (who: SignupResult, body: unknown) =>
+  t.request('/api/v1/leads/imports', { method: 'POST', token: who.token, json: body });
+const getJson = async (who: SignupResult, path: string): Promise<any> =>
+  (await t.request(path, { token: who.token })).json();
 
 async function follow(who: SignupResult, res: Response): Promise<any> {
   expect(res.status).toBe(202);
@@ -31,7 +33,10 @@ async function follow(who: SignupResult, res: Response): Promise<any> {
 
 /** 1,001 rows (one more than is imported in the request, so a job) with a NUL in one first_name. */
 const rowsWithNul = (domain: string) =>
-  Array.from({ length: 1_001 }, (_, i) => ({ email: `p${i}@${domain}`, first_name: i === 500 ? 'Bad\u0000Name' : `P${i}` }));
+  Array.from({ length: 1_001 }, (_, i) => ({
+    email: `p${i}@${domain}`,
+    first_name: i === 500 ? 'Bad\u0000Name' : `P${i}`,
+  }));
 
 describe('bulk_import_leads with characters that cannot be stored', () => {
   it('reports each such row as invalid_character naming the field and imports the others (in the request)', async () => {
@@ -45,8 +50,11 @@ describe('bulk_import_leads with characters that cannot be stored', () => {
     ];
     const res = await post(owner, { rows });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
-    expect(body.import).toMatchObject({ status: 'completed_with_errors', counts: { total: 6, created: 2, invalid: 4 } });
+    const body = await res.json();
+    expect(body.import).toMatchObject({
+      status: 'completed_with_errors',
+      counts: { total: 6, created: 2, invalid: 4 },
+    });
     expect(body.results.map((r: any) => [r.row, r.result, r.errors?.[0]?.code, r.errors?.[0]?.column])).toEqual([
       [1, 'created', undefined, undefined],
       [2, 'invalid', 'invalid_character', 'first_name'],
@@ -63,16 +71,29 @@ describe('bulk_import_leads with characters that cannot be stored', () => {
     expect(op.status).toBe('succeeded');
     expect(op.progress).toEqual({ done: 1_001, total: 1_001 });
     const imp = await getJson(owner, `/api/v1/leads/imports/${op.resource.id}`);
-    expect(imp).toMatchObject({ status: 'completed_with_errors', counts: { total: 1_001, created: 1_000, invalid: 1 } });
+    expect(imp).toMatchObject({
+      status: 'completed_with_errors',
+      counts: { total: 1_001, created: 1_000, invalid: 1 },
+    });
     const errors = await getJson(owner, `/api/v1/leads/imports/${op.resource.id}/errors`);
-    expect(errors.data).toEqual([expect.objectContaining({ row: 501, column: 'first_name', code: 'invalid_character' })]);
+    expect(errors.data).toEqual([
+      expect.objectContaining({ row: 501, column: 'first_name', code: 'invalid_character' }),
+    ]);
   });
 
   // The HTTP boundary refuses NUL in inline CSV text and in the options already; the operation does not rely on it.
-  const actor = (who: SignupResult): Actor => ({ kind: 'user', workspaceId: who.workspaceId, userId: who.userId, role: 'owner' });
+  const actor = (who: SignupResult): Actor => ({
+    kind: 'user',
+    workspaceId: who.workspaceId,
+    userId: who.userId,
+    role: 'owner',
+  });
 
   it('reports the row of a large inline CSV holding a NUL, kept for its job, whatever the boundary let through', async () => {
-    const lines = ['email,first_name', ...Array.from({ length: 1_200 }, (_, i) => `c${i}@csv-nul.example,${i === 7 ? 'N\u0000L' : `C${i}`}`)];
+    const lines = [
+      'email,first_name',
+      ...Array.from({ length: 1_200 }, (_, i) => `c${i}@csv-nul.example,${i === 7 ? 'N\u0000L' : `C${i}`}`),
+    ];
     const started = await bulkImportLeads(t.deps, actor(owner), { csv: lines.join('\n') });
     if (started.kind !== 'started') throw new Error('expected a job');
     let op = await getJson(owner, `/api/v1/operations/${started.operation.id}`);
@@ -85,23 +106,42 @@ describe('bulk_import_leads with characters that cannot be stored', () => {
   });
 
   it('refuses tags or a column_map for every row holding such a character, whatever the boundary let through', async () => {
-    const tagged = bulkImportLeads(t.deps, actor(owner), { rows: [{ email: 'x@opts.example' }], tags: ['fine', 'b\u0000d'] });
-    await expect(tagged).rejects.toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ field: 'tags[1]', code: 'invalid_character' })] });
-    const mapped = bulkImportLeads(t.deps, actor(owner), { csv: 'email\nx@opts.example\n', columnMap: { email: 'email', ['n\uD800']: 'first_name' } });
+    const tagged = bulkImportLeads(t.deps, actor(owner), {
+      rows: [{ email: 'x@opts.example' }],
+      tags: ['fine', 'b\u0000d'],
+    });
+    await expect(tagged).rejects.toMatchObject({
+      code: 'validation_failed',
+      errors: [expect.objectContaining({ field: 'tags[1]', code: 'invalid_character' })],
+    });
+    const mapped = bulkImportLeads(t.deps, actor(owner), {
+      csv: 'email\nx@opts.example\n',
+      columnMap: { email: 'email', ['n\uD800']: 'first_name' },
+    });
     await expect(mapped).rejects.toMatchObject({ code: 'validation_failed' });
     expect((await post(owner, { rows: [{ email: 'x@opts.example' }], tags: ['b\u0000d'] })).status).toBe(400);
   });
 
-  it('finishes four such imports at once and another workspace\'s import beside them', async () => {
+  it("finishes four such imports at once and another workspace's import beside them", async () => {
     const started = await Promise.all([1, 2, 3, 4].map((n) => post(owner, { rows: rowsWithNul(`four${n}.example`) })));
-    const beside = await post(other, { rows: Array.from({ length: 1_001 }, (_, i) => ({ email: `o${i}@beside.example` })) });
+    const beside = await post(other, {
+      rows: Array.from({ length: 1_001 }, (_, i) => ({ email: `o${i}@beside.example` })),
+    });
     const ops = await Promise.all(started.map((res) => follow(owner, res)));
     const besideOp = await follow(other, beside);
     expect(ops.map((op) => op.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
     expect(besideOp.status).toBe('succeeded');
-    for (const op of ops) expect((await getJson(owner, `/api/v1/leads/imports/${op.resource.id}`)).counts).toMatchObject({ created: 1_000, invalid: 1 });
-    expect((await getJson(other, `/api/v1/leads/imports/${besideOp.resource.id}`)).counts).toMatchObject({ created: 1_001, invalid: 0 });
-    const [{ n }] = await t.db.sql`select count(*)::int as n from lead_imports where workspace_id in (${owner.workspaceId}, ${other.workspaceId}) and status = 'processing'`;
+    for (const op of ops)
+      expect((await getJson(owner, `/api/v1/leads/imports/${op.resource.id}`)).counts).toMatchObject({
+        created: 1_000,
+        invalid: 1,
+      });
+    expect((await getJson(other, `/api/v1/leads/imports/${besideOp.resource.id}`)).counts).toMatchObject({
+      created: 1_001,
+      invalid: 0,
+    });
+    const [{ n }] = await t.db
+      .sql`select count(*)::int as n from lead_imports where workspace_id in (${owner.workspaceId}, ${other.workspaceId}) and status = 'processing'`;
     expect(n).toBe(0);
   });
 });

@@ -69,10 +69,18 @@ describe('bulk_import_leads under faults, jobs in the service', () => {
     await t?.close();
   });
 
-  const post = (owner: SignupResult, body: unknown, headers: Record<string, string> = {}) => t.request('/api/v1/leads/imports', { method: 'POST', token: owner.token, json: body, headers });
-  const getJson = async (owner: SignupResult, path: string): Promise<any> => (await t.request(path, { token: owner.token })).json();
-  const follow = (owner: SignupResult, id: string) => until(() => getJson(owner, `/api/v1/operations/${id}?wait_seconds=20`), (op) => terminal.includes(op.status));
-  const importCount = async (owner: SignupResult) => (await t.db.sql`select count(*)::int as n from lead_imports where workspace_id = ${owner.workspaceId}`)[0].n as number;
+  const post = (owner: SignupResult, body: unknown, headers: Record<string, string> = {}) =>
+    t.request('/api/v1/leads/imports', { method: 'POST', token: owner.token, json: body, headers });
+  const getJson = async (owner: SignupResult, path: string): Promise<any> =>
+    (await t.request(path, { token: owner.token })).json();
+  const follow = (owner: SignupResult, id: string) =>
+    until(
+      () => getJson(owner, `/api/v1/operations/${id}?wait_seconds=20`),
+      (op) => terminal.includes(op.status),
+    );
+  const importCount = async (owner: SignupResult) =>
+    (await t.db.sql`select count(*)::int as n from lead_imports where workspace_id = ${owner.workspaceId}`)[0]
+      .n as number;
 
   it('stops an import between batches on cancel_operation, keeping the rows written and counting them', async () => {
     const owner = await t.signup();
@@ -80,13 +88,16 @@ describe('bulk_import_leads under faults, jobs in the service', () => {
     const { csv, server: files } = await heldCsv('cancel.example', 3 * BATCH_SIZE, BATCH_SIZE + BATCH_SIZE / 2);
     const res = await post(owner, { csv_url: files.url });
     expect(res.status).toBe(202);
-    const op = (await res.json()) as any;
+    const op = await res.json();
     const importId = op.resource.id as string;
-    const written = await until(() => getJson(owner, `/api/v1/leads/imports/${importId}`), (imp) => imp.counts.total >= BATCH_SIZE || imp.finished_at !== null);
+    const written = await until(
+      () => getJson(owner, `/api/v1/leads/imports/${importId}`),
+      (imp) => imp.counts.total >= BATCH_SIZE || imp.finished_at !== null,
+    );
     expect(written.counts.total).toBe(BATCH_SIZE);
     const cancel = await t.request(`/api/v1/operations/${op.id}/cancel`, { method: 'POST', token: owner.token });
     expect(cancel.status).toBe(200);
-    expect(((await cancel.json()) as any).cancel_requested_at).not.toBeNull();
+    expect((await cancel.json()).cancel_requested_at).not.toBeNull();
     files.release();
 
     expect((await follow(owner, op.id)).status).toBe('cancelled');
@@ -112,43 +123,67 @@ describe('bulk_import_leads under faults, jobs in the service', () => {
     const headers = { 'Idempotency-Key': 'import-started-once' };
     const first = await post(owner, { rows }, headers);
     expect(first.status).toBe(202);
-    const op = (await first.json()) as any;
+    const op = await first.json();
     const again = await post(owner, { rows }, headers);
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(((await again.json()) as any).id).toBe(op.id);
+    expect((await again.json()).id).toBe(op.id);
 
     expect((await follow(owner, op.id)).status).toBe('succeeded');
     const late = await post(owner, { rows }, headers);
     expect(late.headers.get('idempotent-replayed')).toBe('true');
-    expect(((await late.json()) as any).id).toBe(op.id);
+    expect((await late.json()).id).toBe(op.id);
     expect(await importCount(owner)).toBe(1);
-    expect(await stored(t.db.sql, owner.workspaceId, op.resource.id)).toMatchObject({ rows_done: 1_500, leads: 1_500, workspace_leads: 1_500, completed_events: 1 });
+    expect(await stored(t.db.sql, owner.workspaceId, op.resource.id)).toMatchObject({
+      rows_done: 1_500,
+      leads: 1_500,
+      workspace_leads: 1_500,
+      completed_events: 1,
+    });
   });
 
   it('replays bulk_import_leads over MCP for a retried idempotency_key and stops it with cancel_operation', async () => {
     const owner = await t.signup();
     const { csv, server: files } = await heldCsv('mcp.example', 3 * BATCH_SIZE, BATCH_SIZE + BATCH_SIZE / 2);
     const client = new Client({ name: 'import-faults-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${owner.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${owner.token}` } },
+      }),
+    );
     try {
       const call = async (name: string, args: Record<string, unknown>): Promise<any> => {
-        const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+        const result = (await client.callTool({ name, arguments: args })) as {
+          isError?: boolean;
+          structuredContent?: unknown;
+          content: { text: string }[];
+        };
         expect(result.isError, result.content[0].text).toBeFalsy();
         // bulk_import_leads answers in two shapes (200 or 202), so it has no outputSchema: its answer is the text.
         return result.structuredContent ?? JSON.parse(result.content[0].text);
       };
       const op = await call('bulk_import_leads', { csv_url: files.url, idempotency_key: 'mcp-import-once' });
       expect(op.status).toMatch(/^(queued|running)$/);
-      expect((await call('bulk_import_leads', { csv_url: files.url, idempotency_key: 'mcp-import-once' })).id).toBe(op.id);
+      expect((await call('bulk_import_leads', { csv_url: files.url, idempotency_key: 'mcp-import-once' })).id).toBe(
+        op.id,
+      );
       const importId = op.resource.id as string;
-      await until(() => call('get_lead_import', { import_id: importId }), (imp) => imp.counts.total >= BATCH_SIZE);
+      await until(
+        () => call('get_lead_import', { import_id: importId }),
+        (imp) => imp.counts.total >= BATCH_SIZE,
+      );
       expect((await call('cancel_operation', { operation_id: op.id })).cancel_requested_at).not.toBeNull();
       files.release();
 
-      const ended = await until(() => call('get_operation', { operation_id: op.id, wait_seconds: 20 }), (o) => terminal.includes(o.status));
+      const ended = await until(
+        () => call('get_operation', { operation_id: op.id, wait_seconds: 20 }),
+        (o) => terminal.includes(o.status),
+      );
       expect(ended.status).toBe('cancelled');
-      expect(await call('get_lead_import', { import_id: importId })).toMatchObject({ status: 'cancelled', counts: expectedCounts(csv, BATCH_SIZE) });
+      expect(await call('get_lead_import', { import_id: importId })).toMatchObject({
+        status: 'cancelled',
+        counts: expectedCounts(csv, BATCH_SIZE),
+      });
       expect(await importCount(owner)).toBe(1);
     } finally {
       await client.close();
@@ -162,9 +197,13 @@ async function killMidImportAndRestart(site: CrashSite): Promise<void> {
   const { csv, server: files } = await heldCsv('crash.example', rows, 2 * BATCH_SIZE + 2_000);
   const { owner, op } = await site.withApp(async (t) => {
     const owner = await t.signup();
-    const res = await t.request('/api/v1/leads/imports', { method: 'POST', token: owner.token, json: { csv_url: files.url } });
+    const res = await t.request('/api/v1/leads/imports', {
+      method: 'POST',
+      token: owner.token,
+      json: { csv_url: files.url },
+    });
     expect(res.status).toBe(202);
-    return { owner, op: (await res.json()) as any };
+    return { owner, op: await res.json() };
   });
   const importId = op.resource.id as string;
   const env = { ...site.workerEnv, IMPORT_ID: importId, IMPORT_OPERATION_ID: op.id };
@@ -188,7 +227,10 @@ async function killMidImportAndRestart(site: CrashSite): Promise<void> {
       if (retried === 0) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(retried).toBe(1);
-    const [job] = await t.db.sql.unsafe(`select state from ${site.jobsSchema}.job where id = (select job_id::uuid from operations where id = $1)`, [op.id]);
+    const [job] = await t.db.sql.unsafe(
+      `select state from ${site.jobsSchema}.job where id = (select job_id::uuid from operations where id = $1)`,
+      [op.id],
+    );
     expect(job.state).toBe('retry');
   });
   const second = start();
@@ -197,7 +239,7 @@ async function killMidImportAndRestart(site: CrashSite): Promise<void> {
 
   await site.withApp(async (t) => {
     const counts = expectedCounts(csv);
-    const imp = (await (await t.request(`/api/v1/leads/imports/${importId}`, { token: owner.token })).json()) as any;
+    const imp = await (await t.request(`/api/v1/leads/imports/${importId}`, { token: owner.token })).json();
     expect(imp).toMatchObject({ status: 'completed_with_errors', counts });
     expect(counts.created + counts.updated + counts.skipped_duplicate + counts.invalid).toBe(rows);
     expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual({
@@ -209,9 +251,13 @@ async function killMidImportAndRestart(site: CrashSite): Promise<void> {
       error_rows: counts.invalid,
       completed_events: 1,
     });
-    const [event] = await t.db.sql`select data from events where workspace_id = ${owner.workspaceId} and type = 'lead_import.completed'`;
+    const [event] = await t.db
+      .sql`select data from events where workspace_id = ${owner.workspaceId} and type = 'lead_import.completed'`;
     expect(event.data).toMatchObject({ id: importId, counts });
-    const [job] = await t.db.sql.unsafe(`select state, retry_count from ${site.jobsSchema}.job where id = (select job_id::uuid from operations where id = $1)`, [op.id]);
+    const [job] = await t.db.sql.unsafe(
+      `select state, retry_count from ${site.jobsSchema}.job where id = (select job_id::uuid from operations where id = $1)`,
+      [op.id],
+    );
     expect(job.state).toBe('completed');
     expect(job.retry_count).toBeGreaterThanOrEqual(1);
   });
@@ -229,14 +275,17 @@ describe.runIf(onPostgres)('a lead import whose worker process is killed, on Pos
   }, 300_000);
 });
 
-describe.runIf(!onPostgres)('a lead import whose worker process is killed, on PGlite with a data folder (one process at a time)', () => {
-  it('finishes after SIGKILL and a new worker with every row written and counted once', async () => {
-    const site = await pgliteSite();
-    try {
-      await killMidImportAndRestart(site);
-    } finally {
-      await stopAll();
-      await site.close();
-    }
-  }, 300_000);
-});
+describe.runIf(!onPostgres)(
+  'a lead import whose worker process is killed, on PGlite with a data folder (one process at a time)',
+  () => {
+    it('finishes after SIGKILL and a new worker with every row written and counted once', async () => {
+      const site = await pgliteSite();
+      try {
+        await killMidImportAndRestart(site);
+      } finally {
+        await stopAll();
+        await site.close();
+      }
+    }, 300_000);
+  },
+);

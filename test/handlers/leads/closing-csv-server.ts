@@ -23,7 +23,10 @@ export async function serveThenClose(body: Buffer): Promise<ClosingServer> {
       head += data.toString('latin1');
       if (!head.includes('\r\n\r\n')) return;
       socket.off('data', onData);
-      void answer(socket, body).then(() => (state.answered += 1), () => {});
+      void answer(socket, body).then(
+        () => (state.answered += 1),
+        () => {},
+      );
     };
     socket.on('data', onData);
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyColumnMap, applyColumnMapToFields, indexColumns, planColumns, type ColumnPlan } from '../../../src/handlers/leads/lead-columns.ts';
+import {
+  applyColumnMap,
+  applyColumnMapToFields,
+  indexColumns,
+  planColumns,
+  type ColumnPlan,
+} from '../../../src/handlers/leads/lead-columns.ts';
 import { normalizeLead } from '../../../src/handlers/leads/lead-fields.ts';
 
 function planOf(header: string[], columnMap?: Record<string, string>): ColumnPlan {
@@ -9,7 +15,12 @@ function planOf(header: string[], columnMap?: Record<string, string>): ColumnPla
 }
 
 function targetsOf(plan: ColumnPlan): Record<string, string> {
-  return Object.fromEntries(plan.columns.map(({ header, target }) => [header, 'field' in target ? target.field : `custom_fields.${target.customField}`]));
+  return Object.fromEntries(
+    plan.columns.map(({ header, target }) => [
+      header,
+      'field' in target ? target.field : `custom_fields.${target.customField}`,
+    ]),
+  );
 }
 
 describe('planColumns', () => {
@@ -56,13 +67,19 @@ describe('planColumns', () => {
   });
 
   it('lets column_map override an alias and leaves the displaced header unmapped', () => {
-    const plan = planOf(['Email', 'Personal Email', 'Title'], { 'Personal Email': 'email', Title: 'custom_fields.salutation' });
+    const plan = planOf(['Email', 'Personal Email', 'Title'], {
+      'Personal Email': 'email',
+      Title: 'custom_fields.salutation',
+    });
     expect(targetsOf(plan)).toEqual({ 'Personal Email': 'email', Title: 'custom_fields.salutation' });
     expect(plan.unmappedHeaders).toEqual(['Email']);
   });
 
   it('matches column_map keys case-insensitively when no header matches exactly', () => {
-    expect(targetsOf(planOf(['EMAIL', 'PLAN'], { plan: 'custom_fields.plan' }))).toEqual({ EMAIL: 'email', PLAN: 'custom_fields.plan' });
+    expect(targetsOf(planOf(['EMAIL', 'PLAN'], { plan: 'custom_fields.plan' }))).toEqual({
+      EMAIL: 'email',
+      PLAN: 'custom_fields.plan',
+    });
   });
 
   it('prefers the best alias when several headers alias one field', () => {
@@ -82,13 +99,19 @@ describe('planColumns', () => {
   });
 
   it('reports a file without an email column', () => {
-    expect(planColumns(['Name', 'Company'])).toMatchObject({ errors: [{ column: 'email', code: 'email_column_missing' }] });
-    expect(planColumns(['Email', 'Company'], { Email: 'ignore' })).toMatchObject({ errors: [{ code: 'email_column_missing' }] });
+    expect(planColumns(['Name', 'Company'])).toMatchObject({
+      errors: [{ column: 'email', code: 'email_column_missing' }],
+    });
+    expect(planColumns(['Email', 'Company'], { Email: 'ignore' })).toMatchObject({
+      errors: [{ code: 'email_column_missing' }],
+    });
   });
 
   it('reports more than 50 custom field columns', () => {
     const header = ['Email', ...Array.from({ length: 51 }, (_, i) => `custom.f${i}`)];
-    expect(planColumns(header)).toMatchObject({ errors: [{ column: 'custom_fields', code: 'custom_fields_too_many' }] });
+    expect(planColumns(header)).toMatchObject({
+      errors: [{ column: 'custom_fields', code: 'custom_fields_too_many' }],
+    });
   });
 });
 
@@ -100,22 +123,64 @@ describe('applyColumnMap', () => {
 
   it('turns a record into normalizeLead input, splitting tags on ";"', () => {
     const input = applyColumnMap(
-      { 'E-mail': 'Jane@Acme.com', 'Given name': 'Jane', 'Company Name': 'Acme, Inc.', Tags: 'vip; q3 ;;', Plan: 'pro', Internal: '42', Source: 'fair' },
+      {
+        'E-mail': 'Jane@Acme.com',
+        'Given name': 'Jane',
+        'Company Name': 'Acme, Inc.',
+        Tags: 'vip; q3 ;;',
+        Plan: 'pro',
+        Internal: '42',
+        Source: 'fair',
+      },
       plan,
     );
-    expect(input).toEqual({ email: 'Jane@Acme.com', first_name: 'Jane', company: 'Acme, Inc.', tags: ['vip', 'q3'], custom_fields: { plan: 'pro' } });
-    expect(normalizeLead(input)).toMatchObject({ lead: { email: 'jane@acme.com', tags: ['vip', 'q3'], custom_fields: { plan: 'pro' } } });
+    expect(input).toEqual({
+      email: 'Jane@Acme.com',
+      first_name: 'Jane',
+      company: 'Acme, Inc.',
+      tags: ['vip', 'q3'],
+      custom_fields: { plan: 'pro' },
+    });
+    expect(normalizeLead(input)).toMatchObject({
+      lead: { email: 'jane@acme.com', tags: ['vip', 'q3'], custom_fields: { plan: 'pro' } },
+    });
   });
 
   it('keeps custom values as text and empty cells as empty strings that normalise to null', () => {
-    const input = applyColumnMap({ 'E-mail': 'jane@acme.com', 'Given name': '', 'Company Name': '', Tags: '', Plan: '007' }, plan);
-    expect(input).toEqual({ email: 'jane@acme.com', first_name: '', company: '', tags: [], custom_fields: { plan: '007' } });
-    expect(normalizeLead(input)).toMatchObject({ lead: { first_name: null, company: null, tags: [], custom_fields: { plan: '007' } } });
+    const input = applyColumnMap(
+      { 'E-mail': 'jane@acme.com', 'Given name': '', 'Company Name': '', Tags: '', Plan: '007' },
+      plan,
+    );
+    expect(input).toEqual({
+      email: 'jane@acme.com',
+      first_name: '',
+      company: '',
+      tags: [],
+      custom_fields: { plan: '007' },
+    });
+    expect(normalizeLead(input)).toMatchObject({
+      lead: { first_name: null, company: null, tags: [], custom_fields: { plan: '007' } },
+    });
   });
 
   it("removes the export's formula-escaping apostrophe and keeps other apostrophes", () => {
-    const input = applyColumnMap({ 'E-mail': 'jane@acme.com', 'Given name': "'=Jane", 'Company Name': "O'Brien & Co", Tags: "'-new;'@x", Plan: "''+1" }, plan);
-    expect(input).toEqual({ email: 'jane@acme.com', first_name: '=Jane', company: "O'Brien & Co", tags: ['-new', "'@x"], custom_fields: { plan: "''+1" } });
+    const input = applyColumnMap(
+      {
+        'E-mail': 'jane@acme.com',
+        'Given name': "'=Jane",
+        'Company Name': "O'Brien & Co",
+        Tags: "'-new;'@x",
+        Plan: "''+1",
+      },
+      plan,
+    );
+    expect(input).toEqual({
+      email: 'jane@acme.com',
+      first_name: '=Jane',
+      company: "O'Brien & Co",
+      tags: ['-new', "'@x"],
+      custom_fields: { plan: "''+1" },
+    });
   });
 
   it('reads only own properties of the record', () => {

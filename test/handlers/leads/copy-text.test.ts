@@ -13,10 +13,28 @@ const rows = (given: Array<Array<string | null>>, initialBytes?: number) => {
 describe('CopyTextWriter', () => {
   const cases: Array<[string, { given: Array<Array<string | null>>; want: string }]> = [
     ['writes nothing for no rows', { given: [], want: '' }],
-    ['separates fields by tabs and ends each row with a newline', { given: [['a', 'b'], ['c', 'd']], want: 'a\tb\nc\td\n' }],
-    ['writes null as \\N and the text \\N with its backslash escaped', { given: [[null, '\\N', 'NULL', '']], want: '\\N\t\\\\N\tNULL\t\n' }],
-    ['escapes backslashes, tabs, newlines and carriage returns', { given: [['C:\\dir', 'a\tb', 'l1\r\nl2']], want: 'C:\\\\dir\ta\\tb\tl1\\r\\nl2\n' }],
-    ['keeps quotes, commas, braces and UTF-8 of any width as they are', { given: [['say "hi"', 'Acme, Inc.', '{"x"}', '東京 😀']], want: 'say "hi"\tAcme, Inc.\t{"x"}\t東京 😀\n' }],
+    [
+      'separates fields by tabs and ends each row with a newline',
+      {
+        given: [
+          ['a', 'b'],
+          ['c', 'd'],
+        ],
+        want: 'a\tb\nc\td\n',
+      },
+    ],
+    [
+      'writes null as \\N and the text \\N with its backslash escaped',
+      { given: [[null, '\\N', 'NULL', '']], want: '\\N\t\\\\N\tNULL\t\n' },
+    ],
+    [
+      'escapes backslashes, tabs, newlines and carriage returns',
+      { given: [['C:\\dir', 'a\tb', 'l1\r\nl2']], want: 'C:\\\\dir\ta\\tb\tl1\\r\\nl2\n' },
+    ],
+    [
+      'keeps quotes, commas, braces and UTF-8 of any width as they are',
+      { given: [['say "hi"', 'Acme, Inc.', '{"x"}', '東京 😀']], want: 'say "hi"\tAcme, Inc.\t{"x"}\t東京 😀\n' },
+    ],
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     expect(rows(given)).toBe(want);

@@ -28,7 +28,12 @@ export async function postgresSite(): Promise<CrashSite> {
   const [{ search_path }] = await t.db.sql<{ search_path: string }[]>`show search_path`;
   const jobsSchema = t.jobsSchema as string;
   return {
-    workerEnv: { IMPORT_DATABASE_URL: process.env.DATABASE_URL as string, IMPORT_SEARCH_PATH: search_path, IMPORT_JOBS_SCHEMA: jobsSchema, TOKEN_ENCRYPTION_KEY: tokenKey },
+    workerEnv: {
+      IMPORT_DATABASE_URL: process.env.DATABASE_URL as string,
+      IMPORT_SEARCH_PATH: search_path,
+      IMPORT_JOBS_SCHEMA: jobsSchema,
+      TOKEN_ENCRYPTION_KEY: tokenKey,
+    },
     jobsSchema,
     withApp: (use) => use(t),
     close: () => t.close(),

@@ -8,7 +8,10 @@ async function* bytes(text: string, size = 64): AsyncGenerator<Uint8Array> {
 }
 
 /** The items read before the file failed, and the failure. */
-async function readUntilFailure(source: AsyncIterable<Uint8Array | string>, options?: ReadCsvOptions): Promise<{ items: CsvItem[]; error: unknown }> {
+async function readUntilFailure(
+  source: AsyncIterable<Uint8Array | string>,
+  options?: ReadCsvOptions,
+): Promise<{ items: CsvItem[]; error: unknown }> {
   const items: CsvItem[] = [];
   try {
     for await (const item of readCsvRows(source, options)) items.push(item);
@@ -20,11 +23,16 @@ async function readUntilFailure(source: AsyncIterable<Uint8Array | string>, opti
 
 describe('readCsvRows file errors', () => {
   it('yields the rows before an unclosed quote, then throws malformed_quote naming the line where the record starts', async () => {
-    const file = 'email,notes\r\nann@a.com,"two\r\nlines"\r\n\r\nbob@b.com,ok\r\n\r\ncid@c.com,"never closed\r\ndan@d.com,x\r\n';
+    const file =
+      'email,notes\r\nann@a.com,"two\r\nlines"\r\n\r\nbob@b.com,ok\r\n\r\ncid@c.com,"never closed\r\ndan@d.com,x\r\n';
     const { items, error } = await readUntilFailure(bytes(file, 5));
     expect(items.map((item) => ('row' in item ? item.row : 'header'))).toEqual(['header', 1, 2]);
     expect(error).toBeInstanceOf(CsvFileError);
-    expect(error).toMatchObject({ code: 'malformed_quote', line: 7, message: 'line 7: a quoted field starting in this record is never closed' });
+    expect(error).toMatchObject({
+      code: 'malformed_quote',
+      line: 7,
+      message: 'line 7: a quoted field starting in this record is never closed',
+    });
   });
 
   it('throws malformed_quote for an unclosed quote in the header', async () => {
@@ -43,7 +51,11 @@ describe('readCsvRows file errors', () => {
   it('throws duplicate_header when two columns share a name', async () => {
     const { items, error } = await readUntilFailure(bytes('email,Name, email \nann@a.com,Ann,x\n'));
     expect(items).toEqual([]);
-    expect(error).toMatchObject({ code: 'duplicate_header', line: 1, message: 'line 1: the header names the column "email" twice' });
+    expect(error).toMatchObject({
+      code: 'duplicate_header',
+      line: 1,
+      message: 'line 1: the header names the column "email" twice',
+    });
   });
 
   it('allows several columns without a name', async () => {

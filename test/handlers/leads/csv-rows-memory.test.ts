@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readCsvRows } from '../../../src/handlers/leads/csv-rows.ts';
 
 const ROWS = 200_000;
-const notes = 'Met at the trade fair; wants a demo of the reporting module, call back after the budget round. '.repeat(3);
+const notes = 'Met at the trade fair; wants a demo of the reporting module, call back after the budget round. '.repeat(
+  3,
+);
 
 /** A 200,000-row CSV (about 80 MB) made chunk by chunk as it is read: never held whole. */
 async function* generatedCsv(): AsyncGenerator<Uint8Array> {
@@ -24,7 +26,12 @@ describe('readCsvRows memory', () => {
     let expected = 1;
     for await (const item of readCsvRows(generatedCsv())) {
       if (!('row' in item)) continue;
-      if (!('record' in item) || item.row !== expected || item.line !== expected + 1 || item.record.Email !== `lead${expected - 1}@company${(expected - 1) % 997}.example`) {
+      if (
+        !('record' in item) ||
+        item.row !== expected ||
+        item.line !== expected + 1 ||
+        item.record.Email !== `lead${expected - 1}@company${(expected - 1) % 997}.example`
+      ) {
         throw new Error(`row ${expected} out of order or wrong: ${JSON.stringify(item)}`);
       }
       if (expected % 10_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);

@@ -35,7 +35,8 @@ describe.each([
   ['3 bytes at a time', 3],
 ])('readCsvRows (file read %s)', (_, size) => {
   it('reads a BOM + semicolon file holding "Acme, Inc." as Excel writes it in Europe', async () => {
-    const file = '\ufeffE-Mail;Vorname;Firma\r\njane@acme.com;Jane;"Acme, Inc."\r\njosé@bücher.example;José;Müller & Söhne\r\n';
+    const file =
+      '\ufeffE-Mail;Vorname;Firma\r\njane@acme.com;Jane;"Acme, Inc."\r\njosé@bücher.example;José;Müller & Söhne\r\n';
     expect(await read(file, size)).toEqual([
       { header: ['E-Mail', 'Vorname', 'Firma'], delimiter: ';', line: 1 },
       { row: 1, line: 2, record: { 'E-Mail': 'jane@acme.com', Vorname: 'Jane', Firma: 'Acme, Inc.' } },
@@ -53,7 +54,8 @@ describe.each([
   });
 
   it('keeps quoted multi-line notes whole and numbers the following rows by their first line', async () => {
-    const file = 'email,notes\r\nann@a.com,"met at the fair\r\nwants a demo\r\n\r\nin Q3"\r\nbob@b.com,"one\nline two"\r\ncid@c.com,plain\r\n';
+    const file =
+      'email,notes\r\nann@a.com,"met at the fair\r\nwants a demo\r\n\r\nin Q3"\r\nbob@b.com,"one\nline two"\r\ncid@c.com,plain\r\n';
     expect(await read(file, size)).toEqual([
       { header: ['email', 'notes'], delimiter: ',', line: 1 },
       { row: 1, line: 2, record: { email: 'ann@a.com', notes: 'met at the fair\r\nwants a demo\r\n\r\nin Q3' } },
@@ -72,7 +74,8 @@ describe.each([
   });
 
   it('reports a ragged row as an error for that row only and reads the rows after it', async () => {
-    const file = 'email,first_name,company\nann@a.com,Ann,Acme\nbob@b.com,Bob,Beta,extra\ncid@c.com,Cid\n"dan@d.com","Dan\nD.",Delta\neve@e.com,Eve,Echo\n';
+    const file =
+      'email,first_name,company\nann@a.com,Ann,Acme\nbob@b.com,Bob,Beta,extra\ncid@c.com,Cid\n"dan@d.com","Dan\nD.",Delta\neve@e.com,Eve,Echo\n';
     expect(await read(file, size)).toEqual([
       { header: ['email', 'first_name', 'company'], delimiter: ',', line: 1 },
       { row: 1, line: 2, record: { email: 'ann@a.com', first_name: 'Ann', company: 'Acme' } },
@@ -125,7 +128,9 @@ describe.each([
 
   it('keeps a header named __proto__ as an ordinary key', async () => {
     const [, row] = await read('email,__proto__\nann@a.com,x\n', size);
-    expect('record' in row && Object.hasOwn(row.record, '__proto__') && Object.getPrototypeOf(row.record)).toBe(Object.prototype);
+    expect('record' in row && Object.hasOwn(row.record, '__proto__') && Object.getPrototypeOf(row.record)).toBe(
+      Object.prototype,
+    );
   });
 
   it('yields only the header for a header-only file, with or without a final line break', async () => {
@@ -171,7 +176,12 @@ describe('readCsvRows on large chunks', () => {
   const expectRecords = (items: CsvItem[]) => {
     const rows = items.filter((item) => 'record' in item);
     expect(rows).toHaveLength(3000);
-    rows.forEach((item, i) => expect(item).toMatchObject({ row: i + 1, record: { email: `p${i}@big.example`, first_name: names[i % names.length] } }));
+    rows.forEach((item, i) =>
+      expect(item).toMatchObject({
+        row: i + 1,
+        record: { email: `p${i}@big.example`, first_name: names[i % names.length] },
+      }),
+    );
   };
 
   it('keeps every multi-byte character whole when one byte chunk holds the whole file', async () => {
@@ -181,7 +191,12 @@ describe('readCsvRows on large chunks', () => {
 
   it('keeps every multi-byte character whole when the file comes as one string', async () => {
     const items: CsvItem[] = [];
-    for await (const item of readCsvRows((async function* () { yield text; })())) items.push(item);
+    for await (const item of readCsvRows(
+      (async function* () {
+        yield text;
+      })(),
+    ))
+      items.push(item);
     expectRecords(items);
   });
 });

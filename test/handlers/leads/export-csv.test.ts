@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readCsvRows } from '../../../src/handlers/leads/csv-rows.ts';
-import { csvCell, csvLine, LEAD_EXPORT_COLUMNS, leadExportHeader, leadExportRow, leadsCsv, type ExportableLead } from '../../../src/handlers/leads/export-csv.ts';
+import {
+  csvCell,
+  csvLine,
+  LEAD_EXPORT_COLUMNS,
+  leadExportHeader,
+  leadExportRow,
+  leadsCsv,
+  type ExportableLead,
+} from '../../../src/handlers/leads/export-csv.ts';
 import { applyColumnMap, planColumns } from '../../../src/handlers/leads/lead-columns.ts';
 import { normalizeLead } from '../../../src/handlers/leads/lead-fields.ts';
 
@@ -22,7 +30,11 @@ describe('csvCell', () => {
     ['a leading at sign', '@x', "'@x"],
     ['a leading tab', '\tx', "'\tx"],
     ['a leading carriage return, then quoted', '\rx', `"'\rx"`],
-    ['a formula holding quotes and commas, escaped then quoted', '=HYPERLINK("http://x.example","y")', `"'=HYPERLINK(""http://x.example"",""y"")"`],
+    [
+      'a formula holding quotes and commas, escaped then quoted',
+      '=HYPERLINK("http://x.example","y")',
+      `"'=HYPERLINK(""http://x.example"",""y"")"`,
+    ],
     ['a leading minus with a comma', '-1,5', `"'-1,5"`],
     ['quotes', 'say "hi"', '"say ""hi"""'],
     ['a comma', 'Acme, Inc.', '"Acme, Inc."'],
@@ -63,16 +75,40 @@ describe('leadExportHeader and leadExportRow', () => {
   });
 
   it('lays a lead out in header order, with empty cells for what it lacks', () => {
-    const lead: ExportableLead = { id: 'lead_1', email: 'jane@acme.com', tags: ['vip'], status: 'new', custom_fields: { plan: 'pro' } };
+    const lead: ExportableLead = {
+      id: 'lead_1',
+      email: 'jane@acme.com',
+      tags: ['vip'],
+      status: 'new',
+      custom_fields: { plan: 'pro' },
+    };
     const row = leadExportRow(lead, ['plan', 'seats', 'constructor']);
-    expect(row).toEqual(['lead_1', 'jane@acme.com', ...Array(8).fill(undefined), ['vip'], 'new', undefined, undefined, 'pro', null, null]);
+    expect(row).toEqual([
+      'lead_1',
+      'jane@acme.com',
+      ...Array(8).fill(undefined),
+      ['vip'],
+      'new',
+      undefined,
+      undefined,
+      'pro',
+      null,
+      null,
+    ]);
   });
 });
 
 describe('leadsCsv', () => {
   it('yields the header line, then one line per row', async () => {
     const lines: string[] = [];
-    for await (const line of leadsCsv(['email', 'note'], from([['a@a.com', '=1'], ['b@b.com', 'x, y']]))) lines.push(line);
+    for await (const line of leadsCsv(
+      ['email', 'note'],
+      from([
+        ['a@a.com', '=1'],
+        ['b@b.com', 'x, y'],
+      ]),
+    ))
+      lines.push(line);
     expect(lines).toEqual(['email,note\r\n', "a@a.com,'=1\r\n", 'b@b.com,"x, y"\r\n']);
   });
 
@@ -101,13 +137,16 @@ describe('leadsCsv', () => {
       },
     ];
     const keys = ['plan', 'notes'];
-    const file = await collect(leadsCsv(leadExportHeader(keys), from(leads.map((lead) => leadExportRow(lead, keys))), { bom: true }));
+    const file = await collect(
+      leadsCsv(leadExportHeader(keys), from(leads.map((lead) => leadExportRow(lead, keys))), { bom: true }),
+    );
 
     const imported: unknown[] = [];
     let plan: ReturnType<typeof planColumns> | undefined;
     for await (const item of readCsvRows(from([file]))) {
       if ('header' in item) plan = planColumns(item.header);
-      else if ('record' in item && plan && 'plan' in plan) imported.push(normalizeLead(applyColumnMap(item.record, plan.plan)));
+      else if ('record' in item && plan && 'plan' in plan)
+        imported.push(normalizeLead(applyColumnMap(item.record, plan.plan)));
     }
     expect(plan && 'plan' in plan && plan.plan.unmappedHeaders).toEqual(['id', 'status', 'created_at', 'updated_at']);
     const { id, status, created_at, updated_at, ...fields } = leads[0];

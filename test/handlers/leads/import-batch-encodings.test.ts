@@ -27,10 +27,15 @@ function jobBatch(encoding: BatchEncoding, leads: LeadFields[]): LeadBatch {
 }
 
 const write = (batch: LeadBatch, onConflict: 'skip' | 'update') =>
-  t.db.sql.begin((tx) => writeLeadCounts(tx, owner.workspaceId, batch, { onConflict, importId: null, now: new Date(), database: t.db.kind }));
+  t.db.sql.begin((tx) =>
+    writeLeadCounts(tx, owner.workspaceId, batch, { onConflict, importId: null, now: new Date(), database: t.db.kind }),
+  );
 
 const stored = async (email: string) =>
-  (await t.db.sql`select first_name, company, title, tags, custom_fields, status from leads where workspace_id = ${owner.workspaceId} and email = ${email}`)[0];
+  (
+    await t.db
+      .sql`select first_name, company, title, tags, custom_fields, status from leads where workspace_id = ${owner.workspaceId} and email = ${email}`
+  )[0];
 
 describe.each<BatchEncoding>(['arrays', 'copy'])('a job batch encoded as %s', (encoding) => {
   const available = () => encoding === 'arrays' || onPostgres();
@@ -38,7 +43,12 @@ describe.each<BatchEncoding>(['arrays', 'copy'])('a job batch encoded as %s', (e
   it('keeps the first copy of an address repeated in the batch and counts the others as skipped (skip)', async (ctx) => {
     if (!available()) ctx.skip();
     const e = (name: string) => `${name}.${encoding}@repeat.example`;
-    const batch = jobBatch(encoding, [blankLead(e('a'), { first_name: 'First' }), blankLead(e('b')), blankLead(e('a'), { first_name: 'Second' }), blankLead(e('a'), { first_name: 'Third' })]);
+    const batch = jobBatch(encoding, [
+      blankLead(e('a'), { first_name: 'First' }),
+      blankLead(e('b')),
+      blankLead(e('a'), { first_name: 'Second' }),
+      blankLead(e('a'), { first_name: 'Third' }),
+    ]);
     expect(batch.size).toBe(4);
     expect(await write(batch, 'skip')).toEqual({ created: 2, updated: 0, skipped: 2 });
     expect(await stored(e('a'))).toMatchObject({ first_name: 'First', status: 'active' });
@@ -47,8 +57,17 @@ describe.each<BatchEncoding>(['arrays', 'copy'])('a job batch encoded as %s', (e
   it('applies only the first copy of a repeated address to an existing lead (update)', async (ctx) => {
     if (!available()) ctx.skip();
     const e = (name: string) => `${name}.${encoding}@repeat-update.example`;
-    expect(await write(jobBatch(encoding, [blankLead(e('x'), { company: 'Before' })]), 'skip')).toEqual({ created: 1, updated: 0, skipped: 0 });
-    const batch = jobBatch(encoding, [blankLead(e('y'), { title: 'New' }), blankLead(e('x'), { company: 'One' }), blankLead(e('x'), { company: 'Two' }), blankLead(e('y'), { title: 'Later' })]);
+    expect(await write(jobBatch(encoding, [blankLead(e('x'), { company: 'Before' })]), 'skip')).toEqual({
+      created: 1,
+      updated: 0,
+      skipped: 0,
+    });
+    const batch = jobBatch(encoding, [
+      blankLead(e('y'), { title: 'New' }),
+      blankLead(e('x'), { company: 'One' }),
+      blankLead(e('x'), { company: 'Two' }),
+      blankLead(e('y'), { title: 'Later' }),
+    ]);
     expect(await write(batch, 'update')).toEqual({ created: 1, updated: 1, skipped: 2 });
     expect(await stored(e('x'))).toMatchObject({ company: 'One' });
     expect(await stored(e('y'))).toMatchObject({ title: 'New' });
@@ -59,9 +78,21 @@ describe.each<BatchEncoding>(['arrays', 'copy'])('a job batch encoded as %s', (e
     const email = `odd.${encoding}@values.example`;
     const odd = 'tab\there\nline\r\nback\\slash "q" {b} \\N';
     const custom = { note: 'a\tb\\c\n"d"', empty: null, n: 3, yes: true };
-    const lead = blankLead(email, { first_name: odd, company: 'NULL', title: '\\N', tags: ['t\tab', 'back\\slash', 'NULL', 'ünï 🎉'], custom_fields: custom });
+    const lead = blankLead(email, {
+      first_name: odd,
+      company: 'NULL',
+      title: '\\N',
+      tags: ['t\tab', 'back\\slash', 'NULL', 'ünï 🎉'],
+      custom_fields: custom,
+    });
     expect(await write(jobBatch(encoding, [lead]), 'skip')).toEqual({ created: 1, updated: 0, skipped: 0 });
-    expect(await stored(email)).toMatchObject({ first_name: odd, company: 'NULL', title: '\\N', tags: ['t\tab', 'back\\slash', 'NULL', 'ünï 🎉'], custom_fields: custom });
+    expect(await stored(email)).toMatchObject({
+      first_name: odd,
+      company: 'NULL',
+      title: '\\N',
+      tags: ['t\tab', 'back\\slash', 'NULL', 'ünï 🎉'],
+      custom_fields: custom,
+    });
   });
 });
 
@@ -70,9 +101,23 @@ describe('COPY batches', () => {
     if (!onPostgres()) ctx.skip();
     const batch = new LeadBatch(t.deps.ids, [], { encoding: 'copy' });
     [4, 2, 9].forEach((row) => batch.add(row, blankLead(`tracked${row}@copy.example`)));
-    const first = await t.db.sql.begin((tx) => writeLeads(tx, owner.workspaceId, batch, { onConflict: 'skip', importId: null, now: new Date(), database: 'postgres' }));
+    const first = await t.db.sql.begin((tx) =>
+      writeLeads(tx, owner.workspaceId, batch, {
+        onConflict: 'skip',
+        importId: null,
+        now: new Date(),
+        database: 'postgres',
+      }),
+    );
     expect(first).toEqual({ created: [2, 4, 9], updated: [], skipped: [] });
-    const again = await t.db.sql.begin((tx) => writeLeads(tx, owner.workspaceId, batch, { onConflict: 'update', importId: null, now: new Date(), database: 'postgres' }));
+    const again = await t.db.sql.begin((tx) =>
+      writeLeads(tx, owner.workspaceId, batch, {
+        onConflict: 'update',
+        importId: null,
+        now: new Date(),
+        database: 'postgres',
+      }),
+    );
     expect(again).toEqual({ created: [], updated: [2, 4, 9], skipped: [] });
   });
 
@@ -88,7 +133,14 @@ describe('COPY batches', () => {
   it('are refused outside a transaction (their staged rows live until it commits)', async (ctx) => {
     if (!onPostgres()) ctx.skip();
     const batch = jobBatch('copy', [blankLead('outside@copy.example')]);
-    await expect(writeLeadCounts(t.db.sql, owner.workspaceId, batch, { onConflict: 'skip', importId: null, now: new Date(), database: 'postgres' })).rejects.toThrow(/inside a transaction/);
+    await expect(
+      writeLeadCounts(t.db.sql, owner.workspaceId, batch, {
+        onConflict: 'skip',
+        importId: null,
+        now: new Date(),
+        database: 'postgres',
+      }),
+    ).rejects.toThrow(/inside a transaction/);
     expect(await stored('outside@copy.example')).toBeUndefined();
   });
 
@@ -96,18 +148,29 @@ describe('COPY batches', () => {
     if (!onPostgres()) ctx.skip();
     // A NUL cannot be stored in text: the server refuses the COPY once it reads that row, after the
     // whole (small) batch is sent. Normalisation refuses such a value first; this is the last line.
-    const leads = Array.from({ length: 1_001 }, (_, i) => blankLead(`nul${i}@copy.example`, { first_name: i === 500 ? 'Bad\u0000Name' : `N${i}` }));
+    const leads = Array.from({ length: 1_001 }, (_, i) =>
+      blankLead(`nul${i}@copy.example`, { first_name: i === 500 ? 'Bad\u0000Name' : `N${i}` }),
+    );
     let pid = 0;
     const failed = t.db.sql.begin(async (tx) => {
       [{ pid }] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
-      return writeLeadCounts(tx, owner.workspaceId, jobBatch('copy', leads), { onConflict: 'skip', importId: null, now: new Date(), database: 'postgres' });
+      return writeLeadCounts(tx, owner.workspaceId, jobBatch('copy', leads), {
+        onConflict: 'skip',
+        importId: null,
+        now: new Date(),
+        database: 'postgres',
+      });
     });
     await expect(failed).rejects.toThrow(/refused the COPY/);
     // Back in the pool: idle, or running this very query when the pool hands it out again.
     const [session] = await t.db.sql<{ state: string }[]>`select state from pg_stat_activity where pid = ${pid}`;
     expect(session.state).toMatch(/^(idle|active)$/);
     expect(await stored('nul0@copy.example')).toBeUndefined();
-    expect(await write(jobBatch('copy', [blankLead('after-nul@copy.example')]), 'skip')).toEqual({ created: 1, updated: 0, skipped: 0 });
+    expect(await write(jobBatch('copy', [blankLead('after-nul@copy.example')]), 'skip')).toEqual({
+      created: 1,
+      updated: 0,
+      skipped: 0,
+    });
   });
 
   it('leave no staged rows behind when their transaction rolls back', async (ctx) => {
@@ -115,14 +178,22 @@ describe('COPY batches', () => {
     const batch = jobBatch('copy', [blankLead('rolled@copy.example')]);
     await expect(
       t.db.sql.begin(async (tx) => {
-        await writeLeadCounts(tx, owner.workspaceId, batch, { onConflict: 'skip', importId: null, now: new Date(), database: 'postgres' });
+        await writeLeadCounts(tx, owner.workspaceId, batch, {
+          onConflict: 'skip',
+          importId: null,
+          now: new Date(),
+          database: 'postgres',
+        });
         throw new Error('stop here');
       }),
     ).rejects.toThrow('stop here');
     expect(await stored('rolled@copy.example')).toBeUndefined();
     // The next batch on any connection of the pool starts from an empty staging table.
     const next = jobBatch('copy', [blankLead('after@copy.example')]);
-    for (let i = 0; i < 3; i++) expect(await write(next, 'skip')).toEqual(i === 0 ? { created: 1, updated: 0, skipped: 0 } : { created: 0, updated: 0, skipped: 1 });
+    for (let i = 0; i < 3; i++)
+      expect(await write(next, 'skip')).toEqual(
+        i === 0 ? { created: 1, updated: 0, skipped: 0 } : { created: 0, updated: 0, skipped: 1 },
+      );
     expect(await stored('rolled@copy.example')).toBeUndefined();
   });
 });
@@ -133,7 +204,8 @@ describe('runImport as a job', () => {
     // Rows 1..12 in batches of 4: r1 repeats in its own batch (row 3) and in later ones (rows 6, 11).
     const emails = ['r1', 'r2', 'r1', 'r3', 'r4', 'r1', 'r5', 'r5', 'r6', 'r7', 'r1', 'r8'];
     const items = (async function* (): AsyncGenerator<ImportItem> {
-      for (const [i, name] of emails.entries()) yield { row: i + 1, input: { email: `${name}@job-repeat.example`, first_name: `Row ${i + 1}` } };
+      for (const [i, name] of emails.entries())
+        yield { row: i + 1, input: { email: `${name}@job-repeat.example`, first_name: `Row ${i + 1}` } };
     })();
     const counts = await runImport(t.deps, target, items, { batchSize: 4 });
     expect(counts).toEqual({ total: 12, created: 8, updated: 0, skipped_duplicate: 4, invalid: 0 });

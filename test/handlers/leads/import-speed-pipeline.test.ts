@@ -33,18 +33,46 @@ function source(prefix: string, n: number, read: { upTo: number }): AsyncGenerat
 describe('writeLeadBatch tags', () => {
   it('stores tags holding quotes, backslashes, commas, braces and the word NULL as given', async () => {
     const tags = ['say "hi"', 'back\\slash', 'a,b', '{x}', 'NULL', ' spaced ', 'ünï'];
-    await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, [{ row: 1, lead: lead('tags@pipe.example', { tags }) }], { onConflict: 'skip', importId: null, addTags: ['extra', 'NULL'], now: new Date() });
-    const [row] = await t.db.sql`select tags from leads where workspace_id = ${owner.workspaceId} and email = 'tags@pipe.example'`;
+    await writeLeadBatch(
+      t.db.sql,
+      owner.workspaceId,
+      t.deps.ids,
+      [{ row: 1, lead: lead('tags@pipe.example', { tags }) }],
+      { onConflict: 'skip', importId: null, addTags: ['extra', 'NULL'], now: new Date() },
+    );
+    const [row] = await t.db
+      .sql`select tags from leads where workspace_id = ${owner.workspaceId} and email = 'tags@pipe.example'`;
     expect(row.tags).toEqual([...tags, 'extra']);
   });
 
   it('reports created, updated and skipped rows in row order', async () => {
     const now = new Date();
     const batch = [5, 3, 9, 1].map((row) => ({ row, lead: lead(`order${row}@pipe.example`) }));
-    expect(await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, batch, { onConflict: 'skip', importId: null, addTags: [], now })).toEqual({ created: [1, 3, 5, 9], updated: [], skipped: [] });
+    expect(
+      await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, batch, {
+        onConflict: 'skip',
+        importId: null,
+        addTags: [],
+        now,
+      }),
+    ).toEqual({ created: [1, 3, 5, 9], updated: [], skipped: [] });
     const again = [...batch, { row: 2, lead: lead('order2@pipe.example') }];
-    expect(await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, again, { onConflict: 'skip', importId: null, addTags: [], now })).toEqual({ created: [2], updated: [], skipped: [5, 3, 9, 1] });
-    expect(await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, again, { onConflict: 'update', importId: null, addTags: [], now })).toEqual({ created: [], updated: [1, 2, 3, 5, 9], skipped: [] });
+    expect(
+      await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, again, {
+        onConflict: 'skip',
+        importId: null,
+        addTags: [],
+        now,
+      }),
+    ).toEqual({ created: [2], updated: [], skipped: [5, 3, 9, 1] });
+    expect(
+      await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, again, {
+        onConflict: 'update',
+        importId: null,
+        addTags: [],
+        now,
+      }),
+    ).toEqual({ created: [], updated: [1, 2, 3, 5, 9], skipped: [] });
   });
 });
 
@@ -52,8 +80,20 @@ describe('LeadBatch literals', () => {
   it('stores text fields and custom fields holding quotes, backslashes, braces and the word NULL as given', async () => {
     const odd = 'O"Brien \\ {x}, NULL';
     const custom = { note: 'a "quoted" \\ value', empty: null, n: 3, yes: true };
-    await writeLeadBatch(t.db.sql, owner.workspaceId, t.deps.ids, [{ row: 1, lead: lead('odd@pipe.example', { first_name: odd, company: 'NULL', title: null, custom_fields: custom }) }], { onConflict: 'skip', importId: null, addTags: [], now: new Date() });
-    const [row] = await t.db.sql`select first_name, company, title, custom_fields from leads where workspace_id = ${owner.workspaceId} and email = 'odd@pipe.example'`;
+    await writeLeadBatch(
+      t.db.sql,
+      owner.workspaceId,
+      t.deps.ids,
+      [
+        {
+          row: 1,
+          lead: lead('odd@pipe.example', { first_name: odd, company: 'NULL', title: null, custom_fields: custom }),
+        },
+      ],
+      { onConflict: 'skip', importId: null, addTags: [], now: new Date() },
+    );
+    const [row] = await t.db
+      .sql`select first_name, company, title, custom_fields from leads where workspace_id = ${owner.workspaceId} and email = 'odd@pipe.example'`;
     expect(row).toEqual({ first_name: odd, company: 'NULL', title: null, custom_fields: custom });
   });
 });
@@ -66,9 +106,26 @@ describe('writeLeadCounts', () => {
       return leads;
     };
     const options = { importId: null, now: new Date() };
-    expect(await writeLeadCounts(t.db.sql, owner.workspaceId, batch(['c1@pipe.example', 'c2@pipe.example']), { ...options, onConflict: 'skip' })).toEqual({ created: 2, updated: 0, skipped: 0 });
-    expect(await writeLeadCounts(t.db.sql, owner.workspaceId, batch(['c1@pipe.example', 'c3@pipe.example']), { ...options, onConflict: 'skip' })).toEqual({ created: 1, updated: 0, skipped: 1 });
-    expect(await writeLeadCounts(t.db.sql, owner.workspaceId, batch(['c2@pipe.example', 'c3@pipe.example', 'c4@pipe.example']), { ...options, onConflict: 'update' })).toEqual({ created: 1, updated: 2, skipped: 0 });
+    expect(
+      await writeLeadCounts(t.db.sql, owner.workspaceId, batch(['c1@pipe.example', 'c2@pipe.example']), {
+        ...options,
+        onConflict: 'skip',
+      }),
+    ).toEqual({ created: 2, updated: 0, skipped: 0 });
+    expect(
+      await writeLeadCounts(t.db.sql, owner.workspaceId, batch(['c1@pipe.example', 'c3@pipe.example']), {
+        ...options,
+        onConflict: 'skip',
+      }),
+    ).toEqual({ created: 1, updated: 0, skipped: 1 });
+    expect(
+      await writeLeadCounts(
+        t.db.sql,
+        owner.workspaceId,
+        batch(['c2@pipe.example', 'c3@pipe.example', 'c4@pipe.example']),
+        { ...options, onConflict: 'update' },
+      ),
+    ).toEqual({ created: 1, updated: 2, skipped: 0 });
   });
 });
 

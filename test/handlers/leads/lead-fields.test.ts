@@ -68,7 +68,13 @@ describe('normalizeLead', () => {
   });
 
   it('reports every error of a row, not only the first', () => {
-    const result = normalizeLead({ email: 'not-an-email', phone: 'call me', website: 'ftp://acme.com', nickname: 'JD', tags: 'vip' });
+    const result = normalizeLead({
+      email: 'not-an-email',
+      phone: 'call me',
+      website: 'ftp://acme.com',
+      nickname: 'JD',
+      tags: 'vip',
+    });
     expect('errors' in result && result.errors.map((e) => [e.column, e.code])).toEqual([
       ['nickname', 'unknown_field'],
       ['email', 'email_invalid'],
@@ -79,11 +85,15 @@ describe('normalizeLead', () => {
   });
 
   it('names the unknown key and its value', () => {
-    expect(errorsOf({ score: 42 })).toEqual([{ column: 'score', value: '42', code: 'unknown_field', message: 'score is not a lead field' }]);
+    expect(errorsOf({ score: 42 })).toEqual([
+      { column: 'score', value: '42', code: 'unknown_field', message: 'score is not a lead field' },
+    ]);
   });
 
   it('refuses non-string values for text fields', () => {
-    expect(errorsOf({ email: 42, first_name: 7, company: { name: 'Acme' } }).map((e) => [e.column, e.code, e.value])).toEqual([
+    expect(
+      errorsOf({ email: 42, first_name: 7, company: { name: 'Acme' } }).map((e) => [e.column, e.code, e.value]),
+    ).toEqual([
       ['email', 'invalid_type', '42'],
       ['first_name', 'invalid_type', '7'],
       ['company', 'invalid_type', '{"name":"Acme"}'],
@@ -175,7 +185,9 @@ describe('normalizeLead', () => {
       ['linkedin.com in the credentials', 'https://linkedin.com@evil.example/in/janedoe'],
       ['a profile name only', 'janedoe'],
     ])('refuses %s', (_, given) => {
-      expect(errorsOf({ linkedin_url: given })).toMatchObject([{ column: 'linkedin_url', code: 'linkedin_url_invalid' }]);
+      expect(errorsOf({ linkedin_url: given })).toMatchObject([
+        { column: 'linkedin_url', code: 'linkedin_url_invalid' },
+      ]);
     });
   });
 
@@ -223,7 +235,9 @@ describe('normalizeLead', () => {
 
   describe('custom_fields', () => {
     it('keeps strings, finite numbers, booleans and null, and skips undefined', () => {
-      expect(leadOf({ custom_fields: { plan: 'pro', seats: 3.5, active: true, note: '', gone: undefined } }).custom_fields).toEqual({
+      expect(
+        leadOf({ custom_fields: { plan: 'pro', seats: 3.5, active: true, note: '', gone: undefined } }).custom_fields,
+      ).toEqual({
         plan: 'pro',
         seats: 3.5,
         active: true,
@@ -246,17 +260,26 @@ describe('normalizeLead', () => {
     });
 
     it('names the custom field in the error column', () => {
-      expect(errorsOf({ custom_fields: { seats: Infinity } })[0]).toMatchObject({ column: 'custom_fields.seats', value: 'Infinity' });
+      expect(errorsOf({ custom_fields: { seats: Infinity } })[0]).toMatchObject({
+        column: 'custom_fields.seats',
+        value: 'Infinity',
+      });
     });
 
     it('accepts a 64-character key, a 1000-character value and 50 keys, and refuses 51 keys', () => {
       const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}`, i]));
       expect(Object.keys(leadOf({ custom_fields: fifty }).custom_fields)).toHaveLength(50);
       expect(leadOf({ custom_fields: { [`k${'x'.repeat(63)}`]: 'x'.repeat(1000) } }).custom_fields).toBeDefined();
-      expect(errorsOf({ custom_fields: { ...fifty, f50: 50 } })).toMatchObject([{ column: 'custom_fields', code: 'custom_fields_too_many' }]);
+      expect(errorsOf({ custom_fields: { ...fifty, f50: 50 } })).toMatchObject([
+        { column: 'custom_fields', code: 'custom_fields_too_many' },
+      ]);
     });
 
-    it.each([['a string', 'plan=pro'], ['an array', ['pro']], ['a number', 1]])('refuses %s instead of an object', (_, given) => {
+    it.each([
+      ['a string', 'plan=pro'],
+      ['an array', ['pro']],
+      ['a number', 1],
+    ])('refuses %s instead of an object', (_, given) => {
       expect(errorsOf({ custom_fields: given })).toMatchObject([{ column: 'custom_fields', code: 'invalid_type' }]);
     });
   });
@@ -272,7 +295,10 @@ describe('normalizeLead with characters that cannot be stored', () => {
     ['a NUL in the email', { given: { email: 'ja\u0000ne@acme.com' }, column: 'email' }],
     ['a lone surrogate in the email', { given: { email: 'jane@acme.com\uD83D' }, column: 'email' }],
     ['a NUL in a tag', { given: { tags: ['ok', nul] }, column: 'tags' }],
-    ['a lone surrogate in a custom field value', { given: { custom_fields: { plan: lone } }, column: 'custom_fields.plan' }],
+    [
+      'a lone surrogate in a custom field value',
+      { given: { custom_fields: { plan: lone } }, column: 'custom_fields.plan' },
+    ],
     ['a NUL in a phone (before its own check)', { given: { phone: '+1 555\u0000 0102' }, column: 'phone' }],
   ])('reports %s as invalid_character naming the field', (_name, { given, column }) => {
     const errors = errorsOf(given);
@@ -281,10 +307,15 @@ describe('normalizeLead with characters that cannot be stored', () => {
   });
 
   it('accepts paired surrogates (emoji) and other control characters', () => {
-    expect(leadOf({ first_name: 'Zoë 🎉', company: 'Tab\there' })).toMatchObject({ first_name: 'Zoë 🎉', company: 'Tab\there' });
+    expect(leadOf({ first_name: 'Zoë 🎉', company: 'Tab\there' })).toMatchObject({
+      first_name: 'Zoë 🎉',
+      company: 'Tab\there',
+    });
   });
 
   it('shows an unknown key holding a NUL with U+FFFD in its error', () => {
-    expect(errorsOf({ ['ni\u0000ck']: 'x' })).toEqual([expect.objectContaining({ column: 'ni\uFFFDck', code: 'unknown_field' })]);
+    expect(errorsOf({ ['ni\u0000ck']: 'x' })).toEqual([
+      expect.objectContaining({ column: 'ni\uFFFDck', code: 'unknown_field' }),
+    ]);
   });
 });

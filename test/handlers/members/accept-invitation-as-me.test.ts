@@ -27,9 +27,9 @@ describe('accept_invitation_as_me', () => {
     const token = await invite(inviter, invitee.email.toUpperCase(), 'admin');
     const res = await acceptAsMe(token, invitee.token);
     expect(res.status).toBe(201);
-    const body = (await res.json()) as any;
+    const body = await res.json();
     expect(body).toMatchObject({ role: 'admin', user: { id: invitee.userId }, workspace: { id: inviter.workspaceId } });
-    const me = (await (await t.request('/api/v1/users/me', { token: body.login.access_token })).json()) as any;
+    const me = await (await t.request('/api/v1/users/me', { token: body.login.access_token })).json();
     expect(me).toMatchObject({ role: 'admin', workspace: { id: inviter.workspaceId }, user: { id: invitee.userId } });
     expect((await acceptAsMe(token, invitee.token)).status).toBe(404);
   });
@@ -41,7 +41,7 @@ describe('accept_invitation_as_me', () => {
     const token = await invite(inviter, invitee.email);
     const res = await acceptAsMe(token, stranger.token);
     expect(res.status).toBe(403);
-    expect(((await res.json()) as any).code).toBe('forbidden');
+    expect((await res.json()).code).toBe('forbidden');
     expect((await acceptAsMe(token, invitee.token)).status).toBe(201);
   });
 
@@ -55,7 +55,9 @@ describe('accept_invitation_as_me', () => {
 
   it('requires a credential (401) and a valid token (404)', async () => {
     const invitee = await t.signup();
-    expect((await t.request('/api/v1/invitations/accept-as-me', { method: 'POST', json: { token: 'inv_x' } })).status).toBe(401);
+    expect(
+      (await t.request('/api/v1/invitations/accept-as-me', { method: 'POST', json: { token: 'inv_x' } })).status,
+    ).toBe(401);
     expect((await acceptAsMe('inv_unknown', invitee.token)).status).toBe(404);
   });
 
@@ -73,6 +75,6 @@ describe('accept_invitation_as_me', () => {
     const email = uniqueEmail('fresh');
     const res = await acceptPublic(await invite(inviter, email), 'a new password');
     expect(res.status).toBe(201);
-    expect(((await res.json()) as any).user.email).toBe(email);
+    expect((await res.json()).user.email).toBe(email);
   });
 });

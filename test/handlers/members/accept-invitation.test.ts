@@ -41,7 +41,8 @@ describe('accept_invitation for an email that already has an account', () => {
     const token = await invite(inviter, invitee.email);
     const res = await acceptPublic(token, invitee.password);
     expect(JSON.stringify(await res.json())).not.toContain('access_token');
-    const rows = await t.deps.db.sql`select 1 from memberships where workspace_id = ${inviter.workspaceId} and user_id = ${invitee.userId}`;
+    const rows = await t.deps.db
+      .sql`select 1 from memberships where workspace_id = ${inviter.workspaceId} and user_id = ${invitee.userId}`;
     expect(rows.length).toBe(0);
   });
 });

@@ -21,11 +21,21 @@ describe('invitations', () => {
     const inv = await invite(admin, 'admin');
     expect(new Date(inv.expires_at).getTime() - now.getTime()).toBe(72 * 3600 * 1000);
     expect(inv.id).toMatch(/^inv_/);
-    const res = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'Grace', password: 'grace password' } });
+    const res = await t.request('/api/v1/invitations/accept', {
+      method: 'POST',
+      json: { token: inv.token, name: 'Grace', password: 'grace password' },
+    });
     expect(res.status).toBe(201);
-    const body = (await res.json()) as any;
-    expect(body).toMatchObject({ role: 'admin', workspace: { id: admin.workspaceId }, user: { email: inv.email, name: 'Grace' } });
-    const again = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'Grace', password: 'grace password' } });
+    const body = await res.json();
+    expect(body).toMatchObject({
+      role: 'admin',
+      workspace: { id: admin.workspaceId },
+      user: { email: inv.email, name: 'Grace' },
+    });
+    const again = await t.request('/api/v1/invitations/accept', {
+      method: 'POST',
+      json: { token: inv.token, name: 'Grace', password: 'grace password' },
+    });
     expect(again.status).toBe(404);
   });
 
@@ -33,13 +43,20 @@ describe('invitations', () => {
     const admin = await t.signup();
     const inv = await invite(admin);
     now = new Date(now.getTime() + 72 * 3600 * 1000 + 1000);
-    const res = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'Late', password: 'late password' } });
+    const res = await t.request('/api/v1/invitations/accept', {
+      method: 'POST',
+      json: { token: inv.token, name: 'Late', password: 'late password' },
+    });
     expect(res.status).toBe(404);
   });
 
   it('refuses to invite someone who is already a member with 409', async () => {
     const admin = await t.signup();
-    const res = await t.request('/api/v1/invitations', { method: 'POST', token: admin.token, json: { email: admin.email, role: 'member' } });
+    const res = await t.request('/api/v1/invitations', {
+      method: 'POST',
+      token: admin.token,
+      json: { email: admin.email, role: 'member' },
+    });
     expect(res.status).toBe(409);
   });
 

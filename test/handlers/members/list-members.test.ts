@@ -17,7 +17,10 @@ async function invite(admin: SignupResult, role: 'admin' | 'member' = 'member', 
 
 async function join(admin: SignupResult, role: 'admin' | 'member' = 'member') {
   const inv = await invite(admin, role);
-  const res = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'New Member', password: 'member password' } });
+  const res = await t.request('/api/v1/invitations/accept', {
+    method: 'POST',
+    json: { token: inv.token, name: 'New Member', password: 'member password' },
+  });
   expect(res.status).toBe(201);
   const body = (await res.json()) as { user: { id: string }; login: { access_token: string }; role: string };
   return { userId: body.user.id, token: body.login.access_token, role: body.role, email: inv.email };
@@ -30,11 +33,13 @@ describe('list_members', () => {
       now = new Date(now.getTime() + 1000);
       await join(admin);
     }
-    const first = (await (await t.request('/api/v1/members?limit=2', { token: admin.token })).json()) as any;
+    const first = await (await t.request('/api/v1/members?limit=2', { token: admin.token })).json();
     expect(first.data).toHaveLength(2);
     expect(first.data[0]).toMatchObject({ user_id: admin.userId, role: 'owner' });
     expect(first.has_more).toBe(true);
-    const second = (await (await t.request(`/api/v1/members?limit=2&cursor=${first.next_cursor}`, { token: admin.token })).json()) as any;
+    const second = await (
+      await t.request(`/api/v1/members?limit=2&cursor=${first.next_cursor}`, { token: admin.token })
+    ).json();
     expect(second.data).toHaveLength(2);
     expect(second.has_more).toBe(false);
     expect(second.next_cursor).toBeNull();

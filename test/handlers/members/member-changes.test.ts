@@ -17,7 +17,10 @@ async function invite(admin: SignupResult, role: 'admin' | 'member' = 'member', 
 
 async function join(admin: SignupResult, role: 'admin' | 'member' = 'member') {
   const inv = await invite(admin, role);
-  const res = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'New Member', password: 'member password' } });
+  const res = await t.request('/api/v1/invitations/accept', {
+    method: 'POST',
+    json: { token: inv.token, name: 'New Member', password: 'member password' },
+  });
   expect(res.status).toBe(201);
   const body = (await res.json()) as { user: { id: string }; login: { access_token: string }; role: string };
   return { userId: body.user.id, token: body.login.access_token, role: body.role, email: inv.email };
@@ -27,16 +30,36 @@ describe('changing members', () => {
   it('refuses to change or remove the owner with 409', async () => {
     const admin = await t.signup();
     const other = await join(admin, 'admin');
-    expect((await t.request(`/api/v1/members/${admin.userId}`, { method: 'DELETE', token: other.token })).status).toBe(409);
-    expect((await t.request(`/api/v1/members/${admin.userId}`, { method: 'PATCH', token: other.token, json: { role: 'member' } })).status).toBe(409);
+    expect((await t.request(`/api/v1/members/${admin.userId}`, { method: 'DELETE', token: other.token })).status).toBe(
+      409,
+    );
+    expect(
+      (
+        await t.request(`/api/v1/members/${admin.userId}`, {
+          method: 'PATCH',
+          token: other.token,
+          json: { role: 'member' },
+        })
+      ).status,
+    ).toBe(409);
   });
 
   it('lets only admins change members (403 for a member)', async () => {
     const admin = await t.signup();
     const member = await join(admin);
     const target = await join(admin);
-    expect((await t.request(`/api/v1/members/${target.userId}`, { method: 'DELETE', token: member.token })).status).toBe(403);
-    expect((await t.request('/api/v1/invitations', { method: 'POST', token: member.token, json: { email: uniqueEmail(), role: 'member' } })).status).toBe(403);
+    expect(
+      (await t.request(`/api/v1/members/${target.userId}`, { method: 'DELETE', token: member.token })).status,
+    ).toBe(403);
+    expect(
+      (
+        await t.request('/api/v1/invitations', {
+          method: 'POST',
+          token: member.token,
+          json: { email: uniqueEmail(), role: 'member' },
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -44,15 +67,22 @@ describe('workspace isolation of members', () => {
   it('answers 404 for a member of another workspace, exactly as for a missing id', async () => {
     const a = await t.signup();
     const b = await t.signup();
-    const missing = await t.request('/api/v1/members/usr_00000000000000000000000000', { method: 'DELETE', token: a.token });
+    const missing = await t.request('/api/v1/members/usr_00000000000000000000000000', {
+      method: 'DELETE',
+      token: a.token,
+    });
     const foreign = await t.request(`/api/v1/members/${b.userId}`, { method: 'DELETE', token: a.token });
-    const foreignPatch = await t.request(`/api/v1/members/${b.userId}`, { method: 'PATCH', token: a.token, json: { role: 'member' } });
+    const foreignPatch = await t.request(`/api/v1/members/${b.userId}`, {
+      method: 'PATCH',
+      token: a.token,
+      json: { role: 'member' },
+    });
     expect(missing.status).toBe(404);
     expect(foreign.status).toBe(404);
     expect(foreignPatch.status).toBe(404);
     const strip = (x: any) => ({ ...x, request_id: undefined, instance: undefined });
     expect(strip(await foreign.json())).toEqual(strip(await missing.json()));
-    const list = (await (await t.request('/api/v1/members', { token: a.token })).json()) as any;
+    const list = await (await t.request('/api/v1/members', { token: a.token })).json();
     expect(list.data.map((m: any) => m.user_id)).toEqual([a.userId]);
   });
 });

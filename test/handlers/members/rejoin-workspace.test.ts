@@ -12,19 +12,29 @@ afterAll(async () => t?.close());
 const password = 'member password';
 
 async function invite(owner: SignupResult, email: string): Promise<string> {
-  const res = await t.request('/api/v1/invitations', { method: 'POST', token: owner.token, json: { email, role: 'member' } });
+  const res = await t.request('/api/v1/invitations', {
+    method: 'POST',
+    token: owner.token,
+    json: { email, role: 'member' },
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { token: string }).token;
 }
 
 async function login(email: string, workspaceId?: string): Promise<Response> {
-  return t.request('/api/v1/users/login', { method: 'POST', json: { email, password, ...(workspaceId && { workspace_id: workspaceId }) } });
+  return t.request('/api/v1/users/login', {
+    method: 'POST',
+    json: { email, password, ...(workspaceId && { workspace_id: workspaceId }) },
+  });
 }
 
 /** Owner invites, the member accepts with a new account, the owner removes them: their only workspace is gone. */
 async function removedMember(owner: SignupResult): Promise<{ email: string; userId: string }> {
   const email = uniqueEmail('returning');
-  const accepted = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: await invite(owner, email), name: 'Returning Member', password } });
+  const accepted = await t.request('/api/v1/invitations/accept', {
+    method: 'POST',
+    json: { token: await invite(owner, email), name: 'Returning Member', password },
+  });
   expect(accepted.status).toBe(201);
   const userId = ((await accepted.json()) as { user: { id: string } }).user.id;
   expect((await t.request(`/api/v1/members/${userId}`, { method: 'DELETE', token: owner.token })).status).toBe(204);
@@ -50,12 +60,23 @@ describe('a member removed from their only workspace', () => {
     const { email, userId } = await removedMember(owner);
     const again = await invite(owner, email);
     // The paths that failed before: a new account for the address, and a login.
-    const signupAgain = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: again, name: 'Returning Member', password } });
+    const signupAgain = await t.request('/api/v1/invitations/accept', {
+      method: 'POST',
+      json: { token: again, name: 'Returning Member', password },
+    });
     expect(signupAgain.status).toBe(409);
     const account = await accountLogin(email);
-    const joined = await t.request('/api/v1/invitations/accept-as-me', { method: 'POST', token: account, json: { token: again } });
+    const joined = await t.request('/api/v1/invitations/accept-as-me', {
+      method: 'POST',
+      token: account,
+      json: { token: again },
+    });
     expect(joined.status).toBe(201);
-    const session = (await joined.json()) as { workspace: { id: string }; role: string; login: { access_token: string } };
+    const session = (await joined.json()) as {
+      workspace: { id: string };
+      role: string;
+      login: { access_token: string };
+    };
     expect(session).toMatchObject({ workspace: { id: owner.workspaceId }, role: 'member' });
     const token = session.login.access_token;
     const lead = await t.request('/api/v1/leads', { method: 'POST', token, json: { email: uniqueEmail('lead') } });
@@ -63,7 +84,9 @@ describe('a member removed from their only workspace', () => {
     const members = (await (await t.request('/api/v1/members', { token })).json()) as { data: { user_id: string }[] };
     expect(members.data.map((m) => m.user_id)).toContain(userId);
     // Logging in now reaches the workspace, not an account login.
-    const me = await t.request('/api/v1/users/me', { token: ((await (await login(email)).json()) as { access_token: string }).access_token });
+    const me = await t.request('/api/v1/users/me', {
+      token: ((await (await login(email)).json()) as { access_token: string }).access_token,
+    });
     expect(((await me.json()) as { workspace: { id: string } }).workspace.id).toBe(owner.workspaceId);
   });
 
@@ -74,8 +97,16 @@ describe('a member removed from their only workspace', () => {
     await expectNoWorkspace(await t.request('/api/v1/users/me', { token: account }));
     await expectNoWorkspace(await t.request('/api/v1/leads', { token: account }));
     await expectNoWorkspace(await t.request('/api/v1/members', { token: account }));
-    await expectNoWorkspace(await t.request('/api/v1/api-keys', { method: 'POST', token: account, json: { name: 'k', role: 'member' } }));
-    await expectNoWorkspace(await t.request(`/api/v1/invitations`, { method: 'POST', token: account, json: { email: uniqueEmail(), role: 'member' } }));
+    await expectNoWorkspace(
+      await t.request('/api/v1/api-keys', { method: 'POST', token: account, json: { name: 'k', role: 'member' } }),
+    );
+    await expectNoWorkspace(
+      await t.request(`/api/v1/invitations`, {
+        method: 'POST',
+        token: account,
+        json: { email: uniqueEmail(), role: 'member' },
+      }),
+    );
     const mcp = await t.request('/mcp', {
       method: 'POST',
       token: account,
@@ -88,7 +119,10 @@ describe('a member removed from their only workspace', () => {
   it('still answers 401 for a wrong password, and for a workspace asked for by id that is no longer theirs', async () => {
     const owner = await t.signup();
     const { email } = await removedMember(owner);
-    const wrong = await t.request('/api/v1/users/login', { method: 'POST', json: { email, password: 'not the password' } });
+    const wrong = await t.request('/api/v1/users/login', {
+      method: 'POST',
+      json: { email, password: 'not the password' },
+    });
     expect(wrong.status).toBe(401);
     expect((await login(email, owner.workspaceId)).status).toBe(401);
   });
@@ -98,7 +132,11 @@ describe('a member removed from their only workspace', () => {
     const { email } = await removedMember(owner);
     const account = await accountLogin(email);
     const other = await invite(owner, uniqueEmail('other'));
-    const res = await t.request('/api/v1/invitations/accept-as-me', { method: 'POST', token: account, json: { token: other } });
+    const res = await t.request('/api/v1/invitations/accept-as-me', {
+      method: 'POST',
+      token: account,
+      json: { token: other },
+    });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe('forbidden');
   });
@@ -110,7 +148,12 @@ describe('a member removed from their only workspace', () => {
     const key = `rejoin-${Date.now()}`;
     const accept = async (email: string) => {
       const token = await invite(owner, email);
-      return t.request('/api/v1/invitations/accept-as-me', { method: 'POST', token: await accountLogin(email), headers: { 'Idempotency-Key': key }, json: { token } });
+      return t.request('/api/v1/invitations/accept-as-me', {
+        method: 'POST',
+        token: await accountLogin(email),
+        headers: { 'Idempotency-Key': key },
+        json: { token },
+      });
     };
     const firstJoined = (await (await accept(first.email)).json()) as { user: { id: string } };
     const secondJoined = (await (await accept(second.email)).json()) as { user: { id: string } };

@@ -17,7 +17,10 @@ async function invite(admin: SignupResult, role: 'admin' | 'member' = 'member', 
 
 async function join(admin: SignupResult, role: 'admin' | 'member' = 'member') {
   const inv = await invite(admin, role);
-  const res = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token: inv.token, name: 'New Member', password: 'member password' } });
+  const res = await t.request('/api/v1/invitations/accept', {
+    method: 'POST',
+    json: { token: inv.token, name: 'New Member', password: 'member password' },
+  });
   expect(res.status).toBe(201);
   const body = (await res.json()) as { user: { id: string }; login: { access_token: string }; role: string };
   return { userId: body.user.id, token: body.login.access_token, role: body.role, email: inv.email };
@@ -28,9 +31,13 @@ describe('update_member_role', () => {
     const admin = await t.signup();
     const member = await join(admin, 'member');
     expect((await t.request('/api/v1/api-keys', { token: member.token })).status).toBe(403);
-    const res = await t.request(`/api/v1/members/${member.userId}`, { method: 'PATCH', token: admin.token, json: { role: 'admin' } });
+    const res = await t.request(`/api/v1/members/${member.userId}`, {
+      method: 'PATCH',
+      token: admin.token,
+      json: { role: 'admin' },
+    });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as any).role).toBe('admin');
+    expect((await res.json()).role).toBe('admin');
     expect((await t.request('/api/v1/api-keys', { token: member.token })).status).toBe(200);
   });
 });

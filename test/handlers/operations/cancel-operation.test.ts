@@ -40,15 +40,23 @@ async function until(id: string, status: string): Promise<OperationJson> {
   for (;;) {
     const op = await getOperation(id, '?wait_seconds=20');
     if (op.status === status) return op;
-    if (['succeeded', 'failed', 'cancelled'].includes(op.status)) throw new Error(`ended ${op.status}, wanted ${status}`);
+    if (['succeeded', 'failed', 'cancelled'].includes(op.status))
+      throw new Error(`ended ${op.status}, wanted ${status}`);
   }
 }
 
 async function addMember(admin: SignupResult): Promise<string> {
   const email = `member.${Date.now()}.${Math.random().toString(36).slice(2)}@example.com`;
-  const invited = await t.request('/api/v1/invitations', { method: 'POST', token: admin.token, json: { email, role: 'member' } });
+  const invited = await t.request('/api/v1/invitations', {
+    method: 'POST',
+    token: admin.token,
+    json: { email, role: 'member' },
+  });
   const { token } = (await invited.json()) as { token: string };
-  const accepted = await t.request('/api/v1/invitations/accept', { method: 'POST', json: { token, name: 'Member', password: 'correct horse battery' } });
+  const accepted = await t.request('/api/v1/invitations/accept', {
+    method: 'POST',
+    json: { token, name: 'Member', password: 'correct horse battery' },
+  });
   expect(accepted.status).toBe(201);
   return ((await accepted.json()) as { login: { access_token: string } }).login.access_token;
 }
@@ -82,7 +90,9 @@ describe('cancel_operation', () => {
     expect((await t.request(`/api/v1/operations/${id}`, { token: memberToken })).status).toBe(200);
     const stranger = await t.signup();
     expect((await t.request(`/api/v1/operations/${id}`, { token: stranger.token })).status).toBe(404);
-    expect((await t.request(`/api/v1/operations/${id}/cancel`, { method: 'POST', token: stranger.token })).status).toBe(404);
+    expect((await t.request(`/api/v1/operations/${id}/cancel`, { method: 'POST', token: stranger.token })).status).toBe(
+      404,
+    );
     openGate(id);
     await until(id, 'succeeded');
   });

@@ -41,7 +41,8 @@ async function until(id: string, status: string): Promise<OperationJson> {
   for (;;) {
     const op = await getOperation(id, '?wait_seconds=20');
     if (op.status === status) return op;
-    if (['succeeded', 'failed', 'cancelled'].includes(op.status)) throw new Error(`ended ${op.status}, wanted ${status}`);
+    if (['succeeded', 'failed', 'cancelled'].includes(op.status))
+      throw new Error(`ended ${op.status}, wanted ${status}`);
   }
 }
 
@@ -58,7 +59,12 @@ describe('get_operation', () => {
     expect(moved.progress).toEqual({ done: 1, total: 2 });
     openGate(id);
     const done = await until(id, 'succeeded');
-    expect(done).toMatchObject({ type: 'test_steps', progress: { done: 2, total: 2 }, resource: { type: 'test_result' }, error: null });
+    expect(done).toMatchObject({
+      type: 'test_steps',
+      progress: { done: 2, total: 2 },
+      resource: { type: 'test_result' },
+      error: null,
+    });
   });
 
   it('returns the unchanged operation when nothing changes within wait_seconds', async () => {
@@ -86,7 +92,9 @@ describe('get_operation', () => {
   });
 
   it('refuses wait_seconds above 50 and an unknown operation', async () => {
-    const res = await t.request('/api/v1/operations/op_01jd8x6y5k2r3t4v5w6x7y8z9a?wait_seconds=51', { token: owner.token });
+    const res = await t.request('/api/v1/operations/op_01jd8x6y5k2r3t4v5w6x7y8z9a?wait_seconds=51', {
+      token: owner.token,
+    });
     expect(res.status).toBe(400);
     const missing = await t.request('/api/v1/operations/op_01jd8x6y5k2r3t4v5w6x7y8z9a', { token: owner.token });
     expect(missing.status).toBe(404);

@@ -3,7 +3,11 @@
 // to fail. Gates live in this process, so a test drives the job step by step.
 import { z } from 'zod';
 import { ApiError } from '../../../src/errors.ts';
-import { defineOperationJob, startOperation, type OperationJobKind } from '../../../src/handlers/operations/operation-job.ts';
+import {
+  defineOperationJob,
+  startOperation,
+  type OperationJobKind,
+} from '../../../src/handlers/operations/operation-job.ts';
 import type { Actor } from '../../../src/handlers/actor.ts';
 import type { TestApp } from '../../helpers/app.ts';
 
@@ -60,7 +64,9 @@ export const stepsKinds = [stepsJob];
 /** Starts a `test_steps` operation as `actor`, the way an operation handler would. */
 export async function startSteps(t: TestApp, actor: Actor, input: StepsInput): Promise<string> {
   // The app must register the kind (extraJobKinds: stepsKinds): enqueueing an unregistered kind throws.
-  const { row, afterCommit } = await t.deps.db.sql.begin((tx) => startOperation(t.deps, tx, actor, { kind: stepsJob, input, progressTotal: input.steps }));
+  const { row, afterCommit } = await t.deps.db.sql.begin((tx) =>
+    startOperation(t.deps, tx, actor, { kind: stepsJob, input, progressTotal: input.steps }),
+  );
   afterCommit();
   return row.id;
 }

@@ -30,13 +30,22 @@ interface OperationPage {
 /** A workspace with two succeeded operations and one running (held at its gate until `release`). */
 async function workspaceWithOperations() {
   const admin = await t.signup();
-  const actor = actorFromPrincipal({ kind: 'jwt', userId: admin.userId, workspaceId: admin.workspaceId, role: 'owner', scopes: ['*'], credentialId: 'jti' });
+  const actor = actorFromPrincipal({
+    kind: 'jwt',
+    userId: admin.userId,
+    workspaceId: admin.workspaceId,
+    role: 'owner',
+    scopes: ['*'],
+    credentialId: 'jti',
+  });
   const done = [await startSteps(t, actor, { steps: 0 }), await startSteps(t, actor, { steps: 0 })];
   const running = await startSteps(t, actor, { steps: 1 });
   for (const id of [...done, running]) {
     const want = id === running ? 'running' : 'succeeded';
     for (let op: OperationJson | undefined; op?.status !== want; ) {
-      op = (await (await t.request(`/api/v1/operations/${id}?wait_seconds=20`, { token: admin.token })).json()) as OperationJson;
+      op = (await (
+        await t.request(`/api/v1/operations/${id}?wait_seconds=20`, { token: admin.token })
+      ).json()) as OperationJson;
     }
   }
   return { admin, done, running, release: () => openGate(running) };
@@ -45,20 +54,36 @@ async function workspaceWithOperations() {
 describe('list_operations', () => {
   it('lists newest first, filters by status and type, and pages with cursors', async () => {
     const admin = await t.signup();
-    const actor = actorFromPrincipal({ kind: 'jwt', userId: admin.userId, workspaceId: admin.workspaceId, role: 'owner', scopes: ['*'], credentialId: 'jti' });
+    const actor = actorFromPrincipal({
+      kind: 'jwt',
+      userId: admin.userId,
+      workspaceId: admin.workspaceId,
+      role: 'owner',
+      scopes: ['*'],
+      credentialId: 'jti',
+    });
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push(await startSteps(t, actor, { steps: 0 }));
     const running = await startSteps(t, actor, { steps: 1 });
     for (const id of ids) {
-      const op = (await (await t.request(`/api/v1/operations/${id}?wait_seconds=20`, { token: admin.token })).json()) as OperationJson;
-      if (op.status !== 'succeeded') await (await t.request(`/api/v1/operations/${id}?wait_seconds=20`, { token: admin.token })).json();
+      const op = (await (
+        await t.request(`/api/v1/operations/${id}?wait_seconds=20`, { token: admin.token })
+      ).json()) as OperationJson;
+      if (op.status !== 'succeeded')
+        await (await t.request(`/api/v1/operations/${id}?wait_seconds=20`, { token: admin.token })).json();
     }
-    const page1 = (await (await t.request('/api/v1/operations?limit=2&type=test_steps', { token: admin.token })).json()) as { data: OperationJson[]; next_cursor: string };
+    const page1 = (await (
+      await t.request('/api/v1/operations?limit=2&type=test_steps', { token: admin.token })
+    ).json()) as { data: OperationJson[]; next_cursor: string };
     expect(page1.data.map((o) => o.id)).toEqual([running, ids[2]]);
-    const page2 = (await (await t.request(`/api/v1/operations?limit=2&type=test_steps&cursor=${page1.next_cursor}`, { token: admin.token })).json()) as { data: OperationJson[]; has_more: boolean };
+    const page2 = (await (
+      await t.request(`/api/v1/operations?limit=2&type=test_steps&cursor=${page1.next_cursor}`, { token: admin.token })
+    ).json()) as { data: OperationJson[]; has_more: boolean };
     expect(page2.data.map((o) => o.id)).toEqual([ids[1], ids[0]]);
     expect(page2.has_more).toBe(false);
-    const other = (await (await t.request('/api/v1/operations?type=webhook_test', { token: admin.token })).json()) as { data: unknown[] };
+    const other = (await (await t.request('/api/v1/operations?type=webhook_test', { token: admin.token })).json()) as {
+      data: unknown[];
+    };
     expect(other.data).toEqual([]);
     const bad = await t.request('/api/v1/operations?status=done', { token: admin.token });
     expect(bad.status).toBe(400);
@@ -88,19 +113,32 @@ describe('list_operations', () => {
     const problem = (await res.json()) as { code: string; detail: string; errors: unknown[] };
     expect(problem.code).toBe('validation_failed');
     expect(problem.errors).toEqual([
-      { field: 'query.status', code: 'invalid_value', message: 'has "done", which is not one of queued, running, succeeded, failed, cancelled' },
+      {
+        field: 'query.status',
+        code: 'invalid_value',
+        message: 'has "done", which is not one of queued, running, succeeded, failed, cancelled',
+      },
     ]);
     expect(problem.detail).toContain('query.status');
   });
 
   it('pages by the default size of 20 when no limit is given, and refuses a limit out of bounds', async () => {
     const admin = await t.signup();
-    const actor = actorFromPrincipal({ kind: 'jwt', userId: admin.userId, workspaceId: admin.workspaceId, role: 'owner', scopes: ['*'], credentialId: 'jti' });
+    const actor = actorFromPrincipal({
+      kind: 'jwt',
+      userId: admin.userId,
+      workspaceId: admin.workspaceId,
+      role: 'owner',
+      scopes: ['*'],
+      credentialId: 'jti',
+    });
     for (let i = 0; i < 21; i++) await startSteps(t, actor, { steps: 0 });
     const first = (await (await t.request('/api/v1/operations', { token: admin.token })).json()) as OperationPage;
     expect(first.data).toHaveLength(20);
     expect(first.has_more).toBe(true);
-    const rest = (await (await t.request(`/api/v1/operations?cursor=${first.next_cursor}`, { token: admin.token })).json()) as OperationPage;
+    const rest = (await (
+      await t.request(`/api/v1/operations?cursor=${first.next_cursor}`, { token: admin.token })
+    ).json()) as OperationPage;
     expect(rest.data).toHaveLength(1);
     expect(rest).toMatchObject({ has_more: false, next_cursor: null });
     expect((await t.request('/api/v1/operations?limit=0', { token: admin.token })).status).toBe(400);

@@ -17,7 +17,11 @@ beforeAll(async () => {
   receiver = await startReceiver();
   owner = await t.signup();
   client = new Client({ name: 'long-work-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${owner.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${owner.token}` } },
+    }),
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -27,7 +31,11 @@ afterAll(async () => {
 });
 
 const call = async (name: string, args: Record<string, unknown>) => {
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any; content: { text: string }[] };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    structuredContent?: any;
+    content: { text: string }[];
+  };
   return result;
 };
 
@@ -36,7 +44,9 @@ describe('operations over MCP', () => {
     const { tools } = await client.listTools();
     const tool = tools.find((x) => x.name === 'get_operation');
     expect(tool?.description).toMatch(/wait_seconds/);
-    expect((tool?.inputSchema as { properties: Record<string, unknown> }).properties.wait_seconds).toMatchObject({ maximum: 50 });
+    expect((tool?.inputSchema as { properties: Record<string, unknown> }).properties.wait_seconds).toMatchObject({
+      maximum: 50,
+    });
   });
 
   it('starts a test delivery with send_test_webhook and follows it to succeeded with get_operation', async () => {
@@ -63,8 +73,13 @@ describe('operations over MCP', () => {
 
   it('shows the statuses list_operations filters by, and filters by several given as an array', async () => {
     const { tools } = await client.listTools();
-    const status = (tools.find((x) => x.name === 'list_operations')?.inputSchema as { properties: Record<string, unknown> }).properties.status;
-    expect(status).toMatchObject({ type: 'array', items: { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] } });
+    const status = (
+      tools.find((x) => x.name === 'list_operations')?.inputSchema as { properties: Record<string, unknown> }
+    ).properties.status;
+    expect(status).toMatchObject({
+      type: 'array',
+      items: { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+    });
     const both = await call('list_operations', { status: ['failed', 'succeeded'], type: ['webhook_test'] });
     expect(both.isError).toBeFalsy();
     expect((both.structuredContent as { data: { status: string }[] }).data.map((o) => o.status)).toEqual(['succeeded']);

@@ -42,7 +42,8 @@ async function until(id: string, status: string): Promise<OperationJson> {
   for (;;) {
     const op = await getOperation(id, '?wait_seconds=20');
     if (op.status === status) return op;
-    if (['succeeded', 'failed', 'cancelled'].includes(op.status)) throw new Error(`ended ${op.status}, wanted ${status}`);
+    if (['succeeded', 'failed', 'cancelled'].includes(op.status))
+      throw new Error(`ended ${op.status}, wanted ${status}`);
   }
 }
 
@@ -51,7 +52,11 @@ describe('failures', () => {
     const id = await startSteps(t, ownerActor, { steps: 1, fail: 'api_error' });
     openGate(id);
     const failed = await until(id, 'failed');
-    expect(failed.error).toMatchObject({ code: 'unprocessable', status: 422, detail: 'The test step refused its input.' });
+    expect(failed.error).toMatchObject({
+      code: 'unprocessable',
+      status: 422,
+      detail: 'The test step refused its input.',
+    });
   });
 
   it('retries other errors and fails with an internal problem, saying nothing of ours, when the retries run out', async () => {
@@ -75,7 +80,8 @@ describe('failures', () => {
     expect((await until(id, 'succeeded')).progress).toEqual({ done: 1, total: 1 });
     openGate(id);
     const deadline = Date.now() + 20_000;
-    while ((await t.deps.jobs.jobState(row.job_queue, row.job_id)) !== 'completed' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await t.deps.jobs.jobState(row.job_queue, row.job_id)) !== 'completed' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await t.deps.jobs.jobState(row.job_queue, row.job_id)).toBe('completed');
     expect(await getOperation(id)).toMatchObject({ status: 'succeeded', error: null });
   });

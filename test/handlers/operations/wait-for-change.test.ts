@@ -33,12 +33,18 @@ function resource(state: string) {
       t.deps.resourceWatch.changed(id);
     },
     wait(seconds: number, watched: Watched<string> = plain, who = actor, signal?: AbortSignal) {
-      return waitForChange(t.deps, who, { id, waitSeconds: seconds, signal }, async () => {
-        r.reads += 1;
-        const seen = r.state;
-        r.afterRead?.(r.reads);
-        return seen;
-      }, watched);
+      return waitForChange(
+        t.deps,
+        who,
+        { id, waitSeconds: seconds, signal },
+        async () => {
+          r.reads += 1;
+          const seen = r.state;
+          r.afterRead?.(r.reads);
+          return seen;
+        },
+        watched,
+      );
     },
   };
   return r;
@@ -56,7 +62,7 @@ async function answerNow(wait: Promise<string>): Promise<string> {
 }
 
 describe('waitForChange', () => {
-  it('answers at once with a change that landed between the caller\'s previous answer and this call', async () => {
+  it("answers at once with a change that landed between the caller's previous answer and this call", async () => {
     const r = resource('running');
     expect(await r.wait(0)).toBe('running');
     r.change('needs_person'); // announced while nobody waits: that wake-up reaches no one
@@ -154,7 +160,9 @@ describe('waitForChange without a notification', () => {
     const waiting = waitForChange(quick.deps, actor, { id: 'res_quiet', waitSeconds: 50 }, read, plain);
     expect(await answerNow(waiting)).toBe('waiting');
     state = 'step_2';
-    const deadline = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting at half the wait'), 25_000).unref());
+    const deadline = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('still waiting at half the wait'), 25_000).unref(),
+    );
     expect(await Promise.race([waiting, deadline])).toBe('step_2');
   });
 });
@@ -171,7 +179,9 @@ describe('waitForChange at shutdown', () => {
       expect(await answerNow(open)).toBe('waiting');
       app.deps.resourceWatch.end();
       expect(await answerNow(open)).toBe('running');
-      expect(await answerNow(waitForChange(app.deps, actor, { id: 'res_end', waitSeconds: 50 }, read, plain))).toBe('running');
+      expect(await answerNow(waitForChange(app.deps, actor, { id: 'res_end', waitSeconds: 50 }, read, plain))).toBe(
+        'running',
+      );
     } finally {
       await app.close();
     }

@@ -4,14 +4,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { approvedSequence, drain, json, readyWorkspace, relogin, twoSteps, type Workspace } from './sequence-fixtures.ts';
+import {
+  approvedSequence,
+  drain,
+  json,
+  readyWorkspace,
+  relogin,
+  twoSteps,
+  type Workspace,
+} from './sequence-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
 let now = new Date('2026-11-24T10:00:00Z');
 
 beforeAll(async () => {
-  ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', clock: { now: () => now }, env: { SEQUENCE_SEND_SPACING_MS: '0' } }));
+  ({ app: t, server } = await listenOnReservedPort({
+    jobs: 'enqueue',
+    clock: { now: () => now },
+    env: { SEQUENCE_SEND_SPACING_MS: '0' },
+  }));
 });
 afterAll(async () => {
   await server?.close();
@@ -25,16 +37,52 @@ describe('an email sequence from draft to sent', () => {
   });
 
   it('creates a draft with numbered steps, default window and revision 1', async () => {
-    const seq = await json(t.request('/api/v1/sequences', { method: 'POST', token: ws.owner.token, json: { name: 'Draft', steps: [{ subject: 'Hi', body: 'Hello' }] } }), 201);
-    expect(seq).toMatchObject({ status: 'draft', revision: 1, daily_limit: 50, approval: null, approval_url: null, sender_connector_id: null });
-    expect(seq.schedule).toEqual({ timezone: 'UTC', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start_hour: 9, end_hour: 17 });
+    const seq = await json(
+      t.request('/api/v1/sequences', {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { name: 'Draft', steps: [{ subject: 'Hi', body: 'Hello' }] },
+      }),
+      201,
+    );
+    expect(seq).toMatchObject({
+      status: 'draft',
+      revision: 1,
+      daily_limit: 50,
+      approval: null,
+      approval_url: null,
+      sender_connector_id: null,
+    });
+    expect(seq.schedule).toEqual({
+      timezone: 'UTC',
+      days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      start_hour: 9,
+      end_hour: 17,
+    });
     expect(seq.steps).toEqual([{ position: 1, wait_days: 0, subject: 'Hi', body: 'Hello' }]);
-    expect(seq.stats).toEqual({ enrolled: 0, scheduled: 0, sent: 0, failed: 0, bounced: 0, unsubscribed: 0, uncertain: 0 });
+    expect(seq.stats).toEqual({
+      enrolled: 0,
+      scheduled: 0,
+      sent: 0,
+      failed: 0,
+      bounced: 0,
+      unsubscribed: 0,
+      uncertain: 0,
+    });
   });
 
   it('previews every step rendered for real leads, with variables, fallbacks, markup and the footer', async () => {
-    const seq = await json(t.request('/api/v1/sequences', { method: 'POST', token: ws.owner.token, json: twoSteps(ws.connector.id) }), 201);
-    const preview = await json(t.request(`/api/v1/sequences/${seq.id}/preview`, { method: 'POST', token: ws.owner.token, json: { lead_ids: [ws.leads[0].id, ws.leads[2].id] } }));
+    const seq = await json(
+      t.request('/api/v1/sequences', { method: 'POST', token: ws.owner.token, json: twoSteps(ws.connector.id) }),
+      201,
+    );
+    const preview = await json(
+      t.request(`/api/v1/sequences/${seq.id}/preview`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { lead_ids: [ws.leads[0].id, ws.leads[2].id] },
+      }),
+    );
     expect(preview.checks.filter((c: any) => c.severity === 'blocking')).toEqual([]);
     const [grace, nobody] = preview.leads;
     expect(grace.messages[0].subject).toBe('Hello Grace at Navy');
@@ -53,14 +101,25 @@ describe('an email sequence from draft to sent', () => {
     // The agent submitted it and was told pending_approval; the person approved while it was away.
     const approved = await approvedSequence(t, ws);
     const call = json(t.request(`/api/v1/sequences/${approved.id}?wait_seconds=50`, { token: ws.owner.token }));
-    const halfway = new Promise<string>((resolve) => setTimeout(() => resolve('no answer at half the wait'), 25_000).unref());
+    const halfway = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('no answer at half the wait'), 25_000).unref(),
+    );
     expect(await Promise.race([call, halfway])).toMatchObject({ id: approved.id, status: 'approved' });
   });
 
   it('goes through approval, launches with enrollment, sends step 1, then step 2 after its wait, and completes', async () => {
     const approved = await approvedSequence(t, ws);
-    expect(approved).toMatchObject({ status: 'approved', approval: { decision: 'approved', revision: 1, by: ws.owner.userId } });
-    const launched = await json(t.request(`/api/v1/sequences/${approved.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
+    expect(approved).toMatchObject({
+      status: 'approved',
+      approval: { decision: 'approved', revision: 1, by: ws.owner.userId },
+    });
+    const launched = await json(
+      t.request(`/api/v1/sequences/${approved.id}/launch`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } },
+      }),
+    );
     expect(launched.already_active).toBe(false);
     expect(launched.sequence.status).toBe('active');
     expect(launched.enrollment.counts).toMatchObject({ considered: 3, enrolled: 3, skipped: 0 });
@@ -68,9 +127,13 @@ describe('an email sequence from draft to sent', () => {
     await drain(t);
     const sent = await json(t.request(`/api/v1/sent-messages?sequence_id=${approved.id}`, { token: ws.owner.token }));
     expect(sent.data).toHaveLength(3);
-    expect(sent.data.every((m: any) => m.status === 'sent' && m.step === 1 && m.mode === 'sandbox' && m.provider_message_id)).toBe(true);
+    expect(
+      sent.data.every((m: any) => m.status === 'sent' && m.step === 1 && m.mode === 'sandbox' && m.provider_message_id),
+    ).toBe(true);
 
-    const inbox = await json(t.request(`/api/v1/sandbox/messages?connector_id=${ws.connector.id}`, { token: ws.owner.token }));
+    const inbox = await json(
+      t.request(`/api/v1/sandbox/messages?connector_id=${ws.connector.id}`, { token: ws.owner.token }),
+    );
     const toGrace = inbox.data.find((m: any) => m.to === 'grace@example.com');
     expect(toGrace.subject).toBe('Hello Grace at Navy');
     expect(toGrace.html).toContain('<strong>Navy</strong>');
@@ -79,11 +142,15 @@ describe('an email sequence from draft to sent', () => {
 
     // Step 2 waits two days; nothing more goes out before then.
     await drain(t);
-    expect((await json(t.request(`/api/v1/sent-messages?sequence_id=${approved.id}`, { token: ws.owner.token }))).data).toHaveLength(3);
+    expect(
+      (await json(t.request(`/api/v1/sent-messages?sequence_id=${approved.id}`, { token: ws.owner.token }))).data,
+    ).toHaveLength(3);
     now = new Date(now.getTime() + 2 * 86_400_000 + 60_000);
     await relogin(t, ws);
     await drain(t);
-    const all = await json(t.request(`/api/v1/sent-messages?sequence_id=${approved.id}&status=sent`, { token: ws.owner.token }));
+    const all = await json(
+      t.request(`/api/v1/sent-messages?sequence_id=${approved.id}&status=sent`, { token: ws.owner.token }),
+    );
     expect(all.data.map((m: any) => m.step).sort()).toEqual([1, 1, 1, 2, 2, 2]);
     const done = await json(t.request(`/api/v1/sequences/${approved.id}`, { token: ws.owner.token }));
     expect(done.status).toBe('completed');
@@ -93,12 +160,23 @@ describe('an email sequence from draft to sent', () => {
 
 describe('sandbox bounces', () => {
   it('refuses an address at a reserved .invalid domain as Gmail refuses a bad recipient, bouncing the lead', async () => {
-    const ws = await readyWorkspace(t, [{ email: 'ghost@nowhere.invalid', first_name: 'Ghost', company: 'None', custom_fields: { plan: 'x' } }]);
+    const ws = await readyWorkspace(t, [
+      { email: 'ghost@nowhere.invalid', first_name: 'Ghost', company: 'None', custom_fields: { plan: 'x' } },
+    ]);
     const seq = await approvedSequence(t, ws);
-    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: [ws.leads[0].id] } } }));
+    await json(
+      t.request(`/api/v1/sequences/${seq.id}/launch`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { enroll: { lead_ids: [ws.leads[0].id] } },
+      }),
+    );
     await drain(t);
-    const [message] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }))).data;
+    const [message] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token })))
+      .data;
     expect(message).toMatchObject({ status: 'failed', error_code: 'bounced', mode: 'sandbox' });
-    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('bounced');
+    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe(
+      'bounced',
+    );
   });
 });

@@ -17,7 +17,11 @@ let now = new Date('2026-11-24T10:00:00Z');
 beforeAll(async () => {
   let redirect = '';
   google = await startFakeGoogle({ redirectUri: () => redirect });
-  ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', clock: { now: () => now }, env: { ...google.env(), SEQUENCE_SEND_SPACING_MS: '0' } }));
+  ({ app: t, server } = await listenOnReservedPort({
+    jobs: 'enqueue',
+    clock: { now: () => now },
+    env: { ...google.env(), SEQUENCE_SEND_SPACING_MS: '0' },
+  }));
   redirect = `${server.url}/oauth/callback`;
 });
 afterAll(async () => {
@@ -31,19 +35,30 @@ const LEADS = [
   { email: 'max@example.com', first_name: 'Max', company: 'Forge', custom_fields: { plan: 'team' } },
 ];
 
-const sentTo = (account: string, to: string) => google.sent.filter((m) => m.parsed.from?.text === account && (m.parsed.to as { text: string }).text === to);
+const sentTo = (account: string, to: string) =>
+  google.sent.filter((m) => m.parsed.from?.text === account && (m.parsed.to as { text: string }).text === to);
 
 describe('sending through Gmail (live mode, fake Google)', () => {
   it('sends well-formed MIME with one-click unsubscribe headers, and the one-click POST unsubscribes the lead from everything', async () => {
     const ws = await liveWorkspace(t, google, 'mime@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws);
-    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
+    await json(
+      t.request(`/api/v1/sequences/${seq.id}/launch`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } },
+      }),
+    );
     await drain(t);
     const [zoe] = sentTo('mime@gmail.example', 'zoe@example.com');
     expect(zoe.parsed.subject).toBe('Hello Zoë at Crème');
     expect(zoe.parsed.text).toContain('Acme Ltd, 1 Main St, Springfield');
     expect(zoe.parsed.html).toContain('<strong>Crème</strong>');
-    expect(String(zoe.parsed.headers.get('content-type') && (zoe.parsed.headers.get('content-type') as { value: string }).value)).toBe('multipart/alternative');
+    expect(
+      String(
+        zoe.parsed.headers.get('content-type') && (zoe.parsed.headers.get('content-type') as { value: string }).value,
+      ),
+    ).toBe('multipart/alternative');
     expect(zoe.parsed.messageId).toMatch(/^<msg_[0-9a-z]{26}\.[0-9a-f-]{36}@gmail\.example>$/);
     const raw = Buffer.from(zoe.raw, 'base64url').toString('utf8');
     expect(raw).toMatch(/^Subject: =\?UTF-8\?/m);
@@ -60,20 +75,30 @@ describe('sending through Gmail (live mode, fake Google)', () => {
     const html = await page.text();
     expect(html).toContain('<form method="post"');
     // It names the sender (the workspace and the address it sends from) and is styled by the service's own sheet.
-    const workspaceName = (await json(t.request('/api/v1/users/me', { token: ws.owner.token }))).workspace.name as string;
+    const workspaceName = (await json(t.request('/api/v1/users/me', { token: ws.owner.token }))).workspace
+      .name as string;
     expect(html).toContain(`emails by <strong>${workspaceName}</strong> (<strong>mime@gmail.example</strong>)`);
     expect(html).toContain('<link rel="stylesheet" href="/page.css">');
     expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('active');
 
     // The mail client's RFC 8058 one-click POST.
-    const oneClick = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const oneClick = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(oneClick.status).toBe(200);
     const confirmed = await oneClick.text();
     expect(confirmed).toContain('Unsubscribed');
     expect(confirmed).toContain(`emails from <strong>${workspaceName}</strong> (<strong>mime@gmail.example</strong>)`);
-    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('unsubscribed');
+    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe(
+      'unsubscribed',
+    );
     const enrollments = await json(t.request(`/api/v1/sequences/${seq.id}/enrollments`, { token: ws.owner.token }));
-    expect(enrollments.data.find((e: any) => e.lead_id === ws.leads[0].id)).toMatchObject({ status: 'stopped', stop_reason: 'unsubscribed' });
+    expect(enrollments.data.find((e: any) => e.lead_id === ws.leads[0].id)).toMatchObject({
+      status: 'stopped',
+      stop_reason: 'unsubscribed',
+    });
     const tampered = await fetch(`${link.slice(0, -3)}abc`, { method: 'POST' });
     expect(tampered.status).toBe(400);
 
@@ -82,12 +107,21 @@ describe('sending through Gmail (live mode, fake Google)', () => {
     await relogin(t, ws);
     await drain(t);
     expect(sentTo('mime@gmail.example', 'zoe@example.com')).toHaveLength(1);
-    expect(sentTo('mime@gmail.example', 'max@example.com').map((m) => m.parsed.subject)).toEqual(['Hello Max at Forge', 'Following up']);
+    expect(sentTo('mime@gmail.example', 'max@example.com').map((m) => m.parsed.subject)).toEqual([
+      'Hello Max at Forge',
+      'Following up',
+    ]);
     const done = await json(t.request(`/api/v1/sequences/${seq.id}`, { token: ws.owner.token }));
     expect(done).toMatchObject({ status: 'completed', stats: { sent: 3, unsubscribed: 1 } });
     // And a later enrollment skips her as suppressed.
     const other = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), name: 'Second' });
-    const again = await json(t.request(`/api/v1/sequences/${other.id}/enrollments`, { method: 'POST', token: ws.owner.token, json: { lead_ids: [ws.leads[0].id] } }));
+    const again = await json(
+      t.request(`/api/v1/sequences/${other.id}/enrollments`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { lead_ids: [ws.leads[0].id] },
+      }),
+    );
     expect(again.results[0]).toMatchObject({ outcome: 'skipped', reason: 'suppressed' });
     expect(google.refusals).toEqual([]);
   });
@@ -95,7 +129,13 @@ describe('sending through Gmail (live mode, fake Google)', () => {
   it('pauses the sequence with connector_expired when Google refuses the refresh token, sending nothing', async () => {
     const ws = await liveWorkspace(t, google, 'expiry@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws);
-    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
+    await json(
+      t.request(`/api/v1/sequences/${seq.id}/launch`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } },
+      }),
+    );
     google.expireAccessTokens();
     google.failRefreshWithInvalidGrant();
     now = new Date(now.getTime() + 2 * 3600_000);
@@ -103,7 +143,11 @@ describe('sending through Gmail (live mode, fake Google)', () => {
     await drain(t);
     expect(google.sent.filter((m) => m.parsed.from?.text === 'expiry@gmail.example')).toHaveLength(0);
     const paused = await json(t.request(`/api/v1/sequences/${seq.id}`, { token: ws.owner.token }));
-    expect(paused).toMatchObject({ status: 'paused', pause_reason: 'connector_expired', stats: { sent: 0, scheduled: 2 } });
+    expect(paused).toMatchObject({
+      status: 'paused',
+      pause_reason: 'connector_expired',
+      stats: { sent: 0, scheduled: 2 },
+    });
     const events = await json(t.request('/api/v1/events?type=email_sequence.paused', { token: ws.owner.token }));
     expect(events.data.at(-1).data).toMatchObject({ id: seq.id, pause_reason: 'connector_expired' });
     const resume = await t.request(`/api/v1/sequences/${seq.id}/resume`, { method: 'POST', token: ws.owner.token });
@@ -116,10 +160,19 @@ describe('refusals from Gmail (live mode, fake Google)', () => {
   it('retries a 429 after its Retry-After, holding the whole mailbox, and counts only real attempts', async () => {
     const ws = await liveWorkspace(t, google, 'throttled@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), steps: [twoSteps(null).steps[0]] });
-    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } } }));
+    await json(
+      t.request(`/api/v1/sequences/${seq.id}/launch`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } },
+      }),
+    );
     google.refuseNextSends([{ status: 429, message: 'User-rate limit exceeded', retryAfter: 600 }]);
     await drain(t);
-    expect(sentTo('throttled@gmail.example', 'zoe@example.com').length + sentTo('throttled@gmail.example', 'max@example.com').length).toBe(0);
+    expect(
+      sentTo('throttled@gmail.example', 'zoe@example.com').length +
+        sentTo('throttled@gmail.example', 'max@example.com').length,
+    ).toBe(0);
     const waiting = await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }));
     expect(waiting.data.map((m: any) => m.status)).toEqual(['scheduled', 'scheduled']);
     const refused = waiting.data.find((m: any) => m.error_code === 'rate_limited');
@@ -130,7 +183,9 @@ describe('refusals from Gmail (live mode, fake Google)', () => {
     now = new Date(now.getTime() + 11 * 60_000);
     await relogin(t, ws);
     await drain(t);
-    const sent = await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}&status=sent`, { token: ws.owner.token }));
+    const sent = await json(
+      t.request(`/api/v1/sent-messages?sequence_id=${seq.id}&status=sent`, { token: ws.owner.token }),
+    );
     expect(sent.data.map((m: any) => m.attempts).sort()).toEqual([1, 2]);
     expect(sentTo('throttled@gmail.example', 'zoe@example.com')).toHaveLength(1);
     expect(sentTo('throttled@gmail.example', 'max@example.com')).toHaveLength(1);
@@ -139,10 +194,17 @@ describe('refusals from Gmail (live mode, fake Google)', () => {
   it('leaves a message uncertain when Gmail took it but its answer never came: never resent, its enrollment stopped', async () => {
     const ws = await liveWorkspace(t, google, 'silent@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws);
-    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: [ws.leads[0].id] } } }));
+    await json(
+      t.request(`/api/v1/sequences/${seq.id}/launch`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { enroll: { lead_ids: [ws.leads[0].id] } },
+      }),
+    );
     google.dropNextSendAnswer();
     await drain(t);
-    const [message] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }))).data;
+    const [message] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token })))
+      .data;
     expect(message).toMatchObject({ status: 'uncertain', error_code: 'no_answer' });
     const enrollments = await json(t.request(`/api/v1/sequences/${seq.id}/enrollments`, { token: ws.owner.token }));
     expect(enrollments.data[0]).toMatchObject({ status: 'stopped', stop_reason: 'uncertain' });
@@ -155,12 +217,21 @@ describe('refusals from Gmail (live mode, fake Google)', () => {
   it('fails a message Gmail refuses for its recipient and marks the lead bounced and suppressed everywhere', async () => {
     const ws = await liveWorkspace(t, google, 'bounce@gmail.example', LEADS);
     const seq = await approvedSequence(t, ws);
-    await json(t.request(`/api/v1/sequences/${seq.id}/launch`, { method: 'POST', token: ws.owner.token, json: { enroll: { lead_ids: [ws.leads[0].id] } } }));
+    await json(
+      t.request(`/api/v1/sequences/${seq.id}/launch`, {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { enroll: { lead_ids: [ws.leads[0].id] } },
+      }),
+    );
     google.refuseNextSends([{ status: 400, message: 'Invalid To header' }]);
     await drain(t);
-    const [failed] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }))).data;
+    const [failed] = (await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token })))
+      .data;
     expect(failed).toMatchObject({ status: 'failed', error_code: 'bounced' });
-    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe('bounced');
+    expect((await json(t.request(`/api/v1/leads/${ws.leads[0].id}`, { token: ws.owner.token }))).status).toBe(
+      'bounced',
+    );
     const done = await json(t.request(`/api/v1/sequences/${seq.id}`, { token: ws.owner.token }));
     expect(done.stats).toMatchObject({ failed: 1, bounced: 1, sent: 0 });
     const events = await json(t.request('/api/v1/events?type=lead.bounced', { token: ws.owner.token }));

@@ -29,11 +29,19 @@ function recorded(google: FakeGoogle) {
     byRecipient.set(to, (byRecipient.get(to) ?? 0) + 1);
   }
   const twice = (counts: Map<string, number>) => [...counts].filter(([, n]) => n > 1);
-  return { total: google.sent.length, messages: byMessage.size, recipients: byRecipient.size, twice: [...twice(byMessage), ...twice(byRecipient)], ids: [...byMessage.keys()] };
+  return {
+    total: google.sent.length,
+    messages: byMessage.size,
+    recipients: byRecipient.size,
+    twice: [...twice(byMessage), ...twice(byRecipient)],
+    ids: [...byMessage.keys()],
+  };
 }
 
 async function statuses(sql: Sql, sequenceId: string): Promise<Record<string, number>> {
-  const rows = await sql<{ status: string; n: number }[]>`select status, count(*)::int as n from sequence_messages where sequence_id = ${sequenceId} group by status`;
+  const rows = await sql<
+    { status: string; n: number }[]
+  >`select status, count(*)::int as n from sequence_messages where sequence_id = ${sequenceId} group by status`;
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
@@ -50,11 +58,16 @@ describe.runIf(onPostgres)('sending under faults, sender processes on PostgreSQL
     const gmail = recorded(google);
     expect(gmail).toMatchObject({ total: 200, messages: 200, recipients: 200, twice: [] });
     expect(await statuses(t.db.sql, sequenceId)).toEqual({ sent: 200 });
-    const rows = await t.db.sql<{ id: string; attempts: number }[]>`select id, attempts from sequence_messages where sequence_id = ${sequenceId}`;
+    const rows = await t.db.sql<
+      { id: string; attempts: number }[]
+    >`select id, attempts from sequence_messages where sequence_id = ${sequenceId}`;
     expect(rows.map((r) => r.id).sort()).toEqual(gmail.ids.sort());
     expect(rows.every((r) => r.attempts === 1)).toBe(true);
     const seq = await json(t.request(`/api/v1/sequences/${sequenceId}`, { token: site.ws.owner.token }));
-    expect(seq).toMatchObject({ status: 'completed', stats: { enrolled: 200, sent: 200, scheduled: 0, failed: 0, uncertain: 0 } });
+    expect(seq).toMatchObject({
+      status: 'completed',
+      stats: { enrolled: 200, sent: 200, scheduled: 0, failed: 0, uncertain: 0 },
+    });
     expect(google.refusals).toEqual([]);
   }, 180_000);
 
@@ -66,7 +79,11 @@ describe.runIf(onPostgres)('sending under faults, sender processes on PostgreSQL
     const first = site.sender(10);
     const inFlight = await hold.held;
     expect(await statuses(t.db.sql, sequenceId)).toEqual({ sent: 25, sending: 1, claimed: 4, scheduled: 30 });
-    const reserved = (await t.db.sql<{ id: string }[]>`select id from sequence_messages where sequence_id = ${sequenceId} and status = 'claimed'`).map((r) => r.id);
+    const reserved = (
+      await t.db.sql<
+        { id: string }[]
+      >`select id from sequence_messages where sequence_id = ${sequenceId} and status = 'claimed'`
+    ).map((r) => r.id);
     first.process.kill('SIGKILL');
     expect(await first.exited).toBeNull();
     hold.release();
@@ -79,18 +96,26 @@ describe.runIf(onPostgres)('sending under faults, sender processes on PostgreSQL
     const gmail = recorded(google);
     expect(gmail).toMatchObject({ total: 60, messages: 60, recipients: 60, twice: [] });
     expect(await statuses(t.db.sql, sequenceId)).toEqual({ sent: 59, uncertain: 1 });
-    const [uncertain] = await t.db.sql`select id, enrollment_id, error_code, message_id_header from sequence_messages where sequence_id = ${sequenceId} and status = 'uncertain'`;
+    const [uncertain] = await t.db
+      .sql`select id, enrollment_id, error_code, message_id_header from sequence_messages where sequence_id = ${sequenceId} and status = 'uncertain'`;
     expect(uncertain).toMatchObject({ error_code: 'sender_stopped', message_id_header: inFlight.parsed.messageId });
     const released = await t.db.sql`select status, attempts from sequence_messages where id = any(${reserved})`;
     expect(released.map((r) => [r.status, r.attempts])).toEqual(reserved.map(() => ['sent', 1]));
     expect(reserved.every((id) => gmail.ids.includes(id))).toBe(true);
 
-    const events = await t.db.sql`select data from events where workspace_id = ${ws.owner.workspaceId} and type = 'email_message.uncertain'`;
-    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ id: uncertain.id, status: 'uncertain', error_code: 'sender_stopped' })]);
-    const [enrollment] = await t.db.sql`select status, stop_reason from sequence_enrollments where id = ${uncertain.enrollment_id}`;
+    const events = await t.db
+      .sql`select data from events where workspace_id = ${ws.owner.workspaceId} and type = 'email_message.uncertain'`;
+    expect(events.map((e) => e.data)).toEqual([
+      expect.objectContaining({ id: uncertain.id, status: 'uncertain', error_code: 'sender_stopped' }),
+    ]);
+    const [enrollment] = await t.db
+      .sql`select status, stop_reason from sequence_enrollments where id = ${uncertain.enrollment_id}`;
     expect(enrollment).toEqual({ status: 'stopped', stop_reason: 'uncertain' });
     const seq = await json(t.request(`/api/v1/sequences/${sequenceId}`, { token: ws.owner.token }));
-    expect(seq).toMatchObject({ status: 'completed', stats: { enrolled: 60, sent: 59, uncertain: 1, scheduled: 0, failed: 0 } });
+    expect(seq).toMatchObject({
+      status: 'completed',
+      stats: { enrolled: 60, sent: 59, uncertain: 1, scheduled: 0, failed: 0 },
+    });
     // Nothing is left to dispatch: the uncertain message is not tried again.
     expect(await dispatchDue(t.deps)).toEqual([]);
     expect(recorded(google).total).toBe(60);

@@ -22,7 +22,9 @@ export async function json<T = any>(res: Response | Promise<Response>, status = 
 
 /** A fresh login for the owner (after a test moved its clock past the token's lifetime). */
 export async function relogin(t: TestApp, ws: Workspace): Promise<void> {
-  const res = await json(t.request('/api/v1/users/login', { method: 'POST', json: { email: ws.owner.email, password: ws.owner.password } }));
+  const res = await json(
+    t.request('/api/v1/users/login', { method: 'POST', json: { email: ws.owner.email, password: ws.owner.password } }),
+  );
   ws.owner.token = res.access_token;
 }
 
@@ -42,8 +44,16 @@ export const googleConsent =
     await fetch(await google.consent(authorizationUrl, { email: account }));
   };
 
-export async function connectGmail(t: TestApp, token: string, account: string, consent: Consent = sandboxConsent): Promise<Connector> {
-  const started = await json<Connector>(t.request('/api/v1/connectors/oauth', { method: 'POST', token, json: { provider: 'gmail' } }), 201);
+export async function connectGmail(
+  t: TestApp,
+  token: string,
+  account: string,
+  consent: Consent = sandboxConsent,
+): Promise<Connector> {
+  const started = await json<Connector>(
+    t.request('/api/v1/connectors/oauth', { method: 'POST', token, json: { provider: 'gmail' } }),
+    201,
+  );
   await consent(started.authorization_url as string, account);
   return json<Connector>(t.request(`/api/v1/connectors/${started.id}`, { token }));
 }
@@ -57,17 +67,43 @@ export interface WorkspaceOptions {
   consent?: Consent;
 }
 
-export async function readyWorkspace(t: TestApp, leads: Array<Record<string, unknown>> = defaultLeads(), options: WorkspaceOptions = {}): Promise<Workspace> {
+export async function readyWorkspace(
+  t: TestApp,
+  leads: Array<Record<string, unknown>> = defaultLeads(),
+  options: WorkspaceOptions = {},
+): Promise<Workspace> {
   const owner = await t.signup(options.signup);
-  const connector = await connectGmail(t, owner.token, options.account ?? `sales.${owner.email.split('@')[0]}@sandbox.example`, options.consent);
-  await json(t.request('/api/v1/workspace/settings', { method: 'PATCH', token: owner.token, json: { postal_address: options.postalAddress ?? 'Acme Ltd, 1 Main St, Springfield' } }));
+  const connector = await connectGmail(
+    t,
+    owner.token,
+    options.account ?? `sales.${owner.email.split('@')[0]}@sandbox.example`,
+    options.consent,
+  );
+  await json(
+    t.request('/api/v1/workspace/settings', {
+      method: 'PATCH',
+      token: owner.token,
+      json: { postal_address: options.postalAddress ?? 'Acme Ltd, 1 Main St, Springfield' },
+    }),
+  );
   const created = [];
-  for (const lead of leads) created.push(await json<{ id: string; email: string }>(t.request('/api/v1/leads', { method: 'POST', token: owner.token, json: lead }), 201));
+  for (const lead of leads)
+    created.push(
+      await json<{ id: string; email: string }>(
+        t.request('/api/v1/leads', { method: 'POST', token: owner.token, json: lead }),
+        201,
+      ),
+    );
   return { owner, connector, leads: created };
 }
 
 /** readyWorkspace with Gmail connected in live mode through the fake Google, as `account`. */
-export async function liveWorkspace(t: TestApp, google: FakeGoogle, account: string, leads: Array<Record<string, unknown>> = []): Promise<Workspace> {
+export async function liveWorkspace(
+  t: TestApp,
+  google: FakeGoogle,
+  account: string,
+  leads: Array<Record<string, unknown>> = [],
+): Promise<Workspace> {
   const ws = await readyWorkspace(t, leads, { account, consent: googleConsent(google) });
   expect(ws.connector).toMatchObject({ status: 'connected', mode: 'live' });
   return ws;
@@ -87,18 +123,27 @@ export const twoSteps = (connectorId: string | null) => ({
   schedule: { timezone: 'UTC', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_hour: 0, end_hour: 24 },
   daily_limit: 100,
   steps: [
-    { subject: 'Hello {{first_name | "there"}} at {{company}}', body: 'Hi {{first_name | "there"}},\n\nWe help **{{company}}** on the *{{custom.plan}}* plan. [Book a call](https://example.com/book)\n\n- fast\n- safe' },
+    {
+      subject: 'Hello {{first_name | "there"}} at {{company}}',
+      body: 'Hi {{first_name | "there"}},\n\nWe help **{{company}}** on the *{{custom.plan}}* plan. [Book a call](https://example.com/book)\n\n- fast\n- safe',
+    },
     { wait_days: 2, subject: 'Following up', body: 'Just checking in, {{first_name | "friend"}}.' },
   ],
 });
 
 /** Creates, submits and approves (as the owner, a person) a sequence; returns it. */
-export async function approvedSequence(t: TestApp, ws: Workspace, body: Record<string, unknown> = twoSteps(ws.connector.id)): Promise<any> {
+export async function approvedSequence(
+  t: TestApp,
+  ws: Workspace,
+  body: Record<string, unknown> = twoSteps(ws.connector.id),
+): Promise<any> {
   const token = ws.owner.token;
   const seq = await json(t.request('/api/v1/sequences', { method: 'POST', token, json: body }), 201);
   const submitted = await json(t.request(`/api/v1/sequences/${seq.id}/submit`, { method: 'POST', token }));
   expect(submitted.status).toBe('pending_approval');
-  return json(t.request(`/api/v1/sequences/${seq.id}/approve`, { method: 'POST', token, json: { revision: submitted.revision } }));
+  return json(
+    t.request(`/api/v1/sequences/${seq.id}/approve`, { method: 'POST', token, json: { revision: submitted.revision } }),
+  );
 }
 
 /** Runs the dispatcher and every mailbox's sender, as the jobs would, until nothing is left to dispatch (bounded). */

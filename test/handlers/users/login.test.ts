@@ -28,7 +28,7 @@ describe('login', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     const strip = (b: Record<string, unknown>) => ({ ...b, request_id: undefined });
-    expect(strip((await wrong.json()) as any)).toEqual(strip((await unknown.json()) as any));
+    expect(strip(await wrong.json())).toEqual(strip(await unknown.json()));
   });
 
   it('refuses a password over 1024 characters with 422', async () => {
@@ -39,9 +39,12 @@ describe('login', () => {
   it('rehashes the stored password on login when the parameters changed', async () => {
     const user = await t.signup();
     const older = createPasswordHasher({ params: { memoryCost: 2048, timeCost: 1, parallelism: 1, outputLen: 32 } });
-    await t.deps.db.sql`update users set password_hash = ${await older.hashPassword(user.password)} where id = ${user.userId}`;
+    await t.deps.db
+      .sql`update users set password_hash = ${await older.hashPassword(user.password)} where id = ${user.userId}`;
     expect((await login(user.email, user.password)).status).toBe(200);
-    const [row] = await t.deps.db.sql<{ password_hash: string }[]>`select password_hash from users where id = ${user.userId}`;
+    const [row] = await t.deps.db.sql<
+      { password_hash: string }[]
+    >`select password_hash from users where id = ${user.userId}`;
     expect(row.password_hash).toContain('m=1024');
     expect(t.deps.auth.passwords.needsRehash(row.password_hash)).toBe(false);
   });
@@ -52,19 +55,27 @@ describe('login', () => {
     const blocked = await login(user.email, user.password);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await blocked.json()) as any).code).toBe('rate_limited');
+    expect((await blocked.json()).code).toBe('rate_limited');
   });
 
   it('logs in to the workspace named by workspace_id when the user belongs to several', async () => {
     const owner = await t.signup();
     const other = await t.signup();
-    const invite = await t.request('/api/v1/invitations', { method: 'POST', token: other.token, json: { email: owner.email, role: 'member' } });
+    const invite = await t.request('/api/v1/invitations', {
+      method: 'POST',
+      token: other.token,
+      json: { email: owner.email, role: 'member' },
+    });
     const { token } = (await invite.json()) as { token: string };
-    const accepted = await t.request('/api/v1/invitations/accept-as-me', { method: 'POST', token: owner.token, json: { token } });
+    const accepted = await t.request('/api/v1/invitations/accept-as-me', {
+      method: 'POST',
+      token: owner.token,
+      json: { token },
+    });
     expect(accepted.status).toBe(201);
     const res = await login(owner.email, owner.password, { workspace_id: other.workspaceId });
-    const jwt = ((await res.json()) as any).access_token;
-    const me = (await (await t.request('/api/v1/users/me', { token: jwt })).json()) as any;
+    const jwt = (await res.json()).access_token;
+    const me = await (await t.request('/api/v1/users/me', { token: jwt })).json();
     expect(me.workspace.id).toBe(other.workspaceId);
     expect(me.role).toBe('member');
   });

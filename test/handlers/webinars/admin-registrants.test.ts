@@ -4,7 +4,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from '../../admin/helpers/browser.ts';
+import {
+  launchBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+} from '../../admin/helpers/browser.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
 import { addWebinarRegistrants, joinLinkIn, sandboxMail, scheduleWebinar, sendMail } from './webinar-fixtures.ts';
 
@@ -23,11 +29,18 @@ beforeAll(async () => {
   empty = await scheduleWebinar(t, ws, { title: 'Quiet session' });
   now = new Date(now.getTime() + 60_000);
   full = await scheduleWebinar(t, ws, { title: 'Busy session' });
-  await addWebinarRegistrants(t, ws, full.id, [{ lead_id: ws.leads[0].id }, { email: 'walk.in@example.com', first_name: 'Wally' }]);
+  await addWebinarRegistrants(t, ws, full.id, [
+    { lead_id: ws.leads[0].id },
+    { email: 'walk.in@example.com', first_name: 'Wally' },
+  ]);
   const got = await fetch(full.registration_url);
   const cookie = (got.headers.get('set-cookie') as string).split(';')[0];
   const csrf = /name="csrf" value="([^"]+)"/.exec(await got.text())?.[1] as string;
-  const posted = await fetch(full.registration_url, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, email: 'page.person@example.com', first_name: 'Paige' }) });
+  const posted = await fetch(full.registration_url, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf, email: 'page.person@example.com', first_name: 'Paige' }),
+  });
   expect(posted.status).toBe(201);
   await sendMail(t);
   const lena = (await sandboxMail(t, ws.owner.workspaceId)).find((m) => m.to === 'lead.one@example.com');
@@ -56,7 +69,9 @@ describe('admin panel: webinar registrants', () => {
     expect(byEmail.get('lead.one@example.com')?.slice(1, 4)).toEqual(['Lena One', 'Agent / API', 'Registered']);
     expect(byEmail.get('lead.one@example.com')?.[6]).not.toBe('Not yet');
     // Mail as the API lists it: the confirmation went out; the reminders wait for their time.
-    expect(byEmail.get('lead.one@example.com')?.[5]).toMatch(/^Confirmation: sent.*24 h reminder: queued.*1 h reminder: queued$/);
+    expect(byEmail.get('lead.one@example.com')?.[5]).toMatch(
+      /^Confirmation: sent.*24 h reminder: queued.*1 h reminder: queued$/,
+    );
     expect(byEmail.get('page.person@example.com')?.slice(1, 3)).toEqual(['Paige', 'Registration page']);
     expect(byEmail.get('walk.in@example.com')?.[6]).toBe('Not yet');
     await page.screenshot({ path: screenshotPath('webinar-registrants') });
@@ -69,8 +84,15 @@ describe('admin panel: webinar registrants', () => {
   });
 
   it('opens the webinar a link names', async () => {
-    const removed = await json(t.request(`/api/v1/webinars/${full.id}/registrants?status=registered`, { token: ws.owner.token }));
-    await json(t.request(`/api/v1/webinars/${full.id}/registrants/${removed.data[0].id}`, { method: 'DELETE', token: ws.owner.token }));
+    const removed = await json(
+      t.request(`/api/v1/webinars/${full.id}/registrants?status=registered`, { token: ws.owner.token }),
+    );
+    await json(
+      t.request(`/api/v1/webinars/${full.id}/registrants/${removed.data[0].id}`, {
+        method: 'DELETE',
+        token: ws.owner.token,
+      }),
+    );
     const { page, context } = await openPage(browser, server.url);
     await page.goto(`/admin/webinars?webinar_id=${full.id}`);
     await signInThroughForm(page, ws.owner.email, ws.owner.password);

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { json, readyWorkspace, relogin, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addWebinarRegistrants, icsProps, joinLinkIn, sandboxMail, scheduleWebinar, sendMail, START } from './webinar-fixtures.ts';
+import {
+  addWebinarRegistrants,
+  icsProps,
+  joinLinkIn,
+  sandboxMail,
+  scheduleWebinar,
+  sendMail,
+  START,
+} from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -34,7 +42,14 @@ describe('a webinar from scheduling to reminders', () => {
   });
 
   it('schedules with the newest connected Gmail as sender and a public registration page', async () => {
-    expect(webinar).toMatchObject({ status: 'scheduled', start_at: START, timezone: 'Europe/Paris', sender_connector_id: ws.connector.id, invitation_sequence: 0, registered: 0 });
+    expect(webinar).toMatchObject({
+      status: 'scheduled',
+      start_at: START,
+      timezone: 'Europe/Paris',
+      sender_connector_id: ws.connector.id,
+      invitation_sequence: 0,
+      registered: 0,
+    });
     expect(webinar.registration_url).toMatch(new RegExp(`^${server.url}/webinars/wbp_[\\w-]{22}/register$`));
     expect((await events(ws, 'webinar.')).map((e) => e.type)).toEqual(['webinar.scheduled']);
   });
@@ -48,11 +63,23 @@ describe('a webinar from scheduling to reminders', () => {
       { lead_id: 'lead_01jd8x6y5k2r3t4v5w6x7y8z9a' },
     ]);
     expect(result.added).toBe(2);
-    expect(result.results.map((r: any) => r.reason ?? r.status)).toEqual(['added', 'added', 'duplicate', 'invalid', 'not_found']);
+    expect(result.results.map((r: any) => r.reason ?? r.status)).toEqual([
+      'added',
+      'added',
+      'duplicate',
+      'invalid',
+      'not_found',
+    ]);
     const list = await json(t.request(`/api/v1/webinars/${webinar.id}/registrants`, { token: ws.owner.token }));
     // Registered at one clock reading: in no particular order among themselves.
-    expect(list.data.map((r: any) => [r.email, r.lead_id]).sort()).toEqual([['ada@example.com', null], ['grace@example.com', ws.leads[0].id]]);
-    expect((await events(ws, 'webinar_registrant.')).map((e) => e.type)).toEqual(['webinar_registrant.added', 'webinar_registrant.added']);
+    expect(list.data.map((r: any) => [r.email, r.lead_id]).sort()).toEqual([
+      ['ada@example.com', null],
+      ['grace@example.com', ws.leads[0].id],
+    ]);
+    expect((await events(ws, 'webinar_registrant.')).map((e) => e.type)).toEqual([
+      'webinar_registrant.added',
+      'webinar_registrant.added',
+    ]);
   });
 
   it('mails each registrant a confirmation with a METHOD:REQUEST invitation once, through the sandbox mailbox', async () => {
@@ -69,7 +96,15 @@ describe('a webinar from scheduling to reminders', () => {
       expect(m.calendarMethod).toBe('REQUEST');
       expect(m.attachment).toBe(m.calendar);
       const ics = icsProps(m.calendar as string);
-      expect(ics).toMatchObject({ METHOD: 'REQUEST', UID: `${webinar.id}@webinars.service-mcp`, SEQUENCE: '0', DTSTART: '20261126T160000', DTEND: '20261126T164500', SUMMARY: 'Pipeline clinic', STATUS: 'CONFIRMED' });
+      expect(ics).toMatchObject({
+        METHOD: 'REQUEST',
+        UID: `${webinar.id}@webinars.service-mcp`,
+        SEQUENCE: '0',
+        DTSTART: '20261126T160000',
+        DTEND: '20261126T164500',
+        SUMMARY: 'Pipeline clinic',
+        STATUS: 'CONFIRMED',
+      });
       expect(ics.ATTENDEE.toLowerCase()).toBe(`mailto:${m.to}`);
       expect(ics.ORGANIZER).toBe(`mailto:${ws.connector.account_email}`);
       expect(ics.URL).toBe(joinLinkIn(m.text));
@@ -80,20 +115,44 @@ describe('a webinar from scheduling to reminders', () => {
   it('re-invites everyone on a time change and a new title with the same UID and a higher SEQUENCE, and moves the reminders', async () => {
     const newStart = '2026-11-27T16:00:00.000Z';
     now = new Date(now.getTime() + 60_000);
-    const updated = await json(t.request(`/api/v1/webinars/${webinar.id}`, { method: 'PATCH', token: ws.owner.token, json: { start_at: newStart } }));
+    const updated = await json(
+      t.request(`/api/v1/webinars/${webinar.id}`, {
+        method: 'PATCH',
+        token: ws.owner.token,
+        json: { start_at: newStart },
+      }),
+    );
     expect(updated).toMatchObject({ start_at: newStart, invitation_sequence: 1 });
     now = new Date(now.getTime() + 60_000);
-    const retitled = await json(t.request(`/api/v1/webinars/${webinar.id}`, { method: 'PATCH', token: ws.owner.token, json: { title: 'Pipeline clinic (live)' } }));
+    const retitled = await json(
+      t.request(`/api/v1/webinars/${webinar.id}`, {
+        method: 'PATCH',
+        token: ws.owner.token,
+        json: { title: 'Pipeline clinic (live)' },
+      }),
+    );
     expect(retitled.invitation_sequence).toBe(2);
     // The unsent SEQUENCE 1 update is superseded by the SEQUENCE 2 one: each registrant gets one mail.
     expect(await sendMail(t)).toBe(2);
     const updates = (await sandboxMail(t, ws.owner.workspaceId)).slice(2);
-    expect(updates.map((m) => m.subject)).toEqual(['Updated: Pipeline clinic (live)', 'Updated: Pipeline clinic (live)']);
+    expect(updates.map((m) => m.subject)).toEqual([
+      'Updated: Pipeline clinic (live)',
+      'Updated: Pipeline clinic (live)',
+    ]);
     for (const m of updates) {
-      expect(icsProps(m.calendar as string)).toMatchObject({ METHOD: 'REQUEST', UID: `${webinar.id}@webinars.service-mcp`, SEQUENCE: '2', DTSTART: '20261127T170000', SUMMARY: 'Pipeline clinic (live)' });
+      expect(icsProps(m.calendar as string)).toMatchObject({
+        METHOD: 'REQUEST',
+        UID: `${webinar.id}@webinars.service-mcp`,
+        SEQUENCE: '2',
+        DTSTART: '20261127T170000',
+        SUMMARY: 'Pipeline clinic (live)',
+      });
     }
     const changes = await events(ws, 'webinar.updated');
-    expect(changes.map((e) => [e.data.time_changed, e.data.invitation_changed])).toEqual([[true, true], [false, true]]);
+    expect(changes.map((e) => [e.data.time_changed, e.data.invitation_changed])).toEqual([
+      [true, true],
+      [false, true],
+    ]);
   });
 
   it('sends the 24 h and the 1 h reminders at their times, each exactly once', async () => {
@@ -109,7 +168,12 @@ describe('a webinar from scheduling to reminders', () => {
     expect(await sendMail(t)).toBe(0);
     await relogin(t, ws);
     const subjects = (await sandboxMail(t, ws.owner.workspaceId)).slice(4).map((m) => m.subject);
-    expect(subjects).toEqual(['Tomorrow: Pipeline clinic (live)', 'Tomorrow: Pipeline clinic (live)', 'Starting in 1 hour: Pipeline clinic (live)', 'Starting in 1 hour: Pipeline clinic (live)']);
+    expect(subjects).toEqual([
+      'Tomorrow: Pipeline clinic (live)',
+      'Tomorrow: Pipeline clinic (live)',
+      'Starting in 1 hour: Pipeline clinic (live)',
+      'Starting in 1 hour: Pipeline clinic (live)',
+    ]);
     const reminders = (await sandboxMail(t, ws.owner.workspaceId)).slice(4);
     expect(reminders.every((m) => m.calendar === null)).toBe(true);
   });
@@ -134,9 +198,13 @@ describe('a webinar from scheduling to reminders', () => {
     const [, grace] = await sandboxMail(t, ws.owner.workspaceId);
     const list = await json(t.request(`/api/v1/webinars/${webinar.id}/registrants`, { token: ws.owner.token }));
     const graceId = list.data.find((r: any) => r.email === 'grace@example.com').id;
-    const removed = await json(t.request(`/api/v1/webinars/${webinar.id}/registrants/${graceId}`, { method: 'DELETE', token: ws.owner.token }));
+    const removed = await json(
+      t.request(`/api/v1/webinars/${webinar.id}/registrants/${graceId}`, { method: 'DELETE', token: ws.owner.token }),
+    );
     expect(removed.status).toBe('removed');
-    const again = await json(t.request(`/api/v1/webinars/${webinar.id}/registrants/${graceId}`, { method: 'DELETE', token: ws.owner.token }));
+    const again = await json(
+      t.request(`/api/v1/webinars/${webinar.id}/registrants/${graceId}`, { method: 'DELETE', token: ws.owner.token }),
+    );
     expect(again.removed_at).toBe(removed.removed_at);
     const refused = await fetch(joinLinkIn(grace.text), { redirect: 'manual' });
     expect(refused.status).toBe(404);
@@ -153,9 +221,14 @@ describe('a cancelled webinar', () => {
     const webinar = await scheduleWebinar(t, ws);
     await addWebinarRegistrants(t, ws, webinar.id, [{ email: 'lin@example.com' }]);
     expect(await sendMail(t)).toBe(1);
-    const cancelled = await json(t.request(`/api/v1/webinars/${webinar.id}/cancel`, { method: 'POST', token: ws.owner.token }));
+    const cancelled = await json(
+      t.request(`/api/v1/webinars/${webinar.id}/cancel`, { method: 'POST', token: ws.owner.token }),
+    );
     expect(cancelled).toMatchObject({ status: 'cancelled', invitation_sequence: 1 });
-    expect((await json(t.request(`/api/v1/webinars/${webinar.id}/cancel`, { method: 'POST', token: ws.owner.token }))).cancelled_at).toBe(cancelled.cancelled_at);
+    expect(
+      (await json(t.request(`/api/v1/webinars/${webinar.id}/cancel`, { method: 'POST', token: ws.owner.token })))
+        .cancelled_at,
+    ).toBe(cancelled.cancelled_at);
     now = new Date(now.getTime() + 60_000);
     expect(await sendMail(t)).toBe(1);
     const [confirmation, cancellation] = await sandboxMail(t, ws.owner.workspaceId);
@@ -171,7 +244,10 @@ describe('a cancelled webinar', () => {
     expect(await sandboxMail(t, ws.owner.workspaceId)).toHaveLength(2);
     expect((await fetch(joinLinkIn(confirmation.text), { redirect: 'manual' })).status).toBe(410);
     await relogin(t, ws);
-    const refused = await json(t.request(`/api/v1/webinars/${webinar.id}`, { method: 'PATCH', token: ws.owner.token, json: { title: 'x' } }), 409);
+    const refused = await json(
+      t.request(`/api/v1/webinars/${webinar.id}`, { method: 'PATCH', token: ws.owner.token, json: { title: 'x' } }),
+      409,
+    );
     expect(refused.code).toBe('webinar_cancelled');
     const events = await json(t.request('/api/v1/events?limit=100', { token: ws.owner.token }));
     expect(events.data.filter((e: any) => e.type === 'webinar.cancelled')).toHaveLength(1);

@@ -42,7 +42,12 @@ describe('webinar mail through Gmail (live mode, fake Google)', () => {
     expect(raw).toMatch(/^Content-Type: text\/calendar; charset=utf-8; method=REQUEST\r?$/m);
     const ics = zoe.parsed.attachments.find((a) => a.filename === 'invite.ics');
     expect(ics).toBeDefined();
-    expect(icsProps((ics as { content: Buffer }).content.toString('utf8'))).toMatchObject({ METHOD: 'REQUEST', UID: `${webinar.id}@webinars.service-mcp`, SEQUENCE: '0', ORGANIZER: 'mailto:host@gmail.example' });
+    expect(icsProps((ics as { content: Buffer }).content.toString('utf8'))).toMatchObject({
+      METHOD: 'REQUEST',
+      UID: `${webinar.id}@webinars.service-mcp`,
+      SEQUENCE: '0',
+      ORGANIZER: 'mailto:host@gmail.example',
+    });
     expect(google.refusals).toEqual([]);
   });
 

@@ -25,14 +25,22 @@ afterAll(async () => {
 });
 
 async function connect(credential: string): Promise<Client> {
-  const client = new Client({ name: 'webinar-agent', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${credential}` } } }));
+  const client = new Client(
+    { name: 'webinar-agent', version: '1.0.0' },
+    { capabilities: {}, versionNegotiation: { mode: 'auto' } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${credential}` } },
+    }),
+  );
   clients.push(client);
   return client;
 }
 
 type Result = { isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] };
-const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<Result>;
+const call = (client: Client, name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }) as Promise<Result>;
 const ok = async (client: Client, name: string, args: Record<string, unknown>) => {
   const r = await call(client, name, args);
   expect(r.isError, `${name}: ${r.content?.[0]?.text}`).toBeFalsy();
@@ -43,8 +51,19 @@ describe('webinars over MCP', () => {
   it('lists the webinar tools, and not the browser pages', async () => {
     const { tools } = await (await connect(ws.owner.token)).listTools();
     const names = new Set(tools.map((tool) => tool.name));
-    for (const name of ['schedule_webinar', 'get_webinar', 'list_webinars', 'update_webinar', 'cancel_webinar', 'add_webinar_registrants', 'list_webinar_registrants', 'remove_webinar_registrant']) expect(names.has(name), name).toBe(true);
-    for (const name of ['webinar_registration_page', 'webinar_register', 'webinar_join']) expect(names.has(name), name).toBe(false);
+    for (const name of [
+      'schedule_webinar',
+      'get_webinar',
+      'list_webinars',
+      'update_webinar',
+      'cancel_webinar',
+      'add_webinar_registrants',
+      'list_webinar_registrants',
+      'remove_webinar_registrant',
+    ])
+      expect(names.has(name), name).toBe(true);
+    for (const name of ['webinar_registration_page', 'webinar_register', 'webinar_join'])
+      expect(names.has(name), name).toBe(false);
     expect(tools.find((tool) => tool.name === 'schedule_webinar')?.description).toMatch(/start_connector_oauth/);
   });
 
@@ -53,7 +72,14 @@ describe('webinars over MCP', () => {
     const webinar = await ok(agent, 'schedule_webinar', webinarBody());
     expect(webinar).toMatchObject({ status: 'scheduled' });
     expect(webinar.registration_url).toContain('/webinars/wbp_');
-    const added = await ok(agent, 'add_webinar_registrants', { webinar_id: webinar.id, registrants: [{ email: 'mo@example.com', first_name: 'Mo' }, { lead_id: ws.leads[1].id }, { email: 'mo@example.com' }] });
+    const added = await ok(agent, 'add_webinar_registrants', {
+      webinar_id: webinar.id,
+      registrants: [
+        { email: 'mo@example.com', first_name: 'Mo' },
+        { lead_id: ws.leads[1].id },
+        { email: 'mo@example.com' },
+      ],
+    });
     expect(added.results.map((r: any) => r.reason ?? r.status)).toEqual(['added', 'added', 'duplicate']);
     const listed = await ok(agent, 'list_webinar_registrants', { webinar_id: webinar.id });
     expect(listed.data.map((r: any) => r.email).sort()).toEqual(['alan@example.com', 'mo@example.com']);
@@ -69,7 +95,14 @@ describe('webinars over MCP', () => {
 
     const mail = await sandboxMail(t, ws.owner.workspaceId);
     const sequences = mail.map((m) => [icsProps(m.calendar as string).METHOD, icsProps(m.calendar as string).SEQUENCE]);
-    expect(sequences).toEqual([['REQUEST', '0'], ['REQUEST', '0'], ['REQUEST', '1'], ['REQUEST', '1'], ['CANCEL', '2'], ['CANCEL', '2']]);
+    expect(sequences).toEqual([
+      ['REQUEST', '0'],
+      ['REQUEST', '0'],
+      ['REQUEST', '1'],
+      ['REQUEST', '1'],
+      ['CANCEL', '2'],
+      ['CANCEL', '2'],
+    ]);
     const got = await ok(agent, 'get_webinar', { webinar_id: webinar.id });
     expect(got).toMatchObject({ status: 'cancelled', registered: 2, invitation_sequence: 2 });
     expect((await ok(agent, 'list_webinars', {})).data.map((w: any) => w.id)).toContain(webinar.id);

@@ -26,13 +26,20 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function register(url: string, email: string, firstName = ''): Promise<{ status: number; heading: string; problems: string[] }> {
+async function register(
+  url: string,
+  email: string,
+  firstName = '',
+): Promise<{ status: number; heading: string; problems: string[] }> {
   const { page, context, problems } = await openPage(browser, server.url);
   const form = await page.goto(url);
   expect(form?.headers()['content-security-policy']).toContain("default-src 'none'");
   await page.getByLabel('Email').fill(email);
   if (firstName) await page.getByLabel('First name').fill(firstName);
-  const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Register' }).click()]);
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Register' }).click(),
+  ]);
   await page.waitForLoadState();
   const heading = (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
   await context.close();
@@ -71,7 +78,10 @@ describe('the webinar registration page', () => {
     await page.goto(webinar.registration_url);
     await context.clearCookies();
     await page.getByLabel('Email').fill('forged@example.com');
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Register' }).click()]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Register' }).click(),
+    ]);
     expect(answer.status()).toBe(403);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Form expired');
     await context.close();
@@ -80,7 +90,12 @@ describe('the webinar registration page', () => {
     const got = await fetch(other.registration_url);
     const cookie = (got.headers.get('set-cookie') as string).split(';')[0];
     const csrf = /name="csrf" value="([^"]+)"/.exec(await got.text())?.[1] as string;
-    const post = (url: string) => fetch(url, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, email: 'pair@example.com' }) });
+    const post = (url: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, email: 'pair@example.com' }),
+      });
     expect((await post(webinar.registration_url)).status).toBe(403);
     expect((await post(other.registration_url)).status).toBe(201);
     const list = await json(t.request(`/api/v1/webinars/${webinar.id}/registrants`, { token: ws.owner.token }));
@@ -98,7 +113,11 @@ describe('the webinar registration page', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Registration closed');
     expect(await page.getByRole('button', { name: 'Register' }).count()).toBe(0);
     await context.close();
-    const late = await fetch(webinar.registration_url, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, email: 'late@example.com' }) });
+    const late = await fetch(webinar.registration_url, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, email: 'late@example.com' }),
+    });
     expect(late.status).toBe(409);
     expect(await late.text()).toContain('Registration closed');
   });

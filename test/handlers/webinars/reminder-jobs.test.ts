@@ -22,8 +22,12 @@ afterAll(async () => {
 });
 
 async function reminderJobs(webinarId: string): Promise<Array<[string, string]>> {
-  const rows = await t.db.sql.unsafe(`select data, start_after from ${t.jobsSchema}.job where name = 'webinars.remind' order by start_after`);
-  return rows.filter((r) => r.data.webinar_id === webinarId).map((r) => [r.data.kind, new Date(r.start_after).toISOString()]);
+  const rows = await t.db.sql.unsafe(
+    `select data, start_after from ${t.jobsSchema}.job where name = 'webinars.remind' order by start_after`,
+  );
+  return rows
+    .filter((r) => r.data.webinar_id === webinarId)
+    .map((r) => [r.data.kind, new Date(r.start_after).toISOString()]);
 }
 
 describe('reminder jobs', () => {
@@ -35,8 +39,19 @@ describe('reminder jobs', () => {
       ['reminder_24h', '2026-11-25T15:00:00.000Z'],
       ['reminder_1h', '2026-11-26T14:00:00.000Z'],
     ]);
-    await json(t.request(`/api/v1/webinars/${webinar.id}`, { method: 'PATCH', token: ws.owner.token, json: { start_at: '2026-11-27T15:00:00Z' } }));
-    expect((await reminderJobs(webinar.id)).map(([, at]) => at)).toEqual(['2026-11-25T15:00:00.000Z', '2026-11-26T14:00:00.000Z', '2026-11-26T15:00:00.000Z', '2026-11-27T14:00:00.000Z']);
+    await json(
+      t.request(`/api/v1/webinars/${webinar.id}`, {
+        method: 'PATCH',
+        token: ws.owner.token,
+        json: { start_at: '2026-11-27T15:00:00Z' },
+      }),
+    );
+    expect((await reminderJobs(webinar.id)).map(([, at]) => at)).toEqual([
+      '2026-11-25T15:00:00.000Z',
+      '2026-11-26T14:00:00.000Z',
+      '2026-11-26T15:00:00.000Z',
+      '2026-11-27T14:00:00.000Z',
+    ]);
   });
 
   it('queues only the 1 h reminder for a webinar less than a day away', async () => {

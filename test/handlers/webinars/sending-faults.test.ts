@@ -23,7 +23,12 @@ describe('webinar mail under faults', () => {
   it('sends each mail once when two senders run at the same time', async () => {
     const ws = await readyWorkspace(t, []);
     const webinar = await scheduleWebinar(t, ws);
-    await addWebinarRegistrants(t, ws, webinar.id, Array.from({ length: 6 }, (_, i) => ({ email: `p${i}@example.com` })));
+    await addWebinarRegistrants(
+      t,
+      ws,
+      webinar.id,
+      Array.from({ length: 6 }, (_, i) => ({ email: `p${i}@example.com` })),
+    );
     const [a, b] = await Promise.all([sendMail(t), sendMail(t)]);
     expect(a + b).toBe(6);
     const mail = await sandboxMail(t, ws.owner.workspaceId);
@@ -44,6 +49,11 @@ describe('webinar mail under faults', () => {
     expect(await sandboxMail(t, ws.owner.workspaceId)).toEqual([]);
     // The API says so: the confirmation may have gone, and it is not retried.
     const listed = await json(t.request(`/api/v1/webinars/${webinar.id}/registrants`, { token: ws.owner.token }));
-    expect(listed.data[0].mail[0]).toMatchObject({ kind: 'confirmation', status: 'uncertain', sent_at: null, reason: 'send_interrupted' });
+    expect(listed.data[0].mail[0]).toMatchObject({
+      kind: 'confirmation',
+      status: 'uncertain',
+      sent_at: null,
+      reason: 'send_interrupted',
+    });
   });
 });

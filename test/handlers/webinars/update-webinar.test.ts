@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
-import { addWebinarRegistrants, icsProps, joinLinkIn, sandboxMail, scheduleWebinar, sendMail, type ReceivedMail } from './webinar-fixtures.ts';
+import {
+  addWebinarRegistrants,
+  icsProps,
+  joinLinkIn,
+  sandboxMail,
+  scheduleWebinar,
+  sendMail,
+  type ReceivedMail,
+} from './webinar-fixtures.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -22,7 +30,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const patch = (id: string, body: Record<string, unknown>) => json(t.request(`/api/v1/webinars/${id}`, { method: 'PATCH', token: ws.owner.token, json: body }));
+const patch = (id: string, body: Record<string, unknown>) =>
+  json(t.request(`/api/v1/webinars/${id}`, { method: 'PATCH', token: ws.owner.token, json: body }));
 
 /** A webinar with one registrant whose confirmation went out; returns it and that confirmation. */
 async function confirmedWebinar(email: string): Promise<{ webinar: any; confirmation: ReceivedMail }> {
@@ -73,7 +82,10 @@ describe('update_webinar re-invites registrants', () => {
   it('sends nothing when only the capacity changes, or when a patch repeats the current values', async () => {
     const { webinar } = await confirmedWebinar('quiet@example.com');
     expect((await patch(webinar.id, { capacity: 50 })).invitation_sequence).toBe(0);
-    expect((await patch(webinar.id, { title: webinar.title, start_at: webinar.start_at, meeting_url: webinar.meeting_url })).invitation_sequence).toBe(0);
+    expect(
+      (await patch(webinar.id, { title: webinar.title, start_at: webinar.start_at, meeting_url: webinar.meeting_url }))
+        .invitation_sequence,
+    ).toBe(0);
     expect(await sendMail(t)).toBe(0);
     expect(await mailTo('quiet@example.com')).toHaveLength(1);
     const events = await json(t.request('/api/v1/events?limit=100', { token: ws.owner.token }));

@@ -10,15 +10,41 @@ import { json, type Workspace } from '../sequences/sequence-fixtures.ts';
 export const START = '2026-11-26T15:00:00.000Z';
 
 export function webinarBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { title: 'Pipeline clinic', description: 'Live Q&A on outbound.', start_at: START, duration_minutes: 45, timezone: 'Europe/Paris', meeting_url: 'https://meet.example/abc-defg-hij', ...overrides };
+  return {
+    title: 'Pipeline clinic',
+    description: 'Live Q&A on outbound.',
+    start_at: START,
+    duration_minutes: 45,
+    timezone: 'Europe/Paris',
+    meeting_url: 'https://meet.example/abc-defg-hij',
+    ...overrides,
+  };
 }
 
-export async function scheduleWebinar(t: TestApp, ws: Workspace, overrides: Record<string, unknown> = {}): Promise<any> {
-  return json(t.request('/api/v1/webinars', { method: 'POST', token: ws.owner.token, json: webinarBody(overrides) }), 201);
+export async function scheduleWebinar(
+  t: TestApp,
+  ws: Workspace,
+  overrides: Record<string, unknown> = {},
+): Promise<any> {
+  return json(
+    t.request('/api/v1/webinars', { method: 'POST', token: ws.owner.token, json: webinarBody(overrides) }),
+    201,
+  );
 }
 
-export async function addWebinarRegistrants(t: TestApp, ws: Workspace, webinarId: string, registrants: unknown[]): Promise<any> {
-  return json(t.request(`/api/v1/webinars/${webinarId}/registrants`, { method: 'POST', token: ws.owner.token, json: { registrants } }));
+export async function addWebinarRegistrants(
+  t: TestApp,
+  ws: Workspace,
+  webinarId: string,
+  registrants: unknown[],
+): Promise<any> {
+  return json(
+    t.request(`/api/v1/webinars/${webinarId}/registrants`, {
+      method: 'POST',
+      token: ws.owner.token,
+      json: { registrants },
+    }),
+  );
 }
 
 /** Runs the sender as its jobs would; returns how many mails it settled. */
@@ -54,7 +80,9 @@ export interface ReceivedMail {
 /** What the sandbox mailbox received for this workspace, oldest first. */
 export async function sandboxMail(t: TestApp, workspaceId: string): Promise<ReceivedMail[]> {
   // Mail sent at one clock reading comes in no particular order: by recipient within it.
-  const rows = await t.db.sql<Array<{ raw: string }>>`select raw from sandbox_messages where workspace_id = ${workspaceId} order by created_at, to_header`;
+  const rows = await t.db.sql<
+    Array<{ raw: string }>
+  >`select raw from sandbox_messages where workspace_id = ${workspaceId} order by created_at, to_header`;
   const out: ReceivedMail[] = [];
   for (const { raw } of rows) {
     const parsed = await simpleParser(raw);
@@ -65,7 +93,9 @@ export async function sandboxMail(t: TestApp, workspaceId: string): Promise<Rece
       subject: parsed.subject ?? '',
       text: parsed.text ?? '',
       calendar: alt ? alt.content.toString('utf8') : null,
-      calendarMethod: alt ? ((alt.headers.get('content-type') as { params: Record<string, string> }).params.method ?? null) : null,
+      calendarMethod: alt
+        ? ((alt.headers.get('content-type') as { params: Record<string, string> }).params.method ?? null)
+        : null,
       attachment: ics ? ics.content.toString('utf8') : null,
     });
   }

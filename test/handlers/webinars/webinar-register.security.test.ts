@@ -28,18 +28,26 @@ afterAll(async () => {
 
 async function submit(page: Page, email: string): Promise<{ status: number; heading: string }> {
   await page.getByLabel('Email').fill(email);
-  const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Register' }).click()]);
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Register' }).click(),
+  ]);
   await page.waitForLoadState();
   return { status: answer.status(), heading: (await page.getByRole('heading', { level: 1 }).textContent()) ?? '' };
 }
 
 const registered = async (webinarId: string) =>
-  (await json(t.request(`/api/v1/webinars/${webinarId}/registrants`, { token: ws.owner.token }))).data.map((r: any) => r.email).sort();
+  (await json(t.request(`/api/v1/webinars/${webinarId}/registrants`, { token: ws.owner.token }))).data
+    .map((r: any) => r.email)
+    .sort();
 
 /** The cookie and form token a fresh visitor (no cookie) gets. */
 async function freshPair(url: string, cookie?: string): Promise<{ cookie: string; csrf: string }> {
   const got = await fetch(url, { headers: cookie ? { cookie } : {} });
-  return { cookie: (got.headers.get('set-cookie') as string).split(';')[0], csrf: /name="csrf" value="([^"]+)"/.exec(await got.text())?.[1] as string };
+  return {
+    cookie: (got.headers.get('set-cookie') as string).split(';')[0],
+    csrf: /name="csrf" value="([^"]+)"/.exec(await got.text())?.[1] as string,
+  };
 }
 
 describe('the registration form CSRF token', () => {
@@ -80,7 +88,10 @@ describe('the registration form CSRF token', () => {
       }),
     );
     await evil.goto('http://attacker.test/prize');
-    const [answer] = await Promise.all([evil.waitForResponse((r) => r.request().method() === 'POST'), evil.getByRole('button', { name: 'Go' }).click()]);
+    const [answer] = await Promise.all([
+      evil.waitForResponse((r) => r.request().method() === 'POST'),
+      evil.getByRole('button', { name: 'Go' }).click(),
+    ]);
     expect(answer.status()).toBe(403);
     await context.close();
     expect(await registered(webinar.id)).toEqual([]);
@@ -91,7 +102,11 @@ describe('the registration form CSRF token', () => {
     const victim = await freshPair(webinar.registration_url);
     const attacker = await freshPair(webinar.registration_url);
     const post = (cookie: string, csrf: string) =>
-      fetch(webinar.registration_url, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, email: 'mixed@example.com' }) });
+      fetch(webinar.registration_url, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, email: 'mixed@example.com' }),
+      });
     expect((await post(victim.cookie, attacker.csrf)).status).toBe(403);
     // A token whose nonce matches the cookie but whose signature is not the server's.
     const nonce = victim.cookie.split('=')[1];

@@ -28,9 +28,19 @@ const envelope = {
 };
 const post = { ...auth, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const call = (meta?: object) =>
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_lead', arguments: { lead_id: 'lead_1' }, ...(meta && { _meta: meta }) } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_lead', arguments: { lead_id: 'lead_1' }, ...(meta && { _meta: meta }) },
+  });
 
-const legacy: Omit<Case, 'server'> = { path: '/mcp', method: 'POST', headers: { ...post, 'mcp-protocol-version': '2025-11-25' }, body: call() };
+const legacy: Omit<Case, 'server'> = {
+  path: '/mcp',
+  method: 'POST',
+  headers: { ...post, 'mcp-protocol-version': '2025-11-25' },
+  body: call(),
+};
 const modern: Omit<Case, 'server'> = {
   path: '/mcp',
   method: 'POST',
@@ -62,8 +72,16 @@ async function cpuMicros(child: ChildProcess): Promise<number> {
 
 async function load(urls: Record<Case['server'], string>, c: Case, duration: number) {
   const headers = Object.fromEntries(Object.entries(c.headers).filter(([, v]) => v !== ''));
-  const result = await autocannon({ url: urls[c.server] + c.path, method: c.method, headers, body: c.body, connections: 16, duration });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${c.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const result = await autocannon({
+    url: urls[c.server] + c.path,
+    method: c.method,
+    headers,
+    body: c.body,
+    connections: 16,
+    duration,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${c.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result;
 }
 
@@ -85,11 +103,18 @@ try {
   for (const [name, c] of Object.entries(cases)) results[name] = await measure(child, urls, c);
   const rest = results['rest GET'];
   for (const [name, r] of Object.entries(results)) {
-    const ratios = r === rest ? '' : `  throughput ratio ${(r.rate / rest.rate).toFixed(2)}  cpu ratio ${(rest.cpuPerRequest / r.cpuPerRequest).toFixed(2)}`;
-    console.log(`${name.padEnd(15)} ${r.rate.toFixed(0).padStart(6)} req/s  ${r.cpuPerRequest.toFixed(0).padStart(4)} µs server CPU/req${ratios}`);
+    const ratios =
+      r === rest
+        ? ''
+        : `  throughput ratio ${(r.rate / rest.rate).toFixed(2)}  cpu ratio ${(rest.cpuPerRequest / r.cpuPerRequest).toFixed(2)}`;
+    console.log(
+      `${name.padEnd(15)} ${r.rate.toFixed(0).padStart(6)} req/s  ${r.cpuPerRequest.toFixed(0).padStart(4)} µs server CPU/req${ratios}`,
+    );
   }
   const list = JSON.stringify({ tools: toWireTools(toyTools) });
-  console.log(`tools/list ${list.length} bytes, ~${Math.round(list.length / 4)} tokens, ~${Math.round(list.length / 4 / toyTools.length)} per tool`);
+  console.log(
+    `tools/list ${list.length} bytes, ~${Math.round(list.length / 4)} tokens, ~${Math.round(list.length / 4 / toyTools.length)} per tool`,
+  );
 } finally {
   child.kill();
 }

@@ -25,8 +25,18 @@ export interface WrittenCreative extends AdCreative {
 const chars = (s: string) => [...s].length;
 
 function sentencesOf(passages: WriterPassage[], terms: string[]): Sentence[] {
-  return knowledgeSentences(passages.map((p) => p.text), terms, { minLength: 15, refused: /[{}]|www\./i })
-    .map((s) => ({ text: s.text, url: passages[s.passage].url, chunkId: passages[s.passage].chunk_id, score: s.score, order: s.order }))
+  return knowledgeSentences(
+    passages.map((p) => p.text),
+    terms,
+    { minLength: 15, refused: /[{}]|www\./i },
+  )
+    .map((s) => ({
+      text: s.text,
+      url: passages[s.passage].url,
+      chunkId: passages[s.passage].chunk_id,
+      score: s.score,
+      order: s.order,
+    }))
     .sort((a, b) => b.score - a.score || a.order - b.order);
 }
 
@@ -40,7 +50,12 @@ function headlineFrom(pool: Sentence[], used: Set<Sentence>, product: string): {
   return { text: [...product].slice(0, TEXT_LIMITS.headline).join('').trim() };
 }
 
-export function writeAdCopy(brief: { goal: string; count: number; passages: WriterPassage[]; callToAction?: CallToAction }): WrittenCreative[] {
+export function writeAdCopy(brief: {
+  goal: string;
+  count: number;
+  passages: WriterPassage[];
+  callToAction?: CallToAction;
+}): WrittenCreative[] {
   const pool = sentencesOf(brief.passages, keywords(brief.goal));
   const bodies = pool.filter((s) => chars(s.text) <= TEXT_LIMITS.primary_text);
   const product = productName(brief.passages);
@@ -68,7 +83,8 @@ export function creativeProblems(c: AdCreative, knowledgeUrls: Set<string>): str
   const problems: string[] = [];
   for (const [key, limit] of Object.entries(TEXT_LIMITS)) {
     const text = c[key as keyof typeof TEXT_LIMITS];
-    if (text !== undefined && (chars(text) > limit || (key !== 'description' && !text.trim()))) problems.push(`${key} must be 1 to ${limit} characters`);
+    if (text !== undefined && (chars(text) > limit || (key !== 'description' && !text.trim())))
+      problems.push(`${key} must be 1 to ${limit} characters`);
     if (text && /https?:\/\/|www\./i.test(text)) problems.push(`${key} must not carry a link`);
   }
   if (!knowledgeUrls.has(c.link_url)) problems.push(`link_url ${c.link_url} is not a page of the knowledge`);

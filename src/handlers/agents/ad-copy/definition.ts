@@ -18,13 +18,27 @@ export const adCopyWriter: AgentDefinition<AdCopyInput> = {
   requiredConnectors: [],
   async precheck(deps, actor, input) {
     if ((input.campaign_id === undefined) === (input.goal === undefined)) {
-      throw new ApiError('validation_failed', 'Give exactly one of campaign_id (write a draft\'s creatives; its name is the goal) or goal (creatives returned in the run\'s output, for create_ad_campaign).', {
-        errors: [{ field: input.campaign_id ? 'goal' : 'campaign_id', code: 'exactly_one', message: 'exactly one of campaign_id and goal' }],
-      });
+      throw new ApiError(
+        'validation_failed',
+        "Give exactly one of campaign_id (write a draft's creatives; its name is the goal) or goal (creatives returned in the run's output, for create_ad_campaign).",
+        {
+          errors: [
+            {
+              field: input.campaign_id ? 'goal' : 'campaign_id',
+              code: 'exactly_one',
+              message: 'exactly one of campaign_id and goal',
+            },
+          ],
+        },
+      );
     }
     if (!input.campaign_id) return;
     const campaign = await requireCampaign(deps.db.sql, actor.workspaceId, input.campaign_id);
-    if (campaign.status !== 'draft') throw new ApiError('ad_campaign_state_conflict', `Only a draft's creatives can be written; campaign ${campaign.id} is ${campaign.status}.`);
+    if (campaign.status !== 'draft')
+      throw new ApiError(
+        'ad_campaign_state_conflict',
+        `Only a draft's creatives can be written; campaign ${campaign.id} is ${campaign.status}.`,
+      );
   },
   steps: [retrieveStep, writeStep, applyStep],
 };

@@ -21,14 +21,27 @@ export const retrieveStep: AgentStep<AdCopyInput> = {
   name: 'retrieve_knowledge',
   async run({ deps, actor, input }) {
     const sql = deps.db.sql;
-    const goal = input.campaign_id ? (await requireCampaign(sql, actor.workspaceId, input.campaign_id)).name : (input.goal as string);
+    const goal = input.campaign_id
+      ? (await requireCampaign(sql, actor.workspaceId, input.campaign_id)).name
+      : (input.goal as string);
     const sourceIds = input.knowledge_source_ids ?? (await readySourceIds(sql, actor.workspaceId)).map((s) => s.id);
     const terms = keywords(goal);
-    const hits = sourceIds.length && terms.length ? await relevantChunks(sql, actor.workspaceId, { terms, sourceIds, limit: PASSAGES }) : [];
+    const hits =
+      sourceIds.length && terms.length
+        ? await relevantChunks(sql, actor.workspaceId, { terms, sourceIds, limit: PASSAGES })
+        : [];
     if (!hits.length) {
-      throw new ApiError('no_knowledge', `The workspace's knowledge has nothing about "${goal}". Ingest the brand's site with ingest_url_into_knowledge (and wait for it), or pass a goal, then run again.`);
+      throw new ApiError(
+        'no_knowledge',
+        `The workspace's knowledge has nothing about "${goal}". Ingest the brand's site with ingest_url_into_knowledge (and wait for it), or pass a goal, then run again.`,
+      );
     }
-    const passages: WriterPassage[] = hits.map((h) => ({ chunk_id: h.id, url: h.page_url, title: h.page_title, text: h.text }));
+    const passages: WriterPassage[] = hits.map((h) => ({
+      chunk_id: h.id,
+      url: h.page_url,
+      title: h.page_title,
+      text: h.text,
+    }));
     return { done: true, state: { passages, goal } };
   },
 };
@@ -45,20 +58,42 @@ export const writeStep: AgentStep<AdCopyInput> = {
   async run(ctx) {
     const { input, state } = ctx;
     const passages = state.passages as WriterPassage[];
-    const brief: AdBrief = { goal: state.goal as string, count: input.count, passages, callToAction: input.call_to_action };
+    const brief: AdBrief = {
+      goal: state.goal as string,
+      count: input.count,
+      passages,
+      callToAction: input.call_to_action,
+    };
     const fromModel = await attemptModel(ctx, {
       write: (llm, signal) => writeAdCopyWithModel(llm, brief, { signal }),
       problems: (creatives) => creativesProblems(creatives, passages),
       noun: 'creatives',
       instead: 'the creatives',
     });
-    if (fromModel.kind === 'written') return { done: true, state: { creatives: fromModel.result, writer: 'model' }, notes: [`${wrote(fromModel.result.length, `model writer (${fromModel.model})`)}.`] };
+    if (fromModel.kind === 'written')
+      return {
+        done: true,
+        state: { creatives: fromModel.result, writer: 'model' },
+        notes: [`${wrote(fromModel.result.length, `model writer (${fromModel.model})`)}.`],
+      };
     const creatives = writeAdCopy(brief);
-    if (!creatives.length) throw new ApiError('no_knowledge', 'The knowledge found has no sentence short enough for an ad (125 characters). Ingest pages with short, plain statements about the product, then run again.');
+    if (!creatives.length)
+      throw new ApiError(
+        'no_knowledge',
+        'The knowledge found has no sentence short enough for an ad (125 characters). Ingest pages with short, plain statements about the product, then run again.',
+      );
     const problems = creativesProblems(creatives, passages);
-    if (problems.length) throw new ApiError('draft_check_failed', `The creatives did not pass their checks: ${problems.slice(0, 3).join('; ')}.`);
+    if (problems.length)
+      throw new ApiError(
+        'draft_check_failed',
+        `The creatives did not pass their checks: ${problems.slice(0, 3).join('; ')}.`,
+      );
     const note = `${wrote(creatives.length, 'grounded template writer')}, from ${new Set(creatives.flatMap((c) => c.source_chunk_ids)).size} knowledge passages.`;
-    return { done: true, state: { creatives, writer: 'template' }, notes: [...(fromModel.kind === 'fallback' ? [fromModel.note] : []), note] };
+    return {
+      done: true,
+      state: { creatives, writer: 'template' },
+      notes: [...(fromModel.kind === 'fallback' ? [fromModel.note] : []), note],
+    };
   },
 };
 
@@ -69,7 +104,13 @@ export const applyStep: AgentStep<AdCopyInput> = {
     const creatives = written.map(({ source_chunk_ids: _sources, ...c }) => c);
     if (!input.campaign_id) {
       const passages = state.passages as WriterPassage[];
-      const sources = written.map((c, i) => ({ creative: i, chunk_ids: c.source_chunk_ids, urls: [...new Set(c.source_chunk_ids.map((id) => passages.find((p) => p.chunk_id === id)?.url).filter(Boolean))] }));
+      const sources = written.map((c, i) => ({
+        creative: i,
+        chunk_ids: c.source_chunk_ids,
+        urls: [
+          ...new Set(c.source_chunk_ids.map((id) => passages.find((p) => p.chunk_id === id)?.url).filter(Boolean)),
+        ],
+      }));
       return { done: true, output: { creatives, sources } };
     }
     await updateAdCampaign(deps, actor, input.campaign_id, { creatives });

@@ -4,11 +4,31 @@ import { z } from 'zod';
 
 export const blogPostInput = z
   .object({
-    topic: z.string().trim().min(3).max(300).describe('What the post is about, e.g. "reusable rockets for small satellite teams".'),
-    keywords: z.array(z.string().trim().min(2).max(60)).max(10).optional().describe('Words the post should draw on; they also steer which knowledge is used.'),
-    audience: z.string().trim().min(2).max(300).optional().describe('Who reads it, e.g. "founders of satellite startups".'),
+    topic: z
+      .string()
+      .trim()
+      .min(3)
+      .max(300)
+      .describe('What the post is about, e.g. "reusable rockets for small satellite teams".'),
+    keywords: z
+      .array(z.string().trim().min(2).max(60))
+      .max(10)
+      .optional()
+      .describe('Words the post should draw on; they also steer which knowledge is used.'),
+    audience: z
+      .string()
+      .trim()
+      .min(2)
+      .max(300)
+      .optional()
+      .describe('Who reads it, e.g. "founders of satellite startups".'),
     length: z.enum(['short', 'medium', 'long']).default('medium').describe('short: 2 sections, medium: 3, long: 5.'),
-    knowledge_source_ids: z.array(z.string().regex(/^ks_[0-9a-z]{26}$/)).min(1).max(20).optional().describe('Sources to draw from; default: every ready source.'),
+    knowledge_source_ids: z
+      .array(z.string().regex(/^ks_[0-9a-z]{26}$/))
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('Sources to draw from; default: every ready source.'),
   })
   .strict();
 

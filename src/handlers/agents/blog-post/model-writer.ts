@@ -20,7 +20,10 @@ const SYSTEM_PROMPT = [
 ].join('\n');
 
 function userPrompt(input: BlogPostInput, passages: BlogPassage[]): string {
-  const blocks = passages.map((p, i) => `[${i + 1}] chunk_id: ${p.chunk_id}\nurl: ${p.url}\ntitle: ${p.title ?? '(none)'}\nheading: ${p.heading ?? '(none)'}\n${p.text}`);
+  const blocks = passages.map(
+    (p, i) =>
+      `[${i + 1}] chunk_id: ${p.chunk_id}\nurl: ${p.url}\ntitle: ${p.title ?? '(none)'}\nheading: ${p.heading ?? '(none)'}\n${p.text}`,
+  );
   return [
     `Topic: ${input.topic}`,
     `Audience: ${input.audience ?? '(general)'}`,
@@ -38,7 +41,11 @@ function responseSchema(sections: number, passages: BlogPassage[]): Record<strin
     type: 'object',
     additionalProperties: false,
     required: ['heading', 'body', 'source_chunk_ids'],
-    properties: { heading: { type: 'string' }, body: { type: 'string' }, source_chunk_ids: { type: 'array', items: citation, minItems: 1 } },
+    properties: {
+      heading: { type: 'string' },
+      body: { type: 'string' },
+      source_chunk_ids: { type: 'array', items: citation, minItems: 1 },
+    },
   };
   return {
     type: 'object',
@@ -55,31 +62,76 @@ function responseSchema(sections: number, passages: BlogPassage[]): Record<strin
 
 function postSchema(sections: number, passages: BlogPassage[]) {
   const ids = new Set(passages.map((p) => p.chunk_id));
-  const line = (max: number) => z.string().trim().min(1).max(max).refine((s) => !/[\r\n]/.test(s), 'has a line break');
+  const line = (max: number) =>
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(max)
+      .refine((s) => !/[\r\n]/.test(s), 'has a line break');
   return z.object({
     title: line(120),
     meta_description: line(META_MAX),
     introduction: z.string().trim().min(20).max(2000),
-    sections: z.array(z.object({
-      heading: line(120).refine((s) => !s.startsWith('#'), 'starts with #'),
-      body: z.string().trim().min(20).max(4000).refine((s) => !/^#{1,6}\s/m.test(s), 'has a heading inside the section'),
-      source_chunk_ids: z.array(z.string().refine((id) => ids.has(id), 'cites a chunk id that is not one of the passages')).min(1),
-    })).length(sections),
+    sections: z
+      .array(
+        z.object({
+          heading: line(120).refine((s) => !s.startsWith('#'), 'starts with #'),
+          body: z
+            .string()
+            .trim()
+            .min(20)
+            .max(4000)
+            .refine((s) => !/^#{1,6}\s/m.test(s), 'has a heading inside the section'),
+          source_chunk_ids: z
+            .array(z.string().refine((id) => ids.has(id), 'cites a chunk id that is not one of the passages'))
+            .min(1),
+        }),
+      )
+      .length(sections),
   });
 }
 
 /** Writes the post with the model; throws ModelWriterFailure when it cannot (the caller falls back). */
-export async function writeBlogPostWithModel(config: ModelWriterConfig, input: BlogPostInput, passages: BlogPassage[], options: { fetch?: typeof fetch; signal?: AbortSignal } = {}): Promise<BlogDraft> {
+export async function writeBlogPostWithModel(
+  config: ModelWriterConfig,
+  input: BlogPostInput,
+  passages: BlogPassage[],
+  options: { fetch?: typeof fetch; signal?: AbortSignal } = {},
+): Promise<BlogDraft> {
   const sections = SECTIONS[input.length];
-  const content = await completeStructured(config, { system: SYSTEM_PROMPT, user: userPrompt(input, passages), name: 'blog_post', schema: responseSchema(sections, passages) }, options);
+  const content = await completeStructured(
+    config,
+    {
+      system: SYSTEM_PROMPT,
+      user: userPrompt(input, passages),
+      name: 'blog_post',
+      schema: responseSchema(sections, passages),
+    },
+    options,
+  );
   const parsed = postSchema(sections, passages).safeParse(content);
-  if (!parsed.success) throw new ModelWriterFailure('malformed_output', `the model's post breaks the contract (${describeIssues(parsed.error)})`);
+  if (!parsed.success)
+    throw new ModelWriterFailure(
+      'malformed_output',
+      `the model's post breaks the contract (${describeIssues(parsed.error)})`,
+    );
   const post = parsed.data;
   const body = [post.introduction];
   const outline = post.sections.map((s) => ({ heading: s.heading, chunk_ids: [...new Set(s.source_chunk_ids)] }));
   for (const [i, s] of post.sections.entries()) {
     const cited = passages.filter((p) => outline[i].chunk_ids.includes(p.chunk_id));
-    body.push(`## ${s.heading}`, s.body, ...cited.filter((p, j) => cited.findIndex((q) => q.url === p.url) === j).map(sourceLine));
+    body.push(
+      `## ${s.heading}`,
+      s.body,
+      ...cited.filter((p, j) => cited.findIndex((q) => q.url === p.url) === j).map(sourceLine),
+    );
   }
-  return { title: clip(post.title, 120), slug: postSlug(post.title), meta_description: post.meta_description, outline, body_markdown: `${body.join('\n\n')}\n` };
+  return {
+    title: clip(post.title, 120),
+    slug: postSlug(post.title),
+    meta_description: post.meta_description,
+    outline,
+    body_markdown: `${body.join('\n\n')}\n`,
+  };
 }

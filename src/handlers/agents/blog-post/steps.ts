@@ -20,18 +20,33 @@ export const retrieveStep: AgentStep<BlogPostInput> = {
     const sql = deps.db.sql;
     const sourceIds = input.knowledge_source_ids ?? (await readySourceIds(sql, actor.workspaceId)).map((s) => s.id);
     const terms = briefTerms(input);
-    const hits = sourceIds.length && terms.length ? await relevantChunks(sql, actor.workspaceId, { terms, sourceIds, limit: SECTIONS[input.length] * 3 }) : [];
+    const hits =
+      sourceIds.length && terms.length
+        ? await relevantChunks(sql, actor.workspaceId, { terms, sourceIds, limit: SECTIONS[input.length] * 3 })
+        : [];
     if (!hits.length) {
-      throw new ApiError('no_knowledge', `The workspace's knowledge has nothing about "${input.topic}". Ingest the brand's site with ingest_url_into_knowledge (and wait for it), or change the topic, then generate again.`);
+      throw new ApiError(
+        'no_knowledge',
+        `The workspace's knowledge has nothing about "${input.topic}". Ingest the brand's site with ingest_url_into_knowledge (and wait for it), or change the topic, then generate again.`,
+      );
     }
-    const passages: BlogPassage[] = hits.map((h) => ({ chunk_id: h.id, url: h.page_url, title: h.page_title, heading: h.heading_path.at(-1) ?? null, text: h.text }));
+    const passages: BlogPassage[] = hits.map((h) => ({
+      chunk_id: h.id,
+      url: h.page_url,
+      title: h.page_title,
+      heading: h.heading_path.at(-1) ?? null,
+      text: h.text,
+    }));
     return { done: true, state: { passages } };
   },
 };
 
 function writerNote(attempt: ModelAttempt<BlogDraft>): string {
-  if (attempt.kind === 'written') return `Written by the model writer (${attempt.model}); each section cites the pages it drew on.`;
-  return attempt.kind === 'fallback' ? attempt.note : 'Written by the grounded template writer (no model is configured): every sentence is from the knowledge, each section cites its page.';
+  if (attempt.kind === 'written')
+    return `Written by the model writer (${attempt.model}); each section cites the pages it drew on.`;
+  return attempt.kind === 'fallback'
+    ? attempt.note
+    : 'Written by the grounded template writer (no model is configured): every sentence is from the knowledge, each section cites its page.';
 }
 
 export const writeStep: AgentStep<BlogPostInput> = {
@@ -46,9 +61,16 @@ export const writeStep: AgentStep<BlogPostInput> = {
       instead: 'it',
     });
     const draft = fromModel.kind === 'written' ? fromModel.result : writeBlogPost(input, passages);
-    if (!draft) throw new ApiError('no_knowledge', 'The knowledge found has no sentences to write from (only fragments such as menus or lists). Ingest pages with prose about the topic, then generate again.');
+    if (!draft)
+      throw new ApiError(
+        'no_knowledge',
+        'The knowledge found has no sentences to write from (only fragments such as menus or lists). Ingest pages with prose about the topic, then generate again.',
+      );
     const notes = [writerNote(fromModel)];
-    if (draft.outline.length < SECTIONS[input.length]) notes.push(`The knowledge had material for ${draft.outline.length} of the ${SECTIONS[input.length]} sections a ${input.length} post has.`);
+    if (draft.outline.length < SECTIONS[input.length])
+      notes.push(
+        `The knowledge had material for ${draft.outline.length} of the ${SECTIONS[input.length]} sections a ${input.length} post has.`,
+      );
     return { done: true, state: { draft, writer: fromModel.kind === 'written' ? 'model' : 'template' }, notes };
   },
 };
@@ -58,7 +80,14 @@ export const checkStep: AgentStep<BlogPostInput> = {
   async run({ input, state }) {
     const problems = checkPost(state.draft as BlogDraft, input, state.passages as BlogPassage[]);
     if (problems.length) {
-      throw new ApiError('draft_check_failed', `The post did not pass its checks: ${problems.slice(0, 3).map((p) => p.message).join('; ')}`, { errors: problems });
+      throw new ApiError(
+        'draft_check_failed',
+        `The post did not pass its checks: ${problems
+          .slice(0, 3)
+          .map((p) => p.message)
+          .join('; ')}`,
+        { errors: problems },
+      );
     }
     return { done: true };
   },
@@ -73,7 +102,9 @@ export const createStep: AgentStep<BlogPostInput> = {
     const passages = state.passages as BlogPassage[];
     const cited = new Set(draft.outline.flatMap((s) => s.chunk_ids));
     // The introduction's sentence is cited too: it comes from the best passage.
-    const sources = passages.filter((p, i) => i === 0 || cited.has(p.chunk_id)).map((p) => ({ chunk_id: p.chunk_id, url: p.url }));
+    const sources = passages
+      .filter((p, i) => i === 0 || cited.has(p.chunk_id))
+      .map((p) => ({ chunk_id: p.chunk_id, url: p.url }));
     const row = await deps.db.sql.begin(async (tx) => {
       const created = await insertPostRecorded(deps, tx, actor, { ...draft, sources, agentRunId: ctx.runId });
       await ctx.save(tx, { post_id: created.id });

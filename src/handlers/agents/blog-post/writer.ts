@@ -27,10 +27,15 @@ type Sentence = KnowledgeSentence;
 export const META_MAX = 160;
 const PER_SECTION: Record<BlogPostInput['length'], number> = { short: 2, medium: 3, long: 4 };
 
-export const briefTerms = (input: BlogPostInput): string[] => keywords([input.topic, input.audience ?? '', ...(input.keywords ?? [])].join(' '));
+export const briefTerms = (input: BlogPostInput): string[] =>
+  keywords([input.topic, input.audience ?? '', ...(input.keywords ?? [])].join(' '));
 
 function sentencesOf(passages: BlogPassage[], terms: string[]): Sentence[] {
-  return knowledgeSentences(passages.map((p) => p.text), terms, { maxLength: 320, refused: /[<>`[\]]/ });
+  return knowledgeSentences(
+    passages.map((p) => p.text),
+    terms,
+    { maxLength: 320, refused: /[<>`[\]]/ },
+  );
 }
 
 export const postSlug = (title: string): string => slugify(title, 80, 'post');
@@ -46,12 +51,16 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 const linkText = (text: string) => text.replace(/[[\]\\]/g, '');
 
 /** The line that ends a section: the page it drew on. */
-export const sourceLine = (passage: BlogPassage): string => `*Source: [${linkText(passage.title ?? passage.url)}](${passage.url})*`;
+export const sourceLine = (passage: BlogPassage): string =>
+  `*Source: [${linkText(passage.title ?? passage.url)}](${passage.url})*`;
 
 /** Section headings: the chunk's own heading, else its page's title; each used once. */
 function headingOf(passage: BlogPassage, used: Set<string>): string | null {
   for (const candidate of [passage.heading, passage.title?.split(/\s[|–—-]\s/)[0]]) {
-    const heading = candidate?.replace(/\s+/g, ' ').replace(/[#<>`]/g, '').trim();
+    const heading = candidate
+      ?.replace(/\s+/g, ' ')
+      .replace(/[#<>`]/g, '')
+      .trim();
     if (heading && heading.length <= 120 && !used.has(heading.toLowerCase())) return heading;
   }
   return null;
@@ -66,7 +75,10 @@ export function writeBlogPost(input: BlogPostInput, passages: BlogPassage[]): Bl
   const sections: { heading: string; passage: BlogPassage; sentences: Sentence[] }[] = [];
   for (const [p, passage] of passages.entries()) {
     if (sections.length === SECTIONS[input.length]) break;
-    const sentences = best.filter((s) => s.passage === p && s !== intro).slice(0, PER_SECTION[input.length]).sort((a, b) => a.order - b.order);
+    const sentences = best
+      .filter((s) => s.passage === p && s !== intro)
+      .slice(0, PER_SECTION[input.length])
+      .sort((a, b) => a.order - b.order);
     const heading = sentences.length ? headingOf(passage, usedHeadings) : null;
     if (!heading) continue;
     usedHeadings.add(heading.toLowerCase());

@@ -20,7 +20,10 @@ export const emailSequenceGenerator: AgentDefinition<EmailSequenceInput> = {
   async precheck(deps, actor) {
     const settings = await findWorkspaceSettings(deps.db.sql, actor.workspaceId);
     if (!settings.postal_address) {
-      throw new ApiError('sequence_blocked', "Every email's footer carries the workspace's postal address, and none is set: ask your human for it, set it with update_workspace_settings, then run the agent.");
+      throw new ApiError(
+        'sequence_blocked',
+        "Every email's footer carries the workspace's postal address, and none is set: ask your human for it, set it with update_workspace_settings, then run the agent.",
+      );
     }
   },
   steps: [senderStep, retrieveStep, writeStep, createStep, submitStep, approvalStep],

@@ -18,7 +18,11 @@ async function connectorToUse(ctx: StepContext<EmailSequenceInput>): Promise<Con
   if (id) {
     const row = await findConnector(deps.db.sql, actor.workspaceId, id);
     if (!row) throw new ApiError('not_found', `No connector ${id} in this workspace.`);
-    if (row.provider !== 'gmail') throw new ApiError('conflict', `Connector ${id} is a ${row.provider} connector; the sequence needs a Gmail sender.`);
+    if (row.provider !== 'gmail')
+      throw new ApiError(
+        'conflict',
+        `Connector ${id} is a ${row.provider} connector; the sequence needs a Gmail sender.`,
+      );
     return row;
   }
   const connected = await newestConnected(ctx);
@@ -33,9 +37,15 @@ export const senderStep: AgentStep<EmailSequenceInput> = {
   async run(ctx): Promise<StepDone | StepWait> {
     const { deps, actor } = ctx;
     let connector = await connectorToUse(ctx);
-    if (connector.status === 'connected') return { done: true, state: { connector_id: connector.id, sender_email: connector.account_email } };
-    const linkLive = connector.status === 'pending_consent' && connector.authorization_url && connector.authorization_expires_at && connector.authorization_expires_at > deps.clock.now();
-    if (!linkLive) connector = await startConnectorOauth(deps, actor, { provider: 'gmail', reconnectConnectorId: connector.id });
+    if (connector.status === 'connected')
+      return { done: true, state: { connector_id: connector.id, sender_email: connector.account_email } };
+    const linkLive =
+      connector.status === 'pending_consent' &&
+      connector.authorization_url &&
+      connector.authorization_expires_at &&
+      connector.authorization_expires_at > deps.clock.now();
+    if (!linkLive)
+      connector = await startConnectorOauth(deps, actor, { provider: 'gmail', reconnectConnectorId: connector.id });
     const sandbox = connector.mode === 'sandbox' ? ' (sandbox mode: no real mail is sent)' : '';
     return {
       done: false,

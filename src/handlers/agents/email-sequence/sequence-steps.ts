@@ -27,7 +27,10 @@ export const createStep: AgentStep<EmailSequenceInput> = {
       ...(input.daily_limit && { daily_limit: input.daily_limit }),
       steps: draft.map((s) => ({ subject: s.subject, body: s.body, wait_days: s.wait_days })),
     });
-    fields.steps = fields.steps.map((step, i) => ({ ...step, sources: draft[i].source_chunk_ids.map((id) => ({ chunk_id: id, url: urls.get(id) ?? '' })) }));
+    fields.steps = fields.steps.map((step, i) => ({
+      ...step,
+      sources: draft[i].source_chunk_ids.map((id) => ({ chunk_id: id, url: urls.get(id) ?? '' })),
+    }));
     const row = await deps.db.sql.begin(async (tx) => {
       const created = await insertSequenceRecorded(deps, tx, actor, fields);
       await ctx.save(tx, { sequence_id: created.id });
@@ -51,14 +54,20 @@ export const approvalStep: AgentStep<EmailSequenceInput> = {
     const id = state.sequence_id as string;
     const row = await findSequence(deps.db.sql, actor.workspaceId, id);
     if (!row) throw new ApiError('not_found', `Sequence ${id} was deleted before it was approved.`);
-    if (row.approval?.decision === 'approved' && row.approval.revision === row.revision && row.status !== 'pending_approval') return { done: true };
+    if (
+      row.approval?.decision === 'approved' &&
+      row.approval.revision === row.revision &&
+      row.status !== 'pending_approval'
+    )
+      return { done: true };
     if (row.status === 'pending_approval') {
       return {
         done: false,
         action: {
           type: 'sequence_approval',
           url: approvalUrl(deps.config.publicBaseUrl, id),
-          message: 'Ask your human to open this link, review the rendered emails and approve or reject them; the run goes on by itself once they decide. Agents cannot approve.',
+          message:
+            'Ask your human to open this link, review the rendered emails and approve or reject them; the run goes on by itself once they decide. Agents cannot approve.',
           resource: sequenceRef(id),
         },
         timeoutSeconds: deps.config.agents.approvalTimeoutSeconds,
@@ -67,8 +76,14 @@ export const approvalStep: AgentStep<EmailSequenceInput> = {
       };
     }
     if (row.approval?.decision === 'rejected') {
-      throw new ApiError('sequence_rejected', `The reviewer rejected sequence ${id}${row.approval.note ? `: "${row.approval.note}"` : ''}. Edit it with update_email_sequence and submit it again, or run the agent again with another brief.`);
+      throw new ApiError(
+        'sequence_rejected',
+        `The reviewer rejected sequence ${id}${row.approval.note ? `: "${row.approval.note}"` : ''}. Edit it with update_email_sequence and submit it again, or run the agent again with another brief.`,
+      );
     }
-    throw new ApiError('sequence_state_conflict', `Sequence ${id} is ${row.status} and was not approved (it was edited or archived outside the run).`);
+    throw new ApiError(
+      'sequence_state_conflict',
+      `Sequence ${id} is ${row.status} and was not approved (it was edited or archived outside the run).`,
+    );
   },
 };

@@ -29,14 +29,28 @@ const WAIT_DAYS = [0, 3, 4, 5, 7, 7];
 const COMPANY = '{{company | "your team"}}';
 
 function sentencesOf(passages: WriterPassage[], terms: string[]): Sentence[] {
-  return knowledgeSentences(passages.map((p) => p.text), terms, { maxLength: 280, refused: /\{\{|\}\}|[<>]/ })
-    .map((s) => ({ text: s.text, chunkId: passages[s.passage].chunk_id, score: s.score, proof: s.quote || PROOF.test(s.text), quote: s.quote, order: s.order }))
+  return knowledgeSentences(
+    passages.map((p) => p.text),
+    terms,
+    { maxLength: 280, refused: /\{\{|\}\}|[<>]/ },
+  )
+    .map((s) => ({
+      text: s.text,
+      chunkId: passages[s.passage].chunk_id,
+      score: s.score,
+      proof: s.quote || PROOF.test(s.text),
+      quote: s.quote,
+      order: s.order,
+    }))
     .sort((a, b) => b.score - a.score || a.order - b.order);
 }
 
 /** The product's name as the knowledge's first page titles it ("Acme Rocket | Home" → "Acme Rocket"). */
 export function productName(passages: WriterPassage[]): string {
-  const title = passages.find((p) => p.title)?.title?.split(/\s[|–—-]\s|:\s/)[0]?.trim();
+  const title = passages
+    .find((p) => p.title)
+    ?.title?.split(/\s[|–—-]\s|:\s/)[0]
+    ?.trim();
   if (title && title.length <= 40) return title;
   try {
     return new URL(passages[0].url).hostname.replace(/^www\./, '');
@@ -60,20 +74,49 @@ function take(pool: Sentence[], used: Set<Sentence>, proof: boolean | null): Sen
 }
 
 /** The template's lines for a step kind; `again` is true the second time a kind is used in a sequence. */
-function lines(kind: StepKind, again: boolean, product: string, cta: string): { subject: string; opener: string; ask: string } {
+function lines(
+  kind: StepKind,
+  again: boolean,
+  product: string,
+  cta: string,
+): { subject: string; opener: string; ask: string } {
   switch (kind) {
     case 'intro':
-      return { subject: `${product} for ${COMPANY}`, opener: `I'm reaching out because ${product} may be useful to ${COMPANY}.`, ask: `Would you be open to ${cta}?` };
+      return {
+        subject: `${product} for ${COMPANY}`,
+        opener: `I'm reaching out because ${product} may be useful to ${COMPANY}.`,
+        ask: `Would you be open to ${cta}?`,
+      };
     case 'proof':
       return again
-        ? { subject: `More on ${product}`, opener: 'A little more on what I wrote before.', ask: `Could ${cta} be useful for ${COMPANY}?` }
-        : { subject: `How teams use ${product}`, opener: 'Following up on my last note with a little more detail.', ask: `If it sounds relevant to ${COMPANY}, would you be open to ${cta}?` };
+        ? {
+            subject: `More on ${product}`,
+            opener: 'A little more on what I wrote before.',
+            ask: `Could ${cta} be useful for ${COMPANY}?`,
+          }
+        : {
+            subject: `How teams use ${product}`,
+            opener: 'Following up on my last note with a little more detail.',
+            ask: `If it sounds relevant to ${COMPANY}, would you be open to ${cta}?`,
+          };
     case 'value':
       return again
-        ? { subject: `A last detail for ${COMPANY}`, opener: `Another thing about ${product}:`, ask: `Is ${cta} worth a reply?` }
-        : { subject: `One more idea for ${COMPANY}`, opener: `One more thing about ${product}:`, ask: `Would ${cta} be worth it?` };
+        ? {
+            subject: `A last detail for ${COMPANY}`,
+            opener: `Another thing about ${product}:`,
+            ask: `Is ${cta} worth a reply?`,
+          }
+        : {
+            subject: `One more idea for ${COMPANY}`,
+            opener: `One more thing about ${product}:`,
+            ask: `Would ${cta} be worth it?`,
+          };
     case 'breakup':
-      return { subject: 'Closing the loop, {{first_name | "there"}}', opener: `I haven't heard back, so this is my last note about ${product}.`, ask: `If the timing is wrong, just say so and I'll close the loop. Otherwise, would you be open to ${cta}?` };
+      return {
+        subject: 'Closing the loop, {{first_name | "there"}}',
+        opener: `I haven't heard back, so this is my last note about ${product}.`,
+        ask: `If the timing is wrong, just say so and I'll close the loop. Otherwise, would you be open to ${cta}?`,
+      };
   }
 }
 
@@ -105,7 +148,9 @@ export function writeWithTemplates(brief: WriterBrief): DraftStep[] {
   const used = new Set<Sentence>();
   return kinds.map((kind, i) => {
     const wanted = kind === 'proof' ? true : kind === 'breakup' ? null : false;
-    const picked = Array.from({ length: counts[i] }, () => take(pool, used, wanted)).filter((s): s is Sentence => Boolean(s));
+    const picked = Array.from({ length: counts[i] }, () => take(pool, used, wanted)).filter((s): s is Sentence =>
+      Boolean(s),
+    );
     const facts = picked.sort((a, b) => a.order - b.order);
     const { subject, opener, ask } = lines(kind, kinds.indexOf(kind) < i, product, cta);
     return {

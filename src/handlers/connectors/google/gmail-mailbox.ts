@@ -23,13 +23,25 @@ type NoToken =
 type TokenCall<T> = { kind: 'answered'; value: T } | { kind: 'threw'; error: unknown } | NoToken;
 
 function noToken(deps: Deps, connector: ConnectorRow, error: unknown): NoToken {
-  if (error instanceof ApiError && error.code === 'connector_not_connected') return { kind: 'refused', code: 'connector_not_connected', reason: error.message, problem: error };
-  if (!(error instanceof ApiError)) deps.log.error({ err: error, connector_id: connector.id }, 'mailbox: no access token');
+  if (error instanceof ApiError && error.code === 'connector_not_connected')
+    return { kind: 'refused', code: 'connector_not_connected', reason: error.message, problem: error };
+  if (!(error instanceof ApiError))
+    deps.log.error({ err: error, connector_id: connector.id }, 'mailbox: no access token');
   const reason = error instanceof Error ? error.message : String(error);
-  return { kind: 'retryable', code: 'token_unavailable', reason, problem: error instanceof ApiError ? error : undefined };
+  return {
+    kind: 'retryable',
+    code: 'token_unavailable',
+    reason,
+    problem: error instanceof ApiError ? error : undefined,
+  };
 }
 
-async function callOnce<T>(deps: Deps, connector: ConnectorRow, call: (token: string) => Promise<T>, force: boolean): Promise<TokenCall<T>> {
+async function callOnce<T>(
+  deps: Deps,
+  connector: ConnectorRow,
+  call: (token: string) => Promise<T>,
+  force: boolean,
+): Promise<TokenCall<T>> {
   let token: string;
   try {
     token = await accessTokenFor(deps, connector, { force });
@@ -44,7 +56,11 @@ async function callOnce<T>(deps: Deps, connector: ConnectorRow, call: (token: st
 }
 
 /** Runs `call` with the connector's access token; a refused token is refreshed once and the call made again. */
-async function withAccessToken<T>(deps: Deps, connector: ConnectorRow, call: (token: string) => Promise<T>): Promise<TokenCall<T>> {
+async function withAccessToken<T>(
+  deps: Deps,
+  connector: ConnectorRow,
+  call: (token: string) => Promise<T>,
+): Promise<TokenCall<T>> {
   const first = await callOnce(deps, connector, call, false);
   const refused = first.kind === 'threw' && first.error instanceof ProviderError && first.error.kind === 'unauthorized';
   return refused ? callOnce(deps, connector, call, true) : first;
@@ -53,7 +69,10 @@ async function withAccessToken<T>(deps: Deps, connector: ConnectorRow, call: (to
 /** What Gmail's refusal or silence means for the message. */
 function classifySendFailure(deps: Deps, connector: ConnectorRow, error: unknown): SendOutcome {
   if (!(error instanceof ProviderError)) {
-    deps.log.error({ err: error, connector_id: connector.id }, 'Gmail send: unexpected failure during the provider call');
+    deps.log.error(
+      { err: error, connector_id: connector.id },
+      'Gmail send: unexpected failure during the provider call',
+    );
     return { kind: 'uncertain', code: 'send_interrupted', reason: 'The provider call failed in an unexpected way' };
   }
   const { kind, status, detail, message: reason } = error;
@@ -64,10 +83,18 @@ function classifySendFailure(deps: Deps, connector: ConnectorRow, error: unknown
     case 'forbidden':
       return { kind: 'retryable', code: 'provider_unavailable', reason, retryAfterSeconds: detail.retryAfterSeconds };
     case 'invalid_request':
-      return /invalid to|recipient/i.test(detail.providerMessage ?? '') ? { kind: 'bounced', reason } : { kind: 'refused', code: 'rejected', reason };
+      return /invalid to|recipient/i.test(detail.providerMessage ?? '')
+        ? { kind: 'bounced', reason }
+        : { kind: 'refused', code: 'rejected', reason };
     case 'unavailable':
       // An answer (429, 5xx) or no connection made: Gmail did not take it. Otherwise the request may have arrived.
-      if (status !== undefined || detail.notSent) return { kind: 'retryable', code: status === 429 ? 'rate_limited' : 'provider_unavailable', reason, retryAfterSeconds: detail.retryAfterSeconds };
+      if (status !== undefined || detail.notSent)
+        return {
+          kind: 'retryable',
+          code: status === 429 ? 'rate_limited' : 'provider_unavailable',
+          reason,
+          retryAfterSeconds: detail.retryAfterSeconds,
+        };
       return { kind: 'uncertain', code: 'no_answer', reason };
     case 'bad_response':
     case 'invalid_grant':

@@ -17,10 +17,15 @@ export const SANDBOX_CLIENT_ID = 'service-mcp-sandbox.apps.sandbox';
 
 /** The sandbox client's secret, derived from the server secret (so it is stable and never stored). */
 export function sandboxClientSecret(serverSecret: Uint8Array): string {
-  return Buffer.from(hkdfSync('sha256', serverSecret, new Uint8Array(0), 'service-mcp sandbox oauth client v1', 24)).toString('base64url');
+  return Buffer.from(
+    hkdfSync('sha256', serverSecret, new Uint8Array(0), 'service-mcp sandbox oauth client v1', 24),
+  ).toString('base64url');
 }
 
-export function gmailEndpoints(google: GoogleConfig, sandbox: { publicBaseUrl: string; internalUrl: string; clientSecret: string }): GmailEndpoints {
+export function gmailEndpoints(
+  google: GoogleConfig,
+  sandbox: { publicBaseUrl: string; internalUrl: string; clientSecret: string },
+): GmailEndpoints {
   if (google.clientId && google.clientSecret) {
     return { mode: 'live', clientId: google.clientId, clientSecret: google.clientSecret, ...pick(google) };
   }
@@ -38,7 +43,13 @@ export function gmailEndpoints(google: GoogleConfig, sandbox: { publicBaseUrl: s
   };
 }
 
-const pick = (g: GoogleConfig) => ({ authorizationUrl: g.authorizationUrl, tokenUrl: g.tokenUrl, revocationUrl: g.revocationUrl, userinfoUrl: g.userinfoUrl, gmailApiBase: g.gmailApiBase });
+const pick = (g: GoogleConfig) => ({
+  authorizationUrl: g.authorizationUrl,
+  tokenUrl: g.tokenUrl,
+  revocationUrl: g.revocationUrl,
+  userinfoUrl: g.userinfoUrl,
+  gmailApiBase: g.gmailApiBase,
+});
 
 /** Why a provider call failed: `invalid_grant` (the refresh token is dead: reconnect), `unauthorized`, or the provider misbehaving. */
 export class ProviderError extends Error {
@@ -55,7 +66,14 @@ export class ProviderError extends Error {
 }
 
 // Failures that happen before a request is written: the provider cannot have acted on it.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 export interface TokenSet {
   accessToken: string;
@@ -71,7 +89,12 @@ async function call(url: string, init: RequestInit, what: string): Promise<Respo
     return await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    throw new ProviderError('unavailable', `${what}: the provider could not be reached (${code ?? (error as Error).name})`, undefined, { notSent: code !== undefined && NOT_SENT_CODES.has(code) });
+    throw new ProviderError(
+      'unavailable',
+      `${what}: the provider could not be reached (${code ?? (error as Error).name})`,
+      undefined,
+      { notSent: code !== undefined && NOT_SENT_CODES.has(code) },
+    );
   }
 }
 
@@ -82,7 +105,11 @@ async function json(response: Response, what: string): Promise<Record<string, un
   try {
     body = await response.json();
   } catch {
-    throw new ProviderError('bad_response', `${what}: the provider answered ${response.status} without JSON`, response.status);
+    throw new ProviderError(
+      'bad_response',
+      `${what}: the provider answered ${response.status} without JSON`,
+      response.status,
+    );
   }
   // JSON that is not an object has none of the fields the callers look for.
   return isObject(body) ? body : {};
@@ -90,7 +117,8 @@ async function json(response: Response, what: string): Promise<Record<string, un
 
 function tokenSet(body: Record<string, unknown>, what: string): TokenSet {
   const { access_token: accessToken, refresh_token: refreshToken, expires_in: expiresIn, scope } = body;
-  if (typeof accessToken !== 'string' || !accessToken) throw new ProviderError('bad_response', `${what}: no access_token in the answer`);
+  if (typeof accessToken !== 'string' || !accessToken)
+    throw new ProviderError('bad_response', `${what}: no access_token in the answer`);
   return {
     accessToken,
     refreshToken: typeof refreshToken === 'string' && refreshToken ? refreshToken : undefined,
@@ -100,12 +128,23 @@ function tokenSet(body: Record<string, unknown>, what: string): TokenSet {
 }
 
 async function tokenError(response: Response, what: string): Promise<never> {
-  const body = await json(response, what).catch(() => ({}) as Record<string, unknown>);
+  const body = await json(response, what).catch((): Record<string, unknown> => ({}));
   const code = typeof body.error === 'string' ? body.error : '';
-  if (code === 'invalid_grant') throw new ProviderError('invalid_grant', `${what}: the grant is invalid or expired`, response.status);
-  if (response.status >= 500) throw new ProviderError('unavailable', `${what}: the provider answered ${response.status}`, response.status);
-  if (code === 'invalid_client' || response.status === 401) throw new ProviderError('unauthorized', `${what}: the provider refused our client (${code || response.status})`, response.status);
-  throw new ProviderError('invalid_request', `${what}: the provider refused the request (${code || response.status})`, response.status);
+  if (code === 'invalid_grant')
+    throw new ProviderError('invalid_grant', `${what}: the grant is invalid or expired`, response.status);
+  if (response.status >= 500)
+    throw new ProviderError('unavailable', `${what}: the provider answered ${response.status}`, response.status);
+  if (code === 'invalid_client' || response.status === 401)
+    throw new ProviderError(
+      'unauthorized',
+      `${what}: the provider refused our client (${code || response.status})`,
+      response.status,
+    );
+  throw new ProviderError(
+    'invalid_request',
+    `${what}: the provider refused the request (${code || response.status})`,
+    response.status,
+  );
 }
 
 export interface AuthorizationRequest {
@@ -135,26 +174,46 @@ export function authorizationUrl(endpoints: GmailEndpoints, request: Authorizati
 }
 
 function form(values: Record<string, string>): RequestInit {
-  return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: new URLSearchParams(values).toString() };
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(values).toString(),
+  };
 }
 
-export async function exchangeCode(endpoints: GmailEndpoints, request: { code: string; verifier: string; redirectUri: string }): Promise<TokenSet> {
+export async function exchangeCode(
+  endpoints: GmailEndpoints,
+  request: { code: string; verifier: string; redirectUri: string },
+): Promise<TokenSet> {
   const what = 'code exchange';
-  const response = await call(endpoints.tokenUrl, form({
-    grant_type: 'authorization_code',
-    code: request.code,
-    code_verifier: request.verifier,
-    redirect_uri: request.redirectUri,
-    client_id: endpoints.clientId,
-    client_secret: endpoints.clientSecret,
-  }), what);
+  const response = await call(
+    endpoints.tokenUrl,
+    form({
+      grant_type: 'authorization_code',
+      code: request.code,
+      code_verifier: request.verifier,
+      redirect_uri: request.redirectUri,
+      client_id: endpoints.clientId,
+      client_secret: endpoints.clientSecret,
+    }),
+    what,
+  );
   if (!response.ok) return tokenError(response, what);
   return tokenSet(await json(response, what), what);
 }
 
 export async function refreshAccessToken(endpoints: GmailEndpoints, refreshToken: string): Promise<TokenSet> {
   const what = 'token refresh';
-  const response = await call(endpoints.tokenUrl, form({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: endpoints.clientId, client_secret: endpoints.clientSecret }), what);
+  const response = await call(
+    endpoints.tokenUrl,
+    form({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: endpoints.clientId,
+      client_secret: endpoints.clientSecret,
+    }),
+    what,
+  );
   if (!response.ok) return tokenError(response, what);
   return tokenSet(await json(response, what), what);
 }
@@ -164,35 +223,76 @@ export async function revokeToken(endpoints: GmailEndpoints, token: string): Pro
   const what = 'revocation';
   const response = await call(endpoints.revocationUrl, form({ token }), what);
   if (response.ok) return;
-  const body = await json(response, what).catch(() => ({}) as Record<string, unknown>);
+  const body = await json(response, what).catch((): Record<string, unknown> => ({}));
   if (response.status === 400 && body.error === 'invalid_token') return;
-  throw new ProviderError(response.status >= 500 ? 'unavailable' : 'invalid_request', `${what}: the provider answered ${response.status}`, response.status);
+  throw new ProviderError(
+    response.status >= 500 ? 'unavailable' : 'invalid_request',
+    `${what}: the provider answered ${response.status}`,
+    response.status,
+  );
 }
 
-export async function fetchUserinfo(endpoints: GmailEndpoints, accessToken: string): Promise<{ email: string; sub?: string }> {
+export async function fetchUserinfo(
+  endpoints: GmailEndpoints,
+  accessToken: string,
+): Promise<{ email: string; sub?: string }> {
   const what = 'userinfo';
-  const response = await call(endpoints.userinfoUrl, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } }, what);
+  const response = await call(
+    endpoints.userinfoUrl,
+    { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
+    what,
+  );
   if (response.status === 401) throw new ProviderError('unauthorized', `${what}: the access token was refused`, 401);
-  if (!response.ok) throw new ProviderError(response.status >= 500 ? 'unavailable' : 'bad_response', `${what}: the provider answered ${response.status}`, response.status);
+  if (!response.ok)
+    throw new ProviderError(
+      response.status >= 500 ? 'unavailable' : 'bad_response',
+      `${what}: the provider answered ${response.status}`,
+      response.status,
+    );
   const body = await json(response, what);
-  if (typeof body.email !== 'string' || !body.email) throw new ProviderError('bad_response', `${what}: no email in the answer`);
+  if (typeof body.email !== 'string' || !body.email)
+    throw new ProviderError('bad_response', `${what}: no email in the answer`);
   return { email: body.email, sub: typeof body.sub === 'string' ? body.sub : undefined };
 }
 
 /** Gmail API users.messages.send with a base64url RFC 5322 message; returns Gmail's message id. */
-export async function sendRawMessage(endpoints: GmailEndpoints, accessToken: string, raw: string): Promise<{ id: string; threadId?: string }> {
+export async function sendRawMessage(
+  endpoints: GmailEndpoints,
+  accessToken: string,
+  raw: string,
+): Promise<{ id: string; threadId?: string }> {
   const what = 'Gmail send';
-  const response = await call(`${endpoints.gmailApiBase}/gmail/v1/users/me/messages/send`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ raw }),
-  }, what);
+  const response = await call(
+    `${endpoints.gmailApiBase}/gmail/v1/users/me/messages/send`,
+    {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify({ raw }),
+    },
+    what,
+  );
   if (!response.ok) {
     const detail = await sendErrorDetail(response);
-    if (response.status === 401) throw new ProviderError('unauthorized', `${what}: the access token was refused`, 401, detail);
-    if (response.status === 403) throw new ProviderError('forbidden', `${what}: the account does not allow sending with this grant${detail.providerMessage ? ` (${detail.providerMessage})` : ''}`, 403, detail);
+    if (response.status === 401)
+      throw new ProviderError('unauthorized', `${what}: the access token was refused`, 401, detail);
+    if (response.status === 403)
+      throw new ProviderError(
+        'forbidden',
+        `${what}: the account does not allow sending with this grant${detail.providerMessage ? ` (${detail.providerMessage})` : ''}`,
+        403,
+        detail,
+      );
     const kind = response.status >= 500 || response.status === 429 ? 'unavailable' : 'invalid_request';
-    throw new ProviderError(kind, `${what}: the provider answered ${response.status}${detail.providerMessage ? ` (${detail.providerMessage})` : ''}`, response.status, detail);
+    throw new ProviderError(
+      kind,
+      `${what}: the provider answered ${response.status}${detail.providerMessage ? ` (${detail.providerMessage})` : ''}`,
+      response.status,
+      detail,
+    );
   }
   const body = await json(response, what);
   if (typeof body.id !== 'string') throw new ProviderError('bad_response', `${what}: no message id in the answer`);

@@ -18,13 +18,24 @@ export type SendOutcome =
    * when given), `provider_unavailable` (5xx, 403, or no connection made), `token_unavailable` (no access
    * token now; the provider was not asked).
    */
-  | { kind: 'retryable'; code: 'rate_limited' | 'provider_unavailable' | 'token_unavailable'; reason: string; retryAfterSeconds?: number; problem?: ApiError }
+  | {
+      kind: 'retryable';
+      code: 'rate_limited' | 'provider_unavailable' | 'token_unavailable';
+      reason: string;
+      retryAfterSeconds?: number;
+      problem?: ApiError;
+    }
   /**
    * Nothing was delivered and trying the same way again will not help: the connector is not connected
    * (its grant is gone), the provider refused a freshly refreshed token, the connector is not a mailbox,
    * or the provider refused this message.
    */
-  | { kind: 'refused'; code: 'connector_not_connected' | 'connector_refused' | 'not_a_mailbox' | 'rejected'; reason: string; problem?: ApiError }
+  | {
+      kind: 'refused';
+      code: 'connector_not_connected' | 'connector_refused' | 'not_a_mailbox' | 'rejected';
+      reason: string;
+      problem?: ApiError;
+    }
   /** The provider refused the recipient's address. */
   | { kind: 'bounced'; reason: string }
   /** No readable answer after the message left: it may have been delivered, so it must not be sent again. */

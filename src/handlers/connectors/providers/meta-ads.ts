@@ -2,7 +2,15 @@
 // issues a long-lived user token (about 60 days) and no refresh token, so the connector expires with its
 // token and the human reconnects. The connector's account is the first ad account (`act_…`) it may manage.
 import { ApiError } from '../../../errors.ts';
-import { exchangeMetaCode, firstAdAccount, GraphError, graphGet, META_ADS_SCOPES, metaAuthorizationUrl, revokeMetaGrant } from '../meta/graph-client.ts';
+import {
+  exchangeMetaCode,
+  firstAdAccount,
+  GraphError,
+  graphGet,
+  META_ADS_SCOPES,
+  metaAuthorizationUrl,
+  revokeMetaGrant,
+} from '../meta/graph-client.ts';
 import type { ConnectorProvider, Grant } from './provider.ts';
 
 export const metaAdsProvider: ConnectorProvider = {
@@ -18,10 +26,16 @@ export const metaAdsProvider: ConnectorProvider = {
       token = await exchangeMetaCode(meta, request);
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
-      deps.log.warn({ connector_id: request.connectorId, kind: error.kind, status: error.status }, 'code exchange failed');
+      deps.log.warn(
+        { connector_id: request.connectorId, kind: error.kind, status: error.status },
+        'code exchange failed',
+      );
       return { ok: false, reason: 'token_exchange_failed', status: 502 };
     }
-    const giveBack = () => revokeMetaGrant(meta, token.accessToken).catch((e: unknown) => deps.log.warn({ err: (e as Error).message }, 'could not revoke an unusable grant'));
+    const giveBack = () =>
+      revokeMetaGrant(meta, token.accessToken).catch((e: unknown) =>
+        deps.log.warn({ err: (e as Error).message }, 'could not revoke an unusable grant'),
+      );
     try {
       const permissions = await graphGet(meta, token.accessToken, 'me/permissions');
       const granted = (Array.isArray(permissions.data) ? permissions.data : [])
@@ -32,7 +46,13 @@ export const metaAdsProvider: ConnectorProvider = {
         return { ok: false, reason: 'scope_missing', status: 400 };
       }
       const account = await firstAdAccount(meta, token.accessToken);
-      return { ok: true, tokens: { access_token: token.accessToken, refresh_token: '' }, expiresIn: token.expiresIn, scopesGranted: granted, account };
+      return {
+        ok: true,
+        tokens: { access_token: token.accessToken, refresh_token: '' },
+        expiresIn: token.expiresIn,
+        scopesGranted: granted,
+        account,
+      };
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
       await giveBack();
@@ -45,7 +65,10 @@ export const metaAdsProvider: ConnectorProvider = {
       await revokeMetaGrant(deps.connectors.meta, tokens.access_token);
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
-      throw new ApiError('provider_unavailable', `The ads platform did not confirm the revocation (${error.message}); the connector is unchanged, try again.`);
+      throw new ApiError(
+        'provider_unavailable',
+        `The ads platform did not confirm the revocation (${error.message}); the connector is unchanged, try again.`,
+      );
     }
   },
 };

@@ -28,8 +28,14 @@ export interface ConnectorProvider {
   label: string;
   mode(deps: Deps): 'live' | 'sandbox';
   scopes: string[];
-  consentUrl(deps: Deps, request: { state: string; codeChallenge: string; redirectUri: string; loginHint?: string }): string;
-  exchange(deps: Deps, request: { code: string; verifier: string; redirectUri: string; connectorId: string }): Promise<Grant>;
+  consentUrl(
+    deps: Deps,
+    request: { state: string; codeChallenge: string; redirectUri: string; loginHint?: string },
+  ): string;
+  exchange(
+    deps: Deps,
+    request: { code: string; verifier: string; redirectUri: string; connectorId: string },
+  ): Promise<Grant>;
   /** Gives the grant back at the provider; throws ApiError provider_unavailable when it cannot confirm. */
   revoke(deps: Deps, tokens: StoredTokens): Promise<void>;
   /** What the connected account does as a mailbox, for a provider that is one. */

@@ -22,5 +22,10 @@ export async function sendMail(deps: Deps, connector: ConnectorRow, raw: string)
   const mailbox = providerFor(connector.provider)?.mailbox;
   if (mailbox) return mailbox.send(deps, connector, raw);
   const reason = `Connector ${connector.id} is a ${connector.provider} connector; it cannot send mail.`;
-  return { kind: 'refused', code: 'not_a_mailbox', reason, problem: new ApiError('conflict', `${reason} Use a Gmail connector.`) };
+  return {
+    kind: 'refused',
+    code: 'not_a_mailbox',
+    reason,
+    problem: new ApiError('conflict', `${reason} Use a Gmail connector.`),
+  };
 }
