@@ -8,7 +8,8 @@ import { insertWorkspace } from '../../src/handlers/users/workspaces-data.ts';
 import type { Ids } from '../../src/deps.ts';
 import { createIds } from '../../src/ids.ts';
 import { chunkPage } from '../../src/handlers/knowledge/chunk.ts';
-import { extractPage, type ExtractedPage } from '../../src/handlers/knowledge/extract.ts';
+import { extractPage } from '../../src/handlers/knowledge/extract.ts';
+import type { ExtractedPage } from '../../src/handlers/knowledge/page-blocks.ts';
 import { buildPages, type BenchPage } from './knowledge-pages.ts';
 
 export interface IngestOptions {

@@ -1,8 +1,9 @@
 // Cuts an extracted page into retrieval chunks along its headings: each chunk knows its heading
 // path, long sections are split at paragraphs then sentences with a small overlap, and small sibling
 // sections are packed together.
-import type { Block, ExtractedPage } from './extract.ts';
+import type { Block, ExtractedPage } from './page-blocks.ts';
 import { packSection } from './section-packing.ts';
+import type { Limits, Section } from './section-shape.ts';
 
 export interface Chunk {
   /** The enclosing headings, outermost first; for merged sibling sections, the path they share. */
@@ -28,23 +29,6 @@ export interface ChunkOptions {
  */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
-}
-
-export interface Limits {
-  /** Sizes in characters (4 per token). */
-  target: number;
-  max: number;
-  overlap: number;
-  /** The largest single piece: it fits in a fresh chunk after a heading or an overlap. */
-  piece: number;
-}
-
-export interface Section {
-  path: string[];
-  /** The path without this section's own heading: sections with the same parent are siblings. Text before the first heading has none. */
-  parent: string[] | null;
-  heading: string | null;
-  paragraphs: string[];
 }
 
 /** Room kept in every chunk for its heading line (at most this many characters) or its overlap. */

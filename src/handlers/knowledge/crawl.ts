@@ -17,7 +17,8 @@ import {
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { chunkPage } from './chunk.ts';
-import { extractPage, UnsupportedContentError, type ExtractedPage } from './extract.ts';
+import { extractPage, UnsupportedContentError } from './extract.ts';
+import type { ExtractedPage } from './page-blocks.ts';
 import { parseRobots, robotsUrlFor, type Robots } from './robots.ts';
 import { canonicalizeUrl, pathAllowed, sameSite } from './urls.ts';
 import { OutboundError, outboundApiError } from '../../outbound/outbound-error.ts';

@@ -2,7 +2,7 @@
 // the fallback when it finds (nearly) nothing; title, canonical URL and links come from the whole page.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import type { Block, ExtractedPage } from './extract.ts';
+import type { Block, ExtractedPage } from './page-blocks.ts';
 import { domBlocks, inlineText, LEVEL_ATTRIBUTE } from './html-blocks.ts';
 import { normalizeSpace } from './text-cleanup.ts';
 import { resolveHttp } from './urls.ts';

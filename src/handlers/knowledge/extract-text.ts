@@ -1,5 +1,5 @@
 // Reads plain text (paragraphs between blank lines) and Markdown (ATX headings, code fences, links).
-import type { Block, ExtractedPage, HeadingLevel } from './extract.ts';
+import type { Block, ExtractedPage, HeadingLevel } from './page-blocks.ts';
 import { cleanText, normalizeSpace } from './text-cleanup.ts';
 import { resolveHttp } from './urls.ts';
 

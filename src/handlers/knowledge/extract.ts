@@ -3,17 +3,7 @@
 // (extract-html.ts for HTML, extract-text.ts for plain text and Markdown).
 import { extractHtml } from './extract-html.ts';
 import { extractMarkdown, plainBlocks } from './extract-text.ts';
-
-export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
-export type Block = { kind: 'heading'; level: HeadingLevel; text: string } | { kind: 'text'; text: string };
-
-export interface ExtractedPage {
-  url: string;
-  title: string | null;
-  canonicalUrl: string | null;
-  blocks: Block[];
-  links: string[];
-}
+import type { ExtractedPage } from './page-blocks.ts';
 
 export class UnsupportedContentError extends Error {
   readonly code = 'unsupported_media_type' as const;

@@ -1,6 +1,6 @@
 // Walks a DOM tree into heading and text blocks: lists as `- item` lines, data tables one line per
 // row, code as fenced blocks, everything else as paragraphs.
-import type { Block, HeadingLevel } from './extract.ts';
+import type { Block, HeadingLevel } from './page-blocks.ts';
 import { normalizeSpace } from './text-cleanup.ts';
 
 /** Set on headings before Readability renames them; it keeps the attribute, so the original level survives. */

@@ -1,6 +1,6 @@
 // Packs one section of a page into chunk texts: whole paragraphs up to the target size, longer ones
 // split into sentences, each chunk after the first opening with the last sentences of the one before.
-import type { Limits, Section } from './chunk.ts';
+import type { Limits, Section } from './section-shape.ts';
 import { isCodeFence, splitParagraph, splitSentences, type Part } from './paragraph-splitting.ts';
 
 /** A chunk is closed before a paragraph that does not fit only once it holds this share of the target; a smaller one is filled with the paragraph's sentences. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkPage, estimateTokens, type Chunk } from '../../../src/handlers/knowledge/chunk.ts';
-import { extractPage, type Block, type ExtractedPage } from '../../../src/handlers/knowledge/extract.ts';
+import { extractPage } from '../../../src/handlers/knowledge/extract.ts';
+import type { Block, ExtractedPage } from '../../../src/handlers/knowledge/page-blocks.ts';
 import { longGuide, marketingHome } from './fixtures/pages.ts';
 
 const h = (level: 1 | 2 | 3 | 4 | 5 | 6, text: string): Block => ({ kind: 'heading', level, text });

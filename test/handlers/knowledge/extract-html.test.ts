@@ -1,7 +1,8 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { extractPage, type Block, type ExtractedPage } from '../../../src/handlers/knowledge/extract.ts';
+import { extractPage } from '../../../src/handlers/knowledge/extract.ts';
+import type { Block, ExtractedPage } from '../../../src/handlers/knowledge/page-blocks.ts';
 import { blogArticle, mainOnlyPage, marketingHome, type PageFixture } from './fixtures/pages.ts';
 
 function extract(fixture: PageFixture): ExtractedPage {
