@@ -27,7 +27,8 @@ import type { Deps } from '../../deps.ts';
 import { defineJob } from '../../jobs/job-kind.ts';
 import { startOfLocalDay, windowOpen } from './sending-window.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { newRound, sendClaimedMessage } from './send-message.ts';
+import { sendClaimedMessage } from './send-message.ts';
+import { newRound } from './send-prepare.ts';
 import { messageEventData } from './wire.ts';
 
 const MATERIALIZE_BATCH = 5000;
