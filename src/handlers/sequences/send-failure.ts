@@ -2,7 +2,8 @@
 // message, the lead and the mailbox.
 import type { ConnectorRow } from '../connectors/connectors-data.ts';
 import { pauseSequencesOfConnector } from './sequences-data.ts';
-import type { MessageEnd, MessageRow } from './sequence-messages-data.ts';
+import type { MessageRow } from './sequence-messages-data.ts';
+import type { MessageEnd } from './sequence-sends-data.ts';
 import { stopEnrollments } from './sequence-enrollments-data.ts';
 import { setLeadStatus } from '../leads/leads-data.ts';
 import { suppress } from '../leads/lead-suppressions-data.ts';

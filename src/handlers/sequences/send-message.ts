@@ -5,13 +5,13 @@
 // message `sending`, which the sweep turns `uncertain`: it may have been delivered, so it is never retried.
 // Phase 1 is in send-prepare.ts, phase 3 for a message that did not go in send-failure.ts.
 import type { ConnectorRow } from '../connectors/connectors-data.ts';
+import type { MessageRow } from './sequence-messages-data.ts';
 import {
   advanceEnrollment,
   completeFinishedSequences,
   markSent,
   reopenUncertainEnrollment,
-  type MessageRow,
-} from './sequence-messages-data.ts';
+} from './sequence-sends-data.ts';
 import type { Deps } from '../../deps.ts';
 import { sendMail } from '../connectors/providers/providers.ts';
 import { recordEvent } from '../events/record-event.ts';

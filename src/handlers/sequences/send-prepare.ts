@@ -8,7 +8,8 @@ import {
   type SequenceRow,
   type WorkspaceSettingsRow,
 } from './sequences-data.ts';
-import { advanceEnrollment, lockClaimedMessage, markSending, type MessageRow } from './sequence-messages-data.ts';
+import type { MessageRow } from './sequence-messages-data.ts';
+import { advanceEnrollment, lockClaimedMessage, markSending } from './sequence-sends-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { composeSequenceMessage, messageIdFor } from './compose.ts';

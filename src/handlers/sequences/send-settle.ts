@@ -1,7 +1,8 @@
 // Ends a claimed message (with an event when it failed or is uncertain), and optionally the lead's enrollment.
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
-import { settleMessage, type MessageEnd, type MessageRow } from './sequence-messages-data.ts';
+import type { MessageRow } from './sequence-messages-data.ts';
+import { settleMessage, type MessageEnd } from './sequence-sends-data.ts';
 import { stopEnrollments } from './sequence-enrollments-data.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { messageEventData } from './wire.ts';
