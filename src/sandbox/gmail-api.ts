@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import { simpleParser } from 'mailparser';
 import { findSandboxTokenByHash, insertSandboxMessage } from '../handlers/connectors/sandbox-data.ts';
 import type { Deps } from '../deps.ts';
-import { GMAIL_SEND_SCOPE, SANDBOX_PREFIX } from '../handlers/connectors/google/google-client.ts';
+import { GMAIL_SEND_SCOPE, SANDBOX_PREFIX } from '../handlers/connectors/google/google-endpoints.ts';
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 

@@ -16,7 +16,7 @@ import {
   GMAIL_SEND_SCOPE,
   SANDBOX_CLIENT_ID,
   SANDBOX_PREFIX,
-} from '../handlers/connectors/google/google-client.ts';
+} from '../handlers/connectors/google/google-endpoints.ts';
 import { gmailApiRoutes } from './gmail-api.ts';
 import { googleTokenRoutes } from './google-token.ts';
 import { accountField, checkAccount, type AccountEntry } from './consent-account.ts';

@@ -10,7 +10,11 @@ import {
   revokeSandboxGrant,
 } from '../handlers/connectors/sandbox-data.ts';
 import type { Deps } from '../deps.ts';
-import { SANDBOX_CLIENT_ID, SANDBOX_PREFIX, sandboxClientSecret } from '../handlers/connectors/google/google-client.ts';
+import {
+  SANDBOX_CLIENT_ID,
+  SANDBOX_PREFIX,
+  sandboxClientSecret,
+} from '../handlers/connectors/google/google-endpoints.ts';
 import { constantTimeEqual } from './provider-responses.ts';
 
 const ACCESS_TTL_SECONDS = 3600;
