@@ -8,7 +8,7 @@
 // Google's, under /sandbox/google.
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
-import { findStateWorkspace } from '../handlers/connectors/connectors-data.ts';
+import { findStateWorkspace } from '../handlers/connectors/oauth-states-data.ts';
 import { insertSandboxGrant } from '../handlers/connectors/sandbox-data.ts';
 import type { Deps } from '../deps.ts';
 import {

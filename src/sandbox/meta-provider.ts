@@ -5,7 +5,7 @@
 // google-provider.ts). The Graph API it serves is in meta-ads-api.ts. Not part of the API contract.
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
-import { findStateWorkspace } from '../handlers/connectors/connectors-data.ts';
+import { findStateWorkspace } from '../handlers/connectors/oauth-states-data.ts';
 import {
   claimSandboxCodeByHash,
   insertSandboxGrant,
