@@ -8,7 +8,7 @@ import { syncAdCampaignsJob } from './handlers/ads/sync.ts';
 import { recheckAgentRunsJob } from './handlers/agents/resume.ts';
 import { runAgentJob } from './handlers/agents/run-job.ts';
 import { publishDueBlogPostsJob } from './handlers/blogs/publish.ts';
-import { ingestUrlIntoKnowledgeJob } from './handlers/knowledge/crawl.ts';
+import { ingestUrlIntoKnowledgeJob } from './handlers/knowledge/ingest-job.ts';
 import { bulkImportLeadsJob } from './handlers/leads/bulk-import.ts';
 import { exportLeadsJob, sweepLeadExportsJob } from './handlers/leads/export.ts';
 import { sweepStaleOperationsJob } from './handlers/operations/sweep-stale.ts';

@@ -26,7 +26,7 @@ import { resumeRunsWaitingOn } from './handlers/agents/resume.ts';
 import { createOperationWatch } from './handlers/operations/operation-watch.ts';
 import { fanOutEvent } from './handlers/webhooks/deliver.ts';
 import { createOutboundClient } from './outbound/outbound-client.ts';
-import { gmailEndpoints, sandboxClientSecret } from './handlers/connectors/google/google-client.ts';
+import { gmailEndpoints, sandboxClientSecret } from './handlers/connectors/google/google-endpoints.ts';
 import { metaEndpoints } from './handlers/connectors/meta/graph-client.ts';
 import { createTokenKeyring, loadTokenKeys } from './handlers/connectors/token-keys.ts';
 

@@ -10,9 +10,9 @@ import {
   insertChunks,
   insertSource,
   publishGeneration,
-  searchChunks,
   type NewChunk,
 } from '../../src/handlers/knowledge/knowledge-data.ts';
+import { searchChunks } from '../../src/handlers/knowledge/knowledge-chunks-data.ts';
 import type { Ids } from '../../src/deps.ts';
 import { createServices } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';

@@ -12,7 +12,8 @@ import { writeLeadCounts } from '../../src/handlers/leads/lead-batch-data.ts';
 import type { Deps } from '../../src/deps.ts';
 import { readCsvRows } from '../../src/handlers/leads/csv-rows.ts';
 import { normalizeLead } from '../../src/handlers/leads/lead-fields.ts';
-import { BATCH_SIZE, csvItems, runImport } from '../../src/handlers/leads/import-engine.ts';
+import { BATCH_SIZE, runImport } from '../../src/handlers/leads/import-engine.ts';
+import { csvItems } from '../../src/handlers/leads/import-items.ts';
 import { csvChunks, csvLine, leadValues } from './leads-csv.ts';
 
 /** Rows per second of each stage. */

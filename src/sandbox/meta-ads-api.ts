@@ -2,9 +2,10 @@
 // answers them — the same code paths run against Meta in live mode. It checks the token (an ads grant
 // of this sandbox), the ad account and the fields each object needs, records what would have been
 // created (sandbox_ad_objects), reports statuses as Meta computes effective_status from the object and
-// its parents, and delivers nothing: insights are always empty. Errors have Graph's shape.
+// its parents, and delivers nothing: insights are always empty. Errors have Graph's shape (meta-graph-wire.ts);
+// the objects' rules are in meta-ad-rules.ts.
 import { createHash } from 'node:crypto';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import {
   findSandboxTokenByHash,
   revokeSandboxGrant,
@@ -20,79 +21,16 @@ import {
   type SandboxAdObjectRow,
 } from './sandbox-ads-data.ts';
 import { searchInterests, unknownInterest } from './meta-ads-targeting.ts';
+import { graphError, missingObject, params, parseJson } from './meta-graph-wire.ts';
+import { editable, edges, fieldsOf, parentField, required, STATUSES } from './meta-ad-rules.ts';
 import type { Deps } from '../deps.ts';
 import { META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../handlers/connectors/meta/graph-client.ts';
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 
-export function graphError(status: number, message: string, type: string, code: number): Response {
-  return new Response(JSON.stringify({ error: { message, type, code, fbtrace_id: 'sandbox' } }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
 /** The one ad account of a sandbox grant: stable, numeric like Meta's. */
 export const sandboxAdAccount = (grantId: string) => `act_${parseInt(hash(grantId).slice(0, 12), 16)}`;
 export const sandboxPageId = (grantId: string) => String(parseInt(hash(`page:${grantId}`).slice(0, 12), 16));
-
-// What each object must be given, and which parent it hangs from.
-const required: Record<SandboxAdKind, string[]> = {
-  campaign: ['name', 'objective', 'status', 'special_ad_categories'],
-  adset: [
-    'name',
-    'campaign_id',
-    'daily_budget',
-    'billing_event',
-    'optimization_goal',
-    'targeting',
-    'status',
-    'start_time',
-  ],
-  adcreative: ['name', 'object_story_spec'],
-  ad: ['name', 'adset_id', 'creative', 'status'],
-};
-const edges: Record<string, SandboxAdKind> = {
-  campaigns: 'campaign',
-  adsets: 'adset',
-  adcreatives: 'adcreative',
-  ads: 'ad',
-};
-const parentField: Partial<Record<SandboxAdKind, { field: string; kind: SandboxAdKind }>> = {
-  adset: { field: 'campaign_id', kind: 'campaign' },
-  ad: { field: 'adset_id', kind: 'adset' },
-};
-const STATUSES = ['ACTIVE', 'PAUSED', 'ARCHIVED', 'DELETED'];
-// What an edit (POST /<id>) may change, by kind, as Meta allows it on a paused object.
-const editable: Record<SandboxAdKind, string[]> = {
-  campaign: ['name', 'status'],
-  adset: ['name', 'status', 'daily_budget', 'end_time', 'targeting'],
-  adcreative: ['name'],
-  ad: ['name', 'status', 'creative'],
-};
-
-const fieldsOf = (p: URLSearchParams) => {
-  const fields: Record<string, unknown> = {};
-  for (const [k, v] of p)
-    if (k !== 'access_token') fields[k] = v.startsWith('{') || v.startsWith('[') ? (parseJson(v) ?? v) : v;
-  return fields;
-};
-
-async function params(c: Context): Promise<URLSearchParams> {
-  const query = new URL(c.req.url).searchParams;
-  if (c.req.method !== 'POST') return query;
-  const form = new URLSearchParams(await c.req.text());
-  for (const [k, v] of query) if (!form.has(k)) form.set(k, v);
-  return form;
-}
-
-function parseJson(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-}
 
 export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
   const base = META_SANDBOX_PREFIX;
@@ -298,15 +236,6 @@ export function metaAdsApiRoutes(app: Hono<any>, deps: Deps): void {
     }
     return 'ACTIVE';
   }
-}
-
-function missingObject(id: string): Response {
-  return graphError(
-    400,
-    `Unsupported get request. Object with ID '${id}' does not exist.`,
-    'GraphMethodException',
-    100,
-  );
 }
 
 export const metaAdsApiPaths = [

@@ -5,7 +5,7 @@
 // google-provider.ts). The Graph API it serves is in meta-ads-api.ts. Not part of the API contract.
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
-import { findStateWorkspace } from '../handlers/connectors/connectors-data.ts';
+import { findStateWorkspace } from '../handlers/connectors/oauth-states-data.ts';
 import {
   claimSandboxCodeByHash,
   insertSandboxGrant,
@@ -14,7 +14,8 @@ import {
 } from '../handlers/connectors/sandbox-data.ts';
 import type { Deps } from '../deps.ts';
 import { META_ADS_SCOPES, META_SANDBOX_APP_ID, META_SANDBOX_PREFIX } from '../handlers/connectors/meta/graph-client.ts';
-import { graphError, metaAdsApiRoutes, metaAdsApiPaths } from './meta-ads-api.ts';
+import { metaAdsApiRoutes, metaAdsApiPaths } from './meta-ads-api.ts';
+import { graphError } from './meta-graph-wire.ts';
 import { accountField, checkAccount, type AccountEntry } from './consent-account.ts';
 import { escapeHtml } from '../http/page.ts';
 import { constantTimeEqual, redirectTo, sandboxPage, storableProviderInput } from './provider-responses.ts';

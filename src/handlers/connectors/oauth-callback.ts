@@ -3,7 +3,8 @@
 // single-use, expires in 10 minutes, and only completes the flow its connector is waiting for. Every
 // refusal stores nothing; where the connector is known and still waiting for this flow, it fails with
 // a reason. On success the tokens are sealed and stored, and `connector.connected` is recorded.
-import { claimState, findConnector, markConnected, markFailed, type ConnectorRow } from './connectors-data.ts';
+import { claimState } from './oauth-states-data.ts';
+import { findConnector, markConnected, markFailed, type ConnectorRow } from './connectors-data.ts';
 import type { OauthCallbackInput, OauthCallbackOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { escapeHtml, renderPage } from '../../http/page.ts';

@@ -8,7 +8,7 @@ import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { startOperation } from '../operations/operation-job.ts';
 import { operationBody, operationPath } from '../operations/wire.ts';
-import { ingestUrlIntoKnowledgeJob } from './crawl.ts';
+import { ingestUrlIntoKnowledgeJob } from './ingest-job.ts';
 
 export interface IngestUrlIntoKnowledgeRequest {
   url: string;

@@ -1,5 +1,5 @@
 import type { ListKnowledgeChunksInput, ListKnowledgeChunksOutput } from '../../generated/handlers.ts';
-import { listChunks, type ChunkRow } from './knowledge-data.ts';
+import { listChunks, type ChunkRow } from './knowledge-chunks-data.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';

@@ -7,7 +7,7 @@ import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { startOperation } from '../operations/operation-job.ts';
 import { operationBody, operationPath } from '../operations/wire.ts';
-import { ingestUrlIntoKnowledgeJob } from './crawl.ts';
+import { ingestUrlIntoKnowledgeJob } from './ingest-job.ts';
 
 /** Fetches the source again; one fetch at a time per source (409 while one is queued or running). */
 export async function refreshKnowledgeSource(deps: Deps, actor: Actor, sourceId: string): Promise<OperationRow> {

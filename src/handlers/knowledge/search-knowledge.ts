@@ -1,5 +1,6 @@
 import type { SearchKnowledgeInput, SearchKnowledgeOutput } from '../../generated/handlers.ts';
-import { findSource, searchChunks, type SearchHit } from './knowledge-data.ts';
+import { findSource } from './knowledge-data.ts';
+import { searchChunks, type SearchHit } from './knowledge-chunks-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';

@@ -1,5 +1,6 @@
 // Knowledge sources, chunks and search hits as the contract shows them.
-import type { ChunkRow, SearchHit, SourceRow } from './knowledge-data.ts';
+import type { ChunkRow, SearchHit } from './knowledge-chunks-data.ts';
+import type { SourceRow } from './knowledge-data.ts';
 
 export const sourceBody = (s: SourceRow) => ({
   id: s.id,

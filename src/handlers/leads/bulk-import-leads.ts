@@ -21,7 +21,8 @@ import { eventActor } from '../events/record-event.ts';
 import { startOperation } from '../operations/operation-job.ts';
 import { operationBody, operationPath } from '../operations/wire.ts';
 import { csvPayload, finalStatus, finish, once, sourceProblem } from './bulk-import.ts';
-import { csvItems, jsonItems, runImport, type ImportItem, type RowResult } from './import-engine.ts';
+import { runImport, type RowResult } from './import-engine.ts';
+import { csvItems, jsonItems, type ImportItem } from './import-items.ts';
 import { importBody, importErrorBody } from './wire.ts';
 import { bulkImportLeadsJob } from './bulk-import.ts';
 

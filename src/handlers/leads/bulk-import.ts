@@ -22,7 +22,8 @@ import {
   RunSuperseded,
   type OperationJobKind,
 } from '../operations/operation-job.ts';
-import { ColumnPlanError, csvItems, jsonItems, runImport, type ImportItem } from './import-engine.ts';
+import { runImport } from './import-engine.ts';
+import { ColumnPlanError, csvItems, jsonItems, type ImportItem } from './import-items.ts';
 import { importBody } from './wire.ts';
 
 const CSV_MAX_BYTES = 2 * 1024 * 1024 * 1024;

@@ -10,24 +10,24 @@ import * as timers from 'node:timers/promises';
 import { z } from 'zod';
 import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
 import { stopEnrollments } from './sequence-enrollments-data.ts';
+import type { MessageRow } from './sequence-messages-data.ts';
 import {
   activeSequencesAcrossWorkspaces,
   claimMessages,
   countMailboxSendsSince,
   countSequenceSendsSince,
   lockMailbox,
-  markStaleSendingUncertainAcrossWorkspaces,
   materializeDueMessages,
   releaseStaleClaimsAcrossWorkspaces,
   sequencesWithDueMessages,
-  settleMessage,
-  type MessageRow,
-} from './sequence-messages-data.ts';
+} from './sequence-claims-data.ts';
+import { markStaleSendingUncertainAcrossWorkspaces, settleMessage } from './sequence-sends-data.ts';
 import type { Deps } from '../../deps.ts';
 import { defineJob } from '../../jobs/job-kind.ts';
 import { startOfLocalDay, windowOpen } from './sending-window.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { newRound, sendClaimedMessage } from './send-message.ts';
+import { sendClaimedMessage } from './send-message.ts';
+import { newRound } from './send-prepare.ts';
 import { messageEventData } from './wire.ts';
 
 const MATERIALIZE_BATCH = 5000;

@@ -1,5 +1,5 @@
 import type { CreateWebhookEndpointInput, CreateWebhookEndpointOutput } from '../../generated/handlers.ts';
-import { countEndpoints, insertEndpoint, newEndpointId, type EndpointRow } from './webhooks-data.ts';
+import { countEndpoints, insertEndpoint, newEndpointId, type EndpointRow } from './webhook-endpoints-data.ts';
 import { lockWorkspace } from '../users/workspaces-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';

@@ -1,5 +1,5 @@
 import type { DeleteWebhookEndpointInput, DeleteWebhookEndpointOutput } from '../../generated/handlers.ts';
-import { deleteEndpoint, type EndpointRow } from './webhooks-data.ts';
+import { deleteEndpoint, type EndpointRow } from './webhook-endpoints-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { requireAdmin, type Actor } from '../actor.ts';

@@ -13,17 +13,19 @@ import type { EventRow } from '../events/events-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import {
   cancelDelivery,
-  disableEndpoint,
-  endpointsForEvent,
   findDelivery,
-  findEndpoint,
   insertDelivery,
   recordAttempt,
+  type DeliveryRow,
+} from './webhook-deliveries-data.ts';
+import {
+  disableEndpoint,
+  endpointsForEvent,
+  findEndpoint,
   recordEndpointFailure,
   recordEndpointSuccess,
-  type DeliveryRow,
   type EndpointRow,
-} from './webhooks-data.ts';
+} from './webhook-endpoints-data.ts';
 import type { Deps } from '../../deps.ts';
 import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
 import { OutboundError } from '../../outbound/outbound-error.ts';

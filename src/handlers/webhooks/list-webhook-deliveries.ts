@@ -1,5 +1,6 @@
 import type { ListWebhookDeliveriesInput, ListWebhookDeliveriesOutput } from '../../generated/handlers.ts';
-import { findEndpoint, listDeliveries } from './webhooks-data.ts';
+import { findEndpoint } from './webhook-endpoints-data.ts';
+import { listDeliveries } from './webhook-deliveries-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { requireAdmin, type Actor } from '../actor.ts';

@@ -1,5 +1,5 @@
 import type { ListWebhookEndpointsInput, ListWebhookEndpointsOutput } from '../../generated/handlers.ts';
-import { listEndpoints } from './webhooks-data.ts';
+import { listEndpoints } from './webhook-endpoints-data.ts';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, type Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';

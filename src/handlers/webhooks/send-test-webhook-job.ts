@@ -4,7 +4,8 @@
 // The operation succeeds when the endpoint answers 2xx and fails with a problem naming what it
 // answered otherwise.
 import { z } from 'zod';
-import { findDelivery, findEndpoint, recordAttempt } from './webhooks-data.ts';
+import { findDelivery, recordAttempt } from './webhook-deliveries-data.ts';
+import { findEndpoint } from './webhook-endpoints-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { defineOperationJob, type OperationJobKind } from '../operations/operation-job.ts';

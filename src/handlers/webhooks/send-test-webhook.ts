@@ -2,7 +2,8 @@
 // job (send-test-webhook-logic.ts) makes the single attempt.
 import type { SendTestWebhookInput, SendTestWebhookOutput } from '../../generated/handlers.ts';
 import type { OperationRow } from '../operations/operations-data.ts';
-import { findEndpoint, insertDelivery } from './webhooks-data.ts';
+import { findEndpoint } from './webhook-endpoints-data.ts';
+import { insertDelivery } from './webhook-deliveries-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { requireAdmin, type Actor } from '../actor.ts';

@@ -1,5 +1,5 @@
 import type { UpdateWebhookEndpointInput, UpdateWebhookEndpointOutput } from '../../generated/handlers.ts';
-import { updateEndpoint, type EndpointRow } from './webhooks-data.ts';
+import { updateEndpoint, type EndpointRow } from './webhook-endpoints-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { requireAdmin, type Actor } from '../actor.ts';

@@ -1,5 +1,6 @@
 // Webhook endpoints and deliveries as the contract shows them (the secret never, after creation).
-import type { DeliveryRow, EndpointRow } from './webhooks-data.ts';
+import type { DeliveryRow } from './webhook-deliveries-data.ts';
+import type { EndpointRow } from './webhook-endpoints-data.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BatchEncoding, LeadBatch } from '../../../src/handlers/leads/lead-batch.ts';
 import { writeLeadCounts, writeLeads } from '../../../src/handlers/leads/lead-batch-data.ts';
 import { type LeadFields } from '../../../src/handlers/leads/leads-data.ts';
-import { runImport, type ImportItem } from '../../../src/handlers/leads/import-engine.ts';
+import { runImport } from '../../../src/handlers/leads/import-engine.ts';
+import type { ImportItem } from '../../../src/handlers/leads/import-items.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { blankLead, newImport } from './lead-fixtures.ts';
 

@@ -2,7 +2,8 @@
 // becomes leads with per-row errors, counts that add up to the rows read, duplicates counted once,
 // and a resumed run that skips what a crashed one committed, so every row is written exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvItems, ImportSuperseded, runImport } from '../../../src/handlers/leads/import-engine.ts';
+import { ImportSuperseded, runImport } from '../../../src/handlers/leads/import-engine.ts';
+import { csvItems } from '../../../src/handlers/leads/import-items.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { newImport } from './lead-fixtures.ts';
 

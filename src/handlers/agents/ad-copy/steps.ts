@@ -2,7 +2,8 @@
 // when one is configured and its creatives pass, else the grounded templates; checked against Meta's limits
 // and the knowledge's links), and put them on the draft, or (a goal alone) into the run's output
 // as `creatives` (ready for create_ad_campaign) with `sources`, the knowledge each one drew on.
-import { readySourceIds, relevantChunks } from '../../knowledge/knowledge-data.ts';
+import { readySourceIds } from '../../knowledge/knowledge-data.ts';
+import { relevantChunks } from '../../knowledge/knowledge-chunks-data.ts';
 import { ApiError } from '../../../errors.ts';
 import { requireCampaign } from '../../ads/campaign-records.ts';
 import { updateAdCampaign } from '../../ads/update-ad-campaign.ts';

@@ -2,7 +2,8 @@
 // writer when one is configured and its post passes the checks, else the grounded templates, saying which
 // on the run), check it, and save it as a draft (with the chunks it drew on) in the same
 // transaction as the run's checkpoint, so a retried step never creates a second post.
-import { readySourceIds, relevantChunks } from '../../knowledge/knowledge-data.ts';
+import { readySourceIds } from '../../knowledge/knowledge-data.ts';
+import { relevantChunks } from '../../knowledge/knowledge-chunks-data.ts';
 import { ApiError } from '../../../errors.ts';
 import { insertPostRecorded } from '../../blogs/post-records.ts';
 import type { AgentStep } from '../agent-definition.ts';

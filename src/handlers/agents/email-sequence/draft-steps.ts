@@ -1,7 +1,8 @@
 // The middle of the run: find the knowledge relevant to the goal and audience, write the draft (the model
 // writer when one is configured, else, or when it fails or its draft does not pass the checks, the
 // grounded templates, saying so on the run), and check it.
-import { readySourceIds, relevantChunks } from '../../knowledge/knowledge-data.ts';
+import { readySourceIds } from '../../knowledge/knowledge-data.ts';
+import { relevantChunks } from '../../knowledge/knowledge-chunks-data.ts';
 import { ApiError } from '../../../errors.ts';
 import type { AgentStep, StepContext } from '../agent-definition.ts';
 import { attemptModel, type ModelAttempt } from '../model-attempt.ts';

@@ -8,7 +8,8 @@ import { ApiError } from '../../../errors.ts';
 import type { ConnectorRow } from '../connectors-data.ts';
 import type { Mailbox, SendOutcome } from '../providers/mailbox.ts';
 import { accessTokenFor } from '../tokens.ts';
-import { ProviderError, sendRawMessage } from './google-client.ts';
+import { ProviderError } from './google-client.ts';
+import { sendRawMessage } from './gmail-send.ts';
 
 /** No access token could be had: the provider was not asked. */
 type NoToken =

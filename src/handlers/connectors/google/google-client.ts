@@ -1,55 +1,10 @@
-// Google's OAuth 2.0 endpoints and the Gmail send API, as the connector uses them. The same code runs
-// in live mode (Google) and sandbox mode (the service's own provider, src/sandbox/): only the
-// endpoints and the client differ (see gmailEndpoints). Provider endpoints are configuration, not user
-// input, so these calls use the plain fetch with a time limit rather than the SSRF-guarded client.
-import { hkdfSync } from 'node:crypto';
-import type { GoogleConfig } from '../../../provider-config.ts';
+// Google's OAuth 2.0 calls as the connector makes them, and how every Google call is made and fails
+// (ProviderError). The same code runs in live mode (Google) and sandbox mode (the service's own provider,
+// src/sandbox/): only the endpoints and the client differ (google-endpoints.ts). Provider endpoints are
+// configuration, not user input, so these calls use the plain fetch with a time limit rather than the
+// SSRF-guarded client. The Gmail send is in gmail-send.ts.
 import type { GmailEndpoints } from '../../../outbound/provider-endpoints.ts';
-
-export const GMAIL_SEND_SCOPE = 'https://www.googleapis.com/auth/gmail.send';
-/** Least scope: sending, plus the account's address. */
-export const GMAIL_SCOPES = ['openid', 'email', GMAIL_SEND_SCOPE];
-/** What a consent must have granted for the connector to be of use. */
-export const GMAIL_REQUIRED_SCOPES = [GMAIL_SEND_SCOPE, 'email'];
-
-export const SANDBOX_PREFIX = '/sandbox/google';
-export const SANDBOX_CLIENT_ID = 'service-mcp-sandbox.apps.sandbox';
-
-/** The sandbox client's secret, derived from the server secret (so it is stable and never stored). */
-export function sandboxClientSecret(serverSecret: Uint8Array): string {
-  return Buffer.from(
-    hkdfSync('sha256', serverSecret, new Uint8Array(0), 'service-mcp sandbox oauth client v1', 24),
-  ).toString('base64url');
-}
-
-export function gmailEndpoints(
-  google: GoogleConfig,
-  sandbox: { publicBaseUrl: string; internalUrl: string; clientSecret: string },
-): GmailEndpoints {
-  if (google.clientId && google.clientSecret) {
-    return { mode: 'live', clientId: google.clientId, clientSecret: google.clientSecret, ...pick(google) };
-  }
-  const browser = `${sandbox.publicBaseUrl.replace(/\/$/, '')}${SANDBOX_PREFIX}`;
-  const server = `${sandbox.internalUrl}${SANDBOX_PREFIX}`;
-  return {
-    mode: 'sandbox',
-    clientId: SANDBOX_CLIENT_ID,
-    clientSecret: sandbox.clientSecret,
-    authorizationUrl: `${browser}/o/oauth2/v2/auth`,
-    tokenUrl: `${server}/token`,
-    revocationUrl: `${server}/revoke`,
-    userinfoUrl: `${server}/v1/userinfo`,
-    gmailApiBase: server,
-  };
-}
-
-const pick = (g: GoogleConfig) => ({
-  authorizationUrl: g.authorizationUrl,
-  tokenUrl: g.tokenUrl,
-  revocationUrl: g.revocationUrl,
-  userinfoUrl: g.userinfoUrl,
-  gmailApiBase: g.gmailApiBase,
-});
+import { GMAIL_SCOPES } from './google-endpoints.ts';
 
 /** Why a provider call failed: `invalid_grant` (the refresh token is dead: reconnect), `unauthorized`, or the provider misbehaving. */
 export class ProviderError extends Error {
@@ -84,7 +39,7 @@ export interface TokenSet {
 
 const TIMEOUT_MS = 15_000;
 
-async function call(url: string, init: RequestInit, what: string): Promise<Response> {
+export async function call(url: string, init: RequestInit, what: string): Promise<Response> {
   try {
     return await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
@@ -98,9 +53,10 @@ async function call(url: string, init: RequestInit, what: string): Promise<Respo
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
-async function json(response: Response, what: string): Promise<Record<string, unknown>> {
+export async function json(response: Response, what: string): Promise<Record<string, unknown>> {
   let body: unknown;
   try {
     body = await response.json();
@@ -253,59 +209,4 @@ export async function fetchUserinfo(
   if (typeof body.email !== 'string' || !body.email)
     throw new ProviderError('bad_response', `${what}: no email in the answer`);
   return { email: body.email, sub: typeof body.sub === 'string' ? body.sub : undefined };
-}
-
-/** Gmail API users.messages.send with a base64url RFC 5322 message; returns Gmail's message id. */
-export async function sendRawMessage(
-  endpoints: GmailEndpoints,
-  accessToken: string,
-  raw: string,
-): Promise<{ id: string; threadId?: string }> {
-  const what = 'Gmail send';
-  const response = await call(
-    `${endpoints.gmailApiBase}/gmail/v1/users/me/messages/send`,
-    {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${accessToken}`,
-        'content-type': 'application/json',
-        accept: 'application/json',
-      },
-      body: JSON.stringify({ raw }),
-    },
-    what,
-  );
-  if (!response.ok) {
-    const detail = await sendErrorDetail(response);
-    if (response.status === 401)
-      throw new ProviderError('unauthorized', `${what}: the access token was refused`, 401, detail);
-    if (response.status === 403)
-      throw new ProviderError(
-        'forbidden',
-        `${what}: the account does not allow sending with this grant${detail.providerMessage ? ` (${detail.providerMessage})` : ''}`,
-        403,
-        detail,
-      );
-    const kind = response.status >= 500 || response.status === 429 ? 'unavailable' : 'invalid_request';
-    throw new ProviderError(
-      kind,
-      `${what}: the provider answered ${response.status}${detail.providerMessage ? ` (${detail.providerMessage})` : ''}`,
-      response.status,
-      detail,
-    );
-  }
-  const body = await json(response, what);
-  if (typeof body.id !== 'string') throw new ProviderError('bad_response', `${what}: no message id in the answer`);
-  return { id: body.id, threadId: typeof body.threadId === 'string' ? body.threadId : undefined };
-}
-
-/** Google's error message (`{error: {message}}`) and Retry-After, from a refused send. */
-async function sendErrorDetail(response: Response): Promise<{ providerMessage?: string; retryAfterSeconds?: number }> {
-  const body: unknown = await response.json().catch(() => ({}));
-  const error: Record<string, unknown> = isObject(body) && isObject(body.error) ? body.error : {};
-  const retryAfter = Number(response.headers.get('retry-after'));
-  return {
-    providerMessage: typeof error.message === 'string' ? error.message.slice(0, 300) : undefined,
-    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
-  };
 }

@@ -1,15 +1,8 @@
 // The gmail provider: Google's OAuth with offline access (a refresh token), the gmail.send scope, and
 // the account's address from userinfo; the connected account is a mailbox (../google/gmail-mailbox.ts).
 import { ApiError } from '../../../errors.ts';
-import {
-  authorizationUrl,
-  exchangeCode,
-  fetchUserinfo,
-  GMAIL_REQUIRED_SCOPES,
-  GMAIL_SCOPES,
-  ProviderError,
-  revokeToken,
-} from '../google/google-client.ts';
+import { authorizationUrl, exchangeCode, fetchUserinfo, ProviderError, revokeToken } from '../google/google-client.ts';
+import { GMAIL_REQUIRED_SCOPES, GMAIL_SCOPES } from '../google/google-endpoints.ts';
 import { gmailMailbox } from '../google/gmail-mailbox.ts';
 import type { ConnectorProvider, Grant } from './provider.ts';
 

@@ -1,0 +1,49 @@
+// Where the connector finds Google: the scopes it asks for, and the live or sandbox endpoints and client.
+import { hkdfSync } from 'node:crypto';
+import type { GoogleConfig } from '../../../provider-config.ts';
+import type { GmailEndpoints } from '../../../outbound/provider-endpoints.ts';
+
+export const GMAIL_SEND_SCOPE = 'https://www.googleapis.com/auth/gmail.send';
+/** Least scope: sending, plus the account's address. */
+export const GMAIL_SCOPES = ['openid', 'email', GMAIL_SEND_SCOPE];
+/** What a consent must have granted for the connector to be of use. */
+export const GMAIL_REQUIRED_SCOPES = [GMAIL_SEND_SCOPE, 'email'];
+
+export const SANDBOX_PREFIX = '/sandbox/google';
+export const SANDBOX_CLIENT_ID = 'service-mcp-sandbox.apps.sandbox';
+
+/** The sandbox client's secret, derived from the server secret (so it is stable and never stored). */
+export function sandboxClientSecret(serverSecret: Uint8Array): string {
+  return Buffer.from(
+    hkdfSync('sha256', serverSecret, new Uint8Array(0), 'service-mcp sandbox oauth client v1', 24),
+  ).toString('base64url');
+}
+
+export function gmailEndpoints(
+  google: GoogleConfig,
+  sandbox: { publicBaseUrl: string; internalUrl: string; clientSecret: string },
+): GmailEndpoints {
+  if (google.clientId && google.clientSecret) {
+    return { mode: 'live', clientId: google.clientId, clientSecret: google.clientSecret, ...pick(google) };
+  }
+  const browser = `${sandbox.publicBaseUrl.replace(/\/$/, '')}${SANDBOX_PREFIX}`;
+  const server = `${sandbox.internalUrl}${SANDBOX_PREFIX}`;
+  return {
+    mode: 'sandbox',
+    clientId: SANDBOX_CLIENT_ID,
+    clientSecret: sandbox.clientSecret,
+    authorizationUrl: `${browser}/o/oauth2/v2/auth`,
+    tokenUrl: `${server}/token`,
+    revocationUrl: `${server}/revoke`,
+    userinfoUrl: `${server}/v1/userinfo`,
+    gmailApiBase: server,
+  };
+}
+
+const pick = (g: GoogleConfig) => ({
+  authorizationUrl: g.authorizationUrl,
+  tokenUrl: g.tokenUrl,
+  revocationUrl: g.revocationUrl,
+  userinfoUrl: g.userinfoUrl,
+  gmailApiBase: g.gmailApiBase,
+});

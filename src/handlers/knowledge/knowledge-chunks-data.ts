@@ -1,0 +1,85 @@
+// Reading knowledge_chunks: a source's current generation in order, full-text search and relevance.
+// Writing them is part of a fetch (knowledge-data.ts). Tenant rows: the workspace id follows the queryable.
+import { query, type Queryable } from '../../db/queryable.ts';
+
+export interface ChunkRow {
+  id: string;
+  source_id: string;
+  page_url: string;
+  page_title: string | null;
+  heading_path: string[];
+  position: number;
+  text: string;
+}
+
+/** The current generation's chunks of a source in reading order, after `after` (position, id). */
+export function listChunks(
+  q: Queryable,
+  workspaceId: string,
+  sourceId: string,
+  page: { limit: number; after?: { position: number; id: string } },
+): Promise<ChunkRow[]> {
+  const sql = query(q);
+  const { after } = page;
+  return sql<ChunkRow[]>`
+    select c.id, c.source_id, c.page_url, nullif(c.page_title, '') as page_title, c.heading_path, c.position, c.text
+    from knowledge_chunks c join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
+    where c.workspace_id = ${workspaceId} and c.source_id = ${sourceId}
+      ${after ? sql`and (c.position, c.id) > (${after.position}, ${after.id})` : sql``}
+    order by c.position, c.id
+    limit ${page.limit}`;
+}
+
+export interface SearchHit extends Omit<ChunkRow, 'position' | 'text'> {
+  snippet: string;
+  rank: number;
+}
+
+/**
+ * Full-text search over the workspace's current chunks: `websearch_to_tsquery` (quotes, -word, or),
+ * ranked by `ts_rank_cd` over the weighted vector, the best `limit` then highlighted with `ts_headline`.
+ */
+export function searchChunks(
+  q: Queryable,
+  workspaceId: string,
+  request: { query: string; sourceIds: string[]; limit: number },
+): Promise<SearchHit[]> {
+  const sql = query(q);
+  return sql<SearchHit[]>`
+    with q as (select websearch_to_tsquery('english', ${request.query}) as tsq),
+    best as (
+      select c.id, ts_rank_cd(c.search, q.tsq) as rank
+      from knowledge_chunks c
+      join knowledge_sources s on s.id = c.source_id and s.generation = c.generation and s.workspace_id = c.workspace_id, q
+      where c.workspace_id = ${workspaceId} and c.search @@ q.tsq
+        ${request.sourceIds.length ? sql`and c.source_id = any(${sql.array(request.sourceIds)}::text[])` : sql``}
+      order by rank desc, c.id
+      limit ${request.limit})
+    select c.id, c.source_id, c.page_url, nullif(c.page_title, '') as page_title, c.heading_path, best.rank::float8 as rank,
+      ts_headline('english', c.text, q.tsq, 'StartSel=**, StopSel=**, MaxWords=45, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "') as snippet
+    from best join knowledge_chunks c on c.id = best.id, q
+    order by best.rank desc, c.id`;
+}
+
+/**
+ * The workspace's current chunks matching any of `terms` (OR, unlike search's AND), best first, with their
+ * whole text: what a writer grounds a draft in. Ties break by id, so the same knowledge gives the same list.
+ */
+export function relevantChunks(
+  q: Queryable,
+  workspaceId: string,
+  request: { terms: string[]; sourceIds: string[]; limit: number },
+): Promise<(ChunkRow & { rank: number })[]> {
+  const sql = query(q);
+  const words = request.terms.map((t) => t.toLowerCase().replace(/[^a-z0-9]/g, '')).filter(Boolean);
+  return sql<(ChunkRow & { rank: number })[]>`
+    with q as (select websearch_to_tsquery('english', ${words.join(' or ')}) as tsq)
+    select c.id, c.source_id, c.page_url, nullif(c.page_title, '') as page_title, c.heading_path, c.position, c.text,
+      ts_rank_cd(c.search, q.tsq)::float8 as rank
+    from knowledge_chunks c
+    join knowledge_sources s on s.id = c.source_id and s.generation = c.generation and s.workspace_id = c.workspace_id, q
+    where c.workspace_id = ${workspaceId} and c.search @@ q.tsq
+      ${request.sourceIds.length ? sql`and c.source_id = any(${sql.array(request.sourceIds)}::text[])` : sql``}
+    order by rank desc, c.id
+    limit ${request.limit}`;
+}
