@@ -4,14 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../../src/handlers/actor.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
-import { openGate, startSteps, stepsKinds } from './harness.ts';
+import { openGate, quietHeartbeatEnv, readOperation, startSteps, stepsKinds, untilStatus } from './harness.ts';
 
 let t: TestApp;
 let owner: SignupResult;
 let ownerActor: Actor;
 
-// Heartbeats only when a run starts, so a test decides when an operation falls silent.
-const env = { OPERATION_WAIT_RECHECK_MS: '600000', OPERATION_HEARTBEAT_MS: '3600000' };
+const env = quietHeartbeatEnv;
 
 beforeAll(async () => {
   t = await createTestApp({ jobs: 'work', env, extraJobKinds: stepsKinds });
@@ -20,31 +19,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-interface OperationJson {
-  id: string;
-  type: string;
-  status: string;
-  progress: { done: number; total: number | null };
-  resource: { type: string; id: string } | null;
-  error: { code: string; status: number; detail: string } | null;
-  cancel_requested_at: string | null;
-}
-
-async function getOperation(id: string, query = '', token = owner.token): Promise<OperationJson> {
-  const res = await t.request(`/api/v1/operations/${id}${query}`, { token });
-  expect(res.status).toBe(200);
-  return (await res.json()) as OperationJson;
-}
-
-/** Waits (long-poll) until the operation reaches `status`. */
-async function until(id: string, status: string): Promise<OperationJson> {
-  for (;;) {
-    const op = await getOperation(id, '?wait_seconds=20');
-    if (op.status === status) return op;
-    if (['succeeded', 'failed', 'cancelled'].includes(op.status))
-      throw new Error(`ended ${op.status}, wanted ${status}`);
-  }
-}
+const getOperation = (id: string, query = '', token = owner.token) => readOperation(t, token, id, query);
+const until = (id: string, status: string) => untilStatus(t, owner.token, id, status);
 
 describe('get_operation', () => {
   it('answers a waiting get_operation at each change and ends succeeded with full progress and its resource', async () => {

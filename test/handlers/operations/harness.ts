@@ -1,6 +1,7 @@
 // An operation kind for tests of the long-work mechanism: it runs `steps` steps, each waiting for
 // the test to open its gate, checking for cancellation and recording progress; a step may be told
 // to fail. Gates live in this process, so a test drives the job step by step.
+import { expect } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../../src/errors.ts';
 import {
@@ -69,4 +70,34 @@ export async function startSteps(t: TestApp, actor: Actor, input: StepsInput): P
   );
   afterCommit();
   return row.id;
+}
+
+// Heartbeats only when a run starts, so a test decides when an operation falls silent.
+export const quietHeartbeatEnv = { OPERATION_WAIT_RECHECK_MS: '600000', OPERATION_HEARTBEAT_MS: '3600000' };
+
+export interface OperationJson {
+  id: string;
+  type: string;
+  status: string;
+  progress: { done: number; total: number | null };
+  resource: { type: string; id: string } | null;
+  error: { code: string; status: number; detail: string } | null;
+  cancel_requested_at: string | null;
+}
+
+/** get_operation through the app, expecting 200. */
+export async function readOperation(t: TestApp, token: string, id: string, query = ''): Promise<OperationJson> {
+  const res = await t.request(`/api/v1/operations/${id}${query}`, { token });
+  expect(res.status).toBe(200);
+  return (await res.json()) as OperationJson;
+}
+
+/** Waits (long-poll) until the operation reaches `status`. */
+export async function untilStatus(t: TestApp, token: string, id: string, status: string): Promise<OperationJson> {
+  for (;;) {
+    const op = await readOperation(t, token, id, '?wait_seconds=20');
+    if (op.status === status) return op;
+    if (['succeeded', 'failed', 'cancelled'].includes(op.status))
+      throw new Error(`ended ${op.status}, wanted ${status}`);
+  }
 }
