@@ -448,6 +448,41 @@ export type ListSandboxMessagesOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type SyncConnectorMailboxInput = {
+  path: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['parameters']['path'];
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['parameters']['query']>, "wait_seconds">;
+};
+
+export type SyncConnectorMailboxOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type SimulateSandboxInboundInput = {
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type SimulateSandboxInboundOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 export type OauthCallbackInput = {
   query: NonNullable<NonNullable<paths["/oauth/callback"]["get"]>['parameters']['query']>;
 };
@@ -1057,6 +1092,101 @@ export type ListSentMessagesOutput =
   | { status: 429; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListRepliesInput = {
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']['query']>, "wait_seconds" | "limit">;
+};
+
+export type ListRepliesOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/replies"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/replies"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/replies"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/replies"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/replies"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/replies"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/replies"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetConversationInput = {
+  path: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['parameters']['path'];
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['parameters']['query']>, "wait_seconds">;
+};
+
+export type GetConversationOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ReplyToConversationInput = {
+  path: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type ReplyToConversationOutput = 
+  | { status: 201; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][201]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ListConversationRepliesInput = {
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/conversation-replies"]["get"]>['parameters']['query']>, "limit">;
+};
+
+export type ListConversationRepliesOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/conversation-replies"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/conversation-replies"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/conversation-replies"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/conversation-replies"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/conversation-replies"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/conversation-replies"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/conversation-replies"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type ApproveConversationReplyInput = {
+  path: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['parameters']['path'];
+};
+
+export type ApproveConversationReplyOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 502; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type RejectConversationReplyInput = {
+  path: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type RejectConversationReplyOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
 export type UnsubscribePageInput = {
   path: NonNullable<paths["/unsubscribe/{token}"]["get"]>['parameters']['path'];
@@ -1686,6 +1816,8 @@ export interface Handlers<Ctx> {
   revoke_connector(input: RevokeConnectorInput, ctx: Ctx): Promise<RevokeConnectorOutput>;
   send_test_email(input: SendTestEmailInput, ctx: Ctx): Promise<SendTestEmailOutput>;
   list_sandbox_messages(input: ListSandboxMessagesInput, ctx: Ctx): Promise<ListSandboxMessagesOutput>;
+  sync_connector_mailbox(input: SyncConnectorMailboxInput, ctx: Ctx): Promise<SyncConnectorMailboxOutput>;
+  simulate_sandbox_inbound(input: SimulateSandboxInboundInput, ctx: Ctx): Promise<SimulateSandboxInboundOutput>;
   oauth_callback(input: OauthCallbackInput, ctx: Ctx): Promise<OauthCallbackOutput>;
   list_knowledge_sources(input: ListKnowledgeSourcesInput, ctx: Ctx): Promise<ListKnowledgeSourcesOutput>;
   ingest_url_into_knowledge(input: IngestUrlIntoKnowledgeInput, ctx: Ctx): Promise<IngestUrlIntoKnowledgeOutput>;
@@ -1726,6 +1858,12 @@ export interface Handlers<Ctx> {
   resume_email_sequence(input: ResumeEmailSequenceInput, ctx: Ctx): Promise<ResumeEmailSequenceOutput>;
   archive_email_sequence(input: ArchiveEmailSequenceInput, ctx: Ctx): Promise<ArchiveEmailSequenceOutput>;
   list_sent_messages(input: ListSentMessagesInput, ctx: Ctx): Promise<ListSentMessagesOutput>;
+  list_replies(input: ListRepliesInput, ctx: Ctx): Promise<ListRepliesOutput>;
+  get_conversation(input: GetConversationInput, ctx: Ctx): Promise<GetConversationOutput>;
+  reply_to_conversation(input: ReplyToConversationInput, ctx: Ctx): Promise<ReplyToConversationOutput>;
+  list_conversation_replies(input: ListConversationRepliesInput, ctx: Ctx): Promise<ListConversationRepliesOutput>;
+  approve_conversation_reply(input: ApproveConversationReplyInput, ctx: Ctx): Promise<ApproveConversationReplyOutput>;
+  reject_conversation_reply(input: RejectConversationReplyInput, ctx: Ctx): Promise<RejectConversationReplyOutput>;
   unsubscribe_page(input: UnsubscribePageInput, ctx: Ctx): Promise<UnsubscribePageOutput>;
   unsubscribe_one_click(input: UnsubscribeOneClickInput, ctx: Ctx): Promise<UnsubscribeOneClickOutput>;
   list_agents_in_store(input: ListAgentsInStoreInput, ctx: Ctx): Promise<ListAgentsInStoreOutput>;

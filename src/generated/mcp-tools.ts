@@ -1883,7 +1883,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minimum": 0,
           "maximum": 50,
           "default": 0,
-          "description": "Seconds to wait for a change (0 answers at once)."
+          "description": "Seconds to wait for a change."
         }
       },
       "required": [
@@ -3241,7 +3241,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "start_connector_oauth",
     "title": "Start connecting an account",
-    "description": "Connect Gmail before any sending (provider: gmail), or a Meta ad account before ad campaigns (meta_ads). Show authorization_url to the human (valid 10 min), then get_connector with wait_seconds 50. reconnect_connector_id gives a failed or expired one a fresh link.",
+    "description": "Connect Gmail before sending (gmail; capabilities read_replies/read_reply_text are restricted Google scopes), or Meta ads (meta_ads). Show authorization_url to the human (10 min), then get_connector with wait_seconds 50. reconnect_connector_id: a new link or capabilities.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -3261,7 +3261,21 @@ export const toolDescriptors: ToolDescriptor[] = [
         "reconnect_connector_id": {
           "type": "string",
           "pattern": "^conn_[0-9a-z]{26}$",
-          "description": "A connector that is not connected (expired, failed, revoked, pending), to get a fresh link for it."
+          "description": "A fresh link for it, or more capabilities for a connected Gmail one."
+        },
+        "capabilities": {
+          "type": "array",
+          "uniqueItems": true,
+          "maxItems": 3,
+          "description": "Gmail, default [send]. The read ones ask restricted scopes.",
+          "items": {
+            "type": "string",
+            "enum": [
+              "send",
+              "read_replies",
+              "read_reply_text"
+            ]
+          }
         }
       },
       "required": [
@@ -3292,6 +3306,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "reconnect_connector_id",
           "in": "body",
           "key": "reconnect_connector_id"
+        },
+        {
+          "name": "capabilities",
+          "in": "body",
+          "key": "capabilities"
         }
       ],
       "contentType": "application/json"
@@ -3306,6 +3325,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         "account_email",
         "scopes_requested",
         "scopes_granted",
+        "capabilities",
+        "mailbox_sync",
         "authorization_url",
         "authorization_expires_at",
         "failure_reason",
@@ -3359,6 +3380,27 @@ export const toolDescriptors: ToolDescriptor[] = [
           "items": {
             "type": "string"
           }
+        },
+        "capabilities": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "send",
+              "read_replies",
+              "read_reply_text"
+            ]
+          }
+        },
+        "mailbox_sync": {
+          "anyOf": [
+            {
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ]
         },
         "authorization_url": {
           "anyOf": [
@@ -3491,6 +3533,8 @@ export const toolDescriptors: ToolDescriptor[] = [
               "account_email",
               "scopes_requested",
               "scopes_granted",
+              "capabilities",
+              "mailbox_sync",
               "authorization_url",
               "authorization_expires_at",
               "failure_reason",
@@ -3544,6 +3588,27 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "items": {
                   "type": "string"
                 }
+              },
+              "capabilities": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "enum": [
+                    "send",
+                    "read_replies",
+                    "read_reply_text"
+                  ]
+                }
+              },
+              "mailbox_sync": {
+                "anyOf": [
+                  {
+                    "type": "object"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               },
               "authorization_url": {
                 "anyOf": [
@@ -3629,7 +3694,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minimum": 0,
           "maximum": 50,
           "default": 0,
-          "description": "Seconds to wait for a status change (0 answers at once)."
+          "description": "Seconds to wait for a status change."
         }
       },
       "required": [
@@ -3668,6 +3733,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         "account_email",
         "scopes_requested",
         "scopes_granted",
+        "capabilities",
+        "mailbox_sync",
         "authorization_url",
         "authorization_expires_at",
         "failure_reason",
@@ -3721,6 +3788,27 @@ export const toolDescriptors: ToolDescriptor[] = [
           "items": {
             "type": "string"
           }
+        },
+        "capabilities": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "send",
+              "read_replies",
+              "read_reply_text"
+            ]
+          }
+        },
+        "mailbox_sync": {
+          "anyOf": [
+            {
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ]
         },
         "authorization_url": {
           "anyOf": [
@@ -3827,6 +3915,8 @@ export const toolDescriptors: ToolDescriptor[] = [
         "account_email",
         "scopes_requested",
         "scopes_granted",
+        "capabilities",
+        "mailbox_sync",
         "authorization_url",
         "authorization_expires_at",
         "failure_reason",
@@ -3880,6 +3970,27 @@ export const toolDescriptors: ToolDescriptor[] = [
           "items": {
             "type": "string"
           }
+        },
+        "capabilities": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "send",
+              "read_replies",
+              "read_reply_text"
+            ]
+          }
+        },
+        "mailbox_sync": {
+          "anyOf": [
+            {
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ]
         },
         "authorization_url": {
           "anyOf": [
@@ -4110,6 +4221,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             "required": [
               "id",
               "mode",
+              "direction",
               "account_email",
               "from",
               "to",
@@ -4129,6 +4241,13 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string",
                 "enum": [
                   "sandbox"
+                ]
+              },
+              "direction": {
+                "type": "string",
+                "enum": [
+                  "sent",
+                  "inbound"
                 ]
               },
               "account_email": {
@@ -4226,6 +4345,310 @@ export const toolDescriptors: ToolDescriptor[] = [
         "next_cursor",
         "data"
       ]
+    },
+    "toolset": "connectors"
+  },
+  {
+    "name": "sync_connector_mailbox",
+    "title": "Sync a mailbox now",
+    "description": "Read a mailbox for replies now, not at the next minute. Then list_replies.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connector_id": {
+          "type": "string",
+          "pattern": "^conn_[0-9a-z]{26}$"
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 50,
+          "default": 0,
+          "description": "Seconds to wait for the sync to finish."
+        }
+      },
+      "required": [
+        "connector_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "sync_connector_mailbox",
+      "method": "POST",
+      "path": "/api/v1/connectors/{connector_id}/sync",
+      "body": "none",
+      "args": [
+        {
+          "name": "connector_id",
+          "in": "path",
+          "key": "connector_id"
+        },
+        {
+          "name": "wait_seconds",
+          "in": "query",
+          "key": "wait_seconds"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "connector_id",
+        "status",
+        "history_id",
+        "last_synced_at",
+        "last_full_sync_at",
+        "last_error"
+      ],
+      "properties": {
+        "connector_id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "idle"
+          ]
+        },
+        "history_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_synced_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_full_sync_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "last_error": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "connectors"
+  },
+  {
+    "name": "simulate_sandbox_inbound",
+    "title": "Make a sandbox lead answer",
+    "description": "Sandbox test helper: a lead replies, auto-replies or bounces to a sent message. Then sync_connector_mailbox.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "message_id": {
+          "type": "string",
+          "pattern": "^(msg|smsg)_[0-9a-z]{26}$",
+          "description": "From list_sent_messages or list_sandbox_messages."
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "reply",
+            "auto_reply",
+            "bounce"
+          ]
+        },
+        "text": {
+          "type": "string",
+          "maxLength": 20000
+        }
+      },
+      "required": [
+        "message_id",
+        "kind"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "simulate_sandbox_inbound",
+      "method": "POST",
+      "path": "/api/v1/sandbox/inbound",
+      "body": "merged",
+      "args": [
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "message_id",
+          "in": "body",
+          "key": "message_id"
+        },
+        {
+          "name": "kind",
+          "in": "body",
+          "key": "kind"
+        },
+        {
+          "name": "text",
+          "in": "body",
+          "key": "text"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "mode",
+        "direction",
+        "account_email",
+        "from",
+        "to",
+        "subject",
+        "message_id",
+        "text",
+        "html",
+        "list_unsubscribe",
+        "list_unsubscribe_post",
+        "created_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "mode": {
+          "type": "string",
+          "enum": [
+            "sandbox"
+          ]
+        },
+        "direction": {
+          "type": "string",
+          "enum": [
+            "sent",
+            "inbound"
+          ]
+        },
+        "account_email": {
+          "type": "string"
+        },
+        "from": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "to": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "subject": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "message_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "text": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "html": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "list_unsubscribe": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "list_unsubscribe_post": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string"
+        }
+      }
     },
     "toolset": "connectors"
   },
@@ -7776,7 +8199,11 @@ export const toolDescriptors: ToolDescriptor[] = [
               "name",
               "status",
               "revision",
-              "steps"
+              "steps",
+              "stop_on_reply",
+              "stop_on_auto_reply",
+              "auto_reply_pause_days",
+              "stop_for_company"
             ],
             "properties": {
               "id": {
@@ -7816,6 +8243,18 @@ export const toolDescriptors: ToolDescriptor[] = [
               "daily_limit": {
                 "type": "integer"
               },
+              "stop_on_reply": {
+                "type": "boolean"
+              },
+              "stop_on_auto_reply": {
+                "type": "boolean"
+              },
+              "auto_reply_pause_days": {
+                "type": "integer"
+              },
+              "stop_for_company": {
+                "type": "boolean"
+              },
               "steps": {
                 "type": "array",
                 "items": {
@@ -7824,7 +8263,8 @@ export const toolDescriptors: ToolDescriptor[] = [
                     "position",
                     "wait_days",
                     "subject",
-                    "body"
+                    "body",
+                    "in_thread"
                   ],
                   "properties": {
                     "position": {
@@ -7834,10 +8274,20 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "integer"
                     },
                     "subject": {
-                      "type": "string"
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
                     },
                     "body": {
                       "type": "string"
+                    },
+                    "in_thread": {
+                      "type": "boolean"
                     },
                     "sources": {
                       "type": "array",
@@ -8004,6 +8454,25 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maximum": 2000,
           "default": 50
         },
+        "stop_on_reply": {
+          "type": "boolean",
+          "default": true
+        },
+        "stop_on_auto_reply": {
+          "type": "boolean",
+          "default": false,
+          "description": "Else it waits auto_reply_pause_days."
+        },
+        "auto_reply_pause_days": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 30,
+          "default": 3
+        },
+        "stop_for_company": {
+          "type": "boolean",
+          "default": false
+        },
         "steps": {
           "type": "array",
           "minItems": 1,
@@ -8011,7 +8480,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "items": {
             "type": "object",
             "required": [
-              "subject",
               "body"
             ],
             "additionalProperties": false,
@@ -8024,7 +8492,12 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "subject": {
                 "type": "string",
-                "maxLength": 200
+                "maxLength": 200,
+                "description": "Optional when in_thread: \"Re: <first subject>\"."
+              },
+              "in_thread": {
+                "type": "boolean",
+                "description": "Default true after step 1."
               },
               "body": {
                 "type": "string",
@@ -8073,6 +8546,26 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "daily_limit",
           "in": "body",
           "key": "daily_limit"
+        },
+        {
+          "name": "stop_on_reply",
+          "in": "body",
+          "key": "stop_on_reply"
+        },
+        {
+          "name": "stop_on_auto_reply",
+          "in": "body",
+          "key": "stop_on_auto_reply"
+        },
+        {
+          "name": "auto_reply_pause_days",
+          "in": "body",
+          "key": "auto_reply_pause_days"
+        },
+        {
+          "name": "stop_for_company",
+          "in": "body",
+          "key": "stop_for_company"
         },
         {
           "name": "steps",
@@ -8139,7 +8632,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minimum": 0,
           "maximum": 50,
           "default": 0,
-          "description": "Seconds to wait for a status change (0 answers at once)."
+          "description": "Seconds to wait for a status change."
         }
       },
       "required": [
@@ -8175,7 +8668,11 @@ export const toolDescriptors: ToolDescriptor[] = [
         "name",
         "status",
         "revision",
-        "steps"
+        "steps",
+        "stop_on_reply",
+        "stop_on_auto_reply",
+        "auto_reply_pause_days",
+        "stop_for_company"
       ],
       "properties": {
         "id": {
@@ -8215,6 +8712,18 @@ export const toolDescriptors: ToolDescriptor[] = [
         "daily_limit": {
           "type": "integer"
         },
+        "stop_on_reply": {
+          "type": "boolean"
+        },
+        "stop_on_auto_reply": {
+          "type": "boolean"
+        },
+        "auto_reply_pause_days": {
+          "type": "integer"
+        },
+        "stop_for_company": {
+          "type": "boolean"
+        },
         "steps": {
           "type": "array",
           "items": {
@@ -8223,7 +8732,8 @@ export const toolDescriptors: ToolDescriptor[] = [
               "position",
               "wait_days",
               "subject",
-              "body"
+              "body",
+              "in_thread"
             ],
             "properties": {
               "position": {
@@ -8233,10 +8743,20 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "subject": {
-                "type": "string"
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               },
               "body": {
                 "type": "string"
+              },
+              "in_thread": {
+                "type": "boolean"
               },
               "sources": {
                 "type": "array",
@@ -8450,6 +8970,20 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minimum": 1,
           "maximum": 2000
         },
+        "stop_on_reply": {
+          "type": "boolean"
+        },
+        "stop_on_auto_reply": {
+          "type": "boolean"
+        },
+        "auto_reply_pause_days": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 30
+        },
+        "stop_for_company": {
+          "type": "boolean"
+        },
         "steps": {
           "type": "array",
           "minItems": 1,
@@ -8457,7 +8991,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "items": {
             "type": "object",
             "required": [
-              "subject",
               "body"
             ],
             "additionalProperties": false,
@@ -8470,7 +9003,12 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "subject": {
                 "type": "string",
-                "maxLength": 200
+                "maxLength": 200,
+                "description": "Optional when in_thread: \"Re: <first subject>\"."
+              },
+              "in_thread": {
+                "type": "boolean",
+                "description": "Default true after step 1."
               },
               "body": {
                 "type": "string",
@@ -8524,6 +9062,26 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "daily_limit",
           "in": "body",
           "key": "daily_limit"
+        },
+        {
+          "name": "stop_on_reply",
+          "in": "body",
+          "key": "stop_on_reply"
+        },
+        {
+          "name": "stop_on_auto_reply",
+          "in": "body",
+          "key": "stop_on_auto_reply"
+        },
+        {
+          "name": "auto_reply_pause_days",
+          "in": "body",
+          "key": "auto_reply_pause_days"
+        },
+        {
+          "name": "stop_for_company",
+          "in": "body",
+          "key": "stop_for_company"
         },
         {
           "name": "steps",
@@ -10026,6 +10584,8 @@ export const toolDescriptors: ToolDescriptor[] = [
               "attempts",
               "provider_message_id",
               "message_id",
+              "thread_id",
+              "reply_state",
               "error_code",
               "error_message",
               "created_at"
@@ -10130,6 +10690,33 @@ export const toolDescriptors: ToolDescriptor[] = [
                   }
                 ]
               },
+              "thread_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reply_state": {
+                "enum": [
+                  "replied",
+                  "auto_replied",
+                  "bounced",
+                  "unsubscribe_request",
+                  null
+                ],
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
               "error_code": {
                 "anyOf": [
                   {
@@ -10152,6 +10739,890 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "created_at": {
                 "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "list_replies",
+    "title": "List replies",
+    "description": "What leads sent back and what it did; since + wait_seconds waits for the next.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string",
+          "pattern": "^seq_[0-9a-z]{26}$"
+        },
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$"
+        },
+        "classification": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "reply",
+              "auto_reply",
+              "bounce",
+              "unsubscribe_request"
+            ]
+          }
+        },
+        "since": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 50,
+          "default": 0,
+          "description": "Seconds to wait for one."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "The previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_replies",
+      "method": "GET",
+      "path": "/api/v1/replies",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "query",
+          "key": "sequence_id"
+        },
+        {
+          "name": "lead_id",
+          "in": "query",
+          "key": "lead_id"
+        },
+        {
+          "name": "classification",
+          "in": "query",
+          "key": "classification",
+          "explode": false
+        },
+        {
+          "name": "since",
+          "in": "query",
+          "key": "since"
+        },
+        {
+          "name": "wait_seconds",
+          "in": "query",
+          "key": "wait_seconds"
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "classification",
+              "lead_id",
+              "subject",
+              "sequence_id",
+              "message_id",
+              "bounce_type",
+              "effect",
+              "text",
+              "received_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "classification": {
+                "type": "string",
+                "enum": [
+                  "reply",
+                  "auto_reply",
+                  "bounce",
+                  "unsubscribe_request"
+                ]
+              },
+              "lead_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "subject": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "sequence_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "message_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "bounce_type": {
+                "enum": [
+                  "permanent",
+                  "transient",
+                  null
+                ],
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "effect": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "text": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "received_at": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "has_more",
+        "next_cursor",
+        "data"
+      ]
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "get_conversation",
+    "title": "Get a lead's conversation",
+    "description": "A lead's thread, ours and theirs, and what stopped each sequence; wait_seconds waits for news.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$"
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 50,
+          "default": 0,
+          "description": "Seconds to wait for something new."
+        }
+      },
+      "required": [
+        "lead_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_conversation",
+      "method": "GET",
+      "path": "/api/v1/leads/{lead_id}/conversation",
+      "body": "none",
+      "args": [
+        {
+          "name": "lead_id",
+          "in": "path",
+          "key": "lead_id"
+        },
+        {
+          "name": "wait_seconds",
+          "in": "query",
+          "key": "wait_seconds"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "lead_id",
+        "email",
+        "last_replied_at",
+        "enrollments",
+        "messages"
+      ],
+      "properties": {
+        "lead_id": {
+          "type": "string"
+        },
+        "email": {
+          "type": "string"
+        },
+        "last_replied_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "enrollments": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "sequence_id",
+              "status",
+              "stop_reason",
+              "next_due_at"
+            ],
+            "properties": {
+              "sequence_id": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "active",
+                  "completed",
+                  "stopped",
+                  "removed"
+                ]
+              },
+              "stop_reason": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "next_due_at": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "messages": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "direction",
+              "kind",
+              "id",
+              "at",
+              "subject",
+              "text",
+              "status",
+              "sequence_id",
+              "step",
+              "classification"
+            ],
+            "properties": {
+              "direction": {
+                "type": "string",
+                "enum": [
+                  "outbound",
+                  "inbound"
+                ]
+              },
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "sequence_message",
+                  "conversation_reply",
+                  "inbound"
+                ]
+              },
+              "id": {
+                "type": "string"
+              },
+              "at": {
+                "type": "string"
+              },
+              "subject": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "text": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "status": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "sequence_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "step": {
+                "anyOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "classification": {
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "reply",
+                      "auto_reply",
+                      "bounce",
+                      "unsubscribe_request"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "reply_to_conversation",
+    "title": "Reply to a lead",
+    "description": "Answer a lead in their thread. With human approval on it is a draft: give approval_url to your human, then get_conversation with wait_seconds.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$"
+        },
+        "idempotency_key": {
+          "type": "string",
+          "maxLength": 255,
+          "pattern": "^[!-~]([ -~]*[!-~])?$",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "body": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 20000
+        }
+      },
+      "required": [
+        "lead_id",
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "reply_to_conversation",
+      "method": "POST",
+      "path": "/api/v1/leads/{lead_id}/conversation/replies",
+      "body": "merged",
+      "args": [
+        {
+          "name": "lead_id",
+          "in": "path",
+          "key": "lead_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "body",
+          "in": "body",
+          "key": "body"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "lead_id",
+        "mode",
+        "to",
+        "subject",
+        "body",
+        "status",
+        "approval_url",
+        "message_id",
+        "error_code",
+        "error_message",
+        "decision_note",
+        "created_at",
+        "sent_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "lead_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "mode": {
+          "type": "string",
+          "enum": [
+            "live",
+            "sandbox"
+          ]
+        },
+        "to": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "subject": {
+          "type": "string"
+        },
+        "body": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "pending_approval",
+            "rejected",
+            "sending",
+            "sent",
+            "failed",
+            "uncertain"
+          ]
+        },
+        "approval_url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "message_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error_code": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "error_message": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "decision_note": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": "string"
+        },
+        "sent_at": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "list_conversation_replies",
+    "title": "List replies written to leads",
+    "description": "Replies written to leads, newest first.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "lead_id": {
+          "type": "string",
+          "pattern": "^lead_[0-9a-z]{26}$"
+        },
+        "status": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "pending_approval",
+              "rejected",
+              "sending",
+              "sent",
+              "failed",
+              "uncertain"
+            ]
+          },
+          "description": "Only replies in these statuses."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20,
+          "description": "Page size."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 512,
+          "description": "The previous page's `next_cursor`."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "list_conversation_replies",
+      "method": "GET",
+      "path": "/api/v1/conversation-replies",
+      "body": "none",
+      "args": [
+        {
+          "name": "lead_id",
+          "in": "query",
+          "key": "lead_id"
+        },
+        {
+          "name": "status",
+          "in": "query",
+          "key": "status",
+          "explode": false
+        },
+        {
+          "name": "limit",
+          "in": "query",
+          "key": "limit"
+        },
+        {
+          "name": "cursor",
+          "in": "query",
+          "key": "cursor"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "has_more": {
+          "type": "boolean"
+        },
+        "next_cursor": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "lead_id",
+              "mode",
+              "to",
+              "subject",
+              "body",
+              "status",
+              "approval_url",
+              "message_id",
+              "error_code",
+              "error_message",
+              "decision_note",
+              "created_at",
+              "sent_at"
+            ],
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "lead_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "mode": {
+                "type": "string",
+                "enum": [
+                  "live",
+                  "sandbox"
+                ]
+              },
+              "to": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "subject": {
+                "type": "string"
+              },
+              "body": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending_approval",
+                  "rejected",
+                  "sending",
+                  "sent",
+                  "failed",
+                  "uncertain"
+                ]
+              },
+              "approval_url": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "message_id": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error_code": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error_message": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "decision_note": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string"
+              },
+              "sent_at": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               }
             }
           }
@@ -10780,7 +12251,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minimum": 0,
           "maximum": 50,
           "default": 0,
-          "description": "Seconds to wait for a change (0 answers at once)."
+          "description": "Seconds to wait for a change."
         }
       },
       "required": [
@@ -11621,7 +13092,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minimum": 0,
           "maximum": 30,
           "default": 0,
-          "description": "Seconds to wait for a status change of a launching or pending_review campaign (0 answers at once)."
+          "description": "Seconds to wait for a status change of a launching or pending_review campaign."
         }
       },
       "required": [

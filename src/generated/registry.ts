@@ -31,6 +31,8 @@ import * as getConnector from '../handlers/connectors/get-connector.ts';
 import * as revokeConnector from '../handlers/connectors/revoke-connector.ts';
 import * as sendTestEmail from '../handlers/connectors/send-test-email.ts';
 import * as listSandboxMessages from '../handlers/connectors/list-sandbox-messages.ts';
+import * as syncConnectorMailbox from '../handlers/connectors/sync-connector-mailbox.ts';
+import * as simulateSandboxInbound from '../handlers/connectors/simulate-sandbox-inbound.ts';
 import * as oauthCallback from '../handlers/connectors/oauth-callback.ts';
 import * as listKnowledgeSources from '../handlers/knowledge/list-knowledge-sources.ts';
 import * as ingestUrlIntoKnowledge from '../handlers/knowledge/ingest-url-into-knowledge.ts';
@@ -71,6 +73,12 @@ import * as pauseEmailSequence from '../handlers/sequences/pause-email-sequence.
 import * as resumeEmailSequence from '../handlers/sequences/resume-email-sequence.ts';
 import * as archiveEmailSequence from '../handlers/sequences/archive-email-sequence.ts';
 import * as listSentMessages from '../handlers/sequences/list-sent-messages.ts';
+import * as listReplies from '../handlers/replies/list-replies.ts';
+import * as getConversation from '../handlers/replies/get-conversation.ts';
+import * as replyToConversation from '../handlers/replies/reply-to-conversation.ts';
+import * as listConversationReplies from '../handlers/replies/list-conversation-replies.ts';
+import * as approveConversationReply from '../handlers/replies/approve-conversation-reply.ts';
+import * as rejectConversationReply from '../handlers/replies/reject-conversation-reply.ts';
 import * as unsubscribePage from '../handlers/sequences/unsubscribe-page.ts';
 import * as unsubscribeOneClick from '../handlers/sequences/unsubscribe-one-click.ts';
 import * as listAgentsInStore from '../handlers/agents/list-agents-in-store.ts';
@@ -142,6 +150,8 @@ export const handlers: Handlers<HandlerContext> = {
   revoke_connector: revokeConnector.handle,
   send_test_email: sendTestEmail.handle,
   list_sandbox_messages: listSandboxMessages.handle,
+  sync_connector_mailbox: syncConnectorMailbox.handle,
+  simulate_sandbox_inbound: simulateSandboxInbound.handle,
   oauth_callback: oauthCallback.handle,
   list_knowledge_sources: listKnowledgeSources.handle,
   ingest_url_into_knowledge: ingestUrlIntoKnowledge.handle,
@@ -182,6 +192,12 @@ export const handlers: Handlers<HandlerContext> = {
   resume_email_sequence: resumeEmailSequence.handle,
   archive_email_sequence: archiveEmailSequence.handle,
   list_sent_messages: listSentMessages.handle,
+  list_replies: listReplies.handle,
+  get_conversation: getConversation.handle,
+  reply_to_conversation: replyToConversation.handle,
+  list_conversation_replies: listConversationReplies.handle,
+  approve_conversation_reply: approveConversationReply.handle,
+  reject_conversation_reply: rejectConversationReply.handle,
   unsubscribe_page: unsubscribePage.handle,
   unsubscribe_one_click: unsubscribeOneClick.handle,
   list_agents_in_store: listAgentsInStore.handle,

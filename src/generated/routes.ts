@@ -296,9 +296,12 @@ export const WebhookDeliveryListSchema: z.ZodType = z.intersection(CursorPageSch
   "data": z.array(WebhookDeliverySchema),
 }));
 
+export const ConnectorCapabilitySchema: z.ZodType = z.enum(["send","read_replies","read_reply_text"]);
+
 export const StartConnectorOAuthRequestSchema: z.ZodType = z.strictObject({
   "provider": z.enum(["gmail","meta_ads"]),
   "reconnect_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).optional(),
+  "capabilities": z.array(ConnectorCapabilitySchema).max(3).optional(),
 });
 
 export const ConnectorSchema: z.ZodType = z.looseObject({
@@ -309,6 +312,8 @@ export const ConnectorSchema: z.ZodType = z.looseObject({
   "account_email": z.string().nullable(),
   "scopes_requested": z.array(z.string()),
   "scopes_granted": z.array(z.string()),
+  "capabilities": z.array(ConnectorCapabilitySchema),
+  "mailbox_sync": z.looseObject({}).nullable(),
   "authorization_url": z.string().nullable(),
   "authorization_expires_at": z.iso.datetime({ offset: true }).nullable(),
   "failure_reason": z.string().nullable(),
@@ -338,6 +343,7 @@ export const TestEmailSentSchema: z.ZodType = z.looseObject({
 export const SandboxMessageSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "mode": z.enum(["sandbox"]),
+  "direction": z.enum(["sent","inbound"]),
   "account_email": z.string(),
   "from": z.string().nullable(),
   "to": z.string().nullable(),
@@ -353,6 +359,21 @@ export const SandboxMessageSchema: z.ZodType = z.looseObject({
 export const SandboxMessageListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
   "data": z.array(SandboxMessageSchema),
 }));
+
+export const MailboxSyncSchema: z.ZodType = z.looseObject({
+  "connector_id": z.string(),
+  "status": z.enum(["queued","running","idle"]),
+  "history_id": z.string().nullable(),
+  "last_synced_at": z.iso.datetime({ offset: true }).nullable(),
+  "last_full_sync_at": z.iso.datetime({ offset: true }).nullable(),
+  "last_error": z.string().nullable(),
+});
+
+export const SimulateSandboxInboundRequestSchema: z.ZodType = z.strictObject({
+  "message_id": z.string().regex(new RegExp("^(msg|smsg)_[0-9a-z]{26}$", 'u')),
+  "kind": z.enum(["reply","auto_reply","bounce"]),
+  "text": z.string().max(20000).optional(),
+});
 
 export const KnowledgeSourceSchema: z.ZodType = z.looseObject({
   "id": z.string(),
@@ -559,8 +580,9 @@ export const EmailSequenceStatusSchema: z.ZodType = z.enum(["draft","pending_app
 export const SequenceStepSchema: z.ZodType = z.looseObject({
   "position": z.number().int(),
   "wait_days": z.number().int(),
-  "subject": z.string(),
+  "subject": z.string().nullable(),
   "body": z.string(),
+  "in_thread": z.boolean(),
   "sources": z.array(z.looseObject({
     "chunk_id": z.string(),
     "url": z.string(),
@@ -575,6 +597,10 @@ export const EmailSequenceSchema: z.ZodType = z.looseObject({
   "sender_connector_id": z.string().nullable().optional(),
   "schedule": z.looseObject({}).optional(),
   "daily_limit": z.number().int().optional(),
+  "stop_on_reply": z.boolean(),
+  "stop_on_auto_reply": z.boolean(),
+  "auto_reply_pause_days": z.number().int(),
+  "stop_for_company": z.boolean(),
   "steps": z.array(SequenceStepSchema),
   "approval": z.looseObject({}).nullable().optional(),
   "approval_url": z.string().nullable().optional(),
@@ -598,7 +624,8 @@ export const SequenceScheduleSchema: z.ZodType = z.strictObject({
 
 export const SequenceStepInputSchema: z.ZodType = z.strictObject({
   "wait_days": z.number().int().gte(0).lte(60).optional(),
-  "subject": z.string().max(200),
+  "subject": z.string().max(200).optional(),
+  "in_thread": z.boolean().optional(),
   "body": z.string().max(20000),
 });
 
@@ -607,6 +634,10 @@ export const EmailSequenceInputSchema: z.ZodType = z.strictObject({
   "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).nullable().optional(),
   "schedule": SequenceScheduleSchema.optional(),
   "daily_limit": z.number().int().gte(1).lte(2000).optional(),
+  "stop_on_reply": z.boolean().optional(),
+  "stop_on_auto_reply": z.boolean().optional(),
+  "auto_reply_pause_days": z.number().int().gte(1).lte(30).optional(),
+  "stop_for_company": z.boolean().optional(),
   "steps": z.array(SequenceStepInputSchema).min(1).max(10),
 });
 
@@ -623,6 +654,10 @@ export const EmailSequencePatchSchema: z.ZodType = z.strictObject({
   "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).nullable().optional(),
   "schedule": SequenceScheduleSchema.optional(),
   "daily_limit": z.number().int().gte(1).lte(2000).optional(),
+  "stop_on_reply": z.boolean().optional(),
+  "stop_on_auto_reply": z.boolean().optional(),
+  "auto_reply_pause_days": z.number().int().gte(1).lte(30).optional(),
+  "stop_for_company": z.boolean().optional(),
   "steps": z.array(SequenceStepInputSchema).min(1).max(10).optional(),
 });
 
@@ -740,6 +775,8 @@ export const SentMessageSchema: z.ZodType = z.looseObject({
   "attempts": z.number().int(),
   "provider_message_id": z.string().nullable(),
   "message_id": z.string().nullable(),
+  "thread_id": z.string().nullable(),
+  "reply_state": z.enum(["replied","auto_replied","bounced","unsubscribe_request"]).nullable(),
   "error_code": z.string().nullable(),
   "error_message": z.string().nullable(),
   "created_at": z.iso.datetime({ offset: true }),
@@ -747,6 +784,78 @@ export const SentMessageSchema: z.ZodType = z.looseObject({
 
 export const SentMessageListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
   "data": z.array(SentMessageSchema),
+}));
+
+export const ReplyClassificationSchema: z.ZodType = z.enum(["reply","auto_reply","bounce","unsubscribe_request"]);
+
+export const ReplySchema: z.ZodType = z.looseObject({
+  "id": z.string(),
+  "classification": ReplyClassificationSchema,
+  "lead_id": z.string().nullable(),
+  "subject": z.string().nullable(),
+  "sequence_id": z.string().nullable(),
+  "message_id": z.string().nullable(),
+  "bounce_type": z.enum(["permanent","transient"]).nullable(),
+  "effect": z.string().nullable(),
+  "text": z.string().nullable(),
+  "received_at": z.iso.datetime({ offset: true }),
+});
+
+export const ReplyListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(ReplySchema),
+}));
+
+export const ConversationEntrySchema: z.ZodType = z.looseObject({
+  "direction": z.enum(["outbound","inbound"]),
+  "kind": z.enum(["sequence_message","conversation_reply","inbound"]),
+  "id": z.string(),
+  "at": z.iso.datetime({ offset: true }),
+  "subject": z.string().nullable(),
+  "text": z.string().nullable(),
+  "status": z.string().nullable(),
+  "sequence_id": z.string().nullable(),
+  "step": z.number().int().nullable(),
+  "classification": z.union([ReplyClassificationSchema, z.null()]),
+});
+
+export const ConversationSchema: z.ZodType = z.looseObject({
+  "lead_id": z.string(),
+  "email": z.string(),
+  "last_replied_at": z.iso.datetime({ offset: true }).nullable(),
+  "enrollments": z.array(z.looseObject({
+    "sequence_id": z.string(),
+    "status": SequenceEnrollmentStatusSchema,
+    "stop_reason": z.string().nullable(),
+    "next_due_at": z.iso.datetime({ offset: true }).nullable(),
+  })),
+  "messages": z.array(ConversationEntrySchema),
+});
+
+export const ReplyToConversationRequestSchema: z.ZodType = z.strictObject({
+  "body": z.string().min(1).max(20000),
+});
+
+export const ConversationReplyStatusSchema: z.ZodType = z.enum(["pending_approval","rejected","sending","sent","failed","uncertain"]);
+
+export const ConversationReplySchema: z.ZodType = z.looseObject({
+  "id": z.string(),
+  "lead_id": z.string().nullable(),
+  "mode": z.enum(["live","sandbox"]),
+  "to": z.string().nullable(),
+  "subject": z.string(),
+  "body": z.string(),
+  "status": ConversationReplyStatusSchema,
+  "approval_url": z.string().nullable(),
+  "message_id": z.string().nullable(),
+  "error_code": z.string().nullable(),
+  "error_message": z.string().nullable(),
+  "decision_note": z.string().nullable(),
+  "created_at": z.iso.datetime({ offset: true }),
+  "sent_at": z.iso.datetime({ offset: true }).nullable(),
+});
+
+export const ConversationReplyListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
+  "data": z.array(ConversationReplySchema),
 }));
 
 export const AgentSchema: z.ZodType = z.looseObject({
@@ -1703,6 +1812,55 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  sync_connector_mailbox: createRoute({
+    operationId: "sync_connector_mailbox",
+    method: "post",
+    path: "/api/v1/connectors/{connector_id}/sync",
+    request: {
+      params: z.object({
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')),
+      }),
+      query: z.object({
+        "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
+      }),
+    },
+    responses: {
+      200: { description: "The mailbox's sync state.", content: { "application/json": { schema: MailboxSyncSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  simulate_sandbox_inbound: createRoute({
+    operationId: "simulate_sandbox_inbound",
+    method: "post",
+    path: "/api/v1/sandbox/inbound",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: SimulateSandboxInboundRequestSchema } } },
+    },
+    responses: {
+      201: { description: "The inbound message, in the sandbox mailbox.", content: { "application/json": { schema: SandboxMessageSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
   oauth_callback: createRoute({
     operationId: "oauth_callback",
     method: "get",
@@ -2592,6 +2750,150 @@ export const routes = {
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_replies: createRoute({
+    operationId: "list_replies",
+    method: "get",
+    path: "/api/v1/replies",
+    request: {
+      query: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')).optional(),
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).optional(),
+        "classification": commaSeparatedEnum(["reply","auto_reply","bounce","unsubscribe_request"], false),
+        "since": z.iso.datetime({ offset: true }).optional(),
+        "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of replies.", content: { "application/json": { schema: ReplyListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_conversation: createRoute({
+    operationId: "get_conversation",
+    method: "get",
+    path: "/api/v1/leads/{lead_id}/conversation",
+    request: {
+      params: z.object({
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')),
+      }),
+      query: z.object({
+        "wait_seconds": z.coerce.number().int().gte(0).lte(50).default(0),
+      }),
+    },
+    responses: {
+      200: { description: "The conversation.", content: { "application/json": { schema: ConversationSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  reply_to_conversation: createRoute({
+    operationId: "reply_to_conversation",
+    method: "post",
+    path: "/api/v1/leads/{lead_id}/conversation/replies",
+    request: {
+      params: z.object({
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: ReplyToConversationRequestSchema } } },
+    },
+    responses: {
+      201: { description: "The reply, sent or waiting for approval.", content: { "application/json": { schema: ConversationReplySchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_conversation_replies: createRoute({
+    operationId: "list_conversation_replies",
+    method: "get",
+    path: "/api/v1/conversation-replies",
+    request: {
+      query: z.object({
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')).optional(),
+        "status": commaSeparatedEnum(["pending_approval","rejected","sending","sent","failed","uncertain"], false),
+        "limit": z.coerce.number().int().gte(1).lte(100).default(20),
+        "cursor": z.string().max(512).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "A page of replies written to leads.", content: { "application/json": { schema: ConversationReplyListSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  approve_conversation_reply: createRoute({
+    operationId: "approve_conversation_reply",
+    method: "post",
+    path: "/api/v1/conversation-replies/{reply_id}/approve",
+    request: {
+      params: z.object({
+        "reply_id": z.string().regex(new RegExp("^crp_[0-9a-z]{26}$", 'u')),
+      }),
+    },
+    responses: {
+      200: { description: "The reply, sent (or failed, with why).", content: { "application/json": { schema: ConversationReplySchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  reject_conversation_reply: createRoute({
+    operationId: "reject_conversation_reply",
+    method: "post",
+    path: "/api/v1/conversation-replies/{reply_id}/reject",
+    request: {
+      params: z.object({
+        "reply_id": z.string().regex(new RegExp("^crp_[0-9a-z]{26}$", 'u')),
+      }),
+      body: { required: true, content: { "application/json": { schema: RejectEmailSequenceRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The rejected reply.", content: { "application/json": { schema: ConversationReplySchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3540,6 +3842,8 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "revoke_connector", handler: "revoke_connector", method: "DELETE", path: "/api/v1/connectors/{connector_id}", scopes: ["connectors:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "send_test_email", handler: "send_test_email", method: "POST", path: "/api/v1/connectors/{connector_id}/test-email", scopes: ["connectors:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_sandbox_messages", handler: "list_sandbox_messages", method: "GET", path: "/api/v1/sandbox/messages", scopes: ["connectors:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "sync_connector_mailbox", handler: "sync_connector_mailbox", method: "POST", path: "/api/v1/connectors/{connector_id}/sync", scopes: ["connectors:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "simulate_sandbox_inbound", handler: "simulate_sandbox_inbound", method: "POST", path: "/api/v1/sandbox/inbound", scopes: ["connectors:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "oauth_callback", handler: "oauth_callback", method: "GET", path: "/oauth/callback", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"text/html","kind":"text"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_knowledge_sources", handler: "list_knowledge_sources", method: "GET", path: "/api/v1/knowledge/sources", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "ingest_url_into_knowledge", handler: "ingest_url_into_knowledge", method: "POST", path: "/api/v1/knowledge/sources", scopes: ["knowledge:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
@@ -3580,6 +3884,12 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "resume_email_sequence", handler: "resume_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/resume", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "archive_email_sequence", handler: "archive_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/archive", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_sent_messages", handler: "list_sent_messages", method: "GET", path: "/api/v1/sent-messages", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_replies", handler: "list_replies", method: "GET", path: "/api/v1/replies", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_conversation", handler: "get_conversation", method: "GET", path: "/api/v1/leads/{lead_id}/conversation", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "reply_to_conversation", handler: "reply_to_conversation", method: "POST", path: "/api/v1/leads/{lead_id}/conversation/replies", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_conversation_replies", handler: "list_conversation_replies", method: "GET", path: "/api/v1/conversation-replies", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "approve_conversation_reply", handler: "approve_conversation_reply", method: "POST", path: "/api/v1/conversation-replies/{reply_id}/approve", scopes: ["campaigns:approve"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "reject_conversation_reply", handler: "reject_conversation_reply", method: "POST", path: "/api/v1/conversation-replies/{reply_id}/reject", scopes: ["campaigns:approve"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unsubscribe_page", handler: "unsubscribe_page", method: "GET", path: "/unsubscribe/{token}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unsubscribe_one_click", handler: "unsubscribe_one_click", method: "POST", path: "/unsubscribe/{token}", scopes: null, body: {"required":false,"media":[{"type":"application/x-www-form-urlencoded","kind":"form"}]}, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_agents_in_store", handler: "list_agents_in_store", method: "GET", path: "/api/v1/agents", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),

@@ -180,9 +180,10 @@ export type StartConnectorOauthArgs = {
   "idempotency_key"?: string;
   "provider": NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['requestBody']>['content']["application/json"]>["provider"];
   "reconnect_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['requestBody']>['content']["application/json"]>["reconnect_connector_id"];
+  "capabilities"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['requestBody']>['content']["application/json"]>["capabilities"];
 };
 export type StartConnectorOauthResult = NonNullable<paths["/api/v1/connectors/oauth"]["post"]>['responses'][201]['content']["application/json"];
-const start_connector_oauthBinding: OperationBinding = {"operationId":"start_connector_oauth","method":"POST","path":"/api/v1/connectors/oauth","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"provider","in":"body","key":"provider"},{"name":"reconnect_connector_id","in":"body","key":"reconnect_connector_id"}],"contentType":"application/json"};
+const start_connector_oauthBinding: OperationBinding = {"operationId":"start_connector_oauth","method":"POST","path":"/api/v1/connectors/oauth","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"provider","in":"body","key":"provider"},{"name":"reconnect_connector_id","in":"body","key":"reconnect_connector_id"},{"name":"capabilities","in":"body","key":"capabilities"}],"contentType":"application/json"};
 
 export type ListConnectorsArgs = {
   "limit"?: NonNullable<NonNullable<paths["/api/v1/connectors"]["get"]>['parameters']["query"]>["limit"];
@@ -219,6 +220,22 @@ export type ListSandboxMessagesArgs = {
 };
 export type ListSandboxMessagesResult = NonNullable<paths["/api/v1/sandbox/messages"]["get"]>['responses'][200]['content']["application/json"];
 const list_sandbox_messagesBinding: OperationBinding = {"operationId":"list_sandbox_messages","method":"GET","path":"/api/v1/sandbox/messages","body":"none","args":[{"name":"connector_id","in":"query","key":"connector_id"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type SyncConnectorMailboxArgs = {
+  "connector_id": NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['parameters']["path"]>["connector_id"];
+  "wait_seconds"?: NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['parameters']["query"]>["wait_seconds"];
+};
+export type SyncConnectorMailboxResult = NonNullable<paths["/api/v1/connectors/{connector_id}/sync"]["post"]>['responses'][200]['content']["application/json"];
+const sync_connector_mailboxBinding: OperationBinding = {"operationId":"sync_connector_mailbox","method":"POST","path":"/api/v1/connectors/{connector_id}/sync","body":"none","args":[{"name":"connector_id","in":"path","key":"connector_id"},{"name":"wait_seconds","in":"query","key":"wait_seconds"}]};
+
+export type SimulateSandboxInboundArgs = {
+  "idempotency_key"?: string;
+  "message_id": NonNullable<NonNullable<NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['requestBody']>['content']["application/json"]>["message_id"];
+  "kind": NonNullable<NonNullable<NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['requestBody']>['content']["application/json"]>["kind"];
+  "text"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['requestBody']>['content']["application/json"]>["text"];
+};
+export type SimulateSandboxInboundResult = NonNullable<paths["/api/v1/sandbox/inbound"]["post"]>['responses'][201]['content']["application/json"];
+const simulate_sandbox_inboundBinding: OperationBinding = {"operationId":"simulate_sandbox_inbound","method":"POST","path":"/api/v1/sandbox/inbound","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"message_id","in":"body","key":"message_id"},{"name":"kind","in":"body","key":"kind"},{"name":"text","in":"body","key":"text"}],"contentType":"application/json"};
 
 export type OauthCallbackArgs = {
   "state"?: NonNullable<NonNullable<paths["/oauth/callback"]["get"]>['parameters']["query"]>["state"];
@@ -429,10 +446,14 @@ export type CreateEmailSequenceArgs = {
   "sender_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["sender_connector_id"];
   "schedule"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["schedule"];
   "daily_limit"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["daily_limit"];
+  "stop_on_reply"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["stop_on_reply"];
+  "stop_on_auto_reply"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["stop_on_auto_reply"];
+  "auto_reply_pause_days"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["auto_reply_pause_days"];
+  "stop_for_company"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["stop_for_company"];
   "steps": NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["steps"];
 };
 export type CreateEmailSequenceResult = NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][201]['content']["application/json"];
-const create_email_sequenceBinding: OperationBinding = {"operationId":"create_email_sequence","method":"POST","path":"/api/v1/sequences","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
+const create_email_sequenceBinding: OperationBinding = {"operationId":"create_email_sequence","method":"POST","path":"/api/v1/sequences","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"stop_on_reply","in":"body","key":"stop_on_reply"},{"name":"stop_on_auto_reply","in":"body","key":"stop_on_auto_reply"},{"name":"auto_reply_pause_days","in":"body","key":"auto_reply_pause_days"},{"name":"stop_for_company","in":"body","key":"stop_for_company"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
 
 export type GetEmailSequenceArgs = {
   "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']["path"]>["sequence_id"];
@@ -454,10 +475,14 @@ export type UpdateEmailSequenceArgs = {
   "sender_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["sender_connector_id"];
   "schedule"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["schedule"];
   "daily_limit"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["daily_limit"];
+  "stop_on_reply"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["stop_on_reply"];
+  "stop_on_auto_reply"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["stop_on_auto_reply"];
+  "auto_reply_pause_days"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["auto_reply_pause_days"];
+  "stop_for_company"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["stop_for_company"];
   "steps"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["steps"];
 };
 export type UpdateEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][200]['content']["application/json"];
-const update_email_sequenceBinding: OperationBinding = {"operationId":"update_email_sequence","method":"PATCH","path":"/api/v1/sequences/{sequence_id}","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"if_match","in":"header","key":"If-Match"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
+const update_email_sequenceBinding: OperationBinding = {"operationId":"update_email_sequence","method":"PATCH","path":"/api/v1/sequences/{sequence_id}","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"if_match","in":"header","key":"If-Match"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"stop_on_reply","in":"body","key":"stop_on_reply"},{"name":"stop_on_auto_reply","in":"body","key":"stop_on_auto_reply"},{"name":"auto_reply_pause_days","in":"body","key":"auto_reply_pause_days"},{"name":"stop_for_company","in":"body","key":"stop_for_company"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
 
 export type PreviewEmailSequenceArgs = {
   "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['parameters']["path"]>["sequence_id"];
@@ -548,6 +573,55 @@ export type ListSentMessagesArgs = {
 };
 export type ListSentMessagesResult = NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][200]['content']["application/json"];
 const list_sent_messagesBinding: OperationBinding = {"operationId":"list_sent_messages","method":"GET","path":"/api/v1/sent-messages","body":"none","args":[{"name":"sequence_id","in":"query","key":"sequence_id"},{"name":"lead_id","in":"query","key":"lead_id"},{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type ListRepliesArgs = {
+  "sequence_id"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["sequence_id"];
+  "lead_id"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["lead_id"];
+  "classification"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["classification"];
+  "since"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["since"];
+  "wait_seconds"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["wait_seconds"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListRepliesResult = NonNullable<paths["/api/v1/replies"]["get"]>['responses'][200]['content']["application/json"];
+const list_repliesBinding: OperationBinding = {"operationId":"list_replies","method":"GET","path":"/api/v1/replies","body":"none","args":[{"name":"sequence_id","in":"query","key":"sequence_id"},{"name":"lead_id","in":"query","key":"lead_id"},{"name":"classification","in":"query","key":"classification","explode":false},{"name":"since","in":"query","key":"since"},{"name":"wait_seconds","in":"query","key":"wait_seconds"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type GetConversationArgs = {
+  "lead_id": NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['parameters']["path"]>["lead_id"];
+  "wait_seconds"?: NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['parameters']["query"]>["wait_seconds"];
+};
+export type GetConversationResult = NonNullable<paths["/api/v1/leads/{lead_id}/conversation"]["get"]>['responses'][200]['content']["application/json"];
+const get_conversationBinding: OperationBinding = {"operationId":"get_conversation","method":"GET","path":"/api/v1/leads/{lead_id}/conversation","body":"none","args":[{"name":"lead_id","in":"path","key":"lead_id"},{"name":"wait_seconds","in":"query","key":"wait_seconds"}]};
+
+export type ReplyToConversationArgs = {
+  "lead_id": NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['parameters']["path"]>["lead_id"];
+  "idempotency_key"?: string;
+  "body": NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['requestBody']>['content']["application/json"]>["body"];
+};
+export type ReplyToConversationResult = NonNullable<paths["/api/v1/leads/{lead_id}/conversation/replies"]["post"]>['responses'][201]['content']["application/json"];
+const reply_to_conversationBinding: OperationBinding = {"operationId":"reply_to_conversation","method":"POST","path":"/api/v1/leads/{lead_id}/conversation/replies","body":"merged","args":[{"name":"lead_id","in":"path","key":"lead_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"body","in":"body","key":"body"}],"contentType":"application/json"};
+
+export type ListConversationRepliesArgs = {
+  "lead_id"?: NonNullable<NonNullable<paths["/api/v1/conversation-replies"]["get"]>['parameters']["query"]>["lead_id"];
+  "status"?: NonNullable<NonNullable<paths["/api/v1/conversation-replies"]["get"]>['parameters']["query"]>["status"];
+  "limit"?: NonNullable<NonNullable<paths["/api/v1/conversation-replies"]["get"]>['parameters']["query"]>["limit"];
+  "cursor"?: NonNullable<NonNullable<paths["/api/v1/conversation-replies"]["get"]>['parameters']["query"]>["cursor"];
+};
+export type ListConversationRepliesResult = NonNullable<paths["/api/v1/conversation-replies"]["get"]>['responses'][200]['content']["application/json"];
+const list_conversation_repliesBinding: OperationBinding = {"operationId":"list_conversation_replies","method":"GET","path":"/api/v1/conversation-replies","body":"none","args":[{"name":"lead_id","in":"query","key":"lead_id"},{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+
+export type ApproveConversationReplyArgs = {
+  "reply_id": NonNullable<NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['parameters']["path"]>["reply_id"];
+};
+export type ApproveConversationReplyResult = NonNullable<paths["/api/v1/conversation-replies/{reply_id}/approve"]["post"]>['responses'][200]['content']["application/json"];
+const approve_conversation_replyBinding: OperationBinding = {"operationId":"approve_conversation_reply","method":"POST","path":"/api/v1/conversation-replies/{reply_id}/approve","body":"none","args":[{"name":"reply_id","in":"path","key":"reply_id"}]};
+
+export type RejectConversationReplyArgs = {
+  "reply_id": NonNullable<NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['parameters']["path"]>["reply_id"];
+  "note": NonNullable<NonNullable<NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['requestBody']>['content']["application/json"]>["note"];
+};
+export type RejectConversationReplyResult = NonNullable<paths["/api/v1/conversation-replies/{reply_id}/reject"]["post"]>['responses'][200]['content']["application/json"];
+const reject_conversation_replyBinding: OperationBinding = {"operationId":"reject_conversation_reply","method":"POST","path":"/api/v1/conversation-replies/{reply_id}/reject","body":"merged","args":[{"name":"reply_id","in":"path","key":"reply_id"},{"name":"note","in":"body","key":"note"}],"contentType":"application/json"};
 
 export type UnsubscribePageArgs = {
   "token": NonNullable<NonNullable<paths["/unsubscribe/{token}"]["get"]>['parameters']["path"]>["token"];
@@ -903,6 +977,8 @@ export function createClient(options: ClientOptions) {
     revoke_connector: (args: RevokeConnectorArgs) => runtime.call<RevokeConnectorResult>(revoke_connectorBinding, args),
     send_test_email: (args: SendTestEmailArgs) => runtime.call<SendTestEmailResult>(send_test_emailBinding, args),
     list_sandbox_messages: (args: ListSandboxMessagesArgs = {}) => runtime.call<ListSandboxMessagesResult>(list_sandbox_messagesBinding, args),
+    sync_connector_mailbox: (args: SyncConnectorMailboxArgs) => runtime.call<SyncConnectorMailboxResult>(sync_connector_mailboxBinding, args),
+    simulate_sandbox_inbound: (args: SimulateSandboxInboundArgs) => runtime.call<SimulateSandboxInboundResult>(simulate_sandbox_inboundBinding, args),
     oauth_callback: (args: OauthCallbackArgs = {}) => runtime.call<OauthCallbackResult>(oauth_callbackBinding, args),
     list_knowledge_sources: (args: ListKnowledgeSourcesArgs = {}) => runtime.call<ListKnowledgeSourcesResult>(list_knowledge_sourcesBinding, args),
     ingest_url_into_knowledge: (args: IngestUrlIntoKnowledgeArgs) => runtime.call<IngestUrlIntoKnowledgeResult>(ingest_url_into_knowledgeBinding, args),
@@ -943,6 +1019,12 @@ export function createClient(options: ClientOptions) {
     resume_email_sequence: (args: ResumeEmailSequenceArgs) => runtime.call<ResumeEmailSequenceResult>(resume_email_sequenceBinding, args),
     archive_email_sequence: (args: ArchiveEmailSequenceArgs) => runtime.call<ArchiveEmailSequenceResult>(archive_email_sequenceBinding, args),
     list_sent_messages: (args: ListSentMessagesArgs = {}) => runtime.call<ListSentMessagesResult>(list_sent_messagesBinding, args),
+    list_replies: (args: ListRepliesArgs = {}) => runtime.call<ListRepliesResult>(list_repliesBinding, args),
+    get_conversation: (args: GetConversationArgs) => runtime.call<GetConversationResult>(get_conversationBinding, args),
+    reply_to_conversation: (args: ReplyToConversationArgs) => runtime.call<ReplyToConversationResult>(reply_to_conversationBinding, args),
+    list_conversation_replies: (args: ListConversationRepliesArgs = {}) => runtime.call<ListConversationRepliesResult>(list_conversation_repliesBinding, args),
+    approve_conversation_reply: (args: ApproveConversationReplyArgs) => runtime.call<ApproveConversationReplyResult>(approve_conversation_replyBinding, args),
+    reject_conversation_reply: (args: RejectConversationReplyArgs) => runtime.call<RejectConversationReplyResult>(reject_conversation_replyBinding, args),
     unsubscribe_page: (args: UnsubscribePageArgs) => runtime.call<UnsubscribePageResult>(unsubscribe_pageBinding, args),
     unsubscribe_one_click: (args: UnsubscribeOneClickArgs) => runtime.call<UnsubscribeOneClickResult>(unsubscribe_one_clickBinding, args),
     list_agents_in_store: (args: ListAgentsInStoreArgs = {}) => runtime.call<ListAgentsInStoreResult>(list_agents_in_storeBinding, args),
@@ -1019,6 +1101,8 @@ export const operationBindings: Record<string, OperationBinding> = {
   "revoke_connector": revoke_connectorBinding,
   "send_test_email": send_test_emailBinding,
   "list_sandbox_messages": list_sandbox_messagesBinding,
+  "sync_connector_mailbox": sync_connector_mailboxBinding,
+  "simulate_sandbox_inbound": simulate_sandbox_inboundBinding,
   "oauth_callback": oauth_callbackBinding,
   "list_knowledge_sources": list_knowledge_sourcesBinding,
   "ingest_url_into_knowledge": ingest_url_into_knowledgeBinding,
@@ -1059,6 +1143,12 @@ export const operationBindings: Record<string, OperationBinding> = {
   "resume_email_sequence": resume_email_sequenceBinding,
   "archive_email_sequence": archive_email_sequenceBinding,
   "list_sent_messages": list_sent_messagesBinding,
+  "list_replies": list_repliesBinding,
+  "get_conversation": get_conversationBinding,
+  "reply_to_conversation": reply_to_conversationBinding,
+  "list_conversation_replies": list_conversation_repliesBinding,
+  "approve_conversation_reply": approve_conversation_replyBinding,
+  "reject_conversation_reply": reject_conversation_replyBinding,
   "unsubscribe_page": unsubscribe_pageBinding,
   "unsubscribe_one_click": unsubscribe_one_clickBinding,
   "list_agents_in_store": list_agents_in_storeBinding,

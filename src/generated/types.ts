@@ -500,6 +500,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connectors/{connector_id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a mailbox now
+         * @description Reads the mailbox for replies, auto-replies and bounces now instead of at the next minute's sync. Needs a Gmail connector with the `read_replies` capability. Answers at once with the sync's state; pass `wait_seconds` to answer when this sync has finished.
+         */
+        post: operations["sync_connector_mailbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a sandbox lead answer
+         * @description A sandbox-mode test helper, like a payment provider's test cards: puts an inbound message in the thread of a message sent through a sandbox connector, as the lead (a reply or an auto-reply) or as the receiving server (a bounce). The usual mailbox sync then finds it. Refused for live connectors: nothing here can fake a real answer.
+         */
+        post: operations["simulate_sandbox_inbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/callback": {
         parameters: {
             query?: never;
@@ -1122,6 +1162,126 @@ export interface paths {
         get: operations["list_sent_messages"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List replies
+         * @description What leads sent back to the workspace's sequences, newest first: replies, auto-replies, bounces and unsubscribe requests, each with the sequence and message it answered and what it did (stopped, paused, suppressed). Pass `since` and `wait_seconds` to wait for the next one.
+         */
+        get: operations["list_replies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/{lead_id}/conversation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a lead's conversation
+         * @description Our messages to the lead and theirs, oldest first, with what stopped or paused each sequence. The lead's words are shown only when the sending mailbox has the `read_reply_text` capability. Pass `wait_seconds` to answer when something new happens in it: the lead writes, or a reply is approved, rejected or sent.
+         */
+        get: operations["get_conversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/{lead_id}/conversation/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a lead
+         * @description Sends a reply in the lead's thread, through the mailbox that wrote to them. While the workspace requires human approval, a reply written through the tool server or an API key waits as `pending_approval` with an `approval_url` for a person; a person signed in with their own login sends at once.
+         */
+        post: operations["reply_to_conversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversation-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List replies written to leads
+         * @description Replies the workspace wrote into conversations, newest first; `status=pending_approval` is what waits for a person.
+         */
+        get: operations["list_conversation_replies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversation-replies/{reply_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve and send a reply to a lead
+         * @description A human gate, as for sequences: only a person signed in with their own login (JWT) over the REST API or the admin panel can approve; calls through the tool server and API keys are refused with 403 approval_requires_human and the approval_url. Approving sends the reply.
+         */
+        post: operations["approve_conversation_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversation-replies/{reply_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a reply to a lead
+         * @description The same human gate as approve_conversation_reply; the reply is never sent.
+         */
+        post: operations["reject_conversation_reply"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2127,8 +2287,10 @@ export interface components {
         StartConnectorOAuthRequest: {
             /** @enum {string} */
             provider: "gmail" | "meta_ads";
-            /** @description A connector that is not connected (expired, failed, revoked, pending), to get a fresh link for it. */
+            /** @description A fresh link for it, or more capabilities for a connected Gmail one. */
             reconnect_connector_id?: string;
+            /** @description Gmail, default [send]. The read ones ask restricted scopes. */
+            capabilities?: components["schemas"]["ConnectorCapability"][];
         };
         Connector: {
             /** @example conn_01jd8x6y5k2r3t4v5w6x7y8z9a */
@@ -2145,6 +2307,12 @@ export interface components {
             account_email: string | null;
             scopes_requested: string[];
             scopes_granted: string[];
+            /** @description From the granted scopes. */
+            capabilities: components["schemas"]["ConnectorCapability"][];
+            /** @description With read_replies: {status, history_id, last_synced_at, last_full_sync_at, last_error}, as sync_connector_mailbox answers. */
+            mailbox_sync: {
+                [key: string]: unknown;
+            } | null;
             /** @description The consent link for the human, while pending. */
             authorization_url: string | null;
             /** Format: date-time */
@@ -2179,6 +2347,8 @@ export interface components {
             id: string;
             /** @enum {string} */
             mode: "sandbox";
+            /** @enum {string} */
+            direction: "sent" | "inbound";
             account_email: string;
             from: string | null;
             to: string | null;
@@ -2447,14 +2617,18 @@ export interface components {
         SequenceStepInput: {
             /** @default 0 */
             wait_days: number;
-            subject: string;
+            /** @description Optional when in_thread: "Re: <first subject>". */
+            subject?: string;
+            /** @description Default true after step 1. */
+            in_thread?: boolean;
             body: string;
         };
         SequenceStep: {
             position: number;
             wait_days: number;
-            subject: string;
+            subject: string | null;
             body: string;
+            in_thread: boolean;
             /** @description The knowledge chunks an agent wrote this step from; gone once a person rewrites the steps. */
             sources?: {
                 chunk_id: string;
@@ -2467,6 +2641,17 @@ export interface components {
             schedule?: components["schemas"]["SequenceSchedule"];
             /** @default 50 */
             daily_limit: number;
+            /** @default true */
+            stop_on_reply: boolean;
+            /**
+             * @description Else it waits auto_reply_pause_days.
+             * @default false
+             */
+            stop_on_auto_reply: boolean;
+            /** @default 3 */
+            auto_reply_pause_days: number;
+            /** @default false */
+            stop_for_company: boolean;
             steps: components["schemas"]["SequenceStepInput"][];
         };
         EmailSequencePatch: {
@@ -2474,6 +2659,10 @@ export interface components {
             sender_connector_id?: string | null;
             schedule?: components["schemas"]["SequenceSchedule"];
             daily_limit?: number;
+            stop_on_reply?: boolean;
+            stop_on_auto_reply?: boolean;
+            auto_reply_pause_days?: number;
+            stop_for_company?: boolean;
             steps?: components["schemas"]["SequenceStepInput"][];
         };
         EmailSequence: {
@@ -2486,6 +2675,10 @@ export interface components {
                 [key: string]: unknown;
             };
             daily_limit?: number;
+            stop_on_reply: boolean;
+            stop_on_auto_reply: boolean;
+            auto_reply_pause_days: number;
+            stop_for_company: boolean;
             steps: components["schemas"]["SequenceStep"][];
             /** @description {decision, revision, by, at, note} */
             approval?: {
@@ -2493,7 +2686,7 @@ export interface components {
             } | null;
             approval_url?: string | null;
             pause_reason?: string | null;
-            /** @description {enrolled, scheduled, sent, failed, bounced, unsubscribed, uncertain} */
+            /** @description {enrolled, scheduled, sent, failed, bounced, bounced_late, unsubscribed, uncertain, replied, auto_replied} */
             stats?: {
                 [key: string]: unknown;
             };
@@ -2609,7 +2802,7 @@ export interface components {
             next_step: number | null;
             /** Format: date-time */
             next_due_at: string | null;
-            /** @description unsubscribed, bounced, suppressed, lead_deleted, missing_variable, failed, uncertain, removed, archived */
+            /** @description replied, auto_replied, company_replied, unsubscribed, unsubscribe_request, bounced, suppressed, lead_deleted, missing_variable, failed, uncertain, removed, archived */
             stop_reason: string | null;
             /** Format: date-time */
             enrolled_at: string;
@@ -2642,6 +2835,12 @@ export interface components {
             provider_message_id: string | null;
             /** @description The Message-ID header. */
             message_id: string | null;
+            thread_id: string | null;
+            /**
+             * @description What came back to it.
+             * @enum {string|null}
+             */
+            reply_state: "replied" | "auto_replied" | "bounced" | "unsubscribe_request" | null;
             error_code: string | null;
             error_message: string | null;
             /** Format: date-time */
@@ -3076,6 +3275,107 @@ export interface components {
         SentMessageList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["SentMessage"][];
         };
+        /** @enum {string} */
+        ConnectorCapability: "send" | "read_replies" | "read_reply_text";
+        MailboxSync: {
+            connector_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "idle";
+            history_id: string | null;
+            /** Format: date-time */
+            last_synced_at: string | null;
+            /** Format: date-time */
+            last_full_sync_at: string | null;
+            last_error: string | null;
+        };
+        SimulateSandboxInboundRequest: {
+            /** @description From list_sent_messages or list_sandbox_messages. */
+            message_id: string;
+            /** @enum {string} */
+            kind: "reply" | "auto_reply" | "bounce";
+            text?: string;
+        };
+        /** @enum {string} */
+        ReplyClassification: "reply" | "auto_reply" | "bounce" | "unsubscribe_request";
+        Reply: {
+            /** @example inb_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            classification: components["schemas"]["ReplyClassification"];
+            lead_id: string | null;
+            subject: string | null;
+            sequence_id: string | null;
+            /** @description The msg_ it answered. */
+            message_id: string | null;
+            /** @enum {string|null} */
+            bounce_type: "permanent" | "transient" | null;
+            /** @description stopped, stopped_company, paused, suppressed or none. */
+            effect: string | null;
+            /** @description With read_reply_text. */
+            text: string | null;
+            /** Format: date-time */
+            received_at: string;
+        };
+        ReplyList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["Reply"][];
+        };
+        ConversationEntry: {
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            /** @enum {string} */
+            kind: "sequence_message" | "conversation_reply" | "inbound";
+            id: string;
+            /** Format: date-time */
+            at: string;
+            subject: string | null;
+            /** @description Theirs only with read_reply_text. */
+            text: string | null;
+            status: string | null;
+            sequence_id: string | null;
+            step: number | null;
+            classification: components["schemas"]["ReplyClassification"] | null;
+        };
+        Conversation: {
+            lead_id: string;
+            email: string;
+            /** Format: date-time */
+            last_replied_at: string | null;
+            enrollments: {
+                sequence_id: string;
+                status: components["schemas"]["SequenceEnrollmentStatus"];
+                stop_reason: string | null;
+                /** Format: date-time */
+                next_due_at: string | null;
+            }[];
+            messages: components["schemas"]["ConversationEntry"][];
+        };
+        ReplyToConversationRequest: {
+            body: string;
+        };
+        /** @enum {string} */
+        ConversationReplyStatus: "pending_approval" | "rejected" | "sending" | "sent" | "failed" | "uncertain";
+        ConversationReply: {
+            /** @example crp_01jd8x6y5k2r3t4v5w6x7y8z9a */
+            id: string;
+            lead_id: string | null;
+            /** @enum {string} */
+            mode: "live" | "sandbox";
+            to: string | null;
+            subject: string;
+            body: string;
+            status: components["schemas"]["ConversationReplyStatus"];
+            approval_url: string | null;
+            message_id: string | null;
+            error_code: string | null;
+            error_message: string | null;
+            decision_note: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            sent_at: string | null;
+        };
+        ConversationReplyList: components["schemas"]["CursorPage"] & {
+            data: components["schemas"]["ConversationReply"][];
+        };
     };
     responses: {
         /** @description The request is malformed or fails validation; `errors` points at the fields. */
@@ -3232,6 +3532,7 @@ export interface components {
         OperationIdPath: string;
         WebhookEndpointIdPath: string;
         ConnectorIdPath: string;
+        ReplyIdPath: string;
         KnowledgeSourceIdPath: string;
         LeadImportIdPath: string;
         LeadExportIdPath: string;
@@ -3760,7 +4061,7 @@ export interface operations {
     get_operation: {
         parameters: {
             query?: {
-                /** @description Seconds to wait for a change (0 answers at once). */
+                /** @description Seconds to wait for a change. */
                 wait_seconds?: number;
             };
             header?: never;
@@ -4089,7 +4390,7 @@ export interface operations {
     get_connector: {
         parameters: {
             query?: {
-                /** @description Seconds to wait for a status change (0 answers at once). */
+                /** @description Seconds to wait for a status change. */
                 wait_seconds?: number;
             };
             header?: never;
@@ -4217,6 +4518,77 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sync_connector_mailbox: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for the sync to finish. */
+                wait_seconds?: number;
+            };
+            header?: never;
+            path: {
+                connector_id: components["parameters"]["ConnectorIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mailbox's sync state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailboxSync"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulate_sandbox_inbound: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateSandboxInboundRequest"];
+            };
+        };
+        responses: {
+            /** @description The inbound message, in the sandbox mailbox. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5033,7 +5405,7 @@ export interface operations {
     get_email_sequence: {
         parameters: {
             query?: {
-                /** @description Seconds to wait for a status change (0 answers at once). */
+                /** @description Seconds to wait for a status change. */
                 wait_seconds?: number;
             };
             header?: never;
@@ -5536,6 +5908,216 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    list_replies: {
+        parameters: {
+            query?: {
+                sequence_id?: string;
+                lead_id?: string;
+                classification?: components["schemas"]["ReplyClassification"][];
+                since?: string;
+                /** @description Seconds to wait for one. */
+                wait_seconds?: number;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of replies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_conversation: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for something new. */
+                wait_seconds?: number;
+            };
+            header?: never;
+            path: {
+                lead_id: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reply_to_conversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                lead_id: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyToConversationRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply, sent or waiting for approval. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_conversation_replies: {
+        parameters: {
+            query?: {
+                lead_id?: string;
+                /** @description Only replies in these statuses. */
+                status?: components["schemas"]["ConversationReplyStatus"][];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of replies written to leads. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationReplyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approve_conversation_reply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reply_id: components["parameters"]["ReplyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply, sent (or failed, with why). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationReply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reject_conversation_reply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reply_id: components["parameters"]["ReplyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectEmailSequenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The rejected reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     unsubscribe_page: {
         parameters: {
             query?: never;
@@ -5749,7 +6331,7 @@ export interface operations {
     get_agent_run: {
         parameters: {
             query?: {
-                /** @description Seconds to wait for a change (0 answers at once). */
+                /** @description Seconds to wait for a change. */
                 wait_seconds?: number;
             };
             header?: never;
@@ -5888,7 +6470,7 @@ export interface operations {
     get_ad_campaign: {
         parameters: {
             query?: {
-                /** @description Seconds to wait for a status change of a launching or pending_review campaign (0 answers at once). */
+                /** @description Seconds to wait for a status change of a launching or pending_review campaign. */
                 wait_seconds?: number;
             };
             header?: never;

@@ -101,6 +101,9 @@ export async function findSandboxTokenByHash(q: Queryable, tokenHash: string): P
 
 export interface SandboxMessageRow {
   id: string;
+  /** `sent` through the sandbox Gmail, or `inbound`: made by a person or the test helper as the lead. */
+  direction: 'sent' | 'inbound';
+  thread_id: string;
   account_email: string;
   message_id_header: string | null;
   from_header: string | null;
@@ -116,7 +119,7 @@ export interface SandboxMessageRow {
 
 // The two headers come from the stored MIME's header block (before the first blank line), unfolded.
 const messageColumns = (q: Queryable) => query(q)`
-  id, account_email, message_id_header, from_header, to_header, subject, text_body, html_body, created_at,
+  id, direction, thread_id, account_email, message_id_header, from_header, to_header, subject, text_body, html_body, created_at,
   substring(regexp_replace(split_part(raw, E'\r\n\r\n', 1), E'\r\n[ \t]+', ' ', 'g') from E'(?:^|\n)List-Unsubscribe: ([^\r\n]*)') as list_unsubscribe,
   substring(split_part(raw, E'\r\n\r\n', 1) from E'(?:^|\n)List-Unsubscribe-Post: ([^\r\n]*)') as list_unsubscribe_post`;
 
@@ -124,16 +127,26 @@ export async function insertSandboxMessage(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  fields: Omit<SandboxMessageRow, 'id' | 'created_at' | 'list_unsubscribe' | 'list_unsubscribe_post'> & {
+  fields: Omit<
+    SandboxMessageRow,
+    'id' | 'created_at' | 'list_unsubscribe' | 'list_unsubscribe_post' | 'direction' | 'thread_id'
+  > & {
     grantId: string;
     raw: string;
     now: Date;
+    /** Inbound messages and sends into a thread name it; a new message starts its own (its id). */
+    threadId?: string;
+    direction?: 'sent' | 'inbound';
   },
 ): Promise<SandboxMessageRow> {
+  const id = ids.make('smsg');
+  const direction = fields.direction ?? 'sent';
   const [row] = await query(q)<SandboxMessageRow[]>`
-    insert into sandbox_messages (id, workspace_id, grant_id, account_email, raw, message_id_header, from_header, to_header, subject, text_body, html_body, created_at)
-    values (${ids.make('smsg')}, ${workspaceId}, ${fields.grantId}, ${fields.account_email}, ${fields.raw}, ${fields.message_id_header},
-            ${fields.from_header}, ${fields.to_header}, ${fields.subject}, ${fields.text_body}, ${fields.html_body}, ${fields.now})
+    insert into sandbox_messages (id, workspace_id, grant_id, account_email, raw, message_id_header, from_header, to_header, subject, text_body, html_body, created_at,
+                                  direction, thread_id, labels)
+    values (${id}, ${workspaceId}, ${fields.grantId}, ${fields.account_email}, ${fields.raw}, ${fields.message_id_header},
+            ${fields.from_header}, ${fields.to_header}, ${fields.subject}, ${fields.text_body}, ${fields.html_body}, ${fields.now},
+            ${direction}, ${fields.threadId ?? id}, ${query(q).array(direction === 'sent' ? ['SENT'] : ['INBOX', 'UNREAD'])})
     returning ${messageColumns(q)}`;
   return row;
 }

@@ -2,6 +2,7 @@
 // and `next_action`, the plain-words next step for an agent (null once connected).
 import type { ConnectorRow } from './connectors-data.ts';
 import type { SandboxMessageRow } from './sandbox-data.ts';
+import { connectorCapabilities } from './google/google-endpoints.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -24,6 +25,8 @@ export const connectorBody = (c: ConnectorRow) => ({
   account_email: c.account_email,
   scopes_requested: [...c.scopes_requested],
   scopes_granted: [...c.scopes_granted],
+  capabilities: connectorCapabilities(c),
+  mailbox_sync: null,
   authorization_url: c.status === 'pending_consent' ? c.authorization_url : null,
   authorization_expires_at: c.status === 'pending_consent' ? iso(c.authorization_expires_at) : null,
   failure_reason: c.failure_reason,
@@ -42,6 +45,7 @@ export const connectorEventData = (c: ConnectorRow) => {
 export const sandboxMessageBody = (m: SandboxMessageRow) => ({
   id: m.id,
   mode: 'sandbox' as const,
+  direction: m.direction,
   account_email: m.account_email,
   from: m.from_header,
   to: m.to_header,

@@ -10,6 +10,7 @@ import { sequenceChecks } from './sequence-checks.ts';
 import { requireSequence } from './sequence-record.ts';
 import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
 import { renderStep, type RenderedMessage } from './template.ts';
+import { subjectTemplate } from './sequence-input.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
 
 export interface PreviewLead {
@@ -39,7 +40,7 @@ function renderFor(deps: Deps, s: SequenceRow, lead: TemplateLead, postal: strin
     ? unsubscribeUrl(deps, { workspaceId: s.workspace_id, leadId: lead.id, sequenceId: s.id })
     : `${deps.config.publicBaseUrl.replace(/\/$/, '')}/unsubscribe/example`;
   return s.steps.map((step) =>
-    renderStep(step, lead, {
+    renderStep({ subject: subjectTemplate(s.steps, step), body: step.body }, lead, {
       postalAddress: postal ?? '[postal address missing: set it in the workspace settings]',
       unsubscribeUrl: url,
     }),

@@ -14,6 +14,7 @@ import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { composeSequenceMessage, messageIdFor } from './compose.ts';
 import { renderStep } from './template.ts';
+import { subjectTemplate } from './sequence-input.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
 import { sequenceEventData } from './wire.ts';
@@ -134,7 +135,10 @@ export async function prepare(
       return { kind: 'skip' };
     }
     const url = unsubscribeUrl(deps, { workspaceId: m.workspace_id, leadId: String(lead.id), sequenceId: sequence.id });
-    const rendered = renderStep(step, lead, { postalAddress: settings.postal_address, unsubscribeUrl: url });
+    const rendered = renderStep({ subject: subjectTemplate(sequence.steps, step), body: step.body }, lead, {
+      postalAddress: settings.postal_address,
+      unsubscribeUrl: url,
+    });
     if (rendered.unresolved.length) {
       await settle(
         deps,

@@ -4,6 +4,7 @@ import { findConnector } from '../connectors/connectors-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
+import { subjectTemplate } from './sequence-input.ts';
 
 export interface Check {
   code: string;
@@ -41,19 +42,20 @@ export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: stri
       message: "Every message's footer must carry the sender's postal address: set it with update_workspace_settings.",
     });
   for (const step of s.steps) {
-    if (!step.subject.trim() || !step.body.trim())
+    const subject = subjectTemplate(s.steps, step);
+    if (!subject.trim() || !step.body.trim())
       checks.push({
         code: 'empty_step',
         severity: 'blocking',
         step: step.position,
-        message: `Step ${step.position} has an empty ${step.subject.trim() ? 'body' : 'subject'}.`,
+        message: `Step ${step.position} has an empty ${subject.trim() ? 'body' : 'subject'}.`,
       });
-    if (step.subject.length > SUBJECT_WARN_LENGTH)
+    if (subject.length > SUBJECT_WARN_LENGTH)
       checks.push({
         code: 'subject_too_long',
         severity: 'warning',
         step: step.position,
-        message: `Step ${step.position}'s subject is ${step.subject.length} characters; inboxes show about ${SUBJECT_WARN_LENGTH}.`,
+        message: `Step ${step.position}'s subject is ${subject.length} characters; inboxes show about ${SUBJECT_WARN_LENGTH}.`,
       });
   }
   const cap = deps.config.sequences.mailboxDailyCap;

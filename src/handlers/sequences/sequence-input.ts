@@ -8,8 +8,9 @@ import { parseVariables } from './template.ts';
 
 export interface StepInput {
   wait_days?: number;
-  subject: string;
+  subject?: string;
   body: string;
+  in_thread?: boolean;
 }
 
 export interface SequenceInput {
@@ -18,6 +19,10 @@ export interface SequenceInput {
   schedule?: Partial<SequenceSchedule>;
   daily_limit?: number;
   steps?: StepInput[];
+  stop_on_reply?: boolean;
+  stop_on_auto_reply?: boolean;
+  auto_reply_pause_days?: number;
+  stop_for_company?: boolean;
 }
 
 export const DEFAULT_SCHEDULE: SequenceSchedule = {
@@ -54,16 +59,44 @@ function schedule(
   return { ...s, days: [...new Set(s.days)].sort((a, b) => DAY_ORDER.indexOf(a) - DAY_ORDER.indexOf(b)) };
 }
 
+/** The subject template a step is sent with: its own, or "Re: " and the first step's for an in_thread step without one. */
+export function subjectTemplate(steps: readonly SequenceStep[], step: SequenceStep): string {
+  return step.subject ?? `Re: ${steps[0]?.subject ?? ''}`;
+}
+
 function steps(input: StepInput[], errors: FieldError[]): SequenceStep[] {
   return input.map((step, i) => {
+    // Steps after the first answer in the first one's thread unless they say otherwise.
+    const inThread = i > 0 && step.in_thread !== false;
+    if (i === 0 && step.in_thread)
+      errors.push({
+        pointer: '/steps/0/in_thread',
+        code: 'invalid_thread',
+        message: 'The first step starts the thread; only later steps can be sent in it.',
+      });
+    if (step.subject === undefined && !inThread)
+      errors.push({
+        pointer: `/steps/${i}/subject`,
+        code: 'required',
+        message:
+          i === 0
+            ? 'The first step needs a subject.'
+            : 'A step not sent in the thread needs its own subject (or leave in_thread on to answer as "Re: <first subject>").',
+      });
     for (const [field, text] of [
-      ['subject', step.subject],
+      ['subject', step.subject ?? ''],
       ['body', step.body],
     ] as const) {
       for (const problem of parseVariables(text).problems)
         errors.push({ pointer: `/steps/${i}/${field}`, code: 'invalid_template', message: problem.message });
     }
-    return { position: i + 1, wait_days: step.wait_days ?? 0, subject: step.subject, body: step.body };
+    return {
+      position: i + 1,
+      wait_days: step.wait_days ?? 0,
+      subject: step.subject ?? null,
+      body: step.body,
+      in_thread: inThread,
+    };
   });
 }
 
@@ -85,6 +118,10 @@ export async function sequenceFields(
     schedule: schedule(input.schedule, base?.schedule ?? DEFAULT_SCHEDULE, errors),
     daily_limit: input.daily_limit ?? base?.daily_limit ?? 50,
     steps: input.steps ? steps(input.steps, errors) : (base?.steps ?? []),
+    stop_on_reply: input.stop_on_reply ?? base?.stop_on_reply ?? true,
+    stop_on_auto_reply: input.stop_on_auto_reply ?? base?.stop_on_auto_reply ?? false,
+    auto_reply_pause_days: input.auto_reply_pause_days ?? base?.auto_reply_pause_days ?? 3,
+    stop_for_company: input.stop_for_company ?? base?.stop_for_company ?? false,
   };
   if (!fields.name) errors.push({ pointer: '/name', code: 'required', message: 'A name is required.' });
   if (errors.length) throw new ApiError('validation_failed', 'The sequence has invalid fields.', { errors });

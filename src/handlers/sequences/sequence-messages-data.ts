@@ -28,6 +28,11 @@ export interface MessageRow {
   attempts: number;
   provider_message_id: string | null;
   message_id_header: string | null;
+  /** The provider's thread, from the send's answer. */
+  thread_id: string | null;
+  /** What came back to the message (a reply, an auto-reply, a late bounce, an unsubscribe request). */
+  reply_state: 'replied' | 'auto_replied' | 'bounced' | 'unsubscribe_request' | null;
+  replied_at: Date | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date;
@@ -35,7 +40,8 @@ export interface MessageRow {
 
 export const columns = (q: Queryable) => query(q)`
   id, workspace_id, sequence_id, enrollment_id, lead_id, step, connector_id, mode, to_email, subject, status, scheduled_at,
-  claim_token, claimed_at, sent_at, attempts, provider_message_id, message_id_header, error_code, error_message, created_at`;
+  claim_token, claimed_at, sent_at, attempts, provider_message_id, message_id_header, thread_id, reply_state, replied_at,
+  error_code, error_message, created_at`;
 
 export interface MessageFilter {
   sequenceId?: string;

@@ -17,8 +17,11 @@ export interface SequenceSchedule {
 export interface SequenceStep {
   position: number;
   wait_days: number;
-  subject: string;
+  /** Null for an in_thread step that answers as "Re: <first subject>" (see subjectTemplate). */
+  subject: string | null;
   body: string;
+  /** Sent in the first step's thread (never true for the first step). */
+  in_thread: boolean;
   /** The knowledge chunks an agent wrote the step from; absent on steps a person wrote. */
   sources?: { chunk_id: string; url: string }[];
 }
@@ -41,6 +44,10 @@ export interface SequenceRow {
   schedule: SequenceSchedule;
   daily_limit: number;
   steps: SequenceStep[];
+  stop_on_reply: boolean;
+  stop_on_auto_reply: boolean;
+  auto_reply_pause_days: number;
+  stop_for_company: boolean;
   approval: SequenceApproval | null;
   pause_reason: string | null;
   created_by: string | null;
@@ -55,11 +62,16 @@ export interface SequenceFields {
   schedule: SequenceSchedule;
   daily_limit: number;
   steps: SequenceStep[];
+  /** What a reply, an auto-reply or a colleague's reply does to the lead's enrollment. */
+  stop_on_reply: boolean;
+  stop_on_auto_reply: boolean;
+  auto_reply_pause_days: number;
+  stop_for_company: boolean;
 }
 
 const columns = (q: Queryable) => query(q)`
   id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps, approval, pause_reason,
-  created_by, created_at, updated_at, launched_at`;
+  stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, created_by, created_at, updated_at, launched_at`;
 
 export async function insertSequence(
   q: Queryable,
@@ -69,9 +81,11 @@ export async function insertSequence(
 ): Promise<SequenceRow> {
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
-    insert into sequences (id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps, created_by, created_at, updated_at)
+    insert into sequences (id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps,
+                           stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, created_by, created_at, updated_at)
     values (${ids.make('seq')}, ${workspaceId}, ${fields.name}, 'draft', 1, ${fields.sender_connector_id}, ${sql.json(fields.schedule as never)},
-            ${fields.daily_limit}, ${sql.json(fields.steps as never)}, ${fields.createdBy}, ${fields.now}, ${fields.now})
+            ${fields.daily_limit}, ${sql.json(fields.steps as never)}, ${fields.stop_on_reply}, ${fields.stop_on_auto_reply},
+            ${fields.auto_reply_pause_days}, ${fields.stop_for_company}, ${fields.createdBy}, ${fields.now}, ${fields.now})
     returning ${columns(q)}`;
   return row;
 }
@@ -114,7 +128,9 @@ export async function updateSequenceFields(
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
     update sequences set name = ${fields.name}, sender_connector_id = ${fields.sender_connector_id}, schedule = ${sql.json(fields.schedule as never)},
-      daily_limit = ${fields.daily_limit}, steps = ${sql.json(fields.steps as never)}, revision = revision + 1, approval = null, updated_at = ${now}
+      daily_limit = ${fields.daily_limit}, steps = ${sql.json(fields.steps as never)}, stop_on_reply = ${fields.stop_on_reply},
+      stop_on_auto_reply = ${fields.stop_on_auto_reply}, auto_reply_pause_days = ${fields.auto_reply_pause_days},
+      stop_for_company = ${fields.stop_for_company}, revision = revision + 1, approval = null, updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId}
     returning ${columns(q)}`;
   return row;

@@ -6,7 +6,7 @@
 import type { Deps } from '../../../deps.ts';
 import { ApiError } from '../../../errors.ts';
 import type { ConnectorRow } from '../connectors-data.ts';
-import type { Mailbox, SendOutcome } from '../providers/mailbox.ts';
+import type { Mailbox, MailboxReader, SendOutcome } from '../providers/mailbox.ts';
 import { accessTokenFor } from '../tokens.ts';
 import { ProviderError } from './google-client.ts';
 import { sendRawMessage } from './gmail-send.ts';
@@ -104,7 +104,21 @@ function classifySendFailure(deps: Deps, connector: ConnectorRow, error: unknown
   }
 }
 
+// PLACEHOLDER (issue 28 foundation): the Gmail reads are built by the connectors helper.
+const notBuilt = (): never => {
+  throw new Error('Gmail reads are not built yet');
+};
+const gmailReader: MailboxReader = {
+  profile: notBuilt,
+  history: notBuilt,
+  recent: notBuilt,
+  metadata: notBuilt,
+  full: notBuilt,
+  thread: notBuilt,
+};
+
 export const gmailMailbox: Mailbox = {
+  read: gmailReader,
   async send(deps, connector, raw) {
     const result = await withAccessToken(deps, connector, (token) => sendRawMessage(deps.connectors.gmail, token, raw));
     switch (result.kind) {

@@ -4,8 +4,34 @@ import type { GoogleConfig } from '../../../provider-config.ts';
 import type { GmailEndpoints } from '../../../outbound/provider-endpoints.ts';
 
 export const GMAIL_SEND_SCOPE = 'https://www.googleapis.com/auth/gmail.send';
+/** Headers, labels and history, never bodies: enough to see replies, auto-replies and bounces (restricted at Google). */
+export const GMAIL_METADATA_SCOPE = 'https://www.googleapis.com/auth/gmail.metadata';
+/** Whole messages, read only: to show what the lead wrote (restricted at Google). */
+export const GMAIL_READONLY_SCOPE = 'https://www.googleapis.com/auth/gmail.readonly';
 /** Least scope: sending, plus the account's address. */
 export const GMAIL_SCOPES = ['openid', 'email', GMAIL_SEND_SCOPE];
+
+export type GmailCapability = 'send' | 'read_replies' | 'read_reply_text';
+
+/** The scopes each capability adds to GMAIL_SCOPES. */
+export const CAPABILITY_SCOPES: Record<GmailCapability, string[]> = {
+  send: [],
+  read_replies: [GMAIL_METADATA_SCOPE],
+  read_reply_text: [GMAIL_METADATA_SCOPE, GMAIL_READONLY_SCOPE],
+};
+
+/** What a Gmail connector's granted scopes allow (gmail.readonly reads headers too, so it also gives read_replies). */
+export function capabilitiesFromScopes(granted: readonly string[]): GmailCapability[] {
+  if (!granted.includes(GMAIL_SEND_SCOPE)) return [];
+  const out: GmailCapability[] = ['send'];
+  if (granted.includes(GMAIL_METADATA_SCOPE) || granted.includes(GMAIL_READONLY_SCOPE)) out.push('read_replies');
+  if (granted.includes(GMAIL_READONLY_SCOPE)) out.push('read_reply_text');
+  return out;
+}
+
+/** A connector's capabilities: a Gmail mailbox's from its granted scopes; none for others. */
+export const connectorCapabilities = (c: { provider: string; scopes_granted: readonly string[] }): GmailCapability[] =>
+  c.provider === 'gmail' ? capabilitiesFromScopes(c.scopes_granted) : [];
 /** What a consent must have granted for the connector to be of use. */
 export const GMAIL_REQUIRED_SCOPES = [GMAIL_SEND_SCOPE, 'email'];
 

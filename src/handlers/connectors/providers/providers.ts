@@ -18,9 +18,14 @@ export function providerFor(name: string): ConnectorProvider | undefined {
 }
 
 /** Sends one message through the connector's mailbox; a connector whose provider is not a mailbox refuses. */
-export async function sendMail(deps: Deps, connector: ConnectorRow, raw: string): Promise<SendOutcome> {
+export async function sendMail(
+  deps: Deps,
+  connector: ConnectorRow,
+  raw: string,
+  options?: { threadId?: string },
+): Promise<SendOutcome> {
   const mailbox = providerFor(connector.provider)?.mailbox;
-  if (mailbox) return mailbox.send(deps, connector, raw);
+  if (mailbox) return mailbox.send(deps, connector, raw, options);
   const reason = `Connector ${connector.id} is a ${connector.provider} connector; it cannot send mail.`;
   return {
     kind: 'refused',
