@@ -12,7 +12,9 @@ import { findStateWorkspace } from '../handlers/connectors/oauth-states-data.ts'
 import { insertSandboxGrant } from '../handlers/connectors/sandbox-data.ts';
 import type { Deps } from '../deps.ts';
 import {
-  GMAIL_SCOPES,
+  GMAIL_OFFERED_SCOPES,
+  GMAIL_METADATA_SCOPE,
+  GMAIL_READONLY_SCOPE,
   GMAIL_SEND_SCOPE,
   SANDBOX_CLIENT_ID,
   SANDBOX_PREFIX,
@@ -32,6 +34,9 @@ const scopeLabels: Record<string, string> = {
   openid: 'Associate you with your personal info (openid)',
   email: 'See your primary email address (email)',
   [GMAIL_SEND_SCOPE]: 'Send email on your behalf (gmail.send)',
+  [GMAIL_METADATA_SCOPE]:
+    'View your email message metadata such as labels and headers, but not the email body (gmail.metadata)',
+  [GMAIL_READONLY_SCOPE]: 'View your email messages and settings (gmail.readonly)',
 };
 
 const AUTH_PARAMS = [
@@ -85,7 +90,7 @@ export function sandboxProviderRoutes(app: Hono<any>, deps: Deps): void {
       };
     }
     const scopes = get('scope').split(/\s+/).filter(Boolean);
-    if (scopes.length === 0 || scopes.some((s) => !GMAIL_SCOPES.includes(s)))
+    if (scopes.length === 0 || scopes.some((s) => !GMAIL_OFFERED_SCOPES.includes(s)))
       return {
         error: sandboxPage(
           400,

@@ -92,10 +92,19 @@ export async function setPendingConsent(
   q: Queryable,
   workspaceId: string,
   id: string,
-  link: { url: string; expiresAt: Date; stateHash: string; mode: 'live' | 'sandbox'; now: Date },
+  link: {
+    url: string;
+    expiresAt: Date;
+    stateHash: string;
+    mode: 'live' | 'sandbox';
+    scopesRequested: string[];
+    now: Date;
+  },
 ): Promise<ConnectorRow> {
-  const [row] = await query(q)<ConnectorRow[]>`
+  const sql = query(q);
+  const [row] = await sql<ConnectorRow[]>`
     update connectors set status = 'pending_consent', mode = ${link.mode}, authorization_url = ${link.url},
+      scopes_requested = ${sql.array(link.scopesRequested)},
       authorization_expires_at = ${link.expiresAt}, pending_state_hash = ${link.stateHash}, failure_reason = null, updated_at = ${link.now}
     where id = ${id} and workspace_id = ${workspaceId}
     returning ${columns(q)}`;

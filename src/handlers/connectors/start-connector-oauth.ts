@@ -14,6 +14,8 @@ export interface StartConnectorOauthRequest {
   provider: string;
   /** A connector of this workspace that is not connected: a fresh link for the same connector. */
   reconnectConnectorId?: string;
+  /** What a mailbox may do (gmail); the scopes asked follow from it. */
+  capabilities?: string[];
 }
 
 /** How long a consent link (its state) stays usable. */
@@ -42,13 +44,24 @@ export async function startConnectorOauth(
       },
     );
   }
+  if (request.capabilities?.length && !provider.scopesFor)
+    throw new ApiError('validation_failed', `A ${request.provider} connector has no capabilities to choose.`, {
+      errors: [{ field: 'capabilities', code: 'not_a_mailbox', message: 'Only gmail takes capabilities.' }],
+    });
+  const scopes = provider.scopesFor ? provider.scopesFor(request.capabilities ?? ['send']) : provider.scopes;
   const { tokenKeys, redirectUri } = deps.connectors;
   const mode = provider.mode(deps);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + CONSENT_TTL_MS);
   const flow = newFlowSecrets();
   const loginHint = actor.userId ? (await findUser(deps.db.sql, actor.userId))?.email : undefined;
-  const url = provider.consentUrl(deps, { state: flow.state, codeChallenge: flow.challenge, redirectUri, loginHint });
+  const url = provider.consentUrl(deps, {
+    state: flow.state,
+    codeChallenge: flow.challenge,
+    redirectUri,
+    loginHint,
+    scopes,
+  });
   return deps.db.sql.begin(async (tx) => {
     let connector: ConnectorRow;
     if (request.reconnectConnectorId) {
@@ -66,7 +79,7 @@ export async function startConnectorOauth(
       connector = await insertConnector(tx, actor.workspaceId, deps.ids, {
         provider: request.provider,
         mode,
-        scopesRequested: provider.scopes,
+        scopesRequested: scopes,
         createdBy: actor.userId,
         now,
       });
@@ -87,6 +100,7 @@ export async function startConnectorOauth(
       expiresAt,
       stateHash: flow.stateHash,
       mode,
+      scopesRequested: scopes,
       now,
     });
     deps.log.info(
@@ -101,6 +115,7 @@ export async function handle(input: StartConnectorOauthInput, ctx: HandlerContex
   const row = await startConnectorOauth(ctx.deps, actorFrom(ctx), {
     provider: input.body.provider,
     reconnectConnectorId: input.body.reconnect_connector_id,
+    capabilities: input.body.capabilities,
   });
   return { status: 201, body: connectorBody(row) };
 }

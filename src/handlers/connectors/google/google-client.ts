@@ -4,7 +4,6 @@
 // configuration, not user input, so these calls use the plain fetch with a time limit rather than the
 // SSRF-guarded client. The Gmail send is in gmail-send.ts.
 import type { GmailEndpoints } from '../../../outbound/provider-endpoints.ts';
-import { GMAIL_SCOPES } from './google-endpoints.ts';
 
 /** Why a provider call failed: `invalid_grant` (the refresh token is dead: reconnect), `unauthorized`, or the provider misbehaving. */
 export class ProviderError extends Error {
@@ -108,6 +107,8 @@ export interface AuthorizationRequest {
   codeChallenge: string;
   redirectUri: string;
   loginHint?: string;
+  /** The scopes to ask for (GMAIL_SCOPES and those of the capabilities asked). */
+  scopes: string[];
 }
 
 export function authorizationUrl(endpoints: GmailEndpoints, request: AuthorizationRequest): string {
@@ -116,7 +117,7 @@ export function authorizationUrl(endpoints: GmailEndpoints, request: Authorizati
     response_type: 'code',
     client_id: endpoints.clientId,
     redirect_uri: request.redirectUri,
-    scope: GMAIL_SCOPES.join(' '),
+    scope: request.scopes.join(' '),
     state: request.state,
     code_challenge: request.codeChallenge,
     code_challenge_method: 'S256',

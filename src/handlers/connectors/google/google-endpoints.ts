@@ -29,6 +29,14 @@ export function capabilitiesFromScopes(granted: readonly string[]): GmailCapabil
   return out;
 }
 
+/** The scopes a consent asks for to give `capabilities` (sending always). */
+export function gmailScopesFor(capabilities: readonly GmailCapability[]): string[] {
+  return [...new Set([...GMAIL_SCOPES, ...capabilities.flatMap((c) => CAPABILITY_SCOPES[c])])];
+}
+
+/** Every scope a Gmail consent may ask for. */
+export const GMAIL_OFFERED_SCOPES = gmailScopesFor(['send', 'read_replies', 'read_reply_text']);
+
 /** A connector's capabilities: a Gmail mailbox's from its granted scopes; none for others. */
 export const connectorCapabilities = (c: { provider: string; scopes_granted: readonly string[] }): GmailCapability[] =>
   c.provider === 'gmail' ? capabilitiesFromScopes(c.scopes_granted) : [];

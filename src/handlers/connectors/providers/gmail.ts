@@ -2,7 +2,12 @@
 // the account's address from userinfo; the connected account is a mailbox (../google/gmail-mailbox.ts).
 import { ApiError } from '../../../errors.ts';
 import { authorizationUrl, exchangeCode, fetchUserinfo, ProviderError, revokeToken } from '../google/google-client.ts';
-import { GMAIL_REQUIRED_SCOPES, GMAIL_SCOPES } from '../google/google-endpoints.ts';
+import {
+  GMAIL_REQUIRED_SCOPES,
+  GMAIL_SCOPES,
+  gmailScopesFor,
+  type GmailCapability,
+} from '../google/google-endpoints.ts';
 import { gmailMailbox } from '../google/gmail-mailbox.ts';
 import type { ConnectorProvider, Grant } from './provider.ts';
 
@@ -10,6 +15,7 @@ export const gmailProvider: ConnectorProvider = {
   label: 'Gmail',
   mode: (deps) => deps.connectors.gmail.mode,
   scopes: GMAIL_SCOPES,
+  scopesFor: (capabilities) => gmailScopesFor(capabilities as GmailCapability[]),
   consentUrl: (deps, request) => authorizationUrl(deps.connectors.gmail, request),
 
   async exchange(deps, request): Promise<Grant> {

@@ -28,9 +28,14 @@ export interface ConnectorProvider {
   label: string;
   mode(deps: Deps): 'live' | 'sandbox';
   scopes: string[];
+  /**
+   * The scopes a consent asks for to give `capabilities` (a mailbox's: send, read_replies, read_reply_text);
+   * absent for a provider with none, which refuses a request naming any.
+   */
+  scopesFor?(capabilities: readonly string[]): string[];
   consentUrl(
     deps: Deps,
-    request: { state: string; codeChallenge: string; redirectUri: string; loginHint?: string },
+    request: { state: string; codeChallenge: string; redirectUri: string; loginHint?: string; scopes: string[] },
   ): string;
   exchange(
     deps: Deps,
