@@ -76,11 +76,14 @@ function askHuman(title: string, url: string, notes: string[]): void {
 
 async function connectMailbox(): Promise<Json> {
   const existing = await call('list_connectors', {}, (page) => `${page.data.length} connector(s)`);
-  const ready = existing.data.find((c: Json) => c.provider === 'gmail' && c.status === 'connected');
+  // A mailbox that may read replies (read_replies), so that a lead who answers gets no further step.
+  const ready = existing.data.find(
+    (c: Json) => c.provider === 'gmail' && c.status === 'connected' && c.capabilities.includes('read_replies'),
+  );
   if (ready) return ready;
   let connector = await call(
     'start_connector_oauth',
-    { provider: 'gmail' },
+    { provider: 'gmail', capabilities: ['read_replies'] },
     (c) => `${c.id} ${c.status} (${c.mode} mode)`,
   );
   askHuman('allow access to the Gmail account the emails are sent from', connector.authorization_url, [
@@ -97,7 +100,49 @@ async function connectMailbox(): Promise<Json> {
   }
   if (connector.status !== 'connected')
     throw new Stop(`the mailbox is ${connector.status}: ${connector.failure_reason ?? connector.next_action ?? ''}`);
+  if (!connector.capabilities.includes('read_replies'))
+    throw new Stop(
+      'the mailbox was connected without reading replies (gmail.metadata was unticked): replies would not stop the sequence; run again and allow it',
+    );
   return connector;
+}
+
+/**
+ * Sandbox mode plays the lead too: the first lead answers the first email (simulate_sandbox_inbound, the
+ * sandbox's test helper), the mailbox is read at once (sync_connector_mailbox) and the reply stops that lead's
+ * sequence, so none of its later steps goes to them.
+ */
+async function hearBack(connectorId: string, sequenceId: string): Promise<string> {
+  const sent = await call(
+    'list_sent_messages',
+    { sequence_id: sequenceId, status: ['sent'], limit: 1 },
+    (p) => `${p.data.length ? p.data[0].to : 'none'}`,
+  );
+  const first = sent.data[0];
+  if (!first) throw new Stop('no message was sent to answer');
+  await call(
+    'simulate_sandbox_inbound',
+    { message_id: first.id, kind: 'reply', text: 'Thanks, but we are all set for now. Please do not follow up.' },
+    (m) => `${m.from} answered in the sandbox mailbox`,
+  );
+  await call(
+    'sync_connector_mailbox',
+    { connector_id: connectorId, wait_seconds: WAIT_SECONDS },
+    (s) => `${s.status}, last synced ${s.last_synced_at ?? 'never'}${s.last_error ? ` (${s.last_error})` : ''}`,
+  );
+  const replies = await call(
+    'list_replies',
+    { sequence_id: sequenceId, lead_id: first.lead_id, wait_seconds: WAIT_SECONDS },
+    (p) => (p.data.length ? `${p.data[0].classification}: ${p.data[0].effect}` : 'none yet'),
+  );
+  if (!replies.data.length) throw new Stop("the reply was not seen; see the connector's mailbox_sync");
+  const conversation = await call(
+    'get_conversation',
+    { lead_id: first.lead_id },
+    (c) => `${c.messages.length} message(s); sequence ${c.enrollments[0]?.status} (${c.enrollments[0]?.stop_reason})`,
+  );
+  const enrollment = conversation.enrollments.find((e: Json) => e.sequence_id === sequenceId);
+  return `${first.to} replied: classified "${replies.data[0].classification}", their sequence is ${enrollment?.status} (${enrollment?.stop_reason}), so no further step goes to them.`;
 }
 
 async function followOperation(operation: Json): Promise<Json> {
@@ -255,7 +300,8 @@ async function main(site: string, brief: Brief, csv: string, options: Options): 
   if (mailbox.mode !== 'sandbox')
     return `The sequence is active: ${enrolled} first emails are going out from ${mailbox.account_email}; follow them with list_sent_messages.`;
   await showDelivered(mailbox.id, new Set(before.data.map((m: Json) => m.id)), enrolled);
-  return `Done: the sequence is active and its first ${enrolled} emails were delivered to the sandbox mailbox.`;
+  const heard = await hearBack(mailbox.id, sequenceId);
+  return `Done: the sequence is active and its first ${enrolled} emails were delivered to the sandbox mailbox.\n${heard}`;
 }
 
 function usage(): string {

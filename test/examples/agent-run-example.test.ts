@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('examples/agent-run.ts', () => {
-  it('runs the whole agent run, waits at the consent and the approval links, and prints the delivered messages', {
+  it('runs the whole agent run, waits at the consent and the approval links, prints the delivered messages, and a reply stops that lead', {
     timeout: 120_000,
   }, async () => {
     const owner = await t.signup();
@@ -89,9 +89,12 @@ describe('examples/agent-run.ts', () => {
       await run.line((l) => l.includes('rents electric cargo bikes to local shops'));
       await run.line((l) => l.includes('1 Example Street, Leeds'));
       await run.line('Done: the sequence is active and its first 3 emails were delivered');
+      // The sandbox lead answers, the mailbox is read, and the reply stops that lead's sequence.
+      await run.line((l) => /replied: classified "reply", their sequence is stopped \(replied\)/.test(l));
 
       const mailbox = await t.request('/api/v1/sandbox/messages?limit=50', { token: owner.token });
-      expect(((await mailbox.json()) as { data: unknown[] }).data).toHaveLength(3);
+      const directions = ((await mailbox.json()) as { data: { direction: string }[] }).data.map((m) => m.direction);
+      expect(directions.sort()).toEqual(['inbound', 'sent', 'sent', 'sent']);
     } finally {
       if (run.process.exitCode === null) run.process.kill();
     }
