@@ -6,6 +6,7 @@
 // hold a sequence forever, and the minute sync still stops the lead's later steps.
 import type { ConnectorRow } from '../connectors/connectors-data.ts';
 import { connectorCapabilities } from '../connectors/google/google-endpoints.ts';
+import type { ReadOutcome } from '../connectors/providers/mailbox.ts';
 import { providerFor } from '../connectors/providers/providers.ts';
 import type { MessageRow } from '../sequences/sequence-messages-data.ts';
 import { settleMessage } from '../sequences/sequence-sends-data.ts';
@@ -46,7 +47,10 @@ export async function checkThread(
   const reader = providerFor(connector.provider)?.mailbox?.read;
   const last = reader && (await lastSentInThread(deps.db.sql, m.workspace_id, m.enrollment_id));
   if (!reader || !last) return null;
-  const thread = await reader.thread(deps, connector, last.thread_id);
+  // A reader that throws is a failed check like any other: the send path must not crash on it.
+  const thread = await reader.thread(deps, connector, last.thread_id).catch(
+    (err: unknown): ReadOutcome<never> => ({ kind: 'retryable', reason: String(err) }),
+  );
   if (thread.kind === 'not_found') return null;
   if (thread.kind !== 'ok') {
     const reason = readFailure(connector, thread);
