@@ -12,6 +12,7 @@ import { ingestUrlIntoKnowledgeJob } from './handlers/knowledge/ingest-job.ts';
 import { bulkImportLeadsJob } from './handlers/leads/bulk-import.ts';
 import { exportLeadsJob, sweepLeadExportsJob } from './handlers/leads/export.ts';
 import { sweepStaleOperationsJob } from './handlers/operations/sweep-stale.ts';
+import { sweepMailboxSyncsJob, syncMailboxJob } from './handlers/replies/mailbox-sync-jobs.ts';
 import { dispatchSequenceMessagesJob, sendFromMailboxJob } from './handlers/sequences/sender.ts';
 import { deliverWebhookJob } from './handlers/webhooks/deliver.ts';
 import { sendTestWebhookJob } from './handlers/webhooks/send-test-webhook-job.ts';
@@ -40,6 +41,8 @@ export const serviceJobs: JobKind<unknown, Deps>[] = [
   sendWebinarMailJob,
   sendWebinarReminderJob,
   publishDueBlogPostsJob,
+  syncMailboxJob,
+  sweepMailboxSyncsJob,
 ];
 
 /** Recurring jobs; re-applied at every start, so a changed cron takes effect on deploy. */
@@ -50,6 +53,8 @@ export async function scheduleServiceJobs(queue: JobQueue): Promise<void> {
   await queue.schedule(sweepLeadExportsJob, '41 * * * *', {});
   await queue.schedule(dispatchSequenceMessagesJob, '* * * * *', {});
   await queue.schedule(recheckAgentRunsJob, '* * * * *', {});
+  // Replies, auto-replies and late bounces of every mailbox that may read them (issue 28).
+  await queue.schedule(sweepMailboxSyncsJob, '* * * * *', {});
   await queue.schedule(syncAdCampaignsJob, '*/5 * * * *', {});
   await queue.schedule(sendWebinarMailJob, '* * * * *', {});
   // Scheduled posts also queue a job for their exact time; this catches any whose job was lost.

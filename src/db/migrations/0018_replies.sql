@@ -116,3 +116,6 @@ create index sandbox_messages_thread on sandbox_messages (workspace_id, thread_i
 update sequences set steps = coalesce(
   (select jsonb_agg(elem || '{"in_thread": false}'::jsonb order by ord) from jsonb_array_elements(steps) with ordinality as t(elem, ord)),
   '[]'::jsonb);
+
+-- A sync asked for (sync_connector_mailbox, the minute sweep) and not yet run: the sync's `queued` state.
+alter table mailbox_syncs add column requested_at timestamptz;

@@ -6,6 +6,7 @@ import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { waitForChange, type Watched } from '../operations/wait-for-change.ts';
 import { connectorBody } from './wire.ts';
+import { findMailboxSync } from '../replies/mailbox-syncs-data.ts';
 
 const watchedConnector: Watched<ConnectorRow> = {
   fingerprint: (row) => row.status,
@@ -41,5 +42,6 @@ export async function handle(input: GetConnectorInput, ctx: HandlerContext): Pro
     waitSeconds: input.query.wait_seconds ?? 0,
     signal: ctx.signal,
   });
-  return { status: 200, body: connectorBody(row) };
+  const sync = await findMailboxSync(ctx.deps.db.sql, row.workspace_id, row.id);
+  return { status: 200, body: connectorBody(row, sync) };
 }

@@ -6,6 +6,7 @@ import { actorFrom, type HandlerContext } from '../context.ts';
 import { byCreation, listPage } from '../list-page.ts';
 import { cursorScope } from '../pagination.ts';
 import { connectorBody } from './wire.ts';
+import { mailboxSyncsOf } from './mailbox-sync-view.ts';
 
 export type ListConnectorsRequest = ListConnectorsInput['query'];
 
@@ -13,8 +14,12 @@ export type ListConnectorsRequest = ListConnectorsInput['query'];
 export function listConnectors(deps: Deps, actor: Actor, request: ListConnectorsRequest) {
   return listPage(request, {
     scope: cursorScope(deps.auth, 'list_connectors', actor.workspaceId),
-    fetch: ({ limit, after }) => listConnectorRows(deps.db.sql, actor.workspaceId, { limit, before: after }),
-    toItem: connectorBody,
+    fetch: async ({ limit, after }) => {
+      const rows = await listConnectorRows(deps.db.sql, actor.workspaceId, { limit, before: after });
+      const syncs = await mailboxSyncsOf(deps.db.sql, actor.workspaceId, rows);
+      return rows.map((row) => ({ ...row, sync: syncs.get(row.id) }));
+    },
+    toItem: (row) => connectorBody(row, row.sync),
     position: byCreation,
   });
 }

@@ -3,6 +3,8 @@
 import type { ConnectorRow } from './connectors-data.ts';
 import type { SandboxMessageRow } from './sandbox-data.ts';
 import { connectorCapabilities } from './google/google-endpoints.ts';
+import type { MailboxSyncRow } from '../replies/mailbox-syncs-data.ts';
+import { mailboxSyncBody } from './mailbox-sync-view.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -17,7 +19,8 @@ export function nextAction(c: Pick<ConnectorRow, 'id' | 'status' | 'authorizatio
   }
 }
 
-export const connectorBody = (c: ConnectorRow) => ({
+/** `sync`: the connector's mailbox_syncs row, where the caller read it (get_connector, list_connectors). */
+export const connectorBody = (c: ConnectorRow, sync?: MailboxSyncRow | null) => ({
   id: c.id,
   provider: c.provider,
   status: c.status,
@@ -26,7 +29,7 @@ export const connectorBody = (c: ConnectorRow) => ({
   scopes_requested: [...c.scopes_requested],
   scopes_granted: [...c.scopes_granted],
   capabilities: connectorCapabilities(c),
-  mailbox_sync: null,
+  mailbox_sync: mailboxSyncBody(c, sync),
   authorization_url: c.status === 'pending_consent' ? c.authorization_url : null,
   authorization_expires_at: c.status === 'pending_consent' ? iso(c.authorization_expires_at) : null,
   failure_reason: c.failure_reason,

@@ -22,8 +22,8 @@ export const MAX_ATTEMPTS = 5;
 export type MailboxNext = { kind: 'next' } | { kind: 'stop'; resumeAt: Date };
 export const NEXT: MailboxNext = { kind: 'next' };
 
-/** The lead's address is bad: bounced and suppressed, out of every sequence. */
-async function bounce(deps: Deps, tx: Queryable, m: MessageRow, email: string): Promise<void> {
+/** The lead's address is bad: bounced and suppressed, out of every sequence (a send refused, or a late DSN: replies/record-inbound.ts). */
+export async function bounce(deps: Deps, tx: Queryable, m: MessageRow, email: string): Promise<void> {
   const now = deps.clock.now();
   if (!m.lead_id) return;
   await suppress(tx, m.workspace_id, email, 'bounced', now);

@@ -19,6 +19,7 @@ import { sequenceEventData } from './wire.ts';
 import { SYSTEM } from './send-settle.ts';
 import { newRound, prepare, type Sending, type SendRound } from './send-prepare.ts';
 import { NEXT, notSent, type MailboxNext } from './send-failure.ts';
+import { checkThread } from '../replies/thread-check.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -56,6 +57,9 @@ export async function sendClaimedMessage(
   token: string,
   round: SendRound = newRound(),
 ): Promise<MailboxNext> {
+  // Never into an answered thread: a reply seen now stops the enrollment and this message (issue 28).
+  const checked = await checkThread(deps, connector, claimed, token);
+  if (checked) return checked;
   const prepared = await prepare(deps, connector, claimed, token, round);
   if (prepared.kind === 'skip') return NEXT;
   if (prepared.kind === 'stop') return { kind: 'stop', resumeAt: deps.clock.now() };

@@ -5,11 +5,15 @@
 // (decoded from base64url and parsed as MIME) and every revocation. For the sender's fault tests it can
 // hold the answer to one send (recorded: delivered, but the sender never hears so), make sends meet
 // before any is recorded (proof that two senders were at it at once), drop the answer to one send, and
-// counts sends in flight.
+// counts sends in flight. Each account has a mailbox (fake-google-inbox.ts) that the Gmail read calls
+// answer from: a test delivers messages into it, sent messages land in it (into the thread the send names),
+// and its history can be expired. A consent with include_granted_scopes=true adds the scopes the account
+// granted before, as Google's incremental authorization does.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { createInbox, type CannedAnswer, type Delivery, type InboxMessage } from './fake-google-inbox.ts';
 
 export interface SentMessage {
   accessToken: string;
@@ -58,6 +62,16 @@ export interface FakeGoogle {
   peakSendsInFlight: number;
   /** Send requests accepted, recorded or not. */
   sendCount: number;
+  /** A message arrives in `to`'s mailbox: its Gmail ids and the historyId it was added at. */
+  deliver(delivery: Delivery): { id: string; threadId: string; historyId: string };
+  /** History older than `historyId` is gone: history.list from before it answers 404. */
+  expireHistoryBefore(historyId: string): void;
+  /** The next Gmail reads get these answers instead (a status, a JSON body or a raw string, a Retry-After). */
+  answerNextReads(answers: CannedAnswer[]): void;
+  /** Every mailbox's messages, delivered and sent, in the order they were added. */
+  mailboxes: InboxMessage[];
+  /** The newest historyId. */
+  historyId(): string;
   close(): Promise<void>;
 }
 
@@ -91,6 +105,9 @@ export async function startFakeGoogle(options: {
   const accessTokens = new Map<string, { email: string; scopes: string[]; valid: boolean; refresh?: string }>();
   const pendingChoices = new Map<string, ConsentChoice>();
   const refusals: Array<{ status: number; message: string; retryAfter?: number }> = [];
+  const inbox = createInbox();
+  /** Scopes each account has granted this client and not revoked (for include_granted_scopes). */
+  const grantedBefore = new Map<string, Set<string>>();
   const fake = {
     sent: [] as SentMessage[],
     revoked: [] as string[],
@@ -157,7 +174,9 @@ export async function startFakeGoogle(options: {
           target.searchParams.set('error', 'access_denied');
         } else {
           const requested = (p.get('scope') ?? '').split(' ');
-          const scopes = (choice.grant ?? requested).filter((s) => requested.includes(s));
+          const chosen = (choice.grant ?? requested).filter((s) => requested.includes(s));
+          const earlier = p.get('include_granted_scopes') === 'true' ? (grantedBefore.get(choice.email) ?? []) : [];
+          const scopes = [...new Set([...earlier, ...chosen])];
           const code = `4/0A${randomBytes(24).toString('base64url')}`;
           codes.set(code, {
             challenge: p.get('code_challenge') as string,
@@ -194,6 +213,7 @@ export async function startFakeGoogle(options: {
             return refuse(res, 400, 'invalid_grant', 'token: PKCE verifier does not match');
           const refresh = `1//0${randomBytes(24).toString('base64url')}`;
           refreshTokens.set(refresh, { email: code.email, scopes: code.scopes, revoked: false });
+          grantedBefore.set(code.email, new Set([...(grantedBefore.get(code.email) ?? []), ...code.scopes]));
           const access = issueAccess(code.email, code.scopes, refresh);
           code.issued.push(access);
           return send(res, 200, {
@@ -230,7 +250,10 @@ export async function startFakeGoogle(options: {
         if (!refresh && !access) return send(res, 400, { error: 'invalid_token' });
         fake.revoked.push(token);
         const refreshKey = refresh ? token : access?.refresh;
-        if (refreshKey) refreshTokens.get(refreshKey)!.revoked = true;
+        if (refreshKey) {
+          refreshTokens.get(refreshKey)!.revoked = true;
+          grantedBefore.delete(refreshTokens.get(refreshKey)!.email);
+        }
         for (const a of accessTokens.values()) if (a.refresh === refreshKey || a === access) a.valid = false;
         res.writeHead(200);
         return res.end();
@@ -248,9 +271,16 @@ export async function startFakeGoogle(options: {
         const who = bearer(req);
         if (!who) return send(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
         if (!who.scopes.includes(SEND)) return send(res, 403, { error: { code: 403, status: 'PERMISSION_DENIED' } });
-        const body = JSON.parse(await readBody(req)) as { raw?: string };
+        const body = JSON.parse(await readBody(req)) as { raw?: string; threadId?: string };
         if (typeof body.raw !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(body.raw))
           return refuse(res, 400, 'invalid_argument', 'gmail send: raw is not base64url');
+        if (
+          body.threadId !== undefined &&
+          !inbox.messages.some((m) => m.mailbox === who.email && m.threadId === body.threadId)
+        )
+          return send(res, 404, {
+            error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' },
+          });
         const refusal = refusals.shift();
         if (refusal) {
           if (refusal.retryAfter !== undefined) res.setHeader('retry-after', String(refusal.retryAfter));
@@ -266,10 +296,11 @@ export async function startFakeGoogle(options: {
         if (options.recordSent === false)
           return send(res, 200, {
             id: `18c${randomBytes(6).toString('hex')}`,
-            threadId: `18c${randomBytes(6).toString('hex')}`,
+            threadId: body.threadId ?? `18c${randomBytes(6).toString('hex')}`,
             labelIds: ['SENT'],
           });
         const parsed = await simpleParser(Buffer.from(body.raw, 'base64url'));
+        let ids: { id: string; threadId: string } | undefined;
         sendsInFlight += 1;
         fake.peakSendsInFlight = Math.max(fake.peakSendsInFlight, sendsInFlight);
         try {
@@ -280,6 +311,7 @@ export async function startFakeGoogle(options: {
           }
           const message = { accessToken: who.token, raw: body.raw, parsed };
           fake.sent.push(message);
+          ids = inbox.recordSent(who.email, headersOf(parsed), parsed.text ?? '', body.threadId);
           if (dropAnswerNext) {
             dropAnswerNext = false;
             req.socket.destroy();
@@ -294,11 +326,15 @@ export async function startFakeGoogle(options: {
           sendsInFlight -= 1;
         }
         if (res.destroyed) return;
-        return send(res, 200, {
-          id: `18c${randomBytes(6).toString('hex')}`,
-          threadId: `18c${randomBytes(6).toString('hex')}`,
-          labelIds: ['SENT'],
-        });
+        return send(res, 200, { ...ids, labelIds: ['SENT'] });
+      }
+      if (req.method === 'GET' && url.pathname.startsWith('/gmail/v1/users/me/')) {
+        const who = bearer(req);
+        if (!who)
+          return send(res, 401, {
+            error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
+          });
+        return inbox.handle(url, who.email, who.scopes, res);
       }
       send(res, 404, { error: 'not_found' });
     } catch (error) {
@@ -362,6 +398,24 @@ export async function startFakeGoogle(options: {
       let open!: () => void;
       meeting = { waiting: 0, n, all: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
     },
+    deliver: inbox.deliver,
+    expireHistoryBefore: inbox.expireHistoryBefore,
+    answerNextReads: inbox.answerNextReads,
+    mailboxes: inbox.messages,
+    historyId: inbox.historyId,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }
+
+/** A parsed message's header lines as Gmail's {name, value} (unfolded). */
+const headersOf = (parsed: ParsedMail) =>
+  parsed.headerLines.map(({ line }) => {
+    const colon = line.indexOf(':');
+    return {
+      name: line.slice(0, colon).trim(),
+      value: line
+        .slice(colon + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim(),
+    };
+  });

@@ -2,11 +2,15 @@
 import type { GmailEndpoints } from '../../../outbound/provider-endpoints.ts';
 import { call, isObject, json, ProviderError } from './google-client.ts';
 
-/** Gmail API users.messages.send with a base64url RFC 5322 message; returns Gmail's message id. */
+/**
+ * Gmail API users.messages.send with a base64url RFC 5322 message, into `threadId` when given (Gmail also wants
+ * In-Reply-To/References and a matching subject, else it starts a new thread); returns Gmail's message id.
+ */
 export async function sendRawMessage(
   endpoints: GmailEndpoints,
   accessToken: string,
   raw: string,
+  threadId?: string,
 ): Promise<{ id: string; threadId?: string }> {
   const what = 'Gmail send';
   const response = await call(
@@ -18,7 +22,7 @@ export async function sendRawMessage(
         'content-type': 'application/json',
         accept: 'application/json',
       },
-      body: JSON.stringify({ raw }),
+      body: JSON.stringify(threadId ? { raw, threadId } : { raw }),
     },
     what,
   );

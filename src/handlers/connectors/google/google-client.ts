@@ -8,11 +8,26 @@ import type { GmailEndpoints } from '../../../outbound/provider-endpoints.ts';
 /** Why a provider call failed: `invalid_grant` (the refresh token is dead: reconnect), `unauthorized`, or the provider misbehaving. */
 export class ProviderError extends Error {
   constructor(
-    readonly kind: 'invalid_grant' | 'invalid_request' | 'unauthorized' | 'forbidden' | 'unavailable' | 'bad_response',
+    readonly kind:
+      | 'invalid_grant'
+      | 'invalid_request'
+      | 'unauthorized'
+      | 'forbidden'
+      | 'not_found'
+      | 'unavailable'
+      | 'bad_response',
     message: string,
     readonly status?: number,
-    /** What else the answer said: Google's error message, Retry-After, and whether the request never left (no connection). */
-    readonly detail: { providerMessage?: string; retryAfterSeconds?: number; notSent?: boolean } = {},
+    /**
+     * What else the answer said: Google's error message and first error reason (e.g. insufficientPermissions),
+     * Retry-After, and whether the request never left (no connection).
+     */
+    readonly detail: {
+      providerMessage?: string;
+      providerReason?: string;
+      retryAfterSeconds?: number;
+      notSent?: boolean;
+    } = {},
   ) {
     super(message);
     this.name = 'ProviderError';
