@@ -23,6 +23,8 @@ export function replySubject(subject: string | null): string {
 
 interface Anchor {
   connectorId: string;
+  /** The sequence message the lead answered, whatever thread id it has stored. */
+  answered: string | null;
   threadId: string | null;
   messageId: string | null;
   subject: string | null;
@@ -35,6 +37,7 @@ function anchorOf(inbound: InboundRow[], sent: OutboundRow[]): Anchor | undefine
     const ours = sent.find((m) => m.id === theirs.sequence_message_id);
     return {
       connectorId: theirs.connector_id,
+      answered: theirs.sequence_message_id,
       threadId: theirs.thread_id ?? ours?.thread_id ?? null,
       messageId: theirs.message_id_header,
       subject: theirs.subject ?? ours?.subject ?? null,
@@ -44,6 +47,7 @@ function anchorOf(inbound: InboundRow[], sent: OutboundRow[]): Anchor | undefine
   if (!ours) return undefined;
   return {
     connectorId: ours.connector_id,
+    answered: ours.id,
     threadId: ours.thread_id,
     messageId: ours.message_id_header,
     subject: ours.subject,
@@ -60,8 +64,12 @@ export function replyThread(
   if (!anchor) return undefined;
   const inThread = (m: { connector_id: string; thread_id: string | null }) =>
     m.connector_id === anchor.connectorId && (anchor.threadId === null || m.thread_id === anchor.threadId);
+  // A message sent before threads were stored has none: Gmail names a new thread after its first message.
+  const sentInThread = (m: OutboundRow) =>
+    m.id === anchor.answered ||
+    inThread({ connector_id: m.connector_id, thread_id: m.thread_id ?? m.provider_message_id });
   const dated = [
-    ...sent.filter(inThread).map((m) => ({ at: m.at, id: m.message_id_header })),
+    ...sent.filter(sentInThread).map((m) => ({ at: m.at, id: m.message_id_header })),
     ...inbound.filter(inThread).map((m) => ({ at: m.received_at, id: m.message_id_header })),
     ...replies
       .filter((r) => r.status === 'sent' && inThread(r))
