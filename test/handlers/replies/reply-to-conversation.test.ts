@@ -119,6 +119,17 @@ describe('reply_to_conversation', () => {
     expect(await sentCount()).toBe(before + 1);
   });
 
+  it('sends once when a person approves the same reply twice at the same time', async () => {
+    const key = await t.createKey(c.ws.owner.token, 'agent race');
+    const r = await json(reply(grace.id, key.key, 'Raced approval'), 201);
+    const before = await sentCount();
+    const approve = () =>
+      t.request(`/api/v1/conversation-replies/${r.id}/approve`, { method: 'POST', token: c.ws.owner.token });
+    const statuses = (await Promise.all([approve(), approve()])).map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    expect(await sentCount()).toBe(before + 1);
+  });
+
   it('never sends a rejected reply, and keeps the note', async () => {
     const key = await t.createKey(c.ws.owner.token, 'agent 3');
     const r = await json(reply(grace.id, key.key, 'Reject me'), 201);
