@@ -13,6 +13,7 @@ import { bulkImportLeadsJob } from './handlers/leads/bulk-import.ts';
 import { exportLeadsJob, sweepLeadExportsJob } from './handlers/leads/export.ts';
 import { sweepStaleOperationsJob } from './handlers/operations/sweep-stale.ts';
 import { sweepMailboxSyncsJob, syncMailboxJob } from './handlers/replies/mailbox-sync-jobs.ts';
+import { sweepStaleReplySendsJob } from './handlers/replies/reply-sweep.ts';
 import { dispatchSequenceMessagesJob, sendFromMailboxJob } from './handlers/sequences/sender.ts';
 import { deliverWebhookJob } from './handlers/webhooks/deliver.ts';
 import { sendTestWebhookJob } from './handlers/webhooks/send-test-webhook-job.ts';
@@ -43,6 +44,7 @@ export const serviceJobs: JobKind<unknown, Deps>[] = [
   publishDueBlogPostsJob,
   syncMailboxJob,
   sweepMailboxSyncsJob,
+  sweepStaleReplySendsJob,
 ];
 
 /** Recurring jobs; re-applied at every start, so a changed cron takes effect on deploy. */
@@ -59,6 +61,7 @@ export async function scheduleServiceJobs(queue: JobQueue): Promise<void> {
   await queue.schedule(sendWebinarMailJob, '* * * * *', {});
   // Scheduled posts also queue a job for their exact time; this catches any whose job was lost.
   await queue.schedule(publishDueBlogPostsJob, '* * * * *', {});
+  await queue.schedule(sweepStaleReplySendsJob, '* * * * *', {});
   // Longer than any job kind's expiry, so a job that is merely slow is never mistaken for a dead one.
   await queue.schedule(sweepStaleOperationsJob, '* * * * *', { idleSeconds: 20 * 60 });
 }

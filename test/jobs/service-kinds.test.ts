@@ -30,6 +30,7 @@ describe('service job kinds', () => {
       ['jobs.sweep-effects', '17 3 * * *'],
       ['leads.sweep-exports', '41 * * * *'],
       ['operations.sweep-stale', '* * * * *'],
+      ['replies.sweep-stale-sends', '* * * * *'],
       ['sequences.dispatch', '* * * * *'],
       ['webinars.send-mail', '* * * * *'],
     ]);

@@ -132,6 +132,14 @@ export function createApi(options) {
       request('POST', `/api/v1/sequences/${seg(id)}/approve`, { body: note ? { revision, note } : { revision } }),
     /** @param {string} id @param {string} note */
     rejectSequence: (id, note) => request('POST', `/api/v1/sequences/${seg(id)}/reject`, { body: { note } }),
+    /** Replies written to leads in these statuses (comma-separated). @param {string} status @param {string | null} [cursor] */
+    listConversationReplies: (status, cursor) =>
+      request('GET', `/api/v1/conversation-replies${pageQuery(50, cursor)}&status=${encodeURIComponent(status)}`),
+    /** Approving a reply sends it now. @param {string} id */
+    approveConversationReply: (id) => request('POST', `/api/v1/conversation-replies/${seg(id)}/approve`),
+    /** @param {string} id @param {string} note */
+    rejectConversationReply: (id, note) =>
+      request('POST', `/api/v1/conversation-replies/${seg(id)}/reject`, { body: { note } }),
     /** @param {{ status?: string, sequenceId?: string | null, cursor?: string | null }} filter */
     listSentMessages: (filter) => {
       const status = filter.status ? `&status=${encodeURIComponent(filter.status)}` : '';

@@ -47,17 +47,18 @@ export function rejectDialog(options) {
 }
 
 /** @param {{ name: string, required: boolean, placeholder: string }} props */
-function noteField(props) {
+export function noteField(props) {
   return /** @type {HTMLTextAreaElement} */ (
     h('textarea', { class: 'input textarea', rows: '4', maxlength: '2000', ...props })
   );
 }
 
 /**
- * @param {DecisionOptions} options
- * @param {{ title: string, intro: Array<Node | string>, note: HTMLTextAreaElement, noteLabel: string, submit: HTMLButtonElement, busyLabel: string, decide: () => Promise<any> }} spec
+ * Also the reply approvals' dialog (reply-approvals.js): only `onDecided` and `onConflict` of the options are used.
+ * @param {Pick<DecisionOptions, 'onDecided' | 'onConflict'>} options
+ * @param {{ title: string, intro: Array<Node | string>, note: HTMLTextAreaElement | null, noteLabel: string, submit: HTMLButtonElement, busyLabel: string, decide: () => Promise<any> }} spec
  */
-function decisionDialog(options, spec) {
+export function decisionDialog(options, spec) {
   const d = openDialog({ title: spec.title });
   const errorSlot = h('div', { class: 'dialog-error' });
   const cancel = h('button', {
@@ -71,14 +72,14 @@ function decisionDialog(options, spec) {
       'form',
       { class: 'dialog-form' },
       h('p', { class: 'dialog-text' }, ...spec.intro),
-      field({ label: spec.noteLabel, control: spec.note }),
+      spec.note ? field({ label: spec.noteLabel, control: spec.note }) : null,
       errorSlot,
       h('div', { class: 'dialog-actions' }, cancel, spec.submit),
     )
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    if (spec.note.required && !spec.note.value.trim()) {
+    if (spec.note?.required && !spec.note.value.trim()) {
       spec.note.setCustomValidity('Write a note for the author.');
       spec.note.reportValidity();
       return;
@@ -102,6 +103,6 @@ function decisionDialog(options, spec) {
       options.onDecided(decided);
     }
   });
-  spec.note.addEventListener('input', () => spec.note.setCustomValidity(''));
-  d.setContent([form], spec.note);
+  spec.note?.addEventListener('input', () => spec.note?.setCustomValidity(''));
+  d.setContent([form], spec.note ?? spec.submit);
 }

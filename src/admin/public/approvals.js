@@ -1,10 +1,12 @@
-// Sequences → Approvals: the sequences waiting for a person's decision, and the review of one of them.
-// `?sequence=seq_…` (the approval_url the API hands to agents) opens that review directly; choosing one
-// from the list, or going back, changes only the query string, so browser history moves between them.
+// Sequences → Approvals: the sequences and the replies to leads waiting for a person's decision, and the
+// review of one of them. `?sequence=seq_…` or `?reply=crp_…` (the approval_urls the API hands to agents) opens
+// that review directly; choosing one from the list, or going back, changes only the query string, so browser
+// history moves between them.
 import { allPages, ApiProblem } from './api.js';
 import { approvalReview } from './approval-review.js';
 import { connectorName, modeCell } from './connector-words.js';
 import { h, mount, srOnly } from './dom.js';
+import { pendingRepliesCard, replyReview } from './reply-approvals.js';
 import { timeElement } from './format.js';
 import { emptyState, errorState, focusTitle, loadingState, pageHeader } from './shell.js';
 
@@ -28,24 +30,39 @@ export function approvalsPage(main, ctx) {
     // Work of the view drawn before (a slow load) stops mattering, like a page's when it is left.
     const current = ++view;
     const viewCtx = { ...ctx, alive: () => ctx.alive() && current === view };
-    const id = new URLSearchParams(location.search).get('sequence');
+    const query = new URLSearchParams(location.search);
+    const id = query.get('sequence');
+    const replyId = query.get('reply');
     if (id) approvalReview(main, viewCtx, { id, connectors: senders, back: backLink() });
-    else pendingList(main, viewCtx, { connectors: senders, open });
+    else if (replyId) replyReview(main, viewCtx, { id: replyId, back: backLink('All pending approvals') });
+    else {
+      pendingList(main, viewCtx, { connectors: senders, open });
+      main.append(
+        pendingRepliesCard(viewCtx, (event, replyId) =>
+          inPage(() => openQuery(`reply=${encodeURIComponent(replyId)}`))(event),
+        ),
+      );
+    }
   };
 
   /** @param {string | null} id */
   function open(id) {
-    history.pushState(null, '', id ? `${PATH}?sequence=${encodeURIComponent(id)}` : PATH);
+    openQuery(id ? `sequence=${encodeURIComponent(id)}` : null);
+  }
+
+  /** @param {string | null} query */
+  function openQuery(query) {
+    history.pushState(null, '', query ? `${PATH}?${query}` : PATH);
     show();
     focusTitle(main);
   }
 
-  function backLink() {
+  function backLink(label = 'All sequences pending approval') {
     return h(
       'a',
       { class: 'back-link', href: PATH, on: { click: inPage(() => open(null)) } },
       h('span', { 'aria-hidden': 'true', text: '← ' }),
-      'All sequences pending approval',
+      label,
     );
   }
 
@@ -61,7 +78,7 @@ export function approvalsPage(main, ctx) {
 function pendingList(main, ctx, options) {
   document.title = 'Approvals · Sequences · Agent Platform';
   const description =
-    'Sequences waiting for a person to approve them before they can send. Agents cannot approve: they hand you the link to a sequence here and wait for your decision.';
+    'Sequences and replies to leads waiting for a person to approve them before they can send. Agents cannot approve: they hand you the link here and wait for your decision.';
   const card = h('section', { class: 'card', 'aria-label': 'Sequences pending approval' });
   mount(main, pageHeader({ title: 'Approvals', description }), card);
   void load();
