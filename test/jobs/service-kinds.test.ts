@@ -29,6 +29,7 @@ describe('service job kinds', () => {
       ['http.sweep-idempotency-keys', '23 * * * *'],
       ['jobs.sweep-effects', '17 3 * * *'],
       ['leads.sweep-exports', '41 * * * *'],
+      ['mailbox.sync-sweep', '* * * * *'],
       ['operations.sweep-stale', '* * * * *'],
       ['replies.sweep-stale-sends', '* * * * *'],
       ['sequences.dispatch', '* * * * *'],
