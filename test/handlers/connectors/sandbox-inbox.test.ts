@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignupResult, TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from './listen.ts';
+import { composeGmailRaw } from '../../../src/handlers/connectors/google/mime.ts';
 import { accessToken, connectSandboxGmail, gmail, headerOf, sendTest, simulate } from './sandbox-inbox-fixtures.ts';
 
 let t: TestApp;
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 async function sentAndReplied(to: string, text = 'Yes, let us talk on Tuesday.') {
   const { body: profile } = await gmail(server.url, metadataToken, 'profile');
-  const sent = await sendTest(t, owner, (await connectorId()), to);
+  const sent = await sendTest(t, owner, await connectorId(), to);
   const res = await simulate(t, owner, { message_id: sent, kind: 'reply', text });
   expect(res.status, await res.clone().text()).toBe(201);
   return { profile, sent, reply: (await res.json()) as { id: string; message_id: string } };
@@ -118,7 +119,7 @@ describe('sandbox Gmail read routes', () => {
   it('pages history and messages with page tokens', async () => {
     const { body: profile } = await gmail(server.url, metadataToken, 'profile');
     for (const to of ['p1@example.com', 'p2@example.com', 'p3@example.com'])
-      await sendTest(t, owner, (await connectorId()), to);
+      await sendTest(t, owner, await connectorId(), to);
     const first = await gmail(server.url, metadataToken, `history?startHistoryId=${profile.historyId}&maxResults=2`);
     expect(first.body.history).toHaveLength(2);
     const second = await gmail(
@@ -151,6 +152,45 @@ describe('sandbox Gmail read routes', () => {
     expect(found.body.messages.every((m: any) => m.id !== undefined)).toBe(true);
     const none = await gmail(server.url, readonlyToken, 'messages?q=older_than:1y');
     expect(none.body).toEqual({ resultSizeEstimate: 0 });
+  });
+});
+
+describe('sandbox Gmail send into a thread', () => {
+  async function sendRaw(threadId: string, headers: { subject: string; inReplyTo?: string }) {
+    const [row] = await t.db.sql<{ id: string }[]>`
+      select c.id from connectors c where c.workspace_id = ${owner.workspaceId} order by c.created_at limit 1`;
+    const token = await accessToken(t, owner, row.id);
+    const raw = await composeGmailRaw({
+      from: 'ada@sandbox.example',
+      to: 'thread@example.com',
+      subject: headers.subject,
+      text: 'Following up.',
+      html: '<p>Following up.</p>',
+      messageId: `<${Math.random().toString(36).slice(2)}@test>`,
+      date: new Date(),
+      headers: headers.inReplyTo ? { 'In-Reply-To': headers.inReplyTo, References: headers.inReplyTo } : {},
+    });
+    const res = await fetch(`${server.url}/sandbox/google/gmail/v1/users/me/messages/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ raw, threadId }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { id: string; threadId: string; labelIds: string[] };
+  }
+
+  it('joins the thread when In-Reply-To names one of its messages and the subject matches, as Gmail does', async () => {
+    const first = await sendTest(t, owner, (await connectorId()), 'thread@example.com');
+    const [original] = await t.db.sql<{ message_id_header: string; subject: string }[]>`
+      select message_id_header, subject from sandbox_messages where id = ${first}`;
+    const joined = await sendRaw(first, { subject: `Re: ${original.subject}`, inReplyTo: original.message_id_header });
+    expect(joined).toEqual({ id: expect.any(String), threadId: first, labelIds: ['SENT'] });
+    const otherSubject = await sendRaw(first, { subject: 'Something else', inReplyTo: original.message_id_header });
+    expect(otherSubject.threadId).toBe(otherSubject.id);
+    const noReference = await sendRaw(first, { subject: `Re: ${original.subject}` });
+    expect(noReference.threadId).toBe(noReference.id);
+    const unknownThread = await sendRaw('smsg_00000000000000000000000000', { subject: 'x' });
+    expect(unknownThread.threadId).toBe(unknownThread.id);
   });
 });
 
