@@ -121,20 +121,3 @@ export function parseMime(raw: string): MimePart {
     return { headers: [], mimeType: 'text/plain', filename: '', content: Buffer.from(raw, 'utf8'), parts: [] };
   }
 }
-
-/** The first text/plain leaf's text (the body a reader shows), in its charset. */
-export function plainText(part: MimePart): string | null {
-  if (!part.parts.length && part.mimeType === 'text/plain') {
-    const charset = headerParams(header(part.headers, 'content-type')).charset ?? 'utf-8';
-    try {
-      return new TextDecoder(charset).decode(part.content);
-    } catch {
-      return part.content.toString('utf8');
-    }
-  }
-  for (const child of part.parts) {
-    const text = plainText(child);
-    if (text !== null) return text;
-  }
-  return null;
-}
