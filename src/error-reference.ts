@@ -87,6 +87,12 @@ export const errorReference: Record<ErrorCode, ErrorReferenceEntry> = {
     remedy:
       'Show the human the consent link and wait with `get_connector` and `wait_seconds`, or get a fresh link with `start_connector_oauth` and `reconnect_connector_id`.',
   },
+  not_sandbox: {
+    meaning:
+      '`simulate_sandbox_inbound` on a message that went through a live connector, or was never sent: the helper only plays a lead in sandbox mode, and live mail cannot be faked.',
+    remedy:
+      'Use a message a sandbox connector sent (`list_sandbox_messages`, or `list_sent_messages` with mode sandbox).',
+  },
   budget_confirmation_mismatch: {
     meaning: "`launch_ad_campaign`'s `confirm` does not repeat the daily budget exactly; nothing was launched.",
     remedy: 'Ask the human to agree to the budget `detail` gives, then call again with it.',

@@ -18,6 +18,7 @@ export const errorStatus = {
   idempotency_in_progress: 409,
   operation_finished: 409,
   connector_not_connected: 409,
+  not_sandbox: 409,
   budget_confirmation_mismatch: 409,
   ad_campaign_state_conflict: 409,
   ad_campaign_not_paused: 409,

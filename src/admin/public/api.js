@@ -120,6 +120,9 @@ export function createApi(options) {
     /** @param {string} id */
     revokeConnector: (id) => request('DELETE', `/api/v1/connectors/${seg(id)}`),
     listSandboxMessages: () => request('GET', '/api/v1/sandbox/messages?limit=20'),
+    /** Sandbox test helper: the lead of a sandbox message answers it. @param {string} messageId @param {string} kind @param {string} [text] */
+    simulateSandboxInbound: (messageId, kind, text) =>
+      request('POST', '/api/v1/sandbox/inbound', { body: { message_id: messageId, kind, ...(text ? { text } : {}) } }),
     /** @param {string} status comma-separated @param {string | null} [cursor] */
     listSequences: (status, cursor) =>
       request('GET', `/api/v1/sequences${pageQuery(50, cursor)}&status=${encodeURIComponent(status)}`),

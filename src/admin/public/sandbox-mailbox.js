@@ -1,7 +1,9 @@
-// The sandbox mailbox: what sandbox-mode connectors "sent", newest first. Nothing here was delivered.
-// Bodies are shown as text only: a message's HTML is someone else's markup and never reaches the DOM.
-import { banner, h, icon, mount } from './dom.js';
+// The sandbox mailbox: what sandbox-mode connectors "sent", and what their sandbox leads answered, newest
+// first. Nothing here was delivered. Bodies are shown as text only: a message's HTML is someone else's
+// markup and never reaches the DOM. A sent message offers "Reply as this lead" (sandbox-reply-dialog.js).
+import { badge, banner, h, icon, mount } from './dom.js';
 import { fullDate, timeElement } from './format.js';
+import { sandboxReplyDialog } from './sandbox-reply-dialog.js';
 import { emptyState, loadingState } from './shell.js';
 
 /**
@@ -80,15 +82,25 @@ export function sandboxMailbox(ctx) {
     }
     mount(
       list,
-      h('ul', { class: 'mail-list', 'aria-label': `Sandbox messages (${messages.length})` }, messages.map(messageItem)),
+      h(
+        'ul',
+        { class: 'mail-list', 'aria-label': `Sandbox messages (${messages.length})` },
+        messages.map((m) => messageItem(m, () => replyAsLead(m))),
+      ),
     );
+  }
+
+  /** @param {any} m */
+  function replyAsLead(m) {
+    sandboxReplyDialog({ api: ctx.api, message: m, onAnswered: () => void load() });
   }
 
   return { element, load };
 }
 
-/** @param {any} m */
-function messageItem(m) {
+/** @param {any} m @param {() => void} onReply */
+function messageItem(m, onReply) {
+  const inbound = m.direction === 'inbound';
   const meta = h(
     'dl',
     { class: 'mail-meta' },
@@ -96,7 +108,7 @@ function messageItem(m) {
     h('dd', { text: m.from ?? m.account_email }),
     h('dt', { text: 'To' }),
     h('dd', { text: m.to ?? '—' }),
-    h('dt', { text: 'Sent' }),
+    h('dt', { text: inbound ? 'Received' : 'Sent' }),
     h(
       'dd',
       null,
@@ -107,11 +119,26 @@ function messageItem(m) {
   const body = m.text
     ? h('pre', { class: 'mail-text', text: m.text })
     : h('p', { class: 'muted', text: 'This message has no text body.' });
+  const reply = inbound
+    ? null
+    : h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn btn-secondary btn-sm',
+          'aria-label': `Reply as this lead to ${m.subject ?? 'this message'}`,
+          on: { click: onReply },
+        },
+        h('span', { text: 'Reply as this lead' }),
+        badge('Sandbox', 'amber'),
+      );
   return h(
     'li',
-    { class: 'mail-item', dataset: { messageId: m.id } },
+    { class: 'mail-item', dataset: { messageId: m.id, direction: m.direction } },
     h('h3', { class: 'mail-subject', text: m.subject ?? '(no subject)' }),
+    inbound ? badge('Received from the lead', 'indigo') : null,
     meta,
     body,
+    reply,
   );
 }

@@ -99,6 +99,15 @@ export async function findSandboxTokenByHash(q: Queryable, tokenHash: string): P
   return { kind, expires_at: token_expires_at, revoked_at: token_revoked_at ?? grant.revoked_at, grant };
 }
 
+/** A sandbox mailbox: the workspace's mail of one account address, whichever grant of it sent or reads. */
+export interface SandboxMailbox {
+  workspaceId: string;
+  accountEmail: string;
+}
+
+/** The advisory lock of one mailbox: writers take it to draw a history id, readers (shared) to read where it stands. */
+export const mailboxLockKey = (m: SandboxMailbox) => `sandbox-mailbox:${m.workspaceId}:${m.accountEmail.toLowerCase()}`;
+
 export interface SandboxMessageRow {
   id: string;
   /** `sent` through the sandbox Gmail, or `inbound`: made by a person or the test helper as the lead. */
@@ -141,12 +150,16 @@ export async function insertSandboxMessage(
 ): Promise<SandboxMessageRow> {
   const id = ids.make('smsg');
   const direction = fields.direction ?? 'sent';
+  const lockKey = mailboxLockKey({ workspaceId, accountEmail: fields.account_email });
+  // The history id is drawn under the mailbox's lock, held to commit (see sandbox-mailbox-data.ts).
   const [row] = await query(q)<SandboxMessageRow[]>`
     insert into sandbox_messages (id, workspace_id, grant_id, account_email, raw, message_id_header, from_header, to_header, subject, text_body, html_body, created_at,
-                                  direction, thread_id, labels)
-    values (${id}, ${workspaceId}, ${fields.grantId}, ${fields.account_email}, ${fields.raw}, ${fields.message_id_header},
-            ${fields.from_header}, ${fields.to_header}, ${fields.subject}, ${fields.text_body}, ${fields.html_body}, ${fields.now},
-            ${direction}, ${fields.threadId ?? id}, ${query(q).array(direction === 'sent' ? ['SENT'] : ['INBOX', 'UNREAD'])})
+                                  direction, thread_id, labels, history_id)
+    select ${id}, ${workspaceId}, ${fields.grantId}, ${fields.account_email}, ${fields.raw}, ${fields.message_id_header},
+            ${fields.from_header}, ${fields.to_header}, ${fields.subject}, ${fields.text_body}, ${fields.html_body}, ${fields.now}::timestamptz,
+            ${direction}, ${fields.threadId ?? id}, ${query(q).array(direction === 'sent' ? ['SENT'] : ['INBOX', 'UNREAD'])}::text[],
+            nextval('sandbox_history_ids')
+    from (select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))) as mailbox_lock
     returning ${messageColumns(q)}`;
   return row;
 }
