@@ -139,6 +139,61 @@ export async function markConnected(
   return row;
 }
 
+/**
+ * A connected connector asks for more (capabilities through incremental consent): it stays connected and
+ * keeps sending with its tokens; only the link and the state of the consent that would add scopes are kept.
+ */
+export async function setUpgradeConsent(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  link: { url: string; expiresAt: Date; stateHash: string; scopesRequested: string[]; now: Date },
+): Promise<ConnectorRow | undefined> {
+  const sql = query(q);
+  const [row] = await sql<ConnectorRow[]>`
+    update connectors set authorization_url = ${link.url}, authorization_expires_at = ${link.expiresAt},
+      pending_state_hash = ${link.stateHash}, scopes_requested = ${sql.array(link.scopesRequested)}, updated_at = ${link.now}
+    where id = ${id} and workspace_id = ${workspaceId} and status = 'connected'
+    returning ${columns(q)}`;
+  return row;
+}
+
+/**
+ * The upgrade consent of this state was granted: the new tokens and the scopes they carry replace the old.
+ * The refresh lease is dropped so that a refresh of the old grant still running stores nothing over them.
+ */
+export async function markUpgraded(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  stateHash: string,
+  fields: Omit<ConnectedFields, 'accountEmail'>,
+): Promise<ConnectorRow | undefined> {
+  const sql = query(q);
+  const [row] = await sql<ConnectorRow[]>`
+    update connectors set scopes_granted = ${sql.array(fields.scopesGranted)}, tokens_sealed = ${fields.tokensSealed},
+      token_key_id = ${fields.tokenKeyId}, access_expires_at = ${fields.accessExpiresAt}, refresh_lease_until = null,
+      authorization_url = null, authorization_expires_at = null, pending_state_hash = null, updated_at = ${fields.now}
+    where id = ${id} and workspace_id = ${workspaceId} and status = 'connected' and pending_state_hash = ${stateHash}
+    returning ${columns(q)}`;
+  return row;
+}
+
+/** The upgrade consent of this state ended without a grant: the connector stays as it was, without the link. */
+export async function dropUpgradeConsent(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  stateHash: string,
+  now: Date,
+): Promise<ConnectorRow | undefined> {
+  const [row] = await query(q)<ConnectorRow[]>`
+    update connectors set authorization_url = null, authorization_expires_at = null, pending_state_hash = null, updated_at = ${now}
+    where id = ${id} and workspace_id = ${workspaceId} and status = 'connected' and pending_state_hash = ${stateHash}
+    returning ${columns(q)}`;
+  return row;
+}
+
 /** A flow that ended without a connection: failed with a reason, link dropped, no tokens kept. */
 export async function markFailed(
   q: Queryable,
@@ -176,7 +231,10 @@ export async function claimRefreshLease(
   return row;
 }
 
-/** New tokens after a refresh (the refresh token kept when the provider sent none); frees the lease. */
+/**
+ * New tokens after a refresh (the refresh token kept when the provider sent none); frees the lease. Nothing is
+ * stored when the lease was taken away meanwhile (an upgrade consent replaced the grant: see markUpgraded).
+ */
 export async function storeRefreshedTokens(
   q: Queryable,
   workspaceId: string,
@@ -186,7 +244,7 @@ export async function storeRefreshedTokens(
   await query(q)`
     update connectors set tokens_sealed = ${fields.tokensSealed}, token_key_id = ${fields.tokenKeyId},
       access_expires_at = ${fields.accessExpiresAt}, refresh_lease_until = null, updated_at = ${fields.now}
-    where id = ${id} and workspace_id = ${workspaceId} and status = 'connected'`;
+    where id = ${id} and workspace_id = ${workspaceId} and status = 'connected' and refresh_lease_until is not null`;
 }
 
 export async function releaseRefreshLease(q: Queryable, workspaceId: string, id: string): Promise<void> {

@@ -2,9 +2,18 @@
 // `error`). Public (the human's browser carries no credential of ours): the state is the proof. It is
 // single-use, expires in 10 minutes, and only completes the flow its connector is waiting for. Every
 // refusal stores nothing; where the connector is known and still waiting for this flow, it fails with
-// a reason. On success the tokens are sealed and stored, and `connector.connected` is recorded.
+// a reason. On success the tokens are sealed and stored, and `connector.connected` is recorded. A connected
+// connector adding capabilities (incremental consent) stays connected: granted, its tokens and scopes are
+// replaced by the new grant's; declined or expired, it stays as it was.
 import { claimState } from './oauth-states-data.ts';
-import { findConnector, markConnected, markFailed, type ConnectorRow } from './connectors-data.ts';
+import {
+  dropUpgradeConsent,
+  findConnector,
+  markConnected,
+  markFailed,
+  markUpgraded,
+  type ConnectorRow,
+} from './connectors-data.ts';
 import type { OauthCallbackInput, OauthCallbackOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { escapeHtml, renderPage } from '../../http/page.ts';
@@ -35,28 +44,14 @@ export async function oauthCallback(deps: Deps, request: CallbackRequest): Promi
   if (!state) return { ok: false, status: 400, reason: 'state_unknown' };
   if (state.used_at) return { ok: false, status: 400, reason: 'state_used' };
   const workspaceId = state.workspace_id;
-  const fail = async (reason: CallbackRefusal, status: 400 | 502): Promise<CallbackOutcome> => {
-    const connector = await deps.db.sql.begin(async (tx) => {
-      const failed = await markFailed(tx, workspaceId, state.connector_id, stateHash, reason, deps.clock.now());
-      if (failed)
-        await recordEvent(
-          deps,
-          tx,
-          workspaceId,
-          { type: 'system', id: null },
-          'connector.failed',
-          connectorEventData(failed),
-        );
-      return failed;
-    });
-    if (connector) deps.resourceWatch.changed(connector.id);
-    deps.log.info({ connector_id: state.connector_id, reason }, 'connector consent refused');
-    return { ok: false, status, reason, connector };
-  };
   const current = await findConnector(deps.db.sql, workspaceId, state.connector_id);
-  if (!current || current.status !== 'pending_consent' || current.pending_state_hash !== stateHash) {
+  // A connected connector waits for a consent only to add capabilities; it stays connected whatever comes.
+  const upgrading = current?.status === 'connected';
+  if (!current || (!upgrading && current.status !== 'pending_consent') || current.pending_state_hash !== stateHash) {
     return { ok: false, status: 400, reason: 'state_superseded', connector: current };
   }
+  const fail = (reason: CallbackRefusal, status: 400 | 502) =>
+    upgrading ? keepAsItWas(deps, current, reason, status) : failFlow(deps, current, reason, status);
   if (state.expires_at.getTime() <= now.getTime()) return fail('state_expired', 400);
   if (request.error) return fail(request.error === 'access_denied' ? 'consent_denied' : 'provider_error', 400);
   if (!request.code) return fail('code_missing', 400);
@@ -75,16 +70,20 @@ export async function oauthCallback(deps: Deps, request: CallbackRequest): Promi
     connectorId: state.connector_id,
   });
   if (!grant.ok) return fail(grant.reason, grant.status);
+  if (upgrading && grant.account.toLowerCase() !== current.account_email?.toLowerCase())
+    return fail('account_mismatch', 400);
   const sealed = sealTokens(deps, workspaceId, state.connector_id, grant.tokens);
   const connector = await deps.db.sql.begin(async (tx) => {
-    const connected = await markConnected(tx, workspaceId, state.connector_id, stateHash, {
-      accountEmail: grant.account,
+    const fields = {
       scopesGranted: grant.scopesGranted,
       tokensSealed: sealed.sealed,
       tokenKeyId: sealed.keyId,
       accessExpiresAt: new Date(deps.clock.now().getTime() + grant.expiresIn * 1000),
       now: deps.clock.now(),
-    });
+    };
+    const connected = upgrading
+      ? await markUpgraded(tx, workspaceId, state.connector_id, stateHash, fields)
+      : await markConnected(tx, workspaceId, state.connector_id, stateHash, { ...fields, accountEmail: grant.account });
     if (connected)
       await recordEvent(
         deps,
@@ -104,8 +103,61 @@ export async function oauthCallback(deps: Deps, request: CallbackRequest): Promi
       connector: await findConnector(deps.db.sql, workspaceId, state.connector_id),
     };
   deps.resourceWatch.changed(connector.id);
-  deps.log.info({ connector_id: connector.id, mode: connector.mode }, 'connector connected');
+  deps.log.info({ connector_id: connector.id, mode: connector.mode, upgraded: upgrading }, 'connector connected');
   return { ok: true, connector };
+}
+
+/** A first consent that ended without a connection: the connector fails with the reason. */
+async function failFlow(
+  deps: Deps,
+  current: ConnectorRow,
+  reason: CallbackRefusal,
+  status: 400 | 502,
+): Promise<CallbackOutcome> {
+  const { workspace_id: workspaceId, id } = current;
+  const connector = await deps.db.sql.begin(async (tx) => {
+    const failed = await markFailed(
+      tx,
+      workspaceId,
+      id,
+      current.pending_state_hash as string,
+      reason,
+      deps.clock.now(),
+    );
+    if (failed)
+      await recordEvent(
+        deps,
+        tx,
+        workspaceId,
+        { type: 'system', id: null },
+        'connector.failed',
+        connectorEventData(failed),
+      );
+    return failed;
+  });
+  if (connector) deps.resourceWatch.changed(connector.id);
+  deps.log.info({ connector_id: id, reason }, 'connector consent refused');
+  return { ok: false, status, reason, connector };
+}
+
+/** A consent to add capabilities that ended without them: the connector stays connected as it was. */
+async function keepAsItWas(
+  deps: Deps,
+  current: ConnectorRow,
+  reason: CallbackRefusal,
+  status: 400 | 502,
+): Promise<CallbackOutcome> {
+  const { workspace_id: workspaceId, id } = current;
+  const kept = await dropUpgradeConsent(
+    deps.db.sql,
+    workspaceId,
+    id,
+    current.pending_state_hash as string,
+    deps.clock.now(),
+  );
+  if (kept) deps.resourceWatch.changed(id);
+  deps.log.info({ connector_id: id, reason }, 'connector capabilities not added');
+  return { ok: false, status, reason, connector: kept ?? current };
 }
 
 /** What the callback page says for each outcome, in words a person acts on. */
@@ -153,6 +205,10 @@ export const refusalText: Record<CallbackRefusal, { title: string; body: string 
   userinfo_failed: {
     title: 'The account could not be identified',
     body: 'The provider did not tell us the account address, so nothing was kept. Start the connection again.',
+  },
+  account_mismatch: {
+    title: 'A different account was chosen',
+    body: 'The permissions were given by another account than the one this connector uses, so nothing changed. Start again and choose the same account.',
   },
 };
 

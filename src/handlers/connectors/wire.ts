@@ -1,5 +1,6 @@
-// A connector as the contract shows it: never its tokens; the consent link only while it is pending;
-// and `next_action`, the plain-words next step for an agent (null once connected).
+// A connector as the contract shows it: never its tokens; the consent link only while it is pending (a
+// first consent, or one adding capabilities); and `next_action`, the plain-words next step for an agent
+// (null once connected with nothing pending).
 import type { ConnectorRow } from './connectors-data.ts';
 import type { SandboxMessageRow } from './sandbox-data.ts';
 import { connectorCapabilities } from './google/google-endpoints.ts';
@@ -13,11 +14,18 @@ export function nextAction(c: Pick<ConnectorRow, 'id' | 'status' | 'authorizatio
     case 'pending_consent':
       return `Show this link to the human and ask them to open it in a browser and allow access: ${c.authorization_url}. Then call get_connector with connector_id "${c.id}" and wait_seconds 50, again until its status is "connected" (or "failed").`;
     case 'connected':
-      return null;
+      // Connected and waiting for the consent that adds capabilities (it keeps sending meanwhile).
+      return c.authorization_url
+        ? `Show this link to the human and ask them to open it in a browser and allow the added access: ${c.authorization_url}. The connector keeps working meanwhile. Then call get_connector with connector_id "${c.id}" and wait_seconds 50 until its capabilities include the ones asked for.`
+        : null;
     default:
       return `Call start_connector_oauth with provider "${c.provider}" and reconnect_connector_id "${c.id}" for a fresh consent link, and show it to the human.`;
   }
 }
+
+/** Waiting for the human: a first consent, or the consent that adds capabilities to a connected connector. */
+const consentPending = (c: ConnectorRow) =>
+  c.status === 'pending_consent' || (c.status === 'connected' && c.pending_state_hash !== null);
 
 /** `sync`: the connector's mailbox_syncs row, where the caller read it (get_connector, list_connectors). */
 export const connectorBody = (c: ConnectorRow, sync?: MailboxSyncRow | null) => ({
@@ -30,8 +38,8 @@ export const connectorBody = (c: ConnectorRow, sync?: MailboxSyncRow | null) => 
   scopes_granted: [...c.scopes_granted],
   capabilities: connectorCapabilities(c),
   mailbox_sync: mailboxSyncBody(c, sync),
-  authorization_url: c.status === 'pending_consent' ? c.authorization_url : null,
-  authorization_expires_at: c.status === 'pending_consent' ? iso(c.authorization_expires_at) : null,
+  authorization_url: consentPending(c) ? c.authorization_url : null,
+  authorization_expires_at: consentPending(c) ? iso(c.authorization_expires_at) : null,
   failure_reason: c.failure_reason,
   next_action: nextAction(c),
   created_at: c.created_at.toISOString(),

@@ -124,6 +124,8 @@ export interface AuthorizationRequest {
   loginHint?: string;
   /** The scopes to ask for (GMAIL_SCOPES and those of the capabilities asked). */
   scopes: string[];
+  /** Whether the grant may add scopes granted before (default true; see includeGrantedScopes). */
+  includeGrantedScopes?: boolean;
 }
 
 export function authorizationUrl(endpoints: GmailEndpoints, request: AuthorizationRequest): string {
@@ -138,7 +140,7 @@ export function authorizationUrl(endpoints: GmailEndpoints, request: Authorizati
     code_challenge_method: 'S256',
     access_type: 'offline',
     prompt: 'consent',
-    include_granted_scopes: 'true',
+    ...(request.includeGrantedScopes === false ? {} : { include_granted_scopes: 'true' }),
     ...(request.loginHint ? { login_hint: request.loginHint } : {}),
   };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);

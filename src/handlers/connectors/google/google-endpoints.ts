@@ -13,29 +13,45 @@ export const GMAIL_SCOPES = ['openid', 'email', GMAIL_SEND_SCOPE];
 
 export type GmailCapability = 'send' | 'read_replies' | 'read_reply_text';
 
-/** The scopes each capability adds to GMAIL_SCOPES. */
+/**
+ * The scopes each capability adds to GMAIL_SCOPES. read_reply_text asks for gmail.readonly alone: it reads
+ * headers too, and Google applies gmail.metadata's limits (no format=full, no `q`) to any token carrying it,
+ * even beside gmail.readonly.
+ */
 export const CAPABILITY_SCOPES: Record<GmailCapability, string[]> = {
   send: [],
   read_replies: [GMAIL_METADATA_SCOPE],
-  read_reply_text: [GMAIL_METADATA_SCOPE, GMAIL_READONLY_SCOPE],
+  read_reply_text: [GMAIL_READONLY_SCOPE],
 };
 
-/** What a Gmail connector's granted scopes allow (gmail.readonly reads headers too, so it also gives read_replies). */
+/**
+ * What a Gmail connector's granted scopes allow: gmail.readonly gives read_replies too, and read_reply_text
+ * only without gmail.metadata beside it (whose limits would refuse every read of a message's text).
+ */
 export function capabilitiesFromScopes(granted: readonly string[]): GmailCapability[] {
   if (!granted.includes(GMAIL_SEND_SCOPE)) return [];
   const out: GmailCapability[] = ['send'];
   if (granted.includes(GMAIL_METADATA_SCOPE) || granted.includes(GMAIL_READONLY_SCOPE)) out.push('read_replies');
-  if (granted.includes(GMAIL_READONLY_SCOPE)) out.push('read_reply_text');
+  if (granted.includes(GMAIL_READONLY_SCOPE) && !granted.includes(GMAIL_METADATA_SCOPE)) out.push('read_reply_text');
   return out;
 }
 
-/** The scopes a consent asks for to give `capabilities` (sending always). */
+/** The scopes a consent asks for to give `capabilities` (sending always; gmail.readonly covers read_replies). */
 export function gmailScopesFor(capabilities: readonly GmailCapability[]): string[] {
-  return [...new Set([...GMAIL_SCOPES, ...capabilities.flatMap((c) => CAPABILITY_SCOPES[c])])];
+  const scopes = new Set([...GMAIL_SCOPES, ...capabilities.flatMap((c) => CAPABILITY_SCOPES[c])]);
+  if (scopes.has(GMAIL_READONLY_SCOPE)) scopes.delete(GMAIL_METADATA_SCOPE);
+  return [...scopes];
 }
 
+/**
+ * Whether a consent may add the scopes granted before (include_granted_scopes): not when it asks for
+ * gmail.readonly over a grant holding gmail.metadata, which would come back with it and limit the token.
+ */
+export const includeGrantedScopes = (granted: readonly string[], asked: readonly string[]): boolean =>
+  !(asked.includes(GMAIL_READONLY_SCOPE) && granted.includes(GMAIL_METADATA_SCOPE));
+
 /** Every scope a Gmail consent may ask for. */
-export const GMAIL_OFFERED_SCOPES = gmailScopesFor(['send', 'read_replies', 'read_reply_text']);
+export const GMAIL_OFFERED_SCOPES = [...GMAIL_SCOPES, GMAIL_METADATA_SCOPE, GMAIL_READONLY_SCOPE];
 
 /** A connector's capabilities: a Gmail mailbox's from its granted scopes; none for others. */
 export const connectorCapabilities = (c: { provider: string; scopes_granted: readonly string[] }): GmailCapability[] =>

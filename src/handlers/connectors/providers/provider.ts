@@ -17,7 +17,9 @@ export type CallbackRefusal =
   | 'code_missing'
   | 'token_exchange_failed'
   | 'scope_missing'
-  | 'userinfo_failed';
+  | 'userinfo_failed'
+  /** An added capability's consent was given by another account than the connector's. */
+  | 'account_mismatch';
 
 export type Grant =
   | { ok: true; tokens: StoredTokens; expiresIn: number; scopesGranted: string[]; account: string }
@@ -35,7 +37,14 @@ export interface ConnectorProvider {
   scopesFor?(capabilities: readonly string[]): string[];
   consentUrl(
     deps: Deps,
-    request: { state: string; codeChallenge: string; redirectUri: string; loginHint?: string; scopes: string[] },
+    request: {
+      state: string;
+      codeChallenge: string;
+      redirectUri: string;
+      loginHint?: string;
+      scopes: string[];
+      includeGrantedScopes?: boolean;
+    },
   ): string;
   exchange(
     deps: Deps,
