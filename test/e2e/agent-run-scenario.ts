@@ -109,7 +109,7 @@ export async function runAgentScenario(world: ScenarioWorld, bootstrapCredential
   await call(agent, 'update_workspace_settings', { postal_address: 'Agent Run Inc, 9 Harbour Rd, Portsmouth' });
   step('signup');
 
-  const started = await call(agent, 'start_connector_oauth', { provider: 'gmail' });
+  const started = await call(agent, 'start_connector_oauth', { provider: 'gmail', capabilities: ['read_replies'] });
   expect(started.status).toBe('pending_consent');
   const mailbox = `sales.${process.pid}@gmail.example`;
   step('start_connector_oauth');

@@ -1,5 +1,6 @@
-// What launching and resuming both require: the approval of the current revision, a connected sender and
-// the postal address every footer carries. Each refusal is a 409 with a code and what to do.
+// What launching and resuming both require: the approval of the current revision, a connected sender (one
+// that can read replies when they stop the sequence) and the postal address every footer carries. Each
+// refusal is a 409 with a code and what to do.
 import { findConnector } from '../connectors/connectors-data.ts';
 import { notConnected } from '../connectors/tokens.ts';
 import type { Queryable } from '../../db/queryable.ts';
@@ -7,6 +8,7 @@ import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
 import { approvalUrl } from './wire.ts';
+import { repliesNotSeen, repliesUnseen } from './sequence-checks.ts';
 
 export function notApproved(deps: Deps, s: SequenceRow, why: string): ApiError {
   const url = approvalUrl(deps.config.publicBaseUrl, s.id);
@@ -50,6 +52,10 @@ export async function checkSendable(deps: Deps, tx: Queryable, s: SequenceRow): 
     );
   }
   if (connector.status !== 'connected') throw notConnected(connector);
+  if (repliesUnseen(s, connector))
+    throw new ApiError('sequence_blocked', repliesNotSeen(connector.id), {
+      errors: [{ field: 'stop_on_reply', code: 'replies_not_seen', message: 'The sender cannot read replies.' }],
+    });
   if (!(await findWorkspaceSettings(tx, s.workspace_id)).postal_address) {
     throw new ApiError(
       'sequence_blocked',

@@ -11,6 +11,9 @@ export interface OutgoingMessage {
   messageId: string;
   unsubscribeUrl: string;
   date: Date;
+  /** In a thread: the Message-ID of the message it follows, and every earlier one of the enrollment in order. */
+  inReplyTo?: string;
+  references?: string[];
 }
 
 export function composeSequenceMessage(m: OutgoingMessage): Promise<string> {
@@ -22,6 +25,8 @@ export function composeSequenceMessage(m: OutgoingMessage): Promise<string> {
     html: m.html,
     messageId: m.messageId,
     date: m.date,
+    inReplyTo: m.inReplyTo,
+    references: m.references,
     headers: {
       // Prepared: kept on one line. Folded, the URL would come back with a space in it after unfolding.
       'List-Unsubscribe': { prepared: true, value: `<${m.unsubscribeUrl}>` },

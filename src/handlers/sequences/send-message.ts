@@ -23,12 +23,23 @@ import { checkThread } from '../replies/thread-check.ts';
 
 const DAY_MS = 86_400_000;
 
-async function recordSent(deps: Deps, p: Sending, token: string, providerMessageId: string): Promise<void> {
+async function recordSent(
+  deps: Deps,
+  p: Sending,
+  token: string,
+  sent: { providerMessageId: string; threadId?: string },
+): Promise<void> {
   const { message: m, sequence } = p;
+  // Gmail answers with the thread it filed the message in; the one asked for stands in if it does not.
+  const threadId = sent.threadId ?? p.threadId ?? null;
   const completed = await deps.db.sql.begin(async (tx) => {
     const now = deps.clock.now();
-    const sent = await markSent(tx, m.workspace_id, m.id, token, { providerMessageId, now });
-    if (!sent) return false;
+    const marked = await markSent(tx, m.workspace_id, m.id, token, {
+      providerMessageId: sent.providerMessageId,
+      threadId,
+      now,
+    });
+    if (!marked) return false;
     await reopenUncertainEnrollment(tx, m.workspace_id, m.enrollment_id, now);
     const next = sequence.steps[m.step];
     await advanceEnrollment(
@@ -63,8 +74,8 @@ export async function sendClaimedMessage(
   const prepared = await prepare(deps, connector, claimed, token, round);
   if (prepared.kind === 'skip') return NEXT;
   if (prepared.kind === 'stop') return { kind: 'stop', resumeAt: deps.clock.now() };
-  const outcome = await sendMail(deps, connector, prepared.raw);
+  const outcome = await sendMail(deps, connector, prepared.raw, { threadId: prepared.threadId });
   if (outcome.kind !== 'sent') return notSent(deps, connector, prepared, token, outcome);
-  await recordSent(deps, prepared, token, outcome.providerMessageId);
+  await recordSent(deps, prepared, token, outcome);
   return NEXT;
 }

@@ -19,11 +19,12 @@ import { recordEvent } from '../events/record-event.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
 import { sequenceEventData } from './wire.ts';
 import { settle, SYSTEM } from './send-settle.ts';
+import { threadPlace } from './send-thread.ts';
 
 type Prepared =
   | { kind: 'skip' }
   | { kind: 'stop' }
-  | { kind: 'send'; raw: string; message: MessageRow; sequence: SequenceRow; to: string };
+  | { kind: 'send'; raw: string; message: MessageRow; sequence: SequenceRow; to: string; threadId?: string };
 
 export type Sending = Extract<Prepared, { kind: 'send' }>;
 
@@ -157,6 +158,7 @@ export async function prepare(
     const from = connector.account_email as string;
     const to = String(lead.email);
     const messageId = messageIdFor(m.id, from, randomUUID());
+    const thread = await threadPlace(tx, m, step);
     const raw = await composeSequenceMessage({
       from,
       to,
@@ -166,6 +168,8 @@ export async function prepare(
       messageId,
       unsubscribeUrl: url,
       date: now,
+      inReplyTo: thread.inReplyTo,
+      references: thread.references,
     });
     if (
       !(await markSending(tx, m.workspace_id, m.id, token, {
@@ -176,6 +180,6 @@ export async function prepare(
       }))
     )
       return { kind: 'skip' };
-    return { kind: 'send', raw, message: m, sequence, to };
+    return { kind: 'send', raw, message: m, sequence, to, threadId: thread.threadId };
   });
 }

@@ -1,6 +1,7 @@
 // The checks that decide whether a sequence may be approved and launched, whoever its leads are: `blocking`
 // ones stop both, warnings inform the reviewer.
-import { findConnector } from '../connectors/connectors-data.ts';
+import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
+import { connectorCapabilities } from '../connectors/google/google-endpoints.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
@@ -16,6 +17,14 @@ export interface Check {
 
 /** Subjects longer than this are cut in most inboxes' lists. */
 export const SUBJECT_WARN_LENGTH = 78;
+
+/** A sequence that stops when the lead replies needs a sender that can see replies; the fix, in words. */
+export const repliesNotSeen = (connectorId: string) =>
+  `The sequence stops for a lead who replies (stop_on_reply), but sender ${connectorId} cannot read replies. Call start_connector_oauth with provider "gmail", reconnect_connector_id "${connectorId}" and capabilities ["read_replies"] and have your human allow it; or set stop_on_reply false (update_email_sequence) to send without watching for replies.`;
+
+/** Whether the sequence stops on replies that its sender cannot see. */
+export const repliesUnseen = (s: SequenceRow, connector: ConnectorRow) =>
+  s.stop_on_reply && !connectorCapabilities(connector).includes('read_replies');
 
 /** The checks that do not depend on a lead: sender, postal address, steps, limits. */
 export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: string, s: SequenceRow): Promise<Check[]> {
@@ -33,6 +42,14 @@ export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: stri
       code: 'sender_not_connected',
       severity: 'blocking',
       message: `The sender connector ${connector.id} is ${connector.status}; connect it again (start_connector_oauth with reconnect_connector_id).`,
+    });
+  if (connector && repliesUnseen(s, connector))
+    checks.push({ code: 'replies_not_seen', severity: 'blocking', message: repliesNotSeen(connector.id) });
+  if (!s.stop_on_reply)
+    checks.push({
+      code: 'replies_do_not_stop',
+      severity: 'warning',
+      message: 'stop_on_reply is false: a lead who replies keeps getting the next steps.',
     });
   const settings = await findWorkspaceSettings(q, workspaceId);
   if (!settings.postal_address)

@@ -52,14 +52,35 @@ export async function markSent(
   workspaceId: string,
   id: string,
   token: string,
-  fields: { providerMessageId: string; now: Date },
+  fields: { providerMessageId: string; threadId: string | null; now: Date },
 ): Promise<MessageRow | undefined> {
   const [row] = await query(q)<MessageRow[]>`
-    update sequence_messages set status = 'sent', provider_message_id = ${fields.providerMessageId}, sent_at = ${fields.now},
+    update sequence_messages set status = 'sent', provider_message_id = ${fields.providerMessageId}, thread_id = ${fields.threadId}, sent_at = ${fields.now},
       error_code = null, error_message = null, updated_at = ${fields.now}
     where workspace_id = ${workspaceId} and id = ${id} and status in ('sending', 'uncertain') and claim_token = ${token}
     returning ${columns(q)}`;
   return row;
+}
+
+/** An earlier message of an enrollment, as a later step in its thread needs it. */
+export interface EarlierMessage {
+  step: number;
+  status: string;
+  message_id_header: string | null;
+  thread_id: string | null;
+}
+
+/** The enrollment's messages before `step`, in step order. */
+export function earlierMessages(
+  q: Queryable,
+  workspaceId: string,
+  enrollmentId: string,
+  step: number,
+): Promise<EarlierMessage[]> {
+  return query(q)<EarlierMessage[]>`
+    select step, status, message_id_header, thread_id from sequence_messages
+    where workspace_id = ${workspaceId} and enrollment_id = ${enrollmentId} and step < ${step}
+    order by step`;
 }
 
 /**

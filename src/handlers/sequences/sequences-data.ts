@@ -192,6 +192,12 @@ export interface SequenceStatsRow {
   bounced: number;
   unsubscribed: number;
   uncertain: number;
+  /** Leads (enrollments) with at least one message answered by a person. */
+  replied: number;
+  /** Leads (enrollments) with at least one message answered by an auto-reply (out of office). */
+  auto_replied: number;
+  /** Messages that were accepted, then bounced back later (a bounce notice in the mailbox). */
+  bounced_late: number;
 }
 
 /** Counted from the enrollments and messages themselves, so the stats cannot drift from what happened. */
@@ -206,13 +212,17 @@ export async function sequenceStats(
       (select count(*)::int from sequence_enrollments e where e.sequence_id = s.id) as enrolled,
       (select count(*)::int from sequence_enrollments e where e.sequence_id = s.id and e.stop_reason = 'bounced') as bounced,
       (select count(*)::int from sequence_enrollments e where e.sequence_id = s.id and e.stop_reason = 'unsubscribed') as unsubscribed,
-      coalesce(m.scheduled, 0) as scheduled, coalesce(m.sent, 0) as sent, coalesce(m.failed, 0) as failed, coalesce(m.uncertain, 0) as uncertain
+      coalesce(m.scheduled, 0) as scheduled, coalesce(m.sent, 0) as sent, coalesce(m.failed, 0) as failed, coalesce(m.uncertain, 0) as uncertain,
+      coalesce(m.replied, 0) as replied, coalesce(m.auto_replied, 0) as auto_replied, coalesce(m.bounced_late, 0) as bounced_late
     from sequences s
     left join lateral (
       select count(*) filter (where status in ('scheduled', 'claimed', 'sending'))::int as scheduled,
              count(*) filter (where status = 'sent')::int as sent,
              count(*) filter (where status = 'failed')::int as failed,
-             count(*) filter (where status = 'uncertain')::int as uncertain
+             count(*) filter (where status = 'uncertain')::int as uncertain,
+             count(distinct enrollment_id) filter (where reply_state = 'replied')::int as replied,
+             count(distinct enrollment_id) filter (where reply_state = 'auto_replied')::int as auto_replied,
+             count(*) filter (where reply_state = 'bounced')::int as bounced_late
       from sequence_messages where sequence_id = s.id) m on true
     where s.workspace_id = ${workspaceId} and s.id = any(${sql.array(ids)}::text[])`;
   return new Map(rows.map(({ id, ...stats }) => [id, stats]));

@@ -13,6 +13,9 @@ export const emptyStats: SequenceStatsRow = {
   bounced: 0,
   unsubscribed: 0,
   uncertain: 0,
+  replied: 0,
+  auto_replied: 0,
+  bounced_late: 0,
 };
 
 /** The admin-panel page where a person reviews and approves or rejects the sequence. */

@@ -59,7 +59,7 @@ describe('an email sequence from draft to sent', () => {
       start_hour: 9,
       end_hour: 17,
     });
-    expect(seq.steps).toEqual([{ position: 1, wait_days: 0, subject: 'Hi', body: 'Hello' }]);
+    expect(seq.steps).toEqual([{ position: 1, wait_days: 0, subject: 'Hi', body: 'Hello', in_thread: false }]);
     expect(seq.stats).toEqual({
       enrolled: 0,
       scheduled: 0,
@@ -68,6 +68,9 @@ describe('an email sequence from draft to sent', () => {
       bounced: 0,
       unsubscribed: 0,
       uncertain: 0,
+      replied: 0,
+      auto_replied: 0,
+      bounced_late: 0,
     });
   });
 

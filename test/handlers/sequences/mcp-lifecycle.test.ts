@@ -167,6 +167,7 @@ describe('the sequence lifecycle over MCP', () => {
     const renewing = await ok(agent, 'start_connector_oauth', {
       provider: 'gmail',
       reconnect_connector_id: ws.connector.id,
+      capabilities: ['read_replies'],
     });
     expect(renewing.status).toBe('pending_consent');
     const refused = await call(agent, 'launch_email_sequence', {

@@ -44,14 +44,16 @@ export const googleConsent =
     await fetch(await google.consent(authorizationUrl, { email: account }));
   };
 
+/** Connects Gmail as `account`; by default able to read replies, as a sequence that stops on replies needs. */
 export async function connectGmail(
   t: TestApp,
   token: string,
   account: string,
   consent: Consent = sandboxConsent,
+  capabilities: string[] = ['read_replies'],
 ): Promise<Connector> {
   const started = await json<Connector>(
-    t.request('/api/v1/connectors/oauth', { method: 'POST', token, json: { provider: 'gmail' } }),
+    t.request('/api/v1/connectors/oauth', { method: 'POST', token, json: { provider: 'gmail', capabilities } }),
     201,
   );
   await consent(started.authorization_url as string, account);
@@ -65,6 +67,8 @@ export interface WorkspaceOptions {
   postalAddress?: string;
   /** Default sandboxConsent. */
   consent?: Consent;
+  /** What the connector may do; default ['read_replies']. */
+  capabilities?: string[];
 }
 
 export async function readyWorkspace(
@@ -78,6 +82,7 @@ export async function readyWorkspace(
     owner.token,
     options.account ?? `sales.${owner.email.split('@')[0]}@sandbox.example`,
     options.consent,
+    options.capabilities,
   );
   await json(
     t.request('/api/v1/workspace/settings', {

@@ -10,6 +10,9 @@ export interface RawMessage {
   html: string;
   messageId: string;
   date: Date;
+  /** A reply's In-Reply-To and References (RFC 5322 §3.6.4): the Message-IDs it answers, oldest first. */
+  inReplyTo?: string;
+  references?: string[];
   /** Extra headers; a `{prepared: true, value}` one is written as given (not folded or encoded). */
   headers?: Record<string, string | { prepared: true; value: string }>;
 }
