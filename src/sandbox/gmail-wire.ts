@@ -33,10 +33,11 @@ export const canRead = (scopes: readonly string[]) =>
 
 /**
  * Whether a grant sees only metadata: no `format=full|raw`, no `q`. Google applies this restriction to any token
- * that carries gmail.metadata, even beside gmail.readonly (a long-standing Gmail quirk); the sandbox applies it
- * only when no reading scope is granted with it, so that read_reply_text (metadata + readonly) reads text here.
+ * that carries gmail.metadata, even beside gmail.readonly (a long-standing Gmail quirk), and so does the sandbox:
+ * read_reply_text asks for gmail.readonly alone (google-endpoints.ts), so the sandbox answers as Google would.
  */
-export const metadataOnly = (scopes: readonly string[]) => !FULL_READ.some((s) => scopes.includes(s));
+export const metadataOnly = (scopes: readonly string[]) =>
+  scopes.includes(GMAIL_METADATA_SCOPE) || !FULL_READ.some((s) => scopes.includes(s));
 
 /** `maxResults` as Gmail reads it: default 100, at most 500. */
 export function maxResults(value: string | undefined): number | undefined {
