@@ -3308,7 +3308,7 @@ export interface components {
             message_id: string | null;
             /** @enum {string|null} */
             bounce_type: "permanent" | "transient" | null;
-            /** @description stopped, stopped_company, paused, suppressed or none. */
+            /** @description stopped, paused, suppressed or none. */
             effect: string | null;
             /** @description With read_reply_text. */
             text: string | null;
