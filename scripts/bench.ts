@@ -9,12 +9,14 @@
 // end through the API against a plain unnest insert; the service's peak RSS while importing a large
 // csv_url against its idle RSS) on embedded PGlite and, when DATABASE_URL is set, on PostgreSQL too; and the
 // sequence-sending rows (messages/s from due to recorded at a fake Gmail, and on PostgreSQL the database cost
-// per message, each against a plain insert + update per message); and the installable service-mcp launcher
+// per message, each against a plain insert + update per message); the reply rows (inbound messages/s synced and
+// classified against a plain fetch of the same messages, and a reply's latency to its enrollment stopped by
+// the minute sync and by the pre-send check, each against the plain read it needs); and the installable service-mcp launcher
 // (packages/) against bin/service-mcp.js: installed size, package count, spawn to tools/list.
 //
 // Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
 // (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
-// --codegen-runs N · --skip-codegen · --skip-packages · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --log-level L
+// --codegen-runs N · --skip-codegen · --skip-packages · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --log-level L
 // (service log level, default silent) · --profile (writes the service's CPU profile to test-output/profiles/).
 // Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +35,7 @@ import { longWorkRows, longWorkSettings, type LongWorkResult } from './bench/lon
 import { mcpRows } from './bench/mcp-rows.ts';
 import { packagesRows, type PackagesResult } from './bench/packages-launcher.ts';
 import { renderReport } from './bench/report.ts';
+import { repliesRows, repliesSettings, type RepliesResult } from './bench/replies-rows.ts';
 import { sequencesRows, sequencesSettings, type SequencesResult } from './bench/sequences-rows.ts';
 import { preflight, ratioRows, runInterleaved, type RowGroup, type Target } from './bench/row-runner.ts';
 import { startServerProcess, type ServerProcess } from './bench/server-process.ts';
@@ -54,6 +57,7 @@ const { values: args } = parseArgs({
     'skip-knowledge': { type: 'boolean', default: false },
     'skip-leads': { type: 'boolean', default: false },
     'skip-sequences': { type: 'boolean', default: false },
+    'skip-replies': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'silent' },
     profile: { type: 'boolean', default: false },
   },
@@ -150,6 +154,9 @@ try {
   let sequences: SequencesResult | undefined;
   if (!args['skip-sequences'])
     sequences = await sequencesRows(sequencesSettings(quick, args['log-level']), databaseUrl, progress);
+  const replySettings = repliesSettings(quick, args['log-level']);
+  let replies: RepliesResult | undefined;
+  if (!args['skip-replies']) replies = await repliesRows(replySettings, databaseUrl, progress);
   let codegen: CodegenTimingResult | undefined;
   if (!args['skip-codegen']) {
     progress(`timing codegen (${settings.codegenRuns} alternating runs each)`);
@@ -177,6 +184,7 @@ try {
       ...(knowledge?.rows ?? []),
       ...(leads?.rows ?? []),
       ...(sequences?.rows ?? []),
+      ...(replies?.rows ?? []),
       ...(codegen ? [codegen.row] : []),
       ...(packages?.rows ?? []),
     ],
@@ -196,6 +204,7 @@ try {
       longWork: longWork && workSettings,
       knowledge: knowledge && knowSettings,
       leads: leads && importSettings,
+      replies: replies && replySettings,
     }),
     notes: [
       ...http.notes,
@@ -203,6 +212,7 @@ try {
       ...(knowledge?.notes ?? []),
       ...(leads?.notes ?? []),
       ...(sequences?.notes ?? []),
+      ...(replies?.notes ?? []),
       ...(packages?.notes ?? []),
     ],
   });
@@ -210,7 +220,8 @@ try {
   mkdirSync(join(repoRoot, 'test-output'), { recursive: true });
   writeFileSync(join(repoRoot, 'test-output/bench.md'), report);
   progress('written to test-output/bench.md');
-  if (longWork?.failed || knowledge?.failed || leads?.failed || sequences?.failed) process.exitCode = 1;
+  if (longWork?.failed || knowledge?.failed || leads?.failed || sequences?.failed || replies?.failed)
+    process.exitCode = 1;
 } catch (error) {
   process.exitCode = 1;
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -10,6 +10,7 @@ import { IMPORT_WARMUP_ROWS } from './leads-import.ts';
 import { IDLE_MS, SAMPLE_MS } from './leads-memory.ts';
 import { leadsSettings, type LeadsSettings } from './leads-rows.ts';
 import type { LongWorkSettings } from './long-work-rows.ts';
+import { MEAN_TICK_WAIT_MS, type RepliesSettings } from './replies-rows.ts';
 
 export interface MethodSettings {
   rounds: number;
@@ -23,6 +24,7 @@ export interface MethodSettings {
   longWork?: LongWorkSettings;
   knowledge?: KnowledgeSettings;
   leads?: LeadsSettings;
+  replies?: RepliesSettings;
 }
 
 export function describeMethod(s: MethodSettings): string {
@@ -57,6 +59,7 @@ export function describeMethod(s: MethodSettings): string {
   if (s.longWork) parts.push(...describeLongWork(s.longWork));
   if (s.knowledge) parts.push(...describeKnowledge(s.knowledge));
   if (s.leads) parts.push(...describeLeads(s.leads));
+  if (s.replies) parts.push(...describeReplies(s.replies));
   return parts.join(' ');
 }
 
@@ -118,5 +121,20 @@ function describeLeads(l: LeadsSettings): string[] {
     `a child process on its own fresh database; after sign-up its RSS (/proc/<pid>/status VmRSS) is sampled every ${SAMPLE_MS} ms for`,
     `${IDLE_MS / 1000} s of idleness (idle = the median), then VmHWM is reset (/proc/<pid>/clear_refs) and the child imports ${n(l.memoryRows)} rows${quick ? ` (${n(full.memoryRows)} in a full run)` : ''} while`,
     `sampling goes on; the peak is the higher of the sampled maximum and VmHWM; the row is peak ÷ idle, with peak − idle beside it.`,
+  ];
+}
+
+function describeReplies(r: RepliesSettings): string[] {
+  return [
+    `Reply rows: on a fresh database as for the other in-process rows, the real service with a live Gmail connector (send +`,
+    `read_replies) against the strict fake Google over HTTP sends step 1 of a two-step sequence to every lead; ${r.messages}`,
+    `answers in ${r.threads} of those threads (an auto-reply first in each, then human replies) are then synced by syncMailbox (what the`,
+    `mailbox.sync job runs) until all are in inbound_messages, against plain fetch of the same history.list pages and one`,
+    `messages.get format=metadata each, one request at a time as the sync makes them; ${r.syncRounds} round(s), alternating sides. Latency,`,
+    `${r.samples} samples each after ${r.warmupSamples} thrown away, one fresh thread per sample: a reply is delivered, then one minute tick (the`,
+    `sweep's mailbox list, then syncMailbox) is timed to its end with the enrollment stopped, or the lead's step 2 is made due`,
+    `and the sender (dispatchDue, sendFromMailbox) is timed to its end with the enrollment stopped and nothing sent; baselines: the`,
+    `plain history.list + messages.get of that reply, and a plain threads.get of that thread. The minute sync's wait for its tick`,
+    `is not measured: ${MEAN_TICK_WAIT_MS / 1000} s (the mean wait of a one-minute poll) is added to its median.`,
   ];
 }

@@ -49,6 +49,8 @@ export function renderReport(input: ReportInput): string {
     'Lead rows: import rows/s end to end through the API ÷ plain unnest insert rows/s into the same table (higher is',
     "better; the IQR is over rounds), and the service's peak RSS while importing a large csv_url ÷ its idle RSS (lower is",
     "better; the MB above idle beside it); absolute figures, and the issue's absolute goals in the notes, are for information only.",
+    'Reply rows: inbound messages/s synced and classified ÷ plain fetch of the same messages/s (higher is better; the IQR is',
+    'over rounds), and reply-to-stop latency medians ÷ the plain read each needs (lower is better; the IQR is of per-sample ratios).',
     '',
     '| target | median req/s | range over rounds | server CPU µs/req |',
     '|---|---:|---:|---:|',
