@@ -56,7 +56,7 @@ export async function repliesRows(
   ];
   for (const [name, url] of databases) {
     try {
-      result.rows.push(...(await measureOn(name, url, settings, progress)));
+      result.rows.push(...(await measureOn(name, url, settings, progress, result.notes)));
     } catch (error) {
       result.failed = true;
       result.rows.push(
@@ -79,6 +79,7 @@ async function measureOn(
   url: string | undefined,
   s: RepliesSettings,
   progress: (line: string) => void,
+  notes: string[],
 ): Promise<RowResult[]> {
   const perLatency = s.samples + s.warmupSamples;
   const leads = s.threads * s.syncRounds + 2 * perLatency;
@@ -99,6 +100,7 @@ async function measureOn(
     const minute = await minuteSyncLatency(stage, minuteThreads, s.warmupSamples);
     progress(`replies on ${name}: ${perLatency} replies stopped by the pre-send check`);
     const preSend = await preSendLatency(stage, preSendThreads, s.warmupSamples);
+    notes.push(syncNote(name, sync));
     return [
       syncRow(labels.sync(name, s), sync),
       minuteRow(labels.minute(name), minute),
@@ -121,6 +123,12 @@ function syncRow(label: string, r: SyncResult): RowResult {
     ratio: sync / plain,
     spread: r.rounds.length > 1 ? [quantile(ratios, 0.25), quantile(ratios, 0.75)] : undefined,
   };
+}
+
+function syncNote(name: string, r: SyncResult): string {
+  const syncMs = medianMs(r.rounds, 'syncMs');
+  const readMs = medianMs(r.rounds, 'readMs');
+  return `${name} reply sync: ${count(r.messages)} messages in ${(syncMs / 1000).toFixed(1)} s (median over ${r.rounds.length} round(s), ${r.runs.join('/')} sync run(s) each), ${(readMs / 1000).toFixed(1)} s of it (${((100 * readMs) / syncMs).toFixed(0)}%) inside the Gmail reader's calls (access token, HTTP, parsing), the rest recording (one transaction per message: match, classify, insert, effect, event); the plain fetch took ${(medianMs(r.rounds, 'plainMs') / 1000).toFixed(1)} s.`;
 }
 
 const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
