@@ -180,7 +180,7 @@ describe('sandbox Gmail send into a thread', () => {
   }
 
   it('joins the thread when In-Reply-To names one of its messages and the subject matches, as Gmail does', async () => {
-    const first = await sendTest(t, owner, (await connectorId()), 'thread@example.com');
+    const first = await sendTest(t, owner, await connectorId(), 'thread@example.com');
     const [original] = await t.db.sql<{ message_id_header: string; subject: string }[]>`
       select message_id_header, subject from sandbox_messages where id = ${first}`;
     const joined = await sendRaw(first, { subject: `Re: ${original.subject}`, inReplyTo: original.message_id_header });

@@ -97,8 +97,11 @@ describe('list_replies', () => {
 
   it('shows the lead’s words only when the mailbox has read_reply_text', async () => {
     expect((await list(`classification=reply`)).data[0].text).toBeNull();
-    await t.db
-      .sql`update connectors set scopes_granted = array_append(scopes_granted, 'https://www.googleapis.com/auth/gmail.readonly')
+    // As a grant of read_reply_text holds it: gmail.readonly in place of gmail.metadata (Google limits any
+    // token that carries gmail.metadata to headers).
+    await t.db.sql`update connectors set scopes_granted = array_append(
+        array_remove(scopes_granted, 'https://www.googleapis.com/auth/gmail.metadata'),
+        'https://www.googleapis.com/auth/gmail.readonly')
       where id = ${c.ws.connector.id}`;
     expect((await list(`classification=reply`)).data[0].text).toBe('Sounds good');
   });
