@@ -74,6 +74,15 @@ export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: stri
         step: step.position,
         message: `Step ${step.position}'s subject is ${subject.length} characters; inboxes show about ${SUBJECT_WARN_LENGTH}.`,
       });
+    // Gmail keeps a message in a thread only under the thread's subject: an own subject starts a new thread in the
+    // sender's mailbox (the reply headers still point at the earlier messages).
+    if (step.in_thread && step.subject !== null && subject !== subjectTemplate(s.steps, { ...step, subject: null }))
+      checks.push({
+        code: 'thread_subject_differs',
+        severity: 'warning',
+        step: step.position,
+        message: `Step ${step.position} is sent in the thread but sets its own subject, so Gmail shows it as a new conversation; remove its subject to answer as "Re: <first subject>", or set in_thread false.`,
+      });
   }
   const cap = deps.config.sequences.mailboxDailyCap;
   if (s.daily_limit > cap)

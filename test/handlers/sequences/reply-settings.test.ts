@@ -178,7 +178,11 @@ describe('a sender that cannot read replies', () => {
     const preview = await json(
       post(`/api/v1/sequences/${seq.id}/preview`, ws.owner.token, { lead_ids: [ws.leads[0].id] }),
     );
-    expect(preview.checks.map((c: any) => [c.code, c.severity])).toEqual([['replies_do_not_stop', 'warning']]);
+    // twoSteps' second step sets its own subject in the thread: thread_subject_differs warns about that too.
+    expect(preview.checks.map((c: any) => [c.code, c.severity])).toEqual([
+      ['replies_do_not_stop', 'warning'],
+      ['thread_subject_differs', 'warning'],
+    ]);
     const approved = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), stop_on_reply: false });
     await json(
       post(`/api/v1/sequences/${approved.id}/launch`, ws.owner.token, { enroll: { lead_ids: [ws.leads[0].id] } }),
