@@ -48,9 +48,9 @@ export async function checkThread(
   const last = reader && (await lastSentInThread(deps.db.sql, m.workspace_id, m.enrollment_id));
   if (!reader || !last) return null;
   // A reader that throws is a failed check like any other: the send path must not crash on it.
-  const thread = await reader.thread(deps, connector, last.thread_id).catch(
-    (err: unknown): ReadOutcome<never> => ({ kind: 'retryable', reason: String(err) }),
-  );
+  const thread = await reader
+    .thread(deps, connector, last.thread_id)
+    .catch((err: unknown): ReadOutcome<never> => ({ kind: 'retryable', reason: String(err) }));
   if (thread.kind === 'not_found') return null;
   if (thread.kind !== 'ok') {
     const reason = readFailure(connector, thread);

@@ -36,7 +36,7 @@ describe('simulate_sandbox_inbound on a sequence message', () => {
     const message = sent[0];
     const res = await simulate(t, ws.owner, { message_id: message.id, kind: 'reply', text: 'Not interested.' });
     expect(res.status, await res.clone().text()).toBe(201);
-    const inbound = (await res.json());
+    const inbound = await res.json();
     expect(inbound).toMatchObject({ direction: 'inbound', from: message.to_email ?? expect.any(String) });
     const [row] = await t.db.sql<{ thread_id: string; raw: string }[]>`
       select thread_id, raw from sandbox_messages where id = ${inbound.id}`;
@@ -50,7 +50,7 @@ describe('simulate_sandbox_inbound on a sequence message', () => {
     await t.db.sql`update sequence_messages set mode = 'live' where id = ${sent[1].id}`;
     const res = await simulate(t, ws.owner, { message_id: sent[1].id, kind: 'reply' });
     expect(res.status).toBe(409);
-    const problem = (await res.json());
+    const problem = await res.json();
     expect(problem.code).toBe('not_sandbox');
     expect(problem.detail).toMatch(/test helper for sandbox mode/);
     expect(problem.detail).toMatch(/live connector/);
@@ -60,7 +60,7 @@ describe('simulate_sandbox_inbound on a sequence message', () => {
     await t.db.sql`update sequence_messages set status = 'failed' where id = ${sent[2].id}`;
     const res = await simulate(t, ws.owner, { message_id: sent[2].id, kind: 'bounce' });
     expect(res.status).toBe(409);
-    expect(((await res.json())).detail).toMatch(/never sent/);
+    expect((await res.json()).detail).toMatch(/never sent/);
   });
 
   it('does not find another workspace’s sequence message', async () => {

@@ -32,7 +32,7 @@ async function answered(kind: string, to: string, text?: string) {
   const sent = await sendTest(t, owner, connectorId, to);
   const res = await simulate(t, owner, { message_id: sent, kind, ...(text === undefined ? {} : { text }) });
   expect(res.status, await res.clone().text()).toBe(201);
-  const inbound = (await res.json());
+  const inbound = await res.json();
   const full = await gmail(server.url, token, `messages/${inbound.id}?format=full`);
   expect(full.status).toBe(200);
   return { sent, inbound, original: await originalOf(sent), message: full.body };
@@ -59,7 +59,7 @@ describe('simulate_sandbox_inbound', () => {
     expect(headerOf(message.payload, 'Auto-Submitted')).toBeUndefined();
     expect(partText(message.payload)).toContain('Sounds good, call me.');
 
-    const listed = (await (await t.request('/api/v1/sandbox/messages', { token: owner.token })).json());
+    const listed = await (await t.request('/api/v1/sandbox/messages', { token: owner.token })).json();
     expect(listed.data.find((m: any) => m.id === inbound.id).direction).toBe('inbound');
     expect(listed.data.find((m: any) => m.id === sent).direction).toBe('sent');
   });
@@ -113,10 +113,10 @@ describe('simulate_sandbox_inbound', () => {
   it('answers a replayed Idempotency-Key with the same message, stored once', async () => {
     const sent = await sendTest(t, owner, connectorId, 'once@example.com');
     const headers = { 'Idempotency-Key': `inbound-${sent}` };
-    const first = (await (await simulate(t, owner, { message_id: sent, kind: 'reply' }, headers)).json());
+    const first = await (await simulate(t, owner, { message_id: sent, kind: 'reply' }, headers)).json();
     const again = await simulate(t, owner, { message_id: sent, kind: 'reply' }, headers);
     expect(again.status).toBe(201);
-    expect(((await again.json())).id).toBe(first.id);
+    expect((await again.json()).id).toBe(first.id);
     const thread = await gmail(server.url, token, `threads/${sent}?format=minimal`);
     expect(thread.body.messages).toHaveLength(2);
   });
