@@ -6,14 +6,8 @@
 // connector adding capabilities (incremental consent) stays connected: granted, its tokens and scopes are
 // replaced by the new grant's; declined or expired, it stays as it was.
 import { claimState } from './oauth-states-data.ts';
-import {
-  dropUpgradeConsent,
-  findConnector,
-  markConnected,
-  markFailed,
-  markUpgraded,
-  type ConnectorRow,
-} from './connectors-data.ts';
+import { findConnector, markConnected, markFailed, type ConnectorRow } from './connectors-data.ts';
+import { dropUpgradeConsent, markUpgraded } from './connector-upgrade-data.ts';
 import type { OauthCallbackInput, OauthCallbackOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { escapeHtml, renderPage } from '../../http/page.ts';

@@ -1,10 +1,5 @@
-import {
-  findConnector,
-  insertConnector,
-  setPendingConsent,
-  setUpgradeConsent,
-  type ConnectorRow,
-} from './connectors-data.ts';
+import { findConnector, insertConnector, setPendingConsent, type ConnectorRow } from './connectors-data.ts';
+import { setUpgradeConsent } from './connector-upgrade-data.ts';
 import { insertState } from './oauth-states-data.ts';
 import { findUser } from '../users/users-data.ts';
 import type { StartConnectorOauthInput, StartConnectorOauthOutput } from '../../generated/handlers.ts';
