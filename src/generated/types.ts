@@ -3289,7 +3289,10 @@ export interface components {
             last_error: string | null;
         };
         SimulateSandboxInboundRequest: {
-            /** @description From list_sent_messages or list_sandbox_messages. */
+            /**
+             * @description From list_sent_messages or list_sandbox_messages.
+             * @example msg_01jd8x6y5k2r3t4v5w6x7y8z9a
+             */
             message_id: string;
             /** @enum {string} */
             kind: "reply" | "auto_reply" | "bounce";

@@ -151,13 +151,19 @@ export function markStaleSendingUncertainAcrossWorkspaces(
 }
 
 /** Sequences with nothing left to send: no active enrollment and no message in flight. */
-export function completeFinishedSequences(
+export async function completeFinishedSequences(
   q: Queryable,
   workspaceId: string,
   sequenceId: string,
   now: Date,
 ): Promise<Array<{ id: string }>> {
-  return query(q)<Array<{ id: string }>>`
+  const sql = query(q);
+  // Two senders finishing the last two leads at once would each see the other's lead still active and neither
+  // complete the sequence. A lock only completion checks take (so it cannot deadlock with anything that locks
+  // the sequence row) makes them take turns, and the update below, a new statement and so a new snapshot under
+  // READ COMMITTED, then sees what the first one committed.
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`sequence-complete:${sequenceId}`}, 0))`;
+  return sql<Array<{ id: string }>>`
     update sequences s set status = 'completed', updated_at = ${now}
     where s.workspace_id = ${workspaceId} and s.id = ${sequenceId} and s.status = 'active'
       and not exists (select 1 from sequence_enrollments e where e.sequence_id = s.id and e.status = 'active')
