@@ -4,7 +4,7 @@
 // the workspace id right after the queryable.
 import type { Ids } from '../../deps.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
-import { columns as messageColumns, type MessageRow } from '../sequences/sequence-messages-data.ts';
+import { columns, type MessageRow } from '../sequences/sequence-messages-data.ts';
 import type { Classification } from './classify.ts';
 
 export interface NewInbound {
@@ -74,7 +74,7 @@ export async function findAnsweredMessage(
 ): Promise<MessageRow | undefined> {
   const sql = query(q);
   const [row] = await sql<MessageRow[]>`
-    select ${messageColumns(q)} from sequence_messages
+    select ${columns(q)} from sequence_messages
     where workspace_id = ${workspaceId} and connector_id = ${connectorId} and status in ('sent', 'uncertain')
       and (${threadId ? sql`thread_id = ${threadId}` : sql`false`}
            or message_id_header = any(${sql.array(referenced)}::text[]))
