@@ -3,8 +3,8 @@
 // and the sender's pre-send thread check (threads.get) stops a follow-up claimed before the answer came.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
-import { listenOnReservedPort } from '../connectors/listen.ts';
-import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
+import { listenLiveAgainstFakeGoogle, type LiveService } from '../connectors/live-service.ts';
+import type { FakeGoogle } from '../connectors/fake-google.ts';
 import { approvedSequence, drain, json, relogin, twoSteps, type Workspace } from '../sequences/sequence-fixtures.ts';
 import { syncMailbox } from '../../../src/handlers/replies/sync-mailbox.ts';
 import { claimForMailbox, dispatchDue } from '../../../src/handlers/sequences/sender.ts';
@@ -17,20 +17,13 @@ let server: { url: string; close(): Promise<void> };
 let now = new Date('2026-11-24T10:00:00Z');
 const DAY = 86_400_000;
 
+let live: LiveService;
 beforeAll(async () => {
-  let redirect = '';
-  google = await startFakeGoogle({ redirectUri: () => redirect });
-  ({ app: t, server } = await listenOnReservedPort({
-    jobs: 'enqueue',
-    clock: { now: () => now },
-    env: { ...google.env(), SEQUENCE_SEND_SPACING_MS: '0' },
-  }));
-  redirect = `${server.url}/oauth/callback`;
+  live = await listenLiveAgainstFakeGoogle({ now: () => now });
+  ({ app: t, server, google } = live);
 });
 afterAll(async () => {
-  await server?.close();
-  await t?.close();
-  await google?.close();
+  await live?.close();
 });
 
 async function workspace(account: string, leads: string[], grant?: string[]): Promise<Workspace> {

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { gmailMailbox } from '../../../src/handlers/connectors/google/gmail-mailbox.ts';
-import { listenOnReservedPort } from '../connectors/listen.ts';
-import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
+import { listenLiveAgainstFakeGoogle, type LiveService } from '../connectors/live-service.ts';
+import type { FakeGoogle } from '../connectors/fake-google.ts';
 import { approvedSequence, drain, json, liveWorkspace, relogin, type Workspace } from './sequence-fixtures.ts';
 
 let t: TestApp;
@@ -14,20 +14,13 @@ let google: FakeGoogle;
 let server: { url: string; close(): Promise<void> };
 let now = new Date('2026-11-24T10:00:00Z');
 
+let live: LiveService;
 beforeAll(async () => {
-  let redirect = '';
-  google = await startFakeGoogle({ redirectUri: () => redirect });
-  ({ app: t, server } = await listenOnReservedPort({
-    jobs: 'enqueue',
-    clock: { now: () => now },
-    env: { ...google.env(), SEQUENCE_SEND_SPACING_MS: '0' },
-  }));
-  redirect = `${server.url}/oauth/callback`;
+  live = await listenLiveAgainstFakeGoogle({ now: () => now });
+  ({ app: t, server, google } = live);
 });
 afterAll(async () => {
-  await server?.close();
-  await t?.close();
-  await google?.close();
+  await live?.close();
 });
 
 const anyTime = {
