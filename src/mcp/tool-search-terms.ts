@@ -56,8 +56,25 @@ const synonymRows: ReadonlyArray<readonly [string, string]> = [
   ['start begin send', 'launch'],
   ['again restart continue', 'resume'],
   ['write draft compose', 'generate create'],
-  ['disconnect', 'revoke connector'],
+  ['disconnect', 'revoke'],
 ];
+
+// Two-word verbs mean something neither word does ("call off" a webinar); the first word is matched by its stem.
+const phraseRows: ReadonlyArray<readonly [string, string]> = [
+  ['call off', 'cancel'],
+  ['cut off', 'remove revoke'],
+  ['take off', 'remove unpublish'],
+  ['take out', 'remove'],
+  ['went out', 'sent'],
+  ['sign up', 'signup registrant'],
+  ['log in', 'login'],
+  ['opt out', 'unsubscribe'],
+  ['write back', 'reply'],
+  ['wrote back', 'reply'],
+  ['turn off', 'pause disable'],
+  ['turn on', 'resume enable'],
+];
+const phrases = new Map(phraseRows.map(([phrase, means]) => [phrase, new Set(terms(means))]));
 
 /** Plural, -ing, -ed, -ion and a final e, so "replies", "replied" and "reply" meet; not a full Porter stemmer. */
 export function stem(word: string): string {
@@ -78,7 +95,7 @@ function undouble(w: string): string {
   return /([^aeioulsz])\1$/.test(w) ? w.slice(0, -1) : w;
 }
 
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^a-z0-9]+/)
@@ -90,13 +107,31 @@ export function terms(text: string): string[] {
 }
 
 const synonyms = synonymTable();
+const none: ReadonlySet<string> = new Set();
 
-/** The tools' words for a query word's stem, without the stem itself. */
-export function synonymsOf(term: string): ReadonlySet<string> {
-  return synonyms.get(term) ?? none;
+/** One word of a query (its stem in `term`), or a two-word verb (no `term`), and what it means in the tools' words. */
+export interface QueryWord {
+  word: string;
+  term?: string;
+  means: ReadonlySet<string>;
 }
 
-const none: ReadonlySet<string> = new Set();
+export function readQuery(query: string): QueryWord[] {
+  const tokens = query.toLowerCase().split(/[^a-z0-9]+/);
+  const read: QueryWord[] = [];
+  for (let i = 0; i < tokens.length; i += 1) {
+    const phrase = `${stem(tokens[i])} ${tokens[i + 1]}`;
+    const meaning = phrases.get(phrase);
+    if (meaning) {
+      read.push({ word: phrase, means: meaning });
+      i += 1;
+    } else if (tokens[i].length > 1 && !stopWords.has(tokens[i])) {
+      const term = stem(tokens[i]);
+      read.push({ word: tokens[i], term, means: synonyms.get(term) ?? none });
+    }
+  }
+  return read;
+}
 
 function synonymTable(): Map<string, Set<string>> {
   const table = new Map<string, Set<string>>();

@@ -3,7 +3,7 @@
 // small table of this domain's synonyms, because an agent asks in its own words ("stop the campaign"),
 // not in the tools' ("pause_email_sequence"). The index is built once: the tool list is fixed at start.
 import type { ToolDescriptor } from './tool-descriptor.ts';
-import { stem, synonymsOf, terms, words } from './tool-search-terms.ts';
+import { readQuery, terms } from './tool-search-terms.ts';
 
 export interface ToolSearchOptions {
   /** Only this toolset's tools (case-insensitive); an unknown toolset is a `ToolSearchError`. */
@@ -123,7 +123,10 @@ interface QueryTerm {
   from: number[];
 }
 
-/** A query word weighs 1, a synonym of one half; words no tool uses, nor their synonyms, count for nothing. */
+/**
+ * A query word weighs 1, a synonym of one half, a two-word verb its meaning in full; words no tool uses count for
+ * nothing, so a tool is not marked down for missing them.
+ */
 function queryWeights(query: string, df: Map<string, number>) {
   const wanted = new Map<string, QueryTerm>();
   const put = (term: string, weight: number, from: number) => {
@@ -133,11 +136,10 @@ function queryWeights(query: string, df: Map<string, number>) {
     if (!known.from.includes(from)) known.from.push(from);
     wanted.set(term, known);
   };
-  const queryWords = words(query);
-  const queryTerms = queryWords.map(stem);
-  queryTerms.forEach((term, i) => {
-    put(term, i > 0 && /ed$/.test(queryWords[i]) ? qualifierWeight : 1, i);
-    for (const other of synonymsOf(term)) put(other, synonymWeight, i);
+  const read = readQuery(query);
+  read.forEach(({ word, term, means }, i) => {
+    if (term) put(term, i > 0 && word.endsWith('ed') ? qualifierWeight : 1, i);
+    for (const other of means) put(other, term ? synonymWeight : 1, i);
   });
   // "Which mailboxes are connected", "did any messages bounce": a question asks to read, not to act.
   if (
@@ -148,7 +150,7 @@ function queryWeights(query: string, df: Map<string, number>) {
         .split(/[^a-z]+/)[0],
     )
   ) {
-    for (const term of ['list', 'get']) put(term, synonymWeight, queryTerms.length);
+    for (const term of ['list', 'get']) put(term, synonymWeight, read.length);
   }
   return wanted;
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
 import type { ToolDescriptor } from '../../src/mcp/tool-descriptor.ts';
 import { createToolSearch, oneLineDescription, ToolSearchError } from '../../src/mcp/tool-search.ts';
-import { stem } from '../../src/mcp/tool-search-terms.ts';
+import { readQuery, stem } from '../../src/mcp/tool-search-terms.ts';
 
 const search = createToolSearch(toolDescriptors);
 
@@ -278,5 +278,19 @@ describe('stem', () => {
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     expect(given.map(stem)).toEqual(given.map(() => want));
+  });
+});
+
+describe('readQuery', () => {
+  it('reads a two-word verb as its meaning, not as its words', () => {
+    expect(readQuery('Call off the webinar').map(({ word, term, means }) => [word, term, [...means]])).toEqual([
+      ['call off', undefined, ['cancel']],
+      ['webinar', 'webinar', []],
+    ]);
+  });
+
+  it("drops stop words and gives a person's word the tools' words", () => {
+    const [word] = readQuery('the teammates');
+    expect(word).toEqual({ word: 'teammates', term: 'teammat', means: new Set(['member']) });
   });
 });
