@@ -55,7 +55,6 @@ const fieldWeight: Record<Field, number> = {
 const k1 = 1.2;
 const b = 0.75;
 const synonymWeight = 0.5;
-const coverageExponent = 1;
 // A participle after the first word says which thing ("a paused campaign", "a site we ingested"), not what to do.
 const qualifierWeight = 0.7;
 const questionWords = new Set(['what', 'which', 'who', 'did', 'does', 'do', 'is', 'are', 'was', 'were', 'has', 'have']);
@@ -71,11 +70,9 @@ export function createToolSearch(tools: readonly ToolDescriptor[]): ToolSearch {
   const entries = indexTools(tools);
   const df = new Map<string, number>();
   for (const entry of entries) for (const term of entry.weight.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-  const idf = (term: string) => {
-    const n = df.get(term) ?? 0;
-    return Math.log(1 + (entries.length - n + 0.5) / (n + 0.5));
-  };
-  const toolsets = new Set(tools.flatMap((tool) => (tool.toolset ? [tool.toolset] : [])));
+  const idf = (term: string) =>
+    Math.log(1 + (entries.length - (df.get(term) ?? 0) + 0.5) / ((df.get(term) ?? 0) + 0.5));
+  const toolsets = new Set(tools.flatMap((tool) => (tool.toolset ? [tool.toolset.toLowerCase()] : [])));
 
   return (query, options = {}) => {
     if (query.trim() === '') throw new ToolSearchError('empty_query', 'query is empty: say in a few words what to do');
@@ -89,23 +86,33 @@ export function createToolSearch(tools: readonly ToolDescriptor[]): ToolSearch {
     const exactName = query.trim().toLowerCase().replace(/\s+/g, '_');
     const hits: ToolSearchHit[] = [];
     for (const { tool, line, weight } of entries) {
-      if (toolset !== undefined && tool.toolset !== toolset) continue;
+      if (toolset !== undefined && tool.toolset?.toLowerCase() !== toolset) continue;
       if (options.allowed && !options.allowed(tool.name)) continue;
-      let score = 0;
-      const covered = new Set<number>();
-      for (const [term, { weight: queryWeight, from }] of wanted) {
-        const w = weight.get(term);
-        if (w === undefined) continue;
-        score += (queryWeight * idf(term) * w) / (k1 + w);
-        for (const i of from) covered.add(i);
-      }
-      score *= (covered.size / Math.max(1, asked)) ** coverageExponent;
-      if (tool.name === exactName) score += 100;
+      // A tool asked for by its exact name comes first whatever its words score.
+      const score = bm25f(wanted, asked, weight, idf) + (tool.name === exactName ? 100 : 0);
       if (score > 0) hits.push({ name: tool.name, description: line, toolset: tool.toolset, score: round(score) });
     }
     hits.sort((x, y) => y.score - x.score || x.name.localeCompare(y.name));
     return hits.slice(0, clampLimit(options.limit));
   };
+}
+
+/** BM25 over the pseudo-frequencies, times the share of the query's words the tool answers (Lucene's coordination). */
+function bm25f(
+  wanted: Map<string, QueryTerm>,
+  asked: number,
+  weight: Map<string, number>,
+  idf: (term: string) => number,
+) {
+  let score = 0;
+  const covered = new Set<number>();
+  for (const [term, { weight: queryWeight, from }] of wanted) {
+    const w = weight.get(term);
+    if (w === undefined) continue;
+    score += (queryWeight * idf(term) * w) / (k1 + w);
+    for (const i of from) covered.add(i);
+  }
+  return (score * covered.size) / Math.max(1, asked);
 }
 
 function clampLimit(limit: number | undefined): number {
@@ -119,7 +126,7 @@ function round(score: number): number {
 
 interface QueryTerm {
   weight: number;
-  /** The query words it stands for: a tool matching more of them is a better answer (Lucene's coordination). */
+  /** The query words it stands for: a tool answering more of them ranks higher. */
   from: number[];
 }
 
@@ -142,16 +149,11 @@ function queryWeights(query: string, df: Map<string, number>) {
     for (const other of means) put(other, term ? synonymWeight : 1, i);
   });
   // "Which mailboxes are connected", "did any messages bounce": a question asks to read, not to act.
-  if (
-    questionWords.has(
-      query
-        .trim()
-        .toLowerCase()
-        .split(/[^a-z]+/)[0],
-    )
-  ) {
-    for (const term of ['list', 'get']) put(term, synonymWeight, read.length);
-  }
+  const first = query
+    .trim()
+    .toLowerCase()
+    .split(/[^a-z]+/)[0];
+  if (questionWords.has(first)) for (const term of ['list', 'get']) put(term, synonymWeight, read.length);
   return wanted;
 }
 
