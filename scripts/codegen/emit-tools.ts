@@ -1,4 +1,5 @@
 // Emits src/generated/mcp-tools.ts (and, when asked, mcp-tools.json): the MCP tool descriptors with their bindings.
+import type { ToolsetEntry } from './manifest.ts';
 import type { Descriptor } from './tools.ts';
 
 const INTERFACES = `export type JsonSchema = Record<string, unknown>;
@@ -30,12 +31,23 @@ export interface ToolDescriptor {
   toolset?: string;
   binding: ToolBinding;
 }
+
+/** A toolset of the manifest: a connection that asks for it by name sees these tools (\`?toolsets=\`). */
+export interface Toolset {
+  name: string;
+  description: string;
+  tools: string[];
+}
 `;
 
-export function emitToolsTs(tools: Descriptor[], header: string): string {
+export function emitToolsTs(tools: Descriptor[], toolsets: ToolsetEntry[], header: string): string {
   // JSON is a TypeScript literal except for one key: a quoted "__proto__" would set a prototype, not a property.
   const literal = JSON.stringify(tools, null, 2).replace(/"__proto__":/g, '["__proto__"]:');
-  return `${header}${INTERFACES}\nexport const toolDescriptors: ToolDescriptor[] = ${literal};\n`;
+  const catalogue = JSON.stringify(toolsets, null, 2);
+  return (
+    `${header}${INTERFACES}\nexport const toolDescriptors: ToolDescriptor[] = ${literal};\n` +
+    `\nexport const toolsets: Toolset[] = ${catalogue};\n`
+  );
 }
 
 export function emitToolsJson(tools: Descriptor[], headerText: string): string {

@@ -7,7 +7,7 @@ import { emitTypes } from './emit-types.ts';
 import { emitSdk, emitSdkRuntime, sdkBinding, type SdkEntry } from './emit-sdk.ts';
 import { emitToolsJson, emitToolsTs } from './emit-tools.ts';
 import { loadSpec } from './load.ts';
-import { applyManifest, loadManifest, ManifestError } from './manifest.ts';
+import { applyManifest, loadManifest, ManifestError, toolsetCatalogue } from './manifest.ts';
 import { buildModel } from './model.ts';
 import { buildDescriptor, buildInput } from './tools.ts';
 
@@ -47,6 +47,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   if (violations.length)
     throw new ManifestError(`tool schemas break the strict-client profile:\n  ${violations.slice(0, 20).join('\n  ')}`);
   const tools = descriptors.map((d) => d.descriptor);
+  const toolsets = toolsetCatalogue(manifest, tools);
 
   const sdkEntries: SdkEntry[] = model.operations.map((op) => {
     const input = inputs.get(op)!;
@@ -62,7 +63,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
       : []),
     { name: 'sdk-runtime.ts', content: emitSdkRuntime(header) },
     { name: 'sdk.ts', content: emitSdk(model, sdkEntries, header) },
-    { name: 'mcp-tools.ts', content: emitToolsTs(tools, header) },
+    { name: 'mcp-tools.ts', content: emitToolsTs(tools, toolsets, header) },
     ...(options.toolsJson ? [{ name: 'mcp-tools.json', content: emitToolsJson(tools, text) }] : []),
   ];
 }

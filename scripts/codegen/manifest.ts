@@ -16,10 +16,20 @@ export interface ToolOverride {
   reason?: string;
 }
 
+/**
+ * A named group of tools a connection can ask for. A plain toolset is the home of the tools whose entry names
+ * it; a curated one (`tools:` in the manifest) lists tools of any home, for one job (the agent run).
+ */
+export interface ToolsetDefinition {
+  description: string;
+  /** Curated toolsets only: the tool names, in the order a connection lists them. */
+  tools?: string[];
+}
+
 export interface Manifest {
   /** The file the manifest came from, to name it in messages. */
   label: string;
-  toolsets: Map<string, string>;
+  toolsets: Map<string, ToolsetDefinition>;
   /** A Map, not an object: operationIds such as `constructor` or `__proto__` must not find inherited members. */
   tools: Map<string, ToolOverride>;
   /**
@@ -41,7 +51,12 @@ export function loadManifest(file: string | undefined): Manifest {
   return parseManifest(yaml.load(readFileSync(file, 'utf8')), file);
 }
 
-function checkEntry(label: string, key: string, entry: unknown, toolsets: Map<string, string>): ToolOverride {
+function checkEntry(
+  label: string,
+  key: string,
+  entry: unknown,
+  toolsets: Map<string, ToolsetDefinition>,
+): ToolOverride {
   const where = `${label}: tools.${key}`;
   if (!isObject(entry)) throw new ManifestError(`${where} must be a mapping`);
   for (const field of Object.keys(entry)) {
@@ -67,7 +82,33 @@ function checkEntry(label: string, key: string, entry: unknown, toolsets: Map<st
   if (typeof entry.toolset === 'string' && toolsets.size && !toolsets.has(entry.toolset)) {
     throw new ManifestError(`${where} names unknown toolset "${entry.toolset}"`);
   }
+  if (typeof entry.toolset === 'string' && toolsets.get(entry.toolset)?.tools) {
+    throw new ManifestError(`${where} names the curated toolset "${entry.toolset}" as its home; list it there instead`);
+  }
   return entry;
+}
+
+const TOOLSET_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+// Words a connection's selection gives a meaning of its own (`?toolsets=all`), so no toolset may take them.
+const RESERVED_TOOLSETS = new Set(['all']);
+
+/** A toolset is a description string, or `{description, tools: [names]}` for a curated one. */
+function checkToolset(label: string, name: string, value: unknown): ToolsetDefinition {
+  const where = `${label}: toolsets.${name}`;
+  if (!TOOLSET_NAME.test(name) || RESERVED_TOOLSETS.has(name))
+    throw new ManifestError(`${where}: a toolset name is lower case letters, digits and _ (not "all")`);
+  if (typeof value === 'string') return { description: value };
+  if (!isObject(value) || typeof value.description !== 'string' || !Array.isArray(value.tools))
+    throw new ManifestError(`${where} must be a description string, or {description, tools: [tool names]}`);
+  for (const field of Object.keys(value)) {
+    if (field !== 'description' && field !== 'tools') throw new ManifestError(`${where} has unknown field "${field}"`);
+  }
+  const tools = value.tools as unknown[];
+  if (!tools.length || !tools.every((t): t is string => typeof t === 'string'))
+    throw new ManifestError(`${where}.tools must list tool names`);
+  const repeated = tools.find((t, i) => tools.indexOf(t) !== i);
+  if (repeated) throw new ManifestError(`${where}.tools names ${String(repeated)} twice`);
+  return { description: value.description, tools };
 }
 
 /** Checks a parsed manifest; every mistake throws a ManifestError naming the entry. */
@@ -82,12 +123,9 @@ export function parseManifest(raw: unknown, label = 'mcp-tools.yaml'): Manifest 
     if (doc[key] !== undefined && doc[key] !== null && !isObject(doc[key]))
       throw new ManifestError(`${label}: ${key} must be a mapping`);
   }
-  const toolsets = new Map<string, string>();
-  for (const [name, description] of Object.entries(isObject(doc.toolsets) ? doc.toolsets : {})) {
-    if (typeof description !== 'string')
-      throw new ManifestError(`${label}: toolsets.${name} must be a description string`);
-    toolsets.set(name, description);
-  }
+  const toolsets = new Map<string, ToolsetDefinition>();
+  for (const [name, value] of Object.entries(isObject(doc.toolsets) ? doc.toolsets : {}))
+    toolsets.set(name, checkToolset(label, name, value));
   const tools = new Map<string, ToolOverride>();
   for (const [key, entry] of Object.entries(isObject(doc.tools) ? doc.tools : {}))
     tools.set(key, checkEntry(label, key, entry, toolsets));
@@ -141,4 +179,27 @@ export function applyManifest(
     applied.push({ op, override, name });
   }
   return applied;
+}
+
+export interface ToolsetEntry {
+  name: string;
+  description: string;
+  /** The tool names in the toolset, in listing order. */
+  tools: string[];
+}
+
+/**
+ * Every toolset with its tools: a plain one holds the tools whose home it is, in listing order; a curated one
+ * its list, whose every name must be a tool of the contract (not excluded).
+ */
+export function toolsetCatalogue(manifest: Manifest, tools: Array<{ name: string; toolset?: string }>): ToolsetEntry[] {
+  const names = new Set(tools.map((t) => t.name));
+  return [...manifest.toolsets].map(([name, definition]) => {
+    for (const tool of definition.tools ?? []) {
+      if (!names.has(tool))
+        throw new ManifestError(`${manifest.label}: toolsets.${name}.tools names "${tool}", which is not a tool`);
+    }
+    const members = definition.tools ?? tools.filter((t) => t.toolset === name).map((t) => t.name);
+    return { name, description: definition.description, tools: members };
+  });
 }

@@ -29,6 +29,13 @@ export interface ToolDescriptor {
   binding: ToolBinding;
 }
 
+/** A toolset of the manifest: a connection that asks for it by name sees these tools (`?toolsets=`). */
+export interface Toolset {
+  name: string;
+  description: string;
+  tools: string[];
+}
+
 export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "signup",
@@ -16204,5 +16211,207 @@ export const toolDescriptors: ToolDescriptor[] = [
       }
     },
     "toolset": "blogs"
+  }
+];
+
+export const toolsets: Toolset[] = [
+  {
+    "name": "account",
+    "description": "Sign-up, login and the current principal.",
+    "tools": [
+      "signup",
+      "login",
+      "get_me",
+      "accept_invitation",
+      "accept_invitation_as_me",
+      "search_docs"
+    ]
+  },
+  {
+    "name": "workspace",
+    "description": "Members, invitations, API keys, events, operations and webhooks of the caller's workspace.",
+    "tools": [
+      "list_members",
+      "remove_member",
+      "update_member_role",
+      "invite_member",
+      "list_api_keys",
+      "create_api_key",
+      "revoke_api_key",
+      "list_events",
+      "list_operations",
+      "get_operation",
+      "cancel_operation",
+      "list_webhook_endpoints",
+      "create_webhook_endpoint",
+      "delete_webhook_endpoint",
+      "update_webhook_endpoint",
+      "send_test_webhook",
+      "list_webhook_deliveries"
+    ]
+  },
+  {
+    "name": "connectors",
+    "description": "Outside accounts connected through OAuth (Gmail mailboxes, Meta ad accounts), and the sandbox mailbox.",
+    "tools": [
+      "start_connector_oauth",
+      "list_connectors",
+      "get_connector",
+      "revoke_connector",
+      "send_test_email",
+      "list_sandbox_messages",
+      "sync_connector_mailbox",
+      "simulate_sandbox_inbound"
+    ]
+  },
+  {
+    "name": "knowledge",
+    "description": "Brand knowledge ingested from URLs, and search over it.",
+    "tools": [
+      "list_knowledge_sources",
+      "ingest_url_into_knowledge",
+      "get_knowledge_source",
+      "delete_knowledge_source",
+      "refresh_knowledge_source",
+      "list_knowledge_chunks",
+      "search_knowledge"
+    ]
+  },
+  {
+    "name": "leads",
+    "description": "Leads imported in bulk, their imports and errors, and CSV exports.",
+    "tools": [
+      "bulk_import_leads",
+      "get_lead_import",
+      "list_lead_import_errors",
+      "list_leads",
+      "create_lead",
+      "get_lead",
+      "delete_lead",
+      "update_lead",
+      "unsubscribe_lead",
+      "export_leads",
+      "get_lead_export",
+      "download_lead_export"
+    ]
+  },
+  {
+    "name": "agents",
+    "description": "The agent store and agent runs (email-sequence generation grounded in the workspace's knowledge).",
+    "tools": [
+      "list_agents_in_store",
+      "get_agent",
+      "run_agent",
+      "list_agent_runs",
+      "get_agent_run",
+      "cancel_agent_run"
+    ]
+  },
+  {
+    "name": "sequences",
+    "description": "Email sequences (draft, preview, human approval, enrollment, launch, sending), sent messages and sending settings.",
+    "tools": [
+      "get_workspace_settings",
+      "update_workspace_settings",
+      "list_email_sequences",
+      "create_email_sequence",
+      "get_email_sequence",
+      "delete_email_sequence",
+      "update_email_sequence",
+      "preview_email_sequence",
+      "submit_email_sequence_for_approval",
+      "approve_email_sequence",
+      "reject_email_sequence",
+      "list_sequence_enrollments",
+      "enroll_leads_in_sequence",
+      "remove_lead_from_sequence",
+      "launch_email_sequence",
+      "pause_email_sequence",
+      "resume_email_sequence",
+      "archive_email_sequence",
+      "list_sent_messages",
+      "list_replies",
+      "get_conversation",
+      "reply_to_conversation",
+      "list_conversation_replies"
+    ]
+  },
+  {
+    "name": "webinars",
+    "description": "Webinars (scheduling, registration pages, registrants, calendar invitations, reminders).",
+    "tools": [
+      "list_webinars",
+      "schedule_webinar",
+      "get_webinar",
+      "update_webinar",
+      "cancel_webinar",
+      "list_webinar_registrants",
+      "add_webinar_registrants",
+      "remove_webinar_registrant"
+    ]
+  },
+  {
+    "name": "ads",
+    "description": "Paid ad campaigns on a connected Meta ads account (draft, budget-confirmed launch, platform review, delivery).",
+    "tools": [
+      "list_ad_campaigns",
+      "create_ad_campaign",
+      "get_ad_campaign",
+      "update_ad_campaign",
+      "generate_ad_creatives",
+      "launch_ad_campaign",
+      "pause_ad_campaign",
+      "resume_ad_campaign",
+      "archive_ad_campaign"
+    ]
+  },
+  {
+    "name": "blogs",
+    "description": "Blog posts written from the workspace's knowledge (generate, edit, publish now or scheduled) and the public blog.",
+    "tools": [
+      "list_blog_posts",
+      "generate_blog_post",
+      "get_blog_post",
+      "delete_blog_post",
+      "update_blog_post",
+      "publish_blog_post",
+      "unpublish_blog_post"
+    ]
+  },
+  {
+    "name": "outreach",
+    "description": "Curated for the agent run, end to end in under 40 tools: sign up, connect a mailbox, ingest the website, import leads, generate a sequence, a person approves, launch, and see what was sent and who replied.",
+    "tools": [
+      "signup",
+      "login",
+      "get_me",
+      "get_operation",
+      "search_docs",
+      "start_connector_oauth",
+      "get_connector",
+      "list_connectors",
+      "send_test_email",
+      "list_sandbox_messages",
+      "simulate_sandbox_inbound",
+      "ingest_url_into_knowledge",
+      "get_knowledge_source",
+      "search_knowledge",
+      "bulk_import_leads",
+      "get_lead_import",
+      "list_lead_import_errors",
+      "list_leads",
+      "get_workspace_settings",
+      "update_workspace_settings",
+      "list_agents_in_store",
+      "run_agent",
+      "get_agent_run",
+      "get_email_sequence",
+      "preview_email_sequence",
+      "launch_email_sequence",
+      "pause_email_sequence",
+      "list_sent_messages",
+      "list_replies",
+      "get_conversation"
+    ]
   }
 ];

@@ -3,11 +3,18 @@
 // the app's `admit` hook counts each exchange's messages before any of them runs.
 
 import { isJsonContentType, readRequestBody, type Implementation } from '@modelcontextprotocol/server';
-import type { ToolDescriptor } from './tool-descriptor.ts';
+import type { ToolDescriptor, Toolset } from './tool-descriptor.ts';
 import type { ToolDispatcher } from './dispatch.ts';
-import { createServerFactory, toWireTools } from './server-factory.ts';
-import { createSdkServing } from './sdk-serving.ts';
+import { createServerFactory } from './server-factory.ts';
+import { createSdkServing, type SdkServing } from './sdk-serving.ts';
 import { createFastPath, type FastPath } from './fast-path.ts';
+import {
+  createConnectionView,
+  createToolCatalogue,
+  FULL_SELECTION,
+  selectionKey,
+  type ToolSelection,
+} from './connection-view.ts';
 import { createHostCheck, createOriginCheck } from './origin.ts';
 import { jsonRpcError } from './json-rpc.ts';
 import { refuseBatch } from './batch.ts';
@@ -15,6 +22,8 @@ import { onIssuedCredential, reconnectNote } from './issued-credential.ts';
 
 export interface McpHttpHandlerOptions {
   tools: ToolDescriptor[];
+  /** The toolsets a connection may ask for (none: only the full list). */
+  toolsets?: Toolset[];
   dispatcher: ToolDispatcher;
   serverInfo: Implementation;
   /**
@@ -44,6 +53,8 @@ export interface McpExchange {
   admit?(messages: number): void;
   /** Handed to the dispatcher with every tool call of the exchange (the app's verified caller). */
   context?: unknown;
+  /** What the connection asked to see (its toolsets, read-only, discovery); every tool by default. */
+  selection?: ToolSelection;
 }
 
 export type McpHttpHandler = (request: Request, exchange?: McpExchange) => Promise<Response>;
@@ -66,24 +77,49 @@ async function readBody(request: Request, maxBytes: number): Promise<string | un
   return read.tooLarge ? undefined : read.text;
 }
 
+// Distinct selections are few in practice (a client keeps its URL); the cap bounds what odd ones can hold.
+const SERVING_CACHE_LIMIT = 64;
+
+interface Serving {
+  fast: FastPath;
+  sdk: SdkServing;
+}
+
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
-  const wireTools = toWireTools(options.tools);
   const { serverInfo } = options;
   // Wrapped once for both serving paths, so the fast path and the SDK add the same note. A stateless
   // connection cannot switch credentials, so a result that issues one tells the client to reconnect.
   const dispatcher = onIssuedCredential(options.dispatcher, reconnectNote);
   // The SDK hands the factory the request it serves, so the exchange's context is found by request.
   const contexts = new WeakMap<Request, unknown>();
-  const factory = createServerFactory({
-    wireTools,
-    dispatcher,
-    serverInfo,
-    authorization: (ctx) => ctx.requestInfo?.headers.get('authorization') ?? undefined,
-    context: (ctx) => (ctx.requestInfo ? contexts.get(ctx.requestInfo) : undefined),
-  });
-  const sdk = createSdkServing(factory, options.onerror);
-  const fast: FastPath =
-    options.fastPath === false ? () => undefined : createFastPath({ wireTools, dispatcher, serverInfo });
+  const catalogue = createToolCatalogue(options.tools, options.toolsets ?? []);
+  const servings = new Map<string, Serving>();
+
+  /** The SDK serving and fast path of one selection, built on first use and kept. */
+  function servingFor(selection: ToolSelection): Serving {
+    const key = selectionKey(selection);
+    const kept = servings.get(key);
+    if (kept) return kept;
+    const view = createConnectionView(catalogue, dispatcher, selection);
+    const factory = createServerFactory({
+      wireTools: view.wireTools,
+      dispatcher: view.dispatcher,
+      serverInfo,
+      authorization: (ctx) => ctx.requestInfo?.headers.get('authorization') ?? undefined,
+      context: (ctx) => (ctx.requestInfo ? contexts.get(ctx.requestInfo) : undefined),
+    });
+    const serving: Serving = {
+      sdk: createSdkServing(factory, options.onerror),
+      fast:
+        options.fastPath === false
+          ? () => undefined
+          : createFastPath({ wireTools: view.wireTools, dispatcher: view.dispatcher, serverInfo }),
+    };
+    if (servings.size >= SERVING_CACHE_LIMIT) servings.delete(servings.keys().next().value as string);
+    servings.set(key, serving);
+    return serving;
+  }
+  servingFor(FULL_SELECTION);
   const checkOrigin = createOriginCheck(options.allowedOrigins ?? []);
   const checkHost = options.allowedHosts ? createHostCheck(options.allowedHosts) : () => undefined;
   const maxBytes = options.maxRequestBodySize ?? 4 * 1024 * 1024;
@@ -92,6 +128,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   return async (request, exchange = {}) => {
     const refused = checkHost(request) ?? checkOrigin(request);
     if (refused) return refused;
+    const { sdk, fast } = servingFor(exchange.selection ?? FULL_SELECTION);
     const json = request.method === 'POST' && isJsonContentType(request.headers.get('content-type'));
     if (!json) {
       exchange.admit?.(1);

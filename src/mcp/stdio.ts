@@ -6,10 +6,18 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { ToolDescriptor } from './tool-descriptor.ts';
+import type { ToolDescriptor, Toolset } from './tool-descriptor.ts';
 import { retryingFetch } from '../generated/sdk-runtime.ts';
 import { createToolDispatcher } from './dispatch.ts';
-import { createServerFactory, toWireTools } from './server-factory.ts';
+import { createServerFactory } from './server-factory.ts';
+import {
+  createConnectionView,
+  createToolCatalogue,
+  FULL_SELECTION,
+  parseSelection,
+  SelectionError,
+  type ToolSelection,
+} from './connection-view.ts';
 import { adoptedNote, onIssuedCredential } from './issued-credential.ts';
 
 export const DEFAULT_API_BASE = 'http://127.0.0.1:3000';
@@ -39,6 +47,23 @@ export function readConfig(env: NodeJS.ProcessEnv): StdioConfig {
     throw new LaunchError(`service-mcp: SERVICE_API_BASE must be an http(s) URL, got "${apiBase}".`);
   }
   return { apiKey, apiBase };
+}
+
+/**
+ * What the client's connection sees: SERVICE_TOOLSETS (comma-separated toolset names, or all),
+ * SERVICE_READONLY (true: read-only tools only) and SERVICE_TOOLS (discover: the three discovery tools).
+ */
+export function readSelection(env: NodeJS.ProcessEnv, toolsets: Toolset[]): ToolSelection {
+  try {
+    return parseSelection(
+      { toolsets: env.SERVICE_TOOLSETS, readonly: env.SERVICE_READONLY, tools: env.SERVICE_TOOLS },
+      toolsets,
+      { toolsets: 'SERVICE_TOOLSETS', readonly: 'SERVICE_READONLY', tools: 'SERVICE_TOOLS' },
+    );
+  } catch (error) {
+    if (error instanceof SelectionError) throw new LaunchError(`service-mcp: ${error.message}`);
+    throw error;
+  }
 }
 
 function unreachable(config: StdioConfig, error: unknown): LaunchError {
@@ -77,6 +102,10 @@ export async function checkKey(config: StdioConfig, send: typeof fetch = fetch):
 
 export interface StdioServerOptions {
   tools: ToolDescriptor[];
+  /** The toolsets a selection may name (none: only the full list). */
+  toolsets?: Toolset[];
+  /** What the connection sees; every tool by default. */
+  selection?: ToolSelection;
   config: StdioConfig;
   /** Sends REST requests; global fetch by default. The generated API client can take its place. */
   fetch?: (request: Request) => Promise<Response>;
@@ -97,9 +126,11 @@ export function startStdioServer(options: StdioServerOptions) {
   const adopting = onIssuedCredential(dispatcher, adoptedNote, (issued) => {
     authorization = `Bearer ${issued.accessToken}`;
   });
+  const catalogue = createToolCatalogue(options.tools, options.toolsets ?? []);
+  const view = createConnectionView(catalogue, adopting, options.selection ?? FULL_SELECTION);
   const factory = createServerFactory({
-    wireTools: toWireTools(options.tools),
-    dispatcher: adopting,
+    wireTools: view.wireTools,
+    dispatcher: view.dispatcher,
     serverInfo: { name: 'service-mcp', version },
     authorization: () => authorization,
   });
@@ -107,24 +138,25 @@ export function startStdioServer(options: StdioServerOptions) {
 }
 
 /** `--tools <module>` serves another descriptor module (tests, a reduced toolset); else the generated one. */
-async function loadTools(argv: string[]): Promise<ToolDescriptor[]> {
+async function loadTools(argv: string[]): Promise<{ tools: ToolDescriptor[]; toolsets: Toolset[] }> {
   const flag = argv.indexOf('--tools');
   const path = flag >= 0 ? argv[flag + 1] : undefined;
   const specifier = path ? pathToFileURL(path).href : '../generated/mcp-tools.ts';
   // A module namespace is an object; what it exports is checked below.
-  const loaded: { toolDescriptors?: unknown } = await import(specifier);
+  const loaded: { toolDescriptors?: unknown; toolsets?: unknown } = await import(specifier);
   if (!Array.isArray(loaded.toolDescriptors)) {
     throw new LaunchError(`service-mcp: ${specifier} exports no toolDescriptors array.`);
   }
-  return loaded.toolDescriptors;
+  return { tools: loaded.toolDescriptors, toolsets: Array.isArray(loaded.toolsets) ? loaded.toolsets : [] };
 }
 
 export async function main(argv = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     const config = readConfig(env);
-    const tools = await loadTools(argv);
+    const { tools, toolsets } = await loadTools(argv);
+    const selection = readSelection(env, toolsets);
     await checkKey(config);
-    startStdioServer({ tools, config });
+    startStdioServer({ tools, toolsets, selection, config });
   } catch (error) {
     const line = error instanceof LaunchError ? error.message : `service-mcp: failed to start: ${String(error)}`;
     process.stderr.write(`${line.replaceAll('\n', ' ')}\n`);

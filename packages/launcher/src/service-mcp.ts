@@ -4,23 +4,32 @@
 // bundle (no `--tools`, no tsx).
 import { createRequire } from 'node:module';
 import { retryingFetch } from '@service-mcp/sdk';
-import { toolDescriptors } from '../../../src/generated/mcp-tools.ts';
-import { checkKey, LaunchError, readConfig, startStdioServer, type StdioConfig } from '../../../src/mcp/stdio.ts';
+import { toolDescriptors, toolsets } from '../../../src/generated/mcp-tools.ts';
+import type { ToolSelection } from '../../../src/mcp/connection-view.ts';
+import {
+  checkKey,
+  LaunchError,
+  readConfig,
+  readSelection,
+  startStdioServer,
+  type StdioConfig,
+} from '../../../src/mcp/stdio.ts';
 
-function serve(config: StdioConfig, version: string) {
+function serve(config: StdioConfig, selection: ToolSelection, version: string) {
   // The SDK's transport: retries 429/503 honouring Retry-After, as the in-repo launcher does.
   const send = retryingFetch((request: Request) => fetch(request), 2, 30_000);
   // The in-repo launcher's server, so both switch to a credential a signup or login call returns.
-  return startStdioServer({ tools: toolDescriptors, config, fetch: send, version });
+  return startStdioServer({ tools: toolDescriptors, toolsets, selection, config, fetch: send, version });
 }
 
 async function main(): Promise<void> {
   try {
     const config = readConfig(process.env);
+    const selection = readSelection(process.env, toolsets);
     await checkKey(config);
     // dist/service-mcp.js -> the package's own package.json.
     const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
-    serve(config, version);
+    serve(config, selection, version);
   } catch (error) {
     const line = error instanceof LaunchError ? error.message : `service-mcp: failed to start: ${String(error)}`;
     process.stderr.write(`${line.replaceAll('\n', ' ')}\n`);
