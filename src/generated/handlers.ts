@@ -612,6 +612,30 @@ export type SearchDocsOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type ListDocsInput = Record<string, never>;
+
+export type ListDocsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/docs"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/docs"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/docs"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/docs"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/docs"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/docs"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetDocInput = {
+  query: NonNullable<NonNullable<paths["/api/v1/docs/page"]["get"]>['parameters']['query']>;
+};
+
+export type GetDocOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 export type BulkImportLeadsInput = {
   headers: { "idempotency-key"?: string };
   body: ({ contentType: "application/json"; value: NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"] } | { contentType: "text/csv"; value: NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["text/csv"] });
@@ -1827,6 +1851,8 @@ export interface Handlers<Ctx> {
   list_knowledge_chunks(input: ListKnowledgeChunksInput, ctx: Ctx): Promise<ListKnowledgeChunksOutput>;
   search_knowledge(input: SearchKnowledgeInput, ctx: Ctx): Promise<SearchKnowledgeOutput>;
   search_docs(input: SearchDocsInput, ctx: Ctx): Promise<SearchDocsOutput>;
+  list_docs(input: ListDocsInput, ctx: Ctx): Promise<ListDocsOutput>;
+  get_doc(input: GetDocInput, ctx: Ctx): Promise<GetDocOutput>;
   bulk_import_leads(input: BulkImportLeadsInput, ctx: Ctx): Promise<BulkImportLeadsOutput>;
   get_lead_import(input: GetLeadImportInput, ctx: Ctx): Promise<GetLeadImportOutput>;
   list_lead_import_errors(input: ListLeadImportErrorsInput, ctx: Ctx): Promise<ListLeadImportErrorsOutput>;

@@ -42,6 +42,8 @@ import * as refreshKnowledgeSource from '../handlers/knowledge/refresh-knowledge
 import * as listKnowledgeChunks from '../handlers/knowledge/list-knowledge-chunks.ts';
 import * as searchKnowledge from '../handlers/knowledge/search-knowledge.ts';
 import * as searchDocs from '../handlers/docs/search-docs.ts';
+import * as listDocs from '../handlers/docs/list-docs.ts';
+import * as getDoc from '../handlers/docs/get-doc.ts';
 import * as bulkImportLeads from '../handlers/leads/bulk-import-leads.ts';
 import * as getLeadImport from '../handlers/leads/get-lead-import.ts';
 import * as listLeadImportErrors from '../handlers/leads/list-lead-import-errors.ts';
@@ -161,6 +163,8 @@ export const handlers: Handlers<HandlerContext> = {
   list_knowledge_chunks: listKnowledgeChunks.handle,
   search_knowledge: searchKnowledge.handle,
   search_docs: searchDocs.handle,
+  list_docs: listDocs.handle,
+  get_doc: getDoc.handle,
   bulk_import_leads: bulkImportLeads.handle,
   get_lead_import: getLeadImport.handle,
   list_lead_import_errors: listLeadImportErrors.handle,

@@ -439,6 +439,25 @@ export const DocsSearchResultSchema: z.ZodType = z.looseObject({
   })),
 });
 
+export const DocsPageListSchema: z.ZodType = z.looseObject({
+  "data": z.array(z.looseObject({
+    "path": z.string(),
+    "title": z.string(),
+    "sections": z.array(z.looseObject({
+      "anchor": z.string(),
+      "heading": z.string(),
+    })),
+  })),
+});
+
+export const DocsPageSchema: z.ZodType = z.looseObject({
+  "path": z.string(),
+  "title": z.string(),
+  "section": z.string().nullable(),
+  "heading": z.string().nullable(),
+  "text": z.string(),
+});
+
 export const BulkImportLeadsRequestSchema: z.ZodType = z.strictObject({
   "rows": z.array(z.looseObject({})).max(100000).optional(),
   "csv": z.string().optional(),
@@ -2051,6 +2070,40 @@ export const routes = {
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  list_docs: createRoute({
+    operationId: "list_docs",
+    method: "get",
+    path: "/api/v1/docs",
+    responses: {
+      200: { description: "README.md, then docs/*.md by file name.", content: { "application/json": { schema: DocsPageListSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_doc: createRoute({
+    operationId: "get_doc",
+    method: "get",
+    path: "/api/v1/docs/page",
+    request: {
+      query: z.object({
+        "path": z.string().min(1).max(200),
+        "section": z.string().min(1).max(200).optional(),
+      }),
+    },
+    responses: {
+      200: { description: "The page or section.", content: { "application/json": { schema: DocsPageSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3853,6 +3906,8 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "list_knowledge_chunks", handler: "list_knowledge_chunks", method: "GET", path: "/api/v1/knowledge/sources/{source_id}/chunks", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "search_knowledge", handler: "search_knowledge", method: "GET", path: "/api/v1/knowledge/search", scopes: ["knowledge:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "search_docs", handler: "search_docs", method: "GET", path: "/api/v1/docs/search", scopes: ["docs:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "list_docs", handler: "list_docs", method: "GET", path: "/api/v1/docs", scopes: ["docs:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_doc", handler: "get_doc", method: "GET", path: "/api/v1/docs/page", scopes: ["docs:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "bulk_import_leads", handler: "bulk_import_leads", method: "POST", path: "/api/v1/leads/imports", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json","uncheckedText":["/rows","/csv"]},{"type":"text/csv","kind":"text","uncheckedText":[""]}]}, responses: {"200":{"type":"application/json","kind":"json"},"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "get_lead_import", handler: "get_lead_import", method: "GET", path: "/api/v1/leads/imports/{import_id}", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_lead_import_errors", handler: "list_lead_import_errors", method: "GET", path: "/api/v1/leads/imports/{import_id}/errors", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),

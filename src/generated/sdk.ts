@@ -305,6 +305,17 @@ export type SearchDocsArgs = {
 export type SearchDocsResult = NonNullable<paths["/api/v1/docs/search"]["get"]>['responses'][200]['content']["application/json"];
 const search_docsBinding: OperationBinding = {"operationId":"search_docs","method":"GET","path":"/api/v1/docs/search","body":"none","args":[{"name":"question","in":"query","key":"question"},{"name":"limit","in":"query","key":"limit"}]};
 
+export type ListDocsArgs = Record<string, never>;
+export type ListDocsResult = NonNullable<paths["/api/v1/docs"]["get"]>['responses'][200]['content']["application/json"];
+const list_docsBinding: OperationBinding = {"operationId":"list_docs","method":"GET","path":"/api/v1/docs","body":"none","args":[]};
+
+export type GetDocArgs = {
+  "path": NonNullable<NonNullable<paths["/api/v1/docs/page"]["get"]>['parameters']["query"]>["path"];
+  "section"?: NonNullable<NonNullable<paths["/api/v1/docs/page"]["get"]>['parameters']["query"]>["section"];
+};
+export type GetDocResult = NonNullable<paths["/api/v1/docs/page"]["get"]>['responses'][200]['content']["application/json"];
+const get_docBinding: OperationBinding = {"operationId":"get_doc","method":"GET","path":"/api/v1/docs/page","body":"none","args":[{"name":"path","in":"query","key":"path"},{"name":"section","in":"query","key":"section"}]};
+
 export type BulkImportLeadsArgs = {
   "idempotency_key"?: string;
   "rows"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/imports"]["post"]>['requestBody']>['content']["application/json"]>["rows"];
@@ -988,6 +999,8 @@ export function createClient(options: ClientOptions) {
     list_knowledge_chunks: (args: ListKnowledgeChunksArgs) => runtime.call<ListKnowledgeChunksResult>(list_knowledge_chunksBinding, args),
     search_knowledge: (args: SearchKnowledgeArgs) => runtime.call<SearchKnowledgeResult>(search_knowledgeBinding, args),
     search_docs: (args: SearchDocsArgs) => runtime.call<SearchDocsResult>(search_docsBinding, args),
+    list_docs: (args: ListDocsArgs = {}) => runtime.call<ListDocsResult>(list_docsBinding, args),
+    get_doc: (args: GetDocArgs) => runtime.call<GetDocResult>(get_docBinding, args),
     bulk_import_leads: (args: BulkImportLeadsArgs = {}) => runtime.call<BulkImportLeadsResult>(bulk_import_leadsBinding, args),
     get_lead_import: (args: GetLeadImportArgs) => runtime.call<GetLeadImportResult>(get_lead_importBinding, args),
     list_lead_import_errors: (args: ListLeadImportErrorsArgs) => runtime.call<ListLeadImportErrorsResult>(list_lead_import_errorsBinding, args),
@@ -1112,6 +1125,8 @@ export const operationBindings: Record<string, OperationBinding> = {
   "list_knowledge_chunks": list_knowledge_chunksBinding,
   "search_knowledge": search_knowledgeBinding,
   "search_docs": search_docsBinding,
+  "list_docs": list_docsBinding,
+  "get_doc": get_docBinding,
   "bulk_import_leads": bulk_import_leadsBinding,
   "get_lead_import": get_lead_importBinding,
   "list_lead_import_errors": list_lead_import_errorsBinding,

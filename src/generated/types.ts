@@ -685,6 +685,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the docs
+         * @description The guides search_docs searches, as pages to read whole with get_doc, each with its section anchors.
+         */
+        get: operations["list_docs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/docs/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a docs page
+         * @description One page of list_docs as Markdown, whole or one of its sections (a `##` heading with what is under it).
+         */
+        get: operations["get_doc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leads/imports": {
         parameters: {
             query?: never;
@@ -2424,6 +2464,27 @@ export interface components {
                 snippet: string;
                 rank: number;
             }[];
+        };
+        DocsPageList: {
+            data: {
+                /** @description `README.md` or `docs/<file>.md`. */
+                path: string;
+                title: string;
+                sections: {
+                    /** @description The heading's GitHub anchor: get_doc's `section`. */
+                    anchor: string;
+                    heading: string;
+                }[];
+            }[];
+        };
+        DocsPage: {
+            path: string;
+            title: string;
+            /** @description The anchor read, or null for the whole page. */
+            section: string | null;
+            heading: string | null;
+            /** @description Markdown. */
+            text: string;
         };
         DocsSearchResult: {
             data: {
@@ -4877,6 +4938,63 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_docs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description README.md, then docs/*.md by file name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocsPageList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_doc: {
+        parameters: {
+            query: {
+                /** @description The page's path as list_docs gives it. */
+                path: string;
+                /** @description A section anchor of the page (list_docs gives them); the whole page without it. */
+                section?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page or section. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocsPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -80,6 +80,13 @@ export function mcpRoutes(
     allowedOrigins: deps.config.mcpAllowedOrigins,
     allowedHosts: allowedHosts(deps),
     onerror: (error) => deps.log.warn({ err: error.message }, 'mcp exchange refused'),
+    // Resource reads are REST GETs through the app, carrying the exchange's verified caller like tool calls.
+    api: async (path, authorization, context) => {
+      const headers = { accept: 'application/json', ...(authorization && { authorization }) };
+      return app.fetch(new Request(`http://localhost${path}`, { headers }), {
+        carried: context as CarriedContext | undefined,
+      });
+    },
   });
   const { config } = deps;
   const { limiter } = deps.auth;

@@ -19,6 +19,7 @@ import { createHostCheck, createOriginCheck } from './origin.ts';
 import { jsonRpcError } from './json-rpc.ts';
 import { refuseBatch } from './batch.ts';
 import { onIssuedCredential, reconnectNote } from './issued-credential.ts';
+import type { GuideApi } from './guide.ts';
 
 export interface McpHttpHandlerOptions {
   tools: ToolDescriptor[];
@@ -42,6 +43,8 @@ export interface McpHttpHandlerOptions {
   fastPath?: boolean;
   /** Reports rejected or failed exchanges for logging; it never changes a response. */
   onerror?: (error: Error) => void;
+  /** Sends the GETs of resource reads, with the exchange's credential and context (see ServerFactoryOptions). */
+  api?: GuideApi;
 }
 
 /** Per-exchange hooks of the mounting app. */
@@ -107,6 +110,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       serverInfo,
       authorization: (ctx) => ctx.requestInfo?.headers.get('authorization') ?? undefined,
       context: (ctx) => (ctx.requestInfo ? contexts.get(ctx.requestInfo) : undefined),
+      api: options.api,
     });
     const serving: Serving = {
       sdk: createSdkServing(factory, options.onerror),

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from './tool-descriptor.ts';
 import type { ToolDispatcher } from './dispatch.ts';
+import { GUIDE_INSTRUCTIONS, guideCapabilities, registerGuide, unitReader, type GuideApi } from './guide.ts';
 
 /** 2025-era revisions served over the initialize handshake, newest first. */
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
@@ -42,6 +43,8 @@ export interface ServerFactoryOptions {
   authorization: (ctx: McpRequestContext) => string | undefined;
   /** What the mounting app verified for the unit's HTTP request, handed to the dispatcher's fetch. */
   context?: (ctx: McpRequestContext) => unknown;
+  /** Sends a resource read's GET with the unit's credential and context; without it no resources are served. */
+  api?: GuideApi;
 }
 
 export function createServerFactory(options: ServerFactoryOptions): McpServerFactory {
@@ -50,9 +53,11 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
   return (ctx) => {
     const context = options.context?.(ctx);
     const server = new Server(serverInfo, {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, ...guideCapabilities(options.api !== undefined) },
       supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
+      instructions: GUIDE_INSTRUCTIONS,
     });
+    registerGuide(server, options.api && unitReader(options.api, () => options.authorization(ctx), context));
     server.setRequestHandler('tools/list', () => listResult);
     server.setRequestHandler('tools/call', (request) => {
       // 2026-07-28 requests carry the client's capabilities; a 2025 connection declared them at initialize

@@ -133,6 +133,13 @@ export function startStdioServer(options: StdioServerOptions) {
     dispatcher: view.dispatcher,
     serverInfo: { name: 'service-mcp', version },
     authorization: () => authorization,
+    // Resource reads are GETs to the API with the credential tool calls use at that moment.
+    api: (path, current) =>
+      send(
+        new Request(`${config.apiBase}${path}`, {
+          headers: { accept: 'application/json', authorization: current ?? '' },
+        }),
+      ),
   });
   return serveStdio(factory, { onerror: (error) => process.stderr.write(`service-mcp: ${error.message}\n`) });
 }
