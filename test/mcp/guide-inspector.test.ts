@@ -72,3 +72,33 @@ describe('MCP Inspector CLI on the guide', () => {
     expect(readText(read)).toContain('# Workspace settings');
   });
 });
+
+describe('MCP Inspector CLI on a connection that chose what it sees', () => {
+  it.each(['legacy', 'modern'])('lists the discovery tools at /mcp?tools=discover (%s era)', async (era) => {
+    const out = await inspect([
+      `${server.url}/mcp?tools=discover`,
+      '--header',
+      `Authorization: Bearer ${key}`,
+      '--protocol-era',
+      era,
+      '--method',
+      'tools/list',
+    ]);
+    expect((out.result?.tools as { name: string }[]).map((tool) => tool.name)).toEqual([
+      'search_tools',
+      'describe_tool',
+      'call_tool',
+    ]);
+  });
+
+  it('runs a read-only tool through call_tool over stdio with SERVICE_TOOLS=discover and SERVICE_READONLY', async () => {
+    const out = await inspect([
+      ...['-e', `SERVICE_API_KEY=${key}`, '-e', `SERVICE_API_BASE=${server.url}`],
+      ...['-e', 'SERVICE_TOOLS=discover', '-e', 'SERVICE_READONLY=true'],
+      ...['--method', 'tools/call', '--tool-name', 'call_tool', '--tool-arg', 'name=get_me'],
+      ...['--', process.execPath, bin],
+    ]);
+    expect(out.result?.isError).toBeFalsy();
+    expect((out.result?.structuredContent as { workspace: { id: string } }).workspace.id).toMatch(/^ws_/);
+  });
+});

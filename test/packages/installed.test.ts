@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
+import { toolDescriptors, toolsets } from '../../src/generated/mcp-tools.ts';
 import { createTestApp, listen, uniqueEmail, type TestApp } from '../helpers/app.ts';
 import { clientEnv, installPackages, run, withoutNpmWarnings, type InstalledProject } from './install.ts';
 
@@ -145,6 +145,37 @@ describe('the installed @service-mcp/launcher', () => {
       expect(bad.isError).toBe(true);
     } finally {
       await client.close();
+    }
+  });
+
+  it('reads SERVICE_TOOLSETS, SERVICE_READONLY and SERVICE_TOOLS as the in-repo launcher does', async () => {
+    const connect = async (env: Record<string, string>) => {
+      const client = new Client({ name: 'packages-test', version: '1' });
+      const transport = new StdioClientTransport({
+        command: join(project.dir, 'node_modules/.bin/service-mcp'),
+        cwd: project.dir,
+        env: clientEnv({ SERVICE_API_KEY: key, SERVICE_API_BASE: server.url, ...env }),
+      });
+      await client.connect(transport);
+      return client;
+    };
+    const leads = toolsets.find((set) => set.name === 'leads')!.tools;
+    const readOnly = await connect({ SERVICE_TOOLSETS: 'leads', SERVICE_READONLY: 'true' });
+    try {
+      const names = (await readOnly.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(
+        toolDescriptors.filter((d) => leads.includes(d.name) && d.annotations.readOnlyHint).map((d) => d.name),
+      );
+      const refused = (await readOnly.callTool({ name: 'get_me', arguments: {} })) as { content: { text: string }[] };
+      expect(refused.content[0].text).toMatch(/not available on this connection/);
+    } finally {
+      await readOnly.close();
+    }
+    const discover = await connect({ SERVICE_TOOLS: 'discover' });
+    try {
+      expect((await discover.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'describe_tool', 'call_tool']);
+    } finally {
+      await discover.close();
     }
   });
 
