@@ -39,8 +39,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
@@ -111,29 +109,15 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user",
-        "workspace",
-        "role",
-        "login"
-      ],
       "properties": {
         "user": {
           "type": "object",
-          "required": [
-            "id",
-            "email",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
+              "type": "string"
             },
             "email": {
-              "type": "string",
-              "maxLength": 254
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -145,15 +129,9 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "workspace": {
           "type": "object",
-          "required": [
-            "id",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$"
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -173,11 +151,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "login": {
           "type": "object",
-          "required": [
-            "access_token",
-            "token_type",
-            "expires_in"
-          ],
           "properties": {
             "access_token": {
               "type": "string"
@@ -214,7 +187,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "workspace_id": {
           "type": "string",
-          "pattern": "^ws_[0-9a-z]{26}$",
           "description": "The workspace to log in to, for users in more than one; defaults to the oldest membership."
         }
       },
@@ -253,11 +225,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "access_token",
-        "token_type",
-        "expires_in"
-      ],
       "properties": {
         "access_token": {
           "type": "string"
@@ -294,56 +261,32 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user",
-        "workspace",
-        "role",
-        "credential"
-      ],
       "properties": {
         "user": {
-          "oneOf": [
-            {
-              "type": "object",
-              "required": [
-                "id",
-                "email",
-                "name",
-                "created_at"
-              ],
-              "properties": {
-                "id": {
-                  "type": "string",
-                  "pattern": "^usr_[0-9a-z]{26}$"
-                },
-                "email": {
-                  "type": "string",
-                  "maxLength": 254
-                },
-                "name": {
-                  "type": "string"
-                },
-                "created_at": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "workspace": {
-          "type": "object",
-          "required": [
-            "id",
-            "name",
-            "created_at"
+          "type": [
+            "object",
+            "null"
           ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$"
+              "type": "string"
+            },
+            "email": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "created_at": {
+              "type": "string"
+            }
+          }
+        },
+        "workspace": {
+          "type": "object",
+          "properties": {
+            "id": {
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -363,11 +306,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "credential": {
           "type": "object",
-          "required": [
-            "type",
-            "id",
-            "scopes"
-          ],
           "properties": {
             "type": {
               "type": "string",
@@ -441,34 +379,21 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "user_id",
-              "email",
-              "name",
-              "role",
-              "joined_at"
-            ],
             "properties": {
               "user_id": {
-                "type": "string",
-                "pattern": "^usr_[0-9a-z]{26}$"
+                "type": "string"
               },
               "email": {
-                "type": "string",
-                "maxLength": 254
+                "type": "string"
               },
               "name": {
                 "type": "string"
@@ -487,12 +412,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -505,7 +425,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "user_id": {
           "type": "string",
-          "pattern": "^usr_[0-9a-z]{26}$",
           "description": "The member's user id."
         }
       },
@@ -543,7 +462,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "user_id": {
           "type": "string",
-          "pattern": "^usr_[0-9a-z]{26}$",
           "description": "The member's user id."
         },
         "role": {
@@ -585,21 +503,12 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user_id",
-        "email",
-        "name",
-        "role",
-        "joined_at"
-      ],
       "properties": {
         "user_id": {
-          "type": "string",
-          "pattern": "^usr_[0-9a-z]{26}$"
+          "type": "string"
         },
         "email": {
-          "type": "string",
-          "maxLength": 254
+          "type": "string"
         },
         "name": {
           "type": "string"
@@ -628,8 +537,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
@@ -680,21 +587,12 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "role",
-        "expires_at",
-        "token"
-      ],
       "properties": {
         "id": {
-          "type": "string",
-          "pattern": "^inv_[0-9a-z]{26}$"
+          "type": "string"
         },
         "email": {
-          "type": "string",
-          "maxLength": 254
+          "type": "string"
         },
         "role": {
           "type": "string",
@@ -722,8 +620,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "token": {
@@ -783,29 +679,15 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user",
-        "workspace",
-        "role",
-        "login"
-      ],
       "properties": {
         "user": {
           "type": "object",
-          "required": [
-            "id",
-            "email",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
+              "type": "string"
             },
             "email": {
-              "type": "string",
-              "maxLength": 254
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -817,15 +699,9 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "workspace": {
           "type": "object",
-          "required": [
-            "id",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$"
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -845,11 +721,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "login": {
           "type": "object",
-          "required": [
-            "access_token",
-            "token_type",
-            "expires_in"
-          ],
           "properties": {
             "access_token": {
               "type": "string"
@@ -876,8 +747,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "token": {
@@ -915,29 +784,15 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user",
-        "workspace",
-        "role",
-        "login"
-      ],
       "properties": {
         "user": {
           "type": "object",
-          "required": [
-            "id",
-            "email",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
+              "type": "string"
             },
             "email": {
-              "type": "string",
-              "maxLength": 254
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -949,15 +804,9 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "workspace": {
           "type": "object",
-          "required": [
-            "id",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$"
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -977,11 +826,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "login": {
           "type": "object",
-          "required": [
-            "access_token",
-            "token_type",
-            "expires_in"
-          ],
           "properties": {
             "access_token": {
               "type": "string"
@@ -1049,43 +893,24 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "name",
-              "prefix",
-              "scopes",
-              "role",
-              "effective_role",
-              "created_by",
-              "created_at",
-              "last_used_at",
-              "revoked_at",
-              "revoked_reason"
-            ],
             "properties": {
               "id": {
-                "type": "string",
-                "pattern": "^key_[0-9a-z]{26}$"
+                "type": "string"
               },
               "name": {
                 "type": "string"
               },
               "prefix": {
-                "type": "string",
-                "pattern": "^[a-z0-9]{8}$"
+                "type": "string"
               },
               "scopes": {
                 "type": "array",
@@ -1101,76 +926,44 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "effective_role": {
-                "oneOf": [
-                  {
-                    "type": "string",
-                    "enum": [
-                      "admin",
-                      "member"
-                    ]
-                  },
-                  {
-                    "type": "null"
-                  }
+                "enum": [
+                  "admin",
+                  "member",
+                  null
                 ]
               },
               "created_by": {
-                "oneOf": [
-                  {
-                    "type": "string",
-                    "pattern": "^usr_[0-9a-z]{26}$"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
                 "type": "string"
               },
               "last_used_at": {
-                "oneOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "revoked_at": {
-                "oneOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "revoked_reason": {
-                "oneOf": [
-                  {
-                    "type": "string",
-                    "enum": [
-                      "revoked",
-                      "creator_removed"
-                    ]
-                  },
-                  {
-                    "type": "null"
-                  }
+                "enum": [
+                  "revoked",
+                  "creator_removed",
+                  null
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -1183,8 +976,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "name": {
@@ -1224,15 +1015,13 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "id": {
-          "type": "string",
-          "pattern": "^key_[0-9a-z]{26}$"
+          "type": "string"
         },
         "name": {
           "type": "string"
         },
         "prefix": {
-          "type": "string",
-          "pattern": "^[a-z0-9]{8}$"
+          "type": "string"
         },
         "scopes": {
           "type": "array",
@@ -1248,86 +1037,44 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "effective_role": {
-          "oneOf": [
-            {
-              "type": "string",
-              "enum": [
-                "admin",
-                "member"
-              ]
-            },
-            {
-              "type": "null"
-            }
+          "enum": [
+            "admin",
+            "member",
+            null
           ]
         },
         "created_by": {
-          "oneOf": [
-            {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "last_used_at": {
-          "oneOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "revoked_at": {
-          "oneOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "revoked_reason": {
-          "oneOf": [
-            {
-              "type": "string",
-              "enum": [
-                "revoked",
-                "creator_removed"
-              ]
-            },
-            {
-              "type": "null"
-            }
+          "enum": [
+            "revoked",
+            "creator_removed",
+            null
           ]
         },
         "key": {
-          "type": "string",
-          "pattern": "^svc_[a-z0-9]{8}_[A-Za-z0-9]+$"
+          "type": "string"
         }
-      },
-      "required": [
-        "id",
-        "name",
-        "prefix",
-        "scopes",
-        "role",
-        "effective_role",
-        "created_by",
-        "created_at",
-        "last_used_at",
-        "revoked_at",
-        "revoked_reason",
-        "key"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -1339,8 +1086,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "key_id": {
-          "type": "string",
-          "pattern": "^key_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -1368,30 +1114,15 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "name",
-        "prefix",
-        "scopes",
-        "role",
-        "effective_role",
-        "created_by",
-        "created_at",
-        "last_used_at",
-        "revoked_at",
-        "revoked_reason"
-      ],
       "properties": {
         "id": {
-          "type": "string",
-          "pattern": "^key_[0-9a-z]{26}$"
+          "type": "string"
         },
         "name": {
           "type": "string"
         },
         "prefix": {
-          "type": "string",
-          "pattern": "^[a-z0-9]{8}$"
+          "type": "string"
         },
         "scopes": {
           "type": "array",
@@ -1407,65 +1138,38 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "effective_role": {
-          "oneOf": [
-            {
-              "type": "string",
-              "enum": [
-                "admin",
-                "member"
-              ]
-            },
-            {
-              "type": "null"
-            }
+          "enum": [
+            "admin",
+            "member",
+            null
           ]
         },
         "created_by": {
-          "oneOf": [
-            {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "last_used_at": {
-          "oneOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "revoked_at": {
-          "oneOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "revoked_reason": {
-          "oneOf": [
-            {
-              "type": "string",
-              "enum": [
-                "revoked",
-                "creator_removed"
-              ]
-            },
-            {
-              "type": "null"
-            }
+          "enum": [
+            "revoked",
+            "creator_removed",
+            null
           ]
         }
       }
@@ -1555,26 +1259,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "type",
-              "created_at",
-              "actor",
-              "data"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -1598,13 +1291,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                     ]
                   },
                   "id": {
-                    "anyOf": [
-                      {
-                        "type": "string"
-                      },
-                      {
-                        "type": "null"
-                      }
+                    "type": [
+                      "string",
+                      "null"
                     ]
                   }
                 }
@@ -1615,12 +1304,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -1709,31 +1393,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "type",
-              "status",
-              "progress",
-              "resource",
-              "error",
-              "cancel_requested_at",
-              "created_at",
-              "updated_at",
-              "finished_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -1753,90 +1421,59 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "progress": {
                 "type": "object",
-                "required": [
-                  "done",
-                  "total"
-                ],
                 "properties": {
                   "done": {
                     "type": "integer"
                   },
                   "total": {
-                    "anyOf": [
-                      {
-                        "type": "integer"
-                      },
-                      {
-                        "type": "null"
-                      }
+                    "type": [
+                      "integer",
+                      "null"
                     ]
                   }
                 }
               },
               "resource": {
-                "anyOf": [
-                  {
-                    "type": "object",
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    },
-                    "required": [
-                      "type",
-                      "id"
-                    ]
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
-              },
-              "error": {
-                "anyOf": [
-                  {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "title",
-                      "status",
-                      "detail",
-                      "code"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "title": {
-                        "type": "string"
-                      },
-                      "status": {
-                        "type": "integer"
-                      },
-                      "detail": {
-                        "type": "string"
-                      },
-                      "code": {
-                        "type": "string"
-                      }
-                    }
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
-              },
-              "cancel_requested_at": {
-                "anyOf": [
-                  {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "type": {
                     "type": "string"
                   },
-                  {
-                    "type": "null"
+                  "id": {
+                    "type": "string"
                   }
+                }
+              },
+              "error": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "status": {
+                    "type": "integer"
+                  },
+                  "detail": {
+                    "type": "string"
+                  },
+                  "code": {
+                    "type": "string"
+                  }
+                }
+              },
+              "cancel_requested_at": {
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -1846,24 +1483,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "finished_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -1875,8 +1503,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "operation_id": {
-          "type": "string",
-          "pattern": "^op_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -1914,18 +1541,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -1945,90 +1560,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2038,13 +1622,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -2059,13 +1639,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "operation_id": {
-          "type": "string",
-          "pattern": "^op_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -2097,18 +1674,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -2128,90 +1693,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2221,13 +1755,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -2284,33 +1814,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "url",
-              "description",
-              "event_types",
-              "status",
-              "disabled_reason",
-              "failure_count",
-              "failing_since",
-              "last_success_at",
-              "created_by",
-              "created_at",
-              "updated_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -2335,46 +1847,30 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "disabled_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "failure_count": {
                 "type": "integer"
               },
               "failing_since": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_success_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_by": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -2386,12 +1882,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -2404,8 +1895,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "url": {
@@ -2492,46 +1981,30 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_count": {
           "type": "integer"
         },
         "failing_since": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_success_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_by": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2543,22 +2016,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "secret": {
           "type": "string"
         }
-      },
-      "required": [
-        "id",
-        "url",
-        "description",
-        "event_types",
-        "status",
-        "disabled_reason",
-        "failure_count",
-        "failing_since",
-        "last_success_at",
-        "created_by",
-        "created_at",
-        "updated_at",
-        "secret"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -2570,8 +2028,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "endpoint_id": {
-          "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -2599,20 +2056,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "url",
-        "description",
-        "event_types",
-        "status",
-        "disabled_reason",
-        "failure_count",
-        "failing_since",
-        "last_success_at",
-        "created_by",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -2637,46 +2080,30 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_count": {
           "type": "integer"
         },
         "failing_since": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_success_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_by": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2697,8 +2124,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "endpoint_id": {
-          "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$"
+          "type": "string"
         },
         "url": {
           "type": "string",
@@ -2767,20 +2193,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "url",
-        "description",
-        "event_types",
-        "status",
-        "disabled_reason",
-        "failure_count",
-        "failing_since",
-        "last_success_at",
-        "created_by",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -2805,46 +2217,30 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_count": {
           "type": "integer"
         },
         "failing_since": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_success_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_by": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2865,13 +2261,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "endpoint_id": {
-          "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -2903,18 +2296,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -2934,90 +2315,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -3027,13 +2377,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -3048,8 +2394,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "endpoint_id": {
-          "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -3121,33 +2466,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "endpoint_id",
-              "event_id",
-              "event_type",
-              "message_id",
-              "status",
-              "attempts",
-              "next_attempt_at",
-              "last_attempt_at",
-              "last_status_code",
-              "last_error",
-              "created_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -3156,13 +2483,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "event_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "event_type": {
@@ -3184,43 +2507,27 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "next_attempt_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_attempt_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_status_code": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "last_error": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -3229,12 +2536,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -3247,8 +2549,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "provider": {
@@ -3260,7 +2560,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "reconnect_connector_id": {
           "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$",
           "description": "A fresh link for it, or more capabilities for a connected Gmail one."
         },
         "capabilities": {
@@ -3317,24 +2616,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "provider",
-        "status",
-        "mode",
-        "account_email",
-        "scopes_requested",
-        "scopes_granted",
-        "capabilities",
-        "mailbox_sync",
-        "authorization_url",
-        "authorization_expires_at",
-        "failure_reason",
-        "next_action",
-        "created_at",
-        "updated_at",
-        "connected_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -3360,13 +2641,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "account_email": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "scopes_requested": {
@@ -3393,53 +2670,33 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "mailbox_sync": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "authorization_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "authorization_expires_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "next_action": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -3449,13 +2706,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "connected_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -3512,37 +2765,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "provider",
-              "status",
-              "mode",
-              "account_email",
-              "scopes_requested",
-              "scopes_granted",
-              "capabilities",
-              "mailbox_sync",
-              "authorization_url",
-              "authorization_expires_at",
-              "failure_reason",
-              "next_action",
-              "created_at",
-              "updated_at",
-              "connected_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -3568,13 +2799,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "account_email": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "scopes_requested": {
@@ -3601,53 +2828,33 @@ export const toolDescriptors: ToolDescriptor[] = [
                 }
               },
               "mailbox_sync": {
-                "anyOf": [
-                  {
-                    "type": "object"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "object",
+                  "null"
                 ]
               },
               "authorization_url": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "authorization_expires_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "failure_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "next_action": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -3657,24 +2864,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "connected_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "connectors"
   },
@@ -3686,8 +2884,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -3725,24 +2922,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "provider",
-        "status",
-        "mode",
-        "account_email",
-        "scopes_requested",
-        "scopes_granted",
-        "capabilities",
-        "mailbox_sync",
-        "authorization_url",
-        "authorization_expires_at",
-        "failure_reason",
-        "next_action",
-        "created_at",
-        "updated_at",
-        "connected_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -3768,13 +2947,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "account_email": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "scopes_requested": {
@@ -3801,53 +2976,33 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "mailbox_sync": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "authorization_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "authorization_expires_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "next_action": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -3857,13 +3012,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "connected_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -3878,8 +3029,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -3907,24 +3057,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "provider",
-        "status",
-        "mode",
-        "account_email",
-        "scopes_requested",
-        "scopes_granted",
-        "capabilities",
-        "mailbox_sync",
-        "authorization_url",
-        "authorization_expires_at",
-        "failure_reason",
-        "next_action",
-        "created_at",
-        "updated_at",
-        "connected_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -3950,13 +3082,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "account_email": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "scopes_requested": {
@@ -3983,53 +3111,33 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "mailbox_sync": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "authorization_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "authorization_expires_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "next_action": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -4039,13 +3147,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "connected_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -4060,13 +3164,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "to": {
@@ -4110,14 +3211,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "connector_id",
-        "mode",
-        "from",
-        "to",
-        "provider_message_id",
-        "sent_at"
-      ],
       "properties": {
         "connector_id": {
           "type": "string"
@@ -4154,7 +3247,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "connector_id": {
           "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$",
           "description": "Only mail sent through this connector's account."
         },
         "limit": {
@@ -4205,34 +3297,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "mode",
-              "direction",
-              "account_email",
-              "from",
-              "to",
-              "subject",
-              "message_id",
-              "text",
-              "html",
-              "list_unsubscribe",
-              "list_unsubscribe_post",
-              "created_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -4254,83 +3327,51 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "from": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "to": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "text": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "html": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "list_unsubscribe": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "list_unsubscribe_post": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -4339,12 +3380,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "connectors"
   },
@@ -4356,8 +3392,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -4395,14 +3430,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "connector_id",
-        "status",
-        "history_id",
-        "last_synced_at",
-        "last_full_sync_at",
-        "last_error"
-      ],
       "properties": {
         "connector_id": {
           "type": "string"
@@ -4416,43 +3443,27 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "history_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_synced_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_full_sync_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_error": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -4468,13 +3479,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "message_id": {
           "type": "string",
-          "pattern": "^(msg|smsg)_[0-9a-z]{26}$",
           "description": "From list_sent_messages or list_sandbox_messages."
         },
         "kind": {
@@ -4530,21 +3538,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "mode",
-        "direction",
-        "account_email",
-        "from",
-        "to",
-        "subject",
-        "message_id",
-        "text",
-        "html",
-        "list_unsubscribe",
-        "list_unsubscribe_post",
-        "created_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -4566,83 +3559,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "from": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "to": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "subject": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "message_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "text": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "html": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "list_unsubscribe": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "list_unsubscribe_post": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -4702,34 +3663,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "url",
-              "title",
-              "status",
-              "max_pages",
-              "include_paths",
-              "exclude_paths",
-              "pages_fetched",
-              "chunks",
-              "last_error",
-              "fetched_at",
-              "created_at",
-              "updated_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -4738,13 +3680,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "title": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status": {
@@ -4778,23 +3716,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "last_error": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "fetched_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -4806,12 +3736,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "knowledge"
   },
@@ -4824,8 +3749,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "url": {
@@ -4905,18 +3828,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -4936,90 +3847,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -5029,13 +3909,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -5050,8 +3926,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "source_id": {
-          "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -5077,21 +3952,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "url",
-        "title",
-        "status",
-        "max_pages",
-        "include_paths",
-        "exclude_paths",
-        "pages_fetched",
-        "chunks",
-        "last_error",
-        "fetched_at",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -5100,13 +3960,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "status": {
@@ -5140,23 +3996,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "last_error": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "fetched_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -5177,8 +4025,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "source_id": {
-          "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -5206,21 +4053,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "url",
-        "title",
-        "status",
-        "max_pages",
-        "include_paths",
-        "exclude_paths",
-        "pages_fetched",
-        "chunks",
-        "last_error",
-        "fetched_at",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -5229,13 +4061,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "status": {
@@ -5269,23 +4097,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "last_error": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "fetched_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -5306,13 +4126,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "source_id": {
-          "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -5344,18 +4161,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -5375,90 +4180,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -5468,13 +4242,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -5489,8 +4259,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "source_id": {
-          "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$"
+          "type": "string"
         },
         "limit": {
           "type": "integer",
@@ -5543,28 +4312,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "source_id",
-              "page_url",
-              "page_title",
-              "heading_path",
-              "position",
-              "text"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -5576,13 +4332,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "page_title": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "heading_path": {
@@ -5600,12 +4352,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "knowledge"
   },
@@ -5666,23 +4413,11 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "data"
-      ],
       "properties": {
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "chunk_id",
-              "source_id",
-              "page_url",
-              "page_title",
-              "heading_path",
-              "snippet",
-              "rank"
-            ],
             "properties": {
               "chunk_id": {
                 "type": "string"
@@ -5694,13 +4429,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "page_title": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "heading_path": {
@@ -5770,34 +4501,19 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "data"
-      ],
       "properties": {
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "title",
-              "heading",
-              "text",
-              "source",
-              "tools",
-              "score"
-            ],
             "properties": {
               "title": {
                 "type": "string"
               },
               "heading": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "text": {
@@ -5831,8 +4547,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "rows": {
@@ -5934,8 +4648,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -5961,16 +4674,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "source",
-        "on_conflict",
-        "counts",
-        "error_message",
-        "created_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -6003,13 +4706,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "counts": {
           "type": "object",
-          "required": [
-            "total",
-            "created",
-            "updated",
-            "skipped_duplicate",
-            "invalid"
-          ],
           "properties": {
             "total": {
               "type": "integer"
@@ -6029,26 +4725,18 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "error_message": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -6063,8 +4751,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         },
         "limit": {
           "type": "integer",
@@ -6117,59 +4804,35 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "row",
-              "line",
-              "column",
-              "value",
-              "code",
-              "message"
-            ],
             "properties": {
               "row": {
                 "type": "integer"
               },
               "line": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "column": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "value": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "code": {
@@ -6181,12 +4844,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "leads"
   },
@@ -6219,8 +4877,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 50
         },
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         },
         "created_after": {
           "type": "string",
@@ -6304,37 +4961,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "email",
-              "first_name",
-              "last_name",
-              "company",
-              "title",
-              "phone",
-              "website",
-              "linkedin_url",
-              "timezone",
-              "tags",
-              "custom_fields",
-              "status",
-              "source_import_id",
-              "created_at",
-              "updated_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -6343,83 +4978,51 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "first_name": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_name": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "company": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "title": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "phone": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "website": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "linkedin_url": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "timezone": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "tags": {
@@ -6441,13 +5044,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "source_import_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -6459,12 +5058,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "leads"
   },
@@ -6477,8 +5071,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
@@ -6665,24 +5257,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "first_name",
-        "last_name",
-        "company",
-        "title",
-        "phone",
-        "website",
-        "linkedin_url",
-        "timezone",
-        "tags",
-        "custom_fields",
-        "status",
-        "source_import_id",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -6691,83 +5265,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "company": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "phone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "website": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "linkedin_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "timezone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "tags": {
@@ -6789,13 +5331,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "source_import_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -6816,8 +5354,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -6843,24 +5380,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "first_name",
-        "last_name",
-        "company",
-        "title",
-        "phone",
-        "website",
-        "linkedin_url",
-        "timezone",
-        "tags",
-        "custom_fields",
-        "status",
-        "source_import_id",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -6869,83 +5388,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "company": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "phone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "website": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "linkedin_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "timezone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "tags": {
@@ -6967,13 +5454,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "source_import_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -6994,8 +5477,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -7023,10 +5505,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "deleted"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7046,8 +5524,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "email": {
           "type": "string",
@@ -7233,24 +5710,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "first_name",
-        "last_name",
-        "company",
-        "title",
-        "phone",
-        "website",
-        "linkedin_url",
-        "timezone",
-        "tags",
-        "custom_fields",
-        "status",
-        "source_import_id",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7259,83 +5718,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "company": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "phone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "website": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "linkedin_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "timezone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "tags": {
@@ -7357,13 +5784,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "source_import_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -7384,13 +5807,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -7422,24 +5842,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "first_name",
-        "last_name",
-        "company",
-        "title",
-        "phone",
-        "website",
-        "linkedin_url",
-        "timezone",
-        "tags",
-        "custom_fields",
-        "status",
-        "source_import_id",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7448,83 +5850,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "company": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "phone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "website": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "linkedin_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "timezone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "tags": {
@@ -7546,13 +5916,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "source_import_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -7574,8 +5940,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "q": {
@@ -7600,8 +5964,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 50
         },
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         },
         "created_after": {
           "type": "string",
@@ -7663,18 +6026,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7694,90 +6045,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -7787,13 +6107,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -7808,8 +6124,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "export_id": {
-          "type": "string",
-          "pattern": "^lexp_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -7835,18 +6150,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "filters",
-        "row_count",
-        "size_bytes",
-        "download_url",
-        "error_message",
-        "created_at",
-        "finished_at",
-        "expires_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7864,15 +6167,12 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "filters": {
           "type": "object",
-          "additionalProperties": false,
           "properties": {
             "q": {
-              "type": "string",
-              "maxLength": 200
+              "type": "string"
             },
             "status": {
               "type": "array",
-              "maxItems": 4,
               "items": {
                 "type": "string",
                 "enum": [
@@ -7884,12 +6184,10 @@ export const toolDescriptors: ToolDescriptor[] = [
               }
             },
             "tag": {
-              "type": "string",
-              "maxLength": 50
+              "type": "string"
             },
             "import_id": {
-              "type": "string",
-              "pattern": "^imp_[0-9a-z]{26}$"
+              "type": "string"
             },
             "created_after": {
               "type": "string"
@@ -7906,46 +6204,30 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "download_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "error_message": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "expires_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -7960,8 +6242,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "export_id": {
-          "type": "string",
-          "pattern": "^lexp_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -8008,20 +6289,11 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "postal_address",
-        "require_human_approval",
-        "mailbox_daily_cap"
-      ],
       "properties": {
         "postal_address": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "require_human_approval": {
@@ -8083,20 +6355,11 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "postal_address",
-        "require_human_approval",
-        "mailbox_daily_cap"
-      ],
       "properties": {
         "postal_address": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "require_human_approval": {
@@ -8181,30 +6444,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "name",
-              "status",
-              "revision",
-              "steps",
-              "stop_on_reply",
-              "stop_on_auto_reply",
-              "auto_reply_pause_days",
-              "stop_for_company"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -8228,13 +6476,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "sender_connector_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "schedule": {
@@ -8259,13 +6503,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "array",
                 "items": {
                   "type": "object",
-                  "required": [
-                    "position",
-                    "wait_days",
-                    "subject",
-                    "body",
-                    "in_thread"
-                  ],
                   "properties": {
                     "position": {
                       "type": "integer"
@@ -8274,13 +6511,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "integer"
                     },
                     "subject": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "string",
+                        "null"
                       ]
                     },
                     "body": {
@@ -8293,10 +6526,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "array",
                       "items": {
                         "type": "object",
-                        "required": [
-                          "chunk_id",
-                          "url"
-                        ],
                         "properties": {
                           "chunk_id": {
                             "type": "string"
@@ -8311,33 +6540,21 @@ export const toolDescriptors: ToolDescriptor[] = [
                 }
               },
               "approval": {
-                "anyOf": [
-                  {
-                    "type": "object"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "object",
+                  "null"
                 ]
               },
               "approval_url": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "pause_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "stats": {
@@ -8350,24 +6567,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "launched_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -8380,8 +6588,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "name": {
@@ -8577,11 +6783,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -8593,23 +6794,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -8624,8 +6817,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -8663,17 +6855,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "name",
-        "status",
-        "revision",
-        "steps",
-        "stop_on_reply",
-        "stop_on_auto_reply",
-        "auto_reply_pause_days",
-        "stop_for_company"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -8697,13 +6878,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "schedule": {
@@ -8728,13 +6905,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body",
-              "in_thread"
-            ],
             "properties": {
               "position": {
                 "type": "integer"
@@ -8743,13 +6913,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "body": {
@@ -8762,10 +6928,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "array",
                 "items": {
                   "type": "object",
-                  "required": [
-                    "chunk_id",
-                    "url"
-                  ],
                   "properties": {
                     "chunk_id": {
                       "type": "string"
@@ -8780,33 +6942,21 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "approval": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "stats": {
@@ -8819,13 +6969,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "launched_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -8840,8 +6986,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -8869,10 +7014,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "deleted"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -8892,13 +7033,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "if_match": {
           "type": "string",
-          "maxLength": 20,
-          "pattern": "^(W/)?\"?[0-9]{1,9}\"?$",
           "description": "The revision being edited, as returned in `revision` (a bare number or an ETag such as `\"3\"`)."
         },
         "name": {
@@ -9093,11 +7231,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -9109,23 +7242,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -9140,16 +7265,14 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "lead_ids": {
           "type": "array",
           "maxItems": 5,
           "uniqueItems": true,
           "items": {
-            "type": "string",
-            "pattern": "^lead_[0-9a-z]{26}$"
+            "type": "string"
           }
         }
       },
@@ -9182,12 +7305,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "sequence_id",
-        "revision",
-        "checks",
-        "leads"
-      ],
       "properties": {
         "sequence_id": {
           "type": "string"
@@ -9199,11 +7316,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "code",
-              "severity",
-              "message"
-            ],
             "properties": {
               "code": {
                 "type": "string"
@@ -9219,23 +7331,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "step": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -9245,21 +7349,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "lead_id",
-              "email",
-              "sample",
-              "messages"
-            ],
             "properties": {
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "email": {
@@ -9272,13 +7366,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "array",
                 "items": {
                   "type": "object",
-                  "required": [
-                    "position",
-                    "subject",
-                    "text",
-                    "html",
-                    "unresolved"
-                  ],
                   "properties": {
                     "position": {
                       "type": "integer"
@@ -9316,8 +7403,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -9343,11 +7429,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -9359,23 +7440,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -9390,8 +7463,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "revision": {
           "type": "integer",
@@ -9438,11 +7510,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -9454,23 +7521,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -9485,8 +7544,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "note": {
           "type": "string",
@@ -9524,11 +7582,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -9540,23 +7593,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -9571,8 +7616,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -9644,31 +7688,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "sequence_id",
-              "lead_id",
-              "email",
-              "status",
-              "next_step",
-              "next_due_at",
-              "stop_reason",
-              "enrolled_at",
-              "updated_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -9677,23 +7705,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "email": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status": {
@@ -9706,33 +7726,21 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "next_step": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "next_due_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "stop_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "enrolled_at": {
@@ -9744,12 +7752,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -9761,13 +7764,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "lead_ids": {
@@ -9776,13 +7776,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxItems": 1000,
           "uniqueItems": true,
           "items": {
-            "type": "string",
-            "pattern": "^lead_[0-9a-z]{26}$"
+            "type": "string"
           }
         },
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         },
         "filter": {
           "type": "object",
@@ -9852,23 +7850,12 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "sequence_id",
-        "counts",
-        "results",
-        "results_truncated"
-      ],
       "properties": {
         "sequence_id": {
           "type": "string"
         },
         "counts": {
           "type": "object",
-          "required": [
-            "considered",
-            "enrolled",
-            "skipped"
-          ],
           "properties": {
             "considered": {
               "type": "integer"
@@ -9891,11 +7878,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "lead_id",
-              "outcome",
-              "reason"
-            ],
             "properties": {
               "lead_id": {
                 "type": "string"
@@ -9914,24 +7896,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "missing_variable",
                   "not_found",
                   null
-                ],
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
                 ]
               },
               "detail": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -9952,12 +7922,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -9991,18 +7959,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "sequence_id",
-        "lead_id",
-        "email",
-        "status",
-        "next_step",
-        "next_due_at",
-        "stop_reason",
-        "enrolled_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -10011,23 +7967,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "lead_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "email": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "status": {
@@ -10040,33 +7988,21 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "next_step": {
-          "anyOf": [
-            {
-              "type": "integer"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "integer",
+            "null"
           ]
         },
         "next_due_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "stop_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "enrolled_at": {
@@ -10087,13 +8023,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "enroll": {
@@ -10107,13 +8040,11 @@ export const toolDescriptors: ToolDescriptor[] = [
               "maxItems": 1000,
               "uniqueItems": true,
               "items": {
-                "type": "string",
-                "pattern": "^lead_[0-9a-z]{26}$"
+                "type": "string"
               }
             },
             "import_id": {
-              "type": "string",
-              "pattern": "^imp_[0-9a-z]{26}$"
+              "type": "string"
             },
             "filter": {
               "type": "object",
@@ -10177,19 +8108,9 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "sequence",
-        "enrollment",
-        "already_active"
-      ],
       "properties": {
         "sequence": {
           "type": "object",
-          "required": [
-            "id",
-            "status",
-            "revision"
-          ],
           "properties": {
             "id": {
               "type": "string"
@@ -10201,35 +8122,23 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "integer"
             },
             "approval_url": {
-              "anyOf": [
-                {
-                  "type": "string"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "string",
+                "null"
               ]
             },
             "pause_reason": {
-              "anyOf": [
-                {
-                  "type": "string"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "string",
+                "null"
               ]
             }
           }
         },
         "enrollment": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "already_active": {
@@ -10247,8 +8156,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -10275,11 +8183,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -10291,23 +8194,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -10322,8 +8217,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -10351,11 +8245,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -10367,23 +8256,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -10398,8 +8279,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -10427,11 +8307,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -10443,23 +8318,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -10474,12 +8341,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -10555,41 +8420,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "sequence_id",
-              "enrollment_id",
-              "lead_id",
-              "step",
-              "connector_id",
-              "mode",
-              "to",
-              "subject",
-              "status",
-              "scheduled_at",
-              "sent_at",
-              "attempts",
-              "provider_message_id",
-              "message_id",
-              "thread_id",
-              "reply_state",
-              "error_code",
-              "error_message",
-              "created_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -10601,13 +8440,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "step": {
@@ -10624,23 +8459,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "to": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status": {
@@ -10658,46 +8485,30 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "sent_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "attempts": {
                 "type": "integer"
               },
               "provider_message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "thread_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "reply_state": {
@@ -10707,34 +8518,18 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "bounced",
                   "unsubscribe_request",
                   null
-                ],
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
                 ]
               },
               "error_code": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "error_message": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -10743,12 +8538,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -10760,12 +8550,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "classification": {
           "type": "array",
@@ -10859,31 +8647,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "classification",
-              "lead_id",
-              "subject",
-              "sequence_id",
-              "message_id",
-              "bounce_type",
-              "effect",
-              "text",
-              "received_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -10898,43 +8670,27 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "sequence_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "bounce_type": {
@@ -10942,34 +8698,18 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "permanent",
                   "transient",
                   null
-                ],
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
                 ]
               },
               "effect": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "text": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "received_at": {
@@ -10978,12 +8718,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -10995,8 +8730,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -11034,13 +8768,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "lead_id",
-        "email",
-        "last_replied_at",
-        "enrollments",
-        "messages"
-      ],
       "properties": {
         "lead_id": {
           "type": "string"
@@ -11049,25 +8776,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "last_replied_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "enrollments": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "sequence_id",
-              "status",
-              "stop_reason",
-              "next_due_at"
-            ],
             "properties": {
               "sequence_id": {
                 "type": "string"
@@ -11082,23 +8799,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "stop_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "next_due_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -11108,18 +8817,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "direction",
-              "kind",
-              "id",
-              "at",
-              "subject",
-              "text",
-              "status",
-              "sequence_id",
-              "step",
-              "classification"
-            ],
             "properties": {
               "direction": {
                 "type": "string",
@@ -11143,69 +8840,42 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "text": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "sequence_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "step": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "classification": {
-                "oneOf": [
-                  {
-                    "type": "string",
-                    "enum": [
-                      "reply",
-                      "auto_reply",
-                      "bounce",
-                      "unsubscribe_request"
-                    ]
-                  },
-                  {
-                    "type": "null"
-                  }
+                "enum": [
+                  "reply",
+                  "auto_reply",
+                  "bounce",
+                  "unsubscribe_request",
+                  null
                 ]
               }
             }
@@ -11223,13 +8893,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "body": {
@@ -11273,34 +8940,14 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "lead_id",
-        "mode",
-        "to",
-        "subject",
-        "body",
-        "status",
-        "approval_url",
-        "message_id",
-        "error_code",
-        "error_message",
-        "decision_note",
-        "created_at",
-        "sent_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
         },
         "lead_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "mode": {
@@ -11311,13 +8958,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "to": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "subject": {
@@ -11338,66 +8981,42 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "message_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "error_code": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "error_message": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "decision_note": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "sent_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -11412,8 +9031,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -11484,47 +9102,23 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "lead_id",
-              "mode",
-              "to",
-              "subject",
-              "body",
-              "status",
-              "approval_url",
-              "message_id",
-              "error_code",
-              "error_message",
-              "decision_note",
-              "created_at",
-              "sent_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "mode": {
@@ -11535,13 +9129,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "to": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "subject": {
@@ -11562,77 +9152,48 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "approval_url": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "error_code": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "error_message": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "decision_note": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
                 "type": "string"
               },
               "sent_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -11657,25 +9218,11 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "data"
-      ],
       "properties": {
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "slug",
-              "name",
-              "description",
-              "category",
-              "version",
-              "input_schema",
-              "produces",
-              "required_connectors"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -11727,7 +9274,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         "agent_id": {
           "type": "string",
           "maxLength": 64,
-          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
           "description": "The agent's id (`agt_…`) or slug."
         }
       },
@@ -11754,17 +9300,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "slug",
-        "name",
-        "description",
-        "category",
-        "version",
-        "input_schema",
-        "produces",
-        "required_connectors"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -11813,13 +9348,10 @@ export const toolDescriptors: ToolDescriptor[] = [
         "agent_id": {
           "type": "string",
           "maxLength": 64,
-          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
           "description": "The agent's id (`agt_…`) or slug."
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "input": {
@@ -11862,14 +9394,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -11889,101 +9413,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         }
       }
     },
@@ -12014,7 +9518,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         "agent_id": {
           "type": "string",
           "maxLength": 64,
-          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
           "description": "Only runs of this agent (id or slug)."
         },
         "limit": {
@@ -12071,166 +9574,117 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
-            "allOf": [
-              {
-                "type": "object",
-                "required": [
-                  "id",
-                  "agent_slug",
-                  "status",
-                  "required_action",
-                  "output",
-                  "error"
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "agent_slug": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "queued",
+                  "running",
+                  "requires_action",
+                  "succeeded",
+                  "failed",
+                  "cancelled"
+                ]
+              },
+              "required_action": {
+                "type": [
+                  "object",
+                  "null"
                 ],
                 "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "agent_slug": {
-                    "type": "string"
-                  },
-                  "status": {
+                  "type": {
                     "type": "string",
                     "enum": [
-                      "queued",
-                      "running",
-                      "requires_action",
-                      "succeeded",
-                      "failed",
-                      "cancelled"
+                      "connector_authorization",
+                      "sequence_approval"
                     ]
                   },
-                  "required_action": {
-                    "anyOf": [
-                      {
-                        "type": "object",
-                        "properties": {
-                          "type": {
-                            "type": "string",
-                            "enum": [
-                              "connector_authorization",
-                              "sequence_approval"
-                            ]
-                          },
-                          "url": {
-                            "type": "string"
-                          },
-                          "message": {
-                            "type": "string"
-                          },
-                          "resource": {
-                            "type": "object",
-                            "required": [
-                              "type",
-                              "id"
-                            ],
-                            "properties": {
-                              "type": {
-                                "type": "string"
-                              },
-                              "id": {
-                                "type": "string"
-                              }
-                            }
-                          },
-                          "expires_at": {
-                            "type": "string"
-                          }
-                        }
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
+                  "url": {
+                    "type": "string"
                   },
-                  "output": {
-                    "anyOf": [
-                      {
-                        "type": "object",
-                        "properties": {
-                          "resources": {
-                            "type": "array",
-                            "items": {
-                              "type": "object",
-                              "required": [
-                                "type",
-                                "id"
-                              ],
-                              "properties": {
-                                "type": {
-                                  "type": "string"
-                                },
-                                "id": {
-                                  "type": "string"
-                                }
-                              }
-                            }
-                          },
-                          "creatives": {
-                            "type": "array",
-                            "items": {
-                              "type": "object"
-                            }
-                          }
-                        }
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
+                  "message": {
+                    "type": "string"
                   },
-                  "error": {
-                    "anyOf": [
-                      {
-                        "type": "object",
-                        "properties": {
-                          "code": {
-                            "type": "string"
-                          },
-                          "detail": {
-                            "type": "string"
-                          }
-                        }
+                  "resource": {
+                    "type": "object",
+                    "properties": {
+                      "type": {
+                        "type": "string"
                       },
-                      {
-                        "type": "null"
+                      "id": {
+                        "type": "string"
                       }
-                    ]
+                    }
+                  },
+                  "expires_at": {
+                    "type": "string"
                   }
                 }
               },
-              {
-                "type": "object",
-                "required": [
-                  "created_at"
+              "output": {
+                "type": [
+                  "object",
+                  "null"
                 ],
                 "properties": {
-                  "created_at": {
+                  "resources": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string"
+                        },
+                        "id": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  },
+                  "creatives": {
+                    "type": "array",
+                    "items": {
+                      "type": "object"
+                    }
+                  }
+                }
+              },
+              "error": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "code": {
+                    "type": "string"
+                  },
+                  "detail": {
                     "type": "string"
                   }
                 }
+              },
+              "created_at": {
+                "type": "string"
               }
-            ]
+            }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "agents"
   },
@@ -12243,7 +9697,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "run_id": {
           "type": "string",
-          "pattern": "^run_[0-9a-z]{26}$",
           "description": "The run's id."
         },
         "wait_seconds": {
@@ -12301,101 +9754,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         },
         "agent_id": {
           "type": "string"
@@ -12427,23 +9860,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "started_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "finished_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -12462,32 +9887,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
-      },
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error",
-        "agent_id",
-        "agent_version",
-        "input",
-        "steps",
-        "notes",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ]
+      }
     },
     "toolset": "agents"
   },
@@ -12500,13 +9905,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "run_id": {
           "type": "string",
-          "pattern": "^run_[0-9a-z]{26}$",
           "description": "The run's id."
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -12539,14 +9941,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -12566,101 +9960,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         }
       }
     },
@@ -12739,27 +10113,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "name",
-              "status",
-              "mode",
-              "daily_budget",
-              "delivery"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -12793,23 +10155,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "object"
               },
               "effective_status": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "delivery": {
@@ -12818,12 +10172,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "ads"
   },
@@ -12836,13 +10185,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         },
         "name": {
           "type": "string",
@@ -13044,11 +10390,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13060,13 +10401,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13084,8 +10421,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -13123,14 +10459,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "name",
-        "status",
-        "mode",
-        "daily_budget",
-        "delivery"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13164,23 +10492,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "object"
         },
         "effective_status": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "delivery": {
@@ -13198,8 +10518,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         },
         "name": {
           "type": "string",
@@ -13412,11 +10731,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13428,13 +10742,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13453,13 +10763,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "campaign_id": {
           "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$",
           "description": "A draft whose creatives are replaced."
         },
         "goal": {
@@ -13472,8 +10779,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "maxItems": 20,
           "items": {
-            "type": "string",
-            "pattern": "^ks_[0-9a-z]{26}$"
+            "type": "string"
           }
         },
         "count": {
@@ -13543,14 +10849,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13570,101 +10868,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         }
       }
     },
@@ -13678,13 +10956,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "confirm": {
@@ -13742,11 +11017,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13758,13 +11028,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13782,8 +11048,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -13810,11 +11075,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13826,13 +11086,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13850,8 +11106,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -13880,11 +11135,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13896,13 +11146,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13920,8 +11166,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -13949,11 +11194,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13965,13 +11205,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -14048,26 +11284,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "status",
-              "title",
-              "start_at",
-              "registration_url"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -14095,13 +11320,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "capacity": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "meeting_url": {
@@ -14124,14 +11345,6 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "mail": {
                 "type": "object",
-                "required": [
-                  "queued",
-                  "sending",
-                  "sent",
-                  "failed",
-                  "skipped",
-                  "uncertain"
-                ],
                 "properties": {
                   "queued": {
                     "type": "integer"
@@ -14160,24 +11373,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "cancelled_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "webinars"
   },
@@ -14190,8 +11394,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "title": {
@@ -14317,11 +11519,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "registration_url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -14347,8 +11544,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -14374,13 +11570,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "title",
-        "start_at",
-        "registration_url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -14408,13 +11597,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "capacity": {
-          "anyOf": [
-            {
-              "type": "integer"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "integer",
+            "null"
           ]
         },
         "meeting_url": {
@@ -14437,14 +11622,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "mail": {
           "type": "object",
-          "required": [
-            "queued",
-            "sending",
-            "sent",
-            "failed",
-            "skipped",
-            "uncertain"
-          ],
           "properties": {
             "queued": {
               "type": "integer"
@@ -14473,13 +11650,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "cancelled_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -14494,8 +11667,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         },
         "title": {
           "type": "string",
@@ -14537,8 +11709,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 2000
         },
         "sender_connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -14606,11 +11777,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "registration_url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -14636,8 +11802,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -14666,11 +11831,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "registration_url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -14696,8 +11856,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -14767,26 +11926,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "webinar_id",
-              "email",
-              "status",
-              "mail"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -14795,36 +11943,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "email": {
                 "type": "string"
               },
               "first_name": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_name": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "source": {
@@ -14845,38 +11981,21 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "removed_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "joined_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "mail": {
                 "type": "array",
                 "items": {
                   "type": "object",
-                  "required": [
-                    "kind",
-                    "status",
-                    "due_at",
-                    "sent_at",
-                    "attempts",
-                    "reason",
-                    "detail"
-                  ],
                   "properties": {
                     "kind": {
                       "type": "string",
@@ -14889,13 +12008,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                       ]
                     },
                     "invitation_sequence": {
-                      "anyOf": [
-                        {
-                          "type": "integer"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "integer",
+                        "null"
                       ]
                     },
                     "status": {
@@ -14913,36 +12028,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "string"
                     },
                     "sent_at": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "string",
+                        "null"
                       ]
                     },
                     "attempts": {
                       "type": "integer"
                     },
                     "reason": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "string",
+                        "null"
                       ]
                     },
                     "detail": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "string",
+                        "null"
                       ]
                     }
                   }
@@ -14951,12 +12054,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "webinars"
   },
@@ -14968,13 +12066,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "registrants": {
@@ -15042,11 +12137,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "added",
-        "skipped",
-        "results"
-      ],
       "properties": {
         "added": {
           "type": "integer"
@@ -15058,10 +12148,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "index",
-              "status"
-            ],
             "properties": {
               "index": {
                 "type": "integer"
@@ -15074,23 +12160,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "registrant_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -15108,12 +12186,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         },
         "registrant_id": {
-          "type": "string",
-          "pattern": "^wreg_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -15147,13 +12223,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "webinar_id",
-        "email",
-        "status",
-        "mail"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -15162,36 +12231,24 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "lead_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "email": {
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "source": {
@@ -15212,38 +12269,21 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "removed_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "joined_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "mail": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "kind",
-              "status",
-              "due_at",
-              "sent_at",
-              "attempts",
-              "reason",
-              "detail"
-            ],
             "properties": {
               "kind": {
                 "type": "string",
@@ -15256,13 +12296,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "invitation_sequence": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "status": {
@@ -15280,36 +12316,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "sent_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "attempts": {
                 "type": "integer"
               },
               "reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "detail": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -15387,87 +12411,52 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
-            "allOf": [
-              {
-                "type": "object",
-                "required": [
-                  "id",
-                  "status",
-                  "slug",
-                  "url"
-                ],
-                "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "status": {
-                    "type": "string",
-                    "enum": [
-                      "draft",
-                      "scheduled",
-                      "published"
-                    ]
-                  },
-                  "slug": {
-                    "type": "string"
-                  },
-                  "url": {
-                    "type": "string"
-                  },
-                  "publish_at": {
-                    "anyOf": [
-                      {
-                        "type": "string"
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
-                  },
-                  "published_at": {
-                    "anyOf": [
-                      {
-                        "type": "string"
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
-                  }
-                }
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
               },
-              {
-                "type": "object",
-                "required": [
-                  "title"
-                ],
-                "properties": {
-                  "title": {
-                    "type": "string"
-                  }
-                }
+              "status": {
+                "type": "string",
+                "enum": [
+                  "draft",
+                  "scheduled",
+                  "published"
+                ]
+              },
+              "slug": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              },
+              "publish_at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "published_at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "title": {
+                "type": "string"
               }
-            ]
+            }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "blogs"
   },
@@ -15480,8 +12469,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "topic": {
@@ -15517,8 +12504,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minItems": 1,
           "maxItems": 20,
           "items": {
-            "type": "string",
-            "pattern": "^ks_[0-9a-z]{26}$"
+            "type": "string"
           }
         }
       },
@@ -15571,14 +12557,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -15598,101 +12576,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         }
       }
     },
@@ -15706,8 +12664,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -15752,23 +12709,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "publish_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "published_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
@@ -15815,13 +12764,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "agent_run_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -15830,22 +12775,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "updated_at": {
           "type": "string"
         }
-      },
-      "required": [
-        "id",
-        "status",
-        "slug",
-        "url",
-        "title",
-        "meta_description",
-        "outline",
-        "body_markdown",
-        "preview_url",
-        "sources",
-        "agent_run_id",
-        "created_at",
-        "updated_at"
-      ]
+      }
     },
     "toolset": "blogs"
   },
@@ -15857,8 +12787,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -15886,10 +12815,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "deleted"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -15909,8 +12834,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         },
         "title": {
           "type": "string",
@@ -15978,12 +12902,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "slug",
-        "url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -16003,23 +12921,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "publish_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "published_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -16034,8 +12944,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         },
         "publish_at": {
           "type": "string",
@@ -16073,12 +12982,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "slug",
-        "url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -16098,23 +13001,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "publish_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "published_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -16129,8 +13024,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -16157,12 +13051,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "slug",
-        "url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -16182,23 +13070,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "publish_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "published_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
