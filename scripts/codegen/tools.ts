@@ -1,5 +1,6 @@
 // Builds one MCP tool descriptor per operation: the merged inputSchema, outputSchema, annotations,
 // and the binding that says where each argument goes in the HTTP request.
+import { compactInputSchema, compactOutputSchema } from './compact-schema.ts';
 import { inlineSchema } from './inline-schema.ts';
 import { isObject, type Json, type JsonObject } from './load.ts';
 import type { AppliedTool } from './manifest.ts';
@@ -137,16 +138,20 @@ export function buildDescriptor(
   input = buildInput(doc, tool.op),
 ): { descriptor: Descriptor; violations: string[] } {
   const { op, override, name } = tool;
-  const inputSchema: JsonObject = { type: 'object', properties: input.properties };
-  if (input.required.length) inputSchema.required = input.required;
-  inputSchema.additionalProperties = false;
+  const headers = new Set(input.args.filter((a) => a.in === 'header').map((a) => a.name));
+  const written: JsonObject = { type: 'object', properties: input.properties };
+  if (input.required.length) written.required = input.required;
+  written.additionalProperties = false;
+  // Every tools/list carries both schemas to the model: compact-schema.ts says what each keeps and why.
+  const inputSchema = compactInputSchema(written, headers);
   // With two different success bodies (200 or 202) no single outputSchema is true: none is promised.
   const success = distinctSuccessBodies(op).length ? undefined : successResponse(op);
   // The output schema is there for clients to check structuredContent against, and every tools/list carries it:
-  // its annotations go (the API reference keeps them), every property, type, enum, `required` and bound stays.
+  // its annotations go (the API reference keeps them), and compaction keeps every property, type and enum.
   const outputOptions = { mode: 'output', maxChars: TOOL_SCHEMA_BUDGET, dropAnnotations: true } as const;
-  const output =
+  const inlined =
     success?.schema !== undefined ? asObjectSchema(inlineSchema(doc, success.schema, outputOptions)) : undefined;
+  const output = inlined && compactOutputSchema(inlined);
   const binding: Binding = {
     operationId: op.operationId ?? name,
     method: op.method.toUpperCase(),

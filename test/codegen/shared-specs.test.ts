@@ -82,7 +82,11 @@ describe.skipIf(!present)(
             if (!schema) continue;
             const error = ajvCompileError(ajv, schema);
             if (error) problems.push(`${tool.name}.${kind}: ${error}`);
-            problems.push(...strictProfileProblems(schema).map((p) => `${tool.name}.${kind}: ${p}`));
+            problems.push(
+              ...strictProfileProblems(schema, kind === 'inputSchema' ? 'input' : 'output').map(
+                (p) => `${tool.name}.${kind}: ${p}`,
+              ),
+            );
             if (JSON.stringify(schema).length > TOOL_SCHEMA_BUDGET)
               problems.push(`${tool.name}.${kind}: over the size budget`);
           }

@@ -442,7 +442,7 @@ describe('outputSchema', () => {
       },
     ],
     [
-      'leaves out annotations, keeps properties, types, enums and required',
+      'leaves out annotations, bounds and required, keeps properties, types and enums',
       {
         given: {
           '200': {
@@ -452,7 +452,7 @@ describe('outputSchema', () => {
               description: 'A thing.',
               required: ['at', 'state'],
               properties: {
-                at: { type: 'string', format: 'date-time', description: 'When.' },
+                at: { type: 'string', format: 'date-time', description: 'When.', maxLength: 40 },
                 state: { type: 'string', enum: ['on', 'off'], default: 'on' },
               },
             }),
@@ -460,9 +460,20 @@ describe('outputSchema', () => {
         },
         want: {
           type: 'object',
-          required: ['at', 'state'],
           properties: { at: { type: 'string' }, state: { type: 'string', enum: ['on', 'off'] } },
         },
+      },
+    ],
+    [
+      'writes a nullable property as a type list',
+      {
+        given: {
+          '200': {
+            description: 'ok',
+            ...json({ type: 'object', properties: { at: { type: 'string', nullable: true } } }),
+          },
+        },
+        want: { type: 'object', properties: { at: { type: ['string', 'null'] } } },
       },
     ],
   ];

@@ -121,13 +121,17 @@ const DATA = new Set(['enum', 'const', 'default', 'examples']);
 /** Keywords whose value is one schema, where the Inspector wants an object rather than a bare boolean. */
 const SCHEMA_VALUED = new Set(['items', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'contentSchema']);
 
+const isNullableTypeList = (type: unknown[]) =>
+  type.length === 2 && type.includes('null') && type.every((t) => typeof t === 'string');
+
 /**
  * The strict-client profile, checked independently of the generator's own check: a top-level object with no
  * oneOf/anyOf/allOf, no `$ref` anywhere, and `items` on every array. Also portability as the MCP Inspector's
  * `--strict` check sees it: no `type` list (single-type dialects reject it) and no bare boolean where a schema
- * object is expected.
+ * object is expected. An output schema may write a nullable type as `[type, "null"]`: validators read output
+ * schemas, not function-declaration dialects (scripts/codegen/compact-schema.ts).
  */
-export function strictProfileProblems(schema: JsonObject): string[] {
+export function strictProfileProblems(schema: JsonObject, side: 'input' | 'output' = 'input'): string[] {
   const problems: string[] = [];
   if (schema.type !== 'object') problems.push('top: type is not "object"');
   for (const key of ['oneOf', 'anyOf', 'allOf']) if (key in schema) problems.push(`top: ${key}`);
@@ -138,7 +142,8 @@ export function strictProfileProblems(schema: JsonObject): string[] {
       problems.push(`${path}: boolean schema`);
     if (node === null || typeof node !== 'object') return;
     if ('$ref' in node) problems.push(`${path}: $ref`);
-    if (Array.isArray(node.type)) problems.push(`${path}: type list`);
+    if (Array.isArray(node.type) && !(side === 'output' && isNullableTypeList(node.type)))
+      problems.push(`${path}: type list`);
     const types = Array.isArray(node.type) ? node.type : [node.type];
     if (types.includes('array') && node.items === undefined) problems.push(`${path}: array without items`);
     for (const [key, child] of Object.entries(node)) {
