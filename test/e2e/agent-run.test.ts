@@ -9,27 +9,13 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { TestApp } from '../helpers/app.ts';
-import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { startFakeGoogle, type FakeGoogle } from '../handlers/connectors/fake-google.ts';
 import { playHuman } from '../handlers/connectors/human.ts';
 import { startSite, type Site } from '../handlers/knowledge/site.ts';
-import { launchBrowser, openPage, signInThroughForm } from '../admin/helpers/browser.ts';
-import {
-  call,
-  runAgentScenario,
-  type AgentSession,
-  type Delivered,
-  type ScenarioReport,
-  type ScenarioWorld,
-} from './agent-run-scenario.ts';
+import { launchBrowser } from '../admin/helpers/browser.ts';
+import { runAgentScenario, type AgentSession, type ScenarioReport } from './agent-run-scenario.ts';
+import { adoptedByLauncher, approveInPanel, reconnectOverHttp, sandboxMailbox, stack } from './agent-run-world.ts';
 
-const env = {
-  OUTBOUND_ALLOW_PRIVATE: 'true',
-  KNOWLEDGE_CRAWL_DELAY_MS: '0',
-  SEQUENCE_SEND_SPACING_MS: '0',
-  MCP_ALLOWED_ORIGINS: '',
-};
 const bin = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
 
 let site: Site;
@@ -76,63 +62,6 @@ async function stdioSession(url: string, credential: string): Promise<AgentSessi
   return { callTool: (name, args) => client.callTool({ name, arguments: args }) as never, close: () => client.close() };
 }
 
-async function approveInPanel(url: string, email: string, password: string): Promise<void> {
-  const admin = await openPage(browser, new URL(url).origin);
-  await admin.page.goto(url);
-  await signInThroughForm(admin.page, email, password);
-  await admin.page.getByRole('button', { name: 'Approve' }).click();
-  await admin.page
-    .getByRole('dialog', { name: 'Approve this sequence?' })
-    .getByRole('button', { name: /^Approve revision/ })
-    .click();
-  await admin.page.getByText('This sequence is approved: there is nothing to decide here.').waitFor();
-  await admin.context.close();
-}
-
-const sandboxMailbox = async (session: AgentSession, account: string): Promise<Delivered[]> => {
-  const page = await call(session, 'list_sandbox_messages', { limit: 50 });
-  return page.data
-    .filter((m: any) => m.account_email === account)
-    .map((m: any) => ({
-      to: m.to,
-      subject: m.subject,
-      text: m.text,
-      listUnsubscribe: m.list_unsubscribe,
-      listUnsubscribePost: m.list_unsubscribe_post,
-    }));
-};
-
-function reconnectOverHttp(url: string, mode: 'legacy' | 'auto'): ScenarioWorld['afterSignup'] {
-  return async (session, token, result) => {
-    const note = (result.content ?? []).map((c) => c.text ?? '').join('\n');
-    expect(note).toMatch(/reconnect/i);
-    await session.close();
-    return httpSession(url, token, mode);
-  };
-}
-
-interface Stack {
-  t: TestApp;
-  url: string;
-  bootstrap: string;
-  close(): Promise<void>;
-}
-
-async function stack(extraEnv: Record<string, string> = {}): Promise<Stack> {
-  const { app: t, server } = await listenOnReservedPort({ jobs: 'work', env: { ...env, ...extraEnv } });
-  const someone = await t.signup();
-  const { key } = await t.createKey(someone.token, 'bootstrap');
-  return {
-    t,
-    url: server.url,
-    bootstrap: key,
-    close: async () => {
-      await server.close();
-      await t.close();
-    },
-  };
-}
-
 describe('the agent run, end to end over MCP', () => {
   it('runs over Streamable HTTP (2026-07-28 era) with the sandbox mailbox', { timeout: 180_000 }, async () => {
     const s = await stack();
@@ -141,9 +70,9 @@ describe('the agent run, end to end over MCP', () => {
         {
           siteUrl: site.url,
           connect: (credential) => httpSession(s.url, credential, 'auto'),
-          afterSignup: reconnectOverHttp(s.url, 'auto'),
+          afterSignup: reconnectOverHttp((token) => httpSession(s.url, token, 'auto')),
           consent: async (url, account) => expect((await playHuman(url, { email: account })).status).toBe(200),
-          approve: approveInPanel,
+          approve: approveInPanel(browser),
           delivered: sandboxMailbox,
         },
         s.bootstrap,
@@ -164,10 +93,10 @@ describe('the agent run, end to end over MCP', () => {
         {
           siteUrl: site.url,
           connect: (credential) => httpSession(s.url, credential, 'legacy'),
-          afterSignup: reconnectOverHttp(s.url, 'legacy'),
+          afterSignup: reconnectOverHttp((token) => httpSession(s.url, token, 'legacy')),
           consent: async (url, account) =>
             expect((await fetch(await google.consent(url, { email: account }))).status).toBe(200),
-          approve: approveInPanel,
+          approve: approveInPanel(browser),
           delivered: async (_session, account) =>
             Promise.all(
               google.sent
@@ -202,12 +131,9 @@ describe('the agent run, end to end over MCP', () => {
         {
           siteUrl: site.url,
           connect: (credential) => stdioSession(s.url, credential),
-          afterSignup: async (session, _token, result) => {
-            expect((result.content ?? []).map((c) => c.text ?? '').join('\n')).toMatch(/service-mcp now acts with/);
-            return session;
-          },
+          afterSignup: adoptedByLauncher,
           consent: async (url, account) => expect((await playHuman(url, { email: account })).status).toBe(200),
-          approve: approveInPanel,
+          approve: approveInPanel(browser),
           delivered: sandboxMailbox,
         },
         s.bootstrap,
