@@ -1,5 +1,6 @@
 // Rows of the MCP issue: `tools/call` of a read tool (get_me) against the same REST call, both with
-// the same API key, once per protocol era, plus the size of tools/list. The group is empty (with a
+// the same API key, once per protocol era, plus the size of tools/list; and discovery mode's `call_tool`
+// against the direct call it wraps, with the tools/list size of each kind of connection. The group is empty (with a
 // note) while createApp does not mount /mcp.
 import type { BenchCredentials } from './credentials.ts';
 import type { RowGroup, Target } from './row-runner.ts';
@@ -74,9 +75,22 @@ export async function mcpRows(service: ServerProcess, credentials: BenchCredenti
     throw new Error(`MCP initialize did not negotiate ${LEGACY_VERSION}: ${init.status} ${init.text.slice(0, 300)}`);
   await post(service, legacyHeaders, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 
-  const list = await post(service, legacyHeaders, rpc('tools/list', {}));
-  const tools = (list.json as { result?: { tools?: unknown[] } } | undefined)?.result?.tools ?? [];
-  const listBytes = Buffer.byteLength(JSON.stringify({ tools }));
+  const listed = async (query: string) => {
+    const answer = await fetch(`${service.url}/mcp${query}`, {
+      method: 'POST',
+      headers: legacyHeaders,
+      body: rpc('tools/list', {}),
+    });
+    const json = (await answer.json()) as { result?: { tools?: unknown[] } };
+    const tools = json.result?.tools ?? [];
+    return { tools, bytes: Buffer.byteLength(JSON.stringify({ tools })) };
+  };
+  const { tools, bytes: listBytes } = await listed('');
+  const selections = await Promise.all(
+    ['?toolsets=outreach', '?readonly=true', '?tools=discover'].map(async (q) => ({ q, ...(await listed(q)) })),
+  );
+  const direct = `MCP tools/call get_me (${MODERN_VERSION})`;
+  const throughDiscovery = `MCP call_tool get_me, /mcp?tools=discover (${MODERN_VERSION})`;
 
   const targets: Target[] = [
     {
@@ -96,7 +110,7 @@ export async function mcpRows(service: ServerProcess, credentials: BenchCredenti
       check: checkToolResult,
     },
     {
-      name: `MCP tools/call get_me (${MODERN_VERSION})`,
+      name: direct,
       server: service,
       request: {
         method: 'POST',
@@ -106,18 +120,38 @@ export async function mcpRows(service: ServerProcess, credentials: BenchCredenti
       },
       check: checkToolResult,
     },
+    {
+      name: throughDiscovery,
+      server: service,
+      request: {
+        method: 'POST',
+        path: '/mcp?tools=discover',
+        headers: { ...modernHeaders, 'Mcp-Name': 'call_tool' },
+        body: rpc('tools/call', { name: 'call_tool', arguments: { name: 'get_me', arguments: {} }, _meta: envelope }),
+      },
+      check: checkToolResult,
+    },
   ];
   return {
     targets,
-    rows: targets
-      .slice(1)
-      .map((t) => ({ label: `${t.name} / REST`, a: t.name, b: rest, goal: { op: '>=' as const, value: 0.7 } })),
+    rows: [
+      ...targets
+        .slice(1, 3)
+        .map((t) => ({ label: `${t.name} / REST`, a: t.name, b: rest, goal: { op: '>=' as const, value: 0.7 } })),
+      {
+        label: `${throughDiscovery} / ${direct}`,
+        a: throughDiscovery,
+        b: direct,
+        goal: { op: '>=' as const, value: 0.9 },
+      },
+    ],
     notes: [
       `MCP rows: POST /mcp \`tools/call\` of get_me with the API key — ${LEGACY_VERSION} (after one initialize; stateless, so every ` +
         `call stands alone) and ${MODERN_VERSION} (the _meta envelope plus Mcp-Method/Mcp-Name headers) — against REST ` +
         `GET /api/v1/users/me with the same key; each answer is checked to be a JSON-RPC result that is not a tool error.`,
       `tools/list (${LEGACY_VERSION}): ${tools.length} tools, ${listBytes} bytes, ~${Math.round(listBytes / 4)} tokens (bytes/4), ` +
-        `~${tools.length ? Math.round(listBytes / 4 / tools.length) : 0} tokens per tool (goal ≤ 350).`,
+        `~${tools.length ? Math.round(listBytes / 4 / tools.length) : 0} tokens per tool (goal ≤ 300).`,
+      `tools/list by connection: ${selections.map((s) => `${s.q} ${s.tools.length} tools ~${Math.round(s.bytes / 4)} tokens`).join('; ')}.`,
     ],
   };
 }
