@@ -9207,7 +9207,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "list_agents_in_store",
     "title": "List the agents in the store",
-    "description": "List the agents in the store\n\nEvery agent the platform offers, with the input it takes (`input_schema`), what it produces and the connectors it needs. Start one with run_agent.",
+    "description": "The agents you can run, with the input each takes: the email sequence generator (writes a sequence from the workspace's knowledge), the blog post writer and the ad copy writer. Start one with run_agent.",
     "inputSchema": {
       "type": "object",
       "properties": {},
@@ -9348,7 +9348,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "run_agent",
     "title": "Run a store agent",
-    "description": "Run a store agent\n\nStarts the agent on `input` (checked against its `input_schema`) and answers 202 with the run. Follow it with get_agent_run and `wait_seconds`. When it is `requires_action`, show `required_action.url` to your human (a consent or an approval only a person can give); the run resumes by itself once they have acted.",
+    "description": "Have an agent write for you: email-sequence-generator drafts a sequence for a goal and audience from the workspace's knowledge. Answers 202 with the run; follow it with get_agent_run and `wait_seconds`, and show `required_action.url` to your human when it asks.",
     "inputSchema": {
       "type": "object",
       "properties": {
