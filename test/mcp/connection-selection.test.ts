@@ -47,7 +47,7 @@ async function http(query: string, mode: 'legacy' | 'auto', headers: Record<stri
       requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
     }),
   );
-  return client as unknown as Session;
+  return client;
 }
 
 async function stdio(env: Record<string, string>): Promise<Session> {
@@ -60,7 +60,7 @@ async function stdio(env: Record<string, string>): Promise<Session> {
       cwd: '/',
     }),
   );
-  return client as unknown as Session;
+  return client;
 }
 
 async function names(session: Session): Promise<string[]> {

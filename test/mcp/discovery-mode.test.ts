@@ -30,7 +30,7 @@ async function http(query: string, mode: 'legacy' | 'auto' = 'auto'): Promise<Se
       requestInit: { headers: { authorization: `Bearer ${key}` } },
     }),
   );
-  return client as unknown as Session;
+  return client;
 }
 
 beforeAll(async () => {

@@ -173,7 +173,11 @@ describe('the installed @service-mcp/launcher', () => {
     }
     const discover = await connect({ SERVICE_TOOLS: 'discover' });
     try {
-      expect((await discover.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'describe_tool', 'call_tool']);
+      expect((await discover.listTools()).tools.map((t) => t.name)).toEqual([
+        'search_tools',
+        'describe_tool',
+        'call_tool',
+      ]);
     } finally {
       await discover.close();
     }
