@@ -173,7 +173,9 @@ describe.runIf(!onPostgres)('job worker processes on PGlite with a data folder',
         ]);
         const [job] = await db.sql`select state, retry_count, started_on from pgboss.job where id = ${jobId}`;
         expect(job.state).toBe('completed');
-        expect(job.retry_count).toBe(1);
+        // At least the one retry after the kill. The lease is 2 s so the test is quick: on a loaded machine the
+        // second worker's renewal can miss it too, and the job is retried again; the effects above stay once each.
+        expect(job.retry_count).toBeGreaterThanOrEqual(1);
         expect((job.started_on as Date).getTime() - killedAt).toBeLessThan(retryDelayMs);
       } finally {
         await db.close();
