@@ -15,7 +15,9 @@ where stage = 'new'
   and exists (select 1 from sequence_messages m where m.lead_id = leads.id and m.status = 'sent');
 
 -- Imports write every lead as `new`, and an index on leads is paid per imported row (0012): this one
--- holds only the leads past `new`, so imports do not pay for it. A stage filter without `new` adds the
--- index's own predicate (leads-data.ts) and reads only those; a filter with `new` reads the workspace's
--- leads through leads_workspace_created with the stage as a filter, as the tag filter does.
+-- holds only the leads past `new`, so imports do not pay for it. list_leads and export_leads write the
+-- stages as literals (leads-data.ts), so the planner proves a filter of later stages uses it: a page of a
+-- rare stage reads a few entries (a probe of 300,000 leads on PostgreSQL 15, 10 of them `lost`, with the
+-- cached generic plan: 0.04 ms, against 100 ms when the stages were a parameter and every lead was read).
+-- A filter with `new` reads leads_workspace_created with the stage as a filter, as the tag filter does.
 create index leads_workspace_stage on leads (workspace_id, stage, created_at desc, id desc) where stage <> 'new';
