@@ -776,6 +776,26 @@ export type UnsubscribeLeadOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type UpdateLeadStageInput = {
+  path: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['parameters']['path'];
+  headers: { "idempotency-key"?: string };
+  body: NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateLeadStageOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 export type ExportLeadsInput = {
   headers: { "idempotency-key"?: string };
   body: NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"] | undefined;
@@ -1862,6 +1882,7 @@ export interface Handlers<Ctx> {
   delete_lead(input: DeleteLeadInput, ctx: Ctx): Promise<DeleteLeadOutput>;
   update_lead(input: UpdateLeadInput, ctx: Ctx): Promise<UpdateLeadOutput>;
   unsubscribe_lead(input: UnsubscribeLeadInput, ctx: Ctx): Promise<UnsubscribeLeadOutput>;
+  update_lead_stage(input: UpdateLeadStageInput, ctx: Ctx): Promise<UpdateLeadStageOutput>;
   export_leads(input: ExportLeadsInput, ctx: Ctx): Promise<ExportLeadsOutput>;
   get_lead_export(input: GetLeadExportInput, ctx: Ctx): Promise<GetLeadExportOutput>;
   download_lead_export(input: DownloadLeadExportInput, ctx: Ctx): Promise<DownloadLeadExportOutput>;

@@ -4879,6 +4879,23 @@ export const toolDescriptors: ToolDescriptor[] = [
           },
           "description": "Only leads in these statuses."
         },
+        "stage": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "new",
+              "contacted",
+              "replied",
+              "interested",
+              "meeting_booked",
+              "won",
+              "lost",
+              "not_interested"
+            ]
+          },
+          "description": "Only leads in these stages."
+        },
         "tag": {
           "type": "string",
           "maxLength": 50
@@ -4927,6 +4944,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "status",
           "in": "query",
           "key": "status",
+          "explode": false
+        },
+        {
+          "name": "stage",
+          "in": "query",
+          "key": "stage",
           "explode": false
         },
         {
@@ -5048,6 +5071,19 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "unsubscribed",
                   "bounced",
                   "do_not_contact"
+                ]
+              },
+              "stage": {
+                "type": "string",
+                "enum": [
+                  "new",
+                  "contacted",
+                  "replied",
+                  "interested",
+                  "meeting_booked",
+                  "won",
+                  "lost",
+                  "not_interested"
                 ]
               },
               "source_import_id": {
@@ -5337,6 +5373,19 @@ export const toolDescriptors: ToolDescriptor[] = [
             "do_not_contact"
           ]
         },
+        "stage": {
+          "type": "string",
+          "enum": [
+            "new",
+            "contacted",
+            "replied",
+            "interested",
+            "meeting_booked",
+            "won",
+            "lost",
+            "not_interested"
+          ]
+        },
         "source_import_id": {
           "type": [
             "string",
@@ -5458,6 +5507,19 @@ export const toolDescriptors: ToolDescriptor[] = [
             "unsubscribed",
             "bounced",
             "do_not_contact"
+          ]
+        },
+        "stage": {
+          "type": "string",
+          "enum": [
+            "new",
+            "contacted",
+            "replied",
+            "interested",
+            "meeting_booked",
+            "won",
+            "lost",
+            "not_interested"
           ]
         },
         "source_import_id": {
@@ -5790,6 +5852,19 @@ export const toolDescriptors: ToolDescriptor[] = [
             "do_not_contact"
           ]
         },
+        "stage": {
+          "type": "string",
+          "enum": [
+            "new",
+            "contacted",
+            "replied",
+            "interested",
+            "meeting_booked",
+            "won",
+            "lost",
+            "not_interested"
+          ]
+        },
         "source_import_id": {
           "type": [
             "string",
@@ -5922,6 +5997,202 @@ export const toolDescriptors: ToolDescriptor[] = [
             "do_not_contact"
           ]
         },
+        "stage": {
+          "type": "string",
+          "enum": [
+            "new",
+            "contacted",
+            "replied",
+            "interested",
+            "meeting_booked",
+            "won",
+            "lost",
+            "not_interested"
+          ]
+        },
+        "source_import_id": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "created_at": {
+          "type": "string"
+        },
+        "updated_at": {
+          "type": "string"
+        }
+      }
+    },
+    "toolset": "leads"
+  },
+  {
+    "name": "update_lead_stage",
+    "title": "Set a lead's stage",
+    "description": "Record where a lead stands after a conversation: interested, meeting_booked, won, lost, not_interested. Sending and replies move new, contacted and replied by themselves.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "lead_id": {
+          "type": "string"
+        },
+        "idempotency_key": {
+          "type": "string",
+          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+        },
+        "stage": {
+          "type": "string",
+          "enum": [
+            "new",
+            "contacted",
+            "replied",
+            "interested",
+            "meeting_booked",
+            "won",
+            "lost",
+            "not_interested"
+          ]
+        },
+        "note": {
+          "description": "Kept on the lead.stage_changed event.",
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 1000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      },
+      "required": [
+        "lead_id",
+        "stage"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true
+    },
+    "binding": {
+      "operationId": "update_lead_stage",
+      "method": "POST",
+      "path": "/api/v1/leads/{lead_id}/stage",
+      "body": "merged",
+      "args": [
+        {
+          "name": "lead_id",
+          "in": "path",
+          "key": "lead_id"
+        },
+        {
+          "name": "idempotency_key",
+          "in": "header",
+          "key": "Idempotency-Key"
+        },
+        {
+          "name": "stage",
+          "in": "body",
+          "key": "stage"
+        },
+        {
+          "name": "note",
+          "in": "body",
+          "key": "note"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "email": {
+          "type": "string"
+        },
+        "first_name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "last_name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "company": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "title": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "website": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "linkedin_url": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "timezone": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "tags": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "custom_fields": {
+          "type": "object"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "active",
+            "unsubscribed",
+            "bounced",
+            "do_not_contact"
+          ]
+        },
+        "stage": {
+          "type": "string",
+          "enum": [
+            "new",
+            "contacted",
+            "replied",
+            "interested",
+            "meeting_booked",
+            "won",
+            "lost",
+            "not_interested"
+          ]
+        },
         "source_import_id": {
           "type": [
             "string",
@@ -5966,6 +6237,23 @@ export const toolDescriptors: ToolDescriptor[] = [
             ]
           }
         },
+        "stage": {
+          "type": "array",
+          "maxItems": 8,
+          "items": {
+            "type": "string",
+            "enum": [
+              "new",
+              "contacted",
+              "replied",
+              "interested",
+              "meeting_booked",
+              "won",
+              "lost",
+              "not_interested"
+            ]
+          }
+        },
         "tag": {
           "type": "string",
           "maxLength": 50
@@ -6007,6 +6295,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "status",
           "in": "body",
           "key": "status"
+        },
+        {
+          "name": "stage",
+          "in": "body",
+          "key": "stage"
         },
         {
           "name": "tag",
@@ -6187,6 +6480,22 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "unsubscribed",
                   "bounced",
                   "do_not_contact"
+                ]
+              }
+            },
+            "stage": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "enum": [
+                  "new",
+                  "contacted",
+                  "replied",
+                  "interested",
+                  "meeting_booked",
+                  "won",
+                  "lost",
+                  "not_interested"
                 ]
               }
             },
@@ -7801,6 +8110,24 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "string",
               "maxLength": 200
             },
+            "stage": {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 8,
+              "items": {
+                "type": "string",
+                "enum": [
+                  "new",
+                  "contacted",
+                  "replied",
+                  "interested",
+                  "meeting_booked",
+                  "won",
+                  "lost",
+                  "not_interested"
+                ]
+              }
+            },
             "created_after": {
               "type": "string",
               "format": "date-time"
@@ -8064,6 +8391,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "q": {
                   "type": "string",
                   "maxLength": 200
+                },
+                "stage": {
+                  "type": "array",
+                  "minItems": 1,
+                  "maxItems": 8,
+                  "items": {
+                    "type": "string",
+                    "enum": [
+                      "new",
+                      "contacted",
+                      "replied",
+                      "interested",
+                      "meeting_booked",
+                      "won",
+                      "lost",
+                      "not_interested"
+                    ]
+                  }
                 },
                 "created_after": {
                   "type": "string",
@@ -13170,6 +13515,7 @@ export const toolsets: Toolset[] = [
       "delete_lead",
       "update_lead",
       "unsubscribe_lead",
+      "update_lead_stage",
       "export_leads",
       "get_lead_export",
       "download_lead_export"
@@ -13280,6 +13626,7 @@ export const toolsets: Toolset[] = [
       "get_lead_import",
       "list_lead_import_errors",
       "list_leads",
+      "update_lead_stage",
       "get_workspace_settings",
       "update_workspace_settings",
       "list_agents_in_store",

@@ -53,6 +53,7 @@ import * as getLead from '../handlers/leads/get-lead.ts';
 import * as deleteLead from '../handlers/leads/delete-lead.ts';
 import * as updateLead from '../handlers/leads/update-lead.ts';
 import * as unsubscribeLead from '../handlers/leads/unsubscribe-lead.ts';
+import * as updateLeadStage from '../handlers/leads/update-lead-stage.ts';
 import * as exportLeads from '../handlers/leads/export-leads.ts';
 import * as getLeadExport from '../handlers/leads/get-lead-export.ts';
 import * as downloadLeadExport from '../handlers/leads/download-lead-export.ts';
@@ -174,6 +175,7 @@ export const handlers: Handlers<HandlerContext> = {
   delete_lead: deleteLead.handle,
   update_lead: updateLead.handle,
   unsubscribe_lead: unsubscribeLead.handle,
+  update_lead_stage: updateLeadStage.handle,
   export_leads: exportLeads.handle,
   get_lead_export: getLeadExport.handle,
   download_lead_export: downloadLeadExport.handle,

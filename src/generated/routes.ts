@@ -510,6 +510,8 @@ export const LeadImportErrorListSchema: z.ZodType = z.intersection(CursorPageSch
 
 export const LeadStatusSchema: z.ZodType = z.enum(["active","unsubscribed","bounced","do_not_contact"]);
 
+export const LeadStageSchema: z.ZodType = z.enum(["new","contacted","replied","interested","meeting_booked","won","lost","not_interested"]);
+
 export const LeadSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "email": z.string(),
@@ -524,6 +526,7 @@ export const LeadSchema: z.ZodType = z.looseObject({
   "tags": z.array(z.string()),
   "custom_fields": z.looseObject({}),
   "status": LeadStatusSchema,
+  "stage": LeadStageSchema,
   "source_import_id": z.string().nullable(),
   "created_at": z.iso.datetime({ offset: true }),
   "updated_at": z.iso.datetime({ offset: true }),
@@ -561,9 +564,15 @@ export const LeadPatchSchema: z.ZodType = z.strictObject({
   "custom_fields": z.looseObject({}).optional(),
 });
 
+export const UpdateLeadStageRequestSchema: z.ZodType = z.strictObject({
+  "stage": LeadStageSchema,
+  "note": z.string().max(1000).nullable().optional(),
+});
+
 export const ExportLeadsRequestSchema: z.ZodType = z.strictObject({
   "q": z.string().max(200).optional(),
   "status": z.array(LeadStatusSchema).max(4).optional(),
+  "stage": z.array(LeadStageSchema).max(8).optional(),
   "tag": z.string().max(50).optional(),
   "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).optional(),
   "created_after": z.iso.datetime({ offset: true }).optional(),
@@ -744,6 +753,7 @@ export const EnrollLeadsRequestSchema: z.ZodType = z.strictObject({
   "filter": z.strictObject({
     "tag": z.string().max(50).optional(),
     "q": z.string().max(200).optional(),
+    "stage": z.array(LeadStageSchema).min(1).max(8).optional(),
     "created_after": z.iso.datetime({ offset: true }).optional(),
     "created_before": z.iso.datetime({ offset: true }).optional(),
   }).optional(),
@@ -2185,6 +2195,7 @@ export const routes = {
       query: z.object({
         "q": z.string().max(200).optional(),
         "status": commaSeparatedEnum(["active","unsubscribed","bounced","do_not_contact"], false),
+        "stage": commaSeparatedEnum(["new","contacted","replied","interested","meeting_booked","won","lost","not_interested"], false),
         "tag": z.string().max(50).optional(),
         "import_id": z.string().regex(new RegExp("^imp_[0-9a-z]{26}$", 'u')).optional(),
         "created_after": z.iso.datetime({ offset: true }).optional(),
@@ -2312,6 +2323,34 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_lead_stage: createRoute({
+    operationId: "update_lead_stage",
+    method: "post",
+    path: "/api/v1/leads/{lead_id}/stage",
+    request: {
+      params: z.object({
+        "lead_id": z.string().regex(new RegExp("^lead_[0-9a-z]{26}$", 'u')),
+      }),
+      headers: z.object({
+        "idempotency-key": z.string().max(255).regex(new RegExp("^[!-~]([ -~]*[!-~])?$", 'u')).optional(),
+      }),
+      body: { required: true, content: { "application/json": { schema: UpdateLeadStageRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The lead.", content: { "application/json": { schema: LeadSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3917,6 +3956,7 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "delete_lead", handler: "delete_lead", method: "DELETE", path: "/api/v1/leads/{lead_id}", scopes: ["leads:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "update_lead", handler: "update_lead", method: "PATCH", path: "/api/v1/leads/{lead_id}", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unsubscribe_lead", handler: "unsubscribe_lead", method: "POST", path: "/api/v1/leads/{lead_id}/unsubscribe", scopes: ["leads:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_lead_stage", handler: "update_lead_stage", method: "POST", path: "/api/v1/leads/{lead_id}/stage", scopes: ["leads:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "export_leads", handler: "export_leads", method: "POST", path: "/api/v1/leads/exports", scopes: ["leads:read"], body: {"required":false,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "get_lead_export", handler: "get_lead_export", method: "GET", path: "/api/v1/leads/exports/{export_id}", scopes: ["leads:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "download_lead_export", handler: "download_lead_export", method: "GET", path: "/api/v1/leads/exports/{export_id}/download", scopes: ["leads:read"], body: null, responses: {"200":{"type":"text/csv","kind":"text"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"410":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),

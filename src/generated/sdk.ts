@@ -345,6 +345,7 @@ const list_lead_import_errorsBinding: OperationBinding = {"operationId":"list_le
 export type ListLeadsArgs = {
   "q"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["q"];
   "status"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["status"];
+  "stage"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["stage"];
   "tag"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["tag"];
   "import_id"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["import_id"];
   "created_after"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["created_after"];
@@ -353,7 +354,7 @@ export type ListLeadsArgs = {
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/leads"]["get"]>['parameters']["query"]>["cursor"];
 };
 export type ListLeadsResult = NonNullable<paths["/api/v1/leads"]["get"]>['responses'][200]['content']["application/json"];
-const list_leadsBinding: OperationBinding = {"operationId":"list_leads","method":"GET","path":"/api/v1/leads","body":"none","args":[{"name":"q","in":"query","key":"q"},{"name":"status","in":"query","key":"status","explode":false},{"name":"tag","in":"query","key":"tag"},{"name":"import_id","in":"query","key":"import_id"},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
+const list_leadsBinding: OperationBinding = {"operationId":"list_leads","method":"GET","path":"/api/v1/leads","body":"none","args":[{"name":"q","in":"query","key":"q"},{"name":"status","in":"query","key":"status","explode":false},{"name":"stage","in":"query","key":"stage","explode":false},{"name":"tag","in":"query","key":"tag"},{"name":"import_id","in":"query","key":"import_id"},{"name":"created_after","in":"query","key":"created_after"},{"name":"created_before","in":"query","key":"created_before"},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
 export type CreateLeadArgs = {
   "idempotency_key"?: string;
@@ -408,17 +409,27 @@ export type UnsubscribeLeadArgs = {
 export type UnsubscribeLeadResult = NonNullable<paths["/api/v1/leads/{lead_id}/unsubscribe"]["post"]>['responses'][200]['content']["application/json"];
 const unsubscribe_leadBinding: OperationBinding = {"operationId":"unsubscribe_lead","method":"POST","path":"/api/v1/leads/{lead_id}/unsubscribe","body":"none","args":[{"name":"lead_id","in":"path","key":"lead_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"}]};
 
+export type UpdateLeadStageArgs = {
+  "lead_id": NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['parameters']["path"]>["lead_id"];
+  "idempotency_key"?: string;
+  "stage": NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['requestBody']>['content']["application/json"]>["stage"];
+  "note"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['requestBody']>['content']["application/json"]>["note"];
+};
+export type UpdateLeadStageResult = NonNullable<paths["/api/v1/leads/{lead_id}/stage"]["post"]>['responses'][200]['content']["application/json"];
+const update_lead_stageBinding: OperationBinding = {"operationId":"update_lead_stage","method":"POST","path":"/api/v1/leads/{lead_id}/stage","body":"merged","args":[{"name":"lead_id","in":"path","key":"lead_id"},{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"stage","in":"body","key":"stage"},{"name":"note","in":"body","key":"note"}],"contentType":"application/json"};
+
 export type ExportLeadsArgs = {
   "idempotency_key"?: string;
   "q"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["q"];
   "status"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["status"];
+  "stage"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["stage"];
   "tag"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["tag"];
   "import_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["import_id"];
   "created_after"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["created_after"];
   "created_before"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/leads/exports"]["post"]>['requestBody']>['content']["application/json"]>["created_before"];
 };
 export type ExportLeadsResult = NonNullable<paths["/api/v1/leads/exports"]["post"]>['responses'][202]['content']["application/json"];
-const export_leadsBinding: OperationBinding = {"operationId":"export_leads","method":"POST","path":"/api/v1/leads/exports","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"q","in":"body","key":"q"},{"name":"status","in":"body","key":"status"},{"name":"tag","in":"body","key":"tag"},{"name":"import_id","in":"body","key":"import_id"},{"name":"created_after","in":"body","key":"created_after"},{"name":"created_before","in":"body","key":"created_before"}],"contentType":"application/json"};
+const export_leadsBinding: OperationBinding = {"operationId":"export_leads","method":"POST","path":"/api/v1/leads/exports","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"q","in":"body","key":"q"},{"name":"status","in":"body","key":"status"},{"name":"stage","in":"body","key":"stage"},{"name":"tag","in":"body","key":"tag"},{"name":"import_id","in":"body","key":"import_id"},{"name":"created_after","in":"body","key":"created_after"},{"name":"created_before","in":"body","key":"created_before"}],"contentType":"application/json"};
 
 export type GetLeadExportArgs = {
   "export_id": NonNullable<NonNullable<paths["/api/v1/leads/exports/{export_id}"]["get"]>['parameters']["path"]>["export_id"];
@@ -1010,6 +1021,7 @@ export function createClient(options: ClientOptions) {
     delete_lead: (args: DeleteLeadArgs) => runtime.call<DeleteLeadResult>(delete_leadBinding, args),
     update_lead: (args: UpdateLeadArgs) => runtime.call<UpdateLeadResult>(update_leadBinding, args),
     unsubscribe_lead: (args: UnsubscribeLeadArgs) => runtime.call<UnsubscribeLeadResult>(unsubscribe_leadBinding, args),
+    update_lead_stage: (args: UpdateLeadStageArgs) => runtime.call<UpdateLeadStageResult>(update_lead_stageBinding, args),
     export_leads: (args: ExportLeadsArgs = {}) => runtime.call<ExportLeadsResult>(export_leadsBinding, args),
     get_lead_export: (args: GetLeadExportArgs) => runtime.call<GetLeadExportResult>(get_lead_exportBinding, args),
     download_lead_export: (args: DownloadLeadExportArgs) => runtime.call<DownloadLeadExportResult>(download_lead_exportBinding, args),
@@ -1136,6 +1148,7 @@ export const operationBindings: Record<string, OperationBinding> = {
   "delete_lead": delete_leadBinding,
   "update_lead": update_leadBinding,
   "unsubscribe_lead": unsubscribe_leadBinding,
+  "update_lead_stage": update_lead_stageBinding,
   "export_leads": export_leadsBinding,
   "get_lead_export": get_lead_exportBinding,
   "download_lead_export": download_lead_exportBinding,

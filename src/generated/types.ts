@@ -851,6 +851,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/leads/{lead_id}/stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a lead's stage
+         * @description Where the lead is in the conversation (new, contacted, replied, interested, meeting_booked, won, lost, not_interested), apart from its suppression status. A change is a `lead.stage_changed` event with the note; setting the stage the lead already has changes nothing.
+         */
+        post: operations["update_lead_stage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leads/exports": {
         parameters: {
             query?: never;
@@ -2517,6 +2537,7 @@ export interface components {
         ExportLeadsRequest: {
             q?: string;
             status?: components["schemas"]["LeadStatus"][];
+            stage?: components["schemas"]["LeadStage"][];
             tag?: string;
             /** @example imp_01jd8x6y5k2r3t4v5w6x7y8z9a */
             import_id?: string;
@@ -2589,6 +2610,13 @@ export interface components {
         };
         /** @enum {string} */
         LeadStatus: "active" | "unsubscribed" | "bounced" | "do_not_contact";
+        /** @enum {string} */
+        LeadStage: "new" | "contacted" | "replied" | "interested" | "meeting_booked" | "won" | "lost" | "not_interested";
+        UpdateLeadStageRequest: {
+            stage: components["schemas"]["LeadStage"];
+            /** @description Kept on the lead.stage_changed event. */
+            note?: string | null;
+        };
         Lead: {
             /** @example lead_01jd8x6y5k2r3t4v5w6x7y8z9a */
             id: string;
@@ -2606,6 +2634,7 @@ export interface components {
                 [key: string]: unknown;
             };
             status: components["schemas"]["LeadStatus"];
+            stage: components["schemas"]["LeadStage"];
             source_import_id: string | null;
             /** Format: date-time */
             created_at: string;
@@ -2814,6 +2843,7 @@ export interface components {
             filter?: {
                 tag?: string;
                 q?: string;
+                stage?: components["schemas"]["LeadStage"][];
                 /** Format: date-time */
                 created_after?: string;
                 /** Format: date-time */
@@ -5107,6 +5137,8 @@ export interface operations {
                 q?: string;
                 /** @description Only leads in these statuses. */
                 status?: components["schemas"]["LeadStatus"][];
+                /** @description Only leads in these stages. */
+                stage?: components["schemas"]["LeadStage"][];
                 tag?: string;
                 import_id?: string;
                 created_after?: string;
@@ -5300,6 +5332,46 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_lead_stage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID; retrying the same request with it within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                lead_id: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLeadStageRequest"];
+            };
+        };
+        responses: {
+            /** @description The lead. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -15,6 +15,7 @@ export const LEAD_EXPORT_COLUMNS = [
   'timezone',
   'tags',
   'status',
+  'stage',
   'created_at',
   'updated_at',
 ] as const;

@@ -13,6 +13,7 @@ export async function exportLeads(deps: Deps, actor: Actor, filters: ExportFilte
   const clean: ExportFilters = {
     ...(filters.q?.trim() ? { q: filters.q.trim() } : {}),
     ...(filters.status?.length ? { status: [...new Set(filters.status)] } : {}),
+    ...(filters.stage?.length ? { stage: [...new Set(filters.stage)] } : {}),
     ...(filters.tag ? { tag: filters.tag } : {}),
     ...(filters.import_id ? { import_id: filters.import_id } : {}),
     ...(filters.created_after ? { created_after: filters.created_after } : {}),

@@ -3,7 +3,7 @@
 // column of their own: they are read and written only through their export, whose workspace is checked
 // in the same statement.
 import type { Ids } from '../../deps.ts';
-import { leadColumns, leadConditions, type LeadRow, type LeadStatus } from './leads-data.ts';
+import { leadColumns, leadConditions, type LeadRow, type LeadStage, type LeadStatus } from './leads-data.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
 
 export type ExportStatus = 'queued' | 'processing' | 'ready' | 'failed' | 'cancelled' | 'expired';
@@ -12,6 +12,7 @@ export type ExportStatus = 'queued' | 'processing' | 'ready' | 'failed' | 'cance
 export interface ExportFilters {
   q?: string;
   status?: LeadStatus[];
+  stage?: LeadStage[];
   tag?: string;
   import_id?: string;
   created_after?: string;
@@ -140,6 +141,7 @@ function conditions(q: Queryable, filters: ExportFilters) {
   return leadConditions(q, {
     q: filters.q,
     statuses: filters.status ?? [],
+    stages: filters.stage ?? [],
     tag: filters.tag,
     importId: filters.import_id,
     createdAfter: filters.created_after === undefined ? undefined : new Date(filters.created_after),

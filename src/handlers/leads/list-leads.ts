@@ -14,6 +14,7 @@ export function listLeads(deps: Deps, actor: Actor, request: ListLeadsRequest) {
   const filter = {
     q: request.q?.trim() || undefined,
     statuses: request.status ?? [],
+    stages: request.stage ?? [],
     tag: request.tag,
     importId: request.import_id,
     createdAfter: request.created_after === undefined ? undefined : new Date(request.created_after),

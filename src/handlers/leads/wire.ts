@@ -43,6 +43,7 @@ export const leadBody = (l: LeadRow) => ({
   tags: [...l.tags],
   custom_fields: l.custom_fields,
   status: l.status,
+  stage: l.stage,
   source_import_id: l.source_import_id,
   created_at: l.created_at.toISOString(),
   updated_at: l.updated_at.toISOString(),

@@ -6,6 +6,7 @@ import { stopEnrollments } from '../sequences/sequence-enrollments-data.ts';
 import { bounce } from '../sequences/send-failure.ts';
 import { findLead, setLeadStatus } from '../leads/leads-data.ts';
 import { suppress } from '../leads/lead-suppressions-data.ts';
+import { markReplied } from '../leads/lead-stage.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { recordEvent } from '../events/record-event.ts';
@@ -148,8 +149,11 @@ export async function applyEffect(
   const settings = (await findReplySettings(tx, m.workspace_id, m.sequence_id)) ?? DEFAULTS;
   const lead = m.lead_id ? await findLead(tx, m.workspace_id, m.lead_id) : undefined;
   const email = lead?.email ?? null;
-  if (m.lead_id && ['reply', 'unsubscribe_request'].includes(i.classified.classification))
+  // Answers in words (an unsubscribe request too) are replies; auto-replies and bounces leave the stage.
+  if (m.lead_id && ['reply', 'unsubscribe_request'].includes(i.classified.classification)) {
     await setLastReplied(tx, m.workspace_id, m.lead_id, i.at);
+    await markReplied(deps, tx, m.workspace_id, m.lead_id);
+  }
   switch (i.classified.classification) {
     case 'reply':
       return { effect: await reply(deps, tx, i, settings, email), resumeAt: null };

@@ -12,6 +12,7 @@ import type { Queryable } from '../../db/queryable.ts';
 import type { SequenceRow } from './sequences-data.ts';
 import { findImport } from '../leads/lead-imports-data.ts';
 import type { Deps } from '../../deps.ts';
+import type { LeadStage } from '../leads/leads-data.ts';
 import { dispatchSequenceMessagesJob } from './sender.ts';
 import { ApiError } from '../../errors.ts';
 import { requiredVariables } from './template.ts';
@@ -41,7 +42,7 @@ export type EnrollmentResult = {
 export interface EnrollRequest {
   lead_ids?: string[];
   import_id?: string;
-  filter?: { tag?: string; q?: string; created_after?: string; created_before?: string };
+  filter?: { tag?: string; q?: string; stage?: LeadStage[]; created_after?: string; created_before?: string };
 }
 
 const RESULTS_CAP = 1000;
@@ -61,6 +62,7 @@ export function enrollSource(request: EnrollRequest): EnrollSource {
       filter: {
         tag: f.tag,
         q: f.q?.trim() || undefined,
+        stages: f.stage,
         createdAfter: f.created_after ? new Date(f.created_after) : undefined,
         createdBefore: f.created_before ? new Date(f.created_before) : undefined,
       },

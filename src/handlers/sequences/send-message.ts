@@ -20,6 +20,7 @@ import { SYSTEM } from './send-settle.ts';
 import { newRound, prepare, type Sending, type SendRound } from './send-prepare.ts';
 import { NEXT, notSent, type MailboxNext } from './send-failure.ts';
 import { checkThread } from '../replies/thread-check.ts';
+import { markContacted } from '../leads/lead-stage.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -40,6 +41,7 @@ async function recordSent(
       now,
     });
     if (!marked) return false;
+    if (m.lead_id) await markContacted(deps, tx, m.workspace_id, m.lead_id);
     await reopenUncertainEnrollment(tx, m.workspace_id, m.enrollment_id, now);
     const next = sequence.steps[m.step];
     await advanceEnrollment(

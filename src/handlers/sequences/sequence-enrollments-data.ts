@@ -4,6 +4,7 @@
 // even when two enrollments race.
 import type { Ids } from '../../deps.ts';
 import { query, type Queryable } from '../../db/queryable.ts';
+import type { LeadStage } from '../leads/leads-data.ts';
 
 export type EnrollmentStatus = 'active' | 'completed' | 'stopped' | 'removed';
 
@@ -43,7 +44,7 @@ export interface RequiredVariables {
 export type EnrollSource =
   | { leadIds: string[] }
   | { importId: string }
-  | { filter: { tag?: string; q?: string; createdAfter?: Date; createdBefore?: Date } };
+  | { filter: { tag?: string; q?: string; stages?: LeadStage[]; createdAfter?: Date; createdBefore?: Date } };
 
 export interface Candidate {
   lead_id: string;
@@ -63,6 +64,7 @@ function sourceCondition(q: Queryable, source: EnrollSource) {
   return sql`
     ${like ? sql`and (l.email ilike ${like} or l.first_name ilike ${like} or l.last_name ilike ${like} or l.company ilike ${like})` : sql``}
     ${f.tag ? sql`and l.tags @> ${sql.array([f.tag])}::text[]` : sql``}
+    ${f.stages?.length ? sql`and l.stage = any(${sql.array(f.stages)}::text[])` : sql``}
     ${f.createdAfter ? sql`and l.created_at > ${f.createdAfter}` : sql``}
     ${f.createdBefore ? sql`and l.created_at < ${f.createdBefore}` : sql``}`;
 }

@@ -79,7 +79,8 @@ describe('leadExportHeader and leadExportRow', () => {
       id: 'lead_1',
       email: 'jane@acme.com',
       tags: ['vip'],
-      status: 'new',
+      status: 'active',
+      stage: 'contacted',
       custom_fields: { plan: 'pro' },
     };
     const row = leadExportRow(lead, ['plan', 'seats', 'constructor']);
@@ -88,7 +89,8 @@ describe('leadExportHeader and leadExportRow', () => {
       'jane@acme.com',
       ...Array(8).fill(undefined),
       ['vip'],
-      'new',
+      'active',
+      'contacted',
       undefined,
       undefined,
       'pro',
@@ -148,7 +150,13 @@ describe('leadsCsv', () => {
       else if ('record' in item && plan && 'plan' in plan)
         imported.push(normalizeLead(applyColumnMap(item.record, plan.plan)));
     }
-    expect(plan && 'plan' in plan && plan.plan.unmappedHeaders).toEqual(['id', 'status', 'created_at', 'updated_at']);
+    expect(plan && 'plan' in plan && plan.plan.unmappedHeaders).toEqual([
+      'id',
+      'status',
+      'stage',
+      'created_at',
+      'updated_at',
+    ]);
     const { id, status, created_at, updated_at, ...fields } = leads[0];
     expect(imported).toEqual([{ lead: fields }]);
   });

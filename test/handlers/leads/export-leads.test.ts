@@ -116,6 +116,7 @@ describe('export_leads', () => {
       'timezone',
       'tags',
       'status',
+      'stage',
       'created_at',
       'updated_at',
       'custom.plan',
@@ -131,6 +132,7 @@ describe('export_leads', () => {
       'custom.seats': '5',
       tags: 'exp',
       status: 'active',
+      stage: 'new',
     });
     expect(byEmail.get('plain@x.example')).toMatchObject({
       last_name: 'O"Brien, Jr',
