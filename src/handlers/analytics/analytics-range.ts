@@ -51,15 +51,25 @@ export function dayIn(zone: string, at: Date): string {
   );
 }
 
+/** A calendar day as YYYY-MM-DD (the contract's `format: date` is not checked before the handler). */
+function checkDay(field: string, day: string | undefined): string | undefined {
+  if (day === undefined) return undefined;
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : null;
+  if (!at || Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== day)
+    throw invalid(field, 'invalid_date', `"${day}" is not a day as YYYY-MM-DD.`);
+  return day;
+}
+
 const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
 const addDays = (day: string, n: number) => new Date((dayNumber(day) + n) * DAY_MS).toISOString().slice(0, 10);
 
 export function analyticsRange(request: AnalyticsRequest, now: Date): AnalyticsRange {
-  const groupBy = request.groupBy ?? [];
+  const groupBy = [...new Set(request.groupBy ?? [])];
+  if (groupBy.length > 2) throw invalid('group_by', 'too_many', 'Group by two dimensions at most.');
   const timezone = checkTimezone(request.timezone ?? 'UTC');
-  const to = request.to ?? dayIn(timezone, now);
+  const to = checkDay('to', request.to) ?? dayIn(timezone, now);
   const byDay = groupBy.includes('day');
-  const from = request.from ?? (byDay ? addDays(to, 1 - DEFAULT_DAYS) : null);
+  const from = checkDay('from', request.from) ?? (byDay ? addDays(to, 1 - DEFAULT_DAYS) : null);
   if (from !== null && dayNumber(from) > dayNumber(to))
     throw invalid('from', 'after_to', `from (${from}) is after to (${to}).`);
   if (byDay && from !== null && dayNumber(to) - dayNumber(from) + 1 > MAX_DAYS)

@@ -18,7 +18,7 @@ export async function handle(
 ): Promise<GetOutreachAnalyticsOutput> {
   const q = input.query;
   const body = await getOutreachAnalytics(ctx.deps, actorFrom(ctx), {
-    groupBy: q.group_by && [...new Set(q.group_by)],
+    groupBy: q.group_by,
     from: q.from,
     to: q.to,
     timezone: q.timezone,

@@ -27,7 +27,7 @@ export async function handle(
   const q = input.query;
   const body = await getSequenceAnalytics(ctx.deps, actorFrom(ctx), {
     sequenceId: input.path.sequence_id,
-    groupBy: q.group_by && [...new Set(q.group_by)],
+    groupBy: q.group_by,
     from: q.from,
     to: q.to,
     timezone: q.timezone,
