@@ -3376,20 +3376,17 @@ export interface components {
         OutreachFigures: {
             /** @description Accepted by the provider, or refused at once as a bounce. */
             sent: number;
-            /** @description sent − bounced. */
             delivered: number;
             /** @description Refused at once or bounced back later. */
             bounced: number;
-            /** @description Answered by a person. */
             replied: number;
             auto_replied: number;
             /** @description By the link or asking in a reply. */
             unsubscribed: number;
-            /** @description replied / delivered. */
+            /** @description Over delivered; so is unsubscribe_rate. */
             reply_rate: number | null;
-            /** @description bounced / sent. */
+            /** @description Over sent. */
             bounce_rate: number | null;
-            /** @description unsubscribed / delivered. */
             unsubscribe_rate: number | null;
         };
         OutreachGroup: components["schemas"]["OutreachFigures"] & {
