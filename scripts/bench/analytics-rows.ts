@@ -36,8 +36,8 @@ const NOW = new Date('2026-11-01T12:00:00Z');
 
 const queries: Array<{ name: string; request: AnalyticsRequest; sequence: boolean }> = [
   {
-    name: 'get_sequence_analytics, group_by step,day over 61 days',
-    request: { groupBy: ['step', 'day'], from: '2026-09-01', to: '2026-10-31', timezone: 'Europe/Paris' },
+    name: 'get_sequence_analytics, group_by step,day over 62 days in Europe/Paris',
+    request: { groupBy: ['step', 'day'], from: '2026-09-01', to: '2026-11-01', timezone: 'Europe/Paris' },
     sequence: true,
   },
   {

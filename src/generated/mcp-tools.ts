@@ -13606,7 +13606,7 @@ export const toolsets: Toolset[] = [
   },
   {
     "name": "sequences",
-    "description": "Email sequences (draft, preview, human approval, enrollment, launch, sending), sent messages and sending settings.",
+    "description": "Email sequences (draft, preview, human approval, enrollment, launch, sending), sent messages, analytics and sending settings.",
     "tools": [
       "get_workspace_settings",
       "update_workspace_settings",
