@@ -11,12 +11,13 @@
 // sequence-sending rows (messages/s from due to recorded at a fake Gmail, and on PostgreSQL the database cost
 // per message, each against a plain insert + update per message); the reply rows (inbound messages/s synced and
 // classified against a plain fetch of the same messages, and a reply's latency to its enrollment stopped by
-// the minute sync and by the pre-send check, each against the plain read it needs); and the installable service-mcp launcher
+// the minute sync and by the pre-send check, each against the plain read it needs); the analytics rows (the
+// analytics query over 100,000 bulk-inserted sent messages against a plain count(*) of them); and the installable service-mcp launcher
 // (packages/) against bin/service-mcp.js: installed size, package count, spawn to tools/list.
 //
 // Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
 // (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
-// --codegen-runs N · --skip-codegen · --skip-packages · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --log-level L
+// --codegen-runs N · --skip-codegen · --skip-packages · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --skip-analytics · --log-level L
 // (service log level, default silent) · --profile (writes the service's CPU profile to test-output/profiles/).
 // Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { analyticsRows, analyticsSettings, type AnalyticsResult } from './bench/analytics-rows.ts';
 import { authRows } from './bench/auth-rows.ts';
 import { timeCodegen, type CodegenTimingResult } from './bench/codegen-timing.ts';
 import { createCredentials } from './bench/credentials.ts';
@@ -58,6 +60,7 @@ const { values: args } = parseArgs({
     'skip-leads': { type: 'boolean', default: false },
     'skip-sequences': { type: 'boolean', default: false },
     'skip-replies': { type: 'boolean', default: false },
+    'skip-analytics': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'silent' },
     profile: { type: 'boolean', default: false },
   },
@@ -157,6 +160,8 @@ try {
   const replySettings = repliesSettings(quick, args['log-level']);
   let replies: RepliesResult | undefined;
   if (!args['skip-replies']) replies = await repliesRows(replySettings, databaseUrl, progress);
+  let analytics: AnalyticsResult | undefined;
+  if (!args['skip-analytics']) analytics = await analyticsRows(analyticsSettings(quick), databaseUrl, progress);
   let codegen: CodegenTimingResult | undefined;
   if (!args['skip-codegen']) {
     progress(`timing codegen (${settings.codegenRuns} alternating runs each)`);
@@ -185,6 +190,7 @@ try {
       ...(leads?.rows ?? []),
       ...(sequences?.rows ?? []),
       ...(replies?.rows ?? []),
+      ...(analytics?.rows ?? []),
       ...(codegen ? [codegen.row] : []),
       ...(packages?.rows ?? []),
     ],
@@ -213,6 +219,7 @@ try {
       ...(leads?.notes ?? []),
       ...(sequences?.notes ?? []),
       ...(replies?.notes ?? []),
+      ...(analytics?.notes ?? []),
       ...(packages?.notes ?? []),
     ],
   });
@@ -220,7 +227,14 @@ try {
   mkdirSync(join(repoRoot, 'test-output'), { recursive: true });
   writeFileSync(join(repoRoot, 'test-output/bench.md'), report);
   progress('written to test-output/bench.md');
-  if (longWork?.failed || knowledge?.failed || leads?.failed || sequences?.failed || replies?.failed)
+  if (
+    longWork?.failed ||
+    knowledge?.failed ||
+    leads?.failed ||
+    sequences?.failed ||
+    replies?.failed ||
+    analytics?.failed
+  )
     process.exitCode = 1;
 } catch (error) {
   process.exitCode = 1;

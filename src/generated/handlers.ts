@@ -1137,6 +1137,34 @@ export type ListSentMessagesOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type GetSequenceAnalyticsInput = {
+  path: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']['path'];
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']['query']>, "timezone">;
+};
+
+export type GetSequenceAnalyticsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type GetOutreachAnalyticsInput = {
+  query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']['query']>, "timezone">;
+};
+
+export type GetOutreachAnalyticsOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 export type ListRepliesInput = {
   query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']['query']>, "wait_seconds" | "limit">;
 };
@@ -1905,6 +1933,8 @@ export interface Handlers<Ctx> {
   resume_email_sequence(input: ResumeEmailSequenceInput, ctx: Ctx): Promise<ResumeEmailSequenceOutput>;
   archive_email_sequence(input: ArchiveEmailSequenceInput, ctx: Ctx): Promise<ArchiveEmailSequenceOutput>;
   list_sent_messages(input: ListSentMessagesInput, ctx: Ctx): Promise<ListSentMessagesOutput>;
+  get_sequence_analytics(input: GetSequenceAnalyticsInput, ctx: Ctx): Promise<GetSequenceAnalyticsOutput>;
+  get_outreach_analytics(input: GetOutreachAnalyticsInput, ctx: Ctx): Promise<GetOutreachAnalyticsOutput>;
   list_replies(input: ListRepliesInput, ctx: Ctx): Promise<ListRepliesOutput>;
   get_conversation(input: GetConversationInput, ctx: Ctx): Promise<GetConversationOutput>;
   reply_to_conversation(input: ReplyToConversationInput, ctx: Ctx): Promise<ReplyToConversationOutput>;

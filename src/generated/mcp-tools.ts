@@ -8895,6 +8895,423 @@ export const toolDescriptors: ToolDescriptor[] = [
     "toolset": "sequences"
   },
   {
+    "name": "get_sequence_analytics",
+    "title": "Get a sequence's analytics",
+    "description": "Which step or mailbox gets replies, bounces, unsubscribes, on which days: e.g. group_by step,mailbox from Monday.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "sequence_id": {
+          "type": "string"
+        },
+        "group_by": {
+          "type": "array",
+          "maxItems": 2,
+          "uniqueItems": true,
+          "items": {
+            "type": "string",
+            "enum": [
+              "step",
+              "mailbox",
+              "day"
+            ]
+          },
+          "description": "Up to two dimensions; none for the totals only."
+        },
+        "from": {
+          "type": "string",
+          "format": "date",
+          "description": "First day counted, in `timezone` (default all time; with `day`, 29 days before `to`)."
+        },
+        "to": {
+          "type": "string",
+          "format": "date",
+          "description": "Last day counted, included (default today)."
+        },
+        "timezone": {
+          "type": "string",
+          "maxLength": 64,
+          "default": "UTC",
+          "description": "IANA time zone the days are in."
+        }
+      },
+      "required": [
+        "sequence_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_sequence_analytics",
+      "method": "GET",
+      "path": "/api/v1/sequences/{sequence_id}/analytics",
+      "body": "none",
+      "args": [
+        {
+          "name": "sequence_id",
+          "in": "path",
+          "key": "sequence_id"
+        },
+        {
+          "name": "group_by",
+          "in": "query",
+          "key": "group_by",
+          "explode": false
+        },
+        {
+          "name": "from",
+          "in": "query",
+          "key": "from"
+        },
+        {
+          "name": "to",
+          "in": "query",
+          "key": "to"
+        },
+        {
+          "name": "timezone",
+          "in": "query",
+          "key": "timezone"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "group_by": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "from": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "to": {
+          "type": "string"
+        },
+        "timezone": {
+          "type": "string"
+        },
+        "totals": {
+          "type": "object",
+          "properties": {
+            "sent": {
+              "type": "integer"
+            },
+            "delivered": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "replied": {
+              "type": "integer"
+            },
+            "auto_replied": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "reply_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
+            },
+            "bounce_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
+            },
+            "unsubscribe_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
+            }
+          }
+        },
+        "groups": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "sent": {
+                "type": "integer"
+              },
+              "delivered": {
+                "type": "integer"
+              },
+              "bounced": {
+                "type": "integer"
+              },
+              "replied": {
+                "type": "integer"
+              },
+              "auto_replied": {
+                "type": "integer"
+              },
+              "unsubscribed": {
+                "type": "integer"
+              },
+              "reply_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "bounce_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "unsubscribe_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "step": {
+                "type": "integer"
+              },
+              "sequence_id": {
+                "type": "string"
+              },
+              "sequence_name": {
+                "type": "string"
+              },
+              "connector_id": {
+                "type": "string"
+              },
+              "mailbox": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "day": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
+    "name": "get_outreach_analytics",
+    "title": "Get outreach analytics",
+    "description": "The same figures across every sequence, by sequence, mailbox or day.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "group_by": {
+          "type": "array",
+          "maxItems": 2,
+          "uniqueItems": true,
+          "items": {
+            "type": "string",
+            "enum": [
+              "sequence",
+              "mailbox",
+              "day"
+            ]
+          },
+          "description": "Up to two dimensions; none for the totals only."
+        },
+        "from": {
+          "type": "string",
+          "format": "date",
+          "description": "First day counted, in `timezone` (default all time; with `day`, 29 days before `to`)."
+        },
+        "to": {
+          "type": "string",
+          "format": "date",
+          "description": "Last day counted, included (default today)."
+        },
+        "timezone": {
+          "type": "string",
+          "maxLength": 64,
+          "default": "UTC",
+          "description": "IANA time zone the days are in."
+        }
+      },
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": true
+    },
+    "binding": {
+      "operationId": "get_outreach_analytics",
+      "method": "GET",
+      "path": "/api/v1/analytics/outreach",
+      "body": "none",
+      "args": [
+        {
+          "name": "group_by",
+          "in": "query",
+          "key": "group_by",
+          "explode": false
+        },
+        {
+          "name": "from",
+          "in": "query",
+          "key": "from"
+        },
+        {
+          "name": "to",
+          "in": "query",
+          "key": "to"
+        },
+        {
+          "name": "timezone",
+          "in": "query",
+          "key": "timezone"
+        }
+      ]
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "group_by": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "from": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "to": {
+          "type": "string"
+        },
+        "timezone": {
+          "type": "string"
+        },
+        "totals": {
+          "type": "object",
+          "properties": {
+            "sent": {
+              "type": "integer"
+            },
+            "delivered": {
+              "type": "integer"
+            },
+            "bounced": {
+              "type": "integer"
+            },
+            "replied": {
+              "type": "integer"
+            },
+            "auto_replied": {
+              "type": "integer"
+            },
+            "unsubscribed": {
+              "type": "integer"
+            },
+            "reply_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
+            },
+            "bounce_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
+            },
+            "unsubscribe_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
+            }
+          }
+        },
+        "groups": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "sent": {
+                "type": "integer"
+              },
+              "delivered": {
+                "type": "integer"
+              },
+              "bounced": {
+                "type": "integer"
+              },
+              "replied": {
+                "type": "integer"
+              },
+              "auto_replied": {
+                "type": "integer"
+              },
+              "unsubscribed": {
+                "type": "integer"
+              },
+              "reply_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "bounce_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "unsubscribe_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "step": {
+                "type": "integer"
+              },
+              "sequence_id": {
+                "type": "string"
+              },
+              "sequence_name": {
+                "type": "string"
+              },
+              "connector_id": {
+                "type": "string"
+              },
+              "mailbox": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "day": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      }
+    },
+    "toolset": "sequences"
+  },
+  {
     "name": "list_replies",
     "title": "List replies",
     "description": "What leads sent back and what it did; since + wait_seconds waits for the next.",
@@ -13535,7 +13952,7 @@ export const toolsets: Toolset[] = [
   },
   {
     "name": "sequences",
-    "description": "Email sequences (draft, preview, human approval, enrollment, launch, sending), sent messages and sending settings.",
+    "description": "Email sequences (draft, preview, human approval, enrollment, launch, sending), sent messages, analytics and sending settings.",
     "tools": [
       "get_workspace_settings",
       "update_workspace_settings",
@@ -13556,6 +13973,8 @@ export const toolsets: Toolset[] = [
       "resume_email_sequence",
       "archive_email_sequence",
       "list_sent_messages",
+      "get_sequence_analytics",
+      "get_outreach_analytics",
       "list_replies",
       "get_conversation",
       "reply_to_conversation",
@@ -13638,7 +14057,9 @@ export const toolsets: Toolset[] = [
       "pause_email_sequence",
       "list_sent_messages",
       "list_replies",
-      "get_conversation"
+      "get_conversation",
+      "get_sequence_analytics",
+      "get_outreach_analytics"
     ]
   }
 ];

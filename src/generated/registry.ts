@@ -76,6 +76,8 @@ import * as pauseEmailSequence from '../handlers/sequences/pause-email-sequence.
 import * as resumeEmailSequence from '../handlers/sequences/resume-email-sequence.ts';
 import * as archiveEmailSequence from '../handlers/sequences/archive-email-sequence.ts';
 import * as listSentMessages from '../handlers/sequences/list-sent-messages.ts';
+import * as getSequenceAnalytics from '../handlers/analytics/get-sequence-analytics.ts';
+import * as getOutreachAnalytics from '../handlers/analytics/get-outreach-analytics.ts';
 import * as listReplies from '../handlers/replies/list-replies.ts';
 import * as getConversation from '../handlers/replies/get-conversation.ts';
 import * as replyToConversation from '../handlers/replies/reply-to-conversation.ts';
@@ -198,6 +200,8 @@ export const handlers: Handlers<HandlerContext> = {
   resume_email_sequence: resumeEmailSequence.handle,
   archive_email_sequence: archiveEmailSequence.handle,
   list_sent_messages: listSentMessages.handle,
+  get_sequence_analytics: getSequenceAnalytics.handle,
+  get_outreach_analytics: getOutreachAnalytics.handle,
   list_replies: listReplies.handle,
   get_conversation: getConversation.handle,
   reply_to_conversation: replyToConversation.handle,

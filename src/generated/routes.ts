@@ -815,6 +815,36 @@ export const SentMessageListSchema: z.ZodType = z.intersection(CursorPageSchema,
   "data": z.array(SentMessageSchema),
 }));
 
+export const OutreachFiguresSchema: z.ZodType = z.looseObject({
+  "sent": z.number().int(),
+  "delivered": z.number().int(),
+  "bounced": z.number().int(),
+  "replied": z.number().int(),
+  "auto_replied": z.number().int(),
+  "unsubscribed": z.number().int(),
+  "reply_rate": z.number().nullable(),
+  "bounce_rate": z.number().nullable(),
+  "unsubscribe_rate": z.number().nullable(),
+});
+
+export const OutreachGroupSchema: z.ZodType = z.intersection(OutreachFiguresSchema, z.looseObject({
+  "step": z.number().int().optional(),
+  "sequence_id": z.string().optional(),
+  "sequence_name": z.string().optional(),
+  "connector_id": z.string().optional(),
+  "mailbox": z.string().nullable().optional(),
+  "day": z.string().optional(),
+}));
+
+export const OutreachAnalyticsSchema: z.ZodType = z.looseObject({
+  "group_by": z.array(z.string()),
+  "from": z.string().nullable(),
+  "to": z.string(),
+  "timezone": z.string(),
+  "totals": OutreachFiguresSchema,
+  "groups": z.array(OutreachGroupSchema),
+});
+
 export const ReplyClassificationSchema: z.ZodType = z.enum(["reply","auto_reply","bounce","unsubscribe_request"]);
 
 export const ReplySchema: z.ZodType = z.looseObject({
@@ -2847,6 +2877,54 @@ export const routes = {
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
+  get_sequence_analytics: createRoute({
+    operationId: "get_sequence_analytics",
+    method: "get",
+    path: "/api/v1/sequences/{sequence_id}/analytics",
+    request: {
+      params: z.object({
+        "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
+      }),
+      query: z.object({
+        "group_by": commaSeparatedEnum(["step","mailbox","day"], false),
+        "from": z.string().optional(),
+        "to": z.string().optional(),
+        "timezone": z.string().max(64).default("UTC"),
+      }),
+    },
+    responses: {
+      200: { description: "The sequence's figures.", content: { "application/json": { schema: OutreachAnalyticsSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  get_outreach_analytics: createRoute({
+    operationId: "get_outreach_analytics",
+    method: "get",
+    path: "/api/v1/analytics/outreach",
+    request: {
+      query: z.object({
+        "group_by": commaSeparatedEnum(["sequence","mailbox","day"], false),
+        "from": z.string().optional(),
+        "to": z.string().optional(),
+        "timezone": z.string().max(64).default("UTC"),
+      }),
+    },
+    responses: {
+      200: { description: "The workspace's figures.", content: { "application/json": { schema: OutreachAnalyticsSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
   list_replies: createRoute({
     operationId: "list_replies",
     method: "get",
@@ -3979,6 +4057,8 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "resume_email_sequence", handler: "resume_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/resume", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "archive_email_sequence", handler: "archive_email_sequence", method: "POST", path: "/api/v1/sequences/{sequence_id}/archive", scopes: ["campaigns:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_sent_messages", handler: "list_sent_messages", method: "GET", path: "/api/v1/sent-messages", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_sequence_analytics", handler: "get_sequence_analytics", method: "GET", path: "/api/v1/sequences/{sequence_id}/analytics", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "get_outreach_analytics", handler: "get_outreach_analytics", method: "GET", path: "/api/v1/analytics/outreach", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_replies", handler: "list_replies", method: "GET", path: "/api/v1/replies", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "get_conversation", handler: "get_conversation", method: "GET", path: "/api/v1/leads/{lead_id}/conversation", scopes: ["campaigns:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "reply_to_conversation", handler: "reply_to_conversation", method: "POST", path: "/api/v1/leads/{lead_id}/conversation/replies", scopes: ["campaigns:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"201":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),

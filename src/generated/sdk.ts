@@ -596,6 +596,25 @@ export type ListSentMessagesArgs = {
 export type ListSentMessagesResult = NonNullable<paths["/api/v1/sent-messages"]["get"]>['responses'][200]['content']["application/json"];
 const list_sent_messagesBinding: OperationBinding = {"operationId":"list_sent_messages","method":"GET","path":"/api/v1/sent-messages","body":"none","args":[{"name":"sequence_id","in":"query","key":"sequence_id"},{"name":"lead_id","in":"query","key":"lead_id"},{"name":"status","in":"query","key":"status","explode":false},{"name":"limit","in":"query","key":"limit"},{"name":"cursor","in":"query","key":"cursor"}]};
 
+export type GetSequenceAnalyticsArgs = {
+  "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["path"]>["sequence_id"];
+  "group_by"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["query"]>["group_by"];
+  "from"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["query"]>["from"];
+  "to"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["query"]>["to"];
+  "timezone"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["query"]>["timezone"];
+};
+export type GetSequenceAnalyticsResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][200]['content']["application/json"];
+const get_sequence_analyticsBinding: OperationBinding = {"operationId":"get_sequence_analytics","method":"GET","path":"/api/v1/sequences/{sequence_id}/analytics","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"group_by","in":"query","key":"group_by","explode":false},{"name":"from","in":"query","key":"from"},{"name":"to","in":"query","key":"to"},{"name":"timezone","in":"query","key":"timezone"}]};
+
+export type GetOutreachAnalyticsArgs = {
+  "group_by"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["group_by"];
+  "from"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["from"];
+  "to"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["to"];
+  "timezone"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["timezone"];
+};
+export type GetOutreachAnalyticsResult = NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][200]['content']["application/json"];
+const get_outreach_analyticsBinding: OperationBinding = {"operationId":"get_outreach_analytics","method":"GET","path":"/api/v1/analytics/outreach","body":"none","args":[{"name":"group_by","in":"query","key":"group_by","explode":false},{"name":"from","in":"query","key":"from"},{"name":"to","in":"query","key":"to"},{"name":"timezone","in":"query","key":"timezone"}]};
+
 export type ListRepliesArgs = {
   "sequence_id"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["sequence_id"];
   "lead_id"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["lead_id"];
@@ -1044,6 +1063,8 @@ export function createClient(options: ClientOptions) {
     resume_email_sequence: (args: ResumeEmailSequenceArgs) => runtime.call<ResumeEmailSequenceResult>(resume_email_sequenceBinding, args),
     archive_email_sequence: (args: ArchiveEmailSequenceArgs) => runtime.call<ArchiveEmailSequenceResult>(archive_email_sequenceBinding, args),
     list_sent_messages: (args: ListSentMessagesArgs = {}) => runtime.call<ListSentMessagesResult>(list_sent_messagesBinding, args),
+    get_sequence_analytics: (args: GetSequenceAnalyticsArgs) => runtime.call<GetSequenceAnalyticsResult>(get_sequence_analyticsBinding, args),
+    get_outreach_analytics: (args: GetOutreachAnalyticsArgs = {}) => runtime.call<GetOutreachAnalyticsResult>(get_outreach_analyticsBinding, args),
     list_replies: (args: ListRepliesArgs = {}) => runtime.call<ListRepliesResult>(list_repliesBinding, args),
     get_conversation: (args: GetConversationArgs) => runtime.call<GetConversationResult>(get_conversationBinding, args),
     reply_to_conversation: (args: ReplyToConversationArgs) => runtime.call<ReplyToConversationResult>(reply_to_conversationBinding, args),
@@ -1171,6 +1192,8 @@ export const operationBindings: Record<string, OperationBinding> = {
   "resume_email_sequence": resume_email_sequenceBinding,
   "archive_email_sequence": archive_email_sequenceBinding,
   "list_sent_messages": list_sent_messagesBinding,
+  "get_sequence_analytics": get_sequence_analyticsBinding,
+  "get_outreach_analytics": get_outreach_analyticsBinding,
   "list_replies": list_repliesBinding,
   "get_conversation": get_conversationBinding,
   "reply_to_conversation": reply_to_conversationBinding,

@@ -1228,6 +1228,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sequences/{sequence_id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sequence's analytics
+         * @description Sent, delivered, bounced, replied, auto-replied and unsubscribed messages of one sequence with their rates, in total and by step, mailbox or day (up to two at once, e.g. `step,mailbox`). Counts agree with list_sent_messages.
+         */
+        get: operations["get_sequence_analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/outreach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get outreach analytics
+         * @description The same figures over every sequence of the workspace, in total and by sequence, mailbox or day (up to two at once).
+         */
+        get: operations["get_outreach_analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/replies": {
         parameters: {
             query?: never;
@@ -3363,6 +3403,42 @@ export interface components {
                 title: string;
             })[];
         };
+        OutreachFigures: {
+            /** @description Accepted by the provider, or refused at once as a bounce. */
+            sent: number;
+            delivered: number;
+            /** @description Refused at once or bounced back later. */
+            bounced: number;
+            replied: number;
+            auto_replied: number;
+            /** @description By the link or asking in a reply. */
+            unsubscribed: number;
+            /** @description Over delivered; so is unsubscribe_rate. */
+            reply_rate: number | null;
+            /** @description Over sent. */
+            bounce_rate: number | null;
+            unsubscribe_rate: number | null;
+        };
+        OutreachGroup: components["schemas"]["OutreachFigures"] & {
+            step?: number;
+            sequence_id?: string;
+            sequence_name?: string;
+            connector_id?: string;
+            mailbox?: string | null;
+            /** Format: date */
+            day?: string;
+        };
+        OutreachAnalytics: {
+            group_by: string[];
+            /** Format: date */
+            from: string | null;
+            /** Format: date */
+            to: string;
+            /** @example UTC */
+            timezone: string;
+            totals: components["schemas"]["OutreachFigures"];
+            groups: components["schemas"]["OutreachGroup"][];
+        };
         SentMessageList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["SentMessage"][];
         };
@@ -3647,6 +3723,12 @@ export interface components {
         IfNoneMatch: string;
         /** @description The workspace's blog slug, as in get_blog_post's `url`. */
         WorkspaceSlugPath: string;
+        /** @description First day counted, in `timezone` (default all time; with `day`, 29 days before `to`). */
+        AnalyticsFrom: string;
+        /** @description Last day counted, included (default today). */
+        AnalyticsTo: string;
+        /** @description IANA time zone the days are in. */
+        AnalyticsTimezone: string;
         SequenceIdPath: string;
         /** @description The signed token of an email's unsubscribe link. */
         UnsubscribeTokenPath: string;
@@ -6091,6 +6173,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SentMessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_sequence_analytics: {
+        parameters: {
+            query?: {
+                /** @description Up to two dimensions; none for the totals only. */
+                group_by?: ("step" | "mailbox" | "day")[];
+                /** @description First day counted, in `timezone` (default all time; with `day`, 29 days before `to`). */
+                from?: components["parameters"]["AnalyticsFrom"];
+                /** @description Last day counted, included (default today). */
+                to?: components["parameters"]["AnalyticsTo"];
+                /** @description IANA time zone the days are in. */
+                timezone?: components["parameters"]["AnalyticsTimezone"];
+            };
+            header?: never;
+            path: {
+                sequence_id: components["parameters"]["SequenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sequence's figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutreachAnalytics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_outreach_analytics: {
+        parameters: {
+            query?: {
+                /** @description Up to two dimensions; none for the totals only. */
+                group_by?: ("sequence" | "mailbox" | "day")[];
+                /** @description First day counted, in `timezone` (default all time; with `day`, 29 days before `to`). */
+                from?: components["parameters"]["AnalyticsFrom"];
+                /** @description Last day counted, included (default today). */
+                to?: components["parameters"]["AnalyticsTo"];
+                /** @description IANA time zone the days are in. */
+                timezone?: components["parameters"]["AnalyticsTimezone"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutreachAnalytics"];
                 };
             };
             400: components["responses"]["BadRequest"];
