@@ -225,17 +225,11 @@ export function createConnectionView(
     return undefined;
   }
 
-  async function callTool(
-    name: string,
-    args: Record<string, unknown> | undefined,
-    authorization: string | undefined,
-    context?: unknown,
-    client?: ClientAbilities,
-  ): Promise<CallToolResult> {
+  /** The base dispatcher's call, refused first for a tool outside the selection. */
+  const callTool: ToolDispatcher['call'] = async (name, args, authorization, context, client) => {
     const tool = byName.get(name);
-    if (!tool) return base.call(name, args, authorization, context, client);
-    return refusalFor(tool) ?? base.call(name, args, authorization, context, client);
-  }
+    return (tool && refusalFor(tool)) ?? base.call(name, args, authorization, context, client);
+  };
 
   const toolsetNames = chosen.map((t) => t.name);
 
