@@ -413,6 +413,24 @@ export type RevokeConnectorOutput =
   | { status: 502; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][502]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type UpdateConnectorSendingInput = {
+  path: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['parameters']['path'];
+  body: NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['requestBody']>['content']["application/json"];
+};
+
+export type UpdateConnectorSendingOutput = 
+  | { status: 200; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][200]['content']["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][404]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][409]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 export type SendTestEmailInput = {
   path: NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['parameters']['path'];
   headers: { "idempotency-key"?: string };
@@ -1283,6 +1301,28 @@ export type UnsubscribeOneClickOutput =
   | { status: 500; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type TrackOpenInput = {
+  path: NonNullable<paths["/t/o/{token}"]["get"]>['parameters']['path'];
+};
+
+export type TrackOpenOutput = 
+  | { status: 200; body: NonNullable<paths["/t/o/{token}"]["get"]>['responses'][200]['content']["image/gif"] | BodyStream; headers?: Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/t/o/{token}"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/t/o/{token}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/t/o/{token}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/t/o/{token}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
+export type TrackClickInput = {
+  path: NonNullable<paths["/t/c/{token}"]["get"]>['parameters']['path'];
+};
+
+export type TrackClickOutput = 
+  | { status: 302; body?: undefined; headers: { "Location": string } & Record<string, string> }
+  | { status: 404; body: NonNullable<paths["/t/c/{token}"]["get"]>['responses'][404]['content']["text/html"] | BodyStream; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/t/c/{token}"]["get"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/t/c/{token}"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/t/c/{token}"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 export type ListAgentsInStoreInput = Record<string, never>;
 
 export type ListAgentsInStoreOutput = 
@@ -1886,6 +1926,7 @@ export interface Handlers<Ctx> {
   list_connectors(input: ListConnectorsInput, ctx: Ctx): Promise<ListConnectorsOutput>;
   get_connector(input: GetConnectorInput, ctx: Ctx): Promise<GetConnectorOutput>;
   revoke_connector(input: RevokeConnectorInput, ctx: Ctx): Promise<RevokeConnectorOutput>;
+  update_connector_sending(input: UpdateConnectorSendingInput, ctx: Ctx): Promise<UpdateConnectorSendingOutput>;
   send_test_email(input: SendTestEmailInput, ctx: Ctx): Promise<SendTestEmailOutput>;
   list_sandbox_messages(input: ListSandboxMessagesInput, ctx: Ctx): Promise<ListSandboxMessagesOutput>;
   sync_connector_mailbox(input: SyncConnectorMailboxInput, ctx: Ctx): Promise<SyncConnectorMailboxOutput>;
@@ -1943,6 +1984,8 @@ export interface Handlers<Ctx> {
   reject_conversation_reply(input: RejectConversationReplyInput, ctx: Ctx): Promise<RejectConversationReplyOutput>;
   unsubscribe_page(input: UnsubscribePageInput, ctx: Ctx): Promise<UnsubscribePageOutput>;
   unsubscribe_one_click(input: UnsubscribeOneClickInput, ctx: Ctx): Promise<UnsubscribeOneClickOutput>;
+  track_open(input: TrackOpenInput, ctx: Ctx): Promise<TrackOpenOutput>;
+  track_click(input: TrackClickInput, ctx: Ctx): Promise<TrackClickOutput>;
   list_agents_in_store(input: ListAgentsInStoreInput, ctx: Ctx): Promise<ListAgentsInStoreOutput>;
   get_agent(input: GetAgentInput, ctx: Ctx): Promise<GetAgentOutput>;
   run_agent(input: RunAgentInput, ctx: Ctx): Promise<RunAgentOutput>;

@@ -2706,6 +2706,47 @@ export const toolDescriptors: ToolDescriptor[] = [
             "null"
           ]
         },
+        "sending": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "daily_cap": {
+              "type": "integer"
+            },
+            "warmup": {
+              "type": [
+                "object",
+                "null"
+              ]
+            },
+            "allowed_today": {
+              "type": "integer"
+            },
+            "sent_last_24h": {
+              "type": "integer"
+            },
+            "bounce_rate_threshold": {
+              "type": "number"
+            },
+            "paused": {
+              "type": "boolean"
+            },
+            "pause_reason": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "paused_at": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
         "created_at": {
           "type": "string"
         },
@@ -2864,6 +2905,47 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "null"
                 ]
               },
+              "sending": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "daily_cap": {
+                    "type": "integer"
+                  },
+                  "warmup": {
+                    "type": [
+                      "object",
+                      "null"
+                    ]
+                  },
+                  "allowed_today": {
+                    "type": "integer"
+                  },
+                  "sent_last_24h": {
+                    "type": "integer"
+                  },
+                  "bounce_rate_threshold": {
+                    "type": "number"
+                  },
+                  "paused": {
+                    "type": "boolean"
+                  },
+                  "pause_reason": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "paused_at": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                }
+              },
               "created_at": {
                 "type": "string"
               },
@@ -3012,6 +3094,47 @@ export const toolDescriptors: ToolDescriptor[] = [
             "null"
           ]
         },
+        "sending": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "daily_cap": {
+              "type": "integer"
+            },
+            "warmup": {
+              "type": [
+                "object",
+                "null"
+              ]
+            },
+            "allowed_today": {
+              "type": "integer"
+            },
+            "sent_last_24h": {
+              "type": "integer"
+            },
+            "bounce_rate_threshold": {
+              "type": "number"
+            },
+            "paused": {
+              "type": "boolean"
+            },
+            "pause_reason": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "paused_at": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
         "created_at": {
           "type": "string"
         },
@@ -3146,6 +3269,299 @@ export const toolDescriptors: ToolDescriptor[] = [
             "string",
             "null"
           ]
+        },
+        "sending": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "daily_cap": {
+              "type": "integer"
+            },
+            "warmup": {
+              "type": [
+                "object",
+                "null"
+              ]
+            },
+            "allowed_today": {
+              "type": "integer"
+            },
+            "sent_last_24h": {
+              "type": "integer"
+            },
+            "bounce_rate_threshold": {
+              "type": "number"
+            },
+            "paused": {
+              "type": "boolean"
+            },
+            "pause_reason": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "paused_at": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "created_at": {
+          "type": "string"
+        },
+        "updated_at": {
+          "type": "string"
+        },
+        "connected_at": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "toolset": "connectors"
+  },
+  {
+    "name": "update_connector_sending",
+    "title": "Set a mailbox's sending limits",
+    "description": "Set a mailbox's sending limits\n\nA Gmail connector's daily cap, warm-up ramp and bounce-rate threshold across all sequences, or `paused: false` to resume a mailbox paused for its bounce rate. Admins, or the member who connected it.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connector_id": {
+          "type": "string"
+        },
+        "daily_cap": {
+          "description": "Null for the service default.",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 2000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "warmup": {
+          "description": "A ramp from today; null ends it.",
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "start_per_day": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 2000
+                },
+                "increase_per_day": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 500
+                },
+                "max_per_day": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 2000
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "start_per_day",
+                "increase_per_day",
+                "max_per_day"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "bounce_rate_threshold": {
+          "type": "number",
+          "minimum": 0.01,
+          "maximum": 0.5,
+          "description": "Hard bounces over the last 100 sends that pause it; default 0.05."
+        },
+        "paused": {
+          "type": "boolean",
+          "description": "false resumes a paused mailbox."
+        }
+      },
+      "required": [
+        "connector_id"
+      ],
+      "additionalProperties": false
+    },
+    "annotations": {
+      "readOnlyHint": false
+    },
+    "binding": {
+      "operationId": "update_connector_sending",
+      "method": "PATCH",
+      "path": "/api/v1/connectors/{connector_id}/sending",
+      "body": "merged",
+      "args": [
+        {
+          "name": "connector_id",
+          "in": "path",
+          "key": "connector_id"
+        },
+        {
+          "name": "daily_cap",
+          "in": "body",
+          "key": "daily_cap"
+        },
+        {
+          "name": "warmup",
+          "in": "body",
+          "key": "warmup"
+        },
+        {
+          "name": "bounce_rate_threshold",
+          "in": "body",
+          "key": "bounce_rate_threshold"
+        },
+        {
+          "name": "paused",
+          "in": "body",
+          "key": "paused"
+        }
+      ],
+      "contentType": "application/json"
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "provider": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "pending_consent",
+            "connected",
+            "failed",
+            "expired",
+            "revoked"
+          ]
+        },
+        "mode": {
+          "type": "string",
+          "enum": [
+            "live",
+            "sandbox"
+          ]
+        },
+        "account_email": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "scopes_requested": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "scopes_granted": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "capabilities": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "send",
+              "read_replies",
+              "read_reply_text"
+            ]
+          }
+        },
+        "mailbox_sync": {
+          "type": [
+            "object",
+            "null"
+          ]
+        },
+        "authorization_url": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "authorization_expires_at": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "failure_reason": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "next_action": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "sending": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "daily_cap": {
+              "type": "integer"
+            },
+            "warmup": {
+              "type": [
+                "object",
+                "null"
+              ]
+            },
+            "allowed_today": {
+              "type": "integer"
+            },
+            "sent_last_24h": {
+              "type": "integer"
+            },
+            "bounce_rate_threshold": {
+              "type": "number"
+            },
+            "paused": {
+              "type": "boolean"
+            },
+            "pause_reason": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "paused_at": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          }
         },
         "created_at": {
           "type": "string"
@@ -6797,11 +7213,75 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "null"
                 ]
               },
+              "sender_connector_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
               "schedule": {
                 "type": "object"
               },
               "daily_limit": {
                 "type": "integer"
+              },
+              "tracking": {
+                "type": "object"
+              },
+              "auto_select_winner": {
+                "type": [
+                  "object",
+                  "null"
+                ]
+              },
+              "variant_winners": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "step": {
+                      "type": "integer"
+                    },
+                    "variant": {
+                      "type": "integer"
+                    },
+                    "label": {
+                      "type": "string"
+                    },
+                    "metric": {
+                      "type": "string"
+                    },
+                    "p_value": {
+                      "type": "number"
+                    },
+                    "confidence": {
+                      "type": "number"
+                    },
+                    "decided_at": {
+                      "type": "string"
+                    },
+                    "variants": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "variant": {
+                            "type": "integer"
+                          },
+                          "delivered": {
+                            "type": "integer"
+                          },
+                          "successes": {
+                            "type": "integer"
+                          },
+                          "rate": {
+                            "type": "number"
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               },
               "stop_on_reply": {
                 "type": "boolean"
@@ -6837,6 +7317,32 @@ export const toolDescriptors: ToolDescriptor[] = [
                     },
                     "in_thread": {
                       "type": "boolean"
+                    },
+                    "variants": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "variant": {
+                            "type": "integer"
+                          },
+                          "label": {
+                            "type": "string"
+                          },
+                          "subject": {
+                            "type": [
+                              "string",
+                              "null"
+                            ]
+                          },
+                          "body": {
+                            "type": "string"
+                          },
+                          "weight": {
+                            "type": "integer"
+                          }
+                        }
+                      }
                     },
                     "sources": {
                       "type": "array",
@@ -6912,6 +7418,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 200
         },
         "sender_connector_id": {
+          "description": "One mailbox; or sender_connector_ids.",
           "anyOf": [
             {
               "type": "string",
@@ -6921,6 +7428,15 @@ export const toolDescriptors: ToolDescriptor[] = [
               "type": "null"
             }
           ]
+        },
+        "sender_connector_ids": {
+          "type": "array",
+          "maxItems": 10,
+          "uniqueItems": true,
+          "description": "Mailboxes to send from; each enrollment is pinned to one, so its thread stays in one inbox.",
+          "items": {
+            "type": "string"
+          }
         },
         "schedule": {
           "type": "object",
@@ -6976,6 +7492,57 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maximum": 2000,
           "default": 50
         },
+        "tracking": {
+          "type": "object",
+          "additionalProperties": false,
+          "description": "Off unless turned on. Opens by a pixel, clicks by rewritten links; machine events do not count.",
+          "properties": {
+            "opens": {
+              "type": "boolean",
+              "default": false
+            },
+            "clicks": {
+              "type": "boolean",
+              "default": false
+            }
+          }
+        },
+        "auto_select_winner": {
+          "description": "Once every variant of a step has min_sends_per_variant, a two-proportion test at `confidence` picks a winner for the rest.",
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "metric": {
+                  "type": "string",
+                  "enum": [
+                    "reply_rate",
+                    "click_rate"
+                  ]
+                },
+                "min_sends_per_variant": {
+                  "type": "integer",
+                  "minimum": 10,
+                  "maximum": 100000,
+                  "default": 100
+                },
+                "confidence": {
+                  "type": "number",
+                  "minimum": 0.8,
+                  "maximum": 0.999,
+                  "default": 0.95
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "metric"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
         "stop_on_reply": {
           "type": "boolean",
           "default": true
@@ -7001,9 +7568,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxItems": 10,
           "items": {
             "type": "object",
-            "required": [
-              "body"
-            ],
+            "description": "A body (and subject), or 2-5 variants for an A/B test instead.",
             "additionalProperties": false,
             "properties": {
               "wait_days": {
@@ -7024,6 +7589,35 @@ export const toolDescriptors: ToolDescriptor[] = [
               "body": {
                 "type": "string",
                 "maxLength": 20000
+              },
+              "variants": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 5,
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "body"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "subject": {
+                      "type": "string",
+                      "maxLength": 200
+                    },
+                    "body": {
+                      "type": "string",
+                      "maxLength": 20000
+                    },
+                    "weight": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 100,
+                      "default": 1,
+                      "description": "Share of enrollments."
+                    }
+                  }
+                }
               }
             }
           }
@@ -7060,6 +7654,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "key": "sender_connector_id"
         },
         {
+          "name": "sender_connector_ids",
+          "in": "body",
+          "key": "sender_connector_ids"
+        },
+        {
           "name": "schedule",
           "in": "body",
           "key": "schedule"
@@ -7068,6 +7667,16 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "daily_limit",
           "in": "body",
           "key": "daily_limit"
+        },
+        {
+          "name": "tracking",
+          "in": "body",
+          "key": "tracking"
+        },
+        {
+          "name": "auto_select_winner",
+          "in": "body",
+          "key": "auto_select_winner"
         },
         {
           "name": "stop_on_reply",
@@ -7199,11 +7808,75 @@ export const toolDescriptors: ToolDescriptor[] = [
             "null"
           ]
         },
+        "sender_connector_ids": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
         "schedule": {
           "type": "object"
         },
         "daily_limit": {
           "type": "integer"
+        },
+        "tracking": {
+          "type": "object"
+        },
+        "auto_select_winner": {
+          "type": [
+            "object",
+            "null"
+          ]
+        },
+        "variant_winners": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "step": {
+                "type": "integer"
+              },
+              "variant": {
+                "type": "integer"
+              },
+              "label": {
+                "type": "string"
+              },
+              "metric": {
+                "type": "string"
+              },
+              "p_value": {
+                "type": "number"
+              },
+              "confidence": {
+                "type": "number"
+              },
+              "decided_at": {
+                "type": "string"
+              },
+              "variants": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "variant": {
+                      "type": "integer"
+                    },
+                    "delivered": {
+                      "type": "integer"
+                    },
+                    "successes": {
+                      "type": "integer"
+                    },
+                    "rate": {
+                      "type": "number"
+                    }
+                  }
+                }
+              }
+            }
+          }
         },
         "stop_on_reply": {
           "type": "boolean"
@@ -7239,6 +7912,32 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "in_thread": {
                 "type": "boolean"
+              },
+              "variants": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "variant": {
+                      "type": "integer"
+                    },
+                    "label": {
+                      "type": "string"
+                    },
+                    "subject": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "body": {
+                      "type": "string"
+                    },
+                    "weight": {
+                      "type": "integer"
+                    }
+                  }
+                }
               },
               "sources": {
                 "type": "array",
@@ -7371,6 +8070,15 @@ export const toolDescriptors: ToolDescriptor[] = [
             }
           ]
         },
+        "sender_connector_ids": {
+          "type": "array",
+          "maxItems": 10,
+          "uniqueItems": true,
+          "description": "Mailboxes to send from; each enrollment is pinned to one, so its thread stays in one inbox.",
+          "items": {
+            "type": "string"
+          }
+        },
         "schedule": {
           "type": "object",
           "additionalProperties": false,
@@ -7424,6 +8132,57 @@ export const toolDescriptors: ToolDescriptor[] = [
           "minimum": 1,
           "maximum": 2000
         },
+        "tracking": {
+          "type": "object",
+          "additionalProperties": false,
+          "description": "Off unless turned on. Opens by a pixel, clicks by rewritten links; machine events do not count.",
+          "properties": {
+            "opens": {
+              "type": "boolean",
+              "default": false
+            },
+            "clicks": {
+              "type": "boolean",
+              "default": false
+            }
+          }
+        },
+        "auto_select_winner": {
+          "description": "Once every variant of a step has min_sends_per_variant, a two-proportion test at `confidence` picks a winner for the rest.",
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "metric": {
+                  "type": "string",
+                  "enum": [
+                    "reply_rate",
+                    "click_rate"
+                  ]
+                },
+                "min_sends_per_variant": {
+                  "type": "integer",
+                  "minimum": 10,
+                  "maximum": 100000,
+                  "default": 100
+                },
+                "confidence": {
+                  "type": "number",
+                  "minimum": 0.8,
+                  "maximum": 0.999,
+                  "default": 0.95
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "metric"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
         "stop_on_reply": {
           "type": "boolean"
         },
@@ -7444,9 +8203,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxItems": 10,
           "items": {
             "type": "object",
-            "required": [
-              "body"
-            ],
+            "description": "A body (and subject), or 2-5 variants for an A/B test instead.",
             "additionalProperties": false,
             "properties": {
               "wait_days": {
@@ -7467,6 +8224,35 @@ export const toolDescriptors: ToolDescriptor[] = [
               "body": {
                 "type": "string",
                 "maxLength": 20000
+              },
+              "variants": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 5,
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "body"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "subject": {
+                      "type": "string",
+                      "maxLength": 200
+                    },
+                    "body": {
+                      "type": "string",
+                      "maxLength": 20000
+                    },
+                    "weight": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 100,
+                      "default": 1,
+                      "description": "Share of enrollments."
+                    }
+                  }
+                }
               }
             }
           }
@@ -7508,6 +8294,11 @@ export const toolDescriptors: ToolDescriptor[] = [
           "key": "sender_connector_id"
         },
         {
+          "name": "sender_connector_ids",
+          "in": "body",
+          "key": "sender_connector_ids"
+        },
+        {
           "name": "schedule",
           "in": "body",
           "key": "schedule"
@@ -7516,6 +8307,16 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "daily_limit",
           "in": "body",
           "key": "daily_limit"
+        },
+        {
+          "name": "tracking",
+          "in": "body",
+          "key": "tracking"
+        },
+        {
+          "name": "auto_select_winner",
+          "in": "body",
+          "key": "auto_select_winner"
         },
         {
           "name": "stop_on_reply",
@@ -7628,6 +8429,9 @@ export const toolDescriptors: ToolDescriptor[] = [
         "revision": {
           "type": "integer"
         },
+        "tracking": {
+          "type": "object"
+        },
         "checks": {
           "type": "array",
           "items": {
@@ -7685,6 +8489,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "properties": {
                     "position": {
                       "type": "integer"
+                    },
+                    "variant": {
+                      "type": [
+                        "integer",
+                        "null"
+                      ]
                     },
                     "subject": {
                       "type": "string"
@@ -8032,6 +8842,12 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "null"
                 ]
               },
+              "connector_id": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
               "status": {
                 "type": "string",
                 "enum": [
@@ -8307,6 +9123,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "email": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "connector_id": {
           "type": [
             "string",
             "null"
@@ -8800,6 +9622,12 @@ export const toolDescriptors: ToolDescriptor[] = [
               "step": {
                 "type": "integer"
               },
+              "variant": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
               "connector_id": {
                 "type": "string"
               },
@@ -8872,6 +9700,18 @@ export const toolDescriptors: ToolDescriptor[] = [
                   null
                 ]
               },
+              "opened_at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "clicked_at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
               "error_code": {
                 "type": [
                   "string",
@@ -8912,6 +9752,7 @@ export const toolDescriptors: ToolDescriptor[] = [
             "type": "string",
             "enum": [
               "step",
+              "variant",
               "mailbox",
               "day"
             ]
@@ -8933,6 +9774,25 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 64,
           "default": "UTC",
           "description": "IANA time zone the days are in."
+        },
+        "lead_stage": {
+          "type": "array",
+          "maxItems": 8,
+          "uniqueItems": true,
+          "items": {
+            "type": "string",
+            "enum": [
+              "new",
+              "contacted",
+              "replied",
+              "interested",
+              "meeting_booked",
+              "won",
+              "lost",
+              "not_interested"
+            ]
+          },
+          "description": "Only messages to leads now in these stages."
         }
       },
       "required": [
@@ -8974,6 +9834,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "timezone",
           "in": "query",
           "key": "timezone"
+        },
+        {
+          "name": "lead_stage",
+          "in": "query",
+          "key": "lead_stage",
+          "explode": false
         }
       ]
     },
@@ -9036,6 +9902,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "number",
                 "null"
               ]
+            },
+            "opened": {
+              "type": "integer"
+            },
+            "clicked": {
+              "type": "integer"
+            },
+            "open_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
+            },
+            "click_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
             }
           }
         },
@@ -9080,8 +9964,32 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "null"
                 ]
               },
+              "opened": {
+                "type": "integer"
+              },
+              "clicked": {
+                "type": "integer"
+              },
+              "open_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "click_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
               "step": {
                 "type": "integer"
+              },
+              "variant": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
               },
               "sequence_id": {
                 "type": "string"
@@ -9100,6 +10008,80 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "day": {
                 "type": "string"
+              }
+            }
+          }
+        },
+        "stages": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "integer"
+          }
+        },
+        "variant_tests": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "step": {
+                "type": "integer"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "off",
+                  "testing",
+                  "decided"
+                ]
+              },
+              "decision": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "step": {
+                    "type": "integer"
+                  },
+                  "variant": {
+                    "type": "integer"
+                  },
+                  "label": {
+                    "type": "string"
+                  },
+                  "metric": {
+                    "type": "string"
+                  },
+                  "p_value": {
+                    "type": "number"
+                  },
+                  "confidence": {
+                    "type": "number"
+                  },
+                  "decided_at": {
+                    "type": "string"
+                  },
+                  "variants": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "variant": {
+                          "type": "integer"
+                        },
+                        "delivered": {
+                          "type": "integer"
+                        },
+                        "successes": {
+                          "type": "integer"
+                        },
+                        "rate": {
+                          "type": "number"
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -9144,6 +10126,25 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 64,
           "default": "UTC",
           "description": "IANA time zone the days are in."
+        },
+        "lead_stage": {
+          "type": "array",
+          "maxItems": 8,
+          "uniqueItems": true,
+          "items": {
+            "type": "string",
+            "enum": [
+              "new",
+              "contacted",
+              "replied",
+              "interested",
+              "meeting_booked",
+              "won",
+              "lost",
+              "not_interested"
+            ]
+          },
+          "description": "Only messages to leads now in these stages."
         }
       },
       "additionalProperties": false
@@ -9177,6 +10178,12 @@ export const toolDescriptors: ToolDescriptor[] = [
           "name": "timezone",
           "in": "query",
           "key": "timezone"
+        },
+        {
+          "name": "lead_stage",
+          "in": "query",
+          "key": "lead_stage",
+          "explode": false
         }
       ]
     },
@@ -9239,6 +10246,24 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "number",
                 "null"
               ]
+            },
+            "opened": {
+              "type": "integer"
+            },
+            "clicked": {
+              "type": "integer"
+            },
+            "open_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
+            },
+            "click_rate": {
+              "type": [
+                "number",
+                "null"
+              ]
             }
           }
         },
@@ -9283,8 +10308,32 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "null"
                 ]
               },
+              "opened": {
+                "type": "integer"
+              },
+              "clicked": {
+                "type": "integer"
+              },
+              "open_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "click_rate": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
               "step": {
                 "type": "integer"
+              },
+              "variant": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
               },
               "sequence_id": {
                 "type": "string"
@@ -9303,6 +10352,80 @@ export const toolDescriptors: ToolDescriptor[] = [
               },
               "day": {
                 "type": "string"
+              }
+            }
+          }
+        },
+        "stages": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "integer"
+          }
+        },
+        "variant_tests": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "step": {
+                "type": "integer"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "off",
+                  "testing",
+                  "decided"
+                ]
+              },
+              "decision": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "step": {
+                    "type": "integer"
+                  },
+                  "variant": {
+                    "type": "integer"
+                  },
+                  "label": {
+                    "type": "string"
+                  },
+                  "metric": {
+                    "type": "string"
+                  },
+                  "p_value": {
+                    "type": "number"
+                  },
+                  "confidence": {
+                    "type": "number"
+                  },
+                  "decided_at": {
+                    "type": "string"
+                  },
+                  "variants": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "variant": {
+                          "type": "integer"
+                        },
+                        "delivered": {
+                          "type": "integer"
+                        },
+                        "successes": {
+                          "type": "integer"
+                        },
+                        "rate": {
+                          "type": "number"
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -13900,6 +15023,7 @@ export const toolsets: Toolset[] = [
       "list_connectors",
       "get_connector",
       "revoke_connector",
+      "update_connector_sending",
       "send_test_email",
       "list_sandbox_messages",
       "sync_connector_mailbox",

@@ -29,6 +29,7 @@ import * as startConnectorOauth from '../handlers/connectors/start-connector-oau
 import * as listConnectors from '../handlers/connectors/list-connectors.ts';
 import * as getConnector from '../handlers/connectors/get-connector.ts';
 import * as revokeConnector from '../handlers/connectors/revoke-connector.ts';
+import * as updateConnectorSending from '../handlers/connectors/update-connector-sending.ts';
 import * as sendTestEmail from '../handlers/connectors/send-test-email.ts';
 import * as listSandboxMessages from '../handlers/connectors/list-sandbox-messages.ts';
 import * as syncConnectorMailbox from '../handlers/connectors/sync-connector-mailbox.ts';
@@ -86,6 +87,8 @@ import * as approveConversationReply from '../handlers/replies/approve-conversat
 import * as rejectConversationReply from '../handlers/replies/reject-conversation-reply.ts';
 import * as unsubscribePage from '../handlers/sequences/unsubscribe-page.ts';
 import * as unsubscribeOneClick from '../handlers/sequences/unsubscribe-one-click.ts';
+import * as trackOpen from '../handlers/sequences/track-open.ts';
+import * as trackClick from '../handlers/sequences/track-click.ts';
 import * as listAgentsInStore from '../handlers/agents/list-agents-in-store.ts';
 import * as getAgent from '../handlers/agents/get-agent.ts';
 import * as runAgent from '../handlers/agents/run-agent.ts';
@@ -153,6 +156,7 @@ export const handlers: Handlers<HandlerContext> = {
   list_connectors: listConnectors.handle,
   get_connector: getConnector.handle,
   revoke_connector: revokeConnector.handle,
+  update_connector_sending: updateConnectorSending.handle,
   send_test_email: sendTestEmail.handle,
   list_sandbox_messages: listSandboxMessages.handle,
   sync_connector_mailbox: syncConnectorMailbox.handle,
@@ -210,6 +214,8 @@ export const handlers: Handlers<HandlerContext> = {
   reject_conversation_reply: rejectConversationReply.handle,
   unsubscribe_page: unsubscribePage.handle,
   unsubscribe_one_click: unsubscribeOneClick.handle,
+  track_open: trackOpen.handle,
+  track_click: trackClick.handle,
   list_agents_in_store: listAgentsInStore.handle,
   get_agent: getAgent.handle,
   run_agent: runAgent.handle,

@@ -304,6 +304,17 @@ export const StartConnectorOAuthRequestSchema: z.ZodType = z.strictObject({
   "capabilities": z.array(ConnectorCapabilitySchema).max(3).optional(),
 });
 
+export const ConnectorSendingSchema: z.ZodType = z.looseObject({
+  "daily_cap": z.number().int().optional(),
+  "warmup": z.looseObject({}).nullable().optional(),
+  "allowed_today": z.number().int().optional(),
+  "sent_last_24h": z.number().int().optional(),
+  "bounce_rate_threshold": z.number().optional(),
+  "paused": z.boolean().optional(),
+  "pause_reason": z.string().nullable().optional(),
+  "paused_at": z.iso.datetime({ offset: true }).nullable().optional(),
+}).nullable();
+
 export const ConnectorSchema: z.ZodType = z.looseObject({
   "id": z.string(),
   "provider": z.string(),
@@ -318,6 +329,7 @@ export const ConnectorSchema: z.ZodType = z.looseObject({
   "authorization_expires_at": z.iso.datetime({ offset: true }).nullable(),
   "failure_reason": z.string().nullable(),
   "next_action": z.string().nullable(),
+  "sending": ConnectorSendingSchema.optional(),
   "created_at": z.iso.datetime({ offset: true }),
   "updated_at": z.iso.datetime({ offset: true }),
   "connected_at": z.iso.datetime({ offset: true }).nullable(),
@@ -326,6 +338,17 @@ export const ConnectorSchema: z.ZodType = z.looseObject({
 export const ConnectorListSchema: z.ZodType = z.intersection(CursorPageSchema, z.looseObject({
   "data": z.array(ConnectorSchema),
 }));
+
+export const UpdateConnectorSendingRequestSchema: z.ZodType = z.strictObject({
+  "daily_cap": z.number().int().gte(1).lte(2000).nullable().optional(),
+  "warmup": z.strictObject({
+    "start_per_day": z.number().int().gte(1).lte(2000),
+    "increase_per_day": z.number().int().gte(0).lte(500),
+    "max_per_day": z.number().int().gte(1).lte(2000),
+  }).nullable().optional(),
+  "bounce_rate_threshold": z.number().gte(0.01).lte(0.5).optional(),
+  "paused": z.boolean().optional(),
+});
 
 export const SendTestEmailRequestSchema: z.ZodType = z.strictObject({
   "to": EmailSchema,
@@ -605,12 +628,37 @@ export const WorkspaceSettingsPatchSchema: z.ZodType = z.strictObject({
 
 export const EmailSequenceStatusSchema: z.ZodType = z.enum(["draft","pending_approval","approved","active","paused","completed","archived"]);
 
+export const VariantDecisionSchema: z.ZodType = z.looseObject({
+  "step": z.number().int(),
+  "variant": z.number().int(),
+  "label": z.string(),
+  "metric": z.string(),
+  "p_value": z.number(),
+  "confidence": z.number().optional(),
+  "decided_at": z.iso.datetime({ offset: true }),
+  "variants": z.array(z.looseObject({
+    "variant": z.number().int().optional(),
+    "delivered": z.number().int().optional(),
+    "successes": z.number().int().optional(),
+    "rate": z.number().optional(),
+  })),
+});
+
+export const SequenceVariantSchema: z.ZodType = z.looseObject({
+  "variant": z.number().int(),
+  "label": z.string(),
+  "subject": z.string().nullable(),
+  "body": z.string(),
+  "weight": z.number().int(),
+});
+
 export const SequenceStepSchema: z.ZodType = z.looseObject({
   "position": z.number().int(),
   "wait_days": z.number().int(),
   "subject": z.string().nullable(),
   "body": z.string(),
   "in_thread": z.boolean(),
+  "variants": z.array(SequenceVariantSchema).optional(),
   "sources": z.array(z.looseObject({
     "chunk_id": z.string(),
     "url": z.string(),
@@ -623,8 +671,12 @@ export const EmailSequenceSchema: z.ZodType = z.looseObject({
   "status": EmailSequenceStatusSchema,
   "revision": z.number().int(),
   "sender_connector_id": z.string().nullable().optional(),
+  "sender_connector_ids": z.array(z.string()).optional(),
   "schedule": z.looseObject({}).optional(),
   "daily_limit": z.number().int().optional(),
+  "tracking": z.looseObject({}).optional(),
+  "auto_select_winner": z.looseObject({}).nullable().optional(),
+  "variant_winners": z.array(VariantDecisionSchema).optional(),
   "stop_on_reply": z.boolean(),
   "stop_on_auto_reply": z.boolean(),
   "auto_reply_pause_days": z.number().int(),
@@ -643,6 +695,8 @@ export const EmailSequenceListSchema: z.ZodType = z.intersection(CursorPageSchem
   "data": z.array(EmailSequenceSchema),
 }));
 
+export const SenderConnectorIdsSchema: z.ZodType = z.array(z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u'))).max(10);
+
 export const SequenceScheduleSchema: z.ZodType = z.strictObject({
   "timezone": z.string().max(64).optional(),
   "days": z.array(z.enum(["mon","tue","wed","thu","fri","sat","sun"])).min(1).max(7).optional(),
@@ -650,18 +704,39 @@ export const SequenceScheduleSchema: z.ZodType = z.strictObject({
   "end_hour": z.number().int().gte(1).lte(24).optional(),
 });
 
+export const SequenceTrackingSchema: z.ZodType = z.strictObject({
+  "opens": z.boolean().optional(),
+  "clicks": z.boolean().optional(),
+});
+
+export const AutoSelectWinnerSchema: z.ZodType = z.strictObject({
+  "metric": z.enum(["reply_rate","click_rate"]),
+  "min_sends_per_variant": z.number().int().gte(10).lte(100000).optional(),
+  "confidence": z.number().gte(0.8).lte(0.999).optional(),
+}).nullable();
+
+export const SequenceVariantInputSchema: z.ZodType = z.strictObject({
+  "subject": z.string().max(200).optional(),
+  "body": z.string().max(20000),
+  "weight": z.number().int().gte(1).lte(100).optional(),
+});
+
 export const SequenceStepInputSchema: z.ZodType = z.strictObject({
   "wait_days": z.number().int().gte(0).lte(60).optional(),
   "subject": z.string().max(200).optional(),
   "in_thread": z.boolean().optional(),
-  "body": z.string().max(20000),
+  "body": z.string().max(20000).optional(),
+  "variants": z.array(SequenceVariantInputSchema).min(2).max(5).optional(),
 });
 
 export const EmailSequenceInputSchema: z.ZodType = z.strictObject({
   "name": z.string().min(1).max(200),
   "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).nullable().optional(),
+  "sender_connector_ids": SenderConnectorIdsSchema.optional(),
   "schedule": SequenceScheduleSchema.optional(),
   "daily_limit": z.number().int().gte(1).lte(2000).optional(),
+  "tracking": SequenceTrackingSchema.optional(),
+  "auto_select_winner": AutoSelectWinnerSchema.optional(),
   "stop_on_reply": z.boolean().optional(),
   "stop_on_auto_reply": z.boolean().optional(),
   "auto_reply_pause_days": z.number().int().gte(1).lte(30).optional(),
@@ -680,8 +755,11 @@ export const SequenceStateSchema: z.ZodType = z.looseObject({
 export const EmailSequencePatchSchema: z.ZodType = z.strictObject({
   "name": z.string().min(1).max(200).optional(),
   "sender_connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')).nullable().optional(),
+  "sender_connector_ids": SenderConnectorIdsSchema.optional(),
   "schedule": SequenceScheduleSchema.optional(),
   "daily_limit": z.number().int().gte(1).lte(2000).optional(),
+  "tracking": SequenceTrackingSchema.optional(),
+  "auto_select_winner": AutoSelectWinnerSchema.optional(),
   "stop_on_reply": z.boolean().optional(),
   "stop_on_auto_reply": z.boolean().optional(),
   "auto_reply_pause_days": z.number().int().gte(1).lte(30).optional(),
@@ -704,6 +782,7 @@ export const SequenceCheckSchema: z.ZodType = z.looseObject({
 export const EmailSequencePreviewSchema: z.ZodType = z.looseObject({
   "sequence_id": z.string(),
   "revision": z.number().int(),
+  "tracking": z.looseObject({}),
   "checks": z.array(SequenceCheckSchema),
   "leads": z.array(z.looseObject({
     "lead_id": z.string().nullable(),
@@ -711,6 +790,7 @@ export const EmailSequencePreviewSchema: z.ZodType = z.looseObject({
     "sample": z.boolean(),
     "messages": z.array(z.looseObject({
       "position": z.number().int(),
+      "variant": z.number().int().nullable(),
       "subject": z.string(),
       "text": z.string(),
       "html": z.string(),
@@ -735,6 +815,7 @@ export const SequenceEnrollmentSchema: z.ZodType = z.looseObject({
   "sequence_id": z.string(),
   "lead_id": z.string().nullable(),
   "email": z.string().nullable(),
+  "connector_id": z.string().nullable().optional(),
   "status": SequenceEnrollmentStatusSchema,
   "next_step": z.number().int().nullable(),
   "next_due_at": z.iso.datetime({ offset: true }).nullable(),
@@ -794,6 +875,7 @@ export const SentMessageSchema: z.ZodType = z.looseObject({
   "enrollment_id": z.string(),
   "lead_id": z.string().nullable(),
   "step": z.number().int(),
+  "variant": z.number().int().nullable().optional(),
   "connector_id": z.string(),
   "mode": z.enum(["live","sandbox"]),
   "to": z.string().nullable(),
@@ -806,6 +888,8 @@ export const SentMessageSchema: z.ZodType = z.looseObject({
   "message_id": z.string().nullable(),
   "thread_id": z.string().nullable(),
   "reply_state": z.enum(["replied","auto_replied","bounced","unsubscribe_request"]).nullable(),
+  "opened_at": z.iso.datetime({ offset: true }).nullable().optional(),
+  "clicked_at": z.iso.datetime({ offset: true }).nullable().optional(),
   "error_code": z.string().nullable(),
   "error_message": z.string().nullable(),
   "created_at": z.iso.datetime({ offset: true }),
@@ -825,10 +909,15 @@ export const OutreachFiguresSchema: z.ZodType = z.looseObject({
   "reply_rate": z.number().nullable(),
   "bounce_rate": z.number().nullable(),
   "unsubscribe_rate": z.number().nullable(),
+  "opened": z.number().int(),
+  "clicked": z.number().int(),
+  "open_rate": z.number().nullable(),
+  "click_rate": z.number().nullable(),
 });
 
 export const OutreachGroupSchema: z.ZodType = z.intersection(OutreachFiguresSchema, z.looseObject({
   "step": z.number().int().optional(),
+  "variant": z.number().int().nullable().optional(),
   "sequence_id": z.string().optional(),
   "sequence_name": z.string().optional(),
   "connector_id": z.string().optional(),
@@ -843,6 +932,12 @@ export const OutreachAnalyticsSchema: z.ZodType = z.looseObject({
   "timezone": z.string(),
   "totals": OutreachFiguresSchema,
   "groups": z.array(OutreachGroupSchema),
+  "stages": z.record(z.string(), z.number().int()).optional(),
+  "variant_tests": z.array(z.looseObject({
+    "step": z.number().int().optional(),
+    "status": z.enum(["off","testing","decided"]).optional(),
+    "decision": z.union([VariantDecisionSchema, z.null()]).optional(),
+  })).optional(),
 });
 
 export const ReplyClassificationSchema: z.ZodType = z.enum(["reply","auto_reply","bounce","unsubscribe_request"]);
@@ -1817,6 +1912,30 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  update_connector_sending: createRoute({
+    operationId: "update_connector_sending",
+    method: "patch",
+    path: "/api/v1/connectors/{connector_id}/sending",
+    request: {
+      params: z.object({
+        "connector_id": z.string().regex(new RegExp("^conn_[0-9a-z]{26}$", 'u')),
+      }),
+      body: { required: true, content: { "application/json": { schema: UpdateConnectorSendingRequestSchema } } },
+    },
+    responses: {
+      200: { description: "The connector with its new sending settings.", content: { "application/json": { schema: ConnectorSchema } } },
+      400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      413: { description: "The request body is larger than the service accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
@@ -2886,10 +3005,11 @@ export const routes = {
         "sequence_id": z.string().regex(new RegExp("^seq_[0-9a-z]{26}$", 'u')),
       }),
       query: z.object({
-        "group_by": commaSeparatedEnum(["step","mailbox","day"], false),
+        "group_by": commaSeparatedEnum(["step","variant","mailbox","day"], false),
         "from": z.string().optional(),
         "to": z.string().optional(),
         "timezone": z.string().max(64).default("UTC"),
+        "lead_stage": commaSeparatedEnum(["new","contacted","replied","interested","meeting_booked","won","lost","not_interested"], false),
       }),
     },
     responses: {
@@ -2913,6 +3033,7 @@ export const routes = {
         "from": z.string().optional(),
         "to": z.string().optional(),
         "timezone": z.string().max(64).default("UTC"),
+        "lead_stage": commaSeparatedEnum(["new","contacted","replied","interested","meeting_booked","won","lost","not_interested"], false),
       }),
     },
     responses: {
@@ -3101,6 +3222,40 @@ export const routes = {
     responses: {
       200: { description: "Unsubscribed (or already); the page says so.", content: { "text/html": { schema: z.string() } } },
       400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string() } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  track_open: createRoute({
+    operationId: "track_open",
+    method: "get",
+    path: "/t/o/{token}",
+    request: {
+      params: z.object({
+        "token": z.string().max(200).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
+      }),
+    },
+    responses: {
+      200: { description: "A transparent 1x1 GIF.", content: { "image/gif": { schema: z.string() } } },
+      404: { description: "Not a tracking token of this service.", content: { "text/html": { schema: z.string() } } },
+      429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+    },
+  }),
+  track_click: createRoute({
+    operationId: "track_click",
+    method: "get",
+    path: "/t/c/{token}",
+    request: {
+      params: z.object({
+        "token": z.string().max(200).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
+      }),
+    },
+    responses: {
+      302: { description: "To the link's original URL." },
+      404: { description: "Not a tracking token of this service.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -4010,6 +4165,7 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "list_connectors", handler: "list_connectors", method: "GET", path: "/api/v1/connectors", scopes: ["connectors:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "get_connector", handler: "get_connector", method: "GET", path: "/api/v1/connectors/{connector_id}", scopes: ["connectors:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "revoke_connector", handler: "revoke_connector", method: "DELETE", path: "/api/v1/connectors/{connector_id}", scopes: ["connectors:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "update_connector_sending", handler: "update_connector_sending", method: "PATCH", path: "/api/v1/connectors/{connector_id}/sending", scopes: ["connectors:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "send_test_email", handler: "send_test_email", method: "POST", path: "/api/v1/connectors/{connector_id}/test-email", scopes: ["connectors:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"502":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_sandbox_messages", handler: "list_sandbox_messages", method: "GET", path: "/api/v1/sandbox/messages", scopes: ["connectors:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "sync_connector_mailbox", handler: "sync_connector_mailbox", method: "POST", path: "/api/v1/connectors/{connector_id}/sync", scopes: ["connectors:write"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
@@ -4067,6 +4223,8 @@ export const operations: readonly OperationMeta[] = [
   meta({ operationId: "reject_conversation_reply", handler: "reject_conversation_reply", method: "POST", path: "/api/v1/conversation-replies/{reply_id}/reject", scopes: ["campaigns:approve"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unsubscribe_page", handler: "unsubscribe_page", method: "GET", path: "/unsubscribe/{token}", scopes: null, body: null, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "unsubscribe_one_click", handler: "unsubscribe_one_click", method: "POST", path: "/unsubscribe/{token}", scopes: null, body: {"required":false,"media":[{"type":"application/x-www-form-urlencoded","kind":"form"}]}, responses: {"200":{"type":"text/html","kind":"text"},"400":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "track_open", handler: "track_open", method: "GET", path: "/t/o/{token}", scopes: null, body: null, responses: {"200":{"type":"image/gif","kind":"text"},"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
+  meta({ operationId: "track_click", handler: "track_click", method: "GET", path: "/t/c/{token}", scopes: null, body: null, responses: {"302":null,"404":{"type":"text/html","kind":"text"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "list_agents_in_store", handler: "list_agents_in_store", method: "GET", path: "/api/v1/agents", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "get_agent", handler: "get_agent", method: "GET", path: "/api/v1/agents/{agent_id}", scopes: ["agents:read"], body: null, responses: {"200":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),
   meta({ operationId: "run_agent", handler: "run_agent", method: "POST", path: "/api/v1/agents/{agent_id}/runs", scopes: ["agents:write"], body: {"required":true,"media":[{"type":"application/json","kind":"json"}]}, responses: {"202":{"type":"application/json","kind":"json"},"400":{"type":"application/problem+json","kind":"json"},"401":{"type":"application/problem+json","kind":"json"},"403":{"type":"application/problem+json","kind":"json"},"404":{"type":"application/problem+json","kind":"json"},"409":{"type":"application/problem+json","kind":"json"},"413":{"type":"application/problem+json","kind":"json"},"415":{"type":"application/problem+json","kind":"json"},"422":{"type":"application/problem+json","kind":"json"},"429":{"type":"application/problem+json","kind":"json"},"500":{"type":"application/problem+json","kind":"json"},"503":{"type":"application/problem+json","kind":"json"}} }),

@@ -205,6 +205,16 @@ export type RevokeConnectorArgs = {
 export type RevokeConnectorResult = NonNullable<paths["/api/v1/connectors/{connector_id}"]["delete"]>['responses'][200]['content']["application/json"];
 const revoke_connectorBinding: OperationBinding = {"operationId":"revoke_connector","method":"DELETE","path":"/api/v1/connectors/{connector_id}","body":"none","args":[{"name":"connector_id","in":"path","key":"connector_id"}]};
 
+export type UpdateConnectorSendingArgs = {
+  "connector_id": NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['parameters']["path"]>["connector_id"];
+  "daily_cap"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['requestBody']>['content']["application/json"]>["daily_cap"];
+  "warmup"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['requestBody']>['content']["application/json"]>["warmup"];
+  "bounce_rate_threshold"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['requestBody']>['content']["application/json"]>["bounce_rate_threshold"];
+  "paused"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['requestBody']>['content']["application/json"]>["paused"];
+};
+export type UpdateConnectorSendingResult = NonNullable<paths["/api/v1/connectors/{connector_id}/sending"]["patch"]>['responses'][200]['content']["application/json"];
+const update_connector_sendingBinding: OperationBinding = {"operationId":"update_connector_sending","method":"PATCH","path":"/api/v1/connectors/{connector_id}/sending","body":"merged","args":[{"name":"connector_id","in":"path","key":"connector_id"},{"name":"daily_cap","in":"body","key":"daily_cap"},{"name":"warmup","in":"body","key":"warmup"},{"name":"bounce_rate_threshold","in":"body","key":"bounce_rate_threshold"},{"name":"paused","in":"body","key":"paused"}],"contentType":"application/json"};
+
 export type SendTestEmailArgs = {
   "connector_id": NonNullable<NonNullable<paths["/api/v1/connectors/{connector_id}/test-email"]["post"]>['parameters']["path"]>["connector_id"];
   "idempotency_key"?: string;
@@ -466,8 +476,11 @@ export type CreateEmailSequenceArgs = {
   "idempotency_key"?: string;
   "name": NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["name"];
   "sender_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["sender_connector_id"];
+  "sender_connector_ids"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["sender_connector_ids"];
   "schedule"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["schedule"];
   "daily_limit"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["daily_limit"];
+  "tracking"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["tracking"];
+  "auto_select_winner"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["auto_select_winner"];
   "stop_on_reply"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["stop_on_reply"];
   "stop_on_auto_reply"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["stop_on_auto_reply"];
   "auto_reply_pause_days"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["auto_reply_pause_days"];
@@ -475,7 +488,7 @@ export type CreateEmailSequenceArgs = {
   "steps": NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences"]["post"]>['requestBody']>['content']["application/json"]>["steps"];
 };
 export type CreateEmailSequenceResult = NonNullable<paths["/api/v1/sequences"]["post"]>['responses'][201]['content']["application/json"];
-const create_email_sequenceBinding: OperationBinding = {"operationId":"create_email_sequence","method":"POST","path":"/api/v1/sequences","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"stop_on_reply","in":"body","key":"stop_on_reply"},{"name":"stop_on_auto_reply","in":"body","key":"stop_on_auto_reply"},{"name":"auto_reply_pause_days","in":"body","key":"auto_reply_pause_days"},{"name":"stop_for_company","in":"body","key":"stop_for_company"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
+const create_email_sequenceBinding: OperationBinding = {"operationId":"create_email_sequence","method":"POST","path":"/api/v1/sequences","body":"merged","args":[{"name":"idempotency_key","in":"header","key":"Idempotency-Key"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"sender_connector_ids","in":"body","key":"sender_connector_ids"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"tracking","in":"body","key":"tracking"},{"name":"auto_select_winner","in":"body","key":"auto_select_winner"},{"name":"stop_on_reply","in":"body","key":"stop_on_reply"},{"name":"stop_on_auto_reply","in":"body","key":"stop_on_auto_reply"},{"name":"auto_reply_pause_days","in":"body","key":"auto_reply_pause_days"},{"name":"stop_for_company","in":"body","key":"stop_for_company"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
 
 export type GetEmailSequenceArgs = {
   "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["get"]>['parameters']["path"]>["sequence_id"];
@@ -495,8 +508,11 @@ export type UpdateEmailSequenceArgs = {
   "if_match": string;
   "name"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["name"];
   "sender_connector_id"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["sender_connector_id"];
+  "sender_connector_ids"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["sender_connector_ids"];
   "schedule"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["schedule"];
   "daily_limit"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["daily_limit"];
+  "tracking"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["tracking"];
+  "auto_select_winner"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["auto_select_winner"];
   "stop_on_reply"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["stop_on_reply"];
   "stop_on_auto_reply"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["stop_on_auto_reply"];
   "auto_reply_pause_days"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["auto_reply_pause_days"];
@@ -504,7 +520,7 @@ export type UpdateEmailSequenceArgs = {
   "steps"?: NonNullable<NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['requestBody']>['content']["application/json"]>["steps"];
 };
 export type UpdateEmailSequenceResult = NonNullable<paths["/api/v1/sequences/{sequence_id}"]["patch"]>['responses'][200]['content']["application/json"];
-const update_email_sequenceBinding: OperationBinding = {"operationId":"update_email_sequence","method":"PATCH","path":"/api/v1/sequences/{sequence_id}","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"if_match","in":"header","key":"If-Match"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"stop_on_reply","in":"body","key":"stop_on_reply"},{"name":"stop_on_auto_reply","in":"body","key":"stop_on_auto_reply"},{"name":"auto_reply_pause_days","in":"body","key":"auto_reply_pause_days"},{"name":"stop_for_company","in":"body","key":"stop_for_company"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
+const update_email_sequenceBinding: OperationBinding = {"operationId":"update_email_sequence","method":"PATCH","path":"/api/v1/sequences/{sequence_id}","body":"merged","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"if_match","in":"header","key":"If-Match"},{"name":"name","in":"body","key":"name"},{"name":"sender_connector_id","in":"body","key":"sender_connector_id"},{"name":"sender_connector_ids","in":"body","key":"sender_connector_ids"},{"name":"schedule","in":"body","key":"schedule"},{"name":"daily_limit","in":"body","key":"daily_limit"},{"name":"tracking","in":"body","key":"tracking"},{"name":"auto_select_winner","in":"body","key":"auto_select_winner"},{"name":"stop_on_reply","in":"body","key":"stop_on_reply"},{"name":"stop_on_auto_reply","in":"body","key":"stop_on_auto_reply"},{"name":"auto_reply_pause_days","in":"body","key":"auto_reply_pause_days"},{"name":"stop_for_company","in":"body","key":"stop_for_company"},{"name":"steps","in":"body","key":"steps"}],"contentType":"application/json"};
 
 export type PreviewEmailSequenceArgs = {
   "sequence_id": NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/preview"]["post"]>['parameters']["path"]>["sequence_id"];
@@ -602,18 +618,20 @@ export type GetSequenceAnalyticsArgs = {
   "from"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["query"]>["from"];
   "to"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["query"]>["to"];
   "timezone"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["query"]>["timezone"];
+  "lead_stage"?: NonNullable<NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['parameters']["query"]>["lead_stage"];
 };
 export type GetSequenceAnalyticsResult = NonNullable<paths["/api/v1/sequences/{sequence_id}/analytics"]["get"]>['responses'][200]['content']["application/json"];
-const get_sequence_analyticsBinding: OperationBinding = {"operationId":"get_sequence_analytics","method":"GET","path":"/api/v1/sequences/{sequence_id}/analytics","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"group_by","in":"query","key":"group_by","explode":false},{"name":"from","in":"query","key":"from"},{"name":"to","in":"query","key":"to"},{"name":"timezone","in":"query","key":"timezone"}]};
+const get_sequence_analyticsBinding: OperationBinding = {"operationId":"get_sequence_analytics","method":"GET","path":"/api/v1/sequences/{sequence_id}/analytics","body":"none","args":[{"name":"sequence_id","in":"path","key":"sequence_id"},{"name":"group_by","in":"query","key":"group_by","explode":false},{"name":"from","in":"query","key":"from"},{"name":"to","in":"query","key":"to"},{"name":"timezone","in":"query","key":"timezone"},{"name":"lead_stage","in":"query","key":"lead_stage","explode":false}]};
 
 export type GetOutreachAnalyticsArgs = {
   "group_by"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["group_by"];
   "from"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["from"];
   "to"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["to"];
   "timezone"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["timezone"];
+  "lead_stage"?: NonNullable<NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['parameters']["query"]>["lead_stage"];
 };
 export type GetOutreachAnalyticsResult = NonNullable<paths["/api/v1/analytics/outreach"]["get"]>['responses'][200]['content']["application/json"];
-const get_outreach_analyticsBinding: OperationBinding = {"operationId":"get_outreach_analytics","method":"GET","path":"/api/v1/analytics/outreach","body":"none","args":[{"name":"group_by","in":"query","key":"group_by","explode":false},{"name":"from","in":"query","key":"from"},{"name":"to","in":"query","key":"to"},{"name":"timezone","in":"query","key":"timezone"}]};
+const get_outreach_analyticsBinding: OperationBinding = {"operationId":"get_outreach_analytics","method":"GET","path":"/api/v1/analytics/outreach","body":"none","args":[{"name":"group_by","in":"query","key":"group_by","explode":false},{"name":"from","in":"query","key":"from"},{"name":"to","in":"query","key":"to"},{"name":"timezone","in":"query","key":"timezone"},{"name":"lead_stage","in":"query","key":"lead_stage","explode":false}]};
 
 export type ListRepliesArgs = {
   "sequence_id"?: NonNullable<NonNullable<paths["/api/v1/replies"]["get"]>['parameters']["query"]>["sequence_id"];
@@ -676,6 +694,18 @@ export type UnsubscribeOneClickArgs = {
 };
 export type UnsubscribeOneClickResult = NonNullable<paths["/unsubscribe/{token}"]["post"]>['responses'][200]['content']["text/html"];
 const unsubscribe_one_clickBinding: OperationBinding = {"operationId":"unsubscribe_one_click","method":"POST","path":"/unsubscribe/{token}","body":"merged","args":[{"name":"token","in":"path","key":"token"},{"name":"List-Unsubscribe","in":"body","key":"List-Unsubscribe"}],"contentType":"application/x-www-form-urlencoded","parseAs":"text"};
+
+export type TrackOpenArgs = {
+  "token": NonNullable<NonNullable<paths["/t/o/{token}"]["get"]>['parameters']["path"]>["token"];
+};
+export type TrackOpenResult = NonNullable<paths["/t/o/{token}"]["get"]>['responses'][200]['content']["image/gif"];
+const track_openBinding: OperationBinding = {"operationId":"track_open","method":"GET","path":"/t/o/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"}],"parseAs":"text"};
+
+export type TrackClickArgs = {
+  "token": NonNullable<NonNullable<paths["/t/c/{token}"]["get"]>['parameters']["path"]>["token"];
+};
+export type TrackClickResult = void | Redirect;
+const track_clickBinding: OperationBinding = {"operationId":"track_click","method":"GET","path":"/t/c/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"}],"redirect":"manual"};
 
 export type ListAgentsInStoreArgs = Record<string, never>;
 export type ListAgentsInStoreResult = NonNullable<paths["/api/v1/agents"]["get"]>['responses'][200]['content']["application/json"];
@@ -1016,6 +1046,7 @@ export function createClient(options: ClientOptions) {
     list_connectors: (args: ListConnectorsArgs = {}) => runtime.call<ListConnectorsResult>(list_connectorsBinding, args),
     get_connector: (args: GetConnectorArgs) => runtime.call<GetConnectorResult>(get_connectorBinding, args),
     revoke_connector: (args: RevokeConnectorArgs) => runtime.call<RevokeConnectorResult>(revoke_connectorBinding, args),
+    update_connector_sending: (args: UpdateConnectorSendingArgs) => runtime.call<UpdateConnectorSendingResult>(update_connector_sendingBinding, args),
     send_test_email: (args: SendTestEmailArgs) => runtime.call<SendTestEmailResult>(send_test_emailBinding, args),
     list_sandbox_messages: (args: ListSandboxMessagesArgs = {}) => runtime.call<ListSandboxMessagesResult>(list_sandbox_messagesBinding, args),
     sync_connector_mailbox: (args: SyncConnectorMailboxArgs) => runtime.call<SyncConnectorMailboxResult>(sync_connector_mailboxBinding, args),
@@ -1073,6 +1104,8 @@ export function createClient(options: ClientOptions) {
     reject_conversation_reply: (args: RejectConversationReplyArgs) => runtime.call<RejectConversationReplyResult>(reject_conversation_replyBinding, args),
     unsubscribe_page: (args: UnsubscribePageArgs) => runtime.call<UnsubscribePageResult>(unsubscribe_pageBinding, args),
     unsubscribe_one_click: (args: UnsubscribeOneClickArgs) => runtime.call<UnsubscribeOneClickResult>(unsubscribe_one_clickBinding, args),
+    track_open: (args: TrackOpenArgs) => runtime.call<TrackOpenResult>(track_openBinding, args),
+    track_click: (args: TrackClickArgs) => runtime.call<TrackClickResult>(track_clickBinding, args),
     list_agents_in_store: (args: ListAgentsInStoreArgs = {}) => runtime.call<ListAgentsInStoreResult>(list_agents_in_storeBinding, args),
     get_agent: (args: GetAgentArgs) => runtime.call<GetAgentResult>(get_agentBinding, args),
     run_agent: (args: RunAgentArgs) => runtime.call<RunAgentResult>(run_agentBinding, args),
@@ -1145,6 +1178,7 @@ export const operationBindings: Record<string, OperationBinding> = {
   "list_connectors": list_connectorsBinding,
   "get_connector": get_connectorBinding,
   "revoke_connector": revoke_connectorBinding,
+  "update_connector_sending": update_connector_sendingBinding,
   "send_test_email": send_test_emailBinding,
   "list_sandbox_messages": list_sandbox_messagesBinding,
   "sync_connector_mailbox": sync_connector_mailboxBinding,
@@ -1202,6 +1236,8 @@ export const operationBindings: Record<string, OperationBinding> = {
   "reject_conversation_reply": reject_conversation_replyBinding,
   "unsubscribe_page": unsubscribe_pageBinding,
   "unsubscribe_one_click": unsubscribe_one_clickBinding,
+  "track_open": track_openBinding,
+  "track_click": track_clickBinding,
   "list_agents_in_store": list_agents_in_storeBinding,
   "get_agent": get_agentBinding,
   "run_agent": run_agentBinding,

@@ -460,6 +460,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connectors/{connector_id}/sending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a mailbox's sending limits
+         * @description A Gmail connector's daily cap, warm-up ramp and bounce-rate threshold across all sequences, or `paused: false` to resume a mailbox paused for its bounce rate. Admins, or the member who connected it.
+         */
+        patch: operations["update_connector_sending"];
+        trace?: never;
+    };
     "/api/v1/connectors/{connector_id}/test-email": {
         parameters: {
             query?: never;
@@ -1237,7 +1257,7 @@ export interface paths {
         };
         /**
          * Get a sequence's analytics
-         * @description Sent, delivered, bounced, replied, auto-replied and unsubscribed messages of one sequence with their rates, in total and by step, mailbox or day (up to two at once, e.g. `step,mailbox`). Counts agree with list_sent_messages.
+         * @description Sent, delivered, bounced, replied, auto-replied, unsubscribed, opened and clicked messages of one sequence with their rates, in total and by step, variant, mailbox or day (up to two at once, e.g. `step,variant`), and its A/B tests. Counts agree with list_sent_messages.
          */
         get: operations["get_sequence_analytics"];
         put?: never;
@@ -1406,6 +1426,46 @@ export interface paths {
          * @description Unsubscribes the lead the signed link names: the confirmation page's button, and the RFC 8058 one-click POST a mail client sends (`List-Unsubscribe=One-Click`). The lead gets nothing more from any sequence.
          */
         post: operations["unsubscribe_one_click"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/t/o/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open-tracking pixel
+         * @description The 1x1 image a tracked message carries. Records an open (machine or human, see docs/tracking.md) and answers the image; a token this service did not sign is a 404 and writes nothing.
+         */
+        get: operations["track_open"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/t/c/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tracked link
+         * @description A rewritten link of a tracked message. Records a click and redirects to the original URL.
+         */
+        get: operations["track_click"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2420,12 +2480,45 @@ export interface components {
             failure_reason: string | null;
             /** @description What to do next, in plain words. */
             next_action: string | null;
+            sending?: components["schemas"]["ConnectorSending"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
             /** Format: date-time */
             connected_at: string | null;
+        };
+        /** @description A mailbox's sequence sending: limits, warm-up and pause. Null for ad accounts. */
+        ConnectorSending: {
+            /** @description Sends per 24 hours across all sequences. */
+            daily_cap?: number;
+            /** @description {start_per_day, increase_per_day, max_per_day, started_at} */
+            warmup?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The cap with the ramp applied. */
+            allowed_today?: number;
+            sent_last_24h?: number;
+            bounce_rate_threshold?: number;
+            paused?: boolean;
+            /** @example bounce_rate */
+            pause_reason?: string | null;
+            /** Format: date-time */
+            paused_at?: string | null;
+        } | null;
+        UpdateConnectorSendingRequest: {
+            /** @description Null for the service default. */
+            daily_cap?: number | null;
+            /** @description A ramp from today; null ends it. */
+            warmup?: {
+                start_per_day: number;
+                increase_per_day: number;
+                max_per_day: number;
+            } | null;
+            /** @description Hard bounces over the last 100 sends that pause it; default 0.05. */
+            bounce_rate_threshold?: number;
+            /** @description false resumes a paused mailbox. */
+            paused?: boolean;
         };
         ConnectorList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["Connector"][];
@@ -2744,6 +2837,7 @@ export interface components {
             /** @default 17 */
             end_hour: number;
         };
+        /** @description A body (and subject), or 2-5 variants for an A/B test instead. */
         SequenceStepInput: {
             /** @default 0 */
             wait_days: number;
@@ -2751,14 +2845,68 @@ export interface components {
             subject?: string;
             /** @description Default true after step 1. */
             in_thread?: boolean;
+            body?: string;
+            variants?: components["schemas"]["SequenceVariantInput"][];
+        };
+        SequenceVariantInput: {
+            subject?: string;
             body: string;
+            /**
+             * @description Share of enrollments.
+             * @default 1
+             */
+            weight: number;
+        };
+        SequenceVariant: {
+            /** @description 1-based. */
+            variant: number;
+            /** @example A */
+            label: string;
+            subject: string | null;
+            body: string;
+            weight: number;
+        };
+        /** @description Off unless turned on. Opens by a pixel, clicks by rewritten links; machine events do not count. */
+        SequenceTracking: {
+            /** @default false */
+            opens: boolean;
+            /** @default false */
+            clicks: boolean;
+        };
+        /** @description Once every variant of a step has min_sends_per_variant, a two-proportion test at `confidence` picks a winner for the rest. */
+        AutoSelectWinner: {
+            /** @enum {string} */
+            metric: "reply_rate" | "click_rate";
+            /** @default 100 */
+            min_sends_per_variant: number;
+            /** @default 0.95 */
+            confidence: number;
+        } | null;
+        VariantDecision: {
+            step: number;
+            /** @description The winner. */
+            variant: number;
+            label: string;
+            metric: string;
+            p_value: number;
+            confidence?: number;
+            /** Format: date-time */
+            decided_at: string;
+            variants: {
+                variant?: number;
+                delivered?: number;
+                successes?: number;
+                rate?: number;
+            }[];
         };
         SequenceStep: {
             position: number;
             wait_days: number;
             subject: string | null;
+            /** @description With variants: variant A's. */
             body: string;
             in_thread: boolean;
+            variants?: components["schemas"]["SequenceVariant"][];
             /** @description The knowledge chunks an agent wrote this step from; gone once a person rewrites the steps. */
             sources?: {
                 chunk_id: string;
@@ -2767,10 +2915,14 @@ export interface components {
         };
         EmailSequenceInput: {
             name: string;
+            /** @description One mailbox; or sender_connector_ids. */
             sender_connector_id?: string | null;
+            sender_connector_ids?: components["schemas"]["SenderConnectorIds"];
             schedule?: components["schemas"]["SequenceSchedule"];
             /** @default 50 */
             daily_limit: number;
+            tracking?: components["schemas"]["SequenceTracking"];
+            auto_select_winner?: components["schemas"]["AutoSelectWinner"];
             /** @default true */
             stop_on_reply: boolean;
             /**
@@ -2784,11 +2936,16 @@ export interface components {
             stop_for_company: boolean;
             steps: components["schemas"]["SequenceStepInput"][];
         };
+        /** @description Mailboxes to send from; each enrollment is pinned to one, so its thread stays in one inbox. */
+        SenderConnectorIds: string[];
         EmailSequencePatch: {
             name?: string;
             sender_connector_id?: string | null;
+            sender_connector_ids?: components["schemas"]["SenderConnectorIds"];
             schedule?: components["schemas"]["SequenceSchedule"];
             daily_limit?: number;
+            tracking?: components["schemas"]["SequenceTracking"];
+            auto_select_winner?: components["schemas"]["AutoSelectWinner"];
             stop_on_reply?: boolean;
             stop_on_auto_reply?: boolean;
             auto_reply_pause_days?: number;
@@ -2800,11 +2957,21 @@ export interface components {
             name: string;
             status: components["schemas"]["EmailSequenceStatus"];
             revision: number;
+            /** @description The first of sender_connector_ids. */
             sender_connector_id?: string | null;
+            sender_connector_ids?: string[];
             schedule?: {
                 [key: string]: unknown;
             };
             daily_limit?: number;
+            /** @description {opens, clicks} */
+            tracking?: {
+                [key: string]: unknown;
+            };
+            auto_select_winner?: {
+                [key: string]: unknown;
+            } | null;
+            variant_winners?: components["schemas"]["VariantDecision"][];
             stop_on_reply: boolean;
             stop_on_auto_reply: boolean;
             auto_reply_pause_days: number;
@@ -2852,6 +3019,10 @@ export interface components {
         EmailSequencePreview: {
             sequence_id: string;
             revision: number;
+            /** @description {opens, clicks}: what the messages carry. */
+            tracking: {
+                [key: string]: unknown;
+            };
             checks: components["schemas"]["SequenceCheck"][];
             leads: {
                 /** @description Null for a made-up sample lead. */
@@ -2860,6 +3031,8 @@ export interface components {
                 sample: boolean;
                 messages: {
                     position: number;
+                    /** @description Every variant of a step is rendered. */
+                    variant: number | null;
                     subject: string;
                     text: string;
                     html: string;
@@ -2929,6 +3102,8 @@ export interface components {
             /** @description Null once the lead was deleted. */
             lead_id: string | null;
             email: string | null;
+            /** @description The mailbox it is pinned to. */
+            connector_id?: string | null;
             status: components["schemas"]["SequenceEnrollmentStatus"];
             next_step: number | null;
             /** Format: date-time */
@@ -2952,6 +3127,7 @@ export interface components {
             enrollment_id: string;
             lead_id: string | null;
             step: number;
+            variant?: number | null;
             connector_id: string;
             /** @enum {string} */
             mode: "live" | "sandbox";
@@ -2972,6 +3148,13 @@ export interface components {
              * @enum {string|null}
              */
             reply_state: "replied" | "auto_replied" | "bounced" | "unsubscribe_request" | null;
+            /**
+             * Format: date-time
+             * @description First human open (tracking only).
+             */
+            opened_at?: string | null;
+            /** Format: date-time */
+            clicked_at?: string | null;
             error_code: string | null;
             error_message: string | null;
             /** Format: date-time */
@@ -3418,9 +3601,16 @@ export interface components {
             /** @description Over sent. */
             bounce_rate: number | null;
             unsubscribe_rate: number | null;
+            /** @description Messages opened by a person (unique; machine opens are not counted). */
+            opened: number;
+            clicked: number;
+            /** @description Over delivered messages sent with that tracking on; null when none. */
+            open_rate: number | null;
+            click_rate: number | null;
         };
         OutreachGroup: components["schemas"]["OutreachFigures"] & {
             step?: number;
+            variant?: number | null;
             sequence_id?: string;
             sequence_name?: string;
             connector_id?: string;
@@ -3438,6 +3628,17 @@ export interface components {
             timezone: string;
             totals: components["schemas"]["OutreachFigures"];
             groups: components["schemas"]["OutreachGroup"][];
+            /** @description The leads counted, by their stage now. */
+            stages?: {
+                [key: string]: number;
+            };
+            /** @description A sequence: each step with variants, and the winner once one is picked. */
+            variant_tests?: {
+                step?: number;
+                /** @enum {string} */
+                status?: "off" | "testing" | "decided";
+                decision?: components["schemas"]["VariantDecision"] | null;
+            }[];
         };
         SentMessageList: components["schemas"]["CursorPage"] & {
             data: components["schemas"]["SentMessage"][];
@@ -3729,6 +3930,9 @@ export interface components {
         AnalyticsTo: string;
         /** @description IANA time zone the days are in. */
         AnalyticsTimezone: string;
+        /** @description Only messages to leads now in these stages. */
+        AnalyticsLeadStage: components["schemas"]["LeadStage"][];
+        TrackingTokenPath: string;
         SequenceIdPath: string;
         /** @description The signed token of an email's unsubscribe link. */
         UnsubscribeTokenPath: string;
@@ -4621,6 +4825,42 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_connector_sending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connector_id: components["parameters"]["ConnectorIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnectorSendingRequest"];
+            };
+        };
+        responses: {
+            /** @description The connector with its new sending settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6187,13 +6427,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Up to two dimensions; none for the totals only. */
-                group_by?: ("step" | "mailbox" | "day")[];
+                group_by?: ("step" | "variant" | "mailbox" | "day")[];
                 /** @description First day counted, in `timezone` (default all time; with `day`, 29 days before `to`). */
                 from?: components["parameters"]["AnalyticsFrom"];
                 /** @description Last day counted, included (default today). */
                 to?: components["parameters"]["AnalyticsTo"];
                 /** @description IANA time zone the days are in. */
                 timezone?: components["parameters"]["AnalyticsTimezone"];
+                /** @description Only messages to leads now in these stages. */
+                lead_stage?: components["parameters"]["AnalyticsLeadStage"];
             };
             header?: never;
             path: {
@@ -6232,6 +6474,8 @@ export interface operations {
                 to?: components["parameters"]["AnalyticsTo"];
                 /** @description IANA time zone the days are in. */
                 timezone?: components["parameters"]["AnalyticsTimezone"];
+                /** @description Only messages to leads now in these stages. */
+                lead_stage?: components["parameters"]["AnalyticsLeadStage"];
             };
             header?: never;
             path?: never;
@@ -6530,6 +6774,74 @@ export interface operations {
             };
             /** @description The link is not one this service signed. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    track_open: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TrackingTokenPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A transparent 1x1 GIF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": string;
+                };
+            };
+            /** @description Not a tracking token of this service. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    track_click: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TrackingTokenPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the link's original URL. */
+            302: {
+                headers: {
+                    /** @description The original URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a tracking token of this service. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
