@@ -3330,7 +3330,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "update_connector_sending",
     "title": "Set a mailbox's sending limits",
-    "description": "Set a mailbox's sending limits\n\nA Gmail connector's daily cap, warm-up ramp and bounce-rate threshold across all sequences, or `paused: false` to resume a mailbox paused for its bounce rate. Admins, or the member who connected it.",
+    "description": "A mailbox's limits across sequences: daily_cap, warm-up ramp (from today), bounce_rate_threshold; paused true/false. Admins, or the member who connected it.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -3338,7 +3338,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "daily_cap": {
-          "description": "Null for the service default.",
+          "description": "null: the default.",
           "anyOf": [
             {
               "type": "integer",
@@ -3388,11 +3388,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "number",
           "minimum": 0.01,
           "maximum": 0.5,
-          "description": "Hard bounces over the last 100 sends that pause it; default 0.05."
+          "description": "Hard-bounce rate over the last 100 sends that pauses it."
         },
         "paused": {
-          "type": "boolean",
-          "description": "false resumes a paused mailbox."
+          "type": "boolean"
         }
       },
       "required": [

@@ -475,7 +475,7 @@ export interface paths {
         head?: never;
         /**
          * Set a mailbox's sending limits
-         * @description A Gmail connector's daily cap, warm-up ramp and bounce-rate threshold across all sequences, or `paused: false` to resume a mailbox paused for its bounce rate. Admins, or the member who connected it.
+         * @description A Gmail connector's daily cap, warm-up ramp and bounce-rate threshold across all sequences, and its pause: `paused: true` pauses it (reason `manual`), `paused: false` resumes it. Admins, or the member who connected it.
          */
         patch: operations["update_connector_sending"];
         trace?: never;
@@ -2490,7 +2490,7 @@ export interface components {
         };
         /** @description A mailbox's sequence sending: limits, warm-up and pause. Null for ad accounts. */
         ConnectorSending: {
-            /** @description Sends per 24 hours across all sequences. */
+            /** @description Per 24 hours */
             daily_cap?: number;
             /** @description {start_per_day, increase_per_day, max_per_day, started_at} */
             warmup?: {
@@ -2507,7 +2507,7 @@ export interface components {
             paused_at?: string | null;
         } | null;
         UpdateConnectorSendingRequest: {
-            /** @description Null for the service default. */
+            /** @description null: the default. */
             daily_cap?: number | null;
             /** @description A ramp from today; null ends it. */
             warmup?: {
@@ -2515,9 +2515,8 @@ export interface components {
                 increase_per_day: number;
                 max_per_day: number;
             } | null;
-            /** @description Hard bounces over the last 100 sends that pause it; default 0.05. */
+            /** @description Hard-bounce rate over the last 100 sends that pauses it. */
             bounce_rate_threshold?: number;
-            /** @description false resumes a paused mailbox. */
             paused?: boolean;
         };
         ConnectorList: components["schemas"]["CursorPage"] & {

@@ -57,7 +57,7 @@ export function sequenceText(body: Body): string {
     `- Sequence: ${str(body.id) ?? '?'}, revision ${str(body.revision) ?? '?'}`,
     `- Status: ${str(body.status) ?? '?'}${pause ? ` (paused: ${pause})` : ''}`,
     `- Approval: ${approvalLine(body)}`,
-    `- Sender mailbox: ${str(body.sender_connector_id) ?? 'none'}`,
+    `- Sender mailboxes: ${Array.isArray(body.sender_connector_ids) && body.sender_connector_ids.length ? body.sender_connector_ids.join(', ') : (str(body.sender_connector_id) ?? 'none')}`,
     `- Schedule: ${scheduleLine(body.schedule) ?? 'default'}, up to ${str(body.daily_limit) ?? '?'} a day`,
     `- Stops on reply: ${yesNo(body.stop_on_reply)}; on auto-reply: ${yesNo(body.stop_on_auto_reply)}`,
     `- Stats: ${statLine || 'none yet'}`,

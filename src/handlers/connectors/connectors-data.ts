@@ -28,12 +28,37 @@ export interface ConnectorRow {
   updated_at: Date;
   connected_at: Date | null;
   revoked_at: Date | null;
+  /** Sends per 24 hours across all sequences; null: the service's SEQUENCE_MAILBOX_DAILY_CAP. */
+  daily_cap: number | null;
+  warmup: Warmup | null;
+  /** The hard-bounce rate over the last sends that pauses the mailbox (see sequences/mailbox-bounce-rate.ts). */
+  bounce_rate_threshold: number;
+  /** Set while the mailbox sends nothing: `bounce_rate` or `manual`. */
+  sending_paused_reason: string | null;
+  sending_paused_at: Date | null;
+}
+
+/** A warm-up ramp: start_per_day on its first day, increase_per_day more each whole day after, up to max_per_day. */
+export interface Warmup {
+  start_per_day: number;
+  increase_per_day: number;
+  max_per_day: number;
+  started_at: string;
+}
+
+export interface ConnectorSendingFields {
+  daily_cap: number | null;
+  warmup: Warmup | null;
+  bounce_rate_threshold: number;
+  sending_paused_reason: string | null;
+  sending_paused_at: Date | null;
 }
 
 export const columns = (q: Queryable) => query(q)`
   id, workspace_id, provider, mode, status, account_email, scopes_requested, scopes_granted, authorization_url,
   authorization_expires_at, pending_state_hash, tokens_sealed, token_key_id, access_expires_at, refresh_lease_until, failure_reason,
-  created_by, created_at, updated_at, connected_at, revoked_at`;
+  created_by, created_at, updated_at, connected_at, revoked_at, daily_cap, warmup,
+  round(bounce_rate_threshold::numeric, 4)::float8 as bounce_rate_threshold, sending_paused_reason, sending_paused_at`;
 
 export interface NewConnector {
   provider: string;
@@ -210,6 +235,47 @@ export async function endConnection(
       authorization_url = null, authorization_expires_at = null, pending_state_hash = null,
       revoked_at = case when ${status} = 'revoked' then ${now}::timestamptz else revoked_at end, updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId} and status <> ${status}
+    returning ${columns(q)}`;
+  return row;
+}
+
+/** The connectors of these ids in the workspace, in no particular order (a sequence's mailboxes). */
+export function findConnectors(q: Queryable, workspaceId: string, ids: readonly string[]): Promise<ConnectorRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  const sql = query(q);
+  return sql<ConnectorRow[]>`
+    select ${columns(q)} from connectors where workspace_id = ${workspaceId} and id = any(${sql.array([...ids])}::text[])`;
+}
+
+/** Replaces a mailbox's sending limits and pause. */
+export async function setConnectorSending(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: ConnectorSendingFields,
+  now: Date,
+): Promise<ConnectorRow | undefined> {
+  const sql = query(q);
+  const [row] = await sql<ConnectorRow[]>`
+    update connectors set daily_cap = ${fields.daily_cap}, warmup = ${fields.warmup ? sql.json(fields.warmup as never) : null},
+      bounce_rate_threshold = ${fields.bounce_rate_threshold}, sending_paused_reason = ${fields.sending_paused_reason},
+      sending_paused_at = ${fields.sending_paused_at}, updated_at = ${now}
+    where id = ${id} and workspace_id = ${workspaceId}
+    returning ${columns(q)}`;
+  return row;
+}
+
+/** Pauses a mailbox's sending unless it is paused already; undefined then (so the pause is recorded once). */
+export async function pauseConnectorSending(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  reason: string,
+  now: Date,
+): Promise<ConnectorRow | undefined> {
+  const [row] = await query(q)<ConnectorRow[]>`
+    update connectors set sending_paused_reason = ${reason}, sending_paused_at = ${now}, updated_at = ${now}
+    where id = ${id} and workspace_id = ${workspaceId} and sending_paused_reason is null
     returning ${columns(q)}`;
   return row;
 }

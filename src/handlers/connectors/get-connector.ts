@@ -7,6 +7,7 @@ import { actorFrom, type HandlerContext } from '../context.ts';
 import { waitForChange, type Watched } from '../operations/wait-for-change.ts';
 import { connectorBody } from './wire.ts';
 import { findMailboxSync } from '../replies/mailbox-syncs-data.ts';
+import { mailboxSendingOf } from './mailbox-sending.ts';
 
 const watchedConnector: Watched<ConnectorRow> = {
   fingerprint: (row) => row.status,
@@ -43,5 +44,12 @@ export async function handle(input: GetConnectorInput, ctx: HandlerContext): Pro
     signal: ctx.signal,
   });
   const sync = await findMailboxSync(ctx.deps.db.sql, row.workspace_id, row.id);
-  return { status: 200, body: connectorBody(row, sync) };
+  const sending = await mailboxSendingOf(
+    ctx.deps.db.sql,
+    row.workspace_id,
+    [row],
+    ctx.deps.config.sequences.mailboxDailyCap,
+    ctx.deps.clock.now(),
+  );
+  return { status: 200, body: connectorBody(row, sync, sending.get(row.id)) };
 }

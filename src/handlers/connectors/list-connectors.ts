@@ -7,6 +7,7 @@ import { byCreation, listPage } from '../list-page.ts';
 import { cursorScope } from '../pagination.ts';
 import { connectorBody } from './wire.ts';
 import { mailboxSyncsOf } from './mailbox-sync-view.ts';
+import { mailboxSendingOf } from './mailbox-sending.ts';
 
 export type ListConnectorsRequest = ListConnectorsInput['query'];
 
@@ -17,9 +18,16 @@ export function listConnectors(deps: Deps, actor: Actor, request: ListConnectors
     fetch: async ({ limit, after }) => {
       const rows = await listConnectorRows(deps.db.sql, actor.workspaceId, { limit, before: after });
       const syncs = await mailboxSyncsOf(deps.db.sql, actor.workspaceId, rows);
-      return rows.map((row) => ({ ...row, sync: syncs.get(row.id) }));
+      const sending = await mailboxSendingOf(
+        deps.db.sql,
+        actor.workspaceId,
+        rows,
+        deps.config.sequences.mailboxDailyCap,
+        deps.clock.now(),
+      );
+      return rows.map((row) => ({ ...row, sync: syncs.get(row.id), sending: sending.get(row.id) ?? null }));
     },
-    toItem: (row) => connectorBody(row, row.sync),
+    toItem: (row) => connectorBody(row, row.sync, row.sending),
     position: byCreation,
   });
 }

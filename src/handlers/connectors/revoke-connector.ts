@@ -8,6 +8,7 @@ import { eventActor, recordEvent } from '../events/record-event.ts';
 import { providerFor } from './providers/providers.ts';
 import { openTokens } from './tokens.ts';
 import { connectorBody, connectorEventData } from './wire.ts';
+import { requireConnectorManager } from './connector-permission.ts';
 
 async function requireConnector(deps: Deps, actor: Actor, connectorId: string): Promise<ConnectorRow> {
   const connector = await findConnector(deps.db.sql, actor.workspaceId, connectorId);
@@ -22,10 +23,7 @@ async function requireConnector(deps: Deps, actor: Actor, connectorId: string): 
  */
 export async function revokeConnector(deps: Deps, actor: Actor, connectorId: string): Promise<ConnectorRow> {
   const connector = await requireConnector(deps, actor, connectorId);
-  const admin = actor.role === 'owner' || actor.role === 'admin';
-  if (!admin && (connector.created_by === null || connector.created_by !== actor.userId)) {
-    throw new ApiError('forbidden', 'Only workspace admins, or the member who connected it, can revoke a connector.');
-  }
+  requireConnectorManager(actor, connector, 'revoke a connector');
   if (connector.status === 'revoked') return connector;
   if (connector.tokens_sealed) {
     await providerFor(connector.provider)?.revoke(deps, openTokens(deps, connector));

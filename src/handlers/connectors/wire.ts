@@ -6,6 +6,9 @@ import type { SandboxMessageRow } from './sandbox-data.ts';
 import { connectorCapabilities } from './google/google-endpoints.ts';
 import type { MailboxSyncRow } from '../replies/mailbox-syncs-data.ts';
 import { mailboxSyncBody } from './mailbox-sync-view.ts';
+import type { sendingBody } from './mailbox-sending.ts';
+
+type ConnectorSendingBody = ReturnType<typeof sendingBody>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -27,8 +30,11 @@ export function nextAction(c: Pick<ConnectorRow, 'id' | 'status' | 'authorizatio
 const consentPending = (c: ConnectorRow) =>
   c.status === 'pending_consent' || (c.status === 'connected' && c.pending_state_hash !== null);
 
-/** `sync`: the connector's mailbox_syncs row, where the caller read it (get_connector, list_connectors). */
-export const connectorBody = (c: ConnectorRow, sync?: MailboxSyncRow | null) => ({
+/**
+ * `sync`: the connector's mailbox_syncs row, and `sending`: its limits with live counts (mailbox-sending.ts),
+ * where the caller read them (get_connector, list_connectors, update_connector_sending).
+ */
+export const connectorBody = (c: ConnectorRow, sync?: MailboxSyncRow | null, sending?: ConnectorSendingBody) => ({
   id: c.id,
   provider: c.provider,
   status: c.status,
@@ -45,6 +51,7 @@ export const connectorBody = (c: ConnectorRow, sync?: MailboxSyncRow | null) => 
   created_at: c.created_at.toISOString(),
   updated_at: c.updated_at.toISOString(),
   connected_at: iso(c.connected_at),
+  ...(sending === undefined ? {} : { sending }),
 });
 
 /** What events carry: the connector without the consent link (its state is a one-time secret of the flow). */

@@ -4,6 +4,7 @@
 import type { MessageRow } from '../sequences/sequence-messages-data.ts';
 import { stopEnrollments } from '../sequences/sequence-enrollments-data.ts';
 import { bounce } from '../sequences/send-failure.ts';
+import { pauseOnBounceRate } from '../sequences/mailbox-bounce-rate.ts';
 import { findLead, setLeadStatus } from '../leads/leads-data.ts';
 import { suppress } from '../leads/lead-suppressions-data.ts';
 import { markReplied } from '../leads/lead-stage.ts';
@@ -167,6 +168,7 @@ export async function applyEffect(
       await setReplyState(tx, m.workspace_id, m.id, 'bounced', i.at);
       await recordEvent(deps, tx, m.workspace_id, SYSTEM, 'email_message.bounced', eventData(i));
       if (email) await bounce(deps, tx, m, email);
+      await pauseOnBounceRate(deps, tx, m.workspace_id, m.connector_id);
       return { effect: email ? 'suppressed' : 'none', resumeAt: null };
   }
 }

@@ -1,9 +1,11 @@
 // Enrolling leads (enroll_leads_in_sequence, and launch_email_sequence's `enroll`): by ids, by import or by
 // filter. Each lead is enrolled or skipped with a reason decided in SQL (suppressed, already enrolled,
 // lacking a variable some step needs without a fallback), a page of candidates at a time, inside the
-// caller's transaction so a launch that fails leaves nobody enrolled.
+// caller's transaction so a launch that fails leaves nobody enrolled. Each enrollment is pinned to one of the
+// sequence's mailboxes as it is inserted (mailbox-pinning.ts).
 import {
   CANDIDATE_PAGE,
+  countActivePinned,
   enrollmentCandidates,
   insertEnrollments,
   type EnrollSource,
@@ -17,6 +19,7 @@ import { dispatchSequenceMessagesJob } from './sender.ts';
 import { ApiError } from '../../errors.ts';
 import { requiredVariables } from './template.ts';
 import { subjectTemplate } from './sequence-input.ts';
+import { assignMailboxes, sendableMailboxes } from './mailbox-pinning.ts';
 
 export type SkipReason = 'suppressed' | 'already_enrolled' | 'missing_variable' | 'not_found';
 
@@ -103,6 +106,8 @@ export async function enrollInTransaction(
   };
   const enrolledIds: string[] = [];
   const seen = new Set<string>();
+  const mailboxes = await sendableMailboxes(deps, tx, workspaceId, s.sender_connector_ids);
+  const pinned = await countActivePinned(tx, workspaceId, s.id);
   const skip = (leadId: string, reason: SkipReason, detail: string | null) => {
     result.counts.skipped += 1;
     result.counts.skipped_by_reason[reason] = (result.counts.skipped_by_reason[reason] ?? 0) + 1;
@@ -127,6 +132,7 @@ export async function enrollInTransaction(
     const inserted = await insertEnrollments(tx, workspaceId, deps.ids, {
       sequenceId: s.id,
       leadIds: eligible,
+      connectorIds: assignMailboxes(mailboxes, pinned, eligible.length),
       nextDueAt: firstDue(s, now),
       now,
     });

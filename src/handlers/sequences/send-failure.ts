@@ -14,6 +14,7 @@ import { recordEvent } from '../events/record-event.ts';
 import { sequenceEventData } from './wire.ts';
 import { settle, SYSTEM } from './send-settle.ts';
 import type { Sending } from './send-prepare.ts';
+import { pauseOnBounceRate } from './mailbox-bounce-rate.ts';
 
 /** Attempts before a message that keeps meeting 429/5xx is failed. */
 export const MAX_ATTEMPTS = 5;
@@ -113,12 +114,15 @@ export async function notSent(
         outcome.code === 'connector_not_connected' ? 'connector_expired' : 'connector_refused',
         outcome.reason,
       );
-    case 'bounced':
-      await deps.db.sql.begin(async (tx) => {
+    case 'bounced': {
+      const paused = await deps.db.sql.begin(async (tx) => {
         await settle(deps, tx, m, token, { status: 'failed', code: 'bounced', message: outcome.reason });
         await bounce(deps, tx, m, p.to);
+        return pauseOnBounceRate(deps, tx, m.workspace_id, m.connector_id);
       });
-      return NEXT;
+      // Paused for its bounce rate: the rest of this mailbox's batch waits (mailbox-bounce-rate.ts).
+      return paused ? { kind: 'stop', resumeAt: deps.clock.now() } : NEXT;
+    }
     case 'uncertain':
       await deps.db.sql.begin((tx) =>
         settle(

@@ -1,7 +1,8 @@
 // The sending machinery, as two job kinds. `sequences.dispatch` (every minute, and whenever a launch,
 // resume or enrollment makes something due) sweeps after dead senders, turns due steps into scheduled
-// messages and starts one `sequences.send-mailbox` per mailbox with work. A mailbox job reserves messages
-// within the limits (the sequence's window and daily limit in its time zone, the mailbox's 24-hour cap),
+// messages (each from the mailbox its enrollment is pinned to: mailbox-pinning.ts) and starts one
+// `sequences.send-mailbox` per mailbox with work. A mailbox job reserves messages within the limits (the
+// sequence's window and daily limit in its time zone, the mailbox's own 24-hour cap and warm-up ramp),
 // sends them one at a time with a random pause between them, and stops when nothing is due or the mailbox
 // cannot send. Mailbox jobs are singletons per connector; the reservations (claims) make a second sender
 // harmless anyway, so any number of instances can run these kinds.
@@ -9,6 +10,8 @@ import { randomUUID } from 'node:crypto';
 import * as timers from 'node:timers/promises';
 import { z } from 'zod';
 import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
+import { allowedToday, canSend } from '../connectors/mailbox-sending.ts';
+import { pinWaitingEnrollments, sendableMailboxes } from './mailbox-pinning.ts';
 import { stopEnrollments } from './sequence-enrollments-data.ts';
 import type { MessageRow } from './sequence-messages-data.ts';
 import {
@@ -17,6 +20,7 @@ import {
   countMailboxSendsSince,
   countSequenceSendsSince,
   lockMailbox,
+  mailboxesWithDueMessages,
   materializeDueMessages,
   releaseStaleClaimsAcrossWorkspaces,
   sequencesWithDueMessages,
@@ -74,32 +78,31 @@ export async function sweepDeadSenders(
   return { released, uncertain: uncertain.length };
 }
 
-/** One dispatcher pass: returns the mailboxes that have messages waiting. */
+/** One dispatcher pass: pins the enrollments waiting for a mailbox, makes the due messages, returns the mailboxes with messages waiting. */
 export async function dispatchDue(deps: Deps): Promise<MailboxPayload[]> {
   const now = deps.clock.now();
   await sweepDeadSenders(deps, now);
   const mailboxes = new Map<string, MailboxPayload>();
   for (const s of await activeSequencesAcrossWorkspaces(deps.db.sql, now)) {
-    const connector = await findConnector(deps.db.sql, s.workspace_id, s.sender_connector_id);
-    if (!connector) continue;
+    const sendable = await sendableMailboxes(deps, deps.db.sql, s.workspace_id, s.sender_connector_ids);
+    await pinWaitingEnrollments(deps, s.workspace_id, s.id, sendable);
     for (;;) {
       const made = await deps.db.sql.begin((tx) =>
-        materializeDueMessages(tx, s.workspace_id, deps.ids, {
-          sequenceId: s.id,
-          connectorId: connector.id,
-          mode: connector.mode,
-          now,
-          limit: MATERIALIZE_BATCH,
-        }),
+        materializeDueMessages(tx, s.workspace_id, deps.ids, { sequenceId: s.id, now, limit: MATERIALIZE_BATCH }),
       );
       if (made < MATERIALIZE_BATCH) break;
     }
-    mailboxes.set(connector.id, { workspace_id: s.workspace_id, connector_id: connector.id });
+    for (const connectorId of await mailboxesWithDueMessages(deps.db.sql, s.workspace_id, s.id, now))
+      mailboxes.set(connectorId, { workspace_id: s.workspace_id, connector_id: connectorId });
   }
   return [...mailboxes.values()];
 }
 
-/** Reserves the next messages this mailbox may send now, within every limit; one claimer per mailbox at a time. */
+/**
+ * Reserves the next messages this mailbox may send now, within every limit; one claimer per mailbox at a time.
+ * The mailbox's limit is its own (mailbox-sending.ts: its cap with the warm-up ramp), counted over 24 hours
+ * across all sequences; it is read again under the lock, so a pause or a new cap applies to the next claim.
+ */
 export async function claimForMailbox(
   deps: Deps,
   connector: ConnectorRow,
@@ -108,8 +111,10 @@ export async function claimForMailbox(
   const { mailboxDailyCap, claimBatch } = deps.config.sequences;
   return deps.db.sql.begin(async (tx) => {
     await lockMailbox(tx, connector.id);
+    const current = await findConnector(tx, connector.workspace_id, connector.id);
+    if (!current || !canSend(current)) return [];
     let mailboxLeft =
-      mailboxDailyCap -
+      allowedToday(current, mailboxDailyCap, now) -
       (await countMailboxSendsSince(tx, connector.workspace_id, connector.id, new Date(now.getTime() - 86_400_000)));
     const claimed: Array<{ message: MessageRow; token: string }> = [];
     for (const s of await sequencesWithDueMessages(tx, connector.workspace_id, connector.id, now)) {
@@ -121,7 +126,13 @@ export async function claimForMailbox(
       const n = Math.min(sequenceLeft, mailboxLeft, claimBatch - claimed.length);
       if (n <= 0) continue;
       const token = randomUUID();
-      const rows = await claimMessages(tx, s.workspace_id, { sequenceId: s.id, limit: n, token, now });
+      const rows = await claimMessages(tx, s.workspace_id, {
+        sequenceId: s.id,
+        connectorId: connector.id,
+        limit: n,
+        token,
+        now,
+      });
       claimed.push(...rows.map((message) => ({ message, token })));
       mailboxLeft -= rows.length;
     }
@@ -158,7 +169,7 @@ export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signa
   const deadline = Date.now() + MAILBOX_BUDGET_MS;
   for (;;) {
     const connector = await findConnector(deps.db.sql, payload.workspace_id, payload.connector_id);
-    if (!connector || connector.status !== 'connected') return false;
+    if (!connector || !canSend(connector)) return false;
     const held = await claimForMailbox(deps, connector);
     if (held.length === 0) return false;
     const round = newRound();

@@ -1,6 +1,7 @@
 // The checks that decide whether a sequence may be approved and launched, whoever its leads are: `blocking`
 // ones stop both, warnings inform the reviewer.
-import { findConnector, type ConnectorRow } from '../connectors/connectors-data.ts';
+import { findConnectors, type ConnectorRow } from '../connectors/connectors-data.ts';
+import { allowedToday } from '../connectors/mailbox-sending.ts';
 import { connectorCapabilities } from '../connectors/google/google-endpoints.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
@@ -26,25 +27,57 @@ export const repliesNotSeen = (connectorId: string) =>
 export const repliesUnseen = (s: SequenceRow, connector: ConnectorRow) =>
   s.stop_on_reply && !connectorCapabilities(connector).includes('read_replies');
 
-/** The checks that do not depend on a lead: sender, postal address, steps, limits. */
+/** Why a mailbox cannot send now, in words with the fix; null when it can. */
+export function mailboxProblem(c: ConnectorRow): { code: string; message: string } | null {
+  const name = `${c.id}${c.account_email ? ` (${c.account_email})` : ''}`;
+  if (c.status !== 'connected')
+    return {
+      code: 'sender_not_connected',
+      message: `The sender connector ${name} is ${c.status}; connect it again (start_connector_oauth with reconnect_connector_id).`,
+    };
+  if (c.sending_paused_reason === 'bounce_rate')
+    return {
+      code: 'mailbox_paused',
+      message: `Mailbox ${name} is paused: its hard-bounce rate over its last sends passed ${c.bounce_rate_threshold}. Clean the list, then resume it with update_connector_sending {paused: false}.`,
+    };
+  if (c.sending_paused_reason)
+    return {
+      code: 'mailbox_paused',
+      message: `Mailbox ${name} is paused (${c.sending_paused_reason}); resume it with update_connector_sending {paused: false}.`,
+    };
+  return null;
+}
+
+/** The sequence's mailboxes in its order (those that still exist). */
+export async function sequenceMailboxes(q: Queryable, workspaceId: string, s: SequenceRow): Promise<ConnectorRow[]> {
+  const found = new Map((await findConnectors(q, workspaceId, s.sender_connector_ids)).map((c) => [c.id, c]));
+  return s.sender_connector_ids.flatMap((id) => found.get(id) ?? []);
+}
+
+/** A check per mailbox that cannot send: blocking when none of them can, else a warning (the others send). */
+function mailboxChecks(s: SequenceRow, mailboxes: ConnectorRow[]): Check[] {
+  if (mailboxes.length === 0)
+    return [
+      {
+        code: 'sender_not_connected',
+        severity: 'blocking',
+        message:
+          'No sender: set sender_connector_ids to connected Gmail connectors (start_connector_oauth, then update_email_sequence).',
+      },
+    ];
+  const problems = mailboxes.flatMap((c) => mailboxProblem(c) ?? []);
+  const severity = problems.length === mailboxes.length ? 'blocking' : 'warning';
+  const checks: Check[] = problems.map((p) => ({ ...p, severity }));
+  for (const c of mailboxes)
+    if (repliesUnseen(s, c))
+      checks.push({ code: 'replies_not_seen', severity: 'blocking', message: repliesNotSeen(c.id) });
+  return checks;
+}
+
+/** The checks that do not depend on a lead: senders, postal address, steps, limits. */
 export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: string, s: SequenceRow): Promise<Check[]> {
-  const checks: Check[] = [];
-  const connector = s.sender_connector_id ? await findConnector(q, workspaceId, s.sender_connector_id) : undefined;
-  if (!connector)
-    checks.push({
-      code: 'sender_not_connected',
-      severity: 'blocking',
-      message:
-        'No sender: set sender_connector_id to a connected Gmail connector (start_connector_oauth, then update_email_sequence).',
-    });
-  else if (connector.status !== 'connected')
-    checks.push({
-      code: 'sender_not_connected',
-      severity: 'blocking',
-      message: `The sender connector ${connector.id} is ${connector.status}; connect it again (start_connector_oauth with reconnect_connector_id).`,
-    });
-  if (connector && repliesUnseen(s, connector))
-    checks.push({ code: 'replies_not_seen', severity: 'blocking', message: repliesNotSeen(connector.id) });
+  const mailboxes = await sequenceMailboxes(q, workspaceId, s);
+  const checks: Check[] = mailboxChecks(s, mailboxes);
   if (!s.stop_on_reply)
     checks.push({
       code: 'replies_do_not_stop',
@@ -84,12 +117,16 @@ export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: stri
         message: `Step ${step.position} is sent in the thread but sets its own subject, so Gmail shows it as a new conversation; remove its subject to answer as "Re: <first subject>", or set in_thread false.`,
       });
   }
-  const cap = deps.config.sequences.mailboxDailyCap;
-  if (s.daily_limit > cap)
+  // What the sequence's mailboxes that can send may send today, together (each is shared with other sequences).
+  const now = deps.clock.now();
+  const cap = mailboxes
+    .filter((c) => !mailboxProblem(c))
+    .reduce((sum, c) => sum + allowedToday(c, deps.config.sequences.mailboxDailyCap, now), 0);
+  if (cap > 0 && s.daily_limit > cap)
     checks.push({
       code: 'daily_limit_above_safe_rate',
       severity: 'warning',
-      message: `The daily limit ${s.daily_limit} is above the sender's safe rate of ${cap} messages a day; no more than ${cap} will be sent.`,
+      message: `The daily limit ${s.daily_limit} is above what the sequence's mailboxes may send, ${cap} messages a day (their caps and warm-up); no more than ${cap} will be sent.`,
     });
   return checks;
 }

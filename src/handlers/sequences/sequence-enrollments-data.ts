@@ -14,6 +14,8 @@ export interface EnrollmentRow {
   sequence_id: string;
   lead_id: string | null;
   email: string | null;
+  /** The mailbox it is pinned to (mailbox-pinning.ts); null until the sequence has one that can send. */
+  connector_id: string | null;
   status: EnrollmentStatus;
   next_step: number | null;
   next_due_at: Date | null;
@@ -109,22 +111,30 @@ export async function insertEnrollments(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  fields: { sequenceId: string; leadIds: string[]; nextDueAt: Date | null; now: Date },
+  fields: {
+    sequenceId: string;
+    leadIds: string[];
+    /** The mailbox each lead's enrollment is pinned to ('' for none yet), in the order of leadIds. */
+    connectorIds: string[];
+    nextDueAt: Date | null;
+    now: Date;
+  },
 ): Promise<string[]> {
   if (fields.leadIds.length === 0) return [];
   const sql = query(q);
   const enrollmentIds = fields.leadIds.map(() => ids.make('enr'));
   const rows = await sql<{ lead_id: string }[]>`
-    insert into sequence_enrollments (id, workspace_id, sequence_id, lead_id, status, next_step, next_due_at, enrolled_at, updated_at)
-    select e.id, ${workspaceId}, ${fields.sequenceId}, e.lead_id, 'active', 1, ${fields.nextDueAt}, ${fields.now}, ${fields.now}
-    from unnest(${sql.array(enrollmentIds)}::text[], ${sql.array(fields.leadIds)}::text[]) as e(id, lead_id)
+    insert into sequence_enrollments (id, workspace_id, sequence_id, lead_id, connector_id, status, next_step, next_due_at, enrolled_at, updated_at)
+    select e.id, ${workspaceId}, ${fields.sequenceId}, e.lead_id, nullif(e.connector_id, ''), 'active', 1, ${fields.nextDueAt}, ${fields.now}, ${fields.now}
+    from unnest(${sql.array(enrollmentIds)}::text[], ${sql.array(fields.leadIds)}::text[], ${sql.array(fields.connectorIds)}::text[])
+      as e(id, lead_id, connector_id)
     on conflict (sequence_id, lead_id) do nothing
     returning lead_id`;
   return rows.map((r) => r.lead_id);
 }
 
 const columns = (q: Queryable) => query(q)`
-  e.id, e.workspace_id, e.sequence_id, e.lead_id, l.email, e.status, e.next_step, e.next_due_at, e.stop_reason, e.enrolled_at, e.updated_at`;
+  e.id, e.workspace_id, e.sequence_id, e.lead_id, l.email, e.connector_id, e.status, e.next_step, e.next_due_at, e.stop_reason, e.enrolled_at, e.updated_at`;
 
 export function listEnrollments(
   q: Queryable,
@@ -197,4 +207,69 @@ export async function findEnrollmentByLead(
     select ${columns(q)} from sequence_enrollments e left join leads l on l.id = e.lead_id
     where e.workspace_id = ${workspaceId} and e.sequence_id = ${sequenceId} and e.lead_id = ${leadId}`;
   return row;
+}
+
+/** Active enrollments of the sequence by the mailbox they are pinned to. */
+export async function countActivePinned(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+): Promise<Map<string, number>> {
+  const rows = await query(q)<{ connector_id: string; n: number }[]>`
+    select connector_id, count(*)::int as n from sequence_enrollments
+    where workspace_id = ${workspaceId} and sequence_id = ${sequenceId} and status = 'active' and connector_id is not null
+    group by connector_id`;
+  return new Map(rows.map((r) => [r.connector_id, r.n]));
+}
+
+/**
+ * Active enrollments that have sent nothing (every message of theirs still scheduled, or none) and are pinned
+ * to none of `usable`: not pinned yet, or pinned to a mailbox that left the sequence or cannot send. Locked.
+ */
+export async function waitingForMailbox(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+  usable: string[],
+  limit: number,
+): Promise<string[]> {
+  const sql = query(q);
+  const rows = await sql<{ id: string }[]>`
+    select e.id from sequence_enrollments e
+    where e.workspace_id = ${workspaceId} and e.sequence_id = ${sequenceId} and e.status = 'active'
+      and (e.connector_id is null or e.connector_id <> all(${sql.array(usable)}::text[]))
+      and not exists (select 1 from sequence_messages m where m.enrollment_id = e.id and m.status <> 'scheduled')
+    order by e.enrolled_at, e.id limit ${limit} for update of e skip locked`;
+  return rows.map((r) => r.id);
+}
+
+/** Pins enrollments to mailboxes (parallel arrays); their messages still waiting go with them. */
+export async function pinEnrollments(
+  q: Queryable,
+  workspaceId: string,
+  pins: { enrollmentIds: string[]; connectorIds: string[]; now: Date },
+): Promise<void> {
+  if (pins.enrollmentIds.length === 0) return;
+  const sql = query(q);
+  const p = sql`unnest(${sql.array(pins.enrollmentIds)}::text[], ${sql.array(pins.connectorIds)}::text[]) as p(id, connector_id)`;
+  await sql`
+    update sequence_enrollments e set connector_id = p.connector_id, updated_at = ${pins.now} from ${p}
+    where e.id = p.id and e.workspace_id = ${workspaceId}`;
+  await sql`
+    update sequence_messages m set connector_id = p.connector_id, mode = c.mode, updated_at = ${pins.now}
+    from ${p} join connectors c on c.id = p.connector_id
+    where m.enrollment_id = p.id and m.workspace_id = ${workspaceId} and m.status = 'scheduled'`;
+}
+
+/** The mailbox the lead's enrollment in the sequence is pinned to, if any. */
+export async function pinnedMailbox(
+  q: Queryable,
+  workspaceId: string,
+  sequenceId: string,
+  leadId: string,
+): Promise<string | null> {
+  const [row] = await query(q)<{ connector_id: string | null }[]>`
+    select connector_id from sequence_enrollments
+    where workspace_id = ${workspaceId} and sequence_id = ${sequenceId} and lead_id = ${leadId}`;
+  return row?.connector_id ?? null;
 }

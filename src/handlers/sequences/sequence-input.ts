@@ -1,6 +1,7 @@
 // Checks and fills in a sequence's editable fields: steps numbered in order with known variables, a real
-// time zone and a window that is not empty, and a sender that is one of the workspace's connectors.
-import { findConnector } from '../connectors/connectors-data.ts';
+// time zone and a window that is not empty, and senders that are Gmail connectors of the workspace.
+import { findConnectors } from '../connectors/connectors-data.ts';
+import { isMailbox } from '../connectors/mailbox-sending.ts';
 import type { SequenceFields, SequenceSchedule, SequenceStep } from './sequences-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import { ApiError, type FieldError } from '../../errors.ts';
@@ -16,6 +17,7 @@ export interface StepInput {
 export interface SequenceInput {
   name?: string;
   sender_connector_id?: string | null;
+  sender_connector_ids?: string[];
   schedule?: Partial<SequenceSchedule>;
   daily_limit?: number;
   steps?: StepInput[];
@@ -100,9 +102,53 @@ function steps(input: StepInput[], errors: FieldError[]): SequenceStep[] {
   });
 }
 
+/** The mailboxes after the input: sender_connector_ids, or the one sender_connector_id; both must agree. */
+function senders(input: SequenceInput, base: SequenceFields | undefined, errors: FieldError[]): string[] {
+  const one = input.sender_connector_id;
+  const many = input.sender_connector_ids;
+  if (many === undefined) return one === undefined ? (base?.sender_connector_ids ?? []) : one ? [one] : [];
+  if (one !== undefined && (one ?? undefined) !== many[0])
+    errors.push({
+      pointer: '/sender_connector_id',
+      code: 'inconsistent',
+      message: 'sender_connector_id must be the first of sender_connector_ids; give only sender_connector_ids.',
+    });
+  if (new Set(many).size !== many.length)
+    errors.push({ pointer: '/sender_connector_ids', code: 'duplicate', message: 'Each mailbox may be listed once.' });
+  return many;
+}
+
+/** 404 for a mailbox not in the workspace, 400 for a connector that is not a mailbox; only newly listed ones are checked. */
+async function checkSenders(
+  q: Queryable,
+  workspaceId: string,
+  input: SequenceInput,
+  ids: string[],
+  base?: SequenceFields,
+): Promise<void> {
+  const added = ids.filter((id) => !base?.sender_connector_ids.includes(id));
+  const found = new Map((await findConnectors(q, workspaceId, added)).map((c) => [c.id, c]));
+  const pointer = (id: string) =>
+    input.sender_connector_ids ? `/sender_connector_ids/${ids.indexOf(id)}` : '/sender_connector_id';
+  const missing = added.filter((id) => !found.has(id));
+  if (missing.length)
+    throw new ApiError('not_found', `No connector ${missing.join(', ')} in this workspace.`, {
+      errors: missing.map((id) => ({
+        pointer: pointer(id),
+        code: 'not_found',
+        message: 'Use a connector from list_connectors.',
+      })),
+    });
+  const notMailbox = [...found.values()].filter((c) => !isMailbox(c)).map((c) => c.id);
+  if (notMailbox.length)
+    throw new ApiError('validation_failed', 'Sequences send only from Gmail connectors.', {
+      errors: notMailbox.map((id) => ({ pointer: pointer(id), code: 'not_a_mailbox', message: `${id} is not Gmail.` })),
+    });
+}
+
 /**
  * The fields after applying `input` over `base` (a new sequence: the defaults); 400 naming every bad field.
- * An edit calls it inside its transaction, so the sender is looked up with `q`, that transaction.
+ * An edit calls it inside its transaction, so the senders are looked up with `q`, that transaction.
  */
 export async function sequenceFields(
   q: Queryable,
@@ -111,10 +157,11 @@ export async function sequenceFields(
   base?: SequenceFields,
 ): Promise<SequenceFields> {
   const errors: FieldError[] = [];
+  const mailboxes = senders(input, base, errors);
   const fields: SequenceFields = {
     name: (input.name ?? base?.name ?? '').trim(),
-    sender_connector_id:
-      input.sender_connector_id === undefined ? (base?.sender_connector_id ?? null) : input.sender_connector_id,
+    sender_connector_id: mailboxes[0] ?? null,
+    sender_connector_ids: mailboxes,
     schedule: schedule(input.schedule, base?.schedule ?? DEFAULT_SCHEDULE, errors),
     daily_limit: input.daily_limit ?? base?.daily_limit ?? 50,
     steps: input.steps ? steps(input.steps, errors) : (base?.steps ?? []),
@@ -125,14 +172,6 @@ export async function sequenceFields(
   };
   if (!fields.name) errors.push({ pointer: '/name', code: 'required', message: 'A name is required.' });
   if (errors.length) throw new ApiError('validation_failed', 'The sequence has invalid fields.', { errors });
-  if (fields.sender_connector_id && fields.sender_connector_id !== base?.sender_connector_id) {
-    const connector = await findConnector(q, workspaceId, fields.sender_connector_id);
-    if (!connector)
-      throw new ApiError('not_found', `No connector ${fields.sender_connector_id} in this workspace.`, {
-        errors: [
-          { pointer: '/sender_connector_id', code: 'not_found', message: 'Use a connector from list_connectors.' },
-        ],
-      });
-  }
+  await checkSenders(q, workspaceId, input, mailboxes, base);
   return fields;
 }

@@ -40,7 +40,10 @@ export interface SequenceRow {
   name: string;
   status: SequenceStatus;
   revision: number;
+  /** The first of sender_connector_ids (kept for the callers that knew one mailbox). */
   sender_connector_id: string | null;
+  /** The mailboxes it sends from; each enrollment is pinned to one (mailbox-pinning.ts). */
+  sender_connector_ids: string[];
   schedule: SequenceSchedule;
   daily_limit: number;
   steps: SequenceStep[];
@@ -59,6 +62,7 @@ export interface SequenceRow {
 export interface SequenceFields {
   name: string;
   sender_connector_id: string | null;
+  sender_connector_ids: string[];
   schedule: SequenceSchedule;
   daily_limit: number;
   steps: SequenceStep[];
@@ -70,7 +74,7 @@ export interface SequenceFields {
 }
 
 const columns = (q: Queryable) => query(q)`
-  id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps, approval, pause_reason,
+  id, workspace_id, name, status, revision, sender_connector_id, sender_connector_ids, schedule, daily_limit, steps, approval, pause_reason,
   stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, created_by, created_at, updated_at, launched_at`;
 
 export async function insertSequence(
@@ -81,9 +85,10 @@ export async function insertSequence(
 ): Promise<SequenceRow> {
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
-    insert into sequences (id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps,
+    insert into sequences (id, workspace_id, name, status, revision, sender_connector_id, sender_connector_ids, schedule, daily_limit, steps,
                            stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, created_by, created_at, updated_at)
-    values (${ids.make('seq')}, ${workspaceId}, ${fields.name}, 'draft', 1, ${fields.sender_connector_id}, ${sql.json(fields.schedule as never)},
+    values (${ids.make('seq')}, ${workspaceId}, ${fields.name}, 'draft', 1, ${fields.sender_connector_id},
+            ${sql.array(fields.sender_connector_ids)}::text[], ${sql.json(fields.schedule as never)},
             ${fields.daily_limit}, ${sql.json(fields.steps as never)}, ${fields.stop_on_reply}, ${fields.stop_on_auto_reply},
             ${fields.auto_reply_pause_days}, ${fields.stop_for_company}, ${fields.createdBy}, ${fields.now}, ${fields.now})
     returning ${columns(q)}`;
@@ -127,7 +132,8 @@ export async function updateSequenceFields(
 ): Promise<SequenceRow> {
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
-    update sequences set name = ${fields.name}, sender_connector_id = ${fields.sender_connector_id}, schedule = ${sql.json(fields.schedule as never)},
+    update sequences set name = ${fields.name}, sender_connector_id = ${fields.sender_connector_id},
+      sender_connector_ids = ${sql.array(fields.sender_connector_ids)}::text[], schedule = ${sql.json(fields.schedule as never)},
       daily_limit = ${fields.daily_limit}, steps = ${sql.json(fields.steps as never)}, stop_on_reply = ${fields.stop_on_reply},
       stop_on_auto_reply = ${fields.stop_on_auto_reply}, auto_reply_pause_days = ${fields.auto_reply_pause_days},
       stop_for_company = ${fields.stop_for_company}, revision = revision + 1, approval = null, updated_at = ${now}
@@ -170,7 +176,10 @@ export async function deleteSequence(q: Queryable, workspaceId: string, id: stri
   return rows.length === 1;
 }
 
-/** Active sequences sending through a connector (any workspace's rows are keyed by the connector's workspace). */
+/**
+ * Pauses the active sequences sending through a connector that has none of their other mailboxes left able
+ * to send (connected, not paused); a sequence with another such mailbox goes on from it.
+ */
 export async function pauseSequencesOfConnector(
   q: Queryable,
   workspaceId: string,
@@ -179,8 +188,10 @@ export async function pauseSequencesOfConnector(
   now: Date,
 ): Promise<SequenceRow[]> {
   return query(q)<SequenceRow[]>`
-    update sequences set status = 'paused', pause_reason = ${reason}, updated_at = ${now}
-    where workspace_id = ${workspaceId} and sender_connector_id = ${connectorId} and status = 'active'
+    update sequences s set status = 'paused', pause_reason = ${reason}, updated_at = ${now}
+    where s.workspace_id = ${workspaceId} and ${connectorId} = any(s.sender_connector_ids) and s.status = 'active'
+      and not exists (select 1 from connectors c where c.workspace_id = ${workspaceId} and c.id = any(s.sender_connector_ids)
+                        and c.id <> ${connectorId} and c.status = 'connected' and c.sending_paused_reason is null)
     returning ${columns(q)}`;
 }
 

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
 import { findSequence } from './sequences-data.ts';
+import { pinnedMailbox } from './sequence-enrollments-data.ts';
 import type { UnsubscribeTarget } from './unsubscribe-token.ts';
 
 /** Who sent the mail: the workspace (the company) and the address its sequence sends from, when still known. */
@@ -25,9 +26,10 @@ export async function senderOf(deps: Deps, target: UnsubscribeTarget): Promise<U
     findWorkspace(sql, target.workspaceId),
     findSequence(sql, target.workspaceId, target.sequenceId),
   ]);
-  const connector = sequence?.sender_connector_id
-    ? await findConnector(sql, target.workspaceId, sequence.sender_connector_id)
-    : undefined;
+  // The mailbox the lead's mail came from: its enrollment's pin, else the sequence's first.
+  const pinned = await pinnedMailbox(sql, target.workspaceId, target.sequenceId, target.leadId);
+  const connectorId = pinned ?? sequence?.sender_connector_id;
+  const connector = connectorId ? await findConnector(sql, target.workspaceId, connectorId) : undefined;
   return { name: workspace?.name ?? null, address: connector?.account_email ?? null };
 }
 
