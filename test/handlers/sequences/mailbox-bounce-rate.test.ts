@@ -121,4 +121,66 @@ describe('bounce-rate pause', () => {
     expect(resumedEvents.data[0].data).toMatchObject({ id: a, paused_for: 'bounce_rate' });
     expect((await preview(bad.id)).filter((c: any) => c.code === 'mailbox_paused')).toEqual([]);
   });
+
+  it('pauses on sends refused at once, claims nothing more from that mailbox, and sends again once resumed', async () => {
+    now = new Date('2026-12-10T12:00:00Z');
+    const ws = await readyWorkspace(t, [
+      ...Array.from({ length: 20 }, (_, i) => lead(`fine${i}@example.com`)),
+      lead('ghost1@nowhere.invalid'),
+      lead('ghost2@nowhere.invalid'),
+      lead('after@example.com'),
+    ]);
+    const a = ws.connector.id;
+    const launch = async (name: string, from: number, to: number, waitDays = 0) => {
+      const seq = await approvedSequence(t, ws, { ...sequenceOn([a], waitDays), name });
+      await json(
+        t.request(`/api/v1/sequences/${seq.id}/launch`, {
+          method: 'POST',
+          token: ws.owner.token,
+          json: { enroll: { lead_ids: ws.leads.slice(from, to).map((l) => l.id) } },
+        }),
+      );
+      await drain(t);
+      return seq.id as string;
+    };
+    const statuses = async (seqId: string) =>
+      (await json(t.request(`/api/v1/sent-messages?sequence_id=${seqId}`, { token: ws.owner.token }))).data.map(
+        (m: any) => m.status,
+      );
+    await launch('Warm', 0, 20);
+    const later = await launch('Tomorrow', 22, 23, 1);
+    // 1 of 21 passes nothing; 2 of 22 passes 5%: paused.
+    const risky = await launch('Risky', 20, 22);
+    expect(await statuses(risky)).toEqual(['failed', 'failed']);
+    const paused = await json(t.request(`/api/v1/connectors/${a}`, { token: ws.owner.token }));
+    expect(paused.sending).toMatchObject({ paused: true, pause_reason: 'bounce_rate', sent_last_24h: 20 });
+    const events = await json(t.request('/api/v1/events?type=connector.sending_paused', { token: ws.owner.token }));
+    expect(events.data.map((e: any) => e.data)).toEqual([
+      expect.objectContaining({ id: a, hard_bounces: 2, sends: 22 }),
+    ]);
+
+    // No sequence can be approved on it alone meanwhile, and what is due from it waits.
+    const blocked = await json(
+      t.request('/api/v1/sequences', {
+        method: 'POST',
+        token: ws.owner.token,
+        json: { ...sequenceOn([a]), name: 'New' },
+      }),
+      201,
+    );
+    const refused = await json(
+      t.request(`/api/v1/sequences/${blocked.id}/submit`, { method: 'POST', token: ws.owner.token }),
+      409,
+    );
+    expect(refused.errors).toEqual([expect.objectContaining({ code: 'mailbox_paused' })]);
+    now = new Date(now.getTime() + 86_400_000 + 60_000);
+    await relogin(t, ws);
+    await drain(t);
+    expect(await statuses(later)).toEqual(['scheduled']);
+    await json(
+      t.request(`/api/v1/connectors/${a}/sending`, { method: 'PATCH', token: ws.owner.token, json: { paused: false } }),
+    );
+    await drain(t);
+    expect(await statuses(later)).toEqual(['sent']);
+  });
 });
