@@ -33,23 +33,22 @@ export async function lockTrackedMessage(
   return row;
 }
 
-/** What earlier hits of one kind were: whether any was a machine's, and whether Google's image proxy made one. */
-export interface EarlierHits {
-  machine: boolean;
-  google_proxy: boolean;
-}
-
-export async function earlierHits(
+/**
+ * Whether an earlier hit of this message and kind was a machine's, or came from Google's image proxy. An `exists`
+ * stops at the first such row, so a message hit thousands of times is not read whole on every hit.
+ */
+export async function earlierHit(
   q: Queryable,
   workspaceId: string,
   messageId: string,
   kind: TrackingKind,
-): Promise<EarlierHits> {
-  const [row] = await query(q)<EarlierHits[]>`
-    select coalesce(bool_or(machine), false) as machine,
-      coalesce(bool_or(user_agent ilike '%GoogleImageProxy%'), false) as google_proxy
-    from tracking_events where workspace_id = ${workspaceId} and message_id = ${messageId} and kind = ${kind}`;
-  return row;
+  which: 'machine' | 'google_proxy',
+): Promise<boolean> {
+  const sql = query(q);
+  const [row] = await sql<[{ found: boolean }]>`
+    select exists (select 1 from tracking_events where workspace_id = ${workspaceId} and message_id = ${messageId}
+      and kind = ${kind} and ${which === 'machine' ? sql`machine` : sql`user_agent ilike '%GoogleImageProxy%'`}) as found`;
+  return row.found;
 }
 
 export interface TrackingEventFields {

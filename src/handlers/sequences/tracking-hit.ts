@@ -8,13 +8,13 @@ import type { Deps } from '../../deps.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { SYSTEM } from './send-settle.ts';
 import {
-  earlierHits,
+  earlierHit,
   insertTrackingEvent,
   lockTrackedMessage,
   markFirstHuman,
   type TrackedMessageRow,
 } from './tracking-data.ts';
-import { machineReason } from './tracking-rules.ts';
+import { isGoogleImageProxy, machineReason } from './tracking-rules.ts';
 import { verifyTracking, type TrackingTarget } from './tracking-token.ts';
 
 export interface HitRequest {
@@ -46,7 +46,6 @@ export async function recordTrackingHit(
     const url = m && trackedUrl(m, target);
     if (!m || url === undefined) return { found: false };
     const now = deps.clock.now();
-    const earlier = await earlierHits(tx, m.workspace_id, m.id, kind);
     const sentAt = m.sent_at ?? m.sending_at;
     const reason = machineReason(
       {
@@ -55,11 +54,14 @@ export async function recordTrackingHit(
         userAgent: request.userAgent,
         clientAddress: request.clientAddress,
         secondsSinceSent: sentAt ? (now.getTime() - sentAt.getTime()) / 1000 : null,
-        googleProxySeenBefore: earlier.google_proxy,
+        googleProxySeenBefore:
+          isGoogleImageProxy(request.userAgent) && (await earlierHit(tx, m.workspace_id, m.id, kind, 'google_proxy')),
       },
       deps.config.sequences.trackingMachineWindowSeconds,
     );
     const link = target.kind === 'click' ? target.link : null;
+    // Asked before this hit is stored: whether it is the message's first machine hit of its kind.
+    const firstMachine = reason !== null && !(await earlierHit(tx, m.workspace_id, m.id, kind, 'machine'));
     await insertTrackingEvent(tx, m.workspace_id, deps.ids, {
       messageId: m.id,
       kind,
@@ -70,7 +72,9 @@ export async function recordTrackingHit(
       userAgent: request.userAgent?.slice(0, 512) ?? null,
       now,
     });
-    const first = reason === null ? await markFirstHuman(tx, m.workspace_id, m.id, kind, now) : !earlier.machine;
+    const counted = kind === 'open' ? m.opened_at : m.clicked_at;
+    const first =
+      reason === null ? counted === null && (await markFirstHuman(tx, m.workspace_id, m.id, kind, now)) : firstMachine;
     if (first)
       await recordEvent(
         deps,

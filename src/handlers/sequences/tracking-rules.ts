@@ -29,6 +29,7 @@ export function inAppleRange(address: string): boolean {
 }
 
 const GOOGLE_PROXY = /GoogleImageProxy/i;
+export const isGoogleImageProxy = (userAgent: string | undefined) => GOOGLE_PROXY.test(userAgent ?? '');
 /** Mail security gateways and link previewers that follow every link of a message before its reader does. */
 const SCANNER =
   /barracuda|mimecast|proofpoint|bingpreview|safelinks|microsoft office|ms-office|symantec|messagelabs|trend ?micro|forcepoint|sophos|zscaler|ironport/i;
@@ -51,7 +52,7 @@ export const MACHINE_RULES: readonly Rule[] = [
   {
     reason: 'proxy_prefetch',
     says: "An open that is Google's image proxy's (GoogleImageProxy) first fetch of the message; its later fetches count.",
-    test: (h) => h.kind === 'open' && GOOGLE_PROXY.test(h.userAgent ?? '') && !h.googleProxySeenBefore,
+    test: (h) => h.kind === 'open' && isGoogleImageProxy(h.userAgent) && !h.googleProxySeenBefore,
   },
   {
     reason: 'link_scanner',
