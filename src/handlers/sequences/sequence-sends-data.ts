@@ -50,7 +50,7 @@ export async function markSending(
   const { opens, clicks, links } = fields.tracking;
   const rows = await sql`
     update sequence_messages set status = 'sending', to_email = ${fields.to}, subject = ${fields.subject}, message_id_header = ${fields.messageIdHeader},
-      tracked_opens = ${opens}, tracked_clicks = ${clicks}, tracked_links = ${clicks ? sql.json(links as never) : null},
+      tracked_opens = ${opens}, tracked_clicks = ${clicks}, tracked_links = ${clicks ? sql.json(links) : null},
       sending_at = ${fields.now}, updated_at = ${fields.now}
     where workspace_id = ${workspaceId} and id = ${id} and status = 'claimed' and claim_token = ${token} returning id`;
   return rows.length === 1;

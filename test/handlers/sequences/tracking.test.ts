@@ -4,7 +4,7 @@
 // a replay changes nothing, and a token this service did not sign is a 404 that writes nothing. With tracking
 // off, nothing is added to the message and nothing can be recorded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { signTracking } from '../../../src/handlers/sequences/tracking-token.ts';
 import { PIXEL_GIF } from '../../../src/handlers/sequences/track-open.ts';
@@ -290,7 +290,7 @@ describe('tracking off', () => {
         ...(kind === 'open' ? { kind } : { kind, link: 0 }),
         workspaceId: ws.owner.workspaceId,
         messageId: sent.id,
-      } as never);
+      });
       const res = await t.app.request(`/t/${kind[0]}/${token}`, { headers: { 'User-Agent': BROWSER } });
       expect(res.status).toBe(404);
     }
@@ -363,5 +363,20 @@ describe('the tracking field', () => {
     const plain = await json(t.request(`/api/v1/sequences/${off.id}/preview`, { method: 'POST', token, json: {} }));
     expect(plain.tracking).toEqual({ opens: false, clicks: false });
     expect(plain.checks.map((c: any) => c.code)).not.toContain('tracking_on');
+  });
+});
+
+describe('the public tracking routes', () => {
+  it('are throttled per client address like every public operation', async () => {
+    const limited = await createTestApp({ env: { RATE_LIMIT_PER_ADDRESS: '2', TRUST_PROXY: 'true' } });
+    try {
+      const from = { 'User-Agent': BROWSER, 'X-Forwarded-For': '198.51.100.9' };
+      const statuses = [];
+      for (const url of ['/t/o/not.signed', '/t/c/not.signed', '/t/o/not.signed'])
+        statuses.push((await limited.app.request(url, { headers: from })).status);
+      expect(statuses).toEqual([404, 404, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });
