@@ -3208,6 +3208,9 @@ export const routes = {
       params: z.object({
         "token": z.string().max(200).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
       }),
+      headers: z.object({
+        "user-agent": z.string().optional(),
+      }),
     },
     responses: {
       200: { description: "A transparent 1x1 GIF.", content: { "image/gif": { schema: z.string() } } },
@@ -3224,6 +3227,9 @@ export const routes = {
     request: {
       params: z.object({
         "token": z.string().max(200).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
+      }),
+      headers: z.object({
+        "user-agent": z.string().optional(),
       }),
     },
     responses: {

@@ -3899,6 +3899,8 @@ export interface components {
         /** @description Only messages to leads now in these stages. */
         AnalyticsLeadStage: components["schemas"]["LeadStage"][];
         TrackingTokenPath: string;
+        /** @description Tells mail proxies and link scanners from people (docs/tracking.md). */
+        TrackingUserAgent: string;
         SequenceIdPath: string;
         /** @description The signed token of an email's unsubscribe link. */
         UnsubscribeTokenPath: string;
@@ -6755,7 +6757,10 @@ export interface operations {
     track_open: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Tells mail proxies and link scanners from people (docs/tracking.md). */
+                "User-Agent"?: components["parameters"]["TrackingUserAgent"];
+            };
             path: {
                 token: components["parameters"]["TrackingTokenPath"];
             };
@@ -6789,7 +6794,10 @@ export interface operations {
     track_click: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Tells mail proxies and link scanners from people (docs/tracking.md). */
+                "User-Agent"?: components["parameters"]["TrackingUserAgent"];
+            };
             path: {
                 token: components["parameters"]["TrackingTokenPath"];
             };

@@ -12,6 +12,7 @@ import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
 import { renderStep, type RenderedMessage } from './template.ts';
 import { subjectTemplate } from './sequence-input.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
+import { applyTracking } from './tracking-html.ts';
 
 export interface PreviewLead {
   lead_id: string | null;
@@ -35,16 +36,29 @@ const SAMPLE_LEAD: TemplateLead = {
 
 const templateLead = (row: LeadRow): TemplateLead => ({ ...row });
 
+/**
+ * The HTML as sent, tracking included; no message exists yet, so the pixel and links point to unsigned
+ * `…/t/o/preview` and `…/t/c/preview-<n>` addresses (a 404), never to a token that could record anything.
+ */
+function withTracking(deps: Deps, s: SequenceRow, m: RenderedMessage, unsubscribe: string): RenderedMessage {
+  const base = `${deps.config.publicBaseUrl.replace(/\/$/, '')}/t`;
+  const { html } = applyTracking(m.html, s.tracking, unsubscribe, (target) =>
+    target.kind === 'open' ? `${base}/o/preview` : `${base}/c/preview-${target.link}`,
+  );
+  return { ...m, html };
+}
+
 function renderFor(deps: Deps, s: SequenceRow, lead: TemplateLead, postal: string | null): RenderedMessage[] {
   const url = lead.id
     ? unsubscribeUrl(deps, { workspaceId: s.workspace_id, leadId: lead.id, sequenceId: s.id })
     : `${deps.config.publicBaseUrl.replace(/\/$/, '')}/unsubscribe/example`;
-  return s.steps.map((step) =>
-    renderStep({ subject: subjectTemplate(s.steps, step), body: step.body }, lead, {
+  return s.steps.map((step) => {
+    const rendered = renderStep({ subject: subjectTemplate(s.steps, step), body: step.body }, lead, {
       postalAddress: postal ?? '[postal address missing: set it in the workspace settings]',
       unsubscribeUrl: url,
-    }),
-  );
+    });
+    return withTracking(deps, s, rendered, url);
+  });
 }
 
 async function previewLeads(deps: Deps, workspaceId: string, leadIds: string[] | undefined): Promise<TemplateLead[]> {
@@ -87,7 +101,7 @@ export async function previewEmailSequence(
       messages: rendered.map((m, i) => ({ position: i + 1, ...m })),
     });
   }
-  return { sequence_id: s.id, revision: s.revision, checks, leads };
+  return { sequence_id: s.id, revision: s.revision, tracking: { ...s.tracking }, checks, leads };
 }
 
 export async function handle(

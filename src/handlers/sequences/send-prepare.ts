@@ -17,6 +17,7 @@ import { renderStep } from './template.ts';
 import { subjectTemplate } from './sequence-input.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
+import { trackMessageHtml } from './tracking-html.ts';
 import { sequenceEventData } from './wire.ts';
 import { settle, SYSTEM } from './send-settle.ts';
 import { threadPlace } from './send-thread.ts';
@@ -159,12 +160,13 @@ export async function prepare(
     const to = String(lead.email);
     const messageId = messageIdFor(m.id, from, randomUUID());
     const thread = await threadPlace(tx, m, step);
+    const tracked = trackMessageHtml(deps, sequence.tracking, m, rendered.html, url);
     const raw = await composeSequenceMessage({
       from,
       to,
       subject: rendered.subject,
       text: rendered.text,
-      html: rendered.html,
+      html: tracked.html,
       messageId,
       unsubscribeUrl: url,
       date: now,
@@ -176,6 +178,7 @@ export async function prepare(
         to,
         subject: rendered.subject,
         messageIdHeader: messageId,
+        tracking: { ...sequence.tracking, links: tracked.links },
         now,
       }))
     )

@@ -84,6 +84,15 @@ export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: stri
         message: `Step ${step.position} is sent in the thread but sets its own subject, so Gmail shows it as a new conversation; remove its subject to answer as "Re: <first subject>", or set in_thread false.`,
       });
   }
+  const tracked = [s.tracking.opens && 'opens (a pixel)', s.tracking.clicks && 'clicks (rewritten links)'].filter(
+    Boolean,
+  );
+  if (tracked.length)
+    checks.push({
+      code: 'tracking_on',
+      severity: 'warning',
+      message: `Tracking is on for ${tracked.join(' and ')}. It costs deliverability (spam filters weigh tracking pixels and redirected links) and the reader's privacy; machine opens and clicks are recorded but not counted. See docs/tracking.md; set tracking {opens: false, clicks: false} to send without it.`,
+    });
   const cap = deps.config.sequences.mailboxDailyCap;
   if (s.daily_limit > cap)
     checks.push({

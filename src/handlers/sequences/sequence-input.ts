@@ -1,7 +1,7 @@
 // Checks and fills in a sequence's editable fields: steps numbered in order with known variables, a real
 // time zone and a window that is not empty, and a sender that is one of the workspace's connectors.
 import { findConnector } from '../connectors/connectors-data.ts';
-import type { SequenceFields, SequenceSchedule, SequenceStep } from './sequences-data.ts';
+import type { SequenceFields, SequenceSchedule, SequenceStep, SequenceTracking } from './sequences-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import { ApiError, type FieldError } from '../../errors.ts';
 import { parseVariables } from './template.ts';
@@ -23,6 +23,8 @@ export interface SequenceInput {
   stop_on_auto_reply?: boolean;
   auto_reply_pause_days?: number;
   stop_for_company?: boolean;
+  /** Replaces the whole object: a flag left out is off. */
+  tracking?: Partial<SequenceTracking>;
 }
 
 export const DEFAULT_SCHEDULE: SequenceSchedule = {
@@ -122,6 +124,9 @@ export async function sequenceFields(
     stop_on_auto_reply: input.stop_on_auto_reply ?? base?.stop_on_auto_reply ?? false,
     auto_reply_pause_days: input.auto_reply_pause_days ?? base?.auto_reply_pause_days ?? 3,
     stop_for_company: input.stop_for_company ?? base?.stop_for_company ?? false,
+    tracking: input.tracking
+      ? { opens: input.tracking.opens === true, clicks: input.tracking.clicks === true }
+      : (base?.tracking ?? { opens: false, clicks: false }),
   };
   if (!fields.name) errors.push({ pointer: '/name', code: 'required', message: 'A name is required.' });
   if (errors.length) throw new ApiError('validation_failed', 'The sequence has invalid fields.', { errors });

@@ -26,6 +26,12 @@ export interface SequenceStep {
   sources?: { chunk_id: string; url: string }[];
 }
 
+/** What the messages carry (docs/tracking.md): off unless turned on. */
+export interface SequenceTracking {
+  opens: boolean;
+  clicks: boolean;
+}
+
 export interface SequenceApproval {
   decision: 'approved' | 'rejected';
   revision: number;
@@ -48,6 +54,7 @@ export interface SequenceRow {
   stop_on_auto_reply: boolean;
   auto_reply_pause_days: number;
   stop_for_company: boolean;
+  tracking: SequenceTracking;
   approval: SequenceApproval | null;
   pause_reason: string | null;
   created_by: string | null;
@@ -67,11 +74,12 @@ export interface SequenceFields {
   stop_on_auto_reply: boolean;
   auto_reply_pause_days: number;
   stop_for_company: boolean;
+  tracking: SequenceTracking;
 }
 
 const columns = (q: Queryable) => query(q)`
   id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps, approval, pause_reason,
-  stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, created_by, created_at, updated_at, launched_at`;
+  stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, tracking, created_by, created_at, updated_at, launched_at`;
 
 export async function insertSequence(
   q: Queryable,
@@ -82,10 +90,11 @@ export async function insertSequence(
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
     insert into sequences (id, workspace_id, name, status, revision, sender_connector_id, schedule, daily_limit, steps,
-                           stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, created_by, created_at, updated_at)
+                           stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, tracking, created_by, created_at, updated_at)
     values (${ids.make('seq')}, ${workspaceId}, ${fields.name}, 'draft', 1, ${fields.sender_connector_id}, ${sql.json(fields.schedule as never)},
             ${fields.daily_limit}, ${sql.json(fields.steps as never)}, ${fields.stop_on_reply}, ${fields.stop_on_auto_reply},
-            ${fields.auto_reply_pause_days}, ${fields.stop_for_company}, ${fields.createdBy}, ${fields.now}, ${fields.now})
+            ${fields.auto_reply_pause_days}, ${fields.stop_for_company}, ${sql.json(fields.tracking as never)}, ${fields.createdBy},
+            ${fields.now}, ${fields.now})
     returning ${columns(q)}`;
   return row;
 }
@@ -130,7 +139,7 @@ export async function updateSequenceFields(
     update sequences set name = ${fields.name}, sender_connector_id = ${fields.sender_connector_id}, schedule = ${sql.json(fields.schedule as never)},
       daily_limit = ${fields.daily_limit}, steps = ${sql.json(fields.steps as never)}, stop_on_reply = ${fields.stop_on_reply},
       stop_on_auto_reply = ${fields.stop_on_auto_reply}, auto_reply_pause_days = ${fields.auto_reply_pause_days},
-      stop_for_company = ${fields.stop_for_company}, revision = revision + 1, approval = null, updated_at = ${now}
+      stop_for_company = ${fields.stop_for_company}, tracking = ${sql.json(fields.tracking as never)}, revision = revision + 1, approval = null, updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId}
     returning ${columns(q)}`;
   return row;
