@@ -3206,7 +3206,7 @@ export const routes = {
     path: "/t/o/{token}",
     request: {
       params: z.object({
-        "token": z.string().max(200).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
+        "token": z.string(),
       }),
       headers: z.object({
         "user-agent": z.string().optional(),
@@ -3226,7 +3226,7 @@ export const routes = {
     path: "/t/c/{token}",
     request: {
       params: z.object({
-        "token": z.string().max(200).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
+        "token": z.string(),
       }),
       headers: z.object({
         "user-agent": z.string().optional(),

@@ -3898,6 +3898,7 @@ export interface components {
         AnalyticsTimezone: string;
         /** @description Only messages to leads now in these stages. */
         AnalyticsLeadStage: components["schemas"]["LeadStage"][];
+        /** @description Any other text than a token this service signed is a 404, never a 400. */
         TrackingTokenPath: string;
         /** @description Tells mail proxies and link scanners from people (docs/tracking.md). */
         TrackingUserAgent: string;
@@ -6762,6 +6763,7 @@ export interface operations {
                 "User-Agent"?: components["parameters"]["TrackingUserAgent"];
             };
             path: {
+                /** @description Any other text than a token this service signed is a 404, never a 400. */
                 token: components["parameters"]["TrackingTokenPath"];
             };
             cookie?: never;
@@ -6799,6 +6801,7 @@ export interface operations {
                 "User-Agent"?: components["parameters"]["TrackingUserAgent"];
             };
             path: {
+                /** @description Any other text than a token this service signed is a 404, never a 400. */
                 token: components["parameters"]["TrackingTokenPath"];
             };
             cookie?: never;

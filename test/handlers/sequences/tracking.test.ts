@@ -199,6 +199,8 @@ describe('open and click tracking', () => {
       `/t/c/${pixel.slice('/t/o/'.length)}`,
       `/t/o/${unknown}`,
       '/t/c/not-a-token',
+      `/t/o/${encodeURIComponent('<script>')}`,
+      `/t/c/${'a'.repeat(3000)}.${mac}`,
     ]) {
       const res = await t.app.request(url, { headers: { 'User-Agent': BROWSER } });
       expect(res.status, url).toBe(404);
