@@ -74,10 +74,15 @@ export async function decideVariantWinners(
   return made;
 }
 
-/** The dispatcher's pass over every sequence still testing a step. */
+/** The dispatcher's pass over every sequence still testing a step; a failed decision never stops sending. */
 export async function selectVariantWinners(deps: Deps): Promise<VariantDecision[]> {
   const made: VariantDecision[] = [];
-  for (const s of await sequencesTestingVariantsAcrossWorkspaces(deps.db.sql))
-    made.push(...(await decideVariantWinners(deps, s.workspace_id, s.id)));
+  for (const s of await sequencesTestingVariantsAcrossWorkspaces(deps.db.sql)) {
+    try {
+      made.push(...(await decideVariantWinners(deps, s.workspace_id, s.id)));
+    } catch (error) {
+      deps.log.error({ err: error, sequence_id: s.id }, 'A/B test decision failed; the step keeps testing');
+    }
+  }
   return made;
 }

@@ -1,10 +1,11 @@
 // The sending machinery, as two job kinds. `sequences.dispatch` (every minute, and whenever a launch,
 // resume or enrollment makes something due) sweeps after dead senders, decides the A/B tests that are
-// ready (select-variant-winners.ts), turns due steps into scheduled messages and starts one `sequences.send-mailbox` per mailbox with work. A mailbox job reserves messages
-// within the limits (the sequence's window and daily limit in its time zone, the mailbox's 24-hour cap),
-// sends them one at a time with a random pause between them, and stops when nothing is due or the mailbox
-// cannot send. Mailbox jobs are singletons per connector; the reservations (claims) make a second sender
-// harmless anyway, so any number of instances can run these kinds.
+// ready (select-variant-winners.ts), turns due steps into scheduled messages and starts one
+// `sequences.send-mailbox` per mailbox with work. A mailbox job reserves messages within the limits (the
+// sequence's window and daily limit in its time zone, the mailbox's 24-hour cap), sends them one at a time
+// with a random pause between them, and stops when nothing is due or the mailbox cannot send. Mailbox jobs
+// are singletons per connector; the reservations (claims) make a second sender harmless anyway, so any
+// number of instances can run these kinds.
 import { randomUUID } from 'node:crypto';
 import * as timers from 'node:timers/promises';
 import { z } from 'zod';
