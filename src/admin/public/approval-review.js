@@ -156,7 +156,7 @@ function details(s, sender) {
       s.steps
         .map(
           (/** @type {any} */ step) =>
-            `${step.position}. ${step.wait_days ? `after ${step.wait_days} ${step.wait_days === 1 ? 'day' : 'days'}` : 'at once'}`,
+            `${step.position}. ${step.wait_days ? `after ${step.wait_days} ${step.wait_days === 1 ? 'day' : 'days'}` : 'at once'}${step.variants?.length ? ` (A/B test of ${step.variants.length} variants)` : ''}`,
         )
         .join(' · '),
     ],

@@ -14,7 +14,7 @@ import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { composeSequenceMessage, messageIdFor } from './compose.ts';
 import { renderStep } from './template.ts';
-import { subjectTemplate } from './sequence-input.ts';
+import { templateToSend } from './send-variant.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
 import { trackMessageHtml } from './tracking-html.ts';
@@ -137,7 +137,8 @@ export async function prepare(
       return { kind: 'skip' };
     }
     const url = unsubscribeUrl(deps, { workspaceId: m.workspace_id, leadId: String(lead.id), sequenceId: sequence.id });
-    const rendered = renderStep({ subject: subjectTemplate(sequence.steps, step), body: step.body }, lead, {
+    const template = await templateToSend(tx, sequence, step, m, now);
+    const rendered = renderStep(template, lead, {
       postalAddress: settings.postal_address,
       unsubscribeUrl: url,
     });

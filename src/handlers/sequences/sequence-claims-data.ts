@@ -19,13 +19,21 @@ export function activeSequencesAcrossWorkspaces(
 
 /**
  * Turns due steps into scheduled messages (at most `limit`): one row per (enrollment, step), so a step
- * that already has its message is not given another. The enrollment then waits for that message.
+ * that already has its message is not given another. The enrollment then waits for that message. Each
+ * row carries the variant `variantOf` picks for it (null for a step without variants), for good.
  */
 export async function materializeDueMessages(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  fields: { sequenceId: string; connectorId: string; mode: 'live' | 'sandbox'; now: Date; limit: number },
+  fields: {
+    sequenceId: string;
+    connectorId: string;
+    mode: 'live' | 'sandbox';
+    now: Date;
+    limit: number;
+    variantOf: (enrollmentId: string, step: number) => number | null;
+  },
 ): Promise<number> {
   const sql = query(q);
   const due = await sql<{ id: string; lead_id: string | null; next_step: number }[]>`
@@ -34,10 +42,11 @@ export async function materializeDueMessages(
     order by next_due_at, id limit ${fields.limit} for update skip locked`;
   if (due.length === 0) return 0;
   const inserted = await sql`
-    insert into sequence_messages (id, workspace_id, sequence_id, enrollment_id, lead_id, step, connector_id, mode, status, scheduled_at, created_at, updated_at)
-    select m.id, ${workspaceId}, ${fields.sequenceId}, m.enrollment_id, nullif(m.lead_id, ''), m.step, ${fields.connectorId}, ${fields.mode}, 'scheduled', ${fields.now}, ${fields.now}, ${fields.now}
+    insert into sequence_messages (id, workspace_id, sequence_id, enrollment_id, lead_id, step, variant, connector_id, mode, status, scheduled_at, created_at, updated_at)
+    select m.id, ${workspaceId}, ${fields.sequenceId}, m.enrollment_id, nullif(m.lead_id, ''), m.step, nullif(m.variant, 0), ${fields.connectorId}, ${fields.mode}, 'scheduled', ${fields.now}, ${fields.now}, ${fields.now}
     from unnest(${sql.array(due.map(() => ids.make('msg')))}::text[], ${sql.array(due.map((d) => d.id))}::text[],
-                ${sql.array(due.map((d) => d.lead_id ?? ''))}::text[], ${sql.array(due.map((d) => d.next_step))}::int[]) as m(id, enrollment_id, lead_id, step)
+                ${sql.array(due.map((d) => d.lead_id ?? ''))}::text[], ${sql.array(due.map((d) => d.next_step))}::int[],
+                ${sql.array(due.map((d) => fields.variantOf(d.id, d.next_step) ?? 0))}::int[]) as m(id, enrollment_id, lead_id, step, variant)
     on conflict (enrollment_id, step) do nothing
     returning id`;
   await sql`update sequence_enrollments set next_due_at = null, updated_at = ${fields.now} where id = any(${sql.array(due.map((d) => d.id))}::text[])`;

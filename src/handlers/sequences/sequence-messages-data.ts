@@ -16,6 +16,8 @@ export interface MessageRow {
   enrollment_id: string;
   lead_id: string | null;
   step: number;
+  /** The step's variant it is written from (1-based), null for a step without variants (migration 0021). */
+  variant: number | null;
   connector_id: string;
   mode: 'live' | 'sandbox';
   to_email: string | null;
@@ -42,7 +44,7 @@ export interface MessageRow {
 }
 
 export const columns = (q: Queryable) => query(q)`
-  id, workspace_id, sequence_id, enrollment_id, lead_id, step, connector_id, mode, to_email, subject, status, scheduled_at,
+  id, workspace_id, sequence_id, enrollment_id, lead_id, step, variant, connector_id, mode, to_email, subject, status, scheduled_at,
   claim_token, claimed_at, sent_at, attempts, provider_message_id, message_id_header, thread_id, reply_state, replied_at,
   opened_at, clicked_at, error_code, error_message, created_at`;
 
