@@ -9737,7 +9737,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_sequence_analytics",
     "title": "Get a sequence's analytics",
-    "description": "Which step or mailbox gets replies, bounces, unsubscribes, on which days: e.g. group_by step,mailbox from Monday.",
+    "description": "Which step, variant or mailbox gets replies, opens or clicks, on which days: e.g. group_by step,variant from Monday.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -10360,74 +10360,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "object",
           "additionalProperties": {
             "type": "integer"
-          }
-        },
-        "variant_tests": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "step": {
-                "type": "integer"
-              },
-              "status": {
-                "type": "string",
-                "enum": [
-                  "off",
-                  "testing",
-                  "decided"
-                ]
-              },
-              "decision": {
-                "type": [
-                  "object",
-                  "null"
-                ],
-                "properties": {
-                  "step": {
-                    "type": "integer"
-                  },
-                  "variant": {
-                    "type": "integer"
-                  },
-                  "label": {
-                    "type": "string"
-                  },
-                  "metric": {
-                    "type": "string"
-                  },
-                  "p_value": {
-                    "type": "number"
-                  },
-                  "confidence": {
-                    "type": "number"
-                  },
-                  "decided_at": {
-                    "type": "string"
-                  },
-                  "variants": {
-                    "type": "array",
-                    "items": {
-                      "type": "object",
-                      "properties": {
-                        "variant": {
-                          "type": "integer"
-                        },
-                        "delivered": {
-                          "type": "integer"
-                        },
-                        "successes": {
-                          "type": "integer"
-                        },
-                        "rate": {
-                          "type": "number"
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
           }
         }
       }

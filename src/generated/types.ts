@@ -3629,15 +3629,17 @@ export interface components {
             totals: components["schemas"]["OutreachFigures"];
             groups: components["schemas"]["OutreachGroup"][];
             /** @description The leads counted, by their stage now. */
-            stages?: {
+            stages: {
                 [key: string]: number;
             };
-            /** @description A sequence: each step with variants, and the winner once one is picked. */
-            variant_tests?: {
-                step?: number;
+        };
+        SequenceAnalytics: components["schemas"]["OutreachAnalytics"] & {
+            /** @description Each step with variants, and the winner once one is picked. */
+            variant_tests: {
+                step: number;
                 /** @enum {string} */
-                status?: "off" | "testing" | "decided";
-                decision?: components["schemas"]["VariantDecision"] | null;
+                status: "off" | "testing" | "decided";
+                decision: components["schemas"]["VariantDecision"] | null;
             }[];
         };
         SentMessageList: components["schemas"]["CursorPage"] & {
@@ -6451,7 +6453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OutreachAnalytics"];
+                    "application/json": components["schemas"]["SequenceAnalytics"];
                 };
             };
             400: components["responses"]["BadRequest"];
