@@ -221,3 +221,15 @@ describe('get_outreach_analytics with stages', () => {
     ]);
   });
 });
+
+// Last: it deletes a lead of the shared fixture.
+describe('analytics after a lead is deleted', () => {
+  it("counts the deleted lead's messages in the figures, in no stage, and under no lead_stage filter", async () => {
+    const res = await t.request(`/api/v1/leads/${o.lead(4)}`, { method: 'DELETE', token: o.key });
+    expect(res.status).toBe(200);
+    const a = await tests('');
+    expect(a.totals).toEqual(figures([8, 2, 1, 1, 1, 3, 2, 5, 4]));
+    expect(a.stages).toEqual({ ...everyStage, lost: 0 });
+    expect((await tests('lead_stage=lost')).totals.sent).toBe(0);
+  });
+});
