@@ -9406,7 +9406,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_sequence_analytics",
     "title": "Get a sequence's analytics",
-    "description": "Which step or mailbox gets replies, bounces, unsubscribes, on which days: e.g. group_by step,mailbox from Monday.",
+    "description": "Which step, variant or mailbox gets replies, opens or clicks, on which days: e.g. group_by step,variant from Monday.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -9967,12 +9967,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "object",
           "additionalProperties": {
             "type": "integer"
-          }
-        },
-        "variant_tests": {
-          "type": "array",
-          "items": {
-            "type": "object"
           }
         }
       }

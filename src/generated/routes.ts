@@ -909,9 +909,12 @@ export const OutreachAnalyticsSchema: z.ZodType = z.looseObject({
   "timezone": z.string(),
   "totals": OutreachFiguresSchema,
   "groups": z.array(OutreachGroupSchema),
-  "stages": z.record(z.string(), z.number().int()).optional(),
-  "variant_tests": z.array(z.looseObject({})).optional(),
+  "stages": z.record(z.string(), z.number().int()),
 });
+
+export const SequenceAnalyticsSchema: z.ZodType = z.intersection(OutreachAnalyticsSchema, z.looseObject({
+  "variant_tests": z.array(z.looseObject({})),
+}));
 
 export const ReplyClassificationSchema: z.ZodType = z.enum(["reply","auto_reply","bounce","unsubscribe_request"]);
 
@@ -2986,7 +2989,7 @@ export const routes = {
       }),
     },
     responses: {
-      200: { description: "The sequence's figures.", content: { "application/json": { schema: OutreachAnalyticsSchema } } },
+      200: { description: "The sequence's figures.", content: { "application/json": { schema: SequenceAnalyticsSchema } } },
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },

@@ -3598,11 +3598,13 @@ export interface components {
             totals: components["schemas"]["OutreachFigures"];
             groups: components["schemas"]["OutreachGroup"][];
             /** @description The leads counted, by their stage now. */
-            stages?: {
+            stages: {
                 [key: string]: number;
             };
-            /** @description A sequence: {step, status (off, testing, decided), decision} for each step with variants. */
-            variant_tests?: {
+        };
+        SequenceAnalytics: components["schemas"]["OutreachAnalytics"] & {
+            /** @description {step, status (off, testing, decided), decision} for each step with variants; decision is the winner picked. */
+            variant_tests: {
                 [key: string]: unknown;
             }[];
         };
@@ -6420,7 +6422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OutreachAnalytics"];
+                    "application/json": components["schemas"]["SequenceAnalytics"];
                 };
             };
             400: components["responses"]["BadRequest"];
