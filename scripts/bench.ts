@@ -1,7 +1,8 @@
 // npm run bench [-- --quick]: ratios measured in one run, never absolute figures. Starts a plain
 // node:http server and the real service (each in its own child process), measures every target in
 // interleaved autocannon rounds from this process, times the code generator against
-// openapi-typescript, prints a markdown table and writes it to test-output/bench.md.
+// openapi-typescript, prints a markdown table and writes it to test-output/bench.md. The HTTP rounds include
+// the tracking pixel and redirect against a static 204 on the same app (scripts/bench/tracking-rows.ts).
 // The service runs on embedded PGlite in a temporary DATA_DIR, or on PostgreSQL (a private schema,
 // dropped afterwards) when DATABASE_URL is set. Then, in this process, the long-work rows (jobs per second,
 // get_operation wake-up) and the knowledge rows (pages per second through extraction, chunking and
@@ -17,7 +18,7 @@
 //
 // Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
 // (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
-// --codegen-runs N · --skip-codegen · --skip-packages · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --skip-analytics · --log-level L
+// --codegen-runs N · --skip-codegen · --skip-packages · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --skip-analytics · --skip-tracking · --log-level L
 // (service log level, default silent) · --profile (writes the service's CPU profile to test-output/profiles/).
 // Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,7 @@ import { packagesRows, type PackagesResult } from './bench/packages-launcher.ts'
 import { renderReport } from './bench/report.ts';
 import { repliesRows, repliesSettings, type RepliesResult } from './bench/replies-rows.ts';
 import { sequencesRows, sequencesSettings, type SequencesResult } from './bench/sequences-rows.ts';
+import { trackingRows } from './bench/tracking-rows.ts';
 import { preflight, ratioRows, runInterleaved, type RowGroup, type Target } from './bench/row-runner.ts';
 import { startServerProcess, type ServerProcess } from './bench/server-process.ts';
 import { describeMethod } from './bench/how-measured.ts';
@@ -61,6 +63,7 @@ const { values: args } = parseArgs({
     'skip-sequences': { type: 'boolean', default: false },
     'skip-replies': { type: 'boolean', default: false },
     'skip-analytics': { type: 'boolean', default: false },
+    'skip-tracking': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'silent' },
     profile: { type: 'boolean', default: false },
   },
@@ -122,6 +125,13 @@ async function measureHttp() {
     mcp,
     idempotencyRows(service, credentials),
   ];
+  // The pixel and the redirect of open and click tracking against a static 204 on the same app.
+  if (!args['skip-tracking'])
+    groups.push(
+      await trackingRows(service).catch(
+        (error: Error): RowGroup => ({ targets: [], rows: [], notes: [`Tracking rows skipped: ${error.message}`] }),
+      ),
+    );
   const targets: Target[] = groups.flatMap((g) => g.targets);
   await preflight(targets);
   const rounds = roundsFor(targets.length);

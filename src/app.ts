@@ -62,6 +62,7 @@ export function createApp(deps: Deps) {
       account: c.get('account'),
       requestId: c.get('requestId'),
       clientAddress: c.get('clientAddress'),
+      method: c.req.method,
       signal: c.req.raw.signal,
       viaTool: c.env?.carried !== undefined || c.req.header(TOOL_CALL_HEADER) !== undefined,
     }),

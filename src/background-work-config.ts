@@ -37,6 +37,8 @@ export interface SequencesConfig {
   claimBatch: number;
   /** A sender silent this long is presumed dead: its reserved messages go back, its in-flight ones become uncertain. */
   staleAfterSeconds: number;
+  /** A pixel fetch or link follow this soon after the send is a machine's (docs/tracking.md). */
+  trackingMachineWindowSeconds: number;
 }
 
 export function loadSequencesConfig(env: Env): SequencesConfig {
@@ -47,6 +49,7 @@ export function loadSequencesConfig(env: Env): SequencesConfig {
     spacingMs: range(env, 'SEQUENCE_SEND_SPACING_MS', { min: 2000, max: 8000 }),
     claimBatch,
     staleAfterSeconds: Math.max(30, int(env, 'SEQUENCE_STALE_AFTER_SECONDS', 300)),
+    trackingMachineWindowSeconds: int(env, 'TRACKING_MACHINE_WINDOW_SECONDS', 10),
   };
 }
 

@@ -41,7 +41,7 @@ export function describeMethod(s: MethodSettings): string {
     `before (A, B, C / B, C, A / …), so no target always runs right after the same one and inherits its leftover garbage`,
     `(forcing a GC between runs was tried and rejected: it made every following run about 50% more expensive). Each figure is the median over`,
     `rounds of requests/sec (completed requests ÷ run time), and every row is the ratio of two`,
-    `medians from this one run. Any non-2xx answer fails the run, and each target's answer is checked once before measuring.`,
+    `medians from this one run. Any non-2xx answer (other than the tracked link's expected 302) fails the run, and each target's answer is checked once before measuring.`,
     `Server CPU per request comes from the child's process.cpuUsage() around each run; when the baseline saturates the load`,
     `generator rather than its server, the req/s ratios against node:http flatter the service, and the CPU ratios do not.`,
     `The auth rows read one workspace row by primary key through a zod-validated query, on the same route code behind the`,

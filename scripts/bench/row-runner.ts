@@ -56,10 +56,12 @@ export interface TargetStats {
 /** Sends one request to every target and fails unless each answers 2xx and passes its check. */
 export async function preflight(targets: readonly Target[]): Promise<void> {
   for (const t of targets) {
-    const { method, path, headers, body } = t.request;
-    const res = await fetch(t.server.url + path, { method, headers, body });
+    const { method, path, headers, body, expectedStatus, paths } = t.request;
+    const redirect = expectedStatus === undefined ? 'follow' : 'manual';
+    const res = await fetch(t.server.url + (paths?.[0] ?? path), { method, headers, body, redirect });
     const text = await res.text();
-    const complaint = res.status >= 300 ? `status ${res.status}` : t.check?.(res.status, text);
+    const wrong = expectedStatus === undefined ? res.status >= 300 : res.status !== expectedStatus;
+    const complaint = wrong ? `status ${res.status}` : t.check?.(res.status, text);
     if (complaint) throw new Error(`target "${t.name}" (${method} ${path}): ${complaint}: ${text.slice(0, 300)}`);
   }
 }

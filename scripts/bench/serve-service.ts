@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createServices } from '../../src/services.ts';
 import { openBenchDatabase } from './bench-database.ts';
-import { mountBenchRoutes } from './bench-routes.ts';
+import { mountBenchRoutes, mountTrackingBenchRoutes } from './bench-routes.ts';
 import { runAsChild } from './child-protocol.ts';
 
 export interface ServiceOptions {
@@ -31,6 +31,7 @@ await runAsChild(async () => {
     const services = await createServices({ db, config });
     const app = createApp(services.deps);
     mountBenchRoutes(app, services.deps);
+    mountTrackingBenchRoutes(app, services.deps);
     const server = await new Promise<ServerType>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     });

@@ -19,6 +19,9 @@
 //   never composes one, and a malformed one gets the route's 400 naming the argument, as over HTTP.
 // - a header argument (an idempotency key, an ETag) keeps its type, values and description, not its pattern or
 //   lengths: the description says what to send.
+// - a paging `cursor` is copied from an answer like an identifier: it loses its pattern and lengths.
+// - the arguments many tools share (`idempotency_key`, `limit`, `cursor`) lose their description: the server's
+//   instructions (src/mcp/guide.ts SHARED_ARGUMENTS) say once what they mean, instead of thirty times.
 // Both: an `allOf` of plain object parts becomes one object (exact: disjoint properties, no closed part).
 import { isObject, type Json, type JsonObject } from './load.ts';
 import { fitsType } from './schema-keywords.ts';
@@ -45,6 +48,11 @@ const BOUNDS = new Set([
 /** What a header argument keeps. */
 const HEADER_KEYWORDS = new Set(['type', 'enum', 'const', 'format', 'default', 'description', 'anyOf']);
 const IDENTIFIER = /^(.+_)?id$/;
+/** Copied from answers, never composed: no pattern or lengths. */
+const COPIED = new Set(['cursor']);
+const LENGTHS = new Set(['pattern', 'minLength', 'maxLength']);
+/** Explained once in the server's instructions (src/mcp/guide.ts), so no tool repeats it. */
+export const EXPLAINED_ONCE = new Set(['idempotency_key', 'limit', 'cursor']);
 const IDENTIFIERS = /_ids$/;
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
@@ -64,6 +72,13 @@ export function compactInputSchema(schema: JsonObject, headers: ReadonlySet<stri
     const sub = out.properties[name];
     if (isObject(sub))
       out.properties[name] = Object.fromEntries(Object.entries(sub).filter(([key]) => HEADER_KEYWORDS.has(key)));
+  }
+  for (const [name, sub] of Object.entries(out.properties)) {
+    if (!isObject(sub)) continue;
+    const drop = (key: string) =>
+      (EXPLAINED_ONCE.has(name) && key === 'description') || (COPIED.has(name) && LENGTHS.has(key));
+    if (Object.keys(sub).some(drop))
+      out.properties[name] = Object.fromEntries(Object.entries(sub).filter(([key]) => !drop(key)));
   }
   return out;
 }

@@ -1303,6 +1303,7 @@ export type UnsubscribeOneClickOutput =
 
 export type TrackOpenInput = {
   path: NonNullable<paths["/t/o/{token}"]["get"]>['parameters']['path'];
+  headers: { "user-agent"?: string };
 };
 
 export type TrackOpenOutput = 
@@ -1314,6 +1315,7 @@ export type TrackOpenOutput =
 
 export type TrackClickInput = {
   path: NonNullable<paths["/t/c/{token}"]["get"]>['parameters']['path'];
+  headers: { "user-agent"?: string };
 };
 
 export type TrackClickOutput = 

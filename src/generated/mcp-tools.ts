@@ -45,8 +45,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "email": {
           "type": "string",
@@ -347,13 +346,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -543,8 +539,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "email": {
           "type": "string",
@@ -626,8 +621,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "token": {
           "type": "string",
@@ -753,8 +747,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "token": {
           "type": "string",
@@ -861,13 +854,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -982,8 +972,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "name": {
           "type": "string",
@@ -1211,13 +1200,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -1349,13 +1335,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -1649,8 +1632,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         }
       },
       "required": [
@@ -1782,13 +1764,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -1901,8 +1880,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "url": {
           "type": "string",
@@ -2271,8 +2249,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         }
       },
       "required": [
@@ -2420,13 +2397,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "required": [
@@ -2555,8 +2529,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "provider": {
           "type": "string",
@@ -2710,42 +2683,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": [
             "object",
             "null"
-          ],
-          "properties": {
-            "daily_cap": {
-              "type": "integer"
-            },
-            "warmup": {
-              "type": [
-                "object",
-                "null"
-              ]
-            },
-            "allowed_today": {
-              "type": "integer"
-            },
-            "sent_last_24h": {
-              "type": "integer"
-            },
-            "bounce_rate_threshold": {
-              "type": "number"
-            },
-            "paused": {
-              "type": "boolean"
-            },
-            "pause_reason": {
-              "type": [
-                "string",
-                "null"
-              ]
-            },
-            "paused_at": {
-              "type": [
-                "string",
-                "null"
-              ]
-            }
-          }
+          ]
         },
         "created_at": {
           "type": "string"
@@ -2774,13 +2712,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -2909,42 +2844,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                 "type": [
                   "object",
                   "null"
-                ],
-                "properties": {
-                  "daily_cap": {
-                    "type": "integer"
-                  },
-                  "warmup": {
-                    "type": [
-                      "object",
-                      "null"
-                    ]
-                  },
-                  "allowed_today": {
-                    "type": "integer"
-                  },
-                  "sent_last_24h": {
-                    "type": "integer"
-                  },
-                  "bounce_rate_threshold": {
-                    "type": "number"
-                  },
-                  "paused": {
-                    "type": "boolean"
-                  },
-                  "pause_reason": {
-                    "type": [
-                      "string",
-                      "null"
-                    ]
-                  },
-                  "paused_at": {
-                    "type": [
-                      "string",
-                      "null"
-                    ]
-                  }
-                }
+                ]
               },
               "created_at": {
                 "type": "string"
@@ -3098,42 +2998,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": [
             "object",
             "null"
-          ],
-          "properties": {
-            "daily_cap": {
-              "type": "integer"
-            },
-            "warmup": {
-              "type": [
-                "object",
-                "null"
-              ]
-            },
-            "allowed_today": {
-              "type": "integer"
-            },
-            "sent_last_24h": {
-              "type": "integer"
-            },
-            "bounce_rate_threshold": {
-              "type": "number"
-            },
-            "paused": {
-              "type": "boolean"
-            },
-            "pause_reason": {
-              "type": [
-                "string",
-                "null"
-              ]
-            },
-            "paused_at": {
-              "type": [
-                "string",
-                "null"
-              ]
-            }
-          }
+          ]
         },
         "created_at": {
           "type": "string"
@@ -3274,42 +3139,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": [
             "object",
             "null"
-          ],
-          "properties": {
-            "daily_cap": {
-              "type": "integer"
-            },
-            "warmup": {
-              "type": [
-                "object",
-                "null"
-              ]
-            },
-            "allowed_today": {
-              "type": "integer"
-            },
-            "sent_last_24h": {
-              "type": "integer"
-            },
-            "bounce_rate_threshold": {
-              "type": "number"
-            },
-            "paused": {
-              "type": "boolean"
-            },
-            "pause_reason": {
-              "type": [
-                "string",
-                "null"
-              ]
-            },
-            "paused_at": {
-              "type": [
-                "string",
-                "null"
-              ]
-            }
-          }
+          ]
         },
         "created_at": {
           "type": "string"
@@ -3351,7 +3181,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           ]
         },
         "warmup": {
-          "description": "A ramp from today; null ends it.",
+          "description": "A ramp from today.",
           "anyOf": [
             {
               "type": "object",
@@ -3388,7 +3218,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "number",
           "minimum": 0.01,
           "maximum": 0.5,
-          "description": "Hard-bounce rate over the last 100 sends that pauses it."
+          "description": "Over the last 100 sends; default 0.05."
         },
         "paused": {
           "type": "boolean"
@@ -3525,42 +3355,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": [
             "object",
             "null"
-          ],
-          "properties": {
-            "daily_cap": {
-              "type": "integer"
-            },
-            "warmup": {
-              "type": [
-                "object",
-                "null"
-              ]
-            },
-            "allowed_today": {
-              "type": "integer"
-            },
-            "sent_last_24h": {
-              "type": "integer"
-            },
-            "bounce_rate_threshold": {
-              "type": "number"
-            },
-            "paused": {
-              "type": "boolean"
-            },
-            "pause_reason": {
-              "type": [
-                "string",
-                "null"
-              ]
-            },
-            "paused_at": {
-              "type": [
-                "string",
-                "null"
-              ]
-            }
-          }
+          ]
         },
         "created_at": {
           "type": "string"
@@ -3589,8 +3384,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "to": {
           "type": "string",
@@ -3675,13 +3469,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -3900,8 +3691,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "message_id": {
           "type": "string",
@@ -4046,13 +3836,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -4170,8 +3957,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "url": {
           "type": "string",
@@ -4551,8 +4337,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         }
       },
       "required": [
@@ -4687,13 +4472,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "required": [
@@ -4968,8 +4750,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "rows": {
           "type": "array",
@@ -5179,13 +4960,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "required": [
@@ -5330,13 +5108,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -5528,8 +5303,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "email": {
           "type": "string",
@@ -6307,8 +6081,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         }
       },
       "required": [
@@ -6452,8 +6225,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "stage": {
           "type": "string",
@@ -6632,8 +6404,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "q": {
           "type": "string",
@@ -7130,13 +6901,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -7236,50 +7004,7 @@ export const toolDescriptors: ToolDescriptor[] = [
               "variant_winners": {
                 "type": "array",
                 "items": {
-                  "type": "object",
-                  "properties": {
-                    "step": {
-                      "type": "integer"
-                    },
-                    "variant": {
-                      "type": "integer"
-                    },
-                    "label": {
-                      "type": "string"
-                    },
-                    "metric": {
-                      "type": "string"
-                    },
-                    "p_value": {
-                      "type": "number"
-                    },
-                    "confidence": {
-                      "type": "number"
-                    },
-                    "decided_at": {
-                      "type": "string"
-                    },
-                    "variants": {
-                      "type": "array",
-                      "items": {
-                        "type": "object",
-                        "properties": {
-                          "variant": {
-                            "type": "integer"
-                          },
-                          "delivered": {
-                            "type": "integer"
-                          },
-                          "successes": {
-                            "type": "integer"
-                          },
-                          "rate": {
-                            "type": "number"
-                          }
-                        }
-                      }
-                    }
-                  }
+                  "type": "object"
                 }
               },
               "stop_on_reply": {
@@ -7408,8 +7133,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "name": {
           "type": "string",
@@ -7417,7 +7141,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxLength": 200
         },
         "sender_connector_id": {
-          "description": "One mailbox; or sender_connector_ids.",
           "anyOf": [
             {
               "type": "string",
@@ -7432,7 +7155,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "maxItems": 10,
           "uniqueItems": true,
-          "description": "Mailboxes to send from; each enrollment is pinned to one, so its thread stays in one inbox.",
+          "description": "Several mailboxes; each lead stays on one.",
           "items": {
             "type": "string"
           }
@@ -7494,7 +7217,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "tracking": {
           "type": "object",
           "additionalProperties": false,
-          "description": "Off unless turned on. Opens by a pixel, clicks by rewritten links; machine events do not count.",
+          "description": "Opt-in open pixel and click redirects.",
           "properties": {
             "opens": {
               "type": "boolean",
@@ -7507,7 +7230,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "auto_select_winner": {
-          "description": "Once every variant of a step has min_sends_per_variant, a two-proportion test at `confidence` picks a winner for the rest.",
+          "description": "Pick each step's winning variant once significant.",
           "anyOf": [
             {
               "type": "object",
@@ -7567,7 +7290,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxItems": 10,
           "items": {
             "type": "object",
-            "description": "A body (and subject), or 2-5 variants for an A/B test instead.",
+            "description": "A body, or 2-5 A/B variants.",
             "additionalProperties": false,
             "properties": {
               "wait_days": {
@@ -7612,8 +7335,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "integer",
                       "minimum": 1,
                       "maximum": 100,
-                      "default": 1,
-                      "description": "Share of enrollments."
+                      "default": 1
                     }
                   }
                 }
@@ -7831,50 +7553,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "variant_winners": {
           "type": "array",
           "items": {
-            "type": "object",
-            "properties": {
-              "step": {
-                "type": "integer"
-              },
-              "variant": {
-                "type": "integer"
-              },
-              "label": {
-                "type": "string"
-              },
-              "metric": {
-                "type": "string"
-              },
-              "p_value": {
-                "type": "number"
-              },
-              "confidence": {
-                "type": "number"
-              },
-              "decided_at": {
-                "type": "string"
-              },
-              "variants": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "properties": {
-                    "variant": {
-                      "type": "integer"
-                    },
-                    "delivered": {
-                      "type": "integer"
-                    },
-                    "successes": {
-                      "type": "integer"
-                    },
-                    "rate": {
-                      "type": "number"
-                    }
-                  }
-                }
-              }
-            }
+            "type": "object"
           }
         },
         "stop_on_reply": {
@@ -8073,7 +7752,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "array",
           "maxItems": 10,
           "uniqueItems": true,
-          "description": "Mailboxes to send from; each enrollment is pinned to one, so its thread stays in one inbox.",
+          "description": "Several mailboxes; each lead stays on one.",
           "items": {
             "type": "string"
           }
@@ -8134,7 +7813,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "tracking": {
           "type": "object",
           "additionalProperties": false,
-          "description": "Off unless turned on. Opens by a pixel, clicks by rewritten links; machine events do not count.",
+          "description": "Opt-in open pixel and click redirects.",
           "properties": {
             "opens": {
               "type": "boolean",
@@ -8147,7 +7826,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           }
         },
         "auto_select_winner": {
-          "description": "Once every variant of a step has min_sends_per_variant, a two-proportion test at `confidence` picks a winner for the rest.",
+          "description": "Pick each step's winning variant once significant.",
           "anyOf": [
             {
               "type": "object",
@@ -8202,7 +7881,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "maxItems": 10,
           "items": {
             "type": "object",
-            "description": "A body (and subject), or 2-5 variants for an A/B test instead.",
+            "description": "A body, or 2-5 A/B variants.",
             "additionalProperties": false,
             "properties": {
               "wait_days": {
@@ -8247,8 +7926,7 @@ export const toolDescriptors: ToolDescriptor[] = [
                       "type": "integer",
                       "minimum": 1,
                       "maximum": 100,
-                      "default": 1,
-                      "description": "Share of enrollments."
+                      "default": 1
                     }
                   }
                 }
@@ -8760,13 +8438,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "required": [
@@ -8898,8 +8573,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "lead_ids": {
           "type": "array",
@@ -9181,8 +8855,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "enroll": {
           "type": "object",
@@ -9538,13 +9211,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -9736,7 +9406,7 @@ export const toolDescriptors: ToolDescriptor[] = [
   {
     "name": "get_sequence_analytics",
     "title": "Get a sequence's analytics",
-    "description": "Which step or mailbox gets replies, bounces, unsubscribes, on which days: e.g. group_by step,mailbox from Monday.",
+    "description": "Which step, variant or mailbox gets replies, opens or clicks, on which days: e.g. group_by step,variant from Monday.",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -10020,69 +9690,7 @@ export const toolDescriptors: ToolDescriptor[] = [
         "variant_tests": {
           "type": "array",
           "items": {
-            "type": "object",
-            "properties": {
-              "step": {
-                "type": "integer"
-              },
-              "status": {
-                "type": "string",
-                "enum": [
-                  "off",
-                  "testing",
-                  "decided"
-                ]
-              },
-              "decision": {
-                "type": [
-                  "object",
-                  "null"
-                ],
-                "properties": {
-                  "step": {
-                    "type": "integer"
-                  },
-                  "variant": {
-                    "type": "integer"
-                  },
-                  "label": {
-                    "type": "string"
-                  },
-                  "metric": {
-                    "type": "string"
-                  },
-                  "p_value": {
-                    "type": "number"
-                  },
-                  "confidence": {
-                    "type": "number"
-                  },
-                  "decided_at": {
-                    "type": "string"
-                  },
-                  "variants": {
-                    "type": "array",
-                    "items": {
-                      "type": "object",
-                      "properties": {
-                        "variant": {
-                          "type": "integer"
-                        },
-                        "delivered": {
-                          "type": "integer"
-                        },
-                        "successes": {
-                          "type": "integer"
-                        },
-                        "rate": {
-                          "type": "number"
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
+            "type": "object"
           }
         }
       }
@@ -10360,74 +9968,6 @@ export const toolDescriptors: ToolDescriptor[] = [
           "additionalProperties": {
             "type": "integer"
           }
-        },
-        "variant_tests": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "step": {
-                "type": "integer"
-              },
-              "status": {
-                "type": "string",
-                "enum": [
-                  "off",
-                  "testing",
-                  "decided"
-                ]
-              },
-              "decision": {
-                "type": [
-                  "object",
-                  "null"
-                ],
-                "properties": {
-                  "step": {
-                    "type": "integer"
-                  },
-                  "variant": {
-                    "type": "integer"
-                  },
-                  "label": {
-                    "type": "string"
-                  },
-                  "metric": {
-                    "type": "string"
-                  },
-                  "p_value": {
-                    "type": "number"
-                  },
-                  "confidence": {
-                    "type": "number"
-                  },
-                  "decided_at": {
-                    "type": "string"
-                  },
-                  "variants": {
-                    "type": "array",
-                    "items": {
-                      "type": "object",
-                      "properties": {
-                        "variant": {
-                          "type": "integer"
-                        },
-                        "delivered": {
-                          "type": "integer"
-                        },
-                        "successes": {
-                          "type": "integer"
-                        },
-                        "rate": {
-                          "type": "number"
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
         }
       }
     },
@@ -10473,13 +10013,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -10787,8 +10324,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "body": {
           "type": "string",
@@ -10943,13 +10479,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -11242,8 +10775,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "description": "The agent's id (`agt_…`) or slug."
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "input": {
           "type": "object",
@@ -11415,13 +10947,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -11799,8 +11328,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "description": "The run's id."
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         }
       },
       "required": [
@@ -11959,13 +11487,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -12075,8 +11600,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "connector_id": {
           "type": "string"
@@ -12653,8 +12177,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "campaign_id": {
           "type": "string",
@@ -12850,8 +12373,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "confirm": {
           "type": "object",
@@ -13130,13 +12652,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -13284,8 +12803,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "title": {
           "type": "string",
@@ -13764,13 +13282,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "required": [
@@ -13960,8 +13475,7 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "string"
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "registrants": {
           "type": "array",
@@ -14257,13 +13771,10 @@ export const toolDescriptors: ToolDescriptor[] = [
           "type": "integer",
           "minimum": 1,
           "maximum": 100,
-          "default": 20,
-          "description": "Page size."
+          "default": 20
         },
         "cursor": {
-          "type": "string",
-          "maxLength": 512,
-          "description": "The previous page's `next_cursor`."
+          "type": "string"
         }
       },
       "additionalProperties": false
@@ -14359,8 +13870,7 @@ export const toolDescriptors: ToolDescriptor[] = [
       "type": "object",
       "properties": {
         "idempotency_key": {
-          "type": "string",
-          "description": "A UUID; retrying the same request with it within 24 h replays the first answer."
+          "type": "string"
         },
         "topic": {
           "type": "string",

@@ -304,16 +304,7 @@ export const StartConnectorOAuthRequestSchema: z.ZodType = z.strictObject({
   "capabilities": z.array(ConnectorCapabilitySchema).max(3).optional(),
 });
 
-export const ConnectorSendingSchema: z.ZodType = z.looseObject({
-  "daily_cap": z.number().int().optional(),
-  "warmup": z.looseObject({}).nullable().optional(),
-  "allowed_today": z.number().int().optional(),
-  "sent_last_24h": z.number().int().optional(),
-  "bounce_rate_threshold": z.number().optional(),
-  "paused": z.boolean().optional(),
-  "pause_reason": z.string().nullable().optional(),
-  "paused_at": z.iso.datetime({ offset: true }).nullable().optional(),
-}).nullable();
+export const ConnectorSendingSchema: z.ZodType = z.looseObject({}).nullable();
 
 export const ConnectorSchema: z.ZodType = z.looseObject({
   "id": z.string(),
@@ -628,21 +619,7 @@ export const WorkspaceSettingsPatchSchema: z.ZodType = z.strictObject({
 
 export const EmailSequenceStatusSchema: z.ZodType = z.enum(["draft","pending_approval","approved","active","paused","completed","archived"]);
 
-export const VariantDecisionSchema: z.ZodType = z.looseObject({
-  "step": z.number().int(),
-  "variant": z.number().int(),
-  "label": z.string(),
-  "metric": z.string(),
-  "p_value": z.number(),
-  "confidence": z.number().optional(),
-  "decided_at": z.iso.datetime({ offset: true }),
-  "variants": z.array(z.looseObject({
-    "variant": z.number().int().optional(),
-    "delivered": z.number().int().optional(),
-    "successes": z.number().int().optional(),
-    "rate": z.number().optional(),
-  })),
-});
+export const VariantDecisionSchema: z.ZodType = z.looseObject({});
 
 export const SequenceVariantSchema: z.ZodType = z.looseObject({
   "variant": z.number().int(),
@@ -932,13 +909,12 @@ export const OutreachAnalyticsSchema: z.ZodType = z.looseObject({
   "timezone": z.string(),
   "totals": OutreachFiguresSchema,
   "groups": z.array(OutreachGroupSchema),
-  "stages": z.record(z.string(), z.number().int()).optional(),
-  "variant_tests": z.array(z.looseObject({
-    "step": z.number().int().optional(),
-    "status": z.enum(["off","testing","decided"]).optional(),
-    "decision": z.union([VariantDecisionSchema, z.null()]).optional(),
-  })).optional(),
+  "stages": z.record(z.string(), z.number().int()),
 });
+
+export const SequenceAnalyticsSchema: z.ZodType = z.intersection(OutreachAnalyticsSchema, z.looseObject({
+  "variant_tests": z.array(z.looseObject({})),
+}));
 
 export const ReplyClassificationSchema: z.ZodType = z.enum(["reply","auto_reply","bounce","unsubscribe_request"]);
 
@@ -3013,7 +2989,7 @@ export const routes = {
       }),
     },
     responses: {
-      200: { description: "The sequence's figures.", content: { "application/json": { schema: OutreachAnalyticsSchema } } },
+      200: { description: "The sequence's figures.", content: { "application/json": { schema: SequenceAnalyticsSchema } } },
       400: { description: "The request is malformed or fails validation; `errors` points at the fields.", content: { "application/problem+json": { schema: ProblemSchema } } },
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
@@ -3233,7 +3209,10 @@ export const routes = {
     path: "/t/o/{token}",
     request: {
       params: z.object({
-        "token": z.string().max(200).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
+        "token": z.string(),
+      }),
+      headers: z.object({
+        "user-agent": z.string().optional(),
       }),
     },
     responses: {
@@ -3250,7 +3229,10 @@ export const routes = {
     path: "/t/c/{token}",
     request: {
       params: z.object({
-        "token": z.string().max(200).regex(new RegExp("^[A-Za-z0-9_.-]+$", 'u')),
+        "token": z.string(),
+      }),
+      headers: z.object({
+        "user-agent": z.string().optional(),
       }),
     },
     responses: {

@@ -697,15 +697,17 @@ const unsubscribe_one_clickBinding: OperationBinding = {"operationId":"unsubscri
 
 export type TrackOpenArgs = {
   "token": NonNullable<NonNullable<paths["/t/o/{token}"]["get"]>['parameters']["path"]>["token"];
+  "user_agent"?: string;
 };
 export type TrackOpenResult = NonNullable<paths["/t/o/{token}"]["get"]>['responses'][200]['content']["image/gif"];
-const track_openBinding: OperationBinding = {"operationId":"track_open","method":"GET","path":"/t/o/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"}],"parseAs":"text"};
+const track_openBinding: OperationBinding = {"operationId":"track_open","method":"GET","path":"/t/o/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"},{"name":"user_agent","in":"header","key":"User-Agent"}],"parseAs":"text"};
 
 export type TrackClickArgs = {
   "token": NonNullable<NonNullable<paths["/t/c/{token}"]["get"]>['parameters']["path"]>["token"];
+  "user_agent"?: string;
 };
 export type TrackClickResult = void | Redirect;
-const track_clickBinding: OperationBinding = {"operationId":"track_click","method":"GET","path":"/t/c/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"}],"redirect":"manual"};
+const track_clickBinding: OperationBinding = {"operationId":"track_click","method":"GET","path":"/t/c/{token}","body":"none","args":[{"name":"token","in":"path","key":"token"},{"name":"user_agent","in":"header","key":"User-Agent"}],"redirect":"manual"};
 
 export type ListAgentsInStoreArgs = Record<string, never>;
 export type ListAgentsInStoreResult = NonNullable<paths["/api/v1/agents"]["get"]>['responses'][200]['content']["application/json"];

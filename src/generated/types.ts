@@ -475,7 +475,7 @@ export interface paths {
         head?: never;
         /**
          * Set a mailbox's sending limits
-         * @description A Gmail connector's daily cap, warm-up ramp and bounce-rate threshold across all sequences, and its pause: `paused: true` pauses it (reason `manual`), `paused: false` resumes it. Admins, or the member who connected it.
+         * @description A Gmail mailbox's daily cap, warm-up ramp and bounce-rate pause across all sequences; `paused: true` pauses it (reason `manual`), `paused: false` resumes it. Admins, or the member who connected it.
          */
         patch: operations["update_connector_sending"];
         trace?: never;
@@ -2488,34 +2488,20 @@ export interface components {
             /** Format: date-time */
             connected_at: string | null;
         };
-        /** @description A mailbox's sequence sending: limits, warm-up and pause. Null for ad accounts. */
+        /** @description A mailbox's sequence sending (null for ad accounts): {daily_cap, warmup, allowed_today, sent_last_24h, bounce_rate_threshold, paused, pause_reason, paused_at}. */
         ConnectorSending: {
-            /** @description Per 24 hours */
-            daily_cap?: number;
-            /** @description {start_per_day, increase_per_day, max_per_day, started_at} */
-            warmup?: {
-                [key: string]: unknown;
-            } | null;
-            /** @description The cap with the ramp applied. */
-            allowed_today?: number;
-            sent_last_24h?: number;
-            bounce_rate_threshold?: number;
-            paused?: boolean;
-            /** @example bounce_rate */
-            pause_reason?: string | null;
-            /** Format: date-time */
-            paused_at?: string | null;
+            [key: string]: unknown;
         } | null;
         UpdateConnectorSendingRequest: {
             /** @description null: the default. */
             daily_cap?: number | null;
-            /** @description A ramp from today; null ends it. */
+            /** @description A ramp from today. */
             warmup?: {
                 start_per_day: number;
                 increase_per_day: number;
                 max_per_day: number;
             } | null;
-            /** @description Hard-bounce rate over the last 100 sends that pauses it. */
+            /** @description Over the last 100 sends; default 0.05. */
             bounce_rate_threshold?: number;
             paused?: boolean;
         };
@@ -2836,7 +2822,7 @@ export interface components {
             /** @default 17 */
             end_hour: number;
         };
-        /** @description A body (and subject), or 2-5 variants for an A/B test instead. */
+        /** @description A body, or 2-5 A/B variants. */
         SequenceStepInput: {
             /** @default 0 */
             wait_days: number;
@@ -2850,10 +2836,7 @@ export interface components {
         SequenceVariantInput: {
             subject?: string;
             body: string;
-            /**
-             * @description Share of enrollments.
-             * @default 1
-             */
+            /** @default 1 */
             weight: number;
         };
         SequenceVariant: {
@@ -2865,14 +2848,14 @@ export interface components {
             body: string;
             weight: number;
         };
-        /** @description Off unless turned on. Opens by a pixel, clicks by rewritten links; machine events do not count. */
+        /** @description Opt-in open pixel and click redirects. */
         SequenceTracking: {
             /** @default false */
             opens: boolean;
             /** @default false */
             clicks: boolean;
         };
-        /** @description Once every variant of a step has min_sends_per_variant, a two-proportion test at `confidence` picks a winner for the rest. */
+        /** @description Pick each step's winning variant once significant. */
         AutoSelectWinner: {
             /** @enum {string} */
             metric: "reply_rate" | "click_rate";
@@ -2881,22 +2864,9 @@ export interface components {
             /** @default 0.95 */
             confidence: number;
         } | null;
+        /** @description {step, variant (the winner), label, metric, p_value, confidence, decided_at, variants: [{variant, delivered, successes, rate}]} */
         VariantDecision: {
-            step: number;
-            /** @description The winner. */
-            variant: number;
-            label: string;
-            metric: string;
-            p_value: number;
-            confidence?: number;
-            /** Format: date-time */
-            decided_at: string;
-            variants: {
-                variant?: number;
-                delivered?: number;
-                successes?: number;
-                rate?: number;
-            }[];
+            [key: string]: unknown;
         };
         SequenceStep: {
             position: number;
@@ -2914,7 +2884,6 @@ export interface components {
         };
         EmailSequenceInput: {
             name: string;
-            /** @description One mailbox; or sender_connector_ids. */
             sender_connector_id?: string | null;
             sender_connector_ids?: components["schemas"]["SenderConnectorIds"];
             schedule?: components["schemas"]["SequenceSchedule"];
@@ -2935,7 +2904,7 @@ export interface components {
             stop_for_company: boolean;
             steps: components["schemas"]["SequenceStepInput"][];
         };
-        /** @description Mailboxes to send from; each enrollment is pinned to one, so its thread stays in one inbox. */
+        /** @description Several mailboxes; each lead stays on one. */
         SenderConnectorIds: string[];
         EmailSequencePatch: {
             name?: string;
@@ -2970,6 +2939,7 @@ export interface components {
             auto_select_winner?: {
                 [key: string]: unknown;
             } | null;
+            /** @description The A/B winners picked. */
             variant_winners?: components["schemas"]["VariantDecision"][];
             stop_on_reply: boolean;
             stop_on_auto_reply: boolean;
@@ -3628,15 +3598,14 @@ export interface components {
             totals: components["schemas"]["OutreachFigures"];
             groups: components["schemas"]["OutreachGroup"][];
             /** @description The leads counted, by their stage now. */
-            stages?: {
+            stages: {
                 [key: string]: number;
             };
-            /** @description A sequence: each step with variants, and the winner once one is picked. */
-            variant_tests?: {
-                step?: number;
-                /** @enum {string} */
-                status?: "off" | "testing" | "decided";
-                decision?: components["schemas"]["VariantDecision"] | null;
+        };
+        SequenceAnalytics: components["schemas"]["OutreachAnalytics"] & {
+            /** @description {step, status (off, testing, decided), decision} for each step with variants; decision is the winner picked. */
+            variant_tests: {
+                [key: string]: unknown;
             }[];
         };
         SentMessageList: components["schemas"]["CursorPage"] & {
@@ -3931,7 +3900,10 @@ export interface components {
         AnalyticsTimezone: string;
         /** @description Only messages to leads now in these stages. */
         AnalyticsLeadStage: components["schemas"]["LeadStage"][];
+        /** @description Any other text than a token this service signed is a 404, never a 400. */
         TrackingTokenPath: string;
+        /** @description Tells mail proxies and link scanners from people (docs/tracking.md). */
+        TrackingUserAgent: string;
         SequenceIdPath: string;
         /** @description The signed token of an email's unsubscribe link. */
         UnsubscribeTokenPath: string;
@@ -6450,7 +6422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OutreachAnalytics"];
+                    "application/json": components["schemas"]["SequenceAnalytics"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6788,8 +6760,12 @@ export interface operations {
     track_open: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Tells mail proxies and link scanners from people (docs/tracking.md). */
+                "User-Agent"?: components["parameters"]["TrackingUserAgent"];
+            };
             path: {
+                /** @description Any other text than a token this service signed is a 404, never a 400. */
                 token: components["parameters"]["TrackingTokenPath"];
             };
             cookie?: never;
@@ -6822,8 +6798,12 @@ export interface operations {
     track_click: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Tells mail proxies and link scanners from people (docs/tracking.md). */
+                "User-Agent"?: components["parameters"]["TrackingUserAgent"];
+            };
             path: {
+                /** @description Any other text than a token this service signed is a 404, never a 400. */
                 token: components["parameters"]["TrackingTokenPath"];
             };
             cookie?: never;

@@ -14,6 +14,8 @@ export interface HandlerContext {
   account?: AccountLogin | null;
   requestId: string;
   clientAddress: string;
+  /** The request's method: a HEAD reaches a GET operation too, and tracking counts it as a machine's. */
+  method?: string;
   /** Aborts when the caller goes away, so a long wait (get_operation) ends with it. */
   signal?: AbortSignal;
   /** The request is a tool call (through /mcp, or the stdio launcher), whatever the credential. */

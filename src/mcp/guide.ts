@@ -5,6 +5,14 @@ import type { Server, ServerCapabilities } from '@modelcontextprotocol/server';
 import { registerPrompts } from './prompts.ts';
 import { registerResources, type GuideApi } from './resources.ts';
 
+/**
+ * What the arguments many tools share mean, said once here instead of in each tool's schema (codegen drops their
+ * descriptions: scripts/codegen/compact-schema.ts EXPLAINED_ONCE).
+ */
+export const SHARED_ARGUMENTS = `Shared arguments: idempotency_key is a UUID you choose; a retry with the same key within \
+24 h replays the first answer instead of acting twice. limit is the page size; cursor is the previous page's \
+next_cursor.`;
+
 /** Under 300 tokens (characters / 4): clients put it in every conversation's context. */
 export const GUIDE_INSTRUCTIONS = `Run outreach in this order:
 1. A credential: the API key you were given, or signup when the human has no account.
@@ -16,7 +24,8 @@ export const GUIDE_INSTRUCTIONS = `Run outreach in this order:
 7. launch_email_sequence.
 Wait with wait_seconds (get_operation, get_connector, get_agent_run, get_email_sequence) instead of polling.
 People approve; agents never do: show the human the link. On a 409, read its code and detail and do what it \
-says before retrying. Ask search_docs when unsure; prompts run_outreach and weekly_report give full plans.`;
+says before retrying. Ask search_docs when unsure; prompts run_outreach and weekly_report give full plans.
+${SHARED_ARGUMENTS}`;
 
 export type { GuideApi } from './resources.ts';
 

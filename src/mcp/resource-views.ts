@@ -38,11 +38,15 @@ function stepLines(steps: unknown): string[] {
   if (!Array.isArray(steps) || steps.length === 0) return ['(no steps)'];
   return (steps as Body[]).flatMap((step, i) => {
     const wait = i === 0 ? 'first' : `after ${str(step.wait_days) ?? 0} day(s)`;
-    const subject = str(step.subject) ?? (step.in_thread ? '(in the previous thread)' : '(no subject)');
-    const body = String(step.body ?? '')
-      .split('\n')
-      .map((line) => `   ${line}`);
-    return [`${i + 1}. ${wait}: ${subject}`, ...body, ''];
+    const versions = Array.isArray(step.variants) && step.variants.length ? (step.variants as Body[]) : [step];
+    return versions.flatMap((v) => {
+      const subject = str(v.subject) ?? (step.in_thread ? '(in the previous thread)' : '(no subject)');
+      const label = str(v.label) ? ` [variant ${str(v.label)}, weight ${str(v.weight)}]` : '';
+      const body = String(v.body ?? '')
+        .split('\n')
+        .map((line) => `   ${line}`);
+      return [`${i + 1}. ${wait}${label}: ${subject}`, ...body, ''];
+    });
   });
 }
 

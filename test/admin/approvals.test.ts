@@ -58,6 +58,7 @@ describe('admin panel: approvals', () => {
     expect(await detail(page, 'Sender').textContent()).toContain('sales@sandbox.example');
     await detail(page, 'Sender').getByText('Sandbox', { exact: true }).waitFor();
     expect(await detail(page, 'Schedule').textContent()).toBe('Every day, any time (UTC)');
+    expect(await detail(page, 'Tracking').textContent()).toBe('Open tracking: off, Click tracking: off');
     expect(await detail(page, 'Daily limit').textContent()).toBe('500 messages a day');
 
     const grace = page.getByRole('region', { name: 'Messages to grace@example.com' });

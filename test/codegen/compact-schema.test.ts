@@ -179,13 +179,31 @@ describe('compactInputSchema', () => {
       'keeps the type, values and description of a header argument',
       {
         given: object({
-          idempotency_key: { type: 'string', maxLength: 255, pattern: '^[!-~]+$', description: 'A UUID.' },
+          if_match: { type: 'string', maxLength: 255, pattern: '^[!-~]+$', description: 'The ETag.' },
           query: { type: 'string', maxLength: 255 },
+        }),
+        headers: ['if_match'],
+        want: object({
+          if_match: { type: 'string', description: 'The ETag.' },
+          query: { type: 'string', maxLength: 255 },
+        }),
+      },
+    ],
+    [
+      'leaves the shared arguments described once, in the instructions, and a cursor without lengths',
+      {
+        given: object({
+          idempotency_key: { type: 'string', maxLength: 255, description: 'A UUID.' },
+          limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size.' },
+          cursor: { type: 'string', maxLength: 512, description: "The previous page's next_cursor." },
+          query: { type: 'string', maxLength: 255, description: 'Words.' },
         }),
         headers: ['idempotency_key'],
         want: object({
-          idempotency_key: { type: 'string', description: 'A UUID.' },
-          query: { type: 'string', maxLength: 255 },
+          idempotency_key: { type: 'string' },
+          limit: { type: 'integer', minimum: 1, maximum: 100 },
+          cursor: { type: 'string' },
+          query: { type: 'string', maxLength: 255, description: 'Words.' },
         }),
       },
     ],

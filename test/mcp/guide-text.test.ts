@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
 import { GUIDE_INSTRUCTIONS } from '../../src/mcp/guide.ts';
+import { EXPLAINED_ONCE } from '../../scripts/codegen/compact-schema.ts';
 import { prompts, renderPrompt } from '../../src/mcp/prompts.ts';
 
 const toolNames = new Set(toolDescriptors.map((t) => t.name));
@@ -27,6 +28,7 @@ const notTools = new Set([
   'pause_reason',
   'created_after',
   'next_cursor',
+  'idempotency_key',
 ]);
 
 const snakeCase = (text: string) => [...new Set(text.match(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g) ?? [])];
@@ -41,6 +43,10 @@ const texts: [string, string][] = [
 ];
 
 describe('the guide text', () => {
+  it('explains once every shared argument whose description codegen leaves out of the tools', () => {
+    for (const name of EXPLAINED_ONCE) expect(GUIDE_INSTRUCTIONS).toMatch(new RegExp(`\\b${name} is\\b`));
+  });
+
   it.each(texts)('names only tools of the manifest in %s', (_name, text) => {
     const unknown = snakeCase(text).filter((name) => !toolNames.has(name) && !notTools.has(name));
     expect(unknown).toEqual([]);

@@ -150,12 +150,13 @@ function details(s, sender) {
     ['Sender', senderCell(s, sender)],
     ['Schedule', scheduleText(s.schedule)],
     ['Daily limit', `${s.daily_limit} ${s.daily_limit === 1 ? 'message' : 'messages'} a day`],
+    ['Tracking', trackingText(s.tracking)],
     [
       'Steps',
       s.steps
         .map(
           (/** @type {any} */ step) =>
-            `${step.position}. ${step.wait_days ? `after ${step.wait_days} ${step.wait_days === 1 ? 'day' : 'days'}` : 'at once'}`,
+            `${step.position}. ${step.wait_days ? `after ${step.wait_days} ${step.wait_days === 1 ? 'day' : 'days'}` : 'at once'}${step.variants?.length ? ` (A/B test of ${step.variants.length} variants)` : ''}`,
         )
         .join(' · '),
     ],
@@ -170,6 +171,11 @@ function details(s, sender) {
       rows.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', null, value)]),
     ),
   );
+}
+
+/** What the messages carry, said plainly for the person approving (docs/tracking.md). @param {any} t */
+function trackingText(t) {
+  return `Open tracking: ${t?.opens ? 'on' : 'off'}, Click tracking: ${t?.clicks ? 'on' : 'off'}`;
 }
 
 /** @param {any} a */

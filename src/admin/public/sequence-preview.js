@@ -112,10 +112,15 @@ function stepItem(m) {
         `Not sent to this lead: no value for ${m.unresolved.join(', ')}.`,
       )
     : null;
+  // Every variant of an A/B-tested step is rendered: the approval covers them all.
+  const variant = m.variant ? ` · variant ${String.fromCharCode(64 + m.variant)}` : '';
   return h(
     'li',
-    { class: 'preview-step', dataset: { step: String(m.position) } },
-    h('p', { class: 'preview-step-label', text: `Step ${m.position}` }),
+    {
+      class: 'preview-step',
+      dataset: { step: String(m.position), ...(m.variant ? { variant: String(m.variant) } : {}) },
+    },
+    h('p', { class: 'preview-step-label', text: `Step ${m.position}${variant}` }),
     h(
       'p',
       { class: 'preview-subject' },
@@ -123,7 +128,7 @@ function stepItem(m) {
       h('strong', { text: m.subject }),
     ),
     unresolved,
-    h('pre', { class: 'mail-text', 'aria-label': `Text of step ${m.position}`, text: m.text }),
+    h('pre', { class: 'mail-text', 'aria-label': `Text of step ${m.position}${variant}`, text: m.text }),
     h(
       'details',
       { class: 'preview-html' },

@@ -1,15 +1,21 @@
-// What an analytics request asks for, checked once: the grouping, the time zone its days are in, and the
-// days counted (inclusive, in that zone). A wrong value is a 400 naming the query parameter.
+// What an analytics request asks for, checked once: the grouping, the time zone its days are in, the days
+// counted (inclusive, in that zone) and the stages of the leads counted (the contract checks their names; the
+// query passes them as a parameter). A wrong value is a 400 naming the query parameter.
 import { ApiError } from '../../errors.ts';
+import type { LeadStage } from '../leads/leads-data.ts';
 
-/** The dimensions a request may group by; a sequence's own analytics has no `sequence`. */
-export type Dimension = 'sequence' | 'step' | 'mailbox' | 'day';
+/**
+ * The dimensions a request may group by (the contract's enums say which): a sequence's analytics has no
+ * `sequence`, the workspace's no `step` or `variant`.
+ */
+export type Dimension = 'sequence' | 'step' | 'variant' | 'mailbox' | 'day';
 
 export interface AnalyticsRequest {
   groupBy?: Dimension[];
   from?: string;
   to?: string;
   timezone?: string;
+  leadStages?: LeadStage[];
 }
 
 export interface AnalyticsRange {
@@ -19,6 +25,8 @@ export interface AnalyticsRange {
   from: string | null;
   /** Last day counted, included. */
   to: string;
+  /** Only messages to leads now in one of these stages; empty for every message. */
+  leadStages: LeadStage[];
 }
 
 /** Days a `day` grouping may span: a year and a leap day. */
@@ -74,5 +82,5 @@ export function analyticsRange(request: AnalyticsRequest, now: Date): AnalyticsR
     throw invalid('from', 'after_to', `from (${from}) is after to (${to}).`);
   if (byDay && from !== null && dayNumber(to) - dayNumber(from) + 1 > MAX_DAYS)
     throw invalid('from', 'range_too_long', `Grouped by day, from..to may span at most ${MAX_DAYS} days.`);
-  return { groupBy, timezone, from, to };
+  return { groupBy, timezone, from, to, leadStages: [...new Set(request.leadStages ?? [])] };
 }

@@ -1,4 +1,5 @@
-// The workspace's figures across every sequence, in total and by sequence, mailbox or day.
+// The workspace's figures across every sequence, in total and by sequence, mailbox or day, and the stages of
+// the leads they reached.
 import type { GetOutreachAnalyticsInput, GetOutreachAnalyticsOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../actor.ts';
@@ -22,6 +23,7 @@ export async function handle(
     from: q.from,
     to: q.to,
     timezone: q.timezone,
+    leadStages: q.lead_stage,
   });
   return { status: 200, body };
 }

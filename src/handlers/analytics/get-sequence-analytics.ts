@@ -1,10 +1,11 @@
-// One sequence's figures, in total and by step, mailbox or day (see analytics-data.ts for what counts).
+// One sequence's figures, in total and by step, variant, mailbox or day (see analytics-data.ts for what
+// counts), and the state of its A/B tests.
 import type { GetSequenceAnalyticsInput, GetSequenceAnalyticsOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../actor.ts';
 import { actorFrom, type HandlerContext } from '../context.ts';
 import { requireSequence } from '../sequences/sequence-record.ts';
-import { outreachFigures } from './analytics-data.ts';
+import { outreachFigures, variantTests } from './analytics-data.ts';
 import { analyticsRange, type AnalyticsRequest } from './analytics-range.ts';
 import { analyticsBody } from './wire.ts';
 
@@ -16,8 +17,9 @@ export async function getSequenceAnalytics(
 ) {
   const range = analyticsRange(request, deps.clock.now());
   await requireSequence(deps, deps.db.sql, actor.workspaceId, request.sequenceId);
-  const rows = await outreachFigures(deps.db.sql, actor.workspaceId, range, request.sequenceId);
-  return analyticsBody(range, rows);
+  const counts = await outreachFigures(deps.db.sql, actor.workspaceId, range, request.sequenceId);
+  const tests = await variantTests(deps.db.sql, actor.workspaceId, request.sequenceId);
+  return { ...analyticsBody(range, counts), variant_tests: tests.map((test) => ({ ...test })) };
 }
 
 export async function handle(
@@ -31,6 +33,7 @@ export async function handle(
     from: q.from,
     to: q.to,
     timezone: q.timezone,
+    leadStages: q.lead_stage,
   });
   return { status: 200, body };
 }

@@ -18,8 +18,8 @@ import type { LeadStage } from '../leads/leads-data.ts';
 import { dispatchSequenceMessagesJob } from './sender.ts';
 import { ApiError } from '../../errors.ts';
 import { requiredVariables } from './template.ts';
-import { subjectTemplate } from './sequence-input.ts';
 import { assignMailboxes, sendableMailboxes } from './mailbox-pinning.ts';
+import { allTemplates } from './variants.ts';
 
 export type SkipReason = 'suppressed' | 'already_enrolled' | 'missing_variable' | 'not_found';
 
@@ -96,7 +96,7 @@ export async function enrollInTransaction(
     throw new ApiError('sequence_state_conflict', `Leads cannot join a ${s.status} sequence.`);
   if ('importId' in source && !(await findImport(tx, workspaceId, source.importId)))
     throw new ApiError('not_found', `No import ${source.importId} in this workspace.`);
-  const required = requiredVariables(s.steps.flatMap((step) => [subjectTemplate(s.steps, step), step.body]));
+  const required = requiredVariables(allTemplates(s.steps));
   const now = deps.clock.now();
   const result: EnrollmentResult = {
     sequence_id: s.id,

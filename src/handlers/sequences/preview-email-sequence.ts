@@ -1,5 +1,5 @@
-// What a sequence would send, exactly as rendered for real leads (or made-up samples), with the checks that
-// decide whether it may be approved and launched.
+// What a sequence would send, exactly as rendered for real leads (or made-up samples), every variant of an
+// A/B-tested step included, with the checks that decide whether it may be approved and launched.
 import type { PreviewEmailSequenceInput, PreviewEmailSequenceOutput } from '../../generated/handlers.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
@@ -10,15 +10,18 @@ import { sequenceChecks } from './sequence-checks.ts';
 import { requireSequence } from './sequence-record.ts';
 import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
 import { renderStep, type RenderedMessage } from './template.ts';
-import { subjectTemplate } from './sequence-input.ts';
+import { messageTemplate, stepName, stepVersions } from './variants.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
+import { applyTracking } from './tracking-html.ts';
 
 export interface PreviewLead {
   lead_id: string | null;
   email: string;
   sample: boolean;
-  messages: Array<{ position: number; subject: string; text: string; html: string; unresolved: string[] }>;
+  messages: PreviewMessage[];
 }
+
+type PreviewMessage = RenderedMessage & { position: number; variant: number | null };
 
 /** A lead as templates read it: any column by name. */
 type TemplateLead = Record<string, unknown> & { id: string | null; email: string };
@@ -35,14 +38,33 @@ const SAMPLE_LEAD: TemplateLead = {
 
 const templateLead = (row: LeadRow): TemplateLead => ({ ...row });
 
-function renderFor(deps: Deps, s: SequenceRow, lead: TemplateLead, postal: string | null): RenderedMessage[] {
+/**
+ * The HTML as sent, tracking included; no message exists yet, so the pixel and links point to unsigned
+ * `…/t/o/preview` and `…/t/c/preview-<n>` addresses (a 404), never to a token that could record anything.
+ */
+function withTracking(deps: Deps, s: SequenceRow, m: RenderedMessage, unsubscribe: string): RenderedMessage {
+  const base = `${deps.config.publicBaseUrl.replace(/\/$/, '')}/t`;
+  const { html } = applyTracking(m.html, s.tracking, unsubscribe, (target) =>
+    target.kind === 'open' ? `${base}/o/preview` : `${base}/c/preview-${target.link}`,
+  );
+  return { ...m, html };
+}
+
+/**
+ * Every version of every step: each variant of a step with variants. A version answering the thread shows
+ * "Re: " and step 1's first variant (an enrolled lead answers the step-1 variant it got).
+ */
+function renderFor(deps: Deps, s: SequenceRow, lead: TemplateLead, postal: string | null): PreviewMessage[] {
   const url = lead.id
     ? unsubscribeUrl(deps, { workspaceId: s.workspace_id, leadId: lead.id, sequenceId: s.id })
     : `${deps.config.publicBaseUrl.replace(/\/$/, '')}/unsubscribe/example`;
-  return s.steps.map((step) =>
-    renderStep({ subject: subjectTemplate(s.steps, step), body: step.body }, lead, {
-      postalAddress: postal ?? '[postal address missing: set it in the workspace settings]',
-      unsubscribeUrl: url,
+  return s.steps.flatMap((step) =>
+    stepVersions(step).map(({ variant }) => {
+      const rendered = renderStep(messageTemplate(s.steps, step, variant, null), lead, {
+        postalAddress: postal ?? '[postal address missing: set it in the workspace settings]',
+        unsubscribeUrl: url,
+      });
+      return { position: step.position, variant, ...withTracking(deps, s, rendered, url) };
     }),
   );
 }
@@ -68,26 +90,21 @@ export async function previewEmailSequence(
   const settings = await findWorkspaceSettings(deps.db.sql, actor.workspaceId);
   const leads: PreviewLead[] = [];
   for (const lead of await previewLeads(deps, actor.workspaceId, request.leadIds)) {
-    const rendered = renderFor(deps, s, lead, settings.postal_address);
-    rendered.forEach((m, i) => {
+    const messages = renderFor(deps, s, lead, settings.postal_address);
+    for (const m of messages) {
       if (m.unresolved.length) {
         checks.push({
           code: 'unresolved_variables',
           severity: 'warning',
-          step: i + 1,
+          step: m.position,
           lead_id: lead.id,
-          message: `Step ${i + 1} cannot be sent to ${lead.email}: no value for ${m.unresolved.map((v) => `{{${v}}}`).join(', ')} and no fallback. Such leads are skipped, never sent a blank; add a fallback like {{first_name | "there"}}.`,
+          message: `${stepName(m.position, m.variant)} cannot be sent to ${lead.email}: no value for ${m.unresolved.map((v) => `{{${v}}}`).join(', ')} and no fallback. Such leads are skipped, never sent a blank; add a fallback like {{first_name | "there"}}.`,
         });
       }
-    });
-    leads.push({
-      lead_id: lead.id,
-      email: lead.email,
-      sample: lead.id === null,
-      messages: rendered.map((m, i) => ({ position: i + 1, ...m })),
-    });
+    }
+    leads.push({ lead_id: lead.id, email: lead.email, sample: lead.id === null, messages });
   }
-  return { sequence_id: s.id, revision: s.revision, checks, leads };
+  return { sequence_id: s.id, revision: s.revision, tracking: { ...s.tracking }, checks, leads };
 }
 
 export async function handle(

@@ -14,9 +14,10 @@ import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import { composeSequenceMessage, messageIdFor } from './compose.ts';
 import { renderStep } from './template.ts';
-import { subjectTemplate } from './sequence-input.ts';
+import { templateToSend } from './send-variant.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
+import { trackMessageHtml } from './tracking-html.ts';
 import { sequenceEventData } from './wire.ts';
 import { settle, SYSTEM } from './send-settle.ts';
 import { threadPlace } from './send-thread.ts';
@@ -136,7 +137,8 @@ export async function prepare(
       return { kind: 'skip' };
     }
     const url = unsubscribeUrl(deps, { workspaceId: m.workspace_id, leadId: String(lead.id), sequenceId: sequence.id });
-    const rendered = renderStep({ subject: subjectTemplate(sequence.steps, step), body: step.body }, lead, {
+    const template = await templateToSend(tx, sequence, step, m, now);
+    const rendered = renderStep(template, lead, {
       postalAddress: settings.postal_address,
       unsubscribeUrl: url,
     });
@@ -159,12 +161,13 @@ export async function prepare(
     const to = String(lead.email);
     const messageId = messageIdFor(m.id, from, randomUUID());
     const thread = await threadPlace(tx, m, step);
+    const tracked = trackMessageHtml(deps, sequence.tracking, m, rendered.html, url);
     const raw = await composeSequenceMessage({
       from,
       to,
       subject: rendered.subject,
       text: rendered.text,
-      html: rendered.html,
+      html: tracked.html,
       messageId,
       unsubscribeUrl: url,
       date: now,
@@ -176,6 +179,7 @@ export async function prepare(
         to,
         subject: rendered.subject,
         messageIdHeader: messageId,
+        tracking: { ...sequence.tracking, links: tracked.links },
         now,
       }))
     )

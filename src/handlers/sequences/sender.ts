@@ -1,11 +1,11 @@
 // The sending machinery, as two job kinds. `sequences.dispatch` (every minute, and whenever a launch,
-// resume or enrollment makes something due) sweeps after dead senders, turns due steps into scheduled
-// messages (each from the mailbox its enrollment is pinned to: mailbox-pinning.ts) and starts one
-// `sequences.send-mailbox` per mailbox with work. A mailbox job reserves messages within the limits (the
-// sequence's window and daily limit in its time zone, the mailbox's own 24-hour cap and warm-up ramp),
-// sends them one at a time with a random pause between them, and stops when nothing is due or the mailbox
-// cannot send. Mailbox jobs are singletons per connector; the reservations (claims) make a second sender
-// harmless anyway, so any number of instances can run these kinds.
+// resume or enrollment makes something due) sweeps after dead senders, decides the A/B tests that are
+// ready (select-variant-winners.ts), turns due steps into scheduled messages (each from the mailbox its
+// enrollment is pinned to: mailbox-pinning.ts) and starts one `sequences.send-mailbox` per mailbox with work.
+// A mailbox job reserves messages within the limits (the sequence's window and daily limit in its time zone,
+// the mailbox's own 24-hour cap and warm-up ramp), sends them one at a time with a random pause between them,
+// and stops when nothing is due or the mailbox cannot send. Mailbox jobs are singletons per connector; the
+// reservations (claims) make a second sender harmless anyway, so any number of instances can run these kinds.
 import { randomUUID } from 'node:crypto';
 import * as timers from 'node:timers/promises';
 import { z } from 'zod';
@@ -33,6 +33,9 @@ import { recordEvent } from '../events/record-event.ts';
 import { sendClaimedMessage } from './send-message.ts';
 import { newRound } from './send-prepare.ts';
 import { messageEventData } from './wire.ts';
+import { findSequence } from './sequences-data.ts';
+import { variantForNewMessage } from './variants.ts';
+import { selectVariantWinners } from './select-variant-winners.ts';
 
 const MATERIALIZE_BATCH = 5000;
 const MAILBOX_BUDGET_MS = 4 * 60_000;
@@ -82,14 +85,24 @@ export async function sweepDeadSenders(
 export async function dispatchDue(deps: Deps): Promise<MailboxPayload[]> {
   const now = deps.clock.now();
   await sweepDeadSenders(deps, now);
+  // Before new messages are made, so they get a winner decided on this pass.
+  await selectVariantWinners(deps);
   const mailboxes = new Map<string, MailboxPayload>();
   for (const s of await activeSequencesAcrossWorkspaces(deps.db.sql, now)) {
     const sendable = await sendableMailboxes(deps, deps.db.sql, s.workspace_id, s.sender_connector_ids);
     await pinWaitingEnrollments(deps, s.workspace_id, s.id, sendable);
     for (;;) {
-      const made = await deps.db.sql.begin((tx) =>
-        materializeDueMessages(tx, s.workspace_id, deps.ids, { sequenceId: s.id, now, limit: MATERIALIZE_BATCH }),
-      );
+      const made = await deps.db.sql.begin(async (tx) => {
+        // Read under a share lock: a winner decided meanwhile waits for these messages, then switches them.
+        const sequence = await findSequence(tx, s.workspace_id, s.id, { forShare: true });
+        if (!sequence) return 0;
+        return materializeDueMessages(tx, s.workspace_id, deps.ids, {
+          sequenceId: s.id,
+          now,
+          limit: MATERIALIZE_BATCH,
+          variantOf: (enrollmentId, step) => variantForNewMessage(sequence, enrollmentId, step),
+        });
+      });
       if (made < MATERIALIZE_BATCH) break;
     }
     for (const connectorId of await mailboxesWithDueMessages(deps.db.sql, s.workspace_id, s.id, now))

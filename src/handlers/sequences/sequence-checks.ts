@@ -5,8 +5,8 @@ import { allowedToday } from '../connectors/mailbox-sending.ts';
 import { connectorCapabilities } from '../connectors/google/google-endpoints.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
-import { findWorkspaceSettings, type SequenceRow } from './sequences-data.ts';
-import { subjectTemplate } from './sequence-input.ts';
+import { findWorkspaceSettings, type SequenceRow, type SequenceStep } from './sequences-data.ts';
+import { messageTemplate, stepName, stepVersions } from './variants.ts';
 
 export interface Check {
   code: string;
@@ -74,6 +74,41 @@ function mailboxChecks(s: SequenceRow, mailboxes: ConnectorRow[]): Check[] {
   return checks;
 }
 
+/** A step's checks, run on each of its versions (each variant of an A/B test); a message names the variant. */
+function stepChecks(steps: readonly SequenceStep[], step: SequenceStep): Check[] {
+  const checks: Check[] = [];
+  // What a version without a subject answers: "Re: " and any of step 1's subjects.
+  const threadSubjects = steps[0] ? stepVersions(steps[0]).map((v) => `Re: ${v.subject ?? ''}`) : [];
+  for (const version of stepVersions(step)) {
+    const name = stepName(step.position, version.variant);
+    const subject = messageTemplate(steps, step, version.variant, null).subject;
+    if (!subject.trim() || !version.body.trim())
+      checks.push({
+        code: 'empty_step',
+        severity: 'blocking',
+        step: step.position,
+        message: `${name} has an empty ${subject.trim() ? 'body' : 'subject'}.`,
+      });
+    if (subject.length > SUBJECT_WARN_LENGTH)
+      checks.push({
+        code: 'subject_too_long',
+        severity: 'warning',
+        step: step.position,
+        message: `${name}'s subject is ${subject.length} characters; inboxes show about ${SUBJECT_WARN_LENGTH}.`,
+      });
+    // Gmail keeps a message in a thread only under the thread's subject: an own subject starts a new thread in the
+    // sender's mailbox (the reply headers still point at the earlier messages).
+    if (step.in_thread && version.subject !== null && !threadSubjects.includes(version.subject))
+      checks.push({
+        code: 'thread_subject_differs',
+        severity: 'warning',
+        step: step.position,
+        message: `${name} is sent in the thread but sets its own subject, so Gmail shows it as a new conversation; remove its subject to answer as "Re: <first subject>", or set in_thread false.`,
+      });
+  }
+  return checks;
+}
+
 /** The checks that do not depend on a lead: senders, postal address, steps, limits. */
 export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: string, s: SequenceRow): Promise<Check[]> {
   const mailboxes = await sequenceMailboxes(q, workspaceId, s);
@@ -91,32 +126,29 @@ export async function sequenceChecks(deps: Deps, q: Queryable, workspaceId: stri
       severity: 'blocking',
       message: "Every message's footer must carry the sender's postal address: set it with update_workspace_settings.",
     });
-  for (const step of s.steps) {
-    const subject = subjectTemplate(s.steps, step);
-    if (!subject.trim() || !step.body.trim())
-      checks.push({
-        code: 'empty_step',
-        severity: 'blocking',
-        step: step.position,
-        message: `Step ${step.position} has an empty ${subject.trim() ? 'body' : 'subject'}.`,
-      });
-    if (subject.length > SUBJECT_WARN_LENGTH)
-      checks.push({
-        code: 'subject_too_long',
-        severity: 'warning',
-        step: step.position,
-        message: `Step ${step.position}'s subject is ${subject.length} characters; inboxes show about ${SUBJECT_WARN_LENGTH}.`,
-      });
-    // Gmail keeps a message in a thread only under the thread's subject: an own subject starts a new thread in the
-    // sender's mailbox (the reply headers still point at the earlier messages).
-    if (step.in_thread && step.subject !== null && subject !== subjectTemplate(s.steps, { ...step, subject: null }))
-      checks.push({
-        code: 'thread_subject_differs',
-        severity: 'warning',
-        step: step.position,
-        message: `Step ${step.position} is sent in the thread but sets its own subject, so Gmail shows it as a new conversation; remove its subject to answer as "Re: <first subject>", or set in_thread false.`,
-      });
-  }
+  for (const step of s.steps) checks.push(...stepChecks(s.steps, step));
+  if (s.auto_select_winner && !s.steps.some((step) => step.variants?.length))
+    checks.push({
+      code: 'no_variants_to_test',
+      severity: 'warning',
+      message: 'auto_select_winner is set but no step has variants: there is nothing to pick a winner from.',
+    });
+  if (s.auto_select_winner?.metric === 'click_rate' && !s.tracking.clicks)
+    checks.push({
+      code: 'winner_metric_untracked',
+      severity: 'warning',
+      message:
+        'auto_select_winner picks by click_rate, but click tracking is off, so no click is counted and no winner will be picked: turn tracking.clicks on or pick by reply_rate.',
+    });
+  const tracked = [s.tracking.opens && 'opens (a pixel)', s.tracking.clicks && 'clicks (rewritten links)'].filter(
+    Boolean,
+  );
+  if (tracked.length)
+    checks.push({
+      code: 'tracking_on',
+      severity: 'warning',
+      message: `Tracking is on for ${tracked.join(' and ')}. It costs deliverability (spam filters weigh tracking pixels and redirected links) and the reader's privacy; machine opens and clicks are recorded but not counted. See docs/tracking.md; set tracking {opens: false, clicks: false} to send without it.`,
+    });
   // What the sequence's mailboxes that can send may send today, together (each is shared with other sequences).
   const now = deps.clock.now();
   const cap = mailboxes

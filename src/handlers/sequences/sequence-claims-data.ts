@@ -21,12 +21,18 @@ export function activeSequencesAcrossWorkspaces(
  * Turns due steps into scheduled messages (at most `limit`): one row per (enrollment, step), so a step
  * that already has its message is not given another. Each message goes from the mailbox its enrollment is
  * pinned to; an enrollment not pinned yet waits (mailbox-pinning.ts). The enrollment then waits for that message.
+ * Each row carries the variant `variantOf` picks for it (null for a step without variants), for good.
  */
 export async function materializeDueMessages(
   q: Queryable,
   workspaceId: string,
   ids: Ids,
-  fields: { sequenceId: string; now: Date; limit: number },
+  fields: {
+    sequenceId: string;
+    now: Date;
+    limit: number;
+    variantOf: (enrollmentId: string, step: number) => number | null;
+  },
 ): Promise<number> {
   const sql = query(q);
   const due = await sql<
@@ -37,12 +43,13 @@ export async function materializeDueMessages(
     order by e.next_due_at, e.id limit ${fields.limit} for update of e skip locked`;
   if (due.length === 0) return 0;
   const inserted = await sql`
-    insert into sequence_messages (id, workspace_id, sequence_id, enrollment_id, lead_id, step, connector_id, mode, status, scheduled_at, created_at, updated_at)
-    select m.id, ${workspaceId}, ${fields.sequenceId}, m.enrollment_id, nullif(m.lead_id, ''), m.step, m.connector_id, m.mode, 'scheduled', ${fields.now}, ${fields.now}, ${fields.now}
+    insert into sequence_messages (id, workspace_id, sequence_id, enrollment_id, lead_id, step, variant, connector_id, mode, status, scheduled_at, created_at, updated_at)
+    select m.id, ${workspaceId}, ${fields.sequenceId}, m.enrollment_id, nullif(m.lead_id, ''), m.step, nullif(m.variant, 0), m.connector_id, m.mode, 'scheduled', ${fields.now}, ${fields.now}, ${fields.now}
     from unnest(${sql.array(due.map(() => ids.make('msg')))}::text[], ${sql.array(due.map((d) => d.id))}::text[],
                 ${sql.array(due.map((d) => d.lead_id ?? ''))}::text[], ${sql.array(due.map((d) => d.next_step))}::int[],
-                ${sql.array(due.map((d) => d.connector_id))}::text[], ${sql.array(due.map((d) => d.mode))}::text[])
-           as m(id, enrollment_id, lead_id, step, connector_id, mode)
+                ${sql.array(due.map((d) => d.connector_id))}::text[], ${sql.array(due.map((d) => d.mode))}::text[],
+                ${sql.array(due.map((d) => fields.variantOf(d.id, d.next_step) ?? 0))}::int[])
+           as m(id, enrollment_id, lead_id, step, connector_id, mode, variant)
     on conflict (enrollment_id, step) do nothing
     returning id`;
   await sql`update sequence_enrollments set next_due_at = null, updated_at = ${fields.now} where id = any(${sql.array(due.map((d) => d.id))}::text[])`;

@@ -1,18 +1,37 @@
-// Checks and fills in a sequence's editable fields: steps numbered in order with known variables, a real
-// time zone and a window that is not empty, and senders that are Gmail connectors of the workspace.
+// Checks and fills in a sequence's editable fields: steps numbered in order with known variables (a body, or
+// 2-5 variants for an A/B test), a real time zone and a window that is not empty, and senders that are Gmail
+// connectors of the workspace.
 import { findConnectors } from '../connectors/connectors-data.ts';
 import { isMailbox } from '../connectors/mailbox-sending.ts';
-import type { SequenceFields, SequenceSchedule, SequenceStep } from './sequences-data.ts';
+import type {
+  AutoSelectWinner,
+  SequenceFields,
+  SequenceSchedule,
+  SequenceStep,
+  SequenceTracking,
+  SequenceVariant,
+} from './sequences-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
 import { ApiError, type FieldError } from '../../errors.ts';
 import { parseVariables } from './template.ts';
+import { variantLabel } from './variants.ts';
 
 export interface StepInput {
   wait_days?: number;
   subject?: string;
-  body: string;
+  /** Either a body or variants. */
+  body?: string;
+  variants?: Array<{ subject?: string; body: string; weight?: number }>;
   in_thread?: boolean;
 }
+
+export interface AutoSelectWinnerInput {
+  metric: AutoSelectWinner['metric'];
+  min_sends_per_variant?: number;
+  confidence?: number;
+}
+
+const MAX_VARIANTS = 5;
 
 export interface SequenceInput {
   name?: string;
@@ -21,10 +40,13 @@ export interface SequenceInput {
   schedule?: Partial<SequenceSchedule>;
   daily_limit?: number;
   steps?: StepInput[];
+  auto_select_winner?: AutoSelectWinnerInput | null;
   stop_on_reply?: boolean;
   stop_on_auto_reply?: boolean;
   auto_reply_pause_days?: number;
   stop_for_company?: boolean;
+  /** Replaces the whole object: a flag left out is off. */
+  tracking?: Partial<SequenceTracking>;
 }
 
 export const DEFAULT_SCHEDULE: SequenceSchedule = {
@@ -61,9 +83,33 @@ function schedule(
   return { ...s, days: [...new Set(s.days)].sort((a, b) => DAY_ORDER.indexOf(a) - DAY_ORDER.indexOf(b)) };
 }
 
-/** The subject template a step is sent with: its own, or "Re: " and the first step's for an in_thread step without one. */
-export function subjectTemplate(steps: readonly SequenceStep[], step: SequenceStep): string {
-  return step.subject ?? `Re: ${steps[0]?.subject ?? ''}`;
+function templateProblems(pointer: string, text: string, errors: FieldError[]): void {
+  for (const problem of parseVariables(text).problems)
+    errors.push({ pointer, code: 'invalid_template', message: problem.message });
+}
+
+/** A step's 2-5 variants, each with its subject: its own, the step's, or none in a thread ("Re: …"). */
+function variants(input: StepInput, i: number, inThread: boolean, errors: FieldError[]): SequenceVariant[] {
+  const list = input.variants ?? [];
+  if (list.length < 2 || list.length > MAX_VARIANTS)
+    errors.push({
+      pointer: `/steps/${i}/variants`,
+      code: 'invalid_variants',
+      message: `An A/B test needs 2 to ${MAX_VARIANTS} variants; this step has ${list.length}.`,
+    });
+  return list.slice(0, MAX_VARIANTS).map((v, j) => {
+    const at = `/steps/${i}/variants/${j}`;
+    const subject = v.subject ?? input.subject ?? null;
+    if (subject === null && !inThread)
+      errors.push({
+        pointer: `${at}/subject`,
+        code: 'required',
+        message: "A variant of a step not sent in the thread needs a subject (its own or the step's).",
+      });
+    templateProblems(`${at}/subject`, v.subject ?? '', errors);
+    templateProblems(`${at}/body`, v.body, errors);
+    return { variant: j + 1, label: variantLabel(j + 1), subject, body: v.body, weight: v.weight ?? 1 };
+  });
 }
 
 function steps(input: StepInput[], errors: FieldError[]): SequenceStep[] {
@@ -76,6 +122,25 @@ function steps(input: StepInput[], errors: FieldError[]): SequenceStep[] {
         code: 'invalid_thread',
         message: 'The first step starts the thread; only later steps can be sent in it.',
       });
+    if (step.body !== undefined && step.variants !== undefined)
+      errors.push({
+        pointer: `/steps/${i}/variants`,
+        code: 'conflict',
+        message: 'A step has either a body or variants (each with its own body), not both.',
+      });
+    else if (step.body === undefined && step.variants === undefined)
+      errors.push({
+        pointer: `/steps/${i}/body`,
+        code: 'required',
+        message: 'A step needs a body, or 2-5 variants for an A/B test.',
+      });
+    templateProblems(`/steps/${i}/subject`, step.subject ?? '', errors);
+    const base = { position: i + 1, wait_days: step.wait_days ?? 0, in_thread: inThread };
+    if (step.variants !== undefined) {
+      const list = variants(step, i, inThread, errors);
+      // The step's own subject and body mirror variant A, so a reader that knows nothing of variants sees one.
+      return { ...base, subject: list[0]?.subject ?? null, body: list[0]?.body ?? '', variants: list };
+    }
     if (step.subject === undefined && !inThread)
       errors.push({
         pointer: `/steps/${i}/subject`,
@@ -85,20 +150,8 @@ function steps(input: StepInput[], errors: FieldError[]): SequenceStep[] {
             ? 'The first step needs a subject.'
             : 'A step not sent in the thread needs its own subject (or leave in_thread on to answer as "Re: <first subject>").',
       });
-    for (const [field, text] of [
-      ['subject', step.subject ?? ''],
-      ['body', step.body],
-    ] as const) {
-      for (const problem of parseVariables(text).problems)
-        errors.push({ pointer: `/steps/${i}/${field}`, code: 'invalid_template', message: problem.message });
-    }
-    return {
-      position: i + 1,
-      wait_days: step.wait_days ?? 0,
-      subject: step.subject ?? null,
-      body: step.body,
-      in_thread: inThread,
-    };
+    templateProblems(`/steps/${i}/body`, step.body ?? '', errors);
+    return { ...base, subject: step.subject ?? null, body: step.body ?? '' };
   });
 }
 
@@ -146,6 +199,14 @@ async function checkSenders(
     });
 }
 
+/** The test's settings with their defaults (the contract bounds them), or null for none. */
+const autoSelectWinner = (input: AutoSelectWinnerInput | null): AutoSelectWinner | null =>
+  input && {
+    metric: input.metric,
+    min_sends_per_variant: input.min_sends_per_variant ?? 100,
+    confidence: input.confidence ?? 0.95,
+  };
+
 /**
  * The fields after applying `input` over `base` (a new sequence: the defaults); 400 naming every bad field.
  * An edit calls it inside its transaction, so the senders are looked up with `q`, that transaction.
@@ -169,6 +230,13 @@ export async function sequenceFields(
     stop_on_auto_reply: input.stop_on_auto_reply ?? base?.stop_on_auto_reply ?? false,
     auto_reply_pause_days: input.auto_reply_pause_days ?? base?.auto_reply_pause_days ?? 3,
     stop_for_company: input.stop_for_company ?? base?.stop_for_company ?? false,
+    tracking: input.tracking
+      ? { opens: input.tracking.opens === true, clicks: input.tracking.clicks === true }
+      : (base?.tracking ?? { opens: false, clicks: false }),
+    auto_select_winner:
+      input.auto_select_winner === undefined
+        ? (base?.auto_select_winner ?? null)
+        : autoSelectWinner(input.auto_select_winner),
   };
   if (!fields.name) errors.push({ pointer: '/name', code: 'required', message: 'A name is required.' });
   if (errors.length) throw new ApiError('validation_failed', 'The sequence has invalid fields.', { errors });

@@ -16,6 +16,8 @@ export interface MessageRow {
   enrollment_id: string;
   lead_id: string | null;
   step: number;
+  /** The step's variant it is written from (1-based), null for a step without variants (migration 0021). */
+  variant: number | null;
   connector_id: string;
   mode: 'live' | 'sandbox';
   to_email: string | null;
@@ -33,15 +35,18 @@ export interface MessageRow {
   /** What came back to the message (a reply, an auto-reply, a late bounce, an unsubscribe request). */
   reply_state: 'replied' | 'auto_replied' | 'bounced' | 'unsubscribe_request' | null;
   replied_at: Date | null;
+  /** The first human open and click of a tracked message (tracking-hit.ts). */
+  opened_at: Date | null;
+  clicked_at: Date | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date;
 }
 
 export const columns = (q: Queryable) => query(q)`
-  id, workspace_id, sequence_id, enrollment_id, lead_id, step, connector_id, mode, to_email, subject, status, scheduled_at,
+  id, workspace_id, sequence_id, enrollment_id, lead_id, step, variant, connector_id, mode, to_email, subject, status, scheduled_at,
   claim_token, claimed_at, sent_at, attempts, provider_message_id, message_id_header, thread_id, reply_state, replied_at,
-  error_code, error_message, created_at`;
+  opened_at, clicked_at, error_code, error_message, created_at`;
 
 export interface MessageFilter {
   sequenceId?: string;

@@ -37,10 +37,20 @@ export async function markSending(
   workspaceId: string,
   id: string,
   token: string,
-  fields: { to: string; subject: string; messageIdHeader: string; now: Date },
+  fields: {
+    to: string;
+    subject: string;
+    messageIdHeader: string;
+    /** What the message carries: its pixel, and the original URLs of its rewritten links by index. */
+    tracking: { opens: boolean; clicks: boolean; links: string[] };
+    now: Date;
+  },
 ): Promise<boolean> {
-  const rows = await query(q)`
+  const sql = query(q);
+  const { opens, clicks, links } = fields.tracking;
+  const rows = await sql`
     update sequence_messages set status = 'sending', to_email = ${fields.to}, subject = ${fields.subject}, message_id_header = ${fields.messageIdHeader},
+      tracked_opens = ${opens}, tracked_clicks = ${clicks}, tracked_links = ${clicks ? sql.json(links) : null},
       sending_at = ${fields.now}, updated_at = ${fields.now}
     where workspace_id = ${workspaceId} and id = ${id} and status = 'claimed' and claim_token = ${token} returning id`;
   return rows.length === 1;

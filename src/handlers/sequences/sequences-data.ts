@@ -17,13 +17,50 @@ export interface SequenceSchedule {
 export interface SequenceStep {
   position: number;
   wait_days: number;
-  /** Null for an in_thread step that answers as "Re: <first subject>" (see subjectTemplate). */
+  /** Null for an in_thread step that answers as "Re: <first subject>" (see messageTemplate in variants.ts). */
   subject: string | null;
   body: string;
   /** Sent in the first step's thread (never true for the first step). */
   in_thread: boolean;
   /** The knowledge chunks an agent wrote the step from; absent on steps a person wrote. */
   sources?: { chunk_id: string; url: string }[];
+  /** An A/B test: 2-5 versions of the step (subject and body above mirror variant A); absent on a plain step. */
+  variants?: SequenceVariant[];
+}
+
+export interface SequenceVariant {
+  /** 1-based. */
+  variant: number;
+  label: string;
+  /** Null in an in_thread step: "Re: <the subject the enrollment got in step 1>". */
+  subject: string | null;
+  body: string;
+  /** Its share of enrollments among the step's variants. */
+  weight: number;
+}
+
+export interface AutoSelectWinner {
+  metric: 'reply_rate' | 'click_rate';
+  min_sends_per_variant: number;
+  confidence: number;
+}
+
+/** A winner picked for a step: the numbers the test ran on (see select-variant-winners.ts). */
+export interface VariantDecision {
+  step: number;
+  variant: number;
+  label: string;
+  metric: AutoSelectWinner['metric'];
+  p_value: number;
+  confidence: number;
+  decided_at: string;
+  variants: Array<{ variant: number; delivered: number; successes: number; rate: number }>;
+}
+
+/** What the messages carry (docs/tracking.md): off unless turned on. */
+export interface SequenceTracking {
+  opens: boolean;
+  clicks: boolean;
 }
 
 export interface SequenceApproval {
@@ -51,6 +88,10 @@ export interface SequenceRow {
   stop_on_auto_reply: boolean;
   auto_reply_pause_days: number;
   stop_for_company: boolean;
+  tracking: SequenceTracking;
+  auto_select_winner: AutoSelectWinner | null;
+  /** At most one per step, appended when a test is decided. */
+  variant_winners: VariantDecision[];
   approval: SequenceApproval | null;
   pause_reason: string | null;
   created_by: string | null;
@@ -71,11 +112,16 @@ export interface SequenceFields {
   stop_on_auto_reply: boolean;
   auto_reply_pause_days: number;
   stop_for_company: boolean;
+  tracking: SequenceTracking;
+  auto_select_winner: AutoSelectWinner | null;
 }
 
 const columns = (q: Queryable) => query(q)`
-  id, workspace_id, name, status, revision, sender_connector_id, sender_connector_ids, schedule, daily_limit, steps, approval, pause_reason,
-  stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, created_by, created_at, updated_at, launched_at`;
+  id, workspace_id, name, status, revision, sender_connector_id, sender_connector_ids, schedule, daily_limit, steps, approval,
+  pause_reason, stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, tracking, auto_select_winner,
+  variant_winners, created_by, created_at, updated_at, launched_at`;
+
+const jsonOrNull = (q: Queryable, value: object | null) => (value === null ? null : query(q).json(value as never));
 
 export async function insertSequence(
   q: Queryable,
@@ -86,11 +132,14 @@ export async function insertSequence(
   const sql = query(q);
   const [row] = await sql<SequenceRow[]>`
     insert into sequences (id, workspace_id, name, status, revision, sender_connector_id, sender_connector_ids, schedule, daily_limit, steps,
-                           stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, created_by, created_at, updated_at)
+                           stop_on_reply, stop_on_auto_reply, auto_reply_pause_days, stop_for_company, tracking, auto_select_winner,
+                           created_by, created_at, updated_at)
     values (${ids.make('seq')}, ${workspaceId}, ${fields.name}, 'draft', 1, ${fields.sender_connector_id},
             ${sql.array(fields.sender_connector_ids)}::text[], ${sql.json(fields.schedule as never)},
             ${fields.daily_limit}, ${sql.json(fields.steps as never)}, ${fields.stop_on_reply}, ${fields.stop_on_auto_reply},
-            ${fields.auto_reply_pause_days}, ${fields.stop_for_company}, ${fields.createdBy}, ${fields.now}, ${fields.now})
+            ${fields.auto_reply_pause_days}, ${fields.stop_for_company}, ${sql.json(fields.tracking as never)},
+            ${jsonOrNull(q, fields.auto_select_winner)}, ${fields.createdBy},
+            ${fields.now}, ${fields.now})
     returning ${columns(q)}`;
   return row;
 }
@@ -99,11 +148,12 @@ export async function findSequence(
   q: Queryable,
   workspaceId: string,
   id: string,
-  options: { forUpdate?: boolean } = {},
+  options: { forUpdate?: boolean; forShare?: boolean } = {},
 ): Promise<SequenceRow | undefined> {
   const sql = query(q);
+  const lock = options.forUpdate ? sql`for update` : options.forShare ? sql`for share` : sql``;
   const [row] = await sql<SequenceRow[]>`
-    select ${columns(q)} from sequences where id = ${id} and workspace_id = ${workspaceId} ${options.forUpdate ? sql`for update` : sql``}`;
+    select ${columns(q)} from sequences where id = ${id} and workspace_id = ${workspaceId} ${lock}`;
   return row;
 }
 
@@ -136,7 +186,8 @@ export async function updateSequenceFields(
       sender_connector_ids = ${sql.array(fields.sender_connector_ids)}::text[], schedule = ${sql.json(fields.schedule as never)},
       daily_limit = ${fields.daily_limit}, steps = ${sql.json(fields.steps as never)}, stop_on_reply = ${fields.stop_on_reply},
       stop_on_auto_reply = ${fields.stop_on_auto_reply}, auto_reply_pause_days = ${fields.auto_reply_pause_days},
-      stop_for_company = ${fields.stop_for_company}, revision = revision + 1, approval = null, updated_at = ${now}
+      stop_for_company = ${fields.stop_for_company}, tracking = ${sql.json(fields.tracking as never)},
+      auto_select_winner = ${jsonOrNull(q, fields.auto_select_winner)}, revision = revision + 1, approval = null, updated_at = ${now}
     where id = ${id} and workspace_id = ${workspaceId}
     returning ${columns(q)}`;
   return row;

@@ -68,6 +68,12 @@ describe('analytics errors', () => {
     await refused('/api/v1/analytics/outreach?group_by=sequence,mailbox,day', 'query.group_by', 'too_many');
   });
 
+  it('refuses an unknown lead stage, and a variant grouping across sequences', async () => {
+    await refused('/api/v1/analytics/outreach?lead_stage=contacted,hot', 'query.lead_stage');
+    await refused(`/api/v1/sequences/${theirSequence}/analytics?lead_stage=warm`, 'query.lead_stage');
+    await refused('/api/v1/analytics/outreach?group_by=variant', 'query.group_by');
+  });
+
   it('defaults a day grouping to the 30 days up to today in the time zone', async () => {
     const a = await json(
       t.request('/api/v1/analytics/outreach?group_by=day&timezone=Pacific/Kiritimati', { token: mine.owner.token }),

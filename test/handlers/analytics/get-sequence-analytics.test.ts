@@ -37,9 +37,13 @@ const figures = (sent: number, bounced: number, replied: number, autoReplied: nu
     replied,
     auto_replied: autoReplied,
     unsubscribed,
+    opened: 0,
+    clicked: 0,
     reply_rate: rate(replied, delivered),
     bounce_rate: rate(bounced, sent),
     unsubscribe_rate: rate(unsubscribed, delivered),
+    open_rate: null,
+    click_rate: null,
   };
 };
 const stepOne = figures(5, 2, 1, 1, 0);
@@ -55,6 +59,18 @@ describe('get_sequence_analytics', () => {
       { step: 2, ...stepTwo },
     ]);
     expect(a).toMatchObject({ group_by: ['step'], from: null, to: '2026-11-26', timezone: 'UTC' });
+    // The stages the real send and reply paths moved the leads to: ghost was refused before any send.
+    expect(a.stages).toEqual({
+      new: 1,
+      contacted: 2,
+      replied: 2,
+      interested: 0,
+      meeting_booked: 0,
+      won: 0,
+      lost: 0,
+      not_interested: 0,
+    });
+    expect(a.variant_tests).toEqual([]);
   });
 
   it('groups by step and mailbox in one call, naming the mailbox', async () => {
