@@ -96,6 +96,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     // pg's extended protocol uses the unnamed statement; two pg connections on PGlite's one backend could
     // interleave theirs (the socket server multiplexes message by message), so the embedded queue gets one.
     poolSize: db.kind === 'pglite' ? 1 : undefined,
+    sharedDatabase: db.kind === 'postgres',
     leaseSeconds: config.jobs.leaseSeconds,
     worker: { concurrency: config.jobs.concurrency, pollIntervalMs: config.jobs.pollIntervalMs },
   });

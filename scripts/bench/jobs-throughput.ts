@@ -59,6 +59,7 @@ export async function measureJobsThroughput(db: Database, options: ThroughputOpt
     log: pino({ level: 'silent' }),
     schema,
     poolSize: db.kind === 'pglite' ? 2 : 4,
+    sharedDatabase: db.kind === 'postgres',
     worker: { concurrency: options.concurrency, pollIntervalMs: 500 },
   });
   jobs.register(kind);

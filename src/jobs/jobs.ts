@@ -4,8 +4,8 @@ import PgBoss from 'pg-boss';
 import type { Sql, TransactionSql } from 'postgres';
 import type { Logger } from 'pino';
 import type { JobKind } from './job-kind.ts';
-import { queueLeaseSeconds } from './job-lease.ts';
 import { startJobWorker, type JobWorker } from './job-worker.ts';
+import { startQueues } from './queue-setup.ts';
 import { pgBossDb } from './transaction-adapter.ts';
 import { refuseInsideTransaction } from '../db/transaction-guard.ts';
 
@@ -59,6 +59,13 @@ export interface JobsOptions {
    */
   leaseSeconds?: number;
   worker: { concurrency: number; pollIntervalMs: number };
+  /**
+   * Other processes may start on this database at the same moment (default true: PostgreSQL), so start()
+   * sets pg-boss and the queues up one process at a time (src/jobs/queue-setup.ts). False for the embedded
+   * database: one process opens it (its data folder is locked), and its one session is shared by every
+   * connection, so a lock there would exclude nothing.
+   */
+  sharedDatabase?: boolean;
 }
 
 /** `D`: what every handler receives at run time (the service's Deps), given to start(). */
@@ -136,8 +143,14 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
       started = true;
       bossInstance = newBoss(options.connectionString);
       bossInstance.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
-      await bossInstance.start();
-      for (const kind of kinds.values()) await ensureQueue(bossInstance, kind, leaseSeconds);
+      await startQueues({
+        boss: bossInstance,
+        sql: options.sql,
+        schema,
+        kinds: kinds.values(),
+        leaseSeconds,
+        sharedDatabase: options.sharedDatabase ?? true,
+      });
       if (work)
         worker = startJobWorker({
           boss: bossInstance,
@@ -207,19 +220,4 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
 
     getJob: (kind, id) => poolBoss('reading a job').getJobById(registered(kind).name, id),
   };
-}
-
-// Queue options are stored in the database; updating them at every start applies a changed policy.
-// A job is inserted with the queue's expiry, which is its first lease; its worker renews it.
-async function ensureQueue(boss: PgBoss, kind: JobKind, leaseSeconds: number): Promise<void> {
-  const queue: PgBoss.Queue = {
-    name: kind.name,
-    policy: kind.policy,
-    retryLimit: kind.retry.limit,
-    retryDelay: kind.retry.delaySeconds,
-    retryBackoff: kind.retry.backoff,
-    expireInSeconds: queueLeaseSeconds(kind, leaseSeconds),
-  };
-  if (await boss.getQueue(kind.name)) await boss.updateQueue(kind.name, queue);
-  else await boss.createQueue(kind.name, queue);
 }

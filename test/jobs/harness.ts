@@ -32,6 +32,7 @@ export async function openJobsHarness(): Promise<JobsHarness> {
         schema: bossSchema,
         // As the service does: two pg connections on PGlite's one backend could interleave their statements.
         poolSize: db.kind === 'pglite' ? 1 : undefined,
+        sharedDatabase: db.kind === 'postgres',
         maintenanceIntervalSeconds: 1,
         ...(options.leaseSeconds && { leaseSeconds: options.leaseSeconds }),
         worker: { concurrency: options.concurrency ?? 2, pollIntervalMs: 500 },
