@@ -1,14 +1,14 @@
 // The only file that reads process.env: configuration -> database -> migrations -> deps -> serve.
-// Run it with `node --import tsx src/main.ts` (what `npm start` does): one process, so a signal
-// to it reaches the shutdown handler (src/shutdown.ts).
+// `npm start` runs its build, `node dist/main.js` (scripts/build.ts; `npm run dev` runs this file through tsx):
+// one process, so a signal to it reaches the shutdown handler (src/shutdown.ts).
 import type { Server } from 'node:http';
 import { loadConfig } from './config.ts';
-import { createLogger, describeDatabase, warnAboutUnsafeSettings } from './log.ts';
+import { createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 
 const config = loadConfig(process.env);
 const log = createLogger(config.logLevel);
-// Said before anything slow: on a first start, loading the modules (tsx compiles them) and creating the
-// embedded database take many seconds, and a silent terminal looks like a hung one.
+// Said before anything slow: loading the modules, and creating the embedded database on a first start, take
+// seconds, and a silent terminal looks like a hung one.
 log.info({ pid: process.pid, node: process.version }, 'starting');
 warnAboutUnsafeSettings(log, config);
 try {
@@ -19,7 +19,7 @@ try {
   const { anyUserExists } = await import('./handlers/users/users-data.ts');
   const { createServices } = await import('./services.ts');
   const { handleShutdownSignals } = await import('./shutdown.ts');
-  log.info(`opening ${describeDatabase(config)}`);
+  log.info(openingDatabaseLine(config));
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database });
   const applied = await migrate(db.sql, { log });
   log.info('starting services and background jobs');
