@@ -1,5 +1,6 @@
 // Background jobs on the service's own database, with pg-boss 10: a registry of job kinds,
 // enqueue (optionally inside the caller's transaction), cron schedules, and the worker lifecycle.
+import { isDeepStrictEqual } from 'node:util';
 import PgBoss from 'pg-boss';
 import type { Sql, TransactionSql } from 'postgres';
 import type { Logger } from 'pino';
@@ -115,6 +116,8 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
   };
   let worker: JobWorker | undefined;
   let started = false;
+  // The schedules as stored, read at start and kept up to date by schedule() and unschedule().
+  const schedules = new Map<string, PgBoss.Schedule>();
   let stopped: Promise<void> | undefined;
 
   const registered = <P>(kind: JobKind<P>): JobKind<P> => {
@@ -137,7 +140,11 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
       bossInstance = newBoss(options.connectionString);
       bossInstance.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
       await bossInstance.start();
-      for (const kind of kinds.values()) await ensureQueue(bossInstance, kind, leaseSeconds);
+      // One read of every queue and schedule, then a write only where something is missing or changed: a start
+      // on an up-to-date database costs two queries, not two per kind and one per schedule (seconds on PGlite).
+      const queues = new Map((await bossInstance.getQueues()).map((queue) => [queue.name, queue]));
+      for (const schedule of await bossInstance.getSchedules()) schedules.set(schedule.name, schedule);
+      for (const kind of kinds.values()) await ensureQueue(bossInstance, kind, leaseSeconds, queues.get(kind.name));
       if (work)
         worker = startJobWorker({
           boss: bossInstance,
@@ -185,11 +192,16 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
 
     async schedule(kind, cron, payload, scheduleOptions = {}) {
       const data = registered(kind).payload.parse(payload) as object;
-      await poolBoss(`scheduling ${kind.name}`).schedule(kind.name, cron, data, { tz: scheduleOptions.tz ?? 'UTC' });
+      const options = { tz: scheduleOptions.tz ?? 'UTC' };
+      const target = poolBoss(`scheduling ${kind.name}`);
+      if (sameSchedule(schedules.get(kind.name), cron, data, options.tz)) return;
+      await target.schedule(kind.name, cron, data, options);
+      schedules.set(kind.name, { name: kind.name, cron, data, options });
     },
 
     async unschedule(kind) {
       await poolBoss(`unscheduling ${kind.name}`).unschedule(registered(kind).name);
+      schedules.delete(kind.name);
     },
 
     wake(kind) {
@@ -211,15 +223,28 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
 
 // Queue options are stored in the database; updating them at every start applies a changed policy.
 // A job is inserted with the queue's expiry, which is its first lease; its worker renews it.
-async function ensureQueue(boss: PgBoss, kind: JobKind, leaseSeconds: number): Promise<void> {
-  const queue: PgBoss.Queue = {
+async function ensureQueue(
+  boss: PgBoss,
+  kind: JobKind,
+  leaseSeconds: number,
+  stored: PgBoss.QueueResult | undefined,
+): Promise<void> {
+  const queue = {
     name: kind.name,
     policy: kind.policy,
     retryLimit: kind.retry.limit,
     retryDelay: kind.retry.delaySeconds,
     retryBackoff: kind.retry.backoff,
     expireInSeconds: queueLeaseSeconds(kind, leaseSeconds),
-  };
-  if (await boss.getQueue(kind.name)) await boss.updateQueue(kind.name, queue);
-  else await boss.createQueue(kind.name, queue);
+  } satisfies PgBoss.Queue;
+  if (!stored) await boss.createQueue(kind.name, queue);
+  else if (Object.entries(queue).some(([key, value]) => stored[key as keyof typeof queue] !== value))
+    await boss.updateQueue(kind.name, queue);
+}
+
+// The stored row's timezone column is what `tz` set; its data went through JSON, as the new payload is compared.
+function sameSchedule(stored: PgBoss.Schedule | undefined, cron: string, data: object, tz: string): boolean {
+  if (!stored || stored.cron !== cron) return false;
+  const storedTz = (stored as { timezone?: string }).timezone ?? stored.options?.tz;
+  return storedTz === tz && isDeepStrictEqual(stored.data ?? {}, JSON.parse(JSON.stringify(data)));
 }
