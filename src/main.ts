@@ -12,15 +12,20 @@ const log = createLogger(config.logLevel);
 log.info({ pid: process.pid, node: process.version }, 'starting');
 warnAboutUnsafeSettings(log, config);
 try {
-  const { serve } = await import('@hono/node-server');
-  const { createApp } = await import('./app.ts');
   const { openDatabase } = await import('./db/connection.ts');
-  const { migrate } = await import('./db/migrate.ts');
-  const { anyUserExists } = await import('./handlers/users/users-data.ts');
-  const { createServices } = await import('./services.ts');
-  const { handleShutdownSignals } = await import('./shutdown.ts');
   log.info(openingDatabaseLine(config));
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database });
+  // The database opens while the rest of the service loads: its file reads and WebAssembly compilation (PGlite)
+  // or its connection (PostgreSQL) overlap the module loading.
+  const [db, { serve }, { createApp }, { migrate }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
+    await Promise.all([
+      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database }),
+      import('@hono/node-server'),
+      import('./app.ts'),
+      import('./db/migrate.ts'),
+      import('./handlers/users/users-data.ts'),
+      import('./services.ts'),
+      import('./shutdown.ts'),
+    ]);
   const applied = await migrate(db.sql, { log });
   log.info('starting services and background jobs');
   const services = await createServices({ db, config, log });

@@ -21,18 +21,26 @@ async function restart(previous: Jobs, kind: JobKind): Promise<Jobs> {
   return h.start([kind], { work: false });
 }
 
+interface QueueRow {
+  retry_limit: number;
+  updated_on: Date;
+}
+interface ScheduleRow {
+  cron: string;
+  data: unknown;
+  timezone: string;
+  updated_on: Date;
+}
+
 const queueRow = async () =>
   (
-    await h.db.sql.unsafe(`select retry_limit, updated_on from ${h.bossSchema}.queue where name = 'test.restart'`)
-  )[0] as { retry_limit: number; updated_on: Date };
+    await h.db.sql.unsafe<QueueRow[]>(
+      `select retry_limit, updated_on from ${h.bossSchema}.queue where name = 'test.restart'`,
+    )
+  )[0];
 
 const scheduleRow = async () =>
-  (await h.db.sql.unsafe(`select cron, data, timezone, updated_on from ${h.bossSchema}.schedule`))[0] as {
-    cron: string;
-    data: unknown;
-    timezone: string;
-    updated_on: Date;
-  };
+  (await h.db.sql.unsafe<ScheduleRow[]>(`select cron, data, timezone, updated_on from ${h.bossSchema}.schedule`))[0];
 
 describe('jobs start', () => {
   beforeEach(async () => {
