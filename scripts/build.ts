@@ -6,9 +6,14 @@
 // `import.meta.url` is rewritten to name its source file, so every path it builds from it resolves in the
 // repository exactly as under tsx. dist/build-inputs.json lists what the bundles were made from, for
 // scripts/build-if-stale.js (run before `npm start` and `npm run worker`).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//
+// Beside them, dist/pglite-initdb.tar: a dump of a fresh embedded data folder, which a first start on a new DATA_DIR
+// unpacks instead of running initdb in WebAssembly (seconds). Migrations still run, and are logged, at start. It is
+// made again only when the PGlite version changes.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import { build, type Plugin } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,11 +48,28 @@ function sourceLocatedImportMeta(bundleDir: string): Plugin {
 const entryFile = (name: string): string =>
   `${HEADER}\nprocess.setSourceMapsEnabled(true);\nawait import('./bundle/${name}.js');\n`;
 
-/** Builds into `outDir` (default dist/ in the repository), replacing what was there. */
+const PGLITE_PACKAGE = 'node_modules/@electric-sql/pglite/package.json';
+export const INITDB_TEMPLATE = 'pglite-initdb.tar';
+
+/** Writes the dump of a fresh data folder unless the one there was made by this PGlite version. */
+async function writeInitdbTemplate(outDir: string): Promise<void> {
+  const { version } = JSON.parse(readFileSync(join(root, PGLITE_PACKAGE), 'utf8')) as { version: string };
+  const [template, stamp] = [join(outDir, INITDB_TEMPLATE), join(outDir, `${INITDB_TEMPLATE}.version`)];
+  if (existsSync(template) && existsSync(stamp) && readFileSync(stamp, 'utf8') === version) return;
+  const pglite = await PGlite.create();
+  try {
+    writeFileSync(template, new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    writeFileSync(stamp, version);
+  } finally {
+    await pglite.close();
+  }
+}
+
+/** Builds into `outDir` (default dist/ in the repository), replacing the bundles there. */
 export async function buildService(outDir = join(root, 'dist')): Promise<BuildResult> {
   const started = Date.now();
   const bundleDir = join(outDir, 'bundle');
-  rmSync(outDir, { recursive: true, force: true });
+  rmSync(bundleDir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
     entryPoints: ENTRIES,
@@ -71,7 +93,8 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
   });
   mkdirSync(outDir, { recursive: true });
   for (const name of Object.keys(ENTRIES)) writeFileSync(join(outDir, `${name}.js`), entryFile(name));
-  const inputs = [...Object.keys(result.metafile.inputs), 'scripts/build.ts'].sort();
+  await writeInitdbTemplate(outDir);
+  const inputs = [...Object.keys(result.metafile.inputs), 'scripts/build.ts', PGLITE_PACKAGE].sort();
   writeFileSync(join(outDir, 'build-inputs.json'), `${JSON.stringify({ builtAt: started, inputs }, null, 1)}\n`);
   return { outDir, inputs, ms: Date.now() - started };
 }

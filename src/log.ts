@@ -44,6 +44,6 @@ export function describeDatabase(config: AppConfig): string {
  */
 export function openingDatabaseLine(config: AppConfig): string {
   if (!config.databaseUrl && !existsSync(join(config.dataDir, 'PG_VERSION')))
-    return `creating embedded database at ${config.dataDir} (first start on this folder: takes a few seconds)`;
+    return `creating embedded database at ${config.dataDir} (a first start on this folder)`;
   return `opening ${describeDatabase(config)}`;
 }

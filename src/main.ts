@@ -2,6 +2,7 @@
 // `npm start` runs its build, `node dist/main.js` (scripts/build.ts; `npm run dev` runs this file through tsx):
 // one process, so a signal to it reaches the shutdown handler (src/shutdown.ts).
 import type { Server } from 'node:http';
+import { dirname, join } from 'node:path';
 import { loadConfig } from './config.ts';
 import { createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 
@@ -11,6 +12,8 @@ const log = createLogger(config.logLevel);
 // seconds, and a silent terminal looks like a hung one.
 log.info({ pid: process.pid, node: process.version }, 'starting');
 warnAboutUnsafeSettings(log, config);
+// The build puts a fresh data folder's dump beside the entry (scripts/build.ts); run from src/, there is none.
+const initdbTemplate = join(dirname(process.argv[1] ?? '.'), 'pglite-initdb.tar');
 try {
   const { openDatabase } = await import('./db/connection.ts');
   log.info(openingDatabaseLine(config));
@@ -18,7 +21,7 @@ try {
   // or its connection (PostgreSQL) overlap the module loading.
   const [db, { serve }, { createApp }, { migrate }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
     await Promise.all([
-      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database }),
+      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, initdbTemplate, ...config.database }),
       import('@hono/node-server'),
       import('./app.ts'),
       import('./db/migrate.ts'),
