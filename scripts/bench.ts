@@ -14,11 +14,12 @@
 // classified against a plain fetch of the same messages, and a reply's latency to its enrollment stopped by
 // the minute sync and by the pre-send check, each against the plain read it needs); the analytics rows (the
 // analytics query over 100,000 bulk-inserted sent messages against a plain count(*) of them); and the installable service-mcp launcher
-// (packages/) against bin/service-mcp.js: installed size, package count, spawn to tools/list.
+// (packages/) against bin/service-mcp.js: installed size, package count, spawn to tools/list; and start-up (npm start,
+// built already, to the first /healthz 200 on an existing and on a new PGlite folder, against node -e opening it).
 //
 // Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
 // (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
-// --codegen-runs N · --skip-codegen · --skip-packages · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --skip-analytics · --skip-tracking · --log-level L
+// --codegen-runs N · --skip-codegen · --skip-packages · --skip-startup · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --skip-analytics · --skip-tracking · --log-level L
 // (service log level, default silent) · --profile (writes the service's CPU profile to test-output/profiles/).
 // Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +44,7 @@ import { sequencesRows, sequencesSettings, type SequencesResult } from './bench/
 import { trackingRows } from './bench/tracking-rows.ts';
 import { preflight, ratioRows, runInterleaved, type RowGroup, type Target } from './bench/row-runner.ts';
 import { startServerProcess, type ServerProcess } from './bench/server-process.ts';
+import { startupRows, type StartupResult } from './bench/startup-rows.ts';
 import { describeMethod } from './bench/how-measured.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -57,6 +59,7 @@ const { values: args } = parseArgs({
     'codegen-runs': { type: 'string' },
     'skip-codegen': { type: 'boolean', default: false },
     'skip-packages': { type: 'boolean', default: false },
+    'skip-startup': { type: 'boolean', default: false },
     'skip-long-work': { type: 'boolean', default: false },
     'skip-knowledge': { type: 'boolean', default: false },
     'skip-leads': { type: 'boolean', default: false },
@@ -192,6 +195,13 @@ try {
       notes: [`package rows skipped: ${error.message}`],
     }));
   }
+  let startup: StartupResult | undefined;
+  if (!args['skip-startup']) {
+    startup = await startupRows(repoRoot, quick ? 3 : 10, progress).catch((error: Error) => ({
+      rows: [],
+      notes: [`start-up rows skipped: ${error.message}`],
+    }));
+  }
   const report = renderReport({
     rows: [
       ...http.rows,
@@ -203,6 +213,7 @@ try {
       ...(analytics?.rows ?? []),
       ...(codegen ? [codegen.row] : []),
       ...(packages?.rows ?? []),
+      ...(startup?.rows ?? []),
     ],
     targets: http.targets,
     facts: {
@@ -231,6 +242,7 @@ try {
       ...(replies?.notes ?? []),
       ...(analytics?.notes ?? []),
       ...(packages?.notes ?? []),
+      ...(startup?.notes ?? []),
     ],
   });
   process.stdout.write(`\n${report}`);

@@ -1,5 +1,7 @@
 // The service's logger (JSON lines through pino), and the warnings a start-up owes its operator. Kept apart
 // from services.ts so that an entry can log before it loads the rest of the service.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 
@@ -34,4 +36,14 @@ export function describeDatabase(config: AppConfig): string {
   } catch {
     return 'PostgreSQL (DATABASE_URL)';
   }
+}
+
+/**
+ * The line said before the database is opened. A first start on a new data folder says it is creating it, which
+ * takes seconds (the embedded database's initdb), so the wait that follows is not taken for a hang.
+ */
+export function openingDatabaseLine(config: AppConfig): string {
+  if (!config.databaseUrl && !existsSync(join(config.dataDir, 'PG_VERSION')))
+    return `creating embedded database at ${config.dataDir} (a first start on this folder)`;
+  return `opening ${describeDatabase(config)}`;
 }

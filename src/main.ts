@@ -1,26 +1,34 @@
 // The only file that reads process.env: configuration -> database -> migrations -> deps -> serve.
-// Run it with `node --import tsx src/main.ts` (what `npm start` does): one process, so a signal
-// to it reaches the shutdown handler (src/shutdown.ts).
+// `npm start` runs its build, `node dist/main.js` (scripts/build.ts; `npm run dev` runs this file through tsx):
+// one process, so a signal to it reaches the shutdown handler (src/shutdown.ts).
 import type { Server } from 'node:http';
+import { dirname, join } from 'node:path';
 import { loadConfig } from './config.ts';
-import { createLogger, describeDatabase, warnAboutUnsafeSettings } from './log.ts';
+import { createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 
 const config = loadConfig(process.env);
 const log = createLogger(config.logLevel);
-// Said before anything slow: on a first start, loading the modules (tsx compiles them) and creating the
-// embedded database take many seconds, and a silent terminal looks like a hung one.
+// Said before anything slow: loading the modules, and creating the embedded database on a first start, take
+// seconds, and a silent terminal looks like a hung one.
 log.info({ pid: process.pid, node: process.version }, 'starting');
 warnAboutUnsafeSettings(log, config);
+// The build puts a fresh data folder's dump beside the entry (scripts/build.ts); run from src/, there is none.
+const initdbTemplate = join(dirname(process.argv[1] ?? '.'), 'pglite-initdb.tar');
 try {
-  const { serve } = await import('@hono/node-server');
-  const { createApp } = await import('./app.ts');
   const { openDatabase } = await import('./db/connection.ts');
-  const { migrate } = await import('./db/migrate.ts');
-  const { anyUserExists } = await import('./handlers/users/users-data.ts');
-  const { createServices } = await import('./services.ts');
-  const { handleShutdownSignals } = await import('./shutdown.ts');
-  log.info(`opening ${describeDatabase(config)}`);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database });
+  log.info(openingDatabaseLine(config));
+  // The database opens while the rest of the service loads: its file reads and WebAssembly compilation (PGlite)
+  // or its connection (PostgreSQL) overlap the module loading.
+  const [db, { serve }, { createApp }, { migrate }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
+    await Promise.all([
+      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, initdbTemplate, ...config.database }),
+      import('@hono/node-server'),
+      import('./app.ts'),
+      import('./db/migrate.ts'),
+      import('./handlers/users/users-data.ts'),
+      import('./services.ts'),
+      import('./shutdown.ts'),
+    ]);
   const applied = await migrate(db.sql, { log });
   log.info('starting services and background jobs');
   const services = await createServices({ db, config, log });

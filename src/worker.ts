@@ -4,7 +4,7 @@
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
-import { createLogger, describeDatabase, warnAboutUnsafeSettings } from './log.ts';
+import { createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 import { createServices } from './services.ts';
 
 const config = loadConfig(process.env);
@@ -15,7 +15,7 @@ try {
   // The embedded database admits one process: its jobs run inside the service.
   if (!config.databaseUrl)
     throw new Error('npm run worker needs DATABASE_URL; with the embedded database, jobs run inside the service');
-  log.info(`opening ${describeDatabase(config)}`);
+  log.info(openingDatabaseLine(config));
   const db = await openDatabase({ databaseUrl: config.databaseUrl, ...config.database });
   await migrate(db.sql, { log });
   const services = await createServices({ db, config, log });

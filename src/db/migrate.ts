@@ -17,20 +17,24 @@ const defaultDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 export async function migrate(sql: postgres.Sql, options: MigrateOptions = {}): Promise<string[]> {
   const dir = options.dir ?? defaultDir;
   const names = await listMigrations(dir);
-  options.log?.info({ migrations: names.length }, 'running migrations');
-  await sql.begin(async (tx) => {
+  const done = await sql.begin(async (tx) => {
     await lockMigrations(tx);
     await tx`
       create table if not exists schema_migrations (
         name text primary key,
         applied_at timestamptz not null default now()
       )`;
+    return new Set((await tx<{ name: string }[]>`select name from schema_migrations`).map((row) => row.name));
   });
+  // Only the pending ones are tried (each checked again under the lock), so an up-to-date start is one query.
+  const pending = names.filter((name) => !done.has(name));
+  options.log?.info({ migrations: names.length, pending: pending.length }, 'running migrations');
   const applied: string[] = [];
-  for (const name of names) {
+  for (const name of pending) {
+    const started = Date.now();
     if (await applyMigration(sql, dir, name)) {
       applied.push(name);
-      options.log?.info({ migration: name }, 'applied migration');
+      options.log?.info({ migration: name, ms: Date.now() - started }, 'applied migration');
     }
   }
   return applied;

@@ -1,5 +1,6 @@
 // Background jobs on the service's own database, with pg-boss 10: a registry of job kinds,
 // enqueue (optionally inside the caller's transaction), cron schedules, and the worker lifecycle.
+import { isDeepStrictEqual } from 'node:util';
 import PgBoss from 'pg-boss';
 import type { Sql, TransactionSql } from 'postgres';
 import type { Logger } from 'pino';
@@ -122,6 +123,8 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
   };
   let worker: JobWorker | undefined;
   let started = false;
+  // The schedules as stored, read at start and kept up to date by schedule() and unschedule().
+  const schedules = new Map<string, PgBoss.Schedule>();
   let stopped: Promise<void> | undefined;
 
   const registered = <P>(kind: JobKind<P>): JobKind<P> => {
@@ -151,6 +154,9 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
         leaseSeconds,
         sharedDatabase: options.sharedDatabase ?? true,
       });
+      // One read of every schedule, then a write only where one is missing or changed: a start on an up-to-date
+      // database costs one query here, not one per schedule (seconds on PGlite).
+      for (const schedule of await bossInstance.getSchedules()) schedules.set(schedule.name, schedule);
       if (work)
         worker = startJobWorker({
           boss: bossInstance,
@@ -198,11 +204,16 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
 
     async schedule(kind, cron, payload, scheduleOptions = {}) {
       const data = registered(kind).payload.parse(payload) as object;
-      await poolBoss(`scheduling ${kind.name}`).schedule(kind.name, cron, data, { tz: scheduleOptions.tz ?? 'UTC' });
+      const options = { tz: scheduleOptions.tz ?? 'UTC' };
+      const target = poolBoss(`scheduling ${kind.name}`);
+      if (sameSchedule(schedules.get(kind.name), cron, data, options.tz)) return;
+      await target.schedule(kind.name, cron, data, options);
+      schedules.set(kind.name, { name: kind.name, cron, data, options });
     },
 
     async unschedule(kind) {
       await poolBoss(`unscheduling ${kind.name}`).unschedule(registered(kind).name);
+      schedules.delete(kind.name);
     },
 
     wake(kind) {
@@ -220,4 +231,11 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
 
     getJob: (kind, id) => poolBoss('reading a job').getJobById(registered(kind).name, id),
   };
+}
+
+// The stored row's timezone column is what `tz` set; its data went through JSON, as the new payload is compared.
+function sameSchedule(stored: PgBoss.Schedule | undefined, cron: string, data: object, tz: string): boolean {
+  if (!stored || stored.cron !== cron) return false;
+  const storedTz = (stored as { timezone?: string }).timezone ?? stored.options?.tz;
+  return storedTz === tz && isDeepStrictEqual(stored.data ?? {}, JSON.parse(JSON.stringify(data)));
 }

@@ -66,20 +66,24 @@ async function holdingStartLock(sql: Sql, schema: string, work: () => Promise<vo
   }
 }
 
-// Queue options are stored in the database; updating them at every start applies a changed policy.
-// A job is inserted with the queue's expiry, which is its first lease; its worker renews it.
+// Queue options are stored in the database; writing them at a start applies a changed policy. One read of every
+// queue, then a write only where one is missing or changed: a start on an up-to-date database costs one query,
+// not two per kind (seconds on PGlite). A job is inserted with the queue's expiry, which is its first lease; its
+// worker renews it.
 async function ensureQueues(boss: PgBoss, kinds: Iterable<JobKind>, leaseSeconds: number): Promise<void> {
-  const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
+  const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
   for (const kind of kinds) {
-    const queue: PgBoss.Queue = {
+    const queue = {
       name: kind.name,
       policy: kind.policy,
       retryLimit: kind.retry.limit,
       retryDelay: kind.retry.delaySeconds,
       retryBackoff: kind.retry.backoff,
       expireInSeconds: queueLeaseSeconds(kind, leaseSeconds),
-    };
-    if (existing.has(kind.name)) await boss.updateQueue(kind.name, queue);
-    else await boss.createQueue(kind.name, queue);
+    } satisfies PgBoss.Queue;
+    const found = stored.get(kind.name);
+    if (!found) await boss.createQueue(kind.name, queue);
+    else if (Object.entries(queue).some(([key, value]) => found[key as keyof typeof queue] !== value))
+      await boss.updateQueue(kind.name, queue);
   }
 }

@@ -122,8 +122,22 @@ describe('migrate', () => {
     await migrate(db.sql, { dir, log: { info: (obj, msg) => lines.push({ obj, msg }) } });
 
     expect(lines).toEqual([
-      { obj: { migrations: 3 }, msg: 'running migrations' },
-      ...Object.keys(threeTables).map((name) => ({ obj: { migration: name }, msg: 'applied migration' })),
+      { obj: { migrations: 3, pending: 3 }, msg: 'running migrations' },
+      ...Object.keys(threeTables).map((name) => ({
+        obj: { migration: name, ms: expect.any(Number) },
+        msg: 'applied migration',
+      })),
     ]);
+  });
+
+  it('counts only the pending migrations on a later run and logs none applied', async () => {
+    const db = await emptyDatabase();
+    const dir = await migrationsDir(threeTables);
+    await migrate(db.sql, { dir });
+    const lines: Array<{ obj: object; msg?: string }> = [];
+
+    expect(await migrate(db.sql, { dir, log: { info: (obj, msg) => lines.push({ obj, msg }) } })).toEqual([]);
+
+    expect(lines).toEqual([{ obj: { migrations: 3, pending: 0 }, msg: 'running migrations' }]);
   });
 });

@@ -1,6 +1,7 @@
-// What `npm start` says while it starts: its first line comes before the slow parts (loading the modules,
-// opening the database, migrating), each step is named as it begins, and a setting meant only for local
-// use warns every time.
+// What the service says while it starts (here through tsx, as `npm run dev` runs it; test/scripts/built-service.test.ts
+// runs the build `npm start` runs): its first line comes before the slow parts (loading the modules, creating or
+// opening the database, migrating), each step is named as it begins, and a setting meant only for local use warns
+// every time.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ interface LogLine {
   [field: string]: unknown;
 }
 
-/** Runs what `npm start` runs until it listens, stops it, and returns every line it logged. */
+/** Runs what `npm run dev` runs until it listens, stops it, and returns every line it logged. */
 async function startUntilListening(env: Record<string, string>): Promise<LogLine[]> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
@@ -61,7 +62,7 @@ describe('npm start', () => {
     const lines = await startUntilListening({ DATA_DIR: dataDir });
     const messages = lines.map((line) => line.msg);
     expect(messages[0]).toBe('starting');
-    const opening = messages.indexOf(`opening embedded database at ${dataDir}`);
+    const opening = messages.findIndex((msg) => msg.startsWith(`creating embedded database at ${dataDir}`));
     const migrating = messages.indexOf('running migrations');
     const firstMigration = messages.indexOf('applied migration');
     const listening = messages.findIndex((msg) => msg.startsWith('listening on '));
@@ -78,7 +79,7 @@ describe('npm start', () => {
     const warning = lines.findIndex((line) => line.level === 40 && line.setting === 'OUTBOUND_ALLOW_PRIVATE');
     expect(lines[warning].msg).toMatch(/^OUTBOUND_ALLOW_PRIVATE=true: .*never in production/);
     // Said before the slow steps, so it is on screen while the service starts.
-    expect(warning).toBeLessThan(lines.findIndex((line) => line.msg.startsWith('opening ')));
+    expect(warning).toBeLessThan(lines.findIndex((line) => line.msg.startsWith('creating ')));
   });
 });
 

@@ -1,0 +1,181 @@
+// Start-up rows: the time from `npm start` (built already) to the first 200 on /healthz on embedded PGlite, with
+// an existing data folder and with a new one, each the median of cold starts against the floor, a plain
+// `node -e` that opens the same kind of folder with PGlite and runs one query. The goals are absolute (1 s and
+// 3 s, issue 32), so the rows carry no ratio goal and a note judges them. The notes also give, from the service's
+// own log lines, when each start-up step began (median milliseconds after the spawn), which says where time goes.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildService } from '../build.ts';
+import type { RowResult } from './row-runner.ts';
+import { median } from './stats.ts';
+
+export interface StartupResult {
+  rows: RowResult[];
+  notes: string[];
+}
+
+interface Start {
+  ms: number;
+  /** Milliseconds after the spawn at which each logged message first appeared (pino's `time`). */
+  steps: Map<string, number>;
+}
+
+const FLOOR = `const { PGlite } = await import('@electric-sql/pglite');
+const db = await PGlite.create(process.argv[1]);
+await db.query('select 1');
+process.stdout.write('ready\\n');
+await db.close();`;
+
+function freePort(): Promise<number> {
+  const server = createServer();
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    }),
+  );
+}
+
+const stepName = (msg: string) => msg.replace(/ (at|on) .*/, '');
+
+/** Spawns `npm start` in its own process group, polls /healthz until 200, stops the group. */
+async function timeServiceStart(repoRoot: string, dataDir: string): Promise<Start> {
+  const port = await freePort();
+  const spawnedAt = Date.now();
+  const started = performance.now();
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: repoRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  let ms: number | undefined;
+  while (ms === undefined) {
+    if (exited) throw new Error(`npm start exited before /healthz answered:\n${out}`);
+    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) ms = performance.now() - started;
+    else await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  process.kill(-(child.pid as number), 'SIGTERM');
+  await exit;
+  const steps = new Map<string, number>();
+  for (const text of out.split('\n').filter(Boolean)) {
+    const line = JSON.parse(text) as { msg: string; time: number };
+    const name = stepName(line.msg);
+    if (!steps.has(name)) steps.set(name, line.time - spawnedAt);
+  }
+  return { ms, steps };
+}
+
+/** Spawns the floor and resolves when it has opened the folder and answered one query. */
+function timeFloor(repoRoot: string, dataDir: string): Promise<Start> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR, dataDir], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let ms: number | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (ms === undefined && chunk.toString().includes('ready')) ms = performance.now() - started;
+    });
+    child.on('exit', (code) =>
+      ms === undefined ? reject(new Error(`the floor exited ${code}`)) : resolve({ ms, steps: new Map() }),
+    );
+  });
+}
+
+function stepsNote(label: string, starts: Start[]): string {
+  // Up to the listening line: what follows (the signup hint, the request, the stop) is after the first 200.
+  const all = [...(starts[0]?.steps.keys() ?? [])];
+  const names = all.slice(0, all.findIndex((name) => name.startsWith('listening')) + 1);
+  const at = names.map((name) => {
+    const values = starts.map((s) => s.steps.get(name)).filter((v): v is number => v !== undefined);
+    return `${name} ${Math.round(median(values))}`;
+  });
+  return `Start-up steps, ${label} (median ms after the spawn of npm start at which each first log line appeared): ${at.join(' · ')}.`;
+}
+
+export async function startupRows(
+  repoRoot: string,
+  runs: number,
+  progress: (line: string) => void,
+): Promise<StartupResult> {
+  const dirs: string[] = [];
+  const newDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
+    dirs.push(dir);
+    return dir;
+  };
+  try {
+    const built = await buildService();
+    progress(`built dist/ in ${built.ms} ms; timing ${runs} cold starts of each kind`);
+    const existing = newDir();
+    await timeServiceStart(repoRoot, existing);
+    const times = {
+      existing: [] as Start[],
+      existingFloor: [] as Start[],
+      fresh: [] as Start[],
+      freshFloor: [] as Start[],
+    };
+    for (let i = 0; i < runs; i += 1) {
+      // Alternate which goes first, so neither always starts on a file cache the other just warmed.
+      const pairs: [Start[], () => Promise<Start>][] = [
+        [times.existing, () => timeServiceStart(repoRoot, existing)],
+        [times.existingFloor, () => timeFloor(repoRoot, existing)],
+        [times.fresh, () => timeServiceStart(repoRoot, newDir())],
+        [times.freshFloor, () => timeFloor(repoRoot, newDir())],
+      ];
+      if (i % 2) pairs.reverse();
+      for (const [into, time] of pairs) into.push(await time());
+    }
+    progress(`timed ${runs} cold starts of the service and of the floor`);
+    const ms = (starts: Start[]) => median(starts.map((s) => s.ms));
+    const row = (label: string, service: Start[], floor: Start[]): RowResult => ({
+      label,
+      a: `${Math.round(ms(service))} ms`,
+      b: `${Math.round(ms(floor))} ms`,
+      ratio: ms(service) / ms(floor),
+    });
+    const judge = (what: string, value: number, goal: number) =>
+      `${what}: ${Math.round(value)} ms (median of ${runs}); goal under ${goal / 1000} s: ${value < goal ? 'met' : 'not met'}.`;
+    return {
+      rows: [
+        row(
+          'start-up, existing PGlite folder: npm start → /healthz 200 / node -e opening it',
+          times.existing,
+          times.existingFloor,
+        ),
+        row(
+          'start-up, new PGlite folder: npm start → /healthz 200 / node -e creating it',
+          times.fresh,
+          times.freshFloor,
+        ),
+      ],
+      notes: [
+        judge('Start-up on an existing PGlite folder, npm start to the first /healthz 200', ms(times.existing), 1000),
+        judge('Start-up on a new PGlite folder, npm start to the first /healthz 200', ms(times.fresh), 3000),
+        stepsNote('existing folder', times.existing),
+        stepsNote('new folder', times.fresh),
+      ],
+    };
+  } finally {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}

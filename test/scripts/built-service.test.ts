@@ -1,0 +1,123 @@
+// What `npm start` runs since the service is built (scripts/build.ts): plain JavaScript under plain node, no
+// TypeScript loader, files read at run time found in the repository, and stack traces that name the .ts lines.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildService } from '../../scripts/build.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+// Inside the repository (git-ignored), so the bundles' package imports resolve to node_modules as dist/'s do.
+mkdirSync(join(root, '.tmp'), { recursive: true });
+const outDir = mkdtempSync(join(root, '.tmp', 'built-service-'));
+const dataDir = mkdtempSync(join(tmpdir(), 'built-service-'));
+beforeAll(() => buildService(outDir));
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface LogLine {
+  msg: string;
+  [field: string]: unknown;
+}
+
+const migrationFiles = readdirSync(join(root, 'src/db/migrations')).filter((name) => name.endsWith('.sql'));
+
+/** Starts the built entry with plain node on this file's data folder, waits for /healthz, stops it. */
+async function startBuilt(): Promise<{ lines: LogLine[]; healthz: number }> {
+  const child = spawn(process.execPath, [join(outDir, 'main.js')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      OUTBOUND_ALLOW_PRIVATE: '',
+    },
+  });
+  const lines: LogLine[] = [];
+  let buffered = '';
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const complete = buffered.split('\n');
+      buffered = complete.pop()!;
+      for (const text of complete) {
+        const line = JSON.parse(text) as LogLine;
+        lines.push(line);
+        if (line.msg.startsWith('listening on ')) resolve(line.port as number);
+      }
+    });
+    void exited.then(() => reject(new Error(`exited before listening: ${JSON.stringify(lines)}`)));
+  });
+  const healthz = (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
+  child.kill('SIGTERM');
+  await exited;
+  return { lines, healthz };
+}
+
+/** Module specifiers the built files import, statically or dynamically. */
+function importedSpecifiers(): string[] {
+  const bundleDir = join(outDir, 'bundle');
+  const files = readdirSync(bundleDir).filter((name) => name.endsWith('.js'));
+  const text = files.map((name) => readFileSync(join(bundleDir, name), 'utf8')).join('\n');
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((match) => match[1]);
+}
+
+describe('the built service', () => {
+  it('imports no TypeScript and no TypeScript loader', () => {
+    const specifiers = importedSpecifiers();
+    expect(specifiers).toContain('@hono/node-server');
+    expect(specifiers.filter((s) => s.endsWith('.ts') || s === 'tsx' || s.startsWith('tsx/'))).toEqual([]);
+  });
+
+  it('creates a new data folder, logs each migration it applies, and answers /healthz under plain node', async () => {
+    const { lines, healthz } = await startBuilt();
+    expect(healthz).toBe(200);
+    const messages = lines.map((line) => line.msg);
+    expect(messages[0]).toBe('starting');
+    expect(messages[1]).toMatch(`creating embedded database at ${dataDir}`);
+    expect(lines.find((line) => line.msg === 'running migrations')).toMatchObject({
+      migrations: migrationFiles.length,
+      pending: migrationFiles.length,
+    });
+    const applied = lines.filter((line) => line.msg === 'applied migration').map((line) => line.migration);
+    expect(applied).toEqual(migrationFiles.sort());
+    const order = ['running migrations', 'applied migration', 'listening on '].map((start) =>
+      messages.findIndex((msg) => msg.startsWith(start)),
+    );
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('opens the existing data folder on a restart and applies nothing', async () => {
+    const { lines, healthz } = await startBuilt();
+    expect(healthz).toBe(200);
+    expect(lines.map((line) => line.msg)).toContain(`opening embedded database at ${dataDir}`);
+    expect(lines.find((line) => line.msg === 'running migrations')?.pending).toBe(0);
+    expect(lines.filter((line) => line.msg === 'applied migration')).toEqual([]);
+  });
+
+  it('names the .ts file and line of a thrown error in its stack trace', async () => {
+    const child = spawn(process.execPath, [join(outDir, 'main.js')], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      // Half of a pair of settings: loadConfig throws before the service starts.
+      env: { ...process.env, NODE_OPTIONS: '', META_APP_ID: 'only-half', META_APP_SECRET: '' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    const source = readFileSync(join(root, 'src/config.ts'), 'utf8').split('\n');
+    const line = source.findIndex((text) => text.includes("throw new Error('set both META_APP_ID")) + 1;
+    const file = join(root, 'src/config.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(stderr).toMatch(new RegExp(`at loadConfig \\(${file}:${line}:\\d+\\)`));
+  });
+});
