@@ -82,19 +82,17 @@ export async function countSequenceSendsSince(
   return row.n;
 }
 
+/** Messages of a mailbox that count against its limit since `since`, across all sequences. */
 export async function countMailboxSendsSince(
   q: Queryable,
   workspaceId: string,
   connectorId: string,
   since: Date,
 ): Promise<number> {
-  const [row] = await query(q)<{ n: number }[]>`
-    select count(*)::int as n from sequence_messages
-    where workspace_id = ${workspaceId} and connector_id = ${connectorId} and status in ('claimed', 'sending', 'sent', 'uncertain') and claimed_at >= ${since}`;
-  return row.n;
+  return (await countMailboxesSendsSince(q, workspaceId, [connectorId], since)).get(connectorId) ?? 0;
 }
 
-/** countMailboxSendsSince for several mailboxes at once, by connector id (absent: none). */
+/** The same count for several mailboxes at once, by connector id (absent: none). */
 export async function countMailboxesSendsSince(
   q: Queryable,
   workspaceId: string,

@@ -257,7 +257,7 @@ export async function pinEnrollments(
     where e.id = p.id and e.workspace_id = ${workspaceId}`;
   await sql`
     update sequence_messages m set connector_id = p.connector_id, mode = c.mode, updated_at = ${pins.now}
-    from ${p} join connectors c on c.id = p.connector_id
+    from ${p} join connectors c on c.id = p.connector_id and c.workspace_id = ${workspaceId}
     where m.enrollment_id = p.id and m.workspace_id = ${workspaceId} and m.status = 'scheduled'`;
 }
 
