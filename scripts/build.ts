@@ -15,6 +15,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { build, type Plugin } from 'esbuild';
+import { panelBuildOptions } from '../src/admin/panel-bundle.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const ENTRIES = { main: 'src/main.ts', worker: 'src/worker.ts' } as const;
@@ -89,12 +90,24 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
     metafile: true,
     plugins: [sourceLocatedImportMeta(bundleDir)],
     banner: { js: HEADER },
+    // The admin panel's script is read from the built folder, not bundled at start (src/admin/assets.ts).
+    define: { __ADMIN_PANEL_DIR__: JSON.stringify(relative(root, join(outDir, 'admin')).split('\\').join('/')) },
     logLevel: 'warning',
   });
+  const panelDir = join(outDir, 'admin');
+  rmSync(panelDir, { recursive: true, force: true });
+  const panel = await build({ ...panelBuildOptions, absWorkingDir: root, outdir: panelDir });
   mkdirSync(outDir, { recursive: true });
   for (const name of Object.keys(ENTRIES)) writeFileSync(join(outDir, `${name}.js`), entryFile(name));
   await writeInitdbTemplate(outDir);
-  const inputs = [...Object.keys(result.metafile.inputs), 'scripts/build.ts', PGLITE_PACKAGE].sort();
+  const inputs = [
+    ...new Set([
+      ...Object.keys(result.metafile.inputs),
+      ...Object.keys(panel.metafile!.inputs),
+      'scripts/build.ts',
+      PGLITE_PACKAGE,
+    ]),
+  ].sort();
   writeFileSync(join(outDir, 'build-inputs.json'), `${JSON.stringify({ builtAt: started, inputs }, null, 1)}\n`);
   return { outDir, inputs, ms: Date.now() - started };
 }

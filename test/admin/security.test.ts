@@ -75,6 +75,19 @@ describe('admin panel: serving and headers', () => {
     expect(panelContentSecurityPolicy).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 
+  it('serves the panel as one script bundle with the generated SDK and its source map, nothing imported from elsewhere', async () => {
+    const urls = await assetUrls();
+    expect(urls.filter((u) => u.endsWith('.js'))).toHaveLength(1);
+    const script = await (await t.request(urls.find((u) => u.endsWith('/app.js'))!)).text();
+    expect(script).not.toMatch(/\bimport\s*(?:\(|["'{*])/);
+    expect(script).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+    expect(script).toContain('/api/v1/users/me');
+    const map = await t.request(urls.find((u) => u.endsWith('/app.js'))!.replace(/app\.js$/, 'app.js.map'));
+    expect(map.status).toBe(200);
+    expect(map.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect((await map.json()).sources.some((s: string) => s.endsWith('src/generated/sdk.ts'))).toBe(true);
+  });
+
   it('has no inline script, inline handler or style attribute in the HTML', async () => {
     const html = await shell();
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
@@ -94,7 +107,7 @@ describe('admin panel: serving and headers', () => {
     const urls = await assetUrls();
     expect(urls.some((u) => u.endsWith('/app.js'))).toBe(true);
     expect(urls.some((u) => u.endsWith('/styles.css'))).toBe(true);
-    expect(urls.some((u) => u.endsWith('/api-keys.js'))).toBe(true);
+    expect(urls.some((u) => u.endsWith('/uplot.css'))).toBe(true);
     for (const url of urls) {
       const res = await t.request(url);
       expect(res.status, url).toBe(200);

@@ -63,7 +63,7 @@ export function adCampaignsPage(main, ctx) {
   async function showList() {
     mount(card, loadingState('Loading campaigns…'));
     try {
-      const page = await ctx.api.listAdCampaigns();
+      const page = await ctx.api.list_ad_campaigns({ limit: 100 });
       if (!ctx.alive()) return;
       if (!page.data.length)
         return mount(
@@ -113,7 +113,7 @@ export function adCampaignsPage(main, ctx) {
   async function showCampaign(id) {
     mount(card, loadingState('Loading the campaign…'));
     try {
-      const campaign = await ctx.api.getAdCampaign(id);
+      const campaign = await ctx.api.get_ad_campaign({ campaign_id: id });
       if (!ctx.alive()) return;
       mount(card, campaignDetails(campaign));
     } catch (error) {

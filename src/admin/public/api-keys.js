@@ -42,12 +42,12 @@ export function apiKeysPage(main, ctx) {
     mount(card, loadingState('Loading API keys…'));
     try {
       const [keys, members] = await Promise.all([
-        allPages((c) => ctx.api.listKeys(c)),
-        allPages((c) => ctx.api.listMembers(c)).catch(() => []),
+        allPages((c) => ctx.api.list_api_keys({ limit: 100, cursor: c ?? undefined })),
+        allPages((c) => ctx.api.list_members({ limit: 100, cursor: c ?? undefined })).catch(() => []),
       ]);
       if (!ctx.alive()) return;
       state.keys = keys;
-      state.people = new Map(members.map((m) => [m.user_id, m.name || m.email]));
+      state.people = new Map(members.map((m) => /** @type {[string, string]} */ ([m.user_id, m.name || m.email])));
       renderList();
     } catch (error) {
       if (ctx.alive())
@@ -188,7 +188,7 @@ export function apiKeysPage(main, ctx) {
       event.preventDefault();
       const created = await busy(submit, errorSlot, 'Creating…', async () => {
         try {
-          return await ctx.api.createKey(name.value.trim());
+          return await ctx.api.create_api_key({ name: name.value.trim() });
         } catch (error) {
           throw error instanceof ApiProblem ? new Error(applyFieldErrors(form, error)) : error;
         }
@@ -243,7 +243,7 @@ export function apiKeysPage(main, ctx) {
       confirmLabel: 'Revoke key',
       busyLabel: 'Revoking…',
       action: async () => {
-        const revoked = await ctx.api.revokeKey(key.id);
+        const revoked = await ctx.api.revoke_api_key({ key_id: key.id });
         state.keys = state.keys.map((k) => (k.id === revoked.id ? revoked : k));
         renderList();
         notify('success', `API key “${key.name}” revoked. It no longer works.`);

@@ -11,6 +11,14 @@ import { joinPage, noWorkspacePage } from './join.js';
 import { membersPage } from './members.js';
 import { sentMessagesPage } from './sent-messages.js';
 import { webinarRegistrantsPage } from './webinar-registrants.js';
+import { leadsPage, leadPage } from './leads.js';
+import { knowledgePage } from './knowledge.js';
+import { sequencesPage, sequencePage } from './sequences.js';
+import { repliesPage } from './replies.js';
+import { agentRunsPage } from './agent-runs.js';
+import { workspacePage } from './workspace.js';
+import { webhooksPage } from './webhooks.js';
+import { eventsPage } from './events.js';
 import { clearToken, loadToken, saveToken } from './session.js';
 import { errorState, focusTitle, loadingState, renderShell } from './shell.js';
 import { signInPage } from './sign-in.js';
@@ -28,6 +36,16 @@ const api = createApi({
 
 /** @type {Record<string, (main: HTMLElement, ctx: PageContext) => void>} */
 const pages = {
+  '/admin/leads': leadsPage,
+  '/admin/leads/:id': leadPage,
+  '/admin/knowledge': knowledgePage,
+  '/admin/sequences': sequencesPage,
+  '/admin/sequences/:id': sequencePage,
+  '/admin/replies': repliesPage,
+  '/admin/agent-runs': agentRunsPage,
+  '/admin/workspace': workspacePage,
+  '/admin/webhooks': webhooksPage,
+  '/admin/events': eventsPage,
   '/admin/approvals': approvalsPage,
   '/admin/sent-messages': sentMessagesPage,
   '/admin/webinars': webinarRegistrantsPage,
@@ -40,8 +58,31 @@ const pages = {
 const DEFAULT_PAGE = '/admin/api-keys';
 
 /**
- * `signal` aborts when the page is left (another page, sign-out), ending its long-running requests.
- * @typedef {{ api: import('./api.js').Api, me: any, isAdmin: boolean, alive: () => boolean, signal: AbortSignal }} PageContext
+ * The page for a path: an exact entry, or a `/:id` entry with the last segment as `params.id`.
+ * @param {string} pathname
+ * @returns {{ page: (main: HTMLElement, ctx: PageContext) => void, params: Record<string, string> } | null}
+ */
+function findPage(pathname) {
+  const exact = pages[pathname];
+  if (exact) return { page: exact, params: {} };
+  const match = /^(\/admin\/[a-z-]+)\/([^/]+)$/.exec(pathname);
+  const page = match ? pages[`${match[1]}/:id`] : undefined;
+  if (!match || !page) return null;
+  return { page, params: { id: decodeURIComponent(match[2]) } };
+}
+
+/**
+ * `signal` aborts when the page is left (another page, sign-out), ending its long-running requests; `api` is
+ * bound to it. `params.id` is the id of a detail page (`/admin/leads/:id`); `navigate` moves to another page.
+ * @typedef {{
+ *   api: import('./api.js').Api,
+ *   me: any,
+ *   isAdmin: boolean,
+ *   alive: () => boolean,
+ *   signal: AbortSignal,
+ *   params: Record<string, string>,
+ *   navigate: (path: string) => void,
+ * }} PageContext
  */
 
 let pageLife = new AbortController();
@@ -64,7 +105,7 @@ function startSession(token) {
   state.token = token;
   state.me = null;
   saveToken(token);
-  if (!pages[location.pathname]) history.replaceState(null, '', DEFAULT_PAGE);
+  if (!findPage(location.pathname)) history.replaceState(null, '', DEFAULT_PAGE);
   void render({ focus: true });
 }
 
@@ -100,7 +141,7 @@ function showSignIn(notice, email = null) {
 /** @param {{ focus?: boolean }} [options] */
 async function render(options = {}) {
   if (!state.token) return showSignIn(null);
-  if (!pages[location.pathname]) history.replaceState(null, '', DEFAULT_PAGE);
+  if (!findPage(location.pathname)) history.replaceState(null, '', DEFAULT_PAGE);
   if (state.me) {
     draw(options);
     void refreshMe();
@@ -110,7 +151,7 @@ async function render(options = {}) {
   leavePage();
   mount(root, h('div', { class: 'boot' }, loadingState('Loading your workspace…')));
   try {
-    const me = await api.me();
+    const me = await api.get_me();
     if (generation !== state.generation) return;
     state.me = me;
   } catch (error) {
@@ -148,12 +189,15 @@ function draw(options) {
   });
   mount(root, shell);
   const isAdmin = me.role === 'owner' || me.role === 'admin';
-  pages[location.pathname](main, {
-    api,
+  const found = /** @type {NonNullable<ReturnType<typeof findPage>>} */ (findPage(location.pathname));
+  found.page(main, {
+    api: api.withSignal(signal),
     me,
     isAdmin,
     alive: () => generation === state.generation && state.token !== null,
     signal,
+    params: found.params,
+    navigate,
   });
   if (options.focus !== false) focusTitle(main);
 }
@@ -165,7 +209,7 @@ function draw(options) {
 async function refreshMe() {
   const generation = state.generation;
   try {
-    const me = await api.me();
+    const me = await api.get_me();
     if (generation !== state.generation || !state.token) return;
     const before = state.me;
     state.me = me;

@@ -28,7 +28,12 @@ export function approveDialog(options) {
     noteLabel: 'Note (optional)',
     submit: submitButton(`Approve revision ${revision}`),
     busyLabel: 'Approving…',
-    decide: () => options.api.approveSequence(sequence.id, revision, note.value.trim()),
+    decide: () =>
+      options.api.approve_email_sequence({
+        sequence_id: sequence.id,
+        revision,
+        ...(note.value.trim() ? { note: note.value.trim() } : {}),
+      }),
   });
 }
 
@@ -42,7 +47,7 @@ export function rejectDialog(options) {
     noteLabel: 'Note for the author',
     submit: /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-danger', text: 'Reject' })),
     busyLabel: 'Rejecting…',
-    decide: () => options.api.rejectSequence(options.sequence.id, note.value.trim()),
+    decide: () => options.api.reject_email_sequence({ sequence_id: options.sequence.id, note: note.value.trim() }),
   });
 }
 

@@ -24,12 +24,18 @@ export function approvalReview(main, ctx, options) {
     mount(main, options.back, body);
     mount(body, loadingState('Loading the sequence…'));
     try {
-      const [sequence, connectors] = await Promise.all([ctx.api.getSequence(options.id), options.connectors()]);
-      const preview = sequence.status === 'pending_approval' ? await ctx.api.previewSequence(options.id) : null;
+      const [sequence, connectors] = await Promise.all([
+        ctx.api.get_email_sequence({ sequence_id: options.id }),
+        options.connectors(),
+      ]);
+      const preview =
+        sequence.status === 'pending_approval'
+          ? await ctx.api.preview_email_sequence({ sequence_id: options.id })
+          : null;
       if (!ctx.alive()) return;
       // An edit between the two reads: render again so the preview and the revision shown agree.
       if (preview && preview.revision !== sequence.revision) return void load();
-      render(sequence, connectors.get(sequence.sender_connector_id) ?? null, preview);
+      render(sequence, connectors.get(sequence.sender_connector_id ?? '') ?? null, preview);
     } catch (error) {
       if (!ctx.alive() || (error instanceof ApiProblem && error.status === 401)) return;
       const message =

@@ -21,7 +21,7 @@ export function approvalsPage(main, ctx) {
   let connectors = null;
   // Senders are shown by account and mode; the page still works (with ids) when they cannot be read.
   const senders = () =>
-    (connectors ??= allPages((c) => ctx.api.listConnectors(c))
+    (connectors ??= allPages((c) => ctx.api.list_connectors({ limit: 50, cursor: c ?? undefined }))
       .then((list) => new Map(list.map((c) => [c.id, c])))
       .catch(() => new Map()));
 
@@ -87,7 +87,9 @@ function pendingList(main, ctx, options) {
     mount(card, loadingState('Loading sequences pending approval…'));
     try {
       const [sequences, connectors] = await Promise.all([
-        allPages((c) => ctx.api.listSequences('pending_approval', c)),
+        allPages((c) =>
+          ctx.api.list_email_sequences({ limit: 50, status: ['pending_approval'], cursor: c ?? undefined }),
+        ),
         options.connectors(),
       ]);
       if (ctx.alive()) render(sequences, connectors);

@@ -43,7 +43,7 @@ export function blogPostsPage(main, ctx) {
   async function showList() {
     mount(card, loadingState('Loading posts…'));
     try {
-      const page = await ctx.api.listBlogPosts();
+      const page = await ctx.api.list_blog_posts({ limit: 100 });
       if (!ctx.alive()) return;
       if (!page.data.length)
         return mount(
@@ -87,7 +87,7 @@ export function blogPostsPage(main, ctx) {
   async function showPost(id) {
     mount(card, loadingState('Loading the post…'));
     try {
-      const post = await ctx.api.getBlogPost(id);
+      const post = await ctx.api.get_blog_post({ post_id: id });
       if (!ctx.alive()) return;
       mount(card, postDetails(post));
     } catch (error) {

@@ -51,7 +51,7 @@ export function connectorFollower(options) {
       }
       let now;
       try {
-        now = await options.api.getConnector(id, { waitSeconds: WAIT_SECONDS, signal });
+        now = await options.api.withSignal(signal).get_connector({ connector_id: id, wait_seconds: WAIT_SECONDS });
       } catch (error) {
         if (signal.aborted || !options.alive() || !retryable(error)) return;
         await pause(RETRY_MS, signal);

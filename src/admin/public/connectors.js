@@ -56,7 +56,10 @@ export function connectorsPage(main, ctx) {
   async function load() {
     mount(card, loadingState('Loading connectors…'));
     try {
-      const [connectors, messages] = await Promise.all([allPages((c) => ctx.api.listConnectors(c)), mailbox.load()]);
+      const [connectors, messages] = await Promise.all([
+        allPages((c) => ctx.api.list_connectors({ limit: 50, cursor: c ?? undefined })),
+        mailbox.load(),
+      ]);
       if (!ctx.alive()) return;
       state.connectors = connectors;
       state.hasMail = Boolean(messages?.length);
@@ -220,9 +223,11 @@ export function connectorsPage(main, ctx) {
     button.disabled = true;
     button.setAttribute('aria-busy', 'true');
     try {
-      const connector = await ctx.api.startGmail(existing?.id ?? null);
+      const connector = await ctx.api.start_connector_oauth(
+        existing ? { provider: 'gmail', reconnect_connector_id: existing.id } : { provider: 'gmail' },
+      );
       if (!ctx.alive()) return;
-      window.open(connector.authorization_url, '_blank', 'noopener');
+      if (connector.authorization_url) window.open(connector.authorization_url, '_blank', 'noopener');
       upsert(connector);
       renderList();
       notify(
@@ -268,7 +273,7 @@ export function connectorsPage(main, ctx) {
       confirmLabel: 'Disconnect',
       busyLabel: 'Disconnecting…',
       action: async () => {
-        const revoked = await ctx.api.revokeConnector(c.id);
+        const revoked = await ctx.api.revoke_connector({ connector_id: c.id });
         if (!ctx.alive()) return;
         upsert(revoked);
         renderList();

@@ -92,7 +92,7 @@ export function joinPage(root, options) {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void attempt(submit, errorSlot, form, async () => {
-        const session = await options.api.acceptInvitation({
+        const session = await options.api.accept_invitation({
           token: token.value.trim(),
           name: name.value.trim(),
           password: password.value,
@@ -142,8 +142,10 @@ export function joinPage(root, options) {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void attempt(submit, errorSlot, form, async () => {
-        const login = await options.api.login(email.value.trim(), password.value);
-        const session = await options.api.acceptInvitationAsMe(token.value.trim(), login.access_token);
+        const login = await options.api.login({ email: email.value.trim(), password: password.value });
+        const session = await options.api
+          .withBearer(login.access_token)
+          .accept_invitation_as_me({ token: token.value.trim() });
         return session.login.access_token;
       });
     });
@@ -189,7 +191,9 @@ export function noWorkspacePage(root, options) {
     submit.disabled = true;
     mount(errorSlot);
     try {
-      const session = await options.api.acceptInvitationAsMe(token.value.trim(), options.login);
+      const session = await options.api
+        .withBearer(options.login)
+        .accept_invitation_as_me({ token: token.value.trim() });
       options.onSignedIn(session.login.access_token);
     } catch (error) {
       mount(

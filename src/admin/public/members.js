@@ -46,7 +46,7 @@ export function membersPage(main, ctx) {
   async function load() {
     mount(card, loadingState('Loading members…'));
     try {
-      const members = await allPages((c) => ctx.api.listMembers(c));
+      const members = await allPages((c) => ctx.api.list_members({ limit: 100, cursor: c ?? undefined }));
       if (!ctx.alive()) return;
       state.members = members;
       renderList();
@@ -138,7 +138,7 @@ export function membersPage(main, ctx) {
       const role = /** @type {'admin' | 'member'} */ (control.value);
       control.disabled = true;
       try {
-        const updated = await ctx.api.changeRole(m.user_id, role);
+        const updated = await ctx.api.update_member_role({ user_id: m.user_id, role });
         state.members = state.members.map((x) => (x.user_id === updated.user_id ? updated : x));
         notify('success', `${m.name} is now ${role === 'admin' ? 'an admin' : 'a member'}.`);
         m.role = updated.role;
@@ -191,7 +191,10 @@ export function membersPage(main, ctx) {
       event.preventDefault();
       const created = await busy(submit, errorSlot, 'Creating…', async () => {
         try {
-          return await ctx.api.invite(email.value.trim(), /** @type {'admin' | 'member'} */ (role.value));
+          return await ctx.api.invite_member({
+            email: email.value.trim(),
+            role: /** @type {'admin' | 'member'} */ (role.value),
+          });
         } catch (error) {
           throw error instanceof ApiProblem ? new Error(applyFieldErrors(form, error)) : error;
         }
@@ -249,7 +252,7 @@ export function membersPage(main, ctx) {
       confirmLabel: 'Remove member',
       busyLabel: 'Removing…',
       action: async () => {
-        await ctx.api.removeMember(m.user_id);
+        await ctx.api.remove_member({ user_id: m.user_id });
         state.members = state.members.filter((x) => x.user_id !== m.user_id);
         renderList();
         notify('success', `${m.name} was removed from the workspace.`);

@@ -22,7 +22,9 @@ export function pendingRepliesCard(ctx, open) {
   const load = async () => {
     mount(card, loadingState('Loading replies pending approval…'));
     try {
-      const replies = await allPages((c) => ctx.api.listConversationReplies('pending_approval', c));
+      const replies = await allPages((c) =>
+        ctx.api.list_conversation_replies({ limit: 50, status: ['pending_approval'], cursor: c ?? undefined }),
+      );
       if (ctx.alive()) render(replies);
     } catch (error) {
       if (ctx.alive() && !(error instanceof ApiProblem && error.status === 401))
@@ -100,7 +102,9 @@ export function replyReview(main, ctx, options) {
   const load = async () => {
     mount(main, options.back, loadingState('Loading the reply…'));
     try {
-      const pending = await allPages((c) => ctx.api.listConversationReplies('pending_approval', c));
+      const pending = await allPages((c) =>
+        ctx.api.list_conversation_replies({ limit: 50, status: ['pending_approval'], cursor: c ?? undefined }),
+      );
       if (ctx.alive()) render(pending.find((r) => r.id === options.id) ?? null);
     } catch (error) {
       if (ctx.alive() && !(error instanceof ApiProblem && error.status === 401))
@@ -225,7 +229,7 @@ function approveReplyDialog(ctx, reply, common) {
     noteLabel: '',
     submit: submitButton('Approve and send'),
     busyLabel: 'Sending…',
-    decide: () => ctx.api.approveConversationReply(reply.id),
+    decide: () => ctx.api.approve_conversation_reply({ reply_id: reply.id }),
   });
 }
 
@@ -239,6 +243,6 @@ function rejectReplyDialog(ctx, reply, common) {
     noteLabel: 'Note for the author',
     submit: /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-danger', text: 'Reject' })),
     busyLabel: 'Rejecting…',
-    decide: () => ctx.api.rejectConversationReply(reply.id, note.value.trim()),
+    decide: () => ctx.api.reject_conversation_reply({ reply_id: reply.id, note: note.value.trim() }),
   });
 }

@@ -45,7 +45,7 @@ export function sandboxMailbox(ctx) {
     refresh.disabled = true;
     if (!list.hasChildNodes()) mount(list, loadingState('Loading the sandbox mailbox…'));
     try {
-      const page = await ctx.api.listSandboxMessages();
+      const page = await ctx.api.list_sandbox_messages({ limit: 20 });
       if (!ctx.alive()) return null;
       render(page.data);
       return page.data;

@@ -57,7 +57,11 @@ export function sandboxReplyDialog(options) {
     event.preventDefault();
     const inbound = await busy(submit, errorSlot, 'Sending…', async () => {
       try {
-        return await options.api.simulateSandboxInbound(message.id, kind.value, text.value.trim() || undefined);
+        return await options.api.simulate_sandbox_inbound({
+          message_id: message.id,
+          kind: /** @type {any} */ (kind.value),
+          ...(text.value.trim() ? { text: text.value.trim() } : {}),
+        });
       } catch (error) {
         if (!(error instanceof ApiProblem)) throw error;
         throw new Error(error.message);

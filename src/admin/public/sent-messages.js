@@ -82,7 +82,7 @@ export function sentMessagesPage(main, ctx) {
     const current = ++state.load;
     mount(card, loadingState('Loading messages…'));
     try {
-      const page = await ctx.api.listSentMessages({ status: state.status, sequenceId: state.sequenceId });
+      const page = await ctx.api.list_sent_messages(sentFilter(state));
       if (!ctx.alive() || current !== state.load) return;
       state.messages = page.data;
       state.cursor = page.has_more ? page.next_cursor : null;
@@ -103,11 +103,7 @@ export function sentMessagesPage(main, ctx) {
     button.setAttribute('aria-busy', 'true');
     button.textContent = 'Loading…';
     try {
-      const page = await ctx.api.listSentMessages({
-        status: state.status,
-        sequenceId: state.sequenceId,
-        cursor: state.cursor,
-      });
+      const page = await ctx.api.list_sent_messages({ ...sentFilter(state), cursor: state.cursor ?? undefined });
       if (!ctx.alive() || current !== state.load) return;
       state.messages = [...state.messages, ...page.data];
       state.cursor = page.has_more ? page.next_cursor : null;
@@ -165,6 +161,19 @@ export function sentMessagesPage(main, ctx) {
       footer,
     );
   }
+}
+
+/**
+ * The list's query: a status filter is one of the list's statuses, comma-joined when several.
+ * @param {{ status: string, sequenceId: string | null }} filter
+ * @returns {import('../../generated/sdk.ts').ListSentMessagesArgs}
+ */
+function sentFilter(filter) {
+  return {
+    limit: 50,
+    ...(filter.status ? { status: /** @type {any} */ (filter.status.split(',')) } : {}),
+    ...(filter.sequenceId ? { sequence_id: filter.sequenceId } : {}),
+  };
 }
 
 /** @param {{ status: string, sequenceId: string | null }} filter */

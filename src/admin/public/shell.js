@@ -6,11 +6,19 @@ import { initials, roleLabel } from './format.js';
 /** The sidebar: one labelled navigation per group. */
 export const navGroups = [
   {
-    label: 'Sequences',
+    label: 'Outreach',
     items: [
+      { path: '/admin/leads', label: 'Leads', icon: /** @type {const} */ ('users') },
+      { path: '/admin/knowledge', label: 'Knowledge', icon: /** @type {const} */ ('book') },
+      { path: '/admin/sequences', label: 'Sequences', icon: /** @type {const} */ ('chart') },
       { path: '/admin/approvals', label: 'Approvals', icon: /** @type {const} */ ('check') },
       { path: '/admin/sent-messages', label: 'Sent messages', icon: /** @type {const} */ ('send') },
+      { path: '/admin/replies', label: 'Replies', icon: /** @type {const} */ ('inbox') },
     ],
+  },
+  {
+    label: 'Agents',
+    items: [{ path: '/admin/agent-runs', label: 'Agent runs', icon: /** @type {const} */ ('bot') }],
   },
   {
     label: 'Content',
@@ -27,9 +35,12 @@ export const navGroups = [
   {
     label: 'Settings',
     items: [
+      { path: '/admin/workspace', label: 'Workspace', icon: /** @type {const} */ ('settings') },
       { path: '/admin/api-keys', label: 'API keys', icon: /** @type {const} */ ('key') },
       { path: '/admin/members', label: 'Members', icon: /** @type {const} */ ('users') },
       { path: '/admin/connectors', label: 'Connectors', icon: /** @type {const} */ ('plug') },
+      { path: '/admin/webhooks', label: 'Webhooks', icon: /** @type {const} */ ('webhook') },
+      { path: '/admin/events', label: 'Events', icon: /** @type {const} */ ('activity') },
     ],
   },
 ];
@@ -89,7 +100,7 @@ export function renderShell(options) {
           {
             href: item.path,
             class: 'nav-link',
-            'aria-current': item.path === options.path ? 'page' : null,
+            'aria-current': item.path === options.path || options.path.startsWith(`${item.path}/`) ? 'page' : null,
             on: { click: linkHandler(options.navigate) },
           },
           icon(item.icon),

@@ -42,7 +42,7 @@ export function signInPage(root, options) {
     submit.textContent = 'Signing in…';
     mount(errorSlot);
     try {
-      const login = await options.api.login(email.value.trim(), password.value);
+      const login = await options.api.login({ email: email.value.trim(), password: password.value });
       options.onSignedIn(login.access_token);
     } catch (error) {
       const message = error instanceof ApiProblem ? applyFieldErrors(form, error) : 'Sign-in failed.';

@@ -54,7 +54,7 @@ export function testEmailDialog(options) {
     event.preventDefault();
     const sent = await busy(submit, errorSlot, 'Sending…', async () => {
       try {
-        return await options.api.sendTestEmail(connector.id, to.value.trim());
+        return await options.api.send_test_email({ connector_id: connector.id, to: to.value.trim() });
       } catch (error) {
         if (!(error instanceof ApiProblem)) throw error;
         // A refusal about the connector itself (not connected, provider down) is said by its detail alone.

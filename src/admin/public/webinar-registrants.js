@@ -26,7 +26,7 @@ export function webinarRegistrantsPage(main, ctx) {
   async function start() {
     mount(card, loadingState('Loading webinars…'));
     try {
-      const page = await ctx.api.listWebinars();
+      const page = await ctx.api.list_webinars({ limit: 100 });
       if (!ctx.alive()) return;
       if (!page.data.length) {
         mount(
@@ -68,7 +68,9 @@ export function webinarRegistrantsPage(main, ctx) {
     mount(card, loadingState('Loading registrants…'));
     try {
       const id = /** @type {string} */ (state.webinarId);
-      const rows = await allPages((cursor) => ctx.api.listWebinarRegistrants(id, cursor));
+      const rows = await allPages((cursor) =>
+        ctx.api.list_webinar_registrants({ webinar_id: id, limit: 100, cursor: cursor ?? undefined }),
+      );
       if (!ctx.alive() || current !== state.load) return;
       render(rows);
     } catch (error) {
@@ -157,7 +159,8 @@ function mailList(mail) {
     mail.map((/** @type {any} */ m) => {
       const why = [m.reason, m.detail].filter(Boolean).join(': ');
       const kind = /** @type {Record<string, string>} */ (MAIL_KINDS)[m.kind] ?? m.kind;
-      const tone = /** @type {Record<string, string>} */ (MAIL_TONES)[m.status] ?? 'gray';
+      const tone =
+        /** @type {Record<string, 'green' | 'gray' | 'indigo' | 'amber' | 'red'>} */ (MAIL_TONES)[m.status] ?? 'gray';
       return h(
         'li',
         why ? { title: why } : null,

@@ -1,0 +1,8 @@
+// PLACEHOLDER (issue 31 branch): replaced by the page's helper before merge.
+import { pageHeader } from './shell.js';
+
+/** @param {HTMLElement} main @param {import('./app.js').PageContext} ctx */
+export function agentRunsPage(main, ctx) {
+  void ctx;
+  main.replaceChildren(pageHeader({ title: 'Agent runs', description: 'Coming in this branch.' }));
+}

@@ -1,0 +1,14 @@
+// PLACEHOLDER (issue 31 branch): replaced by the page's helper before merge.
+import { pageHeader } from './shell.js';
+
+/** @param {HTMLElement} main @param {import('./app.js').PageContext} ctx */
+export function leadsPage(main, ctx) {
+  void ctx;
+  main.replaceChildren(pageHeader({ title: 'Leads', description: 'Coming in this branch.' }));
+}
+
+/** @param {HTMLElement} main @param {import('./app.js').PageContext} ctx */
+export function leadPage(main, ctx) {
+  void ctx;
+  main.replaceChildren(pageHeader({ title: 'Leads', description: 'Coming in this branch.' }));
+}
