@@ -1,10 +1,10 @@
-// The admin panel's static files, read once per process: the page shell, the stylesheets and icon from
-// src/admin/public/, uPlot's stylesheet, and the script bundle (src/admin/panel-bundle.ts). One build id (a hash
+// The admin panel's static files, read once per process: the page shell, styles.css and the icon from
+// src/admin/public/, and the bundle (src/admin/panel-bundle.ts): app.js, and app.css from the stylesheets the
+// modules import (uPlot's, and a page's own). One build id (a hash
 // over every file) names the folder they are served from, so each deploy gets fresh URLs and the files themselves
 // can be cached for good.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { etagOf } from '../http/etag.ts';
@@ -39,7 +39,6 @@ const contentTypes: Record<string, string> = {
 };
 
 const repoRoot = new URL('../../', import.meta.url);
-const uplotStylesheet = createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css');
 
 /** The script bundle: built (dist/admin/) when this module runs from the build, else made now. */
 function panelScripts(): Map<string, Uint8Array> {
@@ -80,7 +79,6 @@ export function loadAdminAssets(dir = defaultDir): AdminAssets {
     .sort();
   if (!names.includes(SHELL)) throw new Error(`admin assets: ${SHELL} is missing from ${dir}`);
   const raw = new Map<string, Uint8Array>(names.map((name) => [name, readFileSync(join(dir, name))] as const));
-  raw.set('uplot.css', readFileSync(uplotStylesheet));
   for (const [name, body] of panelScripts()) raw.set(basename(name), body);
   const build = createHash('sha256');
   for (const [name, body] of raw) build.update(name).update('\0').update(body).update('\0');

@@ -25,7 +25,7 @@ export const panelBuildOptions: BuildOptions = {
 };
 
 export interface PanelBundle {
-  /** File name (app.js, app.js.map, app.js.LEGAL.txt) to its bytes. */
+  /** File name (app.js, app.css, their maps, legal comments) to its bytes. */
   files: Map<string, Uint8Array<ArrayBuffer>>;
   metafile: Metafile;
 }

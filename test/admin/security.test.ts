@@ -107,7 +107,7 @@ describe('admin panel: serving and headers', () => {
     const urls = await assetUrls();
     expect(urls.some((u) => u.endsWith('/app.js'))).toBe(true);
     expect(urls.some((u) => u.endsWith('/styles.css'))).toBe(true);
-    expect(urls.some((u) => u.endsWith('/uplot.css'))).toBe(true);
+    expect(urls.some((u) => u.endsWith('/app.css'))).toBe(true);
     for (const url of urls) {
       const res = await t.request(url);
       expect(res.status, url).toBe(200);

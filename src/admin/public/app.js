@@ -1,5 +1,7 @@
 // The admin panel's entry: session state, client-side routing between the pages, and the
 // rule that any 401 from the API ends the session and returns to sign-in with a message.
+// Stylesheets imported by modules are bundled into app.css (uPlot's for the charts, and any page's own).
+import 'uplot/dist/uPlot.min.css';
 import { ApiProblem, createApi } from './api.js';
 import { apiKeysPage } from './api-keys.js';
 import { blogPostsPage } from './blog-posts.js';
