@@ -27,7 +27,7 @@ interface LogLine {
 const migrationFiles = readdirSync(join(root, 'src/db/migrations')).filter((name) => name.endsWith('.sql'));
 
 /** Starts the built entry with plain node on this file's data folder, waits for /healthz, stops it. */
-async function startBuilt(): Promise<{ lines: LogLine[]; healthz: number }> {
+async function startBuilt(): Promise<{ lines: LogLine[]; healthz: number; panelScript: string }> {
   const child = spawn(process.execPath, [join(outDir, 'main.js')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -58,9 +58,12 @@ async function startBuilt(): Promise<{ lines: LogLine[]; healthz: number }> {
     void exited.then(() => reject(new Error(`exited before listening: ${JSON.stringify(lines)}`)));
   });
   const healthz = (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
+  const shell = await (await fetch(`http://127.0.0.1:${port}/admin`)).text();
+  const script = /src="(\/admin\/assets\/[0-9a-f]+\/app\.js)"/.exec(shell)?.[1];
+  const panelScript = script ? await (await fetch(`http://127.0.0.1:${port}${script}`)).text() : '';
   child.kill('SIGTERM');
   await exited;
-  return { lines, healthz };
+  return { lines, healthz, panelScript };
 }
 
 /** Module specifiers the built files import, statically or dynamically. */
@@ -76,6 +79,16 @@ describe('the built service', () => {
     const specifiers = importedSpecifiers();
     expect(specifiers).toContain('@hono/node-server');
     expect(specifiers.filter((s) => s.endsWith('.ts') || s === 'tsx' || s.startsWith('tsx/'))).toEqual([]);
+  });
+
+  it('reads the admin panel from the built folder, so esbuild is never loaded at run time', () => {
+    const bundleDir = join(outDir, 'bundle');
+    const text = readdirSync(bundleDir)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(join(bundleDir, name), 'utf8'))
+      .join('\n');
+    expect(text).toContain(JSON.stringify(join('.tmp', outDir.split('/').at(-1)!, 'admin')));
+    expect(readdirSync(join(outDir, 'admin')).sort()).toEqual(['app.css', 'app.css.map', 'app.js', 'app.js.map']);
   });
 
   it('creates a new data folder, logs each migration it applies, and answers /healthz under plain node', async () => {
@@ -97,8 +110,10 @@ describe('the built service', () => {
   });
 
   it('opens the existing data folder on a restart and applies nothing', async () => {
-    const { lines, healthz } = await startBuilt();
+    const { lines, healthz, panelScript } = await startBuilt();
     expect(healthz).toBe(200);
+    // The admin panel's script is the one built into dist/admin/, not bundled again at run time.
+    expect(panelScript).toBe(readFileSync(join(outDir, 'admin', 'app.js'), 'utf8'));
     expect(lines.map((line) => line.msg)).toContain(`opening embedded database at ${dataDir}`);
     expect(lines.find((line) => line.msg === 'running migrations')?.pending).toBe(0);
     expect(lines.filter((line) => line.msg === 'applied migration')).toEqual([]);
