@@ -81,9 +81,9 @@ describe('admin panel: knowledge', () => {
     await page.getByText('Ingest your website — the home page').waitFor();
     expect(await page.getByRole('search', { name: 'Knowledge' }).isVisible()).toBe(false);
     expect(await page.getByRole('link', { name: 'Knowledge' }).getAttribute('aria-current')).toBe('page');
+    await page.screenshot({ path: screenshotPath('knowledge-empty'), fullPage: true });
     await page.getByRole('button', { name: 'Ingest your website' }).click();
     expect(await page.getByLabel('Website or page URL').evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.screenshot({ path: screenshotPath('knowledge-empty'), fullPage: true });
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });
@@ -92,11 +92,23 @@ describe('admin panel: knowledge', () => {
     const { page, context, problems } = await openKnowledge();
     await page.getByLabel('Website or page URL').fill(`${site.url}/`);
     await page.getByLabel('Pages to fetch').fill('3');
+    // Every progress line the form shows, however briefly.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('.knowledge-progress-text')?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.querySelector('.knowledge-form') as Node, { childList: true, subtree: true });
+    });
     await page.getByRole('button', { name: 'Ingest', exact: true }).click();
 
     const progress = page.getByRole('status').filter({ hasText: 'Ingested' });
     await progress.waitFor({ timeout: 30_000 });
     expect(await progress.textContent()).toContain('Acme Rockets — reusable rockets for small teams: 3 pages');
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    expect(seen[0]).toBe('Waiting to start…');
+    expect(seen.at(-1)).toBe('Fetching pages: 3 of up to 3');
     const tableRow = sources(page).locator('tbody tr').first();
     expect(await tableRow.getAttribute('data-status')).toBe('ready');
     await tableRow.getByText('Ready', { exact: true }).waitFor();
@@ -116,6 +128,7 @@ describe('admin panel: knowledge', () => {
     expect(await dialog.getByRole('link', { name: 'About Acme Rockets' }).getAttribute('href')).toBe(
       `${site.url}/about`,
     );
+    await page.screenshot({ path: screenshotPath('knowledge-source') });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(unexpectedProblems(problems)).toEqual([]);
@@ -137,6 +150,8 @@ describe('admin panel: knowledge', () => {
     expect((await first.locator('mark').allTextContents()).map((m) => m.toLowerCase())).toEqual(
       expect.arrayContaining(['night', 'landing']),
     );
+    const snippets = await hits.locator('.knowledge-snippet').allTextContents();
+    expect(new Set(snippets).size).toBe(snippets.length);
     await page.screenshot({ path: screenshotPath('knowledge'), fullPage: true });
 
     // A page's text that looks like markup is shown as the text it is.
@@ -212,6 +227,7 @@ describe('admin panel: knowledge', () => {
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(/This URL cannot be ingested.*169\.254\.169\.254.*not allowed/);
     expect(await url.getAttribute('aria-invalid')).toBe('true');
+    await page.screenshot({ path: screenshotPath('knowledge-refused') });
 
     await url.fill('ftp://example.com/file');
     await page.getByRole('button', { name: 'Ingest', exact: true }).click();

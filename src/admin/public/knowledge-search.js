@@ -76,8 +76,16 @@ export function searchCard(ctx) {
     }
   });
 
-  /** @param {string} text @param {any[]} hits */
-  function showResults(text, hits) {
+  /** @param {string} text @param {any[]} found */
+  function showResults(text, found) {
+    // The same page ingested by two sources (a site and one of its pages) gives the same passage twice.
+    const seen = new Set();
+    const hits = found.filter((hit) => {
+      const key = `${hit.page_url}\n${hit.snippet}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
     if (!hits.length) {
       mount(results, h('p', { class: 'knowledge-results-summary muted', text: `No passages match “${text}”.` }));
       return;
