@@ -79,13 +79,24 @@ export function ingestCard(ctx, page) {
       await follow(operation);
     } catch (error) {
       if (!ctx.alive()) return;
-      const message = error instanceof ApiProblem ? applyFieldErrors(form, error) : String(error);
+      const message = error instanceof ApiProblem ? refusal(error) : String(error);
       mount(errorSlot, banner('error', message, { title: 'This URL cannot be ingested' }));
     } finally {
       fieldset.disabled = false;
       submit.disabled = false;
       submit.textContent = 'Ingest';
     }
+  }
+
+  /**
+   * The problem's reason, with the fields it names marked invalid; a field's message is added only when the
+   * reason does not already say it (a refused address names itself in both).
+   * @param {ApiProblem} problem
+   */
+  function refusal(problem) {
+    applyFieldErrors(form, problem);
+    const extra = problem.errors.filter((e) => !problem.message.includes(e.message));
+    return [problem.message, ...extra.map((e) => `${e.field ?? 'request'}: ${e.message}`)].join(' ');
   }
 
   /** The request body, or null (with the reason shown) when the form is not filled in. */

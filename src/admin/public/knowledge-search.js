@@ -2,7 +2,7 @@
 // from. The API marks the matched words with ** in the snippet; they become <mark> elements here, built as DOM
 // nodes (never parsed as HTML), so a page's text cannot inject markup.
 import { ApiProblem } from './api.js';
-import { banner, h, icon, mount } from './dom.js';
+import { banner, h, mount } from './dom.js';
 import { input } from './forms.js';
 import { loadingState } from './shell.js';
 
@@ -48,9 +48,9 @@ export function searchCard(ctx) {
     required: true,
     maxlength: '500',
     autocomplete: 'off',
-    placeholder: 'e.g. pricing, "night landing", refund -shipping',
+    placeholder: 'e.g. pricing or "night landing"',
   });
-  const submit = h('button', { type: 'submit', class: 'btn btn-secondary' }, icon('list'), 'Search');
+  const submit = h('button', { type: 'submit', class: 'btn btn-secondary', text: 'Search' });
   const results = h('div', { class: 'knowledge-results', 'aria-live': 'polite' });
   const form = h(
     'form',
