@@ -237,6 +237,21 @@ describe('admin panel: knowledge', () => {
     await context.close();
   });
 
+  it('shows why an accepted ingest failed, in the form and on the source’s row', async () => {
+    const { page, context, problems } = await openKnowledge();
+    await page.getByLabel('Website or page URL').fill(`${site.url}/missing`);
+    await page.getByRole('button', { name: 'Ingest', exact: true }).click();
+    const failure = page.locator('.knowledge-form').getByRole('alert').filter({ hasText: 'The ingest failed' });
+    await failure.waitFor({ timeout: 30_000 });
+    expect(await failure.textContent()).toContain(`${site.url}/missing`);
+    const failed = sources(page).locator('tbody tr[data-status="failed"]').first();
+    await failed.getByText('Failed', { exact: true }).waitFor();
+    expect(await failed.locator('.knowledge-error').textContent()).toContain('/missing');
+    expect(await page.getByLabel('Website or page URL').inputValue()).toBe(`${site.url}/missing`);
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
   it('shows an error with a way to try again when the sources cannot be loaded', async () => {
     const admin = await openPage(browser, server.url);
     const { page, context, problems } = admin;
