@@ -73,8 +73,7 @@ describe('admin panel: sequences', () => {
       String(ab.sent),
       pct(ab.reply_rate),
       pct(ab.bounce_rate),
-      pct(ab.open_rate),
-      'Off',
+      `${pct(ab.open_rate)} · off`,
     ]);
     expect(ab.reply_rate).toBeGreaterThan(0);
     expect(ab.bounce_rate).toBeGreaterThan(0);

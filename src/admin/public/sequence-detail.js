@@ -5,7 +5,7 @@ import { appLink } from './app-link.js';
 import { connectorName } from './connector-words.js';
 import { confirmDialog } from './dialogs.js';
 import { banner, h, mount } from './dom.js';
-import { timeElement } from './format.js';
+import { fullDate, timeElement } from './format.js';
 import { analyticsCard } from './sequence-charts.js';
 import { enrollmentsCard } from './sequence-enrollments.js';
 import { stepsCard } from './sequence-steps.js';
@@ -61,7 +61,11 @@ export function sequencePage(main, ctx) {
     mount(
       main,
       backLink(ctx),
-      pageHeader({ title: sequence.name, description: '', action: actions.element }),
+      pageHeader({
+        title: sequence.name,
+        description: `Revision ${sequence.revision}, created ${fullDate(sequence.created_at)}.`,
+        action: actions.element,
+      }),
       h('div', { class: 'seq-status-line' }, sequenceStatusBadge(sequence.status), statusNote(ctx, sequence)),
       h('div', { class: 'notices', role: 'status' }, notice ? banner(notice.kind, notice.message) : null),
       actions.errorSlot,

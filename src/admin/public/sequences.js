@@ -121,8 +121,8 @@ export function sequencesPage(main, ctx) {
       );
       return;
     }
-    const head = ['Name', 'Status', 'Enrolled', 'Sent', 'Reply rate', 'Bounce rate', 'Open rate', 'Click rate'].map(
-      (t, i) => h('th', { scope: 'col', class: i > 1 ? 'num' : null, text: t }),
+    const head = ['Name', 'Status', 'Enrolled', 'Sent', 'Reply rate', 'Bounce rate', 'Open · click rate'].map((t, i) =>
+      h('th', { scope: 'col', class: i > 1 ? 'num' : null, text: t }),
     );
     const more = state.cursor
       ? /** @type {HTMLButtonElement} */ (
@@ -170,6 +170,11 @@ export function sequencesPage(main, ctx) {
   void load();
 }
 
+/** A tracked rate, or "off" when the sequence does not track it. @param {any} s @param {'opens' | 'clicks'} kind @param {number | null | undefined} rate */
+function tracked(s, kind, rate) {
+  return s.tracking?.[kind] ? percent(rate) : 'off';
+}
+
 /** @param {import('./app.js').PageContext} ctx @param {any} s an EmailSequence @param {any} f its OutreachGroup, if it sent */
 function row(ctx, s, f) {
   const href = `${PATH}/${encodeURIComponent(s.id)}`;
@@ -183,8 +188,7 @@ function row(ctx, s, f) {
     h('td', { class: 'num', text: String(f?.sent ?? s.stats?.sent ?? 0) }),
     h('td', { class: 'num', text: percent(f?.reply_rate) }),
     h('td', { class: 'num', text: percent(f?.bounce_rate) }),
-    h('td', { class: 'num', text: s.tracking?.opens ? percent(f?.open_rate) : 'Off' }),
-    h('td', { class: 'num', text: s.tracking?.clicks ? percent(f?.click_rate) : 'Off' }),
+    h('td', { class: 'num', text: `${tracked(s, 'opens', f?.open_rate)} · ${tracked(s, 'clicks', f?.click_rate)}` }),
   );
   // The whole row opens the sequence; the name stays the link keyboards and new tabs use.
   tr.addEventListener('click', (event) => {
