@@ -210,6 +210,28 @@ describe('admin panel: sequences', () => {
     await context.close();
   });
 
+  it('shows a page of 25 sequences and the next with Load more', async () => {
+    const other = await t.signup();
+    for (let i = 1; i <= 26; i++)
+      await ok(
+        t.request('/api/v1/sequences', {
+          method: 'POST',
+          token: other.token,
+          json: { name: `Draft ${i}`, steps: [{ subject: 'Hi', body: 'Hello.' }] },
+        }),
+        201,
+      );
+    const { page, context, problems } = await signedIn('/admin/sequences', other.email, other.password);
+    await page.getByText('25 sequences shown').waitFor();
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByText('26 sequences', { exact: true }).waitFor();
+    const names = await page.locator('tbody th').allTextContents();
+    expect(new Set(names).size).toBe(26);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
   it('says when there are no sequences yet, and when a sequence does not exist', async () => {
     const other = await t.signup();
     const { page, context, problems } = await signedIn('/admin/sequences', other.email, other.password);
