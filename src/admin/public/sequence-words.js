@@ -80,3 +80,14 @@ function isRun(days) {
 
 /** @param {number} n */
 const hour = (n) => `${String(n).padStart(2, '0')}:00`;
+
+/** A rate (0–1) as "12.5%"; null (nothing to count it over) as "—". @param {number | null | undefined} rate */
+export function percent(rate) {
+  if (rate === null || rate === undefined) return '—';
+  return `${Math.round(rate * 1000) / 10}%`;
+}
+
+/** A variant's letter: 1 → A. @param {number} variant */
+export function variantLetter(variant) {
+  return String.fromCharCode(64 + variant);
+}
