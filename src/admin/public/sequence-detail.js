@@ -1,5 +1,6 @@
 // Sequences → one sequence: its status and the actions it allows (pause, resume, archive after a confirmation),
 // how it sends (schedule, mailboxes, tracking), its results as charts, its steps and variants, and its leads.
+import { launchDialog, submitForApproval } from './sequence-authoring.js';
 import { allPages, ApiProblem } from './api.js';
 import { appLink } from './app-link.js';
 import { connectorName } from './connector-words.js';
@@ -102,7 +103,8 @@ function statusNote(ctx, s) {
 }
 
 /**
- * Pause (active), resume (paused), archive (anything not archived, after a confirmation).
+ * Submit (draft), launch (approved) or enroll more leads (active, paused), pause (active), resume (paused), archive
+ * (anything not archived, after a confirmation).
  * @param {import('./app.js').PageContext} ctx
  * @param {any} s
  * @param {(next: any, message: string) => void} done
@@ -172,13 +174,48 @@ function actionBar(ctx, s, done) {
     });
     if (ok && next && ctx.alive()) done(next, 'Archived: it sends nothing more.');
   });
+  const submit =
+    s.status === 'draft'
+      ? button(
+          'Submit for approval',
+          'Submitting…',
+          async () => (await submitForApproval(ctx, s), get()),
+          'Submitted: a person reviews the rendered preview under Approvals, then you can launch it.',
+          'btn btn-primary',
+        )
+      : null;
+  // Approved: launch with the leads to enroll. Active or paused: the same dialog enrolls more leads.
+  const launchable = s.status === 'approved' || s.status === 'active' || s.status === 'paused';
+  const launch = launchable
+    ? /** @type {HTMLButtonElement} */ (
+        h('button', {
+          type: 'button',
+          class: s.status === 'approved' ? 'btn btn-primary' : 'btn btn-secondary',
+          text: s.status === 'approved' ? 'Launch' : 'Enroll leads',
+        })
+      )
+    : null;
+  launch?.addEventListener('click', () =>
+    launchDialog(ctx, s, {
+      onLaunched: async (result) => {
+        const enrolled = result.enrollment?.enrolled;
+        const next = await get().catch(() => result.sequence);
+        if (!ctx.alive()) return;
+        const who = typeof enrolled === 'number' ? ` ${enrolled} lead${enrolled === 1 ? '' : 's'} enrolled.` : '';
+        done(next, s.status === 'approved' ? `Launched.${who}` : `Done.${who}`);
+      },
+    }),
+  );
   const sent = appLink(
     ctx.navigate,
     `/admin/sent-messages?sequence_id=${encodeURIComponent(sequenceId)}`,
     'Sent messages',
     'btn btn-secondary',
   );
-  return { element: h('div', { class: 'seq-actions' }, sent, pause, resume, archive), errorSlot };
+  return {
+    element: h('div', { class: 'seq-actions' }, sent, submit, launch, pause, resume, archive),
+    errorSlot,
+  };
 }
 
 /** @param {any} s @param {(id: string) => string} mailboxName */

@@ -1,10 +1,11 @@
 // Sequences: the workspace's sequences, newest first, a page at a time and filtered by status (kept in the
 // query string), each with its key rates from one get_outreach_analytics call grouped by sequence. A sequence
 // opens its own page (sequence-detail.js), which app.js reaches through this module.
+import { newSequenceDialog } from './sequence-authoring.js';
 import './sequences.css';
 import { ApiProblem } from './api.js';
 import { appLink } from './app-link.js';
-import { banner, h, mount } from './dom.js';
+import { banner, h, icon, mount } from './dom.js';
 import { select } from './forms.js';
 import { percent, sequenceStatusBadge, sequenceStatusLabel } from './sequence-words.js';
 import { emptyState, errorState, loadingState, pageHeader } from './shell.js';
@@ -40,11 +41,25 @@ export function sequencesPage(main, ctx) {
     void load();
   });
   const card = h('section', { class: 'card', 'aria-label': 'Sequences' });
+  // Written by hand here; the store's sequence agent (Agent runs → Run an agent) writes one from your knowledge.
+  const newButton = h(
+    'button',
+    {
+      type: 'button',
+      class: 'btn btn-primary',
+      on: {
+        click: () =>
+          void newSequenceDialog(ctx, { onCreated: (created) => ctx.navigate(`/admin/sequences/${created.id}`) }),
+      },
+    },
+    icon('plus'),
+    h('span', { text: 'New sequence' }),
+  );
   const description =
     'Each sequence with its status and results so far. Reply rate is over delivered messages, bounce rate over sent; open and click rates show where tracking was on.';
   mount(
     main,
-    pageHeader({ title: 'Sequences', description }),
+    pageHeader({ title: 'Sequences', description, action: newButton }),
     h(
       'div',
       { class: 'filters', role: 'group', 'aria-label': 'Filters' },
