@@ -3,7 +3,7 @@
 // `pending_approval` while the workspace requires human approval. The form says which happened, with the
 // link to Approvals for a reply that waits, and shows the API's refusals (a suppressed lead, no thread yet) in place.
 import { ApiProblem } from './api.js';
-import { banner, h, mount } from './dom.js';
+import { banner, h, icon, mount } from './dom.js';
 import { applyFieldErrors, field, submitButton } from './forms.js';
 import { approvalLink } from './reply-words.js';
 
@@ -15,7 +15,7 @@ export function replyForm(ctx, options) {
   const text = /** @type {HTMLTextAreaElement} */ (
     h('textarea', { class: 'input textarea', name: 'body', rows: '5', required: true, maxlength: '20000' })
   );
-  const outcome = h('div', { class: 'form-outcome', role: 'status' });
+  const outcome = h('div', { class: 'form-outcome' });
   const errorSlot = h('div', { class: 'form-error' });
   const submit = submitButton('Send reply');
   // One key per reply: a retried submit after a lost answer does not send it twice.
@@ -79,7 +79,8 @@ function outcomeBanner(reply) {
   if (reply.status === 'pending_approval')
     return h(
       'div',
-      { class: 'banner banner-info' },
+      { class: 'banner banner-info', role: 'status' },
+      icon('info', 'icon banner-icon'),
       h(
         'div',
         { class: 'banner-body' },
@@ -93,7 +94,10 @@ function outcomeBanner(reply) {
       ),
     );
   if (reply.status === 'sent')
-    return banner('success', `Sent to ${reply.to ?? 'the lead'}${reply.mode === 'sandbox' ? ' (sandbox: kept in the sandbox mailbox)' : ''}.`);
+    return banner(
+      'success',
+      `Sent to ${reply.to ?? 'the lead'}${reply.mode === 'sandbox' ? ' (sandbox: kept in the sandbox mailbox)' : ''}.`,
+    );
   if (reply.status === 'sending') return banner('info', 'Sending: the reply is on its way.');
   return banner('error', `Not sent (${reply.status}): ${reply.error_message ?? 'the mailbox refused it'}.`);
 }

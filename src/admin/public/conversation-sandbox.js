@@ -11,7 +11,7 @@ import { sandboxReplyDialog } from './sandbox-reply-dialog.js';
  */
 export function sandboxReplyCard(ctx, options) {
   const { message } = options;
-  const outcome = h('div', { class: 'form-outcome', role: 'status' });
+  const outcome = h('div', { class: 'form-outcome' });
   const button = h(
     'button',
     {

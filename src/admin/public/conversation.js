@@ -51,7 +51,11 @@ export function conversationView(main, ctx, options) {
     } catch (error) {
       if (!ctx.alive() || (error instanceof ApiProblem && error.status === 401)) return;
       const message = error instanceof Error ? error.message : String(error);
-      mount(main, options.back, errorState(message, () => void load()));
+      mount(
+        main,
+        options.back,
+        errorState(message, () => void load()),
+      );
     }
   }
 
@@ -133,10 +137,17 @@ function enrollmentNote(e, names) {
 function entry(m, email) {
   const inbound = m.direction === 'inbound';
   const who =
-    m.kind === 'inbound' ? email : m.kind === 'sequence_message' ? `You · sequence email, step ${m.step}` : 'You · reply';
+    m.kind === 'inbound'
+      ? email
+      : m.kind === 'sequence_message'
+        ? `You · sequence email, step ${m.step}`
+        : 'You · reply';
   const state =
     m.kind === 'inbound'
-      ? [classificationBadge(m.classification), effectText(m.status) ? h('span', { class: 'cell-sub', text: effectText(m.status) }) : null]
+      ? [
+          classificationBadge(m.classification),
+          effectText(m.status) ? h('span', { class: 'cell-sub', text: effectText(m.status) }) : null,
+        ]
       : m.kind === 'sequence_message'
         ? messageStatusCell(m.status)
         : replyStatusBadge(m.status);

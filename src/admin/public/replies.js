@@ -29,7 +29,11 @@ export function repliesPage(main, ctx) {
   /** @type {Map<string, Promise<any>>} */
   const leads = new Map();
   const leadOf = (/** @type {string} */ id) => {
-    if (!leads.has(id)) leads.set(id, ctx.api.get_lead({ lead_id: id }).catch(() => null));
+    if (!leads.has(id))
+      leads.set(
+        id,
+        ctx.api.get_lead({ lead_id: id }).catch(() => null),
+      );
     return /** @type {Promise<any>} */ (leads.get(id));
   };
 
@@ -42,7 +46,12 @@ export function repliesPage(main, ctx) {
     stopView = () => life.abort();
     const viewCtx = { ...ctx, alive: () => ctx.alive() && current === view, signal: life.signal };
     const leadId = new URLSearchParams(location.search).get('lead');
-    if (leadId) conversationView(main, { ...viewCtx, api: ctx.api.withSignal(life.signal) }, { leadId, back: back(), sequenceNames });
+    if (leadId)
+      conversationView(
+        main,
+        { ...viewCtx, api: ctx.api.withSignal(life.signal) },
+        { leadId, back: back(), sequenceNames },
+      );
     else {
       listUrl = `${PATH}${location.search}`;
       inbox(main, viewCtx, { sequenceNames, leadOf, open });
@@ -63,7 +72,11 @@ export function repliesPage(main, ctx) {
     const to = listUrl;
     return h(
       'a',
-      { class: 'back-link', href: to, on: { click: inPage(() => open(new URL(to, location.href).search.slice(1) || null)) } },
+      {
+        class: 'back-link',
+        href: to,
+        on: { click: inPage(() => open(new URL(to, location.href).search.slice(1) || null)) },
+      },
       h('span', { 'aria-hidden': 'true', text: '← ' }),
       'All replies',
     );
@@ -123,7 +136,10 @@ function inbox(main, ctx, options) {
       options.sequenceNames(),
       Promise.all(page.data.map((r) => (r.lead_id ? options.leadOf(r.lead_id) : null))),
     ]);
-    return { page, rows: page.data.map((r, i) => ({ reply: r, lead: people[i], sequence: names.get(r.sequence_id ?? "") })) };
+    return {
+      page,
+      rows: page.data.map((r, i) => ({ reply: r, lead: people[i], sequence: names.get(r.sequence_id ?? '') })),
+    };
   }
 
   async function load() {
@@ -166,7 +182,10 @@ function inbox(main, ctx, options) {
       const message = state.classification
         ? 'Nothing of this kind came back yet. Choose another kind, or all kinds.'
         : 'When a lead answers a sequence’s email (or it bounces), it shows up here.';
-      mount(card, emptyState({ icon: 'inbox', title: state.classification ? 'No matching replies' : 'No replies yet', message }));
+      mount(
+        card,
+        emptyState({ icon: 'inbox', title: state.classification ? 'No matching replies' : 'No replies yet', message }),
+      );
       return;
     }
     const head = ['Lead', 'Sequence', 'Kind', 'Message', 'Received'].map((t) => h('th', { scope: 'col', text: t }));
@@ -175,10 +194,16 @@ function inbox(main, ctx, options) {
       { class: 'table replies-table' },
       h('caption', { class: 'sr-only', text: `Replies (${state.replies.length} shown)` }),
       h('thead', null, h('tr', null, head, h('th', { scope: 'col' }, srOnly('Actions')))),
-      h('tbody', null, state.replies.map((row) => replyRow(row, options.open))),
+      h(
+        'tbody',
+        null,
+        state.replies.map((row) => replyRow(row, options.open)),
+      ),
     );
     const more = state.cursor
-      ? /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-secondary btn-sm', text: 'Load more' }))
+      ? /** @type {HTMLButtonElement} */ (
+          h('button', { type: 'button', class: 'btn btn-secondary btn-sm', text: 'Load more' })
+        )
       : null;
     more?.addEventListener('click', () => void loadMore(more));
     const n = state.replies.length;
@@ -221,16 +246,20 @@ function replyRow(row, open) {
       'td',
       null,
       r.sequence_id
-        ? h('a', { class: 'link', href: `/admin/sequences/${encodeURIComponent(r.sequence_id)}`, text: row.sequence ?? r.sequence_id })
+        ? h('a', {
+            class: 'link',
+            href: `/admin/sequences/${encodeURIComponent(r.sequence_id)}`,
+            text: row.sequence ?? r.sequence_id,
+          })
         : h('span', { class: 'muted', text: '—' }),
     ),
-    h('td', null, classificationBadge(r.classification), effect ? h('span', { class: 'cell-sub', text: effect }) : null),
     h(
       'td',
-      { class: 'cell-message' },
-      r.subject ? h('span', { class: 'cell-note', text: r.subject }) : null,
-      text,
+      null,
+      classificationBadge(r.classification),
+      effect ? h('span', { class: 'cell-sub', text: effect }) : null,
     ),
+    h('td', { class: 'cell-message' }, r.subject ? h('span', { class: 'cell-note', text: r.subject }) : null, text),
     h('td', { class: 'nowrap' }, timeElement(r.received_at, { relativeTime: true })),
     h(
       'td',
