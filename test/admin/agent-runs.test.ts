@@ -2,7 +2,7 @@
 // drafts from the ingested site and waits for a person's approval; the list shows it with its status, steps done
 // and what it waits for; the run shows its steps and the links to act, and follows itself to its end once the
 // sequence is approved; another run is cancelled after a confirmation; a filter, an empty list and a missing run.
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
@@ -55,6 +55,21 @@ async function signedIn(path: string, heading: string, email = ws.owner.email, p
   return admin;
 }
 
+/**
+ * At each width the page's content stays within the main column (wide tables scroll inside their wrapper) and
+ * `button` can be brought fully into view. (The shell's own sidebar and top bar are not this page's to check.)
+ */
+async function holdsLayout(page: Page, button: Locator) {
+  for (const width of [390, 768, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    const main = page.locator('main');
+    expect(await main.evaluate((el) => el.scrollWidth <= el.clientWidth), `${width}px`).toBe(true);
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= width, `${width}px`).toBe(true);
+  }
+}
+
 describe('admin panel: agent runs', () => {
   it('lists a run with its agent, status, start, steps done and what it waits for, and opens its steps', async () => {
     const { page, context, problems } = await signedIn('/admin/agent-runs', 'Agent runs');
@@ -65,6 +80,7 @@ describe('admin panel: agent runs', () => {
     await row.getByText('A person’s approval of the sequence it drafted').waitFor();
     await row.locator('time').waitFor();
     await page.screenshot({ path: screenshotPath('agent-runs'), fullPage: true });
+    await holdsLayout(page, row.getByRole('link', { name: `Open the Email sequence generator run ${parked.id}` }));
 
     await row.getByRole('link', { name: `Open the Email sequence generator run ${parked.id}` }).click();
     await page.getByRole('heading', { name: 'Email sequence generator run', level: 1 }).waitFor();
@@ -76,13 +92,14 @@ describe('admin panel: agent runs', () => {
     await steps.nth(5).getByText('Await approval').waitFor();
     await steps.nth(5).getByText('Waiting', { exact: true }).waitFor();
     const waitingCard = page.getByRole('region', { name: 'Waiting for you' });
-    await waitingCard.getByText(parked.required_action?.message as string).waitFor();
+    await waitingCard.getByText('review the rendered emails, then approve or reject them').waitFor();
     expect(await waitingCard.getByRole('link', { name: 'Open the sequence' }).getAttribute('href')).toBe(
       `/admin/sequences/${sequenceOf(parked)}`,
     );
     const review = waitingCard.getByRole('link', { name: 'Review it in Approvals' });
     expect(await review.getAttribute('href')).toBe(`/admin/approvals?sequence=${sequenceOf(parked)}`);
     await page.screenshot({ path: screenshotPath('agent-run'), fullPage: true });
+    await holdsLayout(page, page.getByRole('button', { name: 'Cancel run' }));
     await review.click();
     // In the panel, without a reload: the review of the sequence the run waits on.
     await page.waitForURL(`**/admin/approvals?sequence=${sequenceOf(parked)}`);

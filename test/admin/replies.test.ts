@@ -3,7 +3,7 @@
 // kind in the address. A conversation shows who wrote what and when, as text; a person's reply is sent at once,
 // an agent's waits for approval (linked to Approvals) while the workspace requires it and is sent when it does
 // not; "Reply as this lead" (sandbox) answers as the lead and the answer shows once the sync has read it.
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { syncMailbox } from '../../src/handlers/replies/sync-mailbox.ts';
@@ -115,6 +115,21 @@ async function signedIn(path: string, heading: string, email = ws.owner.email, p
   return admin;
 }
 
+/**
+ * At each width the page's content stays within the main column (wide tables scroll inside their wrapper) and
+ * `button` can be brought fully into view. (The shell's own sidebar and top bar are not this page's to check.)
+ */
+async function holdsLayout(page: Page, button: Locator) {
+  for (const width of [390, 768, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    const main = page.locator('main');
+    expect(await main.evaluate((el) => el.scrollWidth <= el.clientWidth), `${width}px`).toBe(true);
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= width, `${width}px`).toBe(true);
+  }
+}
+
 describe('admin panel: replies', () => {
   it('lists what leads sent back with lead, sequence, kind, text and time, filtered by kind in the address', async () => {
     const { page, context, problems } = await signedIn('/admin/replies', 'Replies');
@@ -132,6 +147,7 @@ describe('admin panel: replies', () => {
     const alanRow = table.getByRole('row').filter({ hasText: 'alan@example.com' });
     await alanRow.getByText('Out of office').waitFor();
     await page.screenshot({ path: screenshotPath('replies'), fullPage: true });
+    await holdsLayout(page, graceRow.getByRole('link', { name: 'Open the conversation with grace@example.com' }));
 
     await page.getByLabel('Kind').selectOption('auto_reply');
     await expect.poll(() => new URL(page.url()).search).toBe('?classification=auto_reply');
@@ -174,6 +190,8 @@ describe('admin panel: replies', () => {
     const mine = thread.locator('[data-kind="conversation_reply"]');
     await mine.getByText('Sent', { exact: true }).waitFor();
     expect(await mine.locator('pre').textContent()).toBe('Hi Grace,\nTuesday at ten?');
+    await page.screenshot({ path: screenshotPath('replies-conversation'), fullPage: true });
+    await holdsLayout(page, page.getByRole('button', { name: 'Send reply' }));
     const replies = await json(
       t.request(`/api/v1/conversation-replies?lead_id=${grace().id}`, { token: ws.owner.token }),
     );

@@ -99,6 +99,15 @@ export function actionLinks(action, navigate) {
   ];
 }
 
+/** What a person is asked to do, in the panel's words (the API's message is written for the agent). @param {any} action */
+export function actionRequest(action) {
+  if (action.type === 'sequence_approval')
+    return 'The agent drafted a sequence and submitted it: review the rendered emails, then approve or reject them. The run goes on by itself once you decide.';
+  if (action.type === 'connector_authorization')
+    return 'The agent needs a Gmail mailbox to send from: allow access, and the run goes on by itself.';
+  return action.message;
+}
+
 /** What the run waits for, in one line. @param {any} action */
 export function actionSummary(action) {
   if (action.type === 'sequence_approval') return 'A person’s approval of the sequence it drafted';

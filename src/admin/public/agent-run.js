@@ -4,6 +4,7 @@
 import { ApiProblem } from './api.js';
 import {
   actionLinks,
+  actionRequest,
   cancellable,
   finished,
   resourceLink,
@@ -149,7 +150,7 @@ function waitingCard(action, navigate) {
     'section',
     { class: 'card section run-waiting', 'aria-labelledby': 'run-waiting-title' },
     h('h2', { id: 'run-waiting-title', class: 'card-title', text: 'Waiting for you' }),
-    h('p', { class: 'run-waiting-text', text: action.message }),
+    h('p', { class: 'run-waiting-text', text: actionRequest(action) }),
     h('div', { class: 'row-actions' }, actionLinks(action, navigate)),
     action.expires_at
       ? h('p', { class: 'cell-sub', text: `The link works until ${fullDate(action.expires_at)}.` })
