@@ -190,6 +190,7 @@ describe('admin panel: replies', () => {
     const mine = thread.locator('[data-kind="conversation_reply"]');
     await mine.getByText('Sent', { exact: true }).waitFor();
     expect(await mine.locator('pre').textContent()).toBe('Hi Grace,\nTuesday at ten?');
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath('replies-conversation'), fullPage: true });
     await holdsLayout(page, page.getByRole('button', { name: 'Send reply' }));
     const replies = await json(
