@@ -250,6 +250,26 @@ describe('admin panel: replies', () => {
     await context.close();
   });
 
+  it('shows the API’s refusal inside the form, and keeps what was written', async () => {
+    const alan = ws.leads.find((l) => l.email === 'alan@example.com') as { id: string };
+    await json(t.request(`/api/v1/leads/${alan.id}/unsubscribe`, { method: 'POST', token: ws.owner.token }));
+    const { page, context, problems } = await signedIn(
+      `/admin/replies?lead=${alan.id}`,
+      'Conversation with alan@example.com',
+    );
+    const form = page.getByRole('form', { name: 'Reply' });
+    await form.getByLabel('Your reply to alan@example.com').fill('Welcome back, Alan.');
+    await form.getByRole('button', { name: 'Send reply' }).click();
+    const refusal = form.getByRole('alert');
+    await refusal.getByText('The reply was not sent').waitFor();
+    await refusal.getByText(/nothing more is sent to this address/).waitFor();
+    expect(await form.getByLabel('Your reply to alan@example.com').inputValue()).toBe('Welcome back, Alan.');
+    const replies = await json(t.request(`/api/v1/conversation-replies?lead_id=${alan.id}`, { token: ws.owner.token }));
+    expect(replies.data).toEqual([]);
+    expect(unexpectedProblems(problems, [422])).toEqual([]);
+    await context.close();
+  });
+
   it('says so when nothing came back yet, and when a conversation cannot be read', async () => {
     const other = await t.signup({ name: 'Charles Babbage', workspace_name: 'Difference Engines' });
     const { page, context, problems } = await signedIn('/admin/replies', 'Replies', other.email, other.password);
