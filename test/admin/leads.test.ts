@@ -120,6 +120,26 @@ function csvWithBadRows(n: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Nothing in the page's main region reaches past the viewport's right edge (tables scroll inside their
+ * wrappers instead), and each named button lies wholly inside the viewport's width.
+ */
+async function expectNothingClipped(page: Page, buttons: string[]): Promise<void> {
+  const outside = await page.evaluate(() =>
+    [...document.querySelectorAll('main *')]
+      .filter((el) => !el.closest('.table-wrap') && el.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`),
+  );
+  expect(outside).toEqual([]);
+  const width = page.viewportSize()?.width ?? 0;
+  for (const name of buttons) {
+    const box = await page.getByRole('button', { name, exact: true }).first().boundingBox();
+    expect(box, name).not.toBeNull();
+    expect(box?.x, name).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 0), name).toBeLessThanOrEqual(width);
+  }
+}
+
 describe('admin panel: leads', () => {
   it('imports a CSV file with bad rows: follows the progress to its end, then shows the counts and the row errors', async () => {
     const owner = await t.signup({ workspace_name: 'Importers' });
@@ -155,6 +175,7 @@ describe('admin panel: leads', () => {
     expect(await errors.locator('tbody tr').count()).toBe(2);
     expect(await errors.locator('tbody tr').first().textContent()).toContain('not-an-address');
     await card.getByText('2 row errors').waitFor();
+    await page.screenshot({ path: screenshotPath('lead-import'), fullPage: true });
 
     // The list behind it reloaded, and "Show these leads" narrows it to the import, paged by cursor.
     await card.getByRole('link', { name: 'Show these leads' }).click();
@@ -167,6 +188,25 @@ describe('admin panel: leads', () => {
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it('imports a small file in the request and shows it in the list at once', async () => {
+    const owner = await t.signup({ workspace_name: 'Small imports' });
+    const { page, context, problems } = await openLeads(owner);
+    await page.getByText('No leads yet').waitFor();
+    const csv =
+      'email,first_name,last_name,company\nmary@small.example,Mary,Somerville,Royal Society\nbad-address,Bad,Row,\n';
+    await page
+      .getByLabel('Import CSV')
+      .setInputFiles({ name: 'small.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const card = page.getByRole('region', { name: 'Lead import' });
+    await card.getByRole('heading', { name: 'Imported small.csv' }).waitFor();
+    await card.getByText('2 of 2 rows').waitFor();
+    expect(await card.getByRole('table', { name: 'Rows not imported' }).locator('tbody tr').count()).toBe(1);
+    await page.getByText('1 lead', { exact: true }).waitFor();
+    expect(await emails(page)).toEqual(['mary@small.example']);
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await context.close();
+  });
 
   it('searches and filters the list, keeping the filters in the address', async () => {
     await ok(t.request(`/api/v1/leads/${ws.leads[3].id}/unsubscribe`, { method: 'POST', token: ws.owner.token }));
@@ -288,7 +328,7 @@ describe('admin panel: leads', () => {
     await card.getByText('2 leads, the leads matching the filters.').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toMatch(/^leads-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = await readFile((await download.path()), 'utf8');
+    const csv = await readFile(await download.path(), 'utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv).toContain('ada@engines.example');
     expect(csv).toContain('charles@engines.example');
@@ -296,6 +336,24 @@ describe('admin panel: leads', () => {
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('holds its layout at 390 and 768 px: tables scroll inside their cards and every action button stays in view', async () => {
+    const { page, context, problems } = await openLeads(ws.owner);
+    for (const width of [390, 768]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/admin/leads');
+      await page.getByText(/^\d+ leads$/).waitFor();
+      await expectNothingClipped(page, ['Export CSV', 'Import CSV', 'Search']);
+      await page.screenshot({ path: screenshotPath(`leads-${width}`), fullPage: true });
+      await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+      await page.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor();
+      await page.getByRole('region', { name: 'Messages sent' }).locator('tbody tr').waitFor();
+      await expectNothingClipped(page, ['Unsubscribe', 'Delete', 'Change stage']);
+      await page.screenshot({ path: screenshotPath(`lead-${width}`), fullPage: true });
+    }
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await context.close();
+  });
 
   it('says there are no leads yet and offers the import', async () => {
     const owner = await t.signup({ workspace_name: 'Empty' });
