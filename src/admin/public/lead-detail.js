@@ -6,17 +6,9 @@ import { ApiProblem } from './api.js';
 import { confirmDialog } from './dialogs.js';
 import { banner, h, mount } from './dom.js';
 import { fullDate, timeElement } from './format.js';
-import { select } from './forms.js';
 import { leadActivity } from './lead-activity.js';
-import {
-  leadName,
-  leadStageBadge,
-  leadStatusBadge,
-  LEADS_PATH,
-  stageChoices,
-  stageLabel,
-  tagList,
-} from './lead-words.js';
+import { stageCard } from './lead-stage.js';
+import { leadName, leadStatusBadge, LEADS_PATH, tagList } from './lead-words.js';
 import { emptyState, errorState, loadingState, pageHeader } from './shell.js';
 
 /**
@@ -87,69 +79,8 @@ export function leadPage(main, ctx) {
         action: h('div', { class: 'row-actions' }, unsubscribe, remove),
       }),
       notices,
-      h('div', { class: 'lead-grid' }, fieldsCard(lead), stageCard(lead)),
+      h('div', { class: 'lead-grid' }, fieldsCard(lead), stageCard(ctx, lead, show)),
       activity.element,
-    );
-  }
-
-  /** @param {any} lead */
-  function stageCard(lead) {
-    const control = select({ name: 'stage', id: 'stage-select', class: 'input select' }, stageChoices, lead.stage);
-    const note = h('input', { class: 'input', id: 'stage-note', name: 'note', type: 'text', maxlength: '1000' });
-    const save = /** @type {HTMLButtonElement} */ (
-      h('button', { type: 'submit', class: 'btn btn-primary', text: 'Change stage' })
-    );
-    const errorSlot = h('div');
-    const form = h(
-      'form',
-      { class: 'stage-form leads-body', 'aria-label': 'Change the stage' },
-      h('p', { class: 'stage-now' }, 'Now ', leadStageBadge(lead.stage)),
-      h('div', { class: 'field' }, h('label', { class: 'label', for: control.id, text: 'Stage' }), control),
-      h('div', { class: 'field' }, h('label', { class: 'label', for: note.id, text: 'Note (optional)' }), note),
-      errorSlot,
-      h('div', null, save),
-    );
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      save.disabled = true;
-      save.textContent = 'Saving…';
-      mount(errorSlot);
-      try {
-        const stage = /** @type {any} */ (control.value);
-        const noteText = /** @type {HTMLInputElement} */ (note).value.trim();
-        const updated = await ctx.api.update_lead_stage({
-          lead_id: lead.id,
-          stage,
-          ...(noteText ? { note: noteText } : {}),
-          idempotency_key: crypto.randomUUID(),
-        });
-        if (!ctx.alive()) return;
-        const message =
-          updated.stage === lead.stage
-            ? `The stage was already ${stageLabel(lead.stage)}.`
-            : `Stage changed to ${stageLabel(updated.stage)}.`;
-        show(updated, { kind: 'success', message });
-      } catch (error) {
-        if (!ctx.alive() || (error instanceof ApiProblem && error.status === 401)) return;
-        mount(errorSlot, banner('error', error instanceof Error ? error.message : String(error)));
-        save.disabled = false;
-        save.textContent = 'Change stage';
-      }
-    });
-    return h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'stage-title' },
-      h(
-        'div',
-        { class: 'card-header' },
-        h(
-          'div',
-          null,
-          h('h2', { class: 'card-title', id: 'stage-title', text: 'Stage' }),
-          h('p', { class: 'card-description', text: 'Where the conversation with this lead is.' }),
-        ),
-      ),
-      form,
     );
   }
 

@@ -6,8 +6,8 @@ import './leads.css';
 import { ApiProblem } from './api.js';
 import { banner, h, mount } from './dom.js';
 import { timeElement } from './format.js';
-import { input, select } from './forms.js';
 import { leadExport } from './lead-export.js';
+import { leadFilters } from './lead-filters.js';
 import { leadImport } from './lead-import.js';
 import {
   filterFromQuery,
@@ -18,8 +18,6 @@ import {
   leadStatusBadge,
   leadsUrl,
   plural,
-  stageChoices,
-  statusChoices,
   tagList,
 } from './lead-words.js';
 import { emptyState, errorState, loadingState, pageHeader } from './shell.js';
@@ -66,76 +64,7 @@ export function leadsPage(main, ctx) {
   }
 
   function renderFilters() {
-    const f = state.filter;
-    const search = input({
-      type: 'search',
-      id: 'lead-search',
-      name: 'q',
-      value: f.q,
-      placeholder: 'Name, email or company',
-    });
-    const form = h(
-      'form',
-      { class: 'search-form' },
-      h('label', { class: 'label', for: search.id, text: 'Search' }),
-      search,
-      h('button', { type: 'submit', class: 'btn btn-secondary btn-sm', text: 'Search' }),
-    );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      applyFilter({ ...state.filter, q: search.value.trim() });
-    });
-    // The field's clear button (×) shows every lead again.
-    search.addEventListener('search', () => {
-      if (!search.value && state.filter.q) applyFilter({ ...state.filter, q: '' });
-    });
-    const status = filterSelect('status', 'Status', 'All statuses', statusChoices, f.status);
-    const stage = filterSelect('stage', 'Stage', 'All stages', stageChoices, f.stage);
-    const tag = input({ type: 'text', id: 'lead-tag', name: 'tag', value: f.tag, class: 'input tag-input' });
-    tag.addEventListener('change', () => applyFilter({ ...state.filter, tag: tag.value.trim() }));
-    const byImport = f.importId
-      ? h(
-          'span',
-          { class: 'filter-chip' },
-          'Import ',
-          h('code', { text: f.importId }),
-          h('a', {
-            class: 'link',
-            href: leadsUrl({ ...f, importId: '' }),
-            text: 'Show every import',
-            on: { click: (/** @type {MouseEvent} */ e) => (e.preventDefault(), applyFilter({ ...f, importId: '' })) },
-          }),
-        )
-      : null;
-    mount(
-      filterBar,
-      form,
-      status.field,
-      stage.field,
-      h('span', { class: 'filter-field' }, h('label', { class: 'label', for: tag.id, text: 'Tag' }), tag),
-      byImport,
-    );
-
-    /**
-     * @param {'status' | 'stage'} name @param {string} label @param {string} all
-     * @param {Array<{ value: string, label: string }>} choices @param {string} value
-     */
-    function filterSelect(name, label, all, choices, value) {
-      const control = select(
-        { name, id: `lead-${name}`, class: 'input select select-sm' },
-        [{ value: '', label: all }, ...choices],
-        value,
-      );
-      control.addEventListener('change', () => applyFilter({ ...state.filter, [name]: control.value }));
-      return {
-        field: h(
-          'span',
-          { class: 'filter-field' },
-          h('label', { class: 'label', for: control.id, text: label }),
-          control,
-        ),
-      };
-    }
+    mount(filterBar, ...leadFilters(state.filter, applyFilter));
   }
 
   /** Reads the first page for the current filters; a slower answer for earlier filters is dropped. */
