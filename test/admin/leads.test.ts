@@ -365,6 +365,16 @@ describe('admin panel: leads', () => {
     await context.close();
   });
 
+  it('shows an error state with a retry when the list cannot be read', async () => {
+    const { page, context, problems } = await openLeads(ws.owner, '/admin/leads?import_id=not-an-import');
+    await page.getByText('Could not load this page').waitFor();
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+    await page.getByRole('link', { name: 'Show every import' }).click();
+    await page.getByText(/^\d+ leads$/).waitFor();
+    expect(unexpectedProblems(problems, [400])).toEqual([]);
+    await context.close();
+  });
+
   it('says when a lead does not exist', async () => {
     const { page, context, problems } = await openLeads(ws.owner, '/admin/leads/lead_00000000000000000000000000');
     await page.getByText('Lead not found').waitFor();

@@ -68,7 +68,11 @@ export function leadImport(ctx, options) {
     } catch (error) {
       if (!ctx.alive() || (error instanceof ApiProblem && error.status === 401)) return;
       if (error instanceof DOMException && error.name === 'AbortError') return;
-      const message = error instanceof Error ? error.message : String(error);
+      // The request body has a size limit: a larger file goes in parts, or through the API's csv_url.
+      const tooLarge = error instanceof ApiProblem && error.status === 413;
+      const message = `${error instanceof Error ? error.message : String(error)}${
+        tooLarge ? ' Split the file into smaller ones, or import it from a URL with the API (csv_url).' : ''
+      }`;
       mount(
         card,
         cardHeader(`Could not import ${file.name}`, 'Nothing was imported from this file unless the list shows it.'),
