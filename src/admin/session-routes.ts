@@ -103,7 +103,8 @@ async function refreshSession(c: Context<AppEnv>, deps: Deps): Promise<Response>
   const presented = hashToken(token);
   const session = await findSessionByToken(sql, presented, now);
   if (!session) throw sessionEnded();
-  const inGrace = session.rotated_at !== null && now.getTime() - session.rotated_at.getTime() <= REUSE_GRACE_SECONDS * 1000;
+  const inGrace =
+    session.rotated_at !== null && now.getTime() - session.rotated_at.getTime() <= REUSE_GRACE_SECONDS * 1000;
   if (!session.alive || (!session.current && !inGrace)) {
     await deleteSession(sql, session.workspace_id, session.id);
     if (session.alive) deps.log.warn({ session_id: session.id }, 'admin session token replayed; session ended');

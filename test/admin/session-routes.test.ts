@@ -84,7 +84,10 @@ describe('POST /admin/session', () => {
       expect(res.status).toBe(403);
       expect(res.headers.get('content-type')).toBe('application/problem+json');
     }
-    const none = await t.request('/admin/session', { method: 'POST', headers: { Authorization: `Bearer ${user.token}` } });
+    const none = await t.request('/admin/session', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${user.token}` },
+    });
     expect(none.status).toBe(403);
   });
 });
@@ -152,7 +155,9 @@ describe('revoking a panel session', () => {
     const cookie = await start(t, user);
     const res = await post(t, '/admin/session', { Cookie: cookie }, 'DELETE');
     expect(res.status).toBe(204);
-    expect(res.headers.get('set-cookie')).toMatch(/^admin_session=; Max-Age=0; Path=\/admin; HttpOnly; SameSite=Strict/);
+    expect(res.headers.get('set-cookie')).toMatch(
+      /^admin_session=; Max-Age=0; Path=\/admin; HttpOnly; SameSite=Strict/,
+    );
     expect((await refresh(cookie)).status).toBe(401);
     const cross = await t.request('/admin/session', { method: 'DELETE', headers: { Origin: 'https://evil.example' } });
     expect(cross.status).toBe(403);
@@ -174,7 +179,7 @@ describe('revoking a panel session', () => {
     expect((await refresh(await start(t, user))).status).toBe(200);
   });
 
-  it("removing a member ends their panel sessions in that workspace", async () => {
+  it('removing a member ends their panel sessions in that workspace', async () => {
     const owner = await t.signup();
     const invitation = await t.request('/api/v1/invitations', {
       method: 'POST',

@@ -43,7 +43,10 @@ export async function changePassword(deps: Deps, request: ChangePasswordRequest)
 export async function handle(input: ChangePasswordInput, ctx: HandlerContext): Promise<ChangePasswordOutput> {
   const principal = requirePrincipal(ctx);
   if (principal.kind !== 'jwt')
-    throw new ApiError('forbidden', "Only a person's own login (a JWT from login) can change their password, not an API key.");
+    throw new ApiError(
+      'forbidden',
+      "Only a person's own login (a JWT from login) can change their password, not an API key.",
+    );
   const { current_password: currentPassword, new_password: newPassword } = input.body;
   await changePassword(ctx.deps, {
     userId: principal.userId,
