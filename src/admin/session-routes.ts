@@ -2,7 +2,7 @@
 // httpOnly, SameSite=Strict cookie scoped to /admin holding a random token (stored as its sha256) that mints
 // short JWTs with the same signer login uses. Panel-only: not part of the API contract, and API clients keep
 // their bearer JWTs and keys as they are. Every call must come from the service's own origin (CSRF), and the
-// token rotates on each refresh (see docs/admin-sessions.md for the whole design).
+// token rotates on each refresh (docs/credentials-and-keys.md, "Staying signed in to the admin panel", says why).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
