@@ -134,4 +134,35 @@ describe('admin panel: staying signed in', () => {
     expect(unexpectedProblems([...problems, ...tab.problems], [401])).toEqual([]);
     await context.close();
   });
+
+  it('changing the password in the panel keeps this browser signed in and signs out the others', async () => {
+    const user = await t.signup({ name: 'Ada Yonath', workspace_name: 'Ribosomes' });
+    const here = await signedIn(user);
+    const elsewhere = await signedIn(user);
+
+    await here.page.getByRole('button', { name: 'Change password' }).click();
+    const dialog = here.page.getByRole('dialog', { name: 'Change your password' });
+    await dialog.getByLabel('Current password').fill('not my password');
+    await dialog.getByLabel('New password').fill('a panel-made password');
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    await dialog.getByText('The current password is incorrect.').waitFor();
+    expect(await dialog.getByLabel('Current password').getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByLabel('Current password').fill(user.password);
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    const done = here.page.getByRole('dialog', { name: 'Password changed' });
+    await done.getByText('Other browsers were signed out; this one stays signed in.').waitFor();
+    await here.page.screenshot({ path: screenshotPath('session-password-changed'), fullPage: true });
+    await done.getByRole('button', { name: 'Done' }).click();
+
+    const tab = await newTab(here.context);
+    await tab.page.goto('/admin/members');
+    await tab.page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    const other = await newTab(elsewhere.context);
+    await other.page.goto('/admin/members');
+    await other.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(unexpectedProblems([...here.problems, ...tab.problems], [422])).toEqual([]);
+    expect(unexpectedProblems([...elsewhere.problems, ...other.problems], [401])).toEqual([]);
+    await here.context.close();
+    await elsewhere.context.close();
+  });
 });

@@ -12,6 +12,7 @@ import { connectorsPage } from './connectors.js';
 import { h, mount } from './dom.js';
 import { joinPage, noWorkspacePage } from './join.js';
 import { membersPage } from './members.js';
+import { changePasswordDialog } from './password-dialog.js';
 import { sentMessagesPage } from './sent-messages.js';
 import { webinarRegistrantsPage } from './webinar-registrants.js';
 import { leadsPage, leadPage } from './leads.js';
@@ -223,6 +224,12 @@ function draw(options) {
     path: location.pathname,
     navigate,
     signOut,
+    // The service ended this browser's panel session with the others: the JWT in hand starts a new one.
+    changePassword: () =>
+      changePasswordDialog({
+        api,
+        onChanged: () => (state.token ? startServerSession(state.token) : Promise.resolve()),
+      }),
   });
   mount(root, shell);
   const isAdmin = me.role === 'owner' || me.role === 'admin';
