@@ -1,6 +1,7 @@
 // change_password: a person replaces their password after proving the current one, under the login throttle.
 // The new password_version ends their admin panel sessions; bearer JWTs already issued live out their minutes.
 import { findAccountByEmail, findUser, replacePassword } from './users-data.ts';
+import { checkPasswordLength } from '../../auth/passwords.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
 import type { ChangePasswordInput, ChangePasswordOutput } from '../../generated/handlers.ts';
@@ -20,9 +21,22 @@ const wrongPassword = () =>
     errors: [{ pointer: '/current_password', code: 'incorrect', message: 'is not the current password' }],
   });
 
+/** The hasher's length errors name `password`; here they point at the field the caller sent. */
+async function atField<T>(pointer: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ApiError) || !error.errors) throw error;
+    const errors = error.errors.map((e) => ({ pointer, code: e.code, message: e.message }));
+    throw new ApiError(error.code, error.message.replace('The password', `The ${pointer.slice(1)}`), { errors });
+  }
+}
+
 export async function changePassword(deps: Deps, request: ChangePasswordRequest): Promise<void> {
   const { passwords, loginThrottle } = deps.auth;
   const sql = deps.db.sql;
+  // Before any work or throttle count: a new password out of bounds is the caller's mistake, not a guess.
+  await atField('/new_password', () => checkPasswordLength(request.newPassword));
   const user = await findUser(sql, request.userId);
   const account = user && (await findAccountByEmail(sql, user.email));
   if (!user || !account) throw new ApiError('unauthorized', 'The account no longer exists.');
@@ -32,11 +46,13 @@ export async function changePassword(deps: Deps, request: ChangePasswordRequest)
       headers: { 'Retry-After': String(state.retryAfterSeconds) },
     });
   }
-  if (!(await passwords.verifyPassword(account.password_hash, request.currentPassword))) {
+  const verified = atField('/current_password', () =>
+    passwords.verifyPassword(account.password_hash, request.currentPassword),
+  );
+  if (!(await verified)) {
     await loginThrottle.recordFailure(user.email, request.clientAddress);
     throw wrongPassword();
   }
-  // Hashing checks the length first and throws before any work on an over-long password.
   await replacePassword(sql, user.id, await passwords.hashPassword(request.newPassword));
 }
 

@@ -64,4 +64,14 @@ describe('change_password', () => {
     });
     expect(anonymous.status).toBe(401);
   });
+
+  it('refuses a new password over 1,024 characters with 422 pointing at new_password', async () => {
+    const user = await t.signup();
+    const res = await change(user.token, { current_password: user.password, new_password: 'x'.repeat(1025) });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { code: string; detail: string; errors: Array<{ pointer: string }> };
+    expect(body.code).toBe('password_too_long');
+    expect(body.detail).toBe('The new_password must be at most 1024 characters.');
+    expect(body.errors[0].pointer).toBe('/new_password');
+  });
 });
