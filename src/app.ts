@@ -3,6 +3,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { adminPaths, adminRoutes } from './admin/routes.ts';
+import { adminSessionPaths, adminSessionRoutes } from './admin/session-routes.ts';
 import type { Deps } from './deps.ts';
 import { ApiError } from './errors.ts';
 import { operations, routes } from './generated/routes.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: Deps) {
   });
   mcpRoutes(app, deps, (response) => texts.get(response));
   adminRoutes(app);
+  adminSessionRoutes(app, deps);
   pageStyleRoutes(app);
   // Sandbox mode's provider (Google's OAuth server and Gmail API, played by the service); live mode has none.
   if (deps.connectors.gmail.mode === 'sandbox') sandboxProviderRoutes(app, deps);
@@ -81,6 +83,7 @@ export function createApp(deps: Deps) {
     { path: MCP_PATH, methods: ['POST', 'GET', 'DELETE'] },
     { path: PAGE_STYLE_PATH, methods: ['GET'] },
     ...adminPaths,
+    ...adminSessionPaths,
     ...(deps.connectors.gmail.mode === 'sandbox' ? sandboxPaths : []),
     ...(deps.connectors.meta.mode === 'sandbox' ? sandboxMetaPaths : []),
   ]);

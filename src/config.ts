@@ -39,6 +39,8 @@ export interface AppConfig {
   logLevel: string;
   bodyLimitBytes: number;
   jwt: { secret?: string; issuer: string; audience: string; ttlSeconds: number };
+  /** The admin panel's refresh session (src/admin/session-routes.ts): its absolute lifetime from sign-in. */
+  adminSession: { ttlSeconds: number };
   apiKeyPepper?: string;
   rateLimit: RateLimitConfig;
   /** Origins allowed to call /mcp from a browser; requests with another Origin get 403. */
@@ -95,6 +97,7 @@ export function loadConfig(env: Env): AppConfig {
       audience: env.JWT_AUDIENCE || 'service-api',
       ttlSeconds: int(env, 'JWT_TTL_SECONDS', 900),
     },
+    adminSession: { ttlSeconds: int(env, 'ADMIN_SESSION_TTL_SECONDS', 14 * 86_400) || 14 * 86_400 },
     apiKeyPepper: env.API_KEY_PEPPER || undefined,
     rateLimit: {
       perCredential: int(env, 'RATE_LIMIT_PER_CREDENTIAL', 600),

@@ -57,6 +57,22 @@ export type GetMeOutput =
   | { status: 500; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
 
+export type ChangePasswordInput = {
+  body: NonNullable<NonNullable<paths["/api/v1/users/me/password"]["post"]>['requestBody']>['content']["application/json"];
+};
+
+export type ChangePasswordOutput = 
+  | { status: 204; body?: undefined; headers?: Record<string, string> }
+  | { status: 400; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][400]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][401]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 403; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][403]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][413]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][415]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][422]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][429]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][500]['content']["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: NonNullable<paths["/api/v1/users/me/password"]["post"]>['responses'][503]['content']["application/problem+json"]; headers?: Record<string, string> };
+
 export type ListMembersInput = {
   query: WithDefaults<NonNullable<NonNullable<paths["/api/v1/members"]["get"]>['parameters']['query']>, "limit">;
 };
@@ -1905,6 +1921,7 @@ export interface Handlers<Ctx> {
   signup(input: SignupInput, ctx: Ctx): Promise<SignupOutput>;
   login(input: LoginInput, ctx: Ctx): Promise<LoginOutput>;
   get_me(input: GetMeInput, ctx: Ctx): Promise<GetMeOutput>;
+  change_password(input: ChangePasswordInput, ctx: Ctx): Promise<ChangePasswordOutput>;
   list_members(input: ListMembersInput, ctx: Ctx): Promise<ListMembersOutput>;
   remove_member(input: RemoveMemberInput, ctx: Ctx): Promise<RemoveMemberOutput>;
   update_member_role(input: UpdateMemberRoleInput, ctx: Ctx): Promise<UpdateMemberRoleOutput>;

@@ -6,6 +6,7 @@ import * as getHealth from '../handlers/system/get-health.ts';
 import * as signup from '../handlers/users/signup.ts';
 import * as login from '../handlers/users/login.ts';
 import * as getMe from '../handlers/users/get-me.ts';
+import * as changePassword from '../handlers/users/change-password.ts';
 import * as listMembers from '../handlers/members/list-members.ts';
 import * as removeMember from '../handlers/members/remove-member.ts';
 import * as updateMemberRole from '../handlers/members/update-member-role.ts';
@@ -133,6 +134,7 @@ export const handlers: Handlers<HandlerContext> = {
   signup: signup.handle,
   login: login.handle,
   get_me: getMe.handle,
+  change_password: changePassword.handle,
   list_members: listMembers.handle,
   remove_member: removeMember.handle,
   update_member_role: updateMemberRole.handle,

@@ -31,6 +31,13 @@ export type GetMeArgs = Record<string, never>;
 export type GetMeResult = NonNullable<paths["/api/v1/users/me"]["get"]>['responses'][200]['content']["application/json"];
 const get_meBinding: OperationBinding = {"operationId":"get_me","method":"GET","path":"/api/v1/users/me","body":"none","args":[]};
 
+export type ChangePasswordArgs = {
+  "current_password": NonNullable<NonNullable<NonNullable<paths["/api/v1/users/me/password"]["post"]>['requestBody']>['content']["application/json"]>["current_password"];
+  "new_password": NonNullable<NonNullable<NonNullable<paths["/api/v1/users/me/password"]["post"]>['requestBody']>['content']["application/json"]>["new_password"];
+};
+export type ChangePasswordResult = void;
+const change_passwordBinding: OperationBinding = {"operationId":"change_password","method":"POST","path":"/api/v1/users/me/password","body":"merged","args":[{"name":"current_password","in":"body","key":"current_password"},{"name":"new_password","in":"body","key":"new_password"}],"contentType":"application/json"};
+
 export type ListMembersArgs = {
   "limit"?: NonNullable<NonNullable<paths["/api/v1/members"]["get"]>['parameters']["query"]>["limit"];
   "cursor"?: NonNullable<NonNullable<paths["/api/v1/members"]["get"]>['parameters']["query"]>["cursor"];
@@ -1025,6 +1032,7 @@ export function createClient(options: ClientOptions) {
     signup: (args: SignupArgs) => runtime.call<SignupResult>(signupBinding, args),
     login: (args: LoginArgs) => runtime.call<LoginResult>(loginBinding, args),
     get_me: (args: GetMeArgs = {}) => runtime.call<GetMeResult>(get_meBinding, args),
+    change_password: (args: ChangePasswordArgs) => runtime.call<ChangePasswordResult>(change_passwordBinding, args),
     list_members: (args: ListMembersArgs = {}) => runtime.call<ListMembersResult>(list_membersBinding, args),
     remove_member: (args: RemoveMemberArgs) => runtime.call<RemoveMemberResult>(remove_memberBinding, args),
     update_member_role: (args: UpdateMemberRoleArgs) => runtime.call<UpdateMemberRoleResult>(update_member_roleBinding, args),
@@ -1157,6 +1165,7 @@ export const operationBindings: Record<string, OperationBinding> = {
   "signup": signupBinding,
   "login": loginBinding,
   "get_me": get_meBinding,
+  "change_password": change_passwordBinding,
   "list_members": list_membersBinding,
   "remove_member": remove_memberBinding,
   "update_member_role": update_member_roleBinding,

@@ -1,5 +1,6 @@
 // How the panel is served: security headers, content types and caching on the pages and every asset,
-// no inline script in the HTML, the token kept out of cookies and URLs, nothing secret in the logs.
+// no inline script in the HTML, the token kept out of cookies and URLs (the only cookie is the panel session's
+// httpOnly one), nothing secret in the logs.
 import { Writable } from 'node:stream';
 import type { Browser } from 'playwright-core';
 import pino from 'pino';
@@ -220,7 +221,7 @@ describe('admin panel: in the browser', () => {
     await context.close();
   });
 
-  it('keeps the token out of cookies and URLs and sends it only as a bearer header to the API', async () => {
+  it('keeps the token out of cookies and URLs and sends it only as a bearer header to the API and the session start', async () => {
     const { page, context, problems } = await openPage(browser, server.url);
     const requests: Array<{ url: string; authorization?: string }> = [];
     page.on('request', (r) => requests.push({ url: r.url(), authorization: r.headers().authorization }));
@@ -229,7 +230,13 @@ describe('admin panel: in the browser', () => {
     await page.getByText('No API keys yet').waitFor();
     const token = await page.evaluate(() => Object.values(sessionStorage)[0]);
     expect(token).toMatch(/^ey/);
-    expect(await context.cookies()).toEqual([]);
+    // The one cookie is the panel session's: an opaque token, httpOnly (scripts cannot read it), sent only to /admin.
+    const cookies = await context.cookies();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatchObject({ name: 'admin_session', path: '/admin', httpOnly: true, sameSite: 'Strict' });
+    expect(cookies[0].value).not.toContain(token);
+    expect(cookies[0].value).not.toMatch(/^ey/);
+    expect(await page.evaluate(() => document.cookie)).toBe('');
     expect(page.url()).not.toContain(token);
     expect(requests.every((r) => !r.url.includes(token))).toBe(true);
     const apiCalls = requests.filter(
@@ -237,9 +244,10 @@ describe('admin panel: in the browser', () => {
     );
     expect(apiCalls.length).toBeGreaterThan(0);
     expect(apiCalls.every((r) => r.authorization === `Bearer ${token}`)).toBe(true);
-    expect(
-      requests.filter((r) => !new URL(r.url).pathname.startsWith('/api/')).every((r) => r.authorization === undefined),
-    ).toBe(true);
+    // Besides the API, the JWT goes once to POST /admin/session, which starts the panel session from it.
+    const elsewhere = requests.filter((r) => !new URL(r.url).pathname.startsWith('/api/') && r.authorization);
+    expect(elsewhere.map((r) => new URL(r.url).pathname)).toEqual(['/admin/session']);
+    expect(elsewhere[0].authorization).toBe(`Bearer ${token}`);
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });

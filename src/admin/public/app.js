@@ -1,5 +1,6 @@
-// The admin panel's entry: session state, client-side routing between the pages, and the
-// rule that any 401 from the API ends the session and returns to sign-in with a message.
+// The admin panel's entry: session state, client-side routing between the pages, and the rule that a 401
+// from the API first asks the panel session for a new JWT (session.js), and only then ends the session and
+// returns to sign-in with a message.
 // Stylesheets imported by modules are bundled into app.css (uPlot's for the charts, and any page's own).
 import 'uplot/dist/uPlot.min.css';
 import { ApiProblem, createApi } from './api.js';
@@ -11,6 +12,7 @@ import { connectorsPage } from './connectors.js';
 import { h, mount } from './dom.js';
 import { joinPage, noWorkspacePage } from './join.js';
 import { membersPage } from './members.js';
+import { changePasswordDialog } from './password-dialog.js';
 import { sentMessagesPage } from './sent-messages.js';
 import { webinarRegistrantsPage } from './webinar-registrants.js';
 import { leadsPage, leadPage } from './leads.js';
@@ -21,7 +23,16 @@ import { agentRunsPage } from './agent-runs.js';
 import { workspacePage } from './workspace.js';
 import { webhooksPage } from './webhooks.js';
 import { eventsPage } from './events.js';
-import { clearToken, loadToken, saveToken } from './session.js';
+import {
+  SESSION_KEY,
+  clearToken,
+  endServerSession,
+  hasSession,
+  loadToken,
+  refreshSession,
+  saveToken,
+  startServerSession,
+} from './session.js';
 import { errorState, focusTitle, loadingState, renderShell } from './shell.js';
 import { signInPage } from './sign-in.js';
 import { signUpPage } from './sign-up.js';
@@ -31,8 +42,25 @@ const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {{ token: string | null, me: any, generation: number, path: string }} */
 const state = { token: loadToken(), me: null, generation: 0, path: '' };
 
+/** @type {Promise<string | null> | null} */
+let refreshing = null;
+
+/** A new JWT for this tab from the panel session; concurrent 401s share one refresh. */
+function refreshToken() {
+  refreshing ??= refreshSession().then((token) => {
+    refreshing = null;
+    // A session ended meanwhile (sign-out) stays ended.
+    if (!token || !state.token) return null;
+    state.token = token;
+    saveToken(token);
+    return token;
+  });
+  return refreshing;
+}
+
 const api = createApi({
   getToken: () => state.token,
+  refresh: refreshToken,
   onUnauthorized: () => endSession({ kind: 'warning', message: 'Your session expired; sign in again.' }),
 });
 
@@ -102,25 +130,34 @@ function navigate(path, options = {}) {
   void render();
 }
 
-/** @param {string} token */
-function startSession(token) {
+/** A new login (sign-in, sign-up, joining): the panel session that keeps it across tabs starts first. @param {string} token */
+async function startSession(token) {
   state.token = token;
   state.me = null;
   saveToken(token);
+  await startServerSession(token);
+  if (state.token !== token) return;
   if (!findPage(location.pathname)) history.replaceState(null, '', DEFAULT_PAGE);
   void render({ focus: true });
 }
 
-/** @param {{ kind: 'warning' | 'success', message: string }} notice */
-function endSession(notice) {
+/**
+ * Ends this tab's session; signing out also ends the panel session (every tab of this browser).
+ * @param {{ kind: 'warning' | 'success', message: string }} notice @param {{ signOut?: boolean }} [options]
+ */
+function endSession(notice, options = {}) {
   if (!state.token) return;
   // The email (not the password) is kept in memory so signing in again is one field.
   const email = state.me?.user?.email ?? null;
   state.token = null;
   state.me = null;
   clearToken();
+  if (options.signOut) void endServerSession();
   showSignIn(notice, email);
 }
+
+const signedOut = { kind: /** @type {const} */ ('success'), message: 'You have signed out.' };
+const signOut = () => endSession(signedOut, { signOut: true });
 
 /** @param {{ kind: 'warning' | 'success', message: string } | null} notice @param {string | null} [email] */
 function showSignIn(notice, email = null) {
@@ -160,7 +197,6 @@ async function render(options = {}) {
     if (generation !== state.generation || !state.token) return;
     if (error instanceof ApiProblem && error.code === 'no_workspace') {
       document.title = 'Join a workspace · Agent Platform';
-      const signOut = () => endSession({ kind: 'success', message: 'You have signed out.' });
       return noWorkspacePage(root, { api, login: state.token, onSignedIn: startSession, signOut });
     }
     const message = error instanceof ApiProblem ? error.message : 'Something went wrong.';
@@ -187,7 +223,13 @@ function draw(options) {
     me,
     path: location.pathname,
     navigate,
-    signOut: () => endSession({ kind: 'success', message: 'You have signed out.' }),
+    signOut,
+    // The service ended this browser's panel session with the others: the JWT in hand starts a new one.
+    changePassword: () =>
+      changePasswordDialog({
+        api,
+        onChanged: () => (state.token ? startServerSession(state.token) : Promise.resolve()),
+      }),
   });
   mount(root, shell);
   const isAdmin = me.role === 'owner' || me.role === 'admin';
@@ -226,4 +268,22 @@ async function refreshMe() {
 window.addEventListener('popstate', () => {
   if (location.pathname !== state.path) void render();
 });
-void render({ focus: false });
+// Another tab signed out (or found the session over): this one's JWT must not outlive it.
+window.addEventListener('storage', (event) => {
+  if (event.key === SESSION_KEY && event.newValue === null)
+    endSession({ kind: 'warning', message: 'Your session ended in another tab; sign in again.' });
+});
+
+/** A new tab has no JWT yet: the panel session, when this browser has one, signs it in. */
+async function boot() {
+  if (!state.token && hasSession()) {
+    mount(root, h('div', { class: 'boot' }, loadingState('Loading your workspace…')));
+    const token = await refreshSession();
+    if (token) {
+      state.token = token;
+      saveToken(token);
+    }
+  }
+  await render({ focus: false });
+}
+void boot();

@@ -46,7 +46,8 @@ export const navGroups = [
 ];
 
 /**
- * @param {{ me: any, path: string, navigate: (path: string) => void, signOut: () => void }} options
+ * `changePassword` is offered only to a person (not to a session signed in with an API key).
+ * @param {{ me: any, path: string, navigate: (path: string) => void, signOut: () => void, changePassword?: () => void }} options
  * @returns {{ shell: HTMLElement, main: HTMLElement }}
  */
 export function renderShell(options) {
@@ -82,6 +83,19 @@ export function renderShell(options) {
         h('span', { class: 'user-email', text: me.user?.email ?? '' }),
       ),
       badge(roleLabel(me.role), me.role === 'member' ? 'gray' : 'indigo'),
+      options.changePassword && me.user
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'btn btn-ghost btn-sm',
+              title: 'Change password',
+              'aria-label': 'Change password',
+              on: { click: options.changePassword },
+            },
+            icon('lock'),
+          )
+        : null,
       h(
         'button',
         { type: 'button', class: 'btn btn-ghost btn-sm', on: { click: options.signOut } },

@@ -60,6 +60,15 @@ export async function updatePasswordHash(q: Queryable, userId: string, passwordH
   await query(q)`update users set password_hash = ${passwordHash} where id = ${userId}`;
 }
 
+/**
+ * A new password chosen by its person: password_version moves on, which ends every admin panel session
+ * started under the old one (see src/admin/session-data.ts). A rehash at login keeps the version.
+ */
+export async function replacePassword(q: Queryable, userId: string, passwordHash: string): Promise<void> {
+  await query(q)`
+    update users set password_hash = ${passwordHash}, password_version = password_version + 1 where id = ${userId}`;
+}
+
 /** False on a fresh install: start-up then says where to create the first account. */
 export async function anyUserExists(q: Queryable): Promise<boolean> {
   const rows = await query(q)`select 1 from users limit 1`;
