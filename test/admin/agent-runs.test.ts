@@ -167,6 +167,39 @@ describe('admin panel: agent runs', () => {
     await context.close();
   });
 
+  it('starts the store’s sequence agent from a form drawn from its input schema, and opens the new run', async () => {
+    const { page, context, problems } = await signedIn('/admin/agent-runs', 'Agent runs');
+    await page.getByRole('button', { name: 'Run an agent' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run an agent' });
+    await dialog.getByLabel('Goal').fill(brief.goal);
+    await dialog.getByLabel('Audience').fill(brief.audience);
+    await dialog.getByLabel('Steps').fill('2');
+    await dialog.getByLabel('Tone').selectOption('friendly');
+    await dialog.getByRole('button', { name: 'Run agent' }).click();
+    await page.waitForURL(/\?run=run_/);
+    const id = new URL(page.url()).searchParams.get('run')!;
+    const run = await json(t.request(`/api/v1/agent-runs/${id}`, { token: ws.owner.token }));
+    expect(run.input).toMatchObject({ goal: brief.goal, audience: brief.audience, steps: 2, tone: 'friendly' });
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: 'run' }).waitFor();
+    await follow(t, ws.owner.token, id, waiting);
+    await t.request(`/api/v1/agent-runs/${id}/cancel`, { method: 'POST', token: ws.owner.token });
+    expect(unexpectedProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the agent’s refusal of an input inside the run form', async () => {
+    const { page, context, problems } = await signedIn('/admin/agent-runs', 'Agent runs');
+    await page.getByRole('button', { name: 'Run an agent' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run an agent' });
+    await dialog.getByLabel('Goal').fill('go');
+    await dialog.getByLabel('Audience').fill(brief.audience);
+    await dialog.getByRole('button', { name: 'Run agent' }).click();
+    await dialog.locator('.dialog-error').getByText(/goal/i).first().waitFor();
+    expect(new URL(page.url()).searchParams.get('run')).toBeNull();
+    expect(unexpectedProblems(problems, [400, 422])).toEqual([]);
+    await context.close();
+  });
+
   it('says so when no agent ran yet, and when a run cannot be read', async () => {
     const stranger = await t.signup({ name: 'Charles Babbage', workspace_name: 'Difference Engines' });
     const { page, context, problems } = await signedIn(

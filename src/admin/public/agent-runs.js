@@ -1,10 +1,11 @@
 // Agents → Agent runs: the workspace's runs of store agents, newest first, filtered by status (`?status=…`, kept
 // in the address), with how far each got and what a waiting run needs from a person. `?run=run_…` opens one run
 // (agent-run.js): its steps, what it made, and Cancel.
+import { runAgentDialog } from './run-agent-dialog.js';
 import { ApiProblem } from './api.js';
 import { agentRunView } from './agent-run.js';
 import { actionSummary, runStatusBadge, runStatusChoices, stepsDone } from './agent-run-words.js';
-import { banner, h, mount, srOnly } from './dom.js';
+import { banner, h, icon, mount, srOnly } from './dom.js';
 import { timeElement } from './format.js';
 import { select } from './forms.js';
 import { inPage } from './long-poll.js';
@@ -91,11 +92,24 @@ function runList(main, ctx, options) {
     document.getElementById(filter.id)?.focus();
   });
   const card = h('section', { class: 'card', 'aria-label': 'Agent runs' });
+  const runButton = h(
+    'button',
+    {
+      type: 'button',
+      class: 'btn btn-primary',
+      on: {
+        click: () =>
+          void runAgentDialog(ctx, { onStarted: (run) => options.open(`run=${encodeURIComponent(run.id)}`) }),
+      },
+    },
+    icon('plus'),
+    h('span', { text: 'Run an agent' }),
+  );
   const description =
     'What agents from the store did in this workspace, newest first. A run that waits for you says what it needs, with the link to give it; it goes on by itself once you have acted.';
   mount(
     main,
-    pageHeader({ title: 'Agent runs', description }),
+    pageHeader({ title: 'Agent runs', description, action: runButton }),
     h(
       'div',
       { class: 'filters', role: 'group', 'aria-label': 'Filters' },

@@ -198,10 +198,14 @@ function actionBar(ctx, s, done) {
   launch?.addEventListener('click', () =>
     launchDialog(ctx, s, {
       onLaunched: async (result) => {
-        const enrolled = result.enrollment?.enrolled;
+        const enrolled = result.enrollment?.counts?.enrolled;
+        const skipped = result.enrollment?.counts?.skipped;
         const next = await get().catch(() => result.sequence);
         if (!ctx.alive()) return;
-        const who = typeof enrolled === 'number' ? ` ${enrolled} lead${enrolled === 1 ? '' : 's'} enrolled.` : '';
+        const who =
+          typeof enrolled === 'number'
+            ? ` ${enrolled} lead${enrolled === 1 ? '' : 's'} enrolled${skipped ? `, ${skipped} skipped (unsubscribed or already in it)` : ''}.`
+            : '';
         done(next, s.status === 'approved' ? `Launched.${who}` : `Done.${who}`);
       },
     }),
