@@ -58,7 +58,9 @@ beforeAll(async () => {
   const [raw] = await sandboxRaw(t, ws.owner.workspaceId);
   unsubscribeLink = /^<([^>]+)>$/.exec(mimeHeader(raw, 'list-unsubscribe') ?? '')?.[1] as string;
 
-  webinar = await scheduleWebinar(t, ws, { title: 'Engines at scale' });
+  // A week after the real clock (the app runs on it here), so the registration is open.
+  const startAt = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
+  webinar = await scheduleWebinar(t, ws, { title: 'Engines at scale', start_at: startAt });
 
   await ingestSite(t, token, site.url);
   ({ post } = await generatePost(t, token, { topic: 'reusable rockets', length: 'short' }));
@@ -171,5 +173,23 @@ describe('the public pages at 390 px', () => {
     expect((await article.page.getByRole('heading', { level: 1 }).textContent())?.trim()).toBe(post.title);
     await expectPublicPage(article, 'blog-post', WORKSPACE);
     await article.close();
+  });
+
+  it('the blog preview is styled inside a sandboxed iframe of this origin, as the admin panel shows it', async () => {
+    const { page, context } = await openPage(browser, server.url);
+    await page.goto('/page.css');
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe');
+      frame.setAttribute('sandbox', '');
+      frame.src = src;
+      document.body.append(frame);
+    }, post.preview_url);
+    await expect.poll(() => page.frames().some((f) => f.url() === post.preview_url)).toBe(true);
+    const frame = page.frames().find((f) => f.url() === post.preview_url);
+    await frame?.waitForLoadState('load');
+    await expect
+      .poll(() => frame?.evaluate(() => getComputedStyle(document.body).backgroundImage.includes('gradient')))
+      .toBe(true);
+    await context.close();
   });
 });
