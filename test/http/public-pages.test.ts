@@ -125,13 +125,14 @@ async function expectPublicPage(loaded: Loaded, shot: string, name: string | nul
 }
 
 describe('the public pages at 390 px', () => {
-  it('the sandbox consent page and the OAuth callback: styled, no script, marked sandbox, the callback naming the workspace', async () => {
+  it('the sandbox consent page and the OAuth callback: styled, no script, marked sandbox, naming the workspace', async () => {
     const started = await ok(
       t.request('/api/v1/connectors/oauth', { method: 'POST', token: ws.owner.token, json: { provider: 'gmail' } }),
       201,
     );
     const consent = await open(started.authorization_url);
     expect((await consent.page.locator('.sandbox-label').textContent())?.trim()).toBe('sandbox');
+    expect(await consent.page.locator('main').innerText()).toContain(`for the workspace ${WORKSPACE} wants to access`);
     await expectPublicPage(consent, 'sandbox-consent', null);
     const callback = await follow(consent, (page) => page.getByRole('button', { name: 'Allow' }).click());
     expect((await callback.page.getByRole('heading', { level: 1 }).textContent())?.trim()).toBe('Connected');
