@@ -9,6 +9,7 @@
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { findStateWorkspace } from '../handlers/connectors/oauth-states-data.ts';
+import { findWorkspace } from '../handlers/users/workspaces-data.ts';
 import { insertSandboxGrant } from '../handlers/connectors/sandbox-data.ts';
 import type { Deps } from '../deps.ts';
 import {
@@ -63,7 +64,9 @@ export function sandboxProviderRoutes(app: Hono<any>, deps: Deps): void {
     createHmac('sha256', formKey).update(`${params}|${issued}`).digest('base64url');
 
   /** The checks Google makes before showing consent: our client, its registered redirect URI, PKCE S256, a known state. */
-  async function checkAuthRequest(params: URLSearchParams): Promise<{ error?: Response; workspaceId?: string }> {
+  async function checkAuthRequest(
+    params: URLSearchParams,
+  ): Promise<{ error?: Response; workspaceId?: string; workspaceName?: string }> {
     const get = (k: string) => params.get(k) ?? '';
     if (get('client_id') !== SANDBOX_CLIENT_ID)
       return { error: sandboxPage(400, 'Error 401: invalid_client', '<p>The OAuth client was not found.</p>') };
@@ -108,20 +111,22 @@ export function sandboxProviderRoutes(app: Hono<any>, deps: Deps): void {
           '<p>This sandbox serves only consent links issued by this service, and this one is not among them.</p>',
         ),
       };
-    return { workspaceId: known.workspace_id };
+    const workspace = await findWorkspace(deps.db.sql, known.workspace_id);
+    return { workspaceId: known.workspace_id, workspaceName: workspace?.name };
   }
 
   const canonical = (params: URLSearchParams) => AUTH_PARAMS.map((k) => `${k}=${params.get(k) ?? ''}`).join('&');
 
   /** The consent page; shown again with the account typed and why it was refused. */
-  function consentPage(status: number, params: URLSearchParams, entry: AccountEntry): Response {
+  /** `workspace` is the one asking, named on the page. */
+  function consentPage(status: number, params: URLSearchParams, entry: AccountEntry, workspace = ''): Response {
     const issued = String(Date.now());
     const hidden = AUTH_PARAMS.filter((k) => params.has(k))
       .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k) as string)}">`)
       .join('\n');
     const scopes = (params.get('scope') as string).split(/\s+/).filter(Boolean);
     const body = `
-<p><strong>service-mcp (sandbox)</strong> wants to access your account.</p>
+<p><strong>service-mcp (sandbox)</strong>${workspace ? ` for the workspace <strong>${escapeHtml(workspace)}</strong>` : ''} wants to access your account.</p>
 <form method="post" action="${escapeHtml(`${base}/o/oauth2/v2/auth`)}">
 ${hidden}
 <input type="hidden" name="issued" value="${issued}">
@@ -139,7 +144,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     const params = new URL(c.req.url).searchParams;
     const checked = await checkAuthRequest(params);
     if (checked.error) return checked.error;
-    return consentPage(200, params, { value: params.get('login_hint') ?? '' });
+    return consentPage(200, params, { value: params.get('login_hint') ?? '' }, checked.workspaceName);
   });
 
   app.post(`${base}/o/oauth2/v2/auth`, async (c) => {
@@ -165,7 +170,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     const state = params.get('state') as string;
     if (form.get('decision') !== 'allow') return redirectTo(redirectUri, { error: 'access_denied', state });
     const checkedAccount = checkAccount(form.get('account_email') ?? '');
-    if (!checkedAccount.ok) return consentPage(400, params, checkedAccount.entry);
+    if (!checkedAccount.ok) return consentPage(400, params, checkedAccount.entry, checked.workspaceName);
     const account = checkedAccount.email;
     const requested = (params.get('scope') as string).split(/\s+/);
     const granted = form.getAll('granted_scope').filter((s) => requested.includes(s));

@@ -6,6 +6,7 @@
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { findStateWorkspace } from '../handlers/connectors/oauth-states-data.ts';
+import { findWorkspace } from '../handlers/users/workspaces-data.ts';
 import {
   claimSandboxCodeByHash,
   insertSandboxGrant,
@@ -53,7 +54,9 @@ export function sandboxMetaRoutes(app: Hono<any>, deps: Deps): void {
       .update(`${canonical(p)}|${issued}`)
       .digest('base64url');
 
-  async function checkDialog(params: URLSearchParams): Promise<{ error?: Response; workspaceId?: string }> {
+  async function checkDialog(
+    params: URLSearchParams,
+  ): Promise<{ error?: Response; workspaceId?: string; workspaceName?: string }> {
     const get = (k: string) => params.get(k) ?? '';
     if (get('client_id') !== META_SANDBOX_APP_ID)
       return { error: sandboxPage(400, 'Invalid App ID', '<p>The app was not found.</p>') };
@@ -87,18 +90,20 @@ export function sandboxMetaRoutes(app: Hono<any>, deps: Deps): void {
           '<p>This sandbox serves only consent links issued by this service.</p>',
         ),
       };
-    return { workspaceId: known.workspace_id };
+    const workspace = await findWorkspace(deps.db.sql, known.workspace_id);
+    return { workspaceId: known.workspace_id, workspaceName: workspace?.name };
   }
 
   /** The login dialog; shown again with the login typed and why it was refused. */
-  function dialogPage(status: number, params: URLSearchParams, entry: AccountEntry): Response {
+  /** `workspace` is the one asking, named on the page. */
+  function dialogPage(status: number, params: URLSearchParams, entry: AccountEntry, workspace = ''): Response {
     const issued = String(Date.now());
     const hidden = AUTH_PARAMS.filter((k) => params.has(k))
       .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k) as string)}">`)
       .join('\n');
     const scopes = (params.get('scope') as string).split(',');
     const body = `
-<p><strong>service-mcp (sandbox)</strong> wants to manage ads for your ad account. Nothing will be spent: the sandbox delivers no ads.</p>
+<p><strong>service-mcp (sandbox)</strong>${workspace ? ` for the workspace <strong>${escapeHtml(workspace)}</strong>` : ''} wants to manage ads for your ad account. Nothing will be spent: the sandbox delivers no ads.</p>
 <form method="post" action="${escapeHtml(`${base}/dialog/oauth`)}">
 ${hidden}
 <input type="hidden" name="issued" value="${issued}">
@@ -116,7 +121,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     const params = new URL(c.req.url).searchParams;
     const checked = await checkDialog(params);
     if (checked.error) return checked.error;
-    return dialogPage(200, params, { value: params.get('login_hint') ?? '' });
+    return dialogPage(200, params, { value: params.get('login_hint') ?? '' }, checked.workspaceName);
   });
 
   app.post(`${base}/dialog/oauth`, async (c) => {
@@ -143,7 +148,7 @@ ${scopes.map((s, i) => `<p><input type="checkbox" id="scope${i}" name="granted_s
     if (form.get('decision') !== 'allow')
       return redirectTo(redirectUri, { error: 'access_denied', error_reason: 'user_denied', state });
     const checkedAccount = checkAccount(form.get('account_email') ?? '');
-    if (!checkedAccount.ok) return dialogPage(400, params, checkedAccount.entry);
+    if (!checkedAccount.ok) return dialogPage(400, params, checkedAccount.entry, checked.workspaceName);
     const account = checkedAccount.email;
     const requested = (params.get('scope') as string).split(',');
     const granted = form.getAll('granted_scope').filter((s) => requested.includes(s));

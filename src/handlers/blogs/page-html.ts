@@ -1,17 +1,13 @@
 // The HTML of a workspace's public blog: the index, a post, and the not-found page. Every value is
-// escaped; the post's body is the sanitized rendering of its Markdown. The pages carry their own CSP: no
-// script at all, the one inline stylesheet by its hash, images from https only, never framed.
-import { createHash } from 'node:crypto';
-import { escapeHtml } from '../../http/page.ts';
-
-const STYLE = `body{font:17px/1.6 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
-a{color:#0b57d0}header a{color:inherit;text-decoration:none}h1{line-height:1.2}img{max-width:100%}
-pre{overflow:auto;background:#f6f8fa;padding:.75rem}.meta{color:#59636e;font-size:.9em}ol.posts{list-style:none;padding:0}
-ol.posts li{margin:0 0 1.5rem}footer{margin-top:3rem;color:#59636e;font-size:.9em}`;
+// escaped; the post's body is the sanitized rendering of its Markdown. Styled like every page the service
+// renders itself (page.css, the workspace's name above a card); the pages carry their own CSP: no script at
+// all, styles from this origin only, images from https only, never framed.
+import { escapeHtml, pageBrand } from '../../http/page.ts';
+import { PAGE_STYLE_PATH } from '../../http/page-style.ts';
 
 export const blogContentSecurityPolicy = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  "style-src 'self'",
   'img-src https: data:',
   "base-uri 'none'",
   "form-action 'none'",
@@ -64,10 +60,10 @@ ${meta('og:description', head.description)}
 ${meta('og:url', head.canonical)}
 ${meta('og:site_name', site.name)}
 ${head.publishedAt ? `${meta('article:published_time', head.publishedAt.toISOString())}\n` : ''}<meta name="twitter:card" content="summary">
-<style>${STYLE}</style>
+<link rel="stylesheet" href="${PAGE_STYLE_PATH}">
 </head>
-<body>
-<header><a href="${escapeHtml(site.indexUrl)}">${escapeHtml(site.name)}</a></header>
+<body class="blog">
+${pageBrand({ brand: site.name, href: site.indexUrl })}
 <main>
 ${main}
 </main>
@@ -106,7 +102,7 @@ export function renderPostPage(
   options: { preview?: boolean } = {},
 ): string {
   const banner = options.preview
-    ? '<p class="meta"><strong>Preview</strong>: this post is not published; only people with this link see it.</p>\n'
+    ? '<p class="meta preview-note"><strong>Preview</strong>: this post is not published; only people with this link see it.</p>\n'
     : '';
   const main = `${banner}<article>\n<h1>${escapeHtml(post.title)}</h1>\n<p class="meta">${day(post.publishedAt)}</p>\n${post.bodyHtml}</article>`;
   return layout(

@@ -12,6 +12,7 @@ import type { OauthCallbackInput, OauthCallbackOutput } from '../../generated/ha
 import type { Deps } from '../../deps.ts';
 import { escapeHtml, renderPage } from '../../http/page.ts';
 import type { HandlerContext } from '../context.ts';
+import { findWorkspace } from '../users/workspaces-data.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { sha256Hex } from './pkce.ts';
 import { providerFor } from './providers/providers.ts';
@@ -211,16 +212,19 @@ export async function handle(input: OauthCallbackInput, ctx: HandlerContext): Pr
   const { state, code, error } = input.query;
   const outcome = await oauthCallback(ctx.deps, { state, code, error });
   const sandbox = (outcome.connector?.mode ?? ctx.deps.connectors.gmail.mode) === 'sandbox';
+  // The workspace the connector belongs to heads the page, once the state has told us which it is.
+  const workspace = outcome.connector && (await findWorkspace(ctx.deps.db.sql, outcome.connector.workspace_id));
+  const brand = workspace ? workspace.name : null;
   if (outcome.ok) {
     const { connector } = outcome;
     const label = providerFor(connector.provider)?.label ?? connector.provider;
     const body = `<p>${escapeHtml(label)} is connected as <strong>${escapeHtml(connector.account_email ?? '')}</strong>${sandbox ? ' (sandbox mode)' : ''}.</p>
 <p>You can close this tab and go back to your agent: it will see the connection within seconds.</p>
 <p>Connector: <code>${escapeHtml(connector.id)}</code></p>`;
-    return { status: 200, body: renderPage({ title: 'Connected', body, sandbox }) };
+    return { status: 200, body: renderPage({ title: 'Connected', body, sandbox, brand }) };
   }
   const text = refusalText[outcome.reason];
   const body = `<p>${escapeHtml(text.body)}</p>${outcome.connector ? `<p>Connector: <code>${escapeHtml(outcome.connector.id)}</code></p>` : ''}<p>Reason code: <code>${escapeHtml(outcome.reason)}</code></p>`;
   const status = outcome.reason === 'consent_denied' ? 200 : outcome.status;
-  return { status, body: renderPage({ title: text.title, body, sandbox }) };
+  return { status, body: renderPage({ title: text.title, body, sandbox, brand }) };
 }

@@ -53,6 +53,9 @@ export async function handle(input: UnsubscribeOneClickInput, ctx: HandlerContex
   const done = await unsubscribeOneClick(ctx.deps, { token: input.path.token, via: oneClick ? 'one_click' : 'page' });
   if (!done.ok) return invalidLinkPage;
   const who = done.email ? ` <strong>${escapeHtml(done.email)}</strong>` : '';
-  const body = `<p>Done: the address${who} will get no more emails from ${senderText(done.sender)}.</p>`;
-  return { status: 200, body: renderPage({ title: 'Unsubscribed', body, sandbox: inSandbox(ctx) }) };
+  const body = `<p>Done: you will no longer receive emails from ${senderText(done.sender)}${who ? ` at${who}` : ''}.</p>`;
+  return {
+    status: 200,
+    body: renderPage({ title: 'Unsubscribed', body, sandbox: inSandbox(ctx), brand: done.sender.name }),
+  };
 }

@@ -25,8 +25,12 @@ export async function handle(input: UnsubscribePageInput, ctx: HandlerContext): 
   const who = link.email ? ` <strong>${escapeHtml(link.email)}</strong>` : '';
   const from = senderText(link.sender);
   const body = link.already
-    ? `<p>The address${who} is already unsubscribed from emails by ${from}. You will get no more of them.</p>`
-    : `<p>Unsubscribe${who} from emails by ${from}? You will get no more messages from any of this sender's sequences.</p>
+    ? `<p>The address${who} is already unsubscribed: you will no longer receive emails from ${from}.</p>`
+    : `<p>Unsubscribe${who} from emails by ${from}?</p>
+<p>You will no longer receive emails from ${from}: no message from any of this sender's sequences.</p>
 <form method="post" action="/unsubscribe/${escapeHtml(input.path.token)}"><button type="submit">Unsubscribe</button></form>`;
-  return { status: 200, body: renderPage({ title: 'Unsubscribe', body, sandbox: inSandbox(ctx) }) };
+  return {
+    status: 200,
+    body: renderPage({ title: 'Unsubscribe', body, sandbox: inSandbox(ctx), brand: link.sender.name }),
+  };
 }

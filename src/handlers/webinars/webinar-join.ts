@@ -6,7 +6,7 @@ import type { HandlerContext } from '../context.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { PUBLIC } from './registration.ts';
 import { verifyJoin } from './tokens.ts';
-import { cancelledJoinPage, inSandbox, notFoundPage } from './webinar-pages.ts';
+import { cancelledJoinPage, notFoundPage, webinarShell } from './webinar-pages.ts';
 import { findRegistrant, markJoined } from './webinar-registrants-data.ts';
 import { findWebinar, type WebinarRow } from './webinars-data.ts';
 import { registrantEventData } from './wire.ts';
@@ -35,8 +35,9 @@ export async function webinarJoin(deps: Deps, token: string): Promise<JoinOutcom
 
 export async function handle(input: WebinarJoinInput, ctx: HandlerContext): Promise<WebinarJoinOutput> {
   const outcome = await webinarJoin(ctx.deps, input.path.token);
-  if (outcome.kind === 'not_found') return { status: 404, body: notFoundPage(inSandbox(ctx)) };
-  if (outcome.kind === 'cancelled') return { status: 410, body: cancelledJoinPage(outcome.webinar, inSandbox(ctx)) };
+  if (outcome.kind === 'not_found') return { status: 404, body: notFoundPage(await webinarShell(ctx, undefined)) };
+  if (outcome.kind === 'cancelled')
+    return { status: 410, body: cancelledJoinPage(outcome.webinar, await webinarShell(ctx, outcome.webinar)) };
   return {
     status: 302,
     headers: { Location: outcome.meetingUrl, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },

@@ -1,8 +1,16 @@
 // The HTML of a webinar's public pages (registration form, its outcomes, the join link's refusals), through
-// the service's page shell: no script, every value escaped, strict CSP added by the response writer.
+// the service's page shell: no script, every value escaped, strict CSP added by the response writer; the
+// organiser (the workspace) named at the top.
 import type { WebinarRow } from './webinars-data.ts';
 import { escapeHtml, renderPage } from '../../http/page.ts';
+import { findWorkspace } from '../users/workspaces-data.ts';
 import type { HandlerContext } from '../context.ts';
+
+/** What every page of a webinar shares: whether Gmail is the sandbox, and the organiser's name. */
+export interface WebinarShell {
+  sandbox: boolean;
+  brand: string | null;
+}
 
 function when(w: WebinarRow): string {
   const fmt = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: w.timezone });
@@ -12,7 +20,7 @@ function when(w: WebinarRow): string {
 const about = (w: WebinarRow) =>
   `<p class="when">${escapeHtml(when(w))}</p>\n${w.description ? `<p>${escapeHtml(w.description)}</p>` : ''}`;
 
-export function registrationForm(w: WebinarRow, csrf: string, sandbox: boolean): string {
+export function registrationForm(w: WebinarRow, csrf: string, shell: WebinarShell): string {
   const action = `/webinars/${escapeHtml(w.public_id)}/register`;
   const body = `${about(w)}
 <form method="post" action="${action}">
@@ -22,7 +30,7 @@ export function registrationForm(w: WebinarRow, csrf: string, sandbox: boolean):
 <p><label for="last_name">Last name</label> <input id="last_name" name="last_name" maxlength="100" autocomplete="family-name"></p>
 <p><button type="submit">Register</button></p>
 </form>`;
-  return renderPage({ title: w.title, body, sandbox });
+  return renderPage({ title: w.title, body, ...shell });
 }
 
 const back = (w: WebinarRow) =>
@@ -30,64 +38,70 @@ const back = (w: WebinarRow) =>
 
 /** Pages for each outcome of a registration (or of opening a closed webinar's form). */
 export const outcomePages = {
-  registered: (w: WebinarRow, email: string, sandbox: boolean) =>
+  registered: (w: WebinarRow, email: string, shell: WebinarShell) =>
     renderPage({
       title: "You're registered",
       body: `<p>You are registered for <strong>${escapeHtml(w.title)}</strong>.</p>${about(w)}<p>A confirmation with your personal join link and a calendar invitation is on its way to <strong>${escapeHtml(email)}</strong>.</p>`,
-      sandbox,
+      ...shell,
     }),
-  duplicate: (w: WebinarRow, sandbox: boolean) =>
+  duplicate: (w: WebinarRow, shell: WebinarShell) =>
     renderPage({
       title: 'Already registered',
       body: `<p>This address is already registered for <strong>${escapeHtml(w.title)}</strong>. Look for the confirmation email: it has your join link.</p>`,
-      sandbox,
+      ...shell,
     }),
-  full: (w: WebinarRow, sandbox: boolean) =>
+  full: (w: WebinarRow, shell: WebinarShell) =>
     renderPage({
       title: 'Webinar full',
       body: `<p><strong>${escapeHtml(w.title)}</strong> has no seats left.</p>`,
-      sandbox,
+      ...shell,
     }),
-  started: (w: WebinarRow, sandbox: boolean) =>
+  started: (w: WebinarRow, shell: WebinarShell) =>
     renderPage({
       title: 'Registration closed',
       body: `<p><strong>${escapeHtml(w.title)}</strong> has already started: registration is closed.</p>`,
-      sandbox,
+      ...shell,
     }),
-  cancelled: (w: WebinarRow, sandbox: boolean) =>
+  cancelled: (w: WebinarRow, shell: WebinarShell) =>
     renderPage({
       title: 'Webinar cancelled',
       body: `<p><strong>${escapeHtml(w.title)}</strong> was cancelled.</p>`,
-      sandbox,
+      ...shell,
     }),
-  suppressed: (w: WebinarRow, sandbox: boolean) =>
+  suppressed: (w: WebinarRow, shell: WebinarShell) =>
     renderPage({
       title: 'Cannot register this address',
       body: `<p>This address asked not to receive email from this organiser, so it cannot be registered for <strong>${escapeHtml(w.title)}</strong>. Contact the organiser.</p>`,
-      sandbox,
+      ...shell,
     }),
-  invalid: (w: WebinarRow, sandbox: boolean) =>
-    renderPage({ title: 'Check the form', body: `<p>Enter a valid email address.</p>${back(w)}`, sandbox }),
-  forbidden: (w: WebinarRow, sandbox: boolean) =>
+  invalid: (w: WebinarRow, shell: WebinarShell) =>
+    renderPage({ title: 'Check the form', body: `<p>Enter a valid email address.</p>${back(w)}`, ...shell }),
+  forbidden: (w: WebinarRow, shell: WebinarShell) =>
     renderPage({
       title: 'Form expired',
       body: `<p>This form could not be checked (it expired, or cookies are blocked). Open the registration page again and resubmit.</p>${back(w)}`,
-      sandbox,
+      ...shell,
     }),
 };
 
-export const notFoundPage = (sandbox: boolean) =>
+export const notFoundPage = (shell: WebinarShell) =>
   renderPage({
     title: 'Not found',
     body: '<p>There is no such webinar, or this link is not valid any more.</p>',
-    sandbox,
+    ...shell,
   });
-export const cancelledJoinPage = (w: WebinarRow, sandbox: boolean) =>
+export const cancelledJoinPage = (w: WebinarRow, shell: WebinarShell) =>
   renderPage({
     title: 'Webinar cancelled',
     body: `<p><strong>${escapeHtml(w.title)}</strong> was cancelled; there is nothing to join.</p>`,
-    sandbox,
+    ...shell,
   });
 
 /** Pages served while Gmail is the sandbox say so. */
 export const inSandbox = (ctx: HandlerContext) => ctx.deps.connectors.gmail.mode === 'sandbox';
+
+/** The shell of a webinar's pages; without a webinar (not found), the product's name. */
+export async function webinarShell(ctx: HandlerContext, w: WebinarRow | undefined): Promise<WebinarShell> {
+  const workspace = w ? await findWorkspace(ctx.deps.db.sql, w.workspace_id) : undefined;
+  return { sandbox: inSandbox(ctx), brand: workspace?.name ?? null };
+}

@@ -6,7 +6,7 @@ import type { HandlerContext } from '../context.ts';
 import { planRegistrantMail } from './mail-plan.ts';
 import { closedBecause, PUBLIC, registerOne, type SkipReason } from './registration.ts';
 import { checkCsrf, cookieValue, CSRF_COOKIE } from './tokens.ts';
-import { inSandbox, notFoundPage, outcomePages } from './webinar-pages.ts';
+import { notFoundPage, outcomePages, webinarShell } from './webinar-pages.ts';
 import { findWebinarByPublicId, type WebinarRow } from './webinars-data.ts';
 
 export type RegisterOutcome =
@@ -34,16 +34,16 @@ export async function webinarRegister(
 
 export async function handle(input: WebinarRegisterInput, ctx: HandlerContext): Promise<WebinarRegisterOutput> {
   const publicId = input.path.public_id;
-  const sandbox = inSandbox(ctx);
   const w = await findWebinarByPublicId(ctx.deps.db.sql, publicId);
-  if (!w) return { status: 404, body: notFoundPage(sandbox) };
+  const shell = await webinarShell(ctx, w);
+  if (!w) return { status: 404, body: notFoundPage(shell) };
   if (
     !checkCsrf(ctx.deps.auth.apiKeyPepper, publicId, cookieValue(input.headers.cookie, CSRF_COOKIE), input.body?.csrf)
   ) {
-    return { status: 403, body: outcomePages.forbidden(w, sandbox) };
+    return { status: 403, body: outcomePages.forbidden(w, shell) };
   }
   const email = trimmed(input.body?.email);
-  if (!email) return { status: 400, body: outcomePages.invalid(w, sandbox) };
+  if (!email) return { status: 400, body: outcomePages.invalid(w, shell) };
   const outcome = await webinarRegister(ctx.deps, publicId, {
     email,
     first_name: trimmed(input.body?.first_name),
@@ -51,12 +51,12 @@ export async function handle(input: WebinarRegisterInput, ctx: HandlerContext): 
   });
   switch (outcome.kind) {
     case 'not_found':
-      return { status: 404, body: notFoundPage(sandbox) };
+      return { status: 404, body: notFoundPage(shell) };
     case 'registered':
-      return { status: 201, body: outcomePages.registered(outcome.webinar, email, sandbox) };
+      return { status: 201, body: outcomePages.registered(outcome.webinar, email, shell) };
     case 'invalid':
-      return { status: 400, body: outcomePages.invalid(outcome.webinar, sandbox) };
+      return { status: 400, body: outcomePages.invalid(outcome.webinar, shell) };
     default:
-      return { status: 409, body: outcomePages[outcome.kind](outcome.webinar, sandbox) };
+      return { status: 409, body: outcomePages[outcome.kind](outcome.webinar, shell) };
   }
 }

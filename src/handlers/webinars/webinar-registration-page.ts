@@ -4,7 +4,7 @@ import type { WebinarRegistrationPageInput, WebinarRegistrationPageOutput } from
 import type { HandlerContext } from '../context.ts';
 import { closedBecause } from './registration.ts';
 import { CSRF_COOKIE, cookieValue, issueCsrf } from './tokens.ts';
-import { inSandbox, notFoundPage, outcomePages, registrationForm } from './webinar-pages.ts';
+import { notFoundPage, outcomePages, registrationForm, webinarShell } from './webinar-pages.ts';
 import { findWebinarByPublicId } from './webinars-data.ts';
 
 function csrfCookie(ctx: HandlerContext, publicId: string, nonce: string): string {
@@ -17,9 +17,10 @@ export async function handle(
   ctx: HandlerContext,
 ): Promise<WebinarRegistrationPageOutput> {
   const w = await findWebinarByPublicId(ctx.deps.db.sql, input.path.public_id);
-  if (!w) return { status: 404, body: notFoundPage(inSandbox(ctx)) };
+  const shell = await webinarShell(ctx, w);
+  if (!w) return { status: 404, body: notFoundPage(shell) };
   const closed = closedBecause(w, ctx.deps.clock.now());
-  if (closed) return { status: 200, body: outcomePages[closed](w, inSandbox(ctx)) };
+  if (closed) return { status: 200, body: outcomePages[closed](w, shell) };
   // The cookie is sent again with the same nonce: that keeps every open tab's form valid and renews its age.
   const { nonce, token } = issueCsrf(
     ctx.deps.auth.apiKeyPepper,
@@ -28,7 +29,7 @@ export async function handle(
   );
   return {
     status: 200,
-    body: registrationForm(w, token, inSandbox(ctx)),
+    body: registrationForm(w, token, shell),
     headers: { 'Set-Cookie': csrfCookie(ctx, w.public_id, nonce) },
   };
 }
