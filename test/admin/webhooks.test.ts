@@ -40,10 +40,17 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function endpoints(token: string): Promise<Array<{ id: string; url: string; description: string }>> {
+interface Endpoint {
+  id: string;
+  url: string;
+  description: string;
+  status: string;
+}
+
+async function endpoints(token: string): Promise<Endpoint[]> {
   const res = await t.request('/api/v1/webhook-endpoints', { token });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { data: Array<{ id: string; url: string; description: string }> }).data;
+  return ((await res.json()) as { data: Endpoint[] }).data;
 }
 
 async function createEndpoint(
@@ -153,7 +160,7 @@ describe('admin panel: webhooks', () => {
     await context.close();
   });
 
-  it('edits an endpoint, shows a refused URL next to its field, and deletes only after a confirmation', async () => {
+  it('edits, disables and enables an endpoint, shows a refused URL next to its field, and deletes only after a confirmation', async () => {
     const owner = await t.signup();
     await createEndpoint(owner.token, 'https://hooks.example.com/one', 'Old name');
     const { page, context, problems } = await openPage(browser, server.url);
@@ -173,7 +180,10 @@ describe('admin panel: webhooks', () => {
     await dialog.waitFor({ state: 'detached' });
     const row = page.getByRole('row', { name: /New name/ });
     await row.getByText('Disabled').waitFor();
-    expect((await endpoints(owner.token))[0].description).toBe('New name');
+    expect((await endpoints(owner.token))[0]).toMatchObject({ description: 'New name', status: 'disabled' });
+    await page.getByRole('button', { name: 'Enable New name' }).click();
+    await row.getByText('Enabled').waitFor();
+    expect((await endpoints(owner.token))[0].status).toBe('enabled');
 
     await page.getByRole('button', { name: 'Delete New name' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete webhook endpoint?' });

@@ -122,7 +122,7 @@ export function deliveriesPanel(options) {
       : null;
     mount(
       body,
-      h('div', { class: 'table-wrap' }, table),
+      h('div', { class: 'table-wrap table-wrap-contained' }, table),
       h('div', { class: 'card-footer deliveries-footer' }, `${state.deliveries.length} shown`, moreButton),
     );
   }

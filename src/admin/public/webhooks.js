@@ -109,7 +109,7 @@ export function webhooksPage(main, ctx) {
     const count = state.endpoints.length;
     mount(
       card,
-      h('div', { class: 'table-wrap' }, table),
+      h('div', { class: 'table-wrap table-wrap-contained' }, table),
       h('p', { class: 'card-footer', text: `${count} ${count === 1 ? 'endpoint' : 'endpoints'}` }),
     );
   }
@@ -181,6 +181,7 @@ export function webhooksPage(main, ctx) {
           { class: 'row-actions' },
           deliveries,
           button('Send test', 'Send a test to', (b) => void sendTest(e, b)),
+          e.status === 'disabled' ? button('Enable', 'Enable', (b) => void enable(e, b)) : null,
           button('Edit', 'Edit', () => edit(e)),
           button('Delete', 'Delete', () => void remove(e), 'btn btn-ghost-danger btn-sm'),
         ),
@@ -232,6 +233,22 @@ export function webhooksPage(main, ctx) {
     if (!ctx.alive()) return;
     if (state.openId === e.id && state.open) void state.open.reload();
     else showDeliveries(e, false);
+  }
+
+  /** Enables a disabled endpoint again; its failure count starts from zero. @param {any} e @param {HTMLButtonElement} b */
+  async function enable(e, b) {
+    b.disabled = true;
+    try {
+      const updated = await ctx.api.update_webhook_endpoint({ endpoint_id: e.id, enabled: true });
+      if (!ctx.alive()) return;
+      state.endpoints = state.endpoints.map((x) => (x.id === updated.id ? updated : x));
+      renderList();
+      notify('success', `Endpoint ${updated.url} enabled: events are delivered to it again.`);
+    } catch (error) {
+      if (!ctx.alive()) return;
+      b.disabled = false;
+      notify('error', error instanceof Error ? error.message : String(error));
+    }
   }
 
   /** @param {any} e */
