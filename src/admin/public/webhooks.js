@@ -4,11 +4,11 @@
 import './webhooks.css';
 import { allPages } from './api.js';
 import { confirmDialog } from './dialogs.js';
-import { badge, banner, h, icon, mount, srOnly } from './dom.js';
-import { fullDate, timeElement } from './format.js';
+import { banner, h, icon, mount, srOnly } from './dom.js';
 import { adminOnlyNotice, emptyState, errorState, loadingState, pageHeader } from './shell.js';
 import { createEndpointDialog, editEndpointDialog } from './webhook-dialogs.js';
 import { deliveriesPanel } from './webhook-deliveries.js';
+import { endpointRow } from './webhook-endpoint-row.js';
 
 const TEST_WAIT_SECONDS = 20;
 
@@ -104,88 +104,26 @@ export function webhooksPage(main, ctx) {
       { class: 'table' },
       h('caption', { class: 'sr-only', text: `Webhook endpoints (${state.endpoints.length})` }),
       h('thead', null, h('tr', null, head, h('th', { scope: 'col' }, srOnly('Actions')))),
-      h('tbody', null, state.endpoints.map(endpointRow)),
+      h(
+        'tbody',
+        null,
+        state.endpoints.map((e) =>
+          endpointRow(e, {
+            open: state.openId === e.id,
+            onDeliveries: () => showDeliveries(e),
+            onTest: (b) => void sendTest(e, b),
+            onEnable: (b) => void enable(e, b),
+            onEdit: () => edit(e),
+            onDelete: () => void remove(e),
+          }),
+        ),
+      ),
     );
     const count = state.endpoints.length;
     mount(
       card,
       h('div', { class: 'table-wrap table-wrap-contained' }, table),
       h('p', { class: 'card-footer', text: `${count} ${count === 1 ? 'endpoint' : 'endpoints'}` }),
-    );
-  }
-
-  /** @param {any} e */
-  function endpointRow(e) {
-    const label = e.description || e.url;
-    const status =
-      e.status === 'enabled'
-        ? badge('Enabled', 'green')
-        : badge(
-            e.disabled_reason === 'failing' ? 'Disabled: failing' : 'Disabled',
-            e.disabled_reason === 'failing' ? 'red' : 'gray',
-          );
-    const failing =
-      e.failure_count > 0
-        ? h('span', {
-            class: 'cell-sub failure',
-            text: `${e.failure_count} failed ${e.failure_count === 1 ? 'attempt' : 'attempts'}${e.failing_since ? ` since ${fullDate(e.failing_since)}` : ''}`,
-          })
-        : null;
-    const button = (
-      /** @type {string} */ text,
-      /** @type {string} */ aria,
-      /** @type {(b: HTMLButtonElement) => void} */ fn,
-      cls = 'btn btn-secondary btn-sm',
-    ) =>
-      h('button', {
-        type: 'button',
-        class: cls,
-        text,
-        'aria-label': `${aria} ${label}`,
-        on: { click: (/** @type {Event} */ ev) => fn(/** @type {HTMLButtonElement} */ (ev.currentTarget)) },
-      });
-    const open = state.openId === e.id;
-    const deliveries = button('Deliveries', 'Deliveries of', () => showDeliveries(e));
-    deliveries.setAttribute('aria-pressed', String(open));
-    return h(
-      'tr',
-      { dataset: { endpointId: e.id }, class: e.status === 'disabled' ? 'row-disabled' : null },
-      h(
-        'th',
-        { scope: 'row', class: 'cell-primary' },
-        e.description ? h('span', { class: 'cell-title', text: e.description }) : null,
-        h('code', { class: 'endpoint-url', text: e.url }),
-      ),
-      h(
-        'td',
-        null,
-        h(
-          'ul',
-          { class: 'type-list' },
-          e.event_types.map((/** @type {string} */ t) => h('li', null, h('code', { class: 'event-type', text: t }))),
-        ),
-      ),
-      h('td', null, status, failing),
-      h(
-        'td',
-        { class: 'nowrap' },
-        e.last_success_at
-          ? timeElement(e.last_success_at, { relativeTime: true })
-          : h('span', { class: 'muted', text: 'Never' }),
-      ),
-      h(
-        'td',
-        { class: 'cell-actions' },
-        h(
-          'div',
-          { class: 'row-actions' },
-          deliveries,
-          button('Send test', 'Send a test to', (b) => void sendTest(e, b)),
-          e.status === 'disabled' ? button('Enable', 'Enable', (b) => void enable(e, b)) : null,
-          button('Edit', 'Edit', () => edit(e)),
-          button('Delete', 'Delete', () => void remove(e), 'btn btn-ghost-danger btn-sm'),
-        ),
-      ),
     );
   }
 
