@@ -139,7 +139,7 @@ describe('admin panel: webhooks', () => {
     await context.close();
   });
 
-  it('shows the failed attempt when the receiver answers 500', async () => {
+  it('shows the failed attempt when the receiver answers 500, and every attempt of a retried delivery', async () => {
     const owner = await t.signup();
     receiver = await startReceiver();
     await createEndpoint(owner.token, receiver.url, 'Flaky receiver');
@@ -155,7 +155,30 @@ describe('admin panel: webhooks', () => {
     const detail = delivery.locator('.delivery-detail');
     await detail.getByText('500', { exact: true }).waitFor();
     expect(await detail.locator('.failure').textContent()).toMatch(/500/);
+
+    // A subscribed event whose first attempt fails is retried: both attempts are listed.
+    receiver.answer(500);
+    await t.createKey(owner.token, 'hooked');
+    await receiver.waitFor(3);
+    const panel = page.getByRole('region', { name: 'Deliveries' });
+    const retried = panel.locator('tbody.delivery').filter({ hasText: 'api_key.created' });
+    await expect
+      .poll(async () => {
+        await panel.getByRole('button', { name: 'Refresh' }).click();
+        await panel.locator('tbody.delivery').first().waitFor();
+        return retried.getByText('Succeeded').count();
+      })
+      .toBe(1);
+    await retried.getByRole('button', { name: /Attempts of api_key.created/ }).click();
+    const attempts = retried.locator('.attempts-table tbody tr');
+    await expect.poll(() => attempts.allTextContents()).toHaveLength(2);
+    expect(await attempts.nth(0).textContent()).toMatch(/#1.*500/);
+    expect(await attempts.nth(1).textContent()).toMatch(/#2.*200/);
     await page.screenshot({ path: screenshotPath('webhooks-failed'), fullPage: true });
+    // At 1280 px the row's last action is inside the table's box, not scrolled out of sight.
+    const wrap = await page.locator('.table-wrap').first().boundingBox();
+    const remove = await page.getByRole('button', { name: 'Delete Flaky receiver' }).boundingBox();
+    expect((remove?.x ?? Infinity) + (remove?.width ?? 0)).toBeLessThanOrEqual((wrap?.x ?? 0) + (wrap?.width ?? 0));
     expect(unexpectedProblems(problems)).toEqual([]);
     await context.close();
   });

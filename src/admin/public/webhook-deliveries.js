@@ -1,5 +1,5 @@
 // One endpoint's deliveries, newest first, a page at a time: each with its event type, status and attempts;
-// a row opens to show the last attempt's answer (status code, time, error), the next retry and the message id.
+// a row opens to show every attempt (number, time, status code, error), the next retry and the message id.
 import { badge, h, mount, srOnly } from './dom.js';
 import { fullDate, timeElement } from './format.js';
 import { emptyState, errorState, loadingState } from './shell.js';
@@ -180,21 +180,63 @@ function deliveryRows(d) {
   );
 }
 
-/** @param {any} d */
+/** The delivery's attempts, one row each, and what identifies it. @param {any} d */
 function attemptDetail(d) {
   /** @type {Array<[string, Node | string]>} */
-  const facts = [
-    ['Attempts', d.attempts === 1 ? '1 attempt' : `${d.attempts} attempts`],
-    ['Last attempt', d.last_attempt_at ? fullDate(d.last_attempt_at) : 'Not attempted yet'],
-    ['Status code', d.last_status_code ? String(d.last_status_code) : 'None (no HTTP answer)'],
-    ['Error', d.last_error ? h('span', { class: 'failure', text: d.last_error }) : 'None'],
-  ];
+  const facts = [];
   if (d.next_attempt_at) facts.push(['Next attempt', fullDate(d.next_attempt_at)]);
   facts.push(['Queued', fullDate(d.created_at)], ['Message id', h('code', { text: d.message_id })]);
   if (d.event_id) facts.push(['Event', h('code', { text: d.event_id })]);
   return h(
-    'dl',
-    { class: 'mail-meta delivery-facts' },
-    facts.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', null, value)]),
+    'div',
+    { class: 'delivery-detail-body' },
+    attemptsTable(d),
+    h(
+      'dl',
+      { class: 'mail-meta delivery-facts' },
+      facts.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', null, value)]),
+    ),
+  );
+}
+
+/** @param {any} d */
+function attemptsTable(d) {
+  // Deliveries from before the attempt log keep only their last attempt.
+  const log = d.attempt_log?.length
+    ? d.attempt_log
+    : d.last_attempt_at
+      ? [{ attempt: d.attempts, status_code: d.last_status_code, error: d.last_error, attempted_at: d.last_attempt_at }]
+      : [];
+  if (!log.length) return h('p', { class: 'muted', text: 'Not attempted yet.' });
+  const head = ['Attempt', 'Time', 'Status code', 'Error'].map((t) => h('th', { scope: 'col', text: t }));
+  return h(
+    'table',
+    { class: 'attempts-table' },
+    h('caption', { class: 'attempts-caption', text: d.attempts === 1 ? '1 attempt' : `${d.attempts} attempts` }),
+    h('thead', null, h('tr', null, head)),
+    h(
+      'tbody',
+      null,
+      log.map((/** @type {any} */ a) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row', text: `#${a.attempt}` }),
+          h('td', { class: 'nowrap', text: fullDate(a.attempted_at) }),
+          h(
+            'td',
+            null,
+            a.status_code
+              ? h('code', { text: String(a.status_code) })
+              : h('span', { class: 'muted', text: 'No answer' }),
+          ),
+          h(
+            'td',
+            null,
+            a.error ? h('span', { class: 'failure', text: a.error }) : h('span', { class: 'muted', text: 'None' }),
+          ),
+        ),
+      ),
+    ),
   );
 }

@@ -63,13 +63,17 @@ export function endpointRow(e, on) {
         e.event_types.map((/** @type {string} */ t) => h('li', null, h('code', { class: 'event-type', text: t }))),
       ),
     ),
-    h('td', null, status, failing),
     h(
       'td',
-      { class: 'nowrap' },
-      e.last_success_at
-        ? timeElement(e.last_success_at, { relativeTime: true })
-        : h('span', { class: 'muted', text: 'Never' }),
+      { class: 'cell-status' },
+      status,
+      h(
+        'span',
+        { class: 'cell-sub nowrap' },
+        'Last success: ',
+        e.last_success_at ? timeElement(e.last_success_at, { relativeTime: true }) : 'never',
+      ),
+      failing,
     ),
     h(
       'td',

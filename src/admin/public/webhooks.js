@@ -98,7 +98,7 @@ export function webhooksPage(main, ctx) {
       );
       return;
     }
-    const head = ['Endpoint', 'Event types', 'Status', 'Last success'].map((t) => h('th', { scope: 'col', text: t }));
+    const head = ['Endpoint', 'Event types', 'Status'].map((t) => h('th', { scope: 'col', text: t }));
     const table = h(
       'table',
       { class: 'table' },
