@@ -147,8 +147,7 @@ export function workspacePage(main, ctx) {
 
   /** The API refused (the role changed since sign-in): the form becomes read-only. @param {HTMLFormElement} form */
   function readOnlyAfterRefusal(form) {
-    for (const el of form.querySelectorAll('input, textarea, button'))
-      /** @type {HTMLInputElement} */ (el).disabled = true;
+    for (const el of form.querySelectorAll('input, textarea, button')) el.setAttribute('disabled', '');
     notify('info', 'Only workspace admins and the owner can change these settings.');
   }
 }
