@@ -2511,6 +2511,32 @@ export const toolDescriptors: ToolDescriptor[] = [
                   "null"
                 ]
               },
+              "attempt_log": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "attempt": {
+                      "type": "integer"
+                    },
+                    "status_code": {
+                      "type": [
+                        "integer",
+                        "null"
+                      ]
+                    },
+                    "error": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "attempted_at": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
               "created_at": {
                 "type": "string"
               }

@@ -294,6 +294,12 @@ export const WebhookDeliverySchema: z.ZodType = z.looseObject({
   "last_attempt_at": z.iso.datetime({ offset: true }).nullable(),
   "last_status_code": z.number().int().nullable(),
   "last_error": z.string().nullable(),
+  "attempt_log": z.array(z.looseObject({
+    "attempt": z.number().int(),
+    "status_code": z.number().int().nullable(),
+    "error": z.string().nullable(),
+    "attempted_at": z.iso.datetime({ offset: true }),
+  })),
   "created_at": z.iso.datetime({ offset: true }),
 });
 

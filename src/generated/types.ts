@@ -2462,6 +2462,16 @@ export interface components {
             last_attempt_at: string | null;
             last_status_code: number | null;
             last_error: string | null;
+            /** @description Every attempt, oldest first. */
+            attempt_log: {
+                /** @description The attempt's number, from 1. */
+                attempt: number;
+                /** @description The HTTP status the endpoint answered; null when it did not answer. */
+                status_code: number | null;
+                error: string | null;
+                /** Format: date-time */
+                attempted_at: string;
+            }[];
             /** Format: date-time */
             created_at: string;
         };

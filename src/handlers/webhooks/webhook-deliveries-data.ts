@@ -5,6 +5,14 @@ import { query, type Queryable } from '../../db/queryable.ts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
+/** One attempt of a delivery, as attempt_log keeps it. */
+export interface AttemptLogEntry {
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  attempted_at: string;
+}
+
 export interface DeliveryRow {
   id: string;
   endpoint_id: string;
@@ -18,13 +26,14 @@ export interface DeliveryRow {
   last_attempt_at: Date | null;
   last_status_code: number | null;
   last_error: string | null;
+  attempt_log: AttemptLogEntry[];
   created_at: Date;
   updated_at: Date;
 }
 
 const deliveryColumns = (q: Queryable) => query(q)`
   id, endpoint_id, event_id, event_type, message_id, payload, status, attempts, next_attempt_at, last_attempt_at,
-  last_status_code, last_error, created_at, updated_at`;
+  last_status_code, last_error, attempt_log, created_at, updated_at`;
 
 export interface NewDelivery {
   endpointId: string;
@@ -83,7 +92,10 @@ export async function recordAttempt(
 ): Promise<DeliveryRow | undefined> {
   const [row] = await query(q)<DeliveryRow[]>`
     update webhook_deliveries set status = ${record.status}, attempts = ${record.attempt}, last_attempt_at = ${record.now},
-      last_status_code = ${record.statusCode}, last_error = ${record.error}, next_attempt_at = ${record.nextAttemptAt}, updated_at = ${record.now}
+      last_status_code = ${record.statusCode}, last_error = ${record.error}, next_attempt_at = ${record.nextAttemptAt}, updated_at = ${record.now},
+      attempt_log = attempt_log || jsonb_build_array(jsonb_build_object(
+        'attempt', ${record.attempt}::int, 'status_code', ${record.statusCode}::int, 'error', ${record.error}::text,
+        'attempted_at', ${record.now.toISOString()}::text))
     where id = ${id} and workspace_id = ${workspaceId} and status = 'pending' and attempts = ${record.attempt - 1}
     returning ${deliveryColumns(q)}`;
   return row;

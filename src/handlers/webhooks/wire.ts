@@ -31,5 +31,6 @@ export const deliveryBody = (d: DeliveryRow) => ({
   last_attempt_at: iso(d.last_attempt_at),
   last_status_code: d.last_status_code,
   last_error: d.last_error,
+  attempt_log: d.attempt_log,
   created_at: d.created_at.toISOString(),
 });

@@ -122,6 +122,11 @@ describe('webhook endpoints', () => {
       (d) => d[0]?.status === 'succeeded',
     );
     expect(delivery.attempts).toBe(3);
+    expect(delivery.attempt_log).toEqual([
+      { attempt: 1, status_code: 500, error: expect.stringContaining('500'), attempted_at: expect.any(String) },
+      { attempt: 2, status_code: 503, error: expect.stringContaining('503'), attempted_at: expect.any(String) },
+      { attempt: 3, status_code: 200, error: null, attempted_at: delivery.last_attempt_at },
+    ]);
     const [now] = (
       (await (await t.request('/api/v1/webhook-endpoints', { token: admin.token })).json()) as { data: Endpoint[] }
     ).data;
