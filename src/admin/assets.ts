@@ -83,7 +83,7 @@ export function loadAdminAssets(dir = defaultDir): AdminAssets {
   const build = createHash('sha256');
   for (const [name, body] of raw) build.update(name).update('\0').update(body).update('\0');
   const buildId = build.digest('hex').slice(0, 12);
-  const shell = new TextDecoder().decode(raw.get(SHELL)!).replaceAll('{{assets}}', assetsBase(buildId));
+  const shell = new TextDecoder().decode(raw.get(SHELL)).replaceAll('{{assets}}', assetsBase(buildId));
   const files = new Map<string, StaticFile>();
   for (const [name, body] of raw) if (name !== SHELL) files.set(name, staticFile(new Uint8Array(body), name));
   return { buildId, page: staticFile(new TextEncoder().encode(shell), SHELL), files };
