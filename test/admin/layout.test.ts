@@ -74,7 +74,7 @@ async function signedIn(width: number): Promise<Page> {
 /** Opens a page of the panel, signing in again if the panel asks, and waits until it has loaded. */
 async function visit(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  const form = page.getByLabel('Password');
+  const form = page.getByLabel('Password', { exact: true });
   const shell = page.getByRole('navigation', { name: 'Settings' });
   await form.or(shell).first().waitFor();
   if (await form.isVisible()) await signInThroughForm(page, ws.owner.email, ws.owner.password);

@@ -49,26 +49,35 @@ export function createApi(options) {
   /** @param {Request} request */
   async function send(request) {
     const sent = request.headers.has('Authorization');
-    const retry = sent && options.refresh && !options.bearer ? request.clone() : null;
-    const init = {
-      credentials: /** @type {const} */ ('omit'),
-      cache: /** @type {const} */ ('no-store'),
-      signal: options.signal,
-    };
-    const res = await doFetch(new Request(request, init));
+    // The body read once, as bytes: the request can be sent again (after a refresh) and goes out as a plain body,
+    // not a stream.
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    /** @param {Headers} headers */
+    const attempt = (headers) =>
+      doFetch(request.url, {
+        method: request.method,
+        headers,
+        body,
+        credentials: 'omit',
+        cache: 'no-store',
+        redirect: request.redirect,
+        signal: options.signal,
+      });
+    const res = await attempt(request.headers);
     if (res.status !== 401 || !sent || options.bearer) return res;
     // The short JWT expired or was revoked: the session's cookie may mint a new one.
-    const token = retry && options.refresh ? await options.refresh() : null;
-    if (token && retry) {
-      retry.headers.set('Authorization', `Bearer ${token}`);
-      const again = await doFetch(new Request(retry, init));
+    const token = options.refresh ? await options.refresh() : null;
+    if (token) {
+      const headers = new Headers(request.headers);
+      headers.set('Authorization', `Bearer ${token}`);
+      const again = await attempt(headers);
       if (again.status !== 401) return again;
     }
-    const body = await res
+    const problem = await res
       .clone()
       .json()
       .catch(() => null);
-    options.onUnauthorized(new ApiProblem(401, body));
+    options.onUnauthorized(new ApiProblem(401, problem));
     return res;
   }
 
