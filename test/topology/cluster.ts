@@ -74,7 +74,7 @@ ${options.upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).j
 
 async function nginxAnswers(url: string, nginx: Child): Promise<void> {
   for (;;) {
-    if (nginx.process.exitCode !== null) throw new Error(`nginx exited (${nginx.process.exitCode})`);
+    if (nginx.process.exitCode !== null) throw new Error(`nginx exited (${nginx.process.exitCode}): ${nginx.stderr()}`);
     const answered = await fetch(`${url}/healthz`).then(
       () => true,
       () => false,

@@ -9,6 +9,8 @@ export interface Child {
   exited: Promise<number | null>;
   /** The JSON log lines printed so far. */
   lines: Record<string, unknown>[];
+  /** The end of what it wrote to stderr (nginx writes its start-up errors there). */
+  stderr(): string;
   /** Resolves with the first log line whose `msg` passes `accept`; rejects if the process exits first. */
   logged(accept: (msg: string) => boolean): Promise<Record<string, unknown>>;
   /** Sends `signal` (default SIGKILL) if still running, and waits for the exit; SIGKILL after 10 s. */
@@ -43,6 +45,7 @@ export function spawnChild(name: string, command: string, args: string[], env: R
     process: child,
     exited,
     lines,
+    stderr: () => stderr,
     async logged(accept) {
       for (;;) {
         const line = found(accept);
