@@ -86,7 +86,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     log,
     invalidation: db.kind === 'pglite' ? 'local' : 'notify',
   });
-  const limiter = createRateLimiter({ sql, clock, syncIntervalMs: config.rateLimit.syncIntervalMs, log });
+  const limiter = createRateLimiter({
+    sql,
+    clock,
+    syncIntervalMs: config.rateLimit.syncIntervalMs,
+    windowSeconds: config.rateLimit.windowSeconds,
+    log,
+  });
   const jobs = createJobs<Deps>({
     connectionString: db.connectionString,
     pgOptions: db.pgOptions,

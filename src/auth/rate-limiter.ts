@@ -41,6 +41,11 @@ export interface RateLimiterOptions {
   syncIntervalMs?: number;
   /** Prune expired windows from the table every this many syncs (default 60). */
   pruneEverySyncs?: number;
+  /**
+   * The configured window (RATE_LIMIT_WINDOW_SECONDS). Pruning keeps two of the longest window known, and every
+   * process prunes the shared table: a worker, which checks no request, must still keep the instances' windows.
+   */
+  windowSeconds?: number;
   log?: Logger;
 }
 
@@ -76,7 +81,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const retired: [string, WindowState][] = [];
   let syncing: Promise<void> = Promise.resolve();
   let syncCount = 0;
-  let longestWindowSeconds = 0;
+  let longestWindowSeconds = options.windowSeconds ?? 0;
 
   function stateFor(bucket: string, windowSeconds: number, nowMs: number): WindowState {
     const windowMs = windowSeconds * 1000;

@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 /** The background timer is pushed out of the way; tests call sync() themselves. */
-function limiter(clock = fixedClock(), options: { pruneEverySyncs?: number } = {}) {
+function limiter(clock = fixedClock(), options: { pruneEverySyncs?: number; windowSeconds?: number } = {}) {
   const created = createRateLimiter({ sql: db.sql, clock, syncIntervalMs: 3_600_000, ...options });
   limiters.push(created);
   return created;
@@ -148,5 +148,17 @@ describe('RateLimiter', () => {
     await rl.sync();
     expect(await storedCount('old')).toBe(0);
     expect(await storedCount('fresh')).toBe(1);
+  });
+
+  it('keeps a running window longer than a minute when a process that counted nothing prunes', async () => {
+    const clock = fixedClock();
+    const instance = limiter(clock, { windowSeconds: 3600 });
+    // A worker: the same configured window, no request ever checked, and it prunes the shared table too.
+    const worker = limiter(clock, { pruneEverySyncs: 1, windowSeconds: 3600 });
+    instance.check('hourly', 10, 3600);
+    await instance.sync();
+    clock.advance(30 * 60);
+    await worker.sync();
+    expect(await storedCount('hourly')).toBe(1);
   });
 });
