@@ -13,7 +13,8 @@ import { migrate } from '../../src/db/migrate.ts';
 import type { Deps } from '../../src/deps.ts';
 import type { OperationMeta } from '../../src/generated/routes.ts';
 import { operationGuard } from '../../src/http/operation-guard.ts';
-import { requestContext, type AppEnv } from '../../src/http/request-context.ts';
+import { requestContext, type AppEnv, type CarriedContext } from '../../src/http/request-context.ts';
+import type { Principal } from '../../src/auth/principal.ts';
 import { validationHook } from '../../src/http/validation.ts';
 import { createServices } from '../../src/services.ts';
 import { openBenchDatabase } from './bench-database.ts';
@@ -43,6 +44,7 @@ interface Variant {
   fetch: Fetch;
   path: string;
   authorization?: string;
+  headers?: Record<string, string>;
   /** A POST with these headers and body instead of a GET. */
   post?: { headers: Record<string, string>; body: string };
 }
@@ -75,7 +77,7 @@ function readHandler(deps: Deps) {
 
 const ROW = { id: 'ws_0', name: 'Bench', created_at: '2026-01-01T00:00:00.000Z' };
 
-function variants(deps: Deps, apiKey: string, infoDeps: Deps): Variant[] {
+function variants(deps: Deps, apiKey: string, infoDeps: Deps, principal: Principal): Variant[] {
   const read = readHandler(deps);
   const op: OperationMeta = {
     operationId: 'bench_read',
@@ -101,21 +103,24 @@ function variants(deps: Deps, apiKey: string, infoDeps: Deps): Variant[] {
     return (request) => app.fetch(request);
   };
   /** The whole service app with the guarded route answering ROW (no query) or reading the row (the bench route). */
-  const service = (d: Deps): Fetch => {
+  const service = (d: Deps) => {
     const app = createApp(d);
     mountBenchRoutes(app, d);
     const chain = operationGuard(op, guardOptions) as [MiddlewareHandler<AppEnv>, ...MiddlewareHandler<AppEnv>[]];
     app.on('GET', PATH, ...chain);
     app.openapi(readRoute(PATH), (c) => c.json({ ...ROW, id: c.req.valid('query').id }, 200));
-    return (request) => app.fetch(request);
+    return app;
   };
   const bare = new Hono();
   bare.get(PATH, (c) => c.json({ ...ROW, id: c.req.query('id') }));
   const plain = new Hono();
   plain.get(PATH, async (c) => c.json(await read(c.req.query('id') ?? '')));
   const key = `Bearer ${apiKey}`;
-  const withService = service(deps);
-  const withLog = service(infoDeps);
+  const serviceApp = service(deps);
+  const loggedApp = service(infoDeps);
+  const withService: Fetch = (r) => serviceApp.fetch(r);
+  const withLog: Fetch = (r) => loggedApp.fetch(r);
+  const carried: CarriedContext = { principal, requestId: 'steps-request-id', clientAddress: '127.0.0.1' };
   return [
     { name: 'Hono, constant JSON', fetch: (r) => bare.fetch(r), path: PATH },
     { name: '+ zod-openapi route (query validated, storable-text check)', fetch: layered(), path: PATH },
@@ -164,12 +169,29 @@ function variants(deps: Deps, apiKey: string, infoDeps: Deps): Variant[] {
         }),
       },
     },
+    {
+      name: 'MCP tools/list on /mcp?tools=discover (an exchange with no tool call)',
+      fetch: withService,
+      path: '/mcp?tools=discover',
+      authorization: key,
+      post: {
+        headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      },
+    },
+    {
+      name: "get_me's REST request as a tool call sends it (context carried, no authentication)",
+      fetch: (r) => serviceApp.fetch(r, { carried }),
+      path: '/api/v1/users/me',
+      headers: { accept: 'application/json, application/problem+json, text/*;q=0.8', 'x-service-client': 'mcp' },
+    },
   ];
 }
 
 async function timeVariant(v: Variant, query: string, requests: number): Promise<{ cpu: number; wall: number }> {
   const url = `http://localhost${v.path}${v.post ? '' : query}`;
   const headers: Record<string, string> = {
+    ...v.headers,
     ...v.post?.headers,
     ...(v.authorization && { authorization: v.authorization }),
   };
@@ -222,6 +244,7 @@ function addedCosts(rows: StepRow[]): void {
   added(LAYERS + 1, LAYERS - 2);
   added(LAYERS + 3, LAYERS + 2);
   added(LAYERS + 4, LAYERS + 2);
+  added(LAYERS + 6, LAYERS + 2);
 }
 
 export async function measureRequestSteps(
@@ -239,7 +262,11 @@ export async function measureRequestSteps(
       const deps = services.deps;
       const { workspaceId, apiKey } = await credentials(createApp(deps));
       const infoDeps: Deps = { ...deps, log: pino({ level: 'info' }, pino.destination('/dev/null')) };
-      const all = variants(deps, apiKey, infoDeps).filter((v) => !settings.only || v.name.includes(settings.only));
+      const principal = await deps.auth.authenticator.authenticate(`Bearer ${apiKey}`);
+      if (principal?.kind !== 'api_key') throw new Error('the steps API key does not authenticate');
+      const all = variants(deps, apiKey, infoDeps, principal).filter(
+        (v) => !settings.only || v.name.includes(settings.only),
+      );
       const query = `?id=${encodeURIComponent(workspaceId)}`;
       for (const v of all) await timeVariant(v, query, Math.max(200, settings.requests / 5));
       const cpu = new Map<string, number[]>(all.map((v) => [v.name, []]));
