@@ -19,7 +19,8 @@
 //
 // Options: --quick (≈30 s smoke run) · --seconds N (time budget of the HTTP rounds) · --duration N
 // (seconds per target per round) · --rounds N (overrides the budget) · --warmup N · --connections N ·
-// --codegen-runs N · --skip-codegen · --skip-packages · --skip-startup · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --skip-analytics · --skip-tracking · --log-level L
+// --codegen-runs N · --skip-codegen · --skip-packages · --skip-startup · --skip-long-work · --skip-knowledge · --skip-leads · --skip-sequences · --skip-replies · --skip-analytics · --skip-tracking · --skip-steps (the in-process cost of each step of the
+// API-key read and of an MCP tool call, scripts/bench/request-steps.ts) · --log-level L
 // (service log level, default silent) · --profile (writes the service's CPU profile to test-output/profiles/).
 // Rows are added as RowGroups (scripts/bench/row-runner.ts): see http-rows.ts, auth-rows.ts, mcp-rows.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +47,7 @@ import { preflight, ratioRows, runInterleaved, type RowGroup, type Target } from
 import { startServerProcess, type ServerProcess } from './bench/server-process.ts';
 import { startupRows, type StartupResult } from './bench/startup-rows.ts';
 import { describeMethod } from './bench/how-measured.ts';
+import { measureRequestSteps, renderSteps } from './bench/request-steps.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -67,6 +69,7 @@ const { values: args } = parseArgs({
     'skip-replies': { type: 'boolean', default: false },
     'skip-analytics': { type: 'boolean', default: false },
     'skip-tracking': { type: 'boolean', default: false },
+    'skip-steps': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'silent' },
     profile: { type: 'boolean', default: false },
   },
@@ -158,6 +161,15 @@ async function measureHttp() {
 
 try {
   const http = await measureHttp();
+  // After the HTTP rounds, in this process: what each middleware of the API-key read and an MCP call's wrapping cost.
+  if (!args['skip-steps']) {
+    const stepSettings = { rounds: quick ? 2 : 7, requests: quick ? 500 : 2000 };
+    progress(`timing the steps of a request in process (${stepSettings.rounds} rounds)`);
+    const steps = await measureRequestSteps(stepSettings, databaseUrl, progress).catch((error: Error) => error);
+    http.notes.push(
+      ...(steps instanceof Error ? [`Request steps skipped: ${steps.message}`] : renderSteps(steps, stepSettings)),
+    );
+  }
   const workSettings = longWorkSettings(quick, args['log-level']);
   let longWork: LongWorkResult | undefined;
   if (!args['skip-long-work']) longWork = await longWorkRows(workSettings, databaseUrl, progress);

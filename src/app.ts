@@ -64,7 +64,11 @@ export function createApp(deps: Deps) {
       requestId: c.get('requestId'),
       clientAddress: c.get('clientAddress'),
       method: c.req.method,
-      signal: c.req.raw.signal,
+      // Read when a handler asks: the node adapter makes a request's AbortController on first access (≈3 µs),
+      // and most operations never wait long enough to need one.
+      get signal() {
+        return c.req.raw.signal;
+      },
       viaTool: c.env?.carried !== undefined || c.req.header(TOOL_CALL_HEADER) !== undefined,
     }),
     texts,

@@ -19,7 +19,8 @@ export const benchTrackingPaths = { static204: '/bench/static-204', fixture: '/b
 
 const Workspace = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
 
-function readRoute(path: string) {
+/** The validated read's route (zod-openapi), for a path. */
+export function readRoute(path: string) {
   return createRoute({
     method: 'get',
     path,

@@ -137,7 +137,7 @@ export async function mcpRows(service: ServerProcess, credentials: BenchCredenti
     rows: [
       ...targets
         .slice(1, 3)
-        .map((t) => ({ label: `${t.name} / REST`, a: t.name, b: rest, goal: { op: '>=' as const, value: 0.7 } })),
+        .map((t) => ({ label: `${t.name} / REST`, a: t.name, b: rest, goal: { op: '>=' as const, value: 0.9 } })),
       {
         label: `${throughDiscovery} / ${direct}`,
         a: throughDiscovery,
