@@ -5,11 +5,11 @@ import { runAgentDialog } from './run-agent-dialog.js';
 import { ApiProblem } from './api.js';
 import { agentRunView } from './agent-run.js';
 import { actionSummary, runStatusBadge, runStatusChoices, stepsDone } from './agent-run-words.js';
-import { banner, h, icon, mount, srOnly } from './dom.js';
+import { h, icon, mount, srOnly } from './dom.js';
 import { timeElement } from './format.js';
 import { select } from './forms.js';
 import { inPage } from './long-poll.js';
-import { emptyState, errorState, focusTitle, loadingState, pageHeader } from './shell.js';
+import { emptyState, errorState, focusTitle, loadingState, mountPagedTable, pageHeader } from './shell.js';
 import './agent-runs.css';
 
 const PATH = '/admin/agent-runs';
@@ -187,26 +187,14 @@ function runList(main, ctx, options) {
         state.runs.map((r) => runRow(r, state.names.get(r.agent_slug) ?? r.agent_slug, options.open)),
       ),
     );
-    const more = state.cursor
-      ? /** @type {HTMLButtonElement} */ (
-          h('button', { type: 'button', class: 'btn btn-secondary btn-sm', text: 'Load more' })
-        )
-      : null;
-    more?.addEventListener('click', () => void loadMore(more));
-    const n = state.runs.length;
-    mount(
-      card,
-      h('div', { class: 'table-wrap' }, table),
-      moreError
-        ? h('div', { class: 'error-state' }, banner('error', moreError, { title: 'Could not load more runs' }))
-        : null,
-      h(
-        'div',
-        { class: 'card-footer footer-row' },
-        h('span', { text: `${n} ${n === 1 ? 'run' : 'runs'}${state.cursor ? ' shown' : ''}` }),
-        more,
-      ),
-    );
+    mountPagedTable(card, {
+      table,
+      count: state.runs.length,
+      nouns: ['run', 'runs'],
+      hasMore: Boolean(state.cursor),
+      moreError,
+      onMore: (button) => void loadMore(button),
+    });
   }
 }
 

@@ -1,12 +1,12 @@
 // The reply inbox of the Replies page: the kind filter (kept in the address) and the table of what leads sent
 // back, newest first, a page at a time, each row with its lead, sequence, kind, words and time.
 import { ApiProblem } from './api.js';
-import { banner, h, mount, srOnly } from './dom.js';
+import { h, mount, srOnly } from './dom.js';
 import { timeElement } from './format.js';
 import { select } from './forms.js';
 import { inPage } from './long-poll.js';
 import { classificationBadge, classificationChoices, effectText } from './reply-words.js';
-import { emptyState, errorState, loadingState, pageHeader } from './shell.js';
+import { emptyState, errorState, loadingState, mountPagedTable, pageHeader } from './shell.js';
 
 const PATH = '/admin/replies';
 const SNIPPET = 140;
@@ -125,26 +125,14 @@ export function inbox(main, ctx, options) {
         state.replies.map((row) => replyRow(row, options.open)),
       ),
     );
-    const more = state.cursor
-      ? /** @type {HTMLButtonElement} */ (
-          h('button', { type: 'button', class: 'btn btn-secondary btn-sm', text: 'Load more' })
-        )
-      : null;
-    more?.addEventListener('click', () => void loadMore(more));
-    const n = state.replies.length;
-    mount(
-      card,
-      h('div', { class: 'table-wrap' }, table),
-      moreError
-        ? h('div', { class: 'error-state' }, banner('error', moreError, { title: 'Could not load more replies' }))
-        : null,
-      h(
-        'div',
-        { class: 'card-footer footer-row' },
-        h('span', { text: `${n} ${n === 1 ? 'reply' : 'replies'}${state.cursor ? ' shown' : ''}` }),
-        more,
-      ),
-    );
+    mountPagedTable(card, {
+      table,
+      count: state.replies.length,
+      nouns: ['reply', 'replies'],
+      hasMore: Boolean(state.cursor),
+      moreError,
+      onMore: (button) => void loadMore(button),
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 // The signed-in layout: top bar (workspace, user, sign-out), the navigation (Sequences, Settings) and
 // the main region, plus the pieces every page shares (page header, admin-only notice, loading and empty states).
-import { badge, banner, h, icon } from './dom.js';
+import { badge, banner, h, icon, mount } from './dom.js';
 import { initials, roleLabel } from './format.js';
 
 /** The sidebar: one labelled navigation per group. */
@@ -228,4 +228,37 @@ export function errorState(message, retry) {
 export function focusTitle(main) {
   const title = main.querySelector('h1');
   if (title instanceof HTMLElement) title.focus({ preventScroll: true });
+}
+
+/**
+ * A cursor list's card: its table in the scroll wrapper, the error of a failed "Load more", and the footer with
+ * how many are shown and the button while there are more.
+ * @param {HTMLElement} card
+ * @param {{ table: HTMLElement, count: number, nouns: [string, string], hasMore: boolean, moreError: string | null, onMore: (button: HTMLButtonElement) => void }} options
+ */
+export function mountPagedTable(card, options) {
+  const { count, nouns } = options;
+  const more = options.hasMore
+    ? /** @type {HTMLButtonElement} */ (
+        h('button', { type: 'button', class: 'btn btn-secondary btn-sm', text: 'Load more' })
+      )
+    : null;
+  more?.addEventListener('click', () => options.onMore(more));
+  mount(
+    card,
+    h('div', { class: 'table-wrap' }, options.table),
+    options.moreError
+      ? h(
+          'div',
+          { class: 'error-state' },
+          banner('error', options.moreError, { title: `Could not load more ${nouns[1]}` }),
+        )
+      : null,
+    h(
+      'div',
+      { class: 'card-footer footer-row' },
+      h('span', { text: `${count} ${count === 1 ? nouns[0] : nouns[1]}${options.hasMore ? ' shown' : ''}` }),
+      more,
+    ),
+  );
 }
