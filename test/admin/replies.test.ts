@@ -23,6 +23,7 @@ import {
   unexpectedProblems,
   type AdminPage,
 } from './helpers/browser.ts';
+import { holdsLayout } from './helpers/layout-faults.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -113,21 +114,6 @@ async function signedIn(path: string, heading: string, email = ws.owner.email, p
   await signInThroughForm(admin.page, email, password);
   await admin.page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return admin;
-}
-
-/**
- * At each width the page's content stays within the main column (wide tables scroll inside their wrapper) and
- * `button` can be brought fully into view. (The shell's own sidebar and top bar are not this page's to check.)
- */
-async function holdsLayout(page: Page, button: Locator) {
-  for (const width of [390, 768, 1280]) {
-    await page.setViewportSize({ width, height: 800 });
-    const main = page.locator('main');
-    expect(await main.evaluate((el) => el.scrollWidth <= el.clientWidth), `${width}px`).toBe(true);
-    await button.scrollIntoViewIfNeeded();
-    const box = await button.boundingBox();
-    expect(box && box.x >= 0 && box.x + box.width <= width, `${width}px`).toBe(true);
-  }
 }
 
 describe('admin panel: replies', () => {

@@ -1,5 +1,8 @@
 // What the layout test looks for on a page, run inside the page (page.evaluate(layoutFaults)): it must be
-// self-contained, as Playwright sends its source. Returns one line per fault, empty when the page holds.
+// self-contained, as Playwright sends its source. Returns one line per fault, empty when the page holds. And
+// holdsLayout, the per-page check the page tests make at the three widths.
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** The document's sideways scroll, clipped or hidden action buttons, table cells wrapping letter by letter. */
 export function layoutFaults(): string[] {
@@ -68,4 +71,19 @@ export function layoutFaults(): string[] {
     }
   }
   return faults;
+}
+
+/**
+ * At each width the page's content stays within the main column (wide tables scroll inside their wrapper) and
+ * `button` can be brought fully into view. (The shell's own sidebar and top bar are not this page's to check.)
+ */
+export async function holdsLayout(page: Page, button: Locator) {
+  for (const width of [390, 768, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    const main = page.locator('main');
+    expect(await main.evaluate((el) => el.scrollWidth <= el.clientWidth), `${width}px`).toBe(true);
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= width, `${width}px`).toBe(true);
+  }
 }
