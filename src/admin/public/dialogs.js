@@ -51,6 +51,31 @@ export function openDialog(options) {
 /** @typedef {ReturnType<typeof openDialog>} DialogHandle */
 
 /**
+ * A dialog's form: its fields, the slot its error shows in, and Cancel (closes the dialog) beside the submit button.
+ * @param {DialogHandle} d
+ * @param {{ fields: Array<Node | null>, submit: HTMLButtonElement, novalidate?: boolean }} options
+ */
+export function dialogForm(d, options) {
+  const errorSlot = h('div', { class: 'dialog-error' });
+  const cancel = h('button', {
+    type: 'button',
+    class: 'btn btn-secondary',
+    text: 'Cancel',
+    on: { click: () => d.close() },
+  });
+  const form = /** @type {HTMLFormElement} */ (
+    h(
+      'form',
+      { class: 'dialog-form', novalidate: options.novalidate ?? false },
+      options.fields,
+      errorSlot,
+      h('div', { class: 'dialog-actions' }, cancel, options.submit),
+    )
+  );
+  return { form, errorSlot };
+}
+
+/**
  * Sets a button busy while `work` runs; shows its error in `errorSlot`. Returns the result, or undefined on error.
  * @template T
  * @param {HTMLButtonElement} button

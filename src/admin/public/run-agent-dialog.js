@@ -1,7 +1,7 @@
 // Starting a run of an agent from the store, as an agent does with list_agents_in_store and run_agent: pick the
 // agent, fill in its input (a form drawn from the agent's input_schema: text, numbers, choices, lists of ids), run.
 import { ApiProblem } from './api.js';
-import { busy, openDialog } from './dialogs.js';
+import { busy, dialogForm, openDialog } from './dialogs.js';
 import { banner, h, mount } from './dom.js';
 import { applyFieldErrors, field, input, select, submitButton } from './forms.js';
 
@@ -126,25 +126,11 @@ export async function runAgentDialog(ctx, options) {
   };
   agent.addEventListener('change', drawInputs);
   drawInputs();
-  const errorSlot = h('div', { class: 'dialog-error' });
   const submit = submitButton('Run agent');
-  const cancel = h('button', {
-    type: 'button',
-    class: 'btn btn-secondary',
-    text: 'Cancel',
-    on: { click: () => d.close() },
+  const { form, errorSlot } = dialogForm(d, {
+    fields: [field({ label: 'Agent', control: agent }), about, inputsSlot],
+    submit,
   });
-  const form = /** @type {HTMLFormElement} */ (
-    h(
-      'form',
-      { class: 'dialog-form' },
-      field({ label: 'Agent', control: agent }),
-      about,
-      inputsSlot,
-      errorSlot,
-      h('div', { class: 'dialog-actions' }, cancel, submit),
-    )
-  );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const run = await busy(submit, errorSlot, 'Starting…', async () => {

@@ -2,7 +2,7 @@
 // steps, tracking), submitting it for approval, and launching it with the leads to enroll. Approving stays on the
 // Approvals page, where the rendered preview is reviewed.
 import { ApiProblem, allPages } from './api.js';
-import { busy, openDialog } from './dialogs.js';
+import { busy, dialogForm, openDialog } from './dialogs.js';
 import { banner, h, mount, uniqueId } from './dom.js';
 import { applyFieldErrors, field, input, select, submitButton } from './forms.js';
 import './sequence-authoring.css';
@@ -20,11 +20,6 @@ const STAGES = /** @type {const} */ ([
 
 /** @param {string} stage */
 const stageLabel = (stage) => (stage.charAt(0).toUpperCase() + stage.slice(1)).replaceAll('_', ' ');
-
-/** @param {() => void} close */
-function cancelButton(close) {
-  return h('button', { type: 'button', class: 'btn btn-secondary', text: 'Cancel', on: { click: close } });
-}
 
 /** An API refusal as one readable message, with the field errors marked on the form. @param {HTMLFormElement} form @param {unknown} error */
 function formError(form, error) {
@@ -97,7 +92,7 @@ export async function newSequenceDialog(ctx, options) {
   } catch (error) {
     d.setContent([
       banner('error', error instanceof Error ? error.message : String(error)),
-      cancelButton(() => d.close()),
+      h('button', { type: 'button', class: 'btn btn-secondary', text: 'Close', on: { click: () => d.close() } }),
     ]);
     return;
   }
@@ -156,12 +151,9 @@ export async function newSequenceDialog(ctx, options) {
     addStep.focus();
   });
   drawSteps();
-  const errorSlot = h('div', { class: 'dialog-error' });
   const submit = submitButton('Create draft');
-  const form = /** @type {HTMLFormElement} */ (
-    h(
-      'form',
-      { class: 'dialog-form' },
+  const { form, errorSlot } = dialogForm(d, {
+    fields: [
       field({ label: 'Name', control: name }),
       mailboxField,
       stepsSlot,
@@ -173,15 +165,9 @@ export async function newSequenceDialog(ctx, options) {
         h('label', { class: 'checkbox' }, opens, ' Open tracking'),
         h('label', { class: 'checkbox' }, clicks, ' Click tracking'),
       ),
-      errorSlot,
-      h(
-        'div',
-        { class: 'dialog-actions' },
-        cancelButton(() => d.close()),
-        submit,
-      ),
-    )
-  );
+    ],
+    submit,
+  });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const senders = boxes.filter((b) => b.checked).map((b) => b.value);
@@ -238,12 +224,9 @@ export function launchDialog(ctx, sequence, options) {
     STAGES.map((s) => ({ value: s, label: stageLabel(s) })),
     'new',
   );
-  const errorSlot = h('div', { class: 'dialog-error' });
   const submit = submitButton('Launch');
-  const form = /** @type {HTMLFormElement} */ (
-    h(
-      'form',
-      { class: 'dialog-form' },
+  const { form, errorSlot } = dialogForm(d, {
+    fields: [
       h(
         'fieldset',
         { class: 'field checkbox-group' },
@@ -259,15 +242,9 @@ export function launchDialog(ctx, sequence, options) {
         class: 'hint',
         text: 'Unsubscribed leads and leads already in this sequence are skipped. Sending starts within the schedule’s hours.',
       }),
-      errorSlot,
-      h(
-        'div',
-        { class: 'dialog-actions' },
-        cancelButton(() => d.close()),
-        submit,
-      ),
-    )
-  );
+    ],
+    submit,
+  });
   tag.addEventListener('input', () => (tagged.radio.checked = true));
   stage.addEventListener('change', () => (staged.radio.checked = true));
   form.addEventListener('submit', async (event) => {

@@ -1,7 +1,7 @@
 // The webhook endpoint dialogs: create (its signing secret shown once, then gone with the dialog) and edit
 // (only changed fields are sent). The API's field errors appear next to their fields.
 import { ApiProblem } from './api.js';
-import { busy, openDialog, secretField } from './dialogs.js';
+import { busy, dialogForm, openDialog, secretField } from './dialogs.js';
 import { banner, h } from './dom.js';
 import { fieldWithError, showFieldErrors } from './field-errors.js';
 import { input, submitButton } from './forms.js';
@@ -76,23 +76,8 @@ function endpointFields(endpoint, editing) {
 export function createEndpointDialog(options) {
   const d = openDialog({ title: 'Add webhook endpoint' });
   const f = endpointFields(null, false);
-  const errorSlot = h('div', { class: 'dialog-error' });
   const submit = submitButton('Add endpoint');
-  const cancel = h('button', {
-    type: 'button',
-    class: 'btn btn-secondary',
-    text: 'Cancel',
-    on: { click: () => d.close() },
-  });
-  const form = /** @type {HTMLFormElement} */ (
-    h(
-      'form',
-      { class: 'dialog-form', novalidate: true },
-      f.fields,
-      errorSlot,
-      h('div', { class: 'dialog-actions' }, cancel, submit),
-    )
-  );
+  const { form, errorSlot } = dialogForm(d, { fields: f.fields, submit, novalidate: true });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const created = await busy(submit, errorSlot, 'Adding…', async () => {
@@ -141,23 +126,8 @@ export function editEndpointDialog(options) {
   const { endpoint } = options;
   const d = openDialog({ title: 'Edit webhook endpoint' });
   const f = endpointFields(endpoint, true);
-  const errorSlot = h('div', { class: 'dialog-error' });
   const submit = submitButton('Save changes');
-  const cancel = h('button', {
-    type: 'button',
-    class: 'btn btn-secondary',
-    text: 'Cancel',
-    on: { click: () => d.close() },
-  });
-  const form = /** @type {HTMLFormElement} */ (
-    h(
-      'form',
-      { class: 'dialog-form', novalidate: true },
-      f.fields,
-      errorSlot,
-      h('div', { class: 'dialog-actions' }, cancel, submit),
-    )
-  );
+  const { form, errorSlot } = dialogForm(d, { fields: f.fields, submit, novalidate: true });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     /** @type {{ url?: string, description?: string, event_types?: string[], enabled?: boolean }} */
