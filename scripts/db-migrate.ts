@@ -6,7 +6,9 @@ import { migrate } from '../src/db/migrate.ts';
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const db = await openDatabase(databaseUrl ? { databaseUrl, max: 1 } : { dataDir: process.env.DATA_DIR || './data' });
+  const db = await openDatabase(
+    databaseUrl ? { databaseUrl, poolSize: 1 } : { dataDir: process.env.DATA_DIR || './data' },
+  );
   try {
     const applied = await migrate(db.sql);
     for (const name of applied) console.log(`applied ${name}`);

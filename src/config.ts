@@ -33,8 +33,11 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl?: string;
-  /** PostgreSQL: the longest wait to open a connection, and the longest a statement or a silent connection may take (then 503). */
-  database: { connectTimeoutMs: number; queryTimeoutMs: number; transactionGuard: boolean };
+  /**
+   * PostgreSQL: the service's pool size (connections it may hold at once), the longest wait to open a connection,
+   * and the longest a statement or a silent connection may take (then 503).
+   */
+  database: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number; transactionGuard: boolean };
   dataDir: string;
   logLevel: string;
   bodyLimitBytes: number;
@@ -70,6 +73,13 @@ export interface AppConfig {
   agents: AgentsConfig;
 }
 
+// Each request holds a connection while it queries, so 0 would leave every request waiting for good.
+function poolSize(env: Env): number {
+  const size = int(env, 'DATABASE_POOL_SIZE', 10);
+  if (size < 1) throw new Error(`DATABASE_POOL_SIZE must be at least 1, got "${env.DATABASE_POOL_SIZE}"`);
+  return size;
+}
+
 export function loadConfig(env: Env): AppConfig {
   if (!env.META_APP_ID !== !env.META_APP_SECRET) {
     throw new Error('set both META_APP_ID and META_APP_SECRET for live Meta ads, or neither for sandbox mode');
@@ -84,6 +94,7 @@ export function loadConfig(env: Env): AppConfig {
     host,
     databaseUrl: env.DATABASE_URL || undefined,
     database: {
+      poolSize: poolSize(env),
       connectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000) || 10_000,
       queryTimeoutMs: int(env, 'DATABASE_QUERY_TIMEOUT_MS', 30_000) || 30_000,
       transactionGuard: env.DATABASE_TRANSACTION_GUARD !== 'false',

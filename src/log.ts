@@ -17,6 +17,20 @@ export function createLogger(level: string): Logger {
   });
 }
 
+/**
+ * The configuration `load` reads, or, when a setting is invalid, one fatal JSON line naming it and exit 1: a bad
+ * setting stops the start before anything opens, said like every other start-up failure.
+ */
+export function configOrExit(load: () => AppConfig): AppConfig {
+  try {
+    return load();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    createLogger('info').fatal(`invalid configuration: ${message}`);
+    process.exit(1);
+  }
+}
+
 /** Settings that are right for local use and tests but dangerous in production say so at every start. */
 export function warnAboutUnsafeSettings(log: Logger, config: AppConfig): void {
   if (config.outbound.allowPrivate) {

@@ -4,9 +4,9 @@
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { loadConfig } from './config.ts';
-import { createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
+import { configOrExit, createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 
-const config = loadConfig(process.env);
+const config = configOrExit(() => loadConfig(process.env));
 const log = createLogger(config.logLevel);
 // Said before anything slow: loading the modules, and creating the embedded database on a first start, take
 // seconds, and a silent terminal looks like a hung one.

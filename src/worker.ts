@@ -4,10 +4,10 @@
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
-import { createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
+import { configOrExit, createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 import { createServices } from './services.ts';
 
-const config = loadConfig(process.env);
+const config = configOrExit(() => loadConfig(process.env));
 const log = createLogger(config.logLevel);
 log.info({ pid: process.pid, node: process.version }, 'worker starting');
 warnAboutUnsafeSettings(log, config);

@@ -38,8 +38,8 @@ export interface DatabaseOptions {
   memory?: boolean;
   /** Schema list set as `search_path` on every connection. */
   searchPath?: string;
-  /** Pool size for PostgreSQL (default 10). The embedded database always uses one connection. */
-  max?: number;
+  /** Connections of the PostgreSQL pool (DATABASE_POOL_SIZE, default 10). The embedded database always uses one. */
+  poolSize?: number;
   /** PostgreSQL: the longest wait for a connection to open (TCP and start-up), default 10 s. */
   connectTimeoutMs?: number;
   /**
@@ -88,7 +88,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const queryMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const sql = pool(
     postgres(url, {
-      max: options.max ?? 10,
+      max: options.poolSize ?? 10,
       onnotice: ignoreNotice,
       // postgres.js counts whole seconds; the timer covers TCP, authentication and the first ReadyForQuery.
       connect_timeout: Math.max(1, Math.ceil(connectMs / 1000)),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 
@@ -134,6 +135,17 @@ describe('openDatabase', () => {
   });
 });
 
+describe('DATABASE_POOL_SIZE', () => {
+  it('is 10 unless set, and refuses anything but a whole number of at least 1, naming the variable', () => {
+    expect(loadConfig({}).database.poolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '25' }).database.poolSize).toBe(25);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow('DATABASE_POOL_SIZE must be at least 1, got "0"');
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: 'ten' })).toThrow(
+      'DATABASE_POOL_SIZE must be a non-negative integer, got "ten"',
+    );
+  });
+});
+
 describe.skipIf(!process.env.DATABASE_URL)('openDatabase on PostgreSQL (its own socket, Nagle off)', () => {
   // Skipped without DATABASE_URL: these connect to a PostgreSQL server over TCP.
   const withHosts = (hosts: string) => {
@@ -146,7 +158,7 @@ describe.skipIf(!process.env.DATABASE_URL)('openDatabase on PostgreSQL (its own 
   };
 
   it('connects to the next host of the URL when the first refuses', async () => {
-    const db = await openDatabase({ databaseUrl: withHosts(`127.0.0.1:1,${server()}`), max: 2 });
+    const db = await openDatabase({ databaseUrl: withHosts(`127.0.0.1:1,${server()}`), poolSize: 2 });
     cleanups.push(() => db.close());
     const rows = await Promise.all([db.sql`select 1 as one`, db.sql`select 2 as two`]);
     expect(rows).toEqual([[{ one: 1 }], [{ two: 2 }]]);
@@ -154,5 +166,16 @@ describe.skipIf(!process.env.DATABASE_URL)('openDatabase on PostgreSQL (its own 
 
   it('fails with the refusal when no host answers, instead of waiting', async () => {
     await expect(openDatabase({ databaseUrl: withHosts('127.0.0.1:1') })).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('holds at most DATABASE_POOL_SIZE connections however many queries wait', async () => {
+    const { database } = loadConfig({ DATABASE_POOL_SIZE: '3' });
+    const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, ...database });
+    cleanups.push(() => db.close());
+    // Each query holds its connection for a moment, so twelve at once reach every connection the pool may open.
+    const rows = await Promise.all(
+      Array.from({ length: 12 }, () => db.sql<{ pid: number }[]>`select pg_backend_pid() as pid, pg_sleep(0.05)`),
+    );
+    expect(new Set(rows.map(([row]) => row.pid)).size).toBe(3);
   });
 });

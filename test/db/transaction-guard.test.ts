@@ -97,7 +97,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('DATABASE_TRANSACTION_GUARD=fa
   it('leaves the pool unguarded: a pool query inside its transaction takes another connection', {
     timeout: HANG,
   }, async () => {
-    const plain = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 2, transactionGuard: false });
+    const plain = await openDatabase({ databaseUrl: process.env.DATABASE_URL, poolSize: 2, transactionGuard: false });
     try {
       const answer = await plain.sql.begin(async () => plain.sql<{ one: number }[]>`select 1 as one`);
       expect(answer).toEqual([{ one: 1 }]);

@@ -95,7 +95,7 @@ export async function createProxiedDatabase(
   // PGlite's socket server, the service's client recovers from a cut only after its connect timeout).
   const sql =
     bounds.connectTimeoutMs || bounds.queryTimeoutMs
-      ? (await openDatabase({ databaseUrl: url, max: o.max, ...(searchPath && { searchPath }), ...bounds })).sql
+      ? (await openDatabase({ databaseUrl: url, poolSize: o.max, ...(searchPath && { searchPath }), ...bounds })).sql
       : postgres(url, { max: o.max, connection: o.connection, onnotice: () => {} });
   const close = async (): Promise<void> => {
     // A bounded end: after an outage postgres.js 3.4 can leave a connection whose end() never settles.

@@ -84,7 +84,7 @@ async function readQueues(url: string): Promise<{ queues: QueueRow[]; partitions
 
 /** What main.ts and worker.ts do before they serve or work: migrate, build the services, start the jobs. */
 async function startInstance(url: string, instanceEnv: Record<string, string>, work: boolean) {
-  const db = await openDatabase({ databaseUrl: url, max: 3 });
+  const db = await openDatabase({ databaseUrl: url, poolSize: 3 });
   try {
     await migrate(db.sql);
     const config = loadConfig(instanceEnv);

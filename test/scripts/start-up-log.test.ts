@@ -3,7 +3,7 @@
 // opening the database, migrating), each step is named as it begins, and a setting meant only for local use warns
 // every time.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,27 @@ describe('npm start', () => {
     expect(lines[warning].msg).toMatch(/^OUTBOUND_ALLOW_PRIVATE=true: .*never in production/);
     // Said before the slow steps, so it is on screen while the service starts.
     expect(warning).toBeLessThan(lines.findIndex((line) => line.msg.startsWith('creating ')));
+  });
+
+  it('refuses a DATABASE_POOL_SIZE below 1 with one line naming it, and exits 1 before opening anything', async () => {
+    const dataDir = freshDataDir();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', DATABASE_POOL_SIZE: '0' },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as LogLine);
+    expect(code).toBe(1);
+    expect(lines).toMatchObject([
+      { level: 60, msg: 'invalid configuration: DATABASE_POOL_SIZE must be at least 1, got "0"' },
+    ]);
+    expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(false);
   });
 });
 
