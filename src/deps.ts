@@ -61,9 +61,15 @@ export interface AuthDeps {
 }
 
 export interface ContractDeps {
-  /** The contract, parsed once, served at /openapi.json. */
-  openapiDocument: Record<string, unknown>;
-  /** Its info.version: the one version the service reports (MCP serverInfo, /docs, the packages). */
+  /**
+   * The contract, served at /openapi.json: parsed on first use and kept, since parsing its YAML costs a tenth of a
+   * second of CPU that a start need not spend.
+   */
+  openapiDocument(): Record<string, unknown>;
+  /**
+   * Its info.version: the one version the service reports (MCP serverInfo, /docs, the packages); read from
+   * package.json, which keeps it equal (test/app/docs-pages.test.ts).
+   */
   version: string;
 }
 

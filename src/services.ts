@@ -3,6 +3,7 @@
 // queue with the service's job kinds registered and started separately by startJobs, and the subscribers
 // every recorded event reaches). Used by main.ts, the worker, the CLI and tests.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import yaml from 'js-yaml';
 import { createAuthenticator } from './auth/authenticator.ts';
@@ -55,11 +56,12 @@ export interface Services {
 const contractPath = new URL('../openapi/openapi.yaml', import.meta.url);
 
 function contractDeps(): Deps['contract'] {
-  const openapiDocument = yaml.load(readFileSync(contractPath, 'utf8')) as { info: { version: string } } & Record<
-    string,
-    unknown
-  >;
-  return { openapiDocument, version: openapiDocument.info.version };
+  let document: Record<string, unknown> | undefined;
+  const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+  return {
+    openapiDocument: () => (document ??= yaml.load(readFileSync(contractPath, 'utf8')) as Record<string, unknown>),
+    version,
+  };
 }
 
 export async function createServices(options: ServiceOptions): Promise<Services> {

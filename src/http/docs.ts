@@ -37,10 +37,13 @@ const scalarOptions = {
   favicon: '/favicon.ico',
 } as const;
 
-export function docsRoutes(app: Hono<AppEnv>, document: Record<string, unknown>): void {
-  const json = JSON.stringify(document);
+export function docsRoutes(app: Hono<AppEnv>, document: () => Record<string, unknown>): void {
+  let json: string | undefined;
   app.get('/openapi.json', (c) =>
-    c.body(json, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' }),
+    c.body((json ??= JSON.stringify(document())), 200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-cache',
+    }),
   );
   app.get('/docs/scalar.js', () => {
     const body = Readable.toWeb(createReadStream(scalarBundle)) as ReadableStream;

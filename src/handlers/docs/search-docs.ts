@@ -17,7 +17,7 @@ function indexFor(deps: Deps): DocsIndex {
   let index = indexes.get(deps);
   if (!index) {
     const tools = new Set(toolDescriptors.map((t) => t.name));
-    index = createDocsIndex(loadDocsCorpus(repoRoot, deps.contract.openapiDocument, tools));
+    index = createDocsIndex(loadDocsCorpus(repoRoot, deps.contract.openapiDocument(), tools));
     indexes.set(deps, index);
   }
   return index;
