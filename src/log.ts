@@ -26,7 +26,7 @@ export function configOrExit(load: () => AppConfig): AppConfig {
     return load();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    createLogger('info').fatal(`invalid configuration: ${message}`);
+    createLogger('info').fatal({ err: error }, `invalid configuration: ${message}`);
     process.exit(1);
   }
 }

@@ -2,7 +2,7 @@
 // `npm start` runs its build, `node dist/main.js` (scripts/build.ts; `npm run dev` runs this file through tsx):
 // one process, so a signal to it reaches the shutdown handler (src/shutdown.ts).
 import type { Server } from 'node:http';
-import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
 import { configOrExit, createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 
@@ -12,8 +12,12 @@ const log = createLogger(config.logLevel);
 // seconds, and a silent terminal looks like a hung one.
 log.info({ pid: process.pid, node: process.version }, 'starting');
 warnAboutUnsafeSettings(log, config);
-// The build puts a fresh data folder's dump beside the entry (scripts/build.ts); run from src/, there is none.
-const initdbTemplate = join(dirname(process.argv[1] ?? '.'), 'pglite-initdb.tar');
+// The build writes a fresh data folder's dump and names it here (scripts/build.ts); run from src/, there is none.
+declare const __INITDB_TEMPLATE__: string | undefined;
+const initdbTemplate =
+  typeof __INITDB_TEMPLATE__ === 'string'
+    ? fileURLToPath(new URL(`../${__INITDB_TEMPLATE__}`, import.meta.url))
+    : undefined;
 try {
   const { openDatabase } = await import('./db/connection.ts');
   log.info(openingDatabaseLine(config));

@@ -127,9 +127,13 @@ function consentElicitation(body: string): UrlElicitationRequiredError | undefin
   );
 }
 
+// Compiled at the tool's first call: the stdio launcher serves a few hundred tools and starts without compiling them.
 function schemaValidator(ajv: Ajv2020, tool: ToolDescriptor): CompiledTool['validate'] {
-  const validate: ValidateFunction = ajv.compile(tool.inputSchema);
-  return (args) => (validate(args) ? [] : (validate.errors ?? []).map(describeError));
+  let validate: ValidateFunction | undefined;
+  return (args) => {
+    validate ??= ajv.compile(tool.inputSchema);
+    return validate(args) ? [] : (validate.errors ?? []).map(describeError);
+  };
 }
 
 /** What building the request needs: every argument bound somewhere, every path argument a non-empty scalar. */

@@ -148,11 +148,13 @@ export function startStdioServer(options: StdioServerOptions) {
 async function loadTools(argv: string[]): Promise<{ tools: ToolDescriptor[]; toolsets: Toolset[] }> {
   const flag = argv.indexOf('--tools');
   const path = flag >= 0 ? argv[flag + 1] : undefined;
-  const specifier = path ? pathToFileURL(path).href : '../generated/mcp-tools.ts';
-  // A module namespace is an object; what it exports is checked below.
-  const loaded: { toolDescriptors?: unknown; toolsets?: unknown } = await import(specifier);
+  // A module namespace is an object; what it exports is checked below. The generated module is named literally,
+  // so the build bundles it (bin/service-mcp.js runs the build).
+  const loaded: { toolDescriptors?: unknown; toolsets?: unknown } = path
+    ? await import(pathToFileURL(path).href)
+    : await import('../generated/mcp-tools.ts');
   if (!Array.isArray(loaded.toolDescriptors)) {
-    throw new LaunchError(`service-mcp: ${specifier} exports no toolDescriptors array.`);
+    throw new LaunchError(`service-mcp: ${path ?? 'the generated tool module'} exports no toolDescriptors array.`);
   }
   return { tools: loaded.toolDescriptors, toolsets: Array.isArray(loaded.toolsets) ? loaded.toolsets : [] };
 }

@@ -2,7 +2,7 @@
 // (google-provider.ts) opens, userinfo and Gmail's send, answered as Google answers them. Messages
 // sent are parsed and kept in the sandbox mailbox, never delivered; gmail-read-api.ts reads the mailbox.
 import type { Hono } from 'hono';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import { insertSandboxMessage, type SandboxMailbox } from '../handlers/connectors/sandbox-data.ts';
 import { listSandboxThread } from '../handlers/connectors/sandbox-mailbox-data.ts';
 import type { Deps } from '../deps.ts';
@@ -35,6 +35,8 @@ export function gmailApiRoutes(app: Hono<any>, deps: Deps): void {
     if (typeof raw !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(raw))
       return invalidArgument("Invalid value for ByteString: 'raw' must be base64url.");
     const mime = Buffer.from(raw, 'base64url');
+    // Loaded at the first send: mailparser is a tenth of a second of CPU that a start need not spend.
+    const { simpleParser } = await import('mailparser');
     const parsed = await simpleParser(mime);
     const to = parsed.to ? (Array.isArray(parsed.to) ? parsed.to.map((a) => a.text).join(', ') : parsed.to.text) : null;
     // Like a payment provider's test card numbers: an address at a reserved `.invalid` domain (RFC 2606),

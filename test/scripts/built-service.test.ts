@@ -122,17 +122,18 @@ describe('the built service', () => {
   it('names the .ts file and line of a thrown error in its stack trace', async () => {
     const child = spawn(process.execPath, [join(outDir, 'main.js')], {
       cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      // Half of a pair of settings: loadConfig throws before the service starts.
+      stdio: ['ignore', 'pipe', 'inherit'],
+      // Half of a pair of settings: loadConfig throws before the service starts, and the fatal line carries the error.
       env: { ...process.env, NODE_OPTIONS: '', META_APP_ID: 'only-half', META_APP_SECRET: '' },
     });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
+    const stack = (JSON.parse(stdout) as { err: { stack: string } }).err.stack;
     const source = readFileSync(join(root, 'src/config.ts'), 'utf8').split('\n');
     const line = source.findIndex((text) => text.includes("throw new Error('set both META_APP_ID")) + 1;
     const file = join(root, 'src/config.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    expect(stderr).toMatch(new RegExp(`at loadConfig \\(${file}:${line}:\\d+\\)`));
+    expect(stack).toMatch(new RegExp(`at loadConfig \\(${file}:${line}:\\d+\\)`));
   });
 });
