@@ -177,7 +177,7 @@ function importNotes(name: string, r: ImportResult): string[] {
   const cpu = ` CPU of the bench's process (the service, and the CSV server beside it) during each import: ${r.importCpuMs.map((v) => `${Math.round(v)} ms`).join(', ')}.`;
   return [
     `${name} lead import of ${count(r.rows)} rows: ${list(r.importPerSecond)} rows/s end to end against ${list(r.plainPerSecond)} rows/s plain insert into leads (the baseline) and ${list(r.unindexedPerSecond)} rows/s into an unindexed table of six text columns, per round; ${runs.join('; ')}.${copy}${cpu}${goal}`,
-    `${name} lead import stages alone, ${count(r.rows)} rows each, in the bench's process (rows/s): generating the CSV ${rate(s.generate)}, readCsvRows ${rate(s.parse)}, csvItems + normalizeLead ${rate(s.parseNormalise)}, writeLeadCounts on encoded batches (the database alone) ${rate(s.write)}, runImport over csvItems (the engine without HTTP, queue or fetch) ${rate(s.engine)}.`,
+    `${name} lead import stages alone, ${count(r.rows)} rows each, in the bench's process (rows/s): generating the CSV ${rate(s.generate)}, readCsvRows ${rate(s.parse)}, csvItemGroups + normalizeLead ${rate(s.parseNormalise)}, writeLeadCounts on encoded batches (the database alone) ${rate(s.write)}, runImport over csvItemGroups (the engine without HTTP, queue or fetch) ${rate(s.engine)}.`,
   ];
 }
 
