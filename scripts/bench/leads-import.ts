@@ -5,8 +5,9 @@
 // into the same table: `insert … select from unnest(…)` into `leads` (its indexes, another workspace
 // id, the columns the import fills), in batches of the engine's size through postgres.js, with no
 // conflict clause, suppression lookup or checkpoint. For scale, the same insert into an unindexed
-// table of six text columns is timed too. Rounds alternate the three; the pipeline's stages are then
-// timed alone (leads-stages.ts).
+// table of six text columns is timed too. On PostgreSQL, `psql \copy` of the same file into a copy of
+// leads is the second baseline (leads-psql-copy.ts). Rounds alternate them; the pipeline's stages are
+// then timed alone (leads-stages.ts).
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -17,6 +18,7 @@ import { createServices } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';
 import { importCsvUrl, type ImportRun } from './leads-api.ts';
 import { startCsvServer, valueBatches, type CsvServer } from './leads-csv.ts';
+import { preparePsqlCopy, type PsqlCopy } from './leads-psql-copy.ts';
 import { measureStages, type StageResult } from './leads-stages.ts';
 import { serveLocal, type LocalServer } from './serve-local.ts';
 
@@ -24,6 +26,8 @@ export interface ImportOptions {
   rows: number;
   rounds: number;
   logLevel: string;
+  /** PostgreSQL's URL, for the psql \copy baseline (none on PGlite). */
+  databaseUrl?: string;
   progress?: (line: string) => void;
 }
 
@@ -34,6 +38,12 @@ export interface ImportResult {
   plainPerSecond: number[];
   /** One value per round: rows/s of the same insert into an unindexed table of six text columns. */
   unindexedPerSecond: number[];
+  /** One value per round: rows/s of psql \copy of the same file into a copy of leads (PostgreSQL; else empty). */
+  copyPerSecond: number[];
+  /** Why there is no \copy baseline. */
+  copyMissing?: string;
+  /** Per round, CPU milliseconds (user + system) of this process, which runs the service, during the import. */
+  importCpuMs: number[];
   runs: ImportRun[];
   /** Per round, milliseconds this process spent generating the CSV the service fetched. */
   generatingMs: number[];
@@ -62,6 +72,7 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
   });
   let server: LocalServer | undefined;
   let csv: CsvServer | undefined;
+  let copy: PsqlCopy | { missing: string } = { missing: 'not PostgreSQL' };
   try {
     await services.startJobs({ work: true });
     server = await serveLocal(createApp(services.deps));
@@ -81,13 +92,18 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
       baselineWorkspace: `ws_bench_plain_${tag}`,
       ids: services.deps.ids,
     };
+    if (options.databaseUrl) copy = await preparePsqlCopy(db, options.databaseUrl, `bench_copy_leads_${tag}`);
     await importRound(side, `warm-${tag}`, IMPORT_WARMUP_ROWS);
     await plainRound(side, `warm-${tag}`, IMPORT_WARMUP_ROWS, 'leads');
     await plainRound(side, `warm-${tag}`, IMPORT_WARMUP_ROWS, 'unindexed');
+    if ('round' in copy) await copy.round(`warm-${tag}`, IMPORT_WARMUP_ROWS);
     const result: Omit<ImportResult, 'stages'> = {
       importPerSecond: [],
       plainPerSecond: [],
       unindexedPerSecond: [],
+      copyPerSecond: [],
+      ...('missing' in copy && { copyMissing: copy.missing }),
+      importCpuMs: [],
       runs: [],
       generatingMs: [],
       rows: options.rows,
@@ -96,7 +112,10 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
       const prefix = `r${round}-${tag}`;
       const viaApi = async () => {
         const generatedBefore = csv!.generatingMs();
+        const cpuBefore = process.cpuUsage();
         const run = await importRound(side, prefix, options.rows);
+        const cpu = process.cpuUsage(cpuBefore);
+        result.importCpuMs.push((cpu.user + cpu.system) / 1000);
         result.runs.push(run);
         result.importPerSecond.push(options.rows / (run.totalMs / 1000));
         result.generatingMs.push(csv!.generatingMs() - generatedBefore);
@@ -104,15 +123,20 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
       const plain = async () => result.plainPerSecond.push(await plainRound(side, prefix, options.rows, 'leads'));
       const unindexed = async () =>
         result.unindexedPerSecond.push(await plainRound(side, prefix, options.rows, 'unindexed'));
-      for (const step of round % 2 ? [viaApi, plain, unindexed] : [unindexed, plain, viaApi]) await step();
+      const copied = async () => {
+        if ('round' in copy) result.copyPerSecond.push(await copy.round(prefix, options.rows));
+      };
+      for (const step of round % 2 ? [viaApi, copied, plain, unindexed] : [unindexed, plain, copied, viaApi])
+        await step();
       options.progress?.(
-        `lead import round ${round}/${options.rounds}: ${Math.round(result.importPerSecond.at(-1)!)} rows/s end to end, ${Math.round(result.plainPerSecond.at(-1)!)} rows/s plain insert into leads, ${Math.round(result.unindexedPerSecond.at(-1)!)} rows/s into an unindexed table`,
+        `lead import round ${round}/${options.rounds}: ${Math.round(result.importPerSecond.at(-1)!)} rows/s end to end, ${Math.round(result.plainPerSecond.at(-1)!)} rows/s plain insert into leads, ${Math.round(result.unindexedPerSecond.at(-1)!)} rows/s into an unindexed table${result.copyPerSecond.length > 0 ? `, ${Math.round(result.copyPerSecond.at(-1)!)} rows/s psql \\copy` : ''}`,
       );
     }
     options.progress?.(`lead import: timing the stages alone on ${options.rows} rows`);
     return { ...result, stages: await measureStages(services.deps, db, workspaceId, options.rows, `s-${tag}`) };
   } finally {
     await csv?.close();
+    if ('close' in copy) await copy.close().catch(() => {});
     if (server) await server.close();
     await services.close();
     await db.sql.unsafe(`drop table if exists ${plainTable}`).catch(() => {});

@@ -1,9 +1,9 @@
 // Where an import's time goes, for the notes: the stages of the pipeline timed on their own in this
 // process with the same number of generated rows, each a step closer to the end-to-end import:
 // generating the CSV text (the bench's own cost, included in the others), parsing it (readCsvRows),
-// parsing and normalising (csvItems + normalizeLead), the job's batch write alone on normalised leads
+// parsing and normalising (csvItemGroups + normalizeLead), the job's batch write alone on normalised leads
 // (LeadBatch + writeLeadCounts), and
-// the whole engine (runImport over csvItems: parse, normalise, write, counts) without HTTP, the job
+// the whole engine (runImport over csvItemGroups: parse, normalise, write, counts) without HTTP, the job
 // queue or the fetch.
 import type { Database } from '../../src/db/connection.ts';
 import { insertImport } from '../../src/handlers/leads/lead-imports-data.ts';
@@ -13,7 +13,7 @@ import type { Deps } from '../../src/deps.ts';
 import { readCsvRows } from '../../src/handlers/leads/csv-rows.ts';
 import { normalizeLead } from '../../src/handlers/leads/lead-fields.ts';
 import { BATCH_SIZE, runImport } from '../../src/handlers/leads/import-engine.ts';
-import { csvItems } from '../../src/handlers/leads/import-items.ts';
+import { csvItemGroups } from '../../src/handlers/leads/import-items.ts';
 import { csvChunks, csvLine, leadValues } from './leads-csv.ts';
 
 /** Rows per second of each stage. */
@@ -52,10 +52,10 @@ export async function measureStages(
 
   started = performance.now();
   let normalised = 0;
-  for await (const item of csvItems(asAsync(csvChunks(`${prefix}-n`, rows)), undefined))
-    if ('input' in item && 'lead' in normalizeLead(item.input)) normalised += 1;
+  for await (const group of csvItemGroups(asAsync(csvChunks(`${prefix}-n`, rows)), undefined))
+    for (const item of group) if ('input' in item && 'lead' in normalizeLead(item.input)) normalised += 1;
   const parseNormalise = perSecond(rows, started);
-  if (normalised !== rows) throw new Error(`csvItems + normalizeLead gave ${normalised} of ${rows} leads`);
+  if (normalised !== rows) throw new Error(`csvItemGroups + normalizeLead gave ${normalised} of ${rows} leads`);
 
   const write = await writeAlone(deps, db, workspaceId, rows, `${prefix}-w`);
 
@@ -73,7 +73,7 @@ export async function measureStages(
   const counts = await runImport(
     deps,
     { workspaceId, importId: imp.id, onConflict: 'skip', tags: [] },
-    csvItems(asAsync(csvChunks(`${prefix}-e`, rows)), undefined),
+    csvItemGroups(asAsync(csvChunks(`${prefix}-e`, rows)), undefined),
   );
   const engine = perSecond(rows, started);
   if (counts.created !== rows) throw new Error(`runImport created ${counts.created} of ${rows} rows`);

@@ -23,7 +23,7 @@ import {
   type OperationJobKind,
 } from '../operations/operation-job.ts';
 import { runImport } from './import-engine.ts';
-import { ColumnPlanError, csvItems, jsonItems, type ImportItem } from './import-items.ts';
+import { ColumnPlanError, csvItemGroups, jsonItems, type ImportItem } from './import-items.ts';
 import { importBody } from './wire.ts';
 
 const CSV_MAX_BYTES = 2 * 1024 * 1024 * 1024;
@@ -145,7 +145,11 @@ function progressReporter(deps: Deps, work: { progress(done: number): Promise<vo
   };
 }
 
-async function sourceItems(deps: Deps, row: ImportRow, signal: AbortSignal): Promise<AsyncIterable<ImportItem>> {
+async function sourceItems(
+  deps: Deps,
+  row: ImportRow,
+  signal: AbortSignal,
+): Promise<AsyncIterable<ImportItem | ImportItem[]>> {
   if (row.source === 'csv_url') {
     const response = await deps.outbound.fetch(row.source_url as string, {
       accept: ['text/csv', 'text/plain', 'application/csv', 'application/octet-stream', 'application/vnd.ms-excel'],
@@ -157,12 +161,12 @@ async function sourceItems(deps: Deps, row: ImportRow, signal: AbortSignal): Pro
       await response.cancel();
       throw new ApiError('url_fetch_failed', `${row.source_url}: the server answered ${response.status}.`);
     }
-    return csvItems(response.chunks(), row.column_map);
+    return csvItemGroups(response.chunks(), row.column_map);
   }
   const payload = await readImportPayload(deps.db.sql, row.workspace_id, row.id);
   if (payload === undefined) throw new ApiError('not_found', "The import's rows are gone (it already finished).");
   if (row.source === 'rows') return jsonItems(JSON.parse(payload) as unknown[]);
-  return csvItems(once(csvFromPayload(payload)), row.column_map);
+  return csvItemGroups(once(csvFromPayload(payload)), row.column_map);
 }
 
 /**

@@ -2,16 +2,16 @@
 // items (JSON rows or CSV rows, already numbered: import-items.ts), normalises each, and writes them a batch at a
 // time: in one transaction per batch, the leads (set-based), the rows' errors, and the import's counts
 // with its checkpoint (`rows_done`). A resumed import skips the rows already done, so after a crash
-// every row is written and counted exactly once. The next batch is read and normalised while one is
-// written, so memory is two batches, whatever the file size.
+// every row is written and counted exactly once. The next batch is read and normalised while the
+// others are written (two at a time on PostgreSQL), so memory is a few batches, whatever the file size.
 import * as timers from 'node:timers/promises';
 import type { TransactionSql } from 'postgres';
-import { addImportBatch, insertImportErrors, type NewImportError } from './lead-imports-data.ts';
+import { addImportBatch, insertImportErrors } from './lead-imports-data.ts';
 import { LeadBatch } from './lead-batch.ts';
 import { type BatchOutcome, writeLeadCounts, writeLeads } from './lead-batch-data.ts';
 import type { Deps } from '../../deps.ts';
 import { RunSuperseded } from '../operations/operation-job.ts';
-import { normalizeLead } from './lead-fields.ts';
+import { PreparedBatch } from './prepared-batch.ts';
 import type { ImportItem } from './import-items.ts';
 
 export interface ImportCounts {
@@ -44,14 +44,16 @@ export type RowResult = { row: number; result: 'created' | 'updated' | 'skipped_
 /**
  * Writes `items` after skipping the first `skipRows` (already done by an earlier run). Calls
  * `between(rowsCommitted)` before each batch (cancellation checks, progress). Returns the counts of this run.
- * Batches are written one after another, each committed before the next starts, while the next one is
- * read and normalised: at most one batch waits beside the one being written. A failed write (or
- * `between`) stops the reading; a failed read waits for the write in progress before it is thrown.
+ * While batches are written, the next one is read and normalised. On PostgreSQL a job writes two
+ * batches at a time, each in its own transaction on its own connection, so the database works on one
+ * while the other commits (see `writeDepth`); elsewhere one at a time. Checkpoints commit strictly in
+ * order either way. A failed write (or `between`) stops the reading; a failed read waits for the
+ * writes in progress before it is thrown.
  */
 export async function runImport(
   deps: Deps,
   target: ImportTarget,
-  items: AsyncIterable<ImportItem>,
+  items: AsyncIterable<ImportItem | readonly ImportItem[]>,
   options: {
     skipRows?: number;
     batchSize?: number;
@@ -62,54 +64,115 @@ export async function runImport(
   const size = options.batchSize ?? BATCH_SIZE;
   const skip = options.skipRows ?? 0;
   const counts: ImportCounts = { total: 0, created: 0, updated: 0, skipped_duplicate: 0, invalid: 0 };
-  let writing: Promise<void> = Promise.resolve();
-  let failed = false;
-  // The checkpoint as this run last committed it: each batch moves it on only from there.
+  // A job wants counts alone, so its batches keep no row per address (LeadBatchOptions.trackRows) and,
+  // on PostgreSQL, go by COPY; each batch reserves what the one before it used, so its buffers are
+  // allocated once.
+  const trackRows = options.onResults !== undefined;
+  const onPostgres = deps.db.kind === 'postgres';
+  const depth = writeDepth(deps.db.kind, trackRows);
+  const writes = new BatchWrites(depth);
+  // The checkpoint as this run last committed it (progress), and where the last batch started ends.
   let committed = skip;
-  const write = async (batch: PreparedBatch) => {
+  let startedTo = skip;
+  const write = async (batch: PreparedBatch, before: InFlight | undefined, from: number) => {
     await options.between?.(committed);
-
+    // Two batches sharing an address would each wait on the other (one in PostgreSQL on the row, the
+    // other here on the ordered checkpoint), and their order decides which copy is kept: never together.
+    if (before && batch.mayShareAddressWith(before.batch)) await before.done;
     const { counts: result, rows } = await deps.db.sql.begin((tx) =>
-      writeBatch(deps, tx, target, batch, committed, options.onResults !== undefined),
+      writeBatch(deps, tx, target, batch, { from, after: before?.done }, trackRows),
     );
     committed = batch.lastRow;
     for (const key of Object.keys(counts) as Array<keyof ImportCounts>) counts[key] += result[key];
     options.onResults?.(rows);
   };
   const start = async (batch: PreparedBatch) => {
-    await writing;
-    writing = write(batch);
-    // Seen by the reading loop at once; the error itself is thrown where `writing` is awaited.
-    writing.catch(() => (failed = true));
+    const before = await writes.room();
+    const from = startedTo;
+    startedTo = batch.lastRow;
+    writes.add(batch, write(batch, before, from));
   };
-  // A job wants counts alone, so its batches keep no row per address (LeadBatchOptions.trackRows) and,
-  // on PostgreSQL, go by COPY; each batch reserves what the one before it used, so its buffers are
-  // allocated once.
-  const trackRows = options.onResults !== undefined;
-  const encoding = !trackRows && deps.db.kind === 'postgres' ? 'copy' : 'arrays';
   const newBatch = (previous?: PreparedBatch) =>
     new PreparedBatch(
-      new LeadBatch(deps.ids, target.tags, { trackRows, encoding, bufferBytes: previous?.leads.bufferBytes() }),
+      new LeadBatch(deps.ids, target.tags, {
+        trackRows,
+        encoding: !trackRows && onPostgres ? 'copy' : 'arrays',
+        bufferBytes: previous?.leads.bufferBytes(),
+      }),
+      depth > 1,
     );
   let batch = newBatch();
   try {
-    for await (const item of items) {
-      if (failed) break;
-      if (item.row <= skip) continue;
-      batch.add(item);
-      if (batch.total % YIELD_EVERY === 0) await timers.setImmediate();
-      if (batch.total >= size) {
-        await start(batch);
-        batch = newBatch(batch);
+    // Items one at a time or in groups (csvItemGroups): a step of an async generator per row was a
+    // tenth of the import's thread.
+    for await (const next of items) {
+      for (const item of isGroup(next) ? next : [next]) {
+        if (writes.failed) break;
+        if (item.row <= skip) continue;
+        batch.add(item);
+        if (batch.total % YIELD_EVERY === 0) await timers.setImmediate();
+        if (batch.total >= size) {
+          await start(batch);
+          batch = newBatch(batch);
+        }
       }
+      if (writes.failed) break;
     }
+    if (!writes.failed && batch.total > 0) await start(batch);
   } catch (error) {
-    await writing;
+    // A failed write is what stopped the reading: settled() throws it.
+    await writes.settled();
     throw error;
   }
-  if (!failed && batch.total > 0) await start(batch);
-  await writing;
+  await writes.settled();
   return counts;
+}
+
+const isGroup = (next: ImportItem | readonly ImportItem[]): next is readonly ImportItem[] => Array.isArray(next);
+
+/**
+ * Batches written at once: two for a job on PostgreSQL, where each transaction has its own connection
+ * and backend; one on PGlite (a single backend behind one connection) and for an import answered per
+ * row (at most one batch).
+ */
+export function writeDepth(database: Deps['db']['kind'], trackRows: boolean): number {
+  return database === 'postgres' && !trackRows ? 2 : 1;
+}
+
+interface InFlight {
+  batch: PreparedBatch;
+  /** Settles once the batch committed (or failed). */
+  done: Promise<void>;
+}
+
+/** The batches being written, oldest first, at most `depth` of them. */
+class BatchWrites {
+  private readonly inFlight: InFlight[] = [];
+  failed = false;
+
+  constructor(private readonly depth: number) {}
+
+  /** Waits until another batch may start; returns the batch still being written before it, if any. */
+  async room(): Promise<InFlight | undefined> {
+    while (this.inFlight.length >= this.depth) {
+      await this.inFlight[0].done;
+      this.inFlight.shift();
+    }
+    return this.inFlight.at(-1);
+  }
+
+  add(batch: PreparedBatch, done: Promise<void>): void {
+    // Seen by the reading loop at once; the error itself is thrown by room() or settled().
+    done.catch(() => (this.failed = true));
+    this.inFlight.push({ batch, done });
+  }
+
+  /** Waits for every write; throws the first failure (a later batch fails with its predecessor anyway). */
+  async settled(): Promise<void> {
+    let first: { error: unknown } | undefined;
+    for (const { done } of this.inFlight.splice(0)) await done.catch((error: unknown) => (first ??= { error }));
+    if (first) throw first.error;
+  }
 }
 
 /** The import's checkpoint is not where this run left it: another run of the same import got ahead. */
@@ -120,52 +183,12 @@ export class ImportSuperseded extends RunSuperseded {
   }
 }
 
-/** A batch normalised and encoded as its items arrive, so that neither raw rows nor lead objects are kept. */
-class PreparedBatch {
-  total = 0;
-  lastRow = 0;
-  readonly errors: NewImportError[] = [];
-  readonly invalidRows: number[] = [];
-  readonly duplicateRows: number[] = [];
-
-  constructor(readonly leads: LeadBatch) {}
-
-  add(item: ImportItem): void {
-    this.total += 1;
-    this.lastRow = item.row;
-    const line = item.line ?? null;
-    if ('errors' in item) {
-      this.invalidRows.push(item.row);
-      for (const e of item.errors)
-        this.errors.push({
-          row: item.row,
-          line,
-          column: e.column || null,
-          value: e.value ?? null,
-          code: e.code,
-          message: e.message,
-        });
-      return;
-    }
-    const normalized = normalizeLead(item.input);
-    if ('errors' in normalized) {
-      this.invalidRows.push(item.row);
-      for (const e of normalized.errors)
-        this.errors.push({ row: item.row, line, column: e.column, value: e.value, code: e.code, message: e.message });
-      return;
-    }
-    // A second copy of an address in one batch is a duplicate of the first (a later batch finds it written).
-    if (this.leads.has(normalized.lead.email)) this.duplicateRows.push(item.row);
-    else this.leads.add(item.row, normalized.lead);
-  }
-}
-
 async function writeBatch(
   deps: Deps,
   tx: TransactionSql,
   target: ImportTarget,
   batch: PreparedBatch,
-  rowsDoneBefore: number,
+  checkpoint: { from: number; after: Promise<void> | undefined },
   withRows: boolean,
 ): Promise<{ counts: ImportCounts; rows: RowResult[] }> {
   const options = {
@@ -189,6 +212,10 @@ async function writeBatch(
     skipped_duplicate: leadCounts.skipped + batch.duplicateRows.length,
     invalid: batch.invalidRows.length,
   };
+  // The checkpoint moves in order: the batch before this one (still being written) commits first, and
+  // if it fails, this one rolls back with it. This batch holds no address of that one (runImport), so
+  // the wait cannot close a circle.
+  await checkpoint.after;
   // Another run of this import (one presumed dead and retried, yet alive) moved the checkpoint first:
   // this batch rolls back and this run stops, so no row is written or counted twice.
   if (
@@ -197,7 +224,7 @@ async function writeBatch(
       target.workspaceId,
       target.importId,
       counts,
-      { from: rowsDoneBefore, to: batch.lastRow },
+      { from: checkpoint.from, to: batch.lastRow },
       deps.clock.now(),
     ))
   )

@@ -8,7 +8,7 @@ import {
   type IndexedColumns,
 } from './lead-columns.ts';
 import { storable, type FieldError } from './lead-fields.ts';
-import { readCsvFields } from './csv-rows.ts';
+import { readCsvFieldGroups } from './csv-rows.ts';
 
 /** One row of an import, numbered from 1: the fields to normalise, or why the row could not be read. */
 export type ImportItem =
@@ -34,28 +34,42 @@ export async function* csvItems(
   columnMap: Record<string, string> | undefined,
   onPlan?: (plan: ColumnPlan) => void,
 ): AsyncGenerator<ImportItem> {
+  for await (const group of csvItemGroups(source, columnMap, onPlan)) yield* group;
+}
+
+/** csvItems in groups, as the parser reads them (readCsvFieldGroups): what the import engine reads. */
+export async function* csvItemGroups(
+  source: AsyncIterable<Uint8Array | string>,
+  columnMap: Record<string, string> | undefined,
+  onPlan?: (plan: ColumnPlan) => void,
+): AsyncGenerator<ImportItem[]> {
   let columns: IndexedColumns = [];
   let header: string[] = [];
-  for await (const item of readCsvFields(source)) {
-    if ('header' in item) {
-      const planned = planColumns(item.header, columnMap);
-      if ('errors' in planned) throw new ColumnPlanError(planned.errors);
-      ({ header } = item);
-      columns = indexColumns(planned.plan, header);
-      onPlan?.(planned.plan);
-      continue;
+  for await (const group of readCsvFieldGroups(source)) {
+    const items: ImportItem[] = [];
+    for (const item of group) {
+      if ('header' in item) {
+        const planned = planColumns(item.header, columnMap);
+        if ('errors' in planned) throw new ColumnPlanError(planned.errors);
+        ({ header } = item);
+        columns = indexColumns(planned.plan, header);
+        onPlan?.(planned.plan);
+      } else if ('error' in item) {
+        items.push({
+          row: item.row,
+          line: item.line,
+          errors: [{ column: '', code: item.error.code, message: item.error.message }],
+        });
+      } else {
+        const undecodable = undecodableColumns(item.fields, columns, header);
+        items.push(
+          undecodable.length > 0
+            ? { row: item.row, line: item.line, errors: undecodable }
+            : { row: item.row, line: item.line, input: applyColumnMapToFields(item.fields, columns) },
+        );
+      }
     }
-    if ('error' in item) {
-      yield {
-        row: item.row,
-        line: item.line,
-        errors: [{ column: '', code: item.error.code, message: item.error.message }],
-      };
-      continue;
-    }
-    const undecodable = undecodableColumns(item.fields, columns, header);
-    if (undecodable.length > 0) yield { row: item.row, line: item.line, errors: undecodable };
-    else yield { row: item.row, line: item.line, input: applyColumnMapToFields(item.fields, columns) };
+    if (items.length > 0) yield items;
   }
 }
 

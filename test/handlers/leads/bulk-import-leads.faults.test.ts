@@ -1,7 +1,9 @@
 // A lead import under faults (issue 13): cancel_operation stops it between batches and what was written
 // stays, counted; a retried Idempotency-Key replays a started import instead of starting another, over
 // HTTP and MCP; a worker process killed with SIGKILL in the middle of an import, and a new one started,
-// finish it with every row written and counted once and one lead_import.completed event.
+// finish it with every row written and counted once and one lead_import.completed event, also when it
+// was killed with two batches in flight (PostgreSQL).
+import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from 'postgres';
@@ -9,7 +11,7 @@ import { BATCH_SIZE } from '../../../src/handlers/leads/import-engine.ts';
 import { retrySilentOperations } from '../../../src/handlers/operations/sweep-stale.ts';
 import { createTestApp, listen, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { pgliteSite, postgresSite, type CrashSite } from './crash-site.ts';
-import { expectedCounts, leadsCsv, serveHeldCsv, type HeldCsvServer } from './held-csv.ts';
+import { expectedCounts, leadsCsv, serveHeldCsv, type HeldCsvServer, type LeadsCsv } from './held-csv.ts';
 import { spawnImportWorker, type ImportWorker } from './worker-child.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -263,11 +265,110 @@ async function killMidImportAndRestart(site: CrashSite): Promise<void> {
   });
 }
 
+/**
+ * Kills a worker while it writes two batches at once (PostgreSQL): the test holds the import's row, so
+ * batch 1 waits to move the checkpoint while batch 2 has written its leads and waits for batch 1.
+ * Neither committed, so both roll back with the dead connections; a new worker writes every row once.
+ */
+async function killWithTwoBatchesInFlight(site: CrashSite): Promise<void> {
+  const rows = 4 * BATCH_SIZE;
+  // No address repeats (a batch sharing one with the batch before it is written after that one), and
+  // every 997th is broken, so batches carry row errors too.
+  const emails = Array.from({ length: rows }, (_, i) =>
+    i % 997 === 996 ? `broken-${i + 1}` : `p${i + 1}@two.example`,
+  );
+  const csv: LeadsCsv = { lines: ['email,first_name', ...emails.map((email, i) => `${email},P${i + 1}`)], emails };
+  const files = await serveHeldCsv(csv, 3 * BATCH_SIZE);
+  servers.push(files);
+  const app = `import-two-in-flight-${randomBytes(4).toString('hex')}`;
+  await site.withApp(async (t) => {
+    const owner = await t.signup();
+    const res = await t.request('/api/v1/leads/imports', {
+      method: 'POST',
+      token: owner.token,
+      json: { csv_url: files.url },
+    });
+    expect(res.status).toBe(202);
+    const op = await res.json();
+    const importId = op.resource.id as string;
+    const env = { ...site.workerEnv, IMPORT_ID: importId, IMPORT_OPERATION_ID: op.id, PGAPPNAME: app };
+    const first = spawnImportWorker(env);
+    workers.push(first);
+    await until(
+      async () => (await t.db.sql`select status from lead_imports where id = ${importId}`)[0].status as string,
+      (status) => status === 'processing',
+    );
+    // Blocks the checkpoint's update (and nothing else: row errors take a key-share lock, which this allows).
+    const lock = await t.db.sql.reserve();
+    await lock`begin`;
+    await lock`select 1 from lead_imports where id = ${importId} for no key update`;
+    const inFlight = await until(
+      async () =>
+        (
+          await t.db.sql<{ waiting: number; holding: number }[]>`
+            select count(*) filter (where a.wait_event_type = 'Lock')::int as waiting,
+              count(*) filter (where a.state = 'idle in transaction' and exists (
+                select 1 from pg_locks l join pg_class c on c.oid = l.relation
+                where l.pid = a.pid and c.relname = 'leads' and l.mode = 'RowExclusiveLock'))::int as holding
+            from pg_stat_activity a where a.application_name = ${app}`
+        )[0],
+      (seen) => seen.waiting >= 1 && seen.holding >= 1,
+    );
+    expect(inFlight).toEqual({ waiting: 1, holding: 1 });
+    first.process.kill('SIGKILL');
+    await first.exited;
+    await lock`commit`;
+    lock.release();
+    // Both batches rolled back with the dead worker's connections.
+    expect(await stored(t.db.sql, owner.workspaceId, importId)).toMatchObject({
+      rows_done: 0,
+      leads: 0,
+      error_rows: 0,
+    });
+    files.release();
+
+    const deadline = Date.now() + 60_000;
+    let retried = 0;
+    while (retried === 0 && Date.now() < deadline) {
+      retried = await retrySilentOperations(t.deps, 1);
+      if (retried === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(retried).toBe(1);
+    const second = spawnImportWorker({ ...env, PGAPPNAME: `${app}-2` });
+    workers.push(second);
+    expect(await second.line((l) => l.startsWith('finished '))).toBe('finished succeeded');
+    expect(await second.exited).toBe(0);
+
+    const counts = expectedCounts(csv);
+    const imp = await (await t.request(`/api/v1/leads/imports/${importId}`, { token: owner.token })).json();
+    expect(imp).toMatchObject({ status: 'completed_with_errors', counts });
+    expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual({
+      rows_done: rows,
+      status: 'completed_with_errors',
+      leads: counts.created,
+      distinct_emails: counts.created,
+      workspace_leads: counts.created,
+      error_rows: counts.invalid,
+      completed_events: 1,
+    });
+  });
+}
+
 describe.runIf(onPostgres)('a lead import whose worker process is killed, on PostgreSQL', () => {
   it('finishes after SIGKILL and a new worker with every row written and counted once', async () => {
     const site = await postgresSite();
     try {
       await killMidImportAndRestart(site);
+    } finally {
+      await stopAll();
+      await site.close();
+    }
+  }, 300_000);
+
+  it('writes every row once after SIGKILL while two batches were in flight', async () => {
+    const site = await postgresSite();
+    try {
+      await killWithTwoBatchesInFlight(site);
     } finally {
       await stopAll();
       await site.close();

@@ -213,4 +213,19 @@ describe('runImport as a job', () => {
     expect(await stored('r1@job-repeat.example')).toMatchObject({ first_name: 'Row 1' });
     expect(await stored('r5@job-repeat.example')).toMatchObject({ first_name: 'Row 7' });
   });
+
+  it('applies an address repeated in later batches in row order (update), whatever is written at once', async () => {
+    const target = await newImport(t, owner.workspaceId, { source: 'rows', tags: [] });
+    // Batches of 4: u1 comes back in batches 2 and 3, so those wait for the batch before them; each
+    // later copy updates the lead, so the last one's name is kept.
+    const emails = ['u1', 'u2', 'u3', 'u4', 'u5', 'u1', 'u6', 'u7', 'u1', 'u8', 'u9', 'u10'];
+    const items = (async function* (): AsyncGenerator<ImportItem> {
+      for (const [i, name] of emails.entries())
+        yield { row: i + 1, input: { email: `${name}@job-update.example`, first_name: `Row ${i + 1}` } };
+    })();
+    const counts = await runImport(t.deps, { ...target, onConflict: 'update' }, items, { batchSize: 4 });
+    expect(counts).toEqual({ total: 12, created: 10, updated: 2, skipped_duplicate: 0, invalid: 0 });
+    expect(await stored('u1@job-update.example')).toMatchObject({ first_name: 'Row 9' });
+    expect(await stored('u7@job-update.example')).toMatchObject({ first_name: 'Row 8' });
+  });
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeadBatch } from '../../../src/handlers/leads/lead-batch.ts';
 import { writeLeadBatch, writeLeadCounts } from '../../../src/handlers/leads/lead-batch-data.ts';
-import { runImport } from '../../../src/handlers/leads/import-engine.ts';
+import { runImport, writeDepth } from '../../../src/handlers/leads/import-engine.ts';
 import type { ImportItem } from '../../../src/handlers/leads/import-items.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { blankLead, newImport } from './lead-fixtures.ts';
@@ -131,7 +131,7 @@ describe('writeLeadCounts', () => {
 });
 
 describe('runImport pipeline', () => {
-  it('reads at most one batch ahead and commits every checkpoint in order', async () => {
+  it('reads at most one batch beyond those being written and hears only committed rows', async () => {
     const target = await newRowsImport();
     const read = { upTo: 0 };
     const seen: Array<{ done: number; readUpTo: number; committed: number }> = [];
@@ -143,13 +143,22 @@ describe('runImport pipeline', () => {
       },
     });
     expect(counts).toEqual({ total: 23, created: 23, updated: 0, skipped_duplicate: 0, invalid: 0 });
-    // `between` hears the rows committed so far: before batch N is written, the batch before it is
-    // committed, and no more than one batch beyond batch N is read.
-    expect(seen.map((s) => s.done)).toEqual([0, 5, 10, 15, 20]);
-    for (const s of seen) {
-      expect(s.committed).toBe(s.done);
-      expect(s.readUpTo).toBeLessThanOrEqual(Math.min(23, s.done + 10));
-    }
+    // `between` hears the rows committed so far: before batch k is written, the batch `depth` places
+    // before it is committed (one at a time: the batch just before it), and no more than one batch
+    // beyond batch k is read.
+    const depth = writeDepth(t.db.kind, false);
+    expect(seen).toHaveLength(5);
+    seen.forEach((s, k) => {
+      expect(s.done % 5).toBe(0);
+      expect(s.done).toBeGreaterThanOrEqual(Math.max(0, (k - depth + 1) * 5));
+      expect(s.done).toBeLessThanOrEqual(k * 5);
+      expect(s.committed).toBeGreaterThanOrEqual(s.done);
+      expect(s.readUpTo).toBeLessThanOrEqual(Math.min(23, s.done + 5 * (depth + 1)));
+      if (k > 0) expect(s.done).toBeGreaterThanOrEqual(seen[k - 1].done);
+    });
+    if (depth === 1) expect(seen.map((s) => s.done)).toEqual([0, 5, 10, 15, 20]);
+    const [row] = await t.db.sql`select rows_done from lead_imports where id = ${target.importId}`;
+    expect(row.rows_done).toBe(23);
   });
 
   it('stops reading when a batch fails and keeps the batches committed before it', async () => {
