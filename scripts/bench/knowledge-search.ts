@@ -1,5 +1,6 @@
-// search_knowledge latency in a workspace holding many chunks, sample by sample beside a bare SQL
-// full-text query on the same data, and beside the full HTTP GET /api/v1/knowledge/search on the
+// search_knowledge latency in a workspace holding many chunks, sample by sample beside the bare SQL
+// full-text query that returns the same answer (match, rank, top 10, ts_headline of those 10), beside the
+// same query without the snippets, and beside the full HTTP GET /api/v1/knowledge/search on the
 // real service (createServices + createApp on 127.0.0.1, fetch from this process). The chunks go in
 // through insertChunks in batches, under sources published as the crawler does; the queries
 // (knowledge-text.ts) are cycled, and each sample runs the three calls in a rotating order.
@@ -12,7 +13,7 @@ import {
   publishGeneration,
   type NewChunk,
 } from '../../src/handlers/knowledge/knowledge-data.ts';
-import { searchChunks } from '../../src/handlers/knowledge/knowledge-chunks-data.ts';
+import { searchChunks, SNIPPET_OPTIONS, type SearchHit } from '../../src/handlers/knowledge/knowledge-chunks-data.ts';
 import type { Ids } from '../../src/deps.ts';
 import { createServices } from '../../src/services.ts';
 import { createCredentials } from './credentials.ts';
@@ -31,8 +32,10 @@ export interface SearchOptions {
 export interface SearchResult {
   /** Milliseconds, one per sample: searchChunks, what the search_knowledge operation runs. */
   searchMs: number[];
-  /** Milliseconds, one per sample: the bare full-text query (BARE_QUERY). */
+  /** Milliseconds, one per sample: the bare full-text query with the operation's snippets (BARE_QUERY). */
   bareMs: number[];
+  /** Milliseconds, one per sample: the same without snippets (BARE_QUERY_NO_SNIPPETS), for information. */
+  bareNoSnippetMs: number[];
   /** Milliseconds, one per sample: GET /api/v1/knowledge/search over HTTP, answer read. */
   httpMs: number[];
   /** Per sample, the index in QUERIES of the query it ran. */
@@ -45,8 +48,12 @@ export interface SearchResult {
   fillPerSecond: number;
 }
 
-// The form PostgreSQL's documentation gives (12.3.3 Ranking Search Results): the tsquery computed once, in FROM.
-export const BARE_QUERY = `select c.id from knowledge_chunks c, websearch_to_tsquery('english', $1) q where c.search @@ q order by ts_rank_cd(c.search, q) desc limit 10`;
+// The forms PostgreSQL's documentation gives (12.3.3 Ranking Search Results, 12.3.4 Highlighting Results): the
+// tsquery computed once, in FROM; the best 10 ranked in a subquery, and only they highlighted, with the options
+// search_knowledge uses. It answers what the operation answers (hit, source, page, headings, rank, snippet), so
+// it is the baseline; the query without the snippets is measured beside it for information.
+export const BARE_QUERY_NO_SNIPPETS = `select c.id from knowledge_chunks c, websearch_to_tsquery('english', $1) q where c.search @@ q order by ts_rank_cd(c.search, q) desc limit 10`;
+export const BARE_QUERY = `select id, source_id, page_url, page_title, heading_path, rank, ts_headline('english', text, q, '${SNIPPET_OPTIONS.replaceAll("'", "''")}') as snippet from (select c.id, c.source_id, c.page_url, c.page_title, c.heading_path, c.text, q, ts_rank_cd(c.search, q) as rank from knowledge_chunks c, websearch_to_tsquery('english', $1) q where c.search @@ q order by rank desc limit 10) best order by rank desc`;
 export const FILL_BATCH = 250;
 export const CHUNKS_PER_SOURCE = 500;
 const LIMIT = 10;
@@ -84,6 +91,7 @@ export async function measureSearch(db: Database, options: SearchOptions): Promi
     const result: SearchResult = {
       searchMs: [],
       bareMs: [],
+      bareNoSnippetMs: [],
       httpMs: [],
       queryIndex: [],
       matches,
@@ -97,6 +105,7 @@ export async function measureSearch(db: Database, options: SearchOptions): Promi
       result.queryIndex.push(i % QUERIES.length);
       result.searchMs.push(sample.search);
       result.bareMs.push(sample.bare);
+      result.bareNoSnippetMs.push(sample.bareNoSnippets);
       result.httpMs.push(sample.http);
     }
     return result;
@@ -110,14 +119,15 @@ async function takeSample(
   caller: Caller,
   query: string,
   i: number,
-): Promise<{ search: number; bare: number; http: number }> {
-  const timings = { search: 0, bare: 0, http: 0 };
+): Promise<{ search: number; bare: number; bareNoSnippets: number; http: number }> {
+  const timings = { search: 0, bare: 0, bareNoSnippets: 0, http: 0 };
   const calls: Array<[keyof typeof timings, () => Promise<unknown>]> = [
     ['search', () => searchChunks(caller.db.sql, caller.workspaceId, { query, sourceIds: [], limit: LIMIT })],
     ['bare', () => bareSearch(caller.db, query)],
+    ['bareNoSnippets', () => caller.db.sql.unsafe(BARE_QUERY_NO_SNIPPETS, [query], { prepare: true })],
     ['http', () => httpSearch(caller, query)],
   ];
-  // Rotating the order, so none of the three always runs first (colder) or last.
+  // Rotating the order, so none of the four always runs first (colder) or last.
   for (let k = 0; k < calls.length; k += 1) {
     const [name, call] = calls[(i + k) % calls.length];
     const started = performance.now();
@@ -127,8 +137,8 @@ async function takeSample(
   return timings;
 }
 
-function bareSearch(db: Database, query: string): Promise<Array<{ id: string }>> {
-  return db.sql.unsafe<Array<{ id: string }>>(BARE_QUERY, [query], { prepare: true });
+function bareSearch(db: Database, query: string): Promise<SearchHit[]> {
+  return db.sql.unsafe<SearchHit[]>(BARE_QUERY, [query], { prepare: true });
 }
 
 async function httpSearch(caller: Caller, query: string): Promise<{ data: unknown[] }> {
@@ -139,7 +149,10 @@ async function httpSearch(caller: Caller, query: string): Promise<{ data: unknow
   return JSON.parse(text) as { data: unknown[] };
 }
 
-/** Each query's match count; fails unless the three calls return the same number of hits. */
+/**
+ * Each query's match count; fails unless the three calls return the same number of hits, and the bare query the
+ * same snippet as searchChunks for every hit both return (equal ranks may order, and so cut, differently).
+ */
 async function checkQueries(caller: Caller): Promise<number[]> {
   const matches: number[] = [];
   for (const query of QUERIES) {
@@ -155,6 +168,9 @@ async function checkQueries(caller: Caller): Promise<number[]> {
         `query "${query}" matches ${n} chunks, but searchChunks returned ${hits.length}, the bare query ${bare.length} and HTTP ${http.data.length} (expected ${want})`,
       );
     }
+    const snippets = new Map(hits.map((h) => [h.id, h.snippet]));
+    const differing = bare.filter((h) => snippets.has(h.id) && snippets.get(h.id) !== h.snippet);
+    if (differing.length) throw new Error(`query "${query}": the bare query's snippet of ${differing[0].id} differs`);
     matches.push(n);
   }
   return matches;

@@ -35,6 +35,10 @@ export interface SearchHit extends Omit<ChunkRow, 'position' | 'text'> {
   rank: number;
 }
 
+/** How a hit's text is highlighted (ts_headline's options): matched words in **, up to two fragments. */
+export const SNIPPET_OPTIONS =
+  'StartSel=**, StopSel=**, MaxWords=45, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
+
 /**
  * Full-text search over the workspace's current chunks: `websearch_to_tsquery` (quotes, -word, or),
  * ranked by `ts_rank_cd` over the weighted vector, the best `limit` then highlighted with `ts_headline`.
@@ -74,7 +78,7 @@ export function searchChunks(
       order by ranked.rank desc, ranked.id
       limit ${request.limit})
     select c.id, c.source_id, c.page_url, nullif(c.page_title, '') as page_title, c.heading_path, best.rank::float8 as rank,
-      ts_headline('english', c.text, q.tsq, 'StartSel=**, StopSel=**, MaxWords=45, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "') as snippet
+      ts_headline('english', c.text, q.tsq, ${SNIPPET_OPTIONS}) as snippet
     from best join knowledge_chunks c on c.id = best.id, q
     order by best.rank desc, c.id`;
 }
