@@ -104,6 +104,20 @@ describe('search_knowledge', () => {
     const hits = await search('widget', `&source_ids=${second}&limit=3`);
     expect(hits.map((h) => h.page_url)).toEqual(Array(3).fill('https://docs.example/b'));
     expect(await search('widget', `&source_ids=${first}&limit=50`)).toHaveLength(8);
+    expect(await search('widget', `&source_ids=${second},${first}&limit=50`)).toHaveLength(12);
+  });
+
+  it('answers 404 naming the first source that is not in the workspace, and 400 for a malformed id before it', async () => {
+    const unknown = 'ks_00000000000000000000000000';
+    const res = await t.request(`/api/v1/knowledge/search?query=widget&source_ids=${first},${unknown},nonsense`, {
+      token: owner.token,
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { detail: string }).detail).toContain(unknown);
+    const malformed = await t.request(`/api/v1/knowledge/search?query=widget&source_ids=${first},nonsense,${unknown}`, {
+      token: owner.token,
+    });
+    expect(malformed.status).toBe(400);
   });
 
   it('answers the new generation alone once it is published', async () => {
