@@ -92,7 +92,7 @@ function describeKnowledge(k: KnowledgeSettings): string[] {
     `that answers the same, PostgreSQL's documented form with the operation's ts_headline options, \`${BARE_QUERY}\` (one`,
     `workspace in the table, so no workspace filter is needed; the baseline of the rows), the same without snippets`,
     `\`${BARE_QUERY_NO_SNIPPETS}\` (for information), and GET /api/v1/knowledge/search?query=…`,
-    `on the real service (createServices + createApp on 127.0.0.1, JWT from the sign-up, fetch from this process) are timed;`,
+    `on the real service (createServices + createApp on 127.0.0.1, JWT from the sign-up; node:http from this process over one kept-alive connection, a lean client as postgres.js is for the SQL) are timed;`,
     `every query is first checked to return the same number of hits, and the same snippets, each way. ${k.samples} samples of each after`,
     `${k.warmupSamples} thrown away; medians and p95; the rows are searches per second (the bare median over the other's, so`,
     `higher is better; issue 32's goal for the HTTP row is ≥ 0.8) with the IQR of per-sample ratios. Ingest: ${k.pages} HTML pages`,
