@@ -3,7 +3,7 @@ import type { CodegenTimingResult } from './codegen-timing.ts';
 import { ENQUEUE_BATCH, WARMUP } from './jobs-throughput.ts';
 import { INGEST_WARMUP_PAGES } from './knowledge-ingest.ts';
 import { knowledgeSettings, type KnowledgeSettings } from './knowledge-rows.ts';
-import { BARE_QUERY, CHUNKS_PER_SOURCE, FILL_BATCH } from './knowledge-search.ts';
+import { BARE_QUERY, BARE_QUERY_NO_SNIPPETS, CHUNKS_PER_SOURCE, FILL_BATCH } from './knowledge-search.ts';
 import { QUERIES, TOPICS } from './knowledge-text.ts';
 import { CSV_HEADER } from './leads-csv.ts';
 import { IMPORT_WARMUP_ROWS } from './leads-import.ts';
@@ -88,11 +88,14 @@ function describeKnowledge(k: KnowledgeSettings): string[] {
     `in sources of ${CHUNKS_PER_SOURCE}, go into one workspace made by the real sign-up through insertChunks in batches of ${FILL_BATCH}, each`,
     `source then published as the crawler does, and both tables are analysed. ${QUERIES.length} queries of 1–3 words (a quoted`,
     `phrase and an \`or\` among them) are cycled; per sample, in a rotating order, searchChunks(sql, workspace, { query,`,
-    `sourceIds: [], limit: 10 }) (what search_knowledge runs: match, rank, then ts_headline on the best 10), the bare`,
-    `\`${BARE_QUERY}\` (one workspace in the table, so no workspace filter is needed), and GET /api/v1/knowledge/search?query=…`,
-    `on the real service (createServices + createApp on 127.0.0.1, JWT from the sign-up, fetch from this process) are timed;`,
-    `every query is first checked to return the same number of hits all three ways. ${k.samples} samples of each after`,
-    `${k.warmupSamples} thrown away; medians and p95, the ratio of the medians, the IQR of per-sample ratios. Ingest: ${k.pages} HTML pages`,
+    `sourceIds: [], limit: 10 }) (what search_knowledge runs: match, rank, then ts_headline on the best 10), the bare query`,
+    `that answers the same, PostgreSQL's documented form with the operation's ts_headline options, \`${BARE_QUERY}\` (one`,
+    `workspace in the table, so no workspace filter is needed; the baseline of the rows), the same without snippets`,
+    `\`${BARE_QUERY_NO_SNIPPETS}\` (for information), and GET /api/v1/knowledge/search?query=…`,
+    `on the real service (createServices + createApp on 127.0.0.1, JWT from the sign-up; node:http from this process over one kept-alive connection, a lean client as postgres.js is for the SQL) are timed;`,
+    `every query is first checked to return the same number of hits, and the same snippets, each way. ${k.samples} samples of each after`,
+    `${k.warmupSamples} thrown away; medians and p95; the rows are searches per second (the bare median over the other's, so`,
+    `higher is better; issue 32's goal for the HTTP row is ≥ 0.8) with the IQR of per-sample ratios. Ingest: ${k.pages} HTML pages`,
     `built by the bench (blog post, landing page and docs guide templates with head, cookie banner, navigation, footer;`,
     `5–30 KB each, seeded so every run has the same pages) go one after another through extractPage → chunkPage →`,
     `insertChunks into a new source's next generation, published at the end of the round, against the same pages' raw`,

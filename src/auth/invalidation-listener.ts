@@ -59,9 +59,12 @@ export function createInvalidationListener(options: InvalidationListenerOptions)
     state.healthy = value;
     options.onReset();
     wakeAll();
-    log?.[value ? 'info' : 'warn'](
-      `auth invalidation listener ${value ? 'healthy' : 'unhealthy: bypassing the cache'}`,
-    );
+    // Closing stops the cache too, but is no fault: the warning is kept for a listener that stopped hearing.
+    if (state.closed) log?.info('auth invalidation listener closed');
+    else
+      log?.[value ? 'info' : 'warn'](
+        `auth invalidation listener ${value ? 'healthy' : 'unhealthy: bypassing the cache'}`,
+      );
   }
 
   function ping(): void {

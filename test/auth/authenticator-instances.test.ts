@@ -1,5 +1,6 @@
 // Two service instances on one PostgreSQL database (PGlite serves exactly one instance).
 import { randomBytes, randomUUID } from 'node:crypto';
+import pino from 'pino';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/connection.ts';
@@ -134,5 +135,16 @@ describe.skipIf(!url)('two instances sharing one PostgreSQL database', () => {
     });
     // It recovers: the cache is trusted again once the listener is back.
     expect(await instanceB.ready(10_000)).toBe(true);
+  });
+
+  it('logs its closing as a close, not as an unhealthy listener', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const instance = createAuthenticator({ jwt, pepper: testPepper, clock, sql: db.sql, heartbeatMs: 200, log });
+    expect(await instance.ready()).toBe(true);
+    await instance.close();
+    const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages).toContain('auth invalidation listener closed');
+    expect(messages.filter((m) => m.includes('unhealthy'))).toEqual([]);
   });
 });

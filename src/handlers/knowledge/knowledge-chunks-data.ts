@@ -35,9 +35,20 @@ export interface SearchHit extends Omit<ChunkRow, 'position' | 'text'> {
   rank: number;
 }
 
+/** How a hit's text is highlighted (ts_headline's options): matched words in **, up to two fragments. */
+export const SNIPPET_OPTIONS =
+  'StartSel=**, StopSel=**, MaxWords=45, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
+
 /**
  * Full-text search over the workspace's current chunks: `websearch_to_tsquery` (quotes, -word, or),
  * ranked by `ts_rank_cd` over the weighted vector, the best `limit` then highlighted with `ts_headline`.
+ *
+ * One statement. The tsquery is computed once (a CTE), so the plan matches through the GIN index and ranks
+ * only the matches. Ranking does not join knowledge_sources per match: it takes the best `limit + staged`
+ * matches, where `staged` counts the workspace's chunks outside their source's current generation (a fetch
+ * in progress, one index probe per source), and only those few are checked against their source. At most
+ * `staged` of them can be off-generation, so the best `limit` current chunks are among them, in the same
+ * order. The count and the ranking read one snapshot.
  */
 export function searchChunks(
   q: Queryable,
@@ -45,18 +56,29 @@ export function searchChunks(
   request: { query: string; sourceIds: string[]; limit: number },
 ): Promise<SearchHit[]> {
   const sql = query(q);
+  const only = request.sourceIds.length ? sql.array(request.sourceIds) : undefined;
   return sql<SearchHit[]>`
     with q as (select websearch_to_tsquery('english', ${request.query}) as tsq),
-    best as (
-      select c.id, ts_rank_cd(c.search, q.tsq) as rank
-      from knowledge_chunks c
-      join knowledge_sources s on s.id = c.source_id and s.generation = c.generation and s.workspace_id = c.workspace_id, q
-      where c.workspace_id = ${workspaceId} and c.search @@ q.tsq
-        ${request.sourceIds.length ? sql`and c.source_id = any(${sql.array(request.sourceIds)}::text[])` : sql``}
+    ranked as (
+      select c.id, c.source_id, c.generation, ts_rank_cd(c.search, q.tsq) as rank
+      from knowledge_chunks c, q
+      where c.workspace_id = ${workspaceId} and c.search @@ q.tsq ${only ? sql`and c.source_id = any(${only}::text[])` : sql``}
       order by rank desc, c.id
+      limit ${request.limit} + (
+        select coalesce(sum(off.n), 0) from knowledge_sources s, lateral (
+          select (select count(*) from knowledge_chunks x
+                  where x.workspace_id = s.workspace_id and x.source_id = s.id and x.generation > s.generation)
+               + (select count(*) from knowledge_chunks x
+                  where x.workspace_id = s.workspace_id and x.source_id = s.id and x.generation < s.generation) as n
+        ) off
+        where s.workspace_id = ${workspaceId} ${only ? sql`and s.id = any(${only}::text[])` : sql``})),
+    best as (
+      select ranked.id, ranked.rank from ranked
+      join knowledge_sources s on s.id = ranked.source_id and s.generation = ranked.generation and s.workspace_id = ${workspaceId}
+      order by ranked.rank desc, ranked.id
       limit ${request.limit})
     select c.id, c.source_id, c.page_url, nullif(c.page_title, '') as page_title, c.heading_path, best.rank::float8 as rank,
-      ts_headline('english', c.text, q.tsq, 'StartSel=**, StopSel=**, MaxWords=45, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "') as snippet
+      ts_headline('english', c.text, q.tsq, ${SNIPPET_OPTIONS}) as snippet
     from best join knowledge_chunks c on c.id = best.id, q
     order by best.rank desc, c.id`;
 }

@@ -49,6 +49,15 @@ export async function insertSource(q: Queryable, workspaceId: string, ids: Ids, 
   return row;
 }
 
+/** Which of `ids` name sources of the workspace, in one statement (a search's source filter). */
+export async function knownSourceIds(q: Queryable, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const sql = query(q);
+  const rows = await sql<{ id: string }[]>`
+    select id from knowledge_sources where workspace_id = ${workspaceId} and id = any(${sql.array(ids)}::text[])`;
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function findSource(
   q: Queryable,
   workspaceId: string,

@@ -1,5 +1,5 @@
 import type { SearchKnowledgeInput, SearchKnowledgeOutput } from '../../generated/handlers.ts';
-import { findSource } from './knowledge-data.ts';
+import { knownSourceIds } from './knowledge-data.ts';
 import { searchChunks, type SearchHit } from './knowledge-chunks-data.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
@@ -17,14 +17,19 @@ export async function searchKnowledge(
   request: { query: string; sourceIds: string[]; limit: number },
 ): Promise<SearchHit[]> {
   const sourceIds = [...new Set(request.sourceIds)];
+  // One lookup for every well-formed id; the loop then answers, in order, what one lookup per id answered.
+  const known = await knownSourceIds(
+    deps.db.sql,
+    actor.workspaceId,
+    sourceIds.filter((id) => SOURCE_ID.test(id)),
+  );
   for (const id of sourceIds) {
     if (!SOURCE_ID.test(id)) {
       throw new ApiError('validation_failed', `"${id}" is not a knowledge source id.`, {
         errors: [{ field: 'query.source_ids', code: 'invalid_id', message: 'comma-separated ks_… ids' }],
       });
     }
-    if (!(await findSource(deps.db.sql, actor.workspaceId, id)))
-      throw new ApiError('not_found', `No knowledge source ${id} in this workspace.`);
+    if (!known.has(id)) throw new ApiError('not_found', `No knowledge source ${id} in this workspace.`);
   }
   const query = request.query.trim();
   if (!query)
