@@ -12,6 +12,8 @@ export interface SequencesSettings {
   /** Messages due at once on PostgreSQL, and on PGlite (0 skips PGlite). */
   postgresMessages: number;
   pgliteMessages: number;
+  /** SEQUENCE_SENDS_IN_FLIGHT values to measure, each a run of its own: parallel (the claim batch) and the default. */
+  inFlight: number[];
   logLevel: string;
 }
 
@@ -23,9 +25,11 @@ export interface SequencesResult {
 
 export const sequencesSettings = (quick: boolean, logLevel: string): SequencesSettings =>
   quick
-    ? { postgresMessages: 1_000, pgliteMessages: 300, logLevel }
-    : { postgresMessages: 10_000, pgliteMessages: 2_000, logLevel };
+    ? { postgresMessages: 1_000, pgliteMessages: 300, inFlight: IN_FLIGHT, logLevel }
+    : { postgresMessages: 10_000, pgliteMessages: 2_000, inFlight: IN_FLIGHT, logLevel };
 
+/** The claim batch's default (all of a reservation but its first message at once) and the default of one. */
+const IN_FLIGHT = [20, 1];
 const count = (n: number) => n.toLocaleString('en');
 const GOALS = { roundTripsPerMessage: 4, postgresMessagesPerSecond: 300 };
 /** The baseline's round trips per message: one insert and one update. */
@@ -34,8 +38,8 @@ const perSecond = (n: number, ms: number) => n / (ms / 1000);
 const labels = {
   rate: (db: string, n: number) =>
     `sequence messages/s, due → recorded at a fake Gmail over HTTP (${count(n)} due, spacing 0) ÷ plain insert + update per message/s (${db})`,
-  goal: (n: number) =>
-    `sequence messages/s, due → recorded (${count(n)} due, PostgreSQL) ÷ the issue's ${GOALS.postgresMessagesPerSecond} messages/s (absolute, this machine)`,
+  goal: (db: string, n: number) =>
+    `sequence messages/s, due → recorded (${count(n)} due, ${db}) ÷ the issue's ${GOALS.postgresMessagesPerSecond} messages/s (absolute, this machine)`,
   trips: (db: string, n: number) =>
     `database round trips per sequence message (${count(n)}) ÷ per plain insert + update (${db}; goal ≤ ${GOALS.roundTripsPerMessage} per message)`,
   busy: (db: string, n: number) =>
@@ -48,14 +52,17 @@ export async function sequencesRows(
   progress: (line: string) => void,
 ): Promise<SequencesResult> {
   const result: SequencesResult = { rows: [], notes: [], failed: false };
-  const runs: Array<[string, string | undefined, number]> = [];
-  if (databaseUrl) runs.push(['PostgreSQL', databaseUrl, settings.postgresMessages]);
-  if (settings.pgliteMessages > 0) runs.push(['PGlite', undefined, settings.pgliteMessages]);
-  for (const [name, url, n] of runs) {
+  const runs: Array<[string, string | undefined, number, number]> = [];
+  for (const inFlight of settings.inFlight) {
+    const sends = `${inFlight} in flight per mailbox`;
+    if (databaseUrl) runs.push([`PostgreSQL, ${sends}`, databaseUrl, settings.postgresMessages, inFlight]);
+    if (settings.pgliteMessages > 0) runs.push([`PGlite, ${sends}`, undefined, settings.pgliteMessages, inFlight]);
+  }
+  for (const [name, url, n, inFlight] of runs) {
     try {
-      const r = await measureSending(url, n, settings.logLevel, progress);
+      const r = await measureSending(url, n, inFlight, settings.logLevel, progress);
       result.rows.push(rateRow(labels.rate(name, n), r));
-      if (name === 'PostgreSQL') result.rows.push(goalRow(labels.goal(n), r));
+      if (url) result.rows.push(goalRow(labels.goal(name, n), r));
       result.rows.push(...costRows(name, r));
       result.notes.push(note(name, r));
     } catch (error) {

@@ -156,6 +156,7 @@ const delta = (meter: DbMeter, before: DbCost): DbCost => {
 export async function measureSending(
   databaseUrl: string | undefined,
   messages: number,
+  sendsInFlight: number,
   logLevel: string,
   progress: (line: string) => void,
 ): Promise<SendResult> {
@@ -181,6 +182,8 @@ export async function measureSending(
       TOKEN_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
       ...google.env(),
       SEQUENCE_SEND_SPACING_MS: '0',
+      SEQUENCE_SENDS_IN_FLIGHT: String(sendsInFlight),
+      SEQUENCE_CLAIM_BATCH: '20',
       SEQUENCE_MAILBOX_DAILY_CAP: String(10 * messages),
     });
     const services = await createServices({
