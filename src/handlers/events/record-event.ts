@@ -23,11 +23,11 @@ export async function recordEvent(
   data: Record<string, unknown>,
 ): Promise<EventRow> {
   const event = await insertEvent(tx, workspaceId, deps.ids, { type, data, actor, now: deps.clock.now() });
-  for (const subscriber of deps.eventSubscribers) await subscriber(deps, tx, workspaceId, event);
+  for (const subscriber of deps.eventSubscribers) await subscriber(deps, tx, workspaceId, [event]);
   return event;
 }
 
-/** Several events of one change in one insert (a batch of sends); each then reaches the subscribers, in order. */
+/** Several events of one change in one insert (a batch of sends), handed to each subscriber at once, in order. */
 export async function recordEvents(
   deps: Deps,
   tx: Queryable,
@@ -36,7 +36,6 @@ export async function recordEvents(
   events: { type: string; data: Record<string, unknown> }[],
 ): Promise<EventRow[]> {
   const rows = await insertEvents(tx, workspaceId, deps.ids, events, actor, deps.clock.now());
-  for (const event of rows)
-    for (const subscriber of deps.eventSubscribers) await subscriber(deps, tx, workspaceId, event);
+  if (rows.length) for (const subscriber of deps.eventSubscribers) await subscriber(deps, tx, workspaceId, rows);
   return rows;
 }
