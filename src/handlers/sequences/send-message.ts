@@ -4,7 +4,8 @@
 // sends, in parallel, each through the connector's mailbox (one classified outcome). Phase 3: the outcomes
 // recorded, the accepted ones in one transaction (send-record.ts), the others one by one (send-failure.ts).
 // A process that dies between phases 1 and 3 leaves its messages `sending`, which the sweep turns `uncertain`:
-// each may have been delivered, so none is retried. A batch in flight is never larger than the claim batch.
+// each may have been delivered, so none is retried. The sender makes a batch no larger than
+// SEQUENCE_SENDS_IN_FLIGHT (sender.ts), so that is the most a dead sender leaves `uncertain`.
 import type { ConnectorRow } from '../connectors/connectors-data.ts';
 import type { MessageRow } from './sequence-messages-data.ts';
 import type { Deps } from '../../deps.ts';

@@ -181,9 +181,9 @@ const spacing = (deps: Deps) => {
 /**
  * Messages of one mailbox handed to the provider at once. With no pause between messages, up to
  * SEQUENCE_SENDS_IN_FLIGHT (default 1), each group's checks and moves to `sending` made in one statement
- * each and its outcomes recorded in one transaction; the first message of a reservation goes alone, so a
- * mailbox that is throttled or refused is found out by one message and the rest wait unsent. With a pause,
- * one at a time. A sender that dies leaves at most that many messages `uncertain`.
+ * each and its outcomes recorded in one transaction; a sender's first message goes alone, so a mailbox that
+ * is throttled or refused is found out by one message and the rest wait unsent. With a pause, one at a
+ * time. A sender that dies leaves at most that many messages `uncertain`.
  */
 const inFlight = (deps: Deps) => (deps.config.sequences.spacingMs.max === 0 ? deps.config.sequences.sendsInFlight : 1);
 
@@ -191,13 +191,14 @@ const inFlight = (deps: Deps) => (deps.config.sequences.spacingMs.max === 0 ? de
 export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signal?: AbortSignal): Promise<boolean> {
   const deadline = Date.now() + MAILBOX_BUDGET_MS;
   const size = inFlight(deps);
+  let n = 1;
   for (;;) {
     const connector = await findConnector(deps.db.sql, payload.workspace_id, payload.connector_id);
     if (!connector || !canSend(connector)) return false;
     const held = await claimForMailbox(deps, connector);
     if (held.length === 0) return false;
     const round = newRound();
-    for (let i = 0, n = 1; i < held.length; i += n, n = size) {
+    for (let i = 0; i < held.length; i += n, n = size) {
       if (signal?.aborted || Date.now() > deadline) {
         await release(deps, held.slice(i));
         return true;

@@ -98,7 +98,7 @@ describe('several sends of one mailbox in flight', () => {
     const account = 'mixed-batch@gmail.example';
     const ws = await liveWorkspace(t, google, account, leads(6, 'mix'));
     const sequenceId = await launched(ws);
-    // The first message of the reservation goes alone, then the other five at once: one of those is refused too.
+    // The sender's first message goes alone, then the other five at once: one of those is refused too.
     google.refuseNextSends([
       { status: 400, message: 'Message rejected' },
       { status: 400, message: 'Message rejected' },
@@ -123,27 +123,27 @@ describe.runIf(onPostgres)('a sender process killed with a batch in flight, on P
     const site = await openSendSite(30);
     try {
       const { google: gmail, sequenceId } = site;
-      // Reservations of 5, four at once after the first: 1, 2-5, 6, then 7-10 with the 7th's answer held.
-      const hold = gmail.holdSendAnswer(6);
+      // Reservations of 5, all at once after the sender's first message: 1, 2-5, then 6-10 with the 6th's answer held.
+      const hold = gmail.holdSendAnswer(5);
       const first = site.sender(5, 5);
       await hold.held;
       const at = await site.t.db.sql<{ status: string; n: number }[]>`
         select status, count(*)::int as n from sequence_messages where sequence_id = ${sequenceId} group by status`;
-      expect(Object.fromEntries(at.map((r) => [r.status, r.n]))).toEqual({ sent: 6, sending: 4, scheduled: 20 });
+      expect(Object.fromEntries(at.map((r) => [r.status, r.n]))).toEqual({ sent: 5, sending: 5, scheduled: 20 });
       first.process.kill('SIGKILL');
       expect(await first.exited).toBeNull();
       hold.release();
 
       expect(await sweepDeadSenders(site.t.deps, new Date(Date.now() + 5_000), 1)).toEqual({
         released: 0,
-        uncertain: 4,
+        uncertain: 5,
       });
       const second = site.sender(5, 5);
       expect(await second.exited).toBe(0);
       const end = await site.t.db.sql<{ status: string; n: number }[]>`
         select status, count(*)::int as n from sequence_messages where sequence_id = ${sequenceId} group by status`;
-      expect(Object.fromEntries(end.map((r) => [r.status, r.n]))).toEqual({ sent: 26, uncertain: 4 });
-      // Gmail got each message once: the four uncertain ones were sent by the dead sender, never again.
+      expect(Object.fromEntries(end.map((r) => [r.status, r.n]))).toEqual({ sent: 25, uncertain: 5 });
+      // Gmail got each message once: the five uncertain ones were sent by the dead sender, never again.
       const ids = gmail.sent.map((m) => /^<(msg_[0-9a-z]+)\./.exec(m.parsed.messageId ?? '')?.[1]);
       expect(ids.length).toBeLessThanOrEqual(30);
       expect(new Set(ids).size).toBe(ids.length);
