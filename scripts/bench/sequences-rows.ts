@@ -124,7 +124,7 @@ function costRows(db: string, r: SendResult): RowResult[] {
 
 function note(name: string, r: SendResult): string {
   const db = `; the service's connections waited on the database ${(r.sendDb.busyMs / 1000).toFixed(1)} s of it (${((100 * r.sendDb.busyMs) / r.sendMs).toFixed(0)}%), over ${count(r.sendDb.roundTrips)} round trips, and this process (service, fake Gmail and metering proxy) used ${(r.sendCpuMs / r.messages).toFixed(2)} ms of CPU per message`;
-  return `${name} sequence sending: ${count(r.messages)} messages due at once sent in ${(r.sendMs / 1000).toFixed(1)} s (dispatch, claims of a batch each, the batch's checks and move to sending in one statement each, its Gmail calls in parallel, its outcomes in one transaction)${db}; the plain insert + update of as many rows took ${(r.plainMs / 1000).toFixed(1)} s, one autocommit statement at a time.`;
+  return `${name} sequence sending: ${count(r.messages)} messages due at once sent in ${(r.sendMs / 1000).toFixed(1)} s (dispatch; claims of 20; each group of messages in flight checked and moved to sending in one statement each, its Gmail calls made at once, its outcomes recorded in one transaction)${db}; the plain insert + update of as many rows took ${(r.plainMs / 1000).toFixed(1)} s, one autocommit statement at a time.`;
 }
 
 const missing = (label: string, why: string): RowResult => ({ label, a: why, b: '—', ratio: Number.NaN });
