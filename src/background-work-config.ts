@@ -35,6 +35,11 @@ export interface SequencesConfig {
   spacingMs: { min: number; max: number };
   /** Messages one sender reserves at a time. */
   claimBatch: number;
+  /**
+   * Messages of one mailbox handed to the provider at once when there is no pause between messages (each in
+   * flight is `uncertain` if its sender dies); with a pause, always one.
+   */
+  sendsInFlight: number;
   /** A sender silent this long is presumed dead: its reserved messages go back, its in-flight ones become uncertain. */
   staleAfterSeconds: number;
   /** A pixel fetch or link follow this soon after the send is a machine's (docs/tracking.md). */
@@ -44,10 +49,13 @@ export interface SequencesConfig {
 export function loadSequencesConfig(env: Env): SequencesConfig {
   const claimBatch = int(env, 'SEQUENCE_CLAIM_BATCH', 20);
   if (claimBatch < 1) throw new Error('SEQUENCE_CLAIM_BATCH must be at least 1');
+  const sendsInFlight = int(env, 'SEQUENCE_SENDS_IN_FLIGHT', 1);
+  if (sendsInFlight < 1) throw new Error('SEQUENCE_SENDS_IN_FLIGHT must be at least 1');
   return {
     mailboxDailyCap: int(env, 'SEQUENCE_MAILBOX_DAILY_CAP', 400),
     spacingMs: range(env, 'SEQUENCE_SEND_SPACING_MS', { min: 2000, max: 8000 }),
     claimBatch,
+    sendsInFlight,
     staleAfterSeconds: Math.max(30, int(env, 'SEQUENCE_STALE_AFTER_SECONDS', 300)),
     trackingMachineWindowSeconds: int(env, 'TRACKING_MACHINE_WINDOW_SECONDS', 10),
   };

@@ -33,10 +33,16 @@ export interface RecordedEvent {
 }
 
 /**
- * Runs for every recorded event inside the transaction `tx` that records it, so what it writes or
- * enqueues commits or rolls back with the change.
+ * Runs for recorded events inside the transaction `tx` that records them, so what it writes or enqueues
+ * commits or rolls back with the change: one event, or the events one change recorded at once (a batch of
+ * sends), in the order they were recorded.
  */
-export type EventSubscriber = (deps: Deps, tx: Queryable, workspaceId: string, event: RecordedEvent) => Promise<void>;
+export type EventSubscriber = (
+  deps: Deps,
+  tx: Queryable,
+  workspaceId: string,
+  events: readonly RecordedEvent[],
+) => Promise<void>;
 
 export interface Ids {
   /** A prefixed, sortable, random id such as `ws_01j...`. */

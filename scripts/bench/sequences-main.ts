@@ -1,5 +1,5 @@
 // The sequence-sending rows alone: tsx scripts/bench/sequences-main.ts [--quick] [--messages N]
-// [--pglite-messages N] (0 skips PGlite). PostgreSQL is measured when DATABASE_URL is set. Prints the rows and notes.
+// [--pglite-messages N] (0 skips PGlite) [--in-flight 20,1] (SEQUENCE_SENDS_IN_FLIGHT, a run each). PostgreSQL is measured when DATABASE_URL is set. Prints the rows and notes.
 import { parseArgs } from 'node:util';
 import { sequencesRows, sequencesSettings } from './sequences-rows.ts';
 
@@ -8,6 +8,7 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     messages: { type: 'string' },
     'pglite-messages': { type: 'string' },
+    'in-flight': { type: 'string' },
     'log-level': { type: 'string', default: 'silent' },
   },
 });
@@ -18,6 +19,7 @@ const settings = {
   ...defaults,
   postgresMessages: num(args.messages, defaults.postgresMessages),
   pgliteMessages: num(args['pglite-messages'], defaults.pgliteMessages),
+  inFlight: args['in-flight'] ? args['in-flight'].split(',').map(Number) : defaults.inFlight,
 };
 const started = performance.now();
 const progress = (line: string) =>

@@ -1,9 +1,10 @@
-// A TCP proxy in front of PostgreSQL that reads the wire protocol's framing to measure what a client
-// costs the database: round trips (a Sync or simple Query answered by ReadyForQuery) and the time its
-// connections spent waiting on one (summed over connections). The service under measurement connects
-// through it; nothing else does.
+// A TCP proxy in front of PostgreSQL (or of embedded PGlite's unix socket) that reads the wire protocol's
+// framing to measure what a client costs the database: round trips (a Sync or simple Query answered by
+// ReadyForQuery, exactly) and the time its connections spent waiting on one (summed over connections). The
+// service under measurement connects through it; nothing else does.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 export interface DbMeter {
   url: string;
@@ -39,13 +40,19 @@ const SYNC = 0x53; // 'S'
 const QUERY = 0x51; // 'Q'
 const READY = 0x5a; // 'Z'
 
+/** `databaseUrl`: a PostgreSQL URL, or a libpq-style one whose `host` parameter names a unix socket folder. */
 export async function startDbMeter(databaseUrl: string): Promise<DbMeter> {
   const target = new URL(databaseUrl);
+  const socketDir = target.searchParams.get('host');
+  const upstreamOf = () =>
+    socketDir
+      ? connect(join(socketDir, `.s.PGSQL.${target.port || 5432}`))
+      : connect(Number(target.port || 5432), target.hostname);
   let roundTrips = 0;
   let busyMs = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
+    const upstream = upstreamOf();
     sockets.add(client).add(upstream);
     let pending = 0;
     let since = 0;
@@ -77,6 +84,7 @@ export async function startDbMeter(databaseUrl: string): Promise<DbMeter> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const proxied = new URL(databaseUrl);
+  proxied.searchParams.delete('host');
   proxied.hostname = '127.0.0.1';
   proxied.port = String((server.address() as AddressInfo).port);
   return {

@@ -2,9 +2,9 @@
 // window, spacing 0, the mailbox cap out of the way), then timed from "due" to every message recorded at a
 // fake Gmail over real HTTP (test/handlers/connectors/fake-google.ts, counting only), running what the jobs run
 // (dispatchDue, then sendFromMailbox) in this process. Baseline on the same database: a plain insert then
-// update of one row per message, one message at a time. On PostgreSQL the service reaches the database
-// through a metering proxy (sequences-proxy.ts), so the database cost per message (round trips, time the
-// connections waited) is measured for both.
+// update of one row per message, one message at a time. The service reaches the database (PostgreSQL, or
+// PGlite's socket) through a metering proxy (sequences-proxy.ts), so the database cost per message (round
+// trips, counted exactly at the wire; time the connections waited) is measured for both.
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../../test/helpers/prism.ts';
 import { serve } from '@hono/node-server';
@@ -28,10 +28,12 @@ export interface DbCost {
 export interface SendResult {
   messages: number;
   sendMs: number;
+  /** CPU time of this process while sending: the service, the fake Gmail and the metering proxy together. */
+  sendCpuMs: number;
   plainMs: number;
-  /** PostgreSQL only: what sending and the baseline cost the database. */
-  sendDb?: DbCost;
-  plainDb?: DbCost;
+  /** What sending and the baseline cost the database, measured at the wire (sequences-proxy.ts). */
+  sendDb: DbCost;
+  plainDb: DbCost;
 }
 
 const ALWAYS = {
@@ -52,10 +54,14 @@ async function call(url: string, token: string, method: string, body?: unknown):
   return text ? JSON.parse(text) : undefined;
 }
 
-/** A workspace with a live Gmail connector (the fake), `n` leads and one launched one-step sequence enrolling them all. */
+/** A workspace with a live Gmail connector (the fake) that may read replies, `n` leads and one launched one-step sequence enrolling them all. */
 async function prepare(base: string, google: FakeGoogle, direct: Database, n: number): Promise<void> {
   const { token, workspaceId } = await createCredentials(base);
-  const started = await call(`${base}/api/v1/connectors/oauth`, token, 'POST', { provider: 'gmail' });
+  // The sequence stops on replies (the default), so its sender must be allowed to see them, as a user's would.
+  const started = await call(`${base}/api/v1/connectors/oauth`, token, 'POST', {
+    provider: 'gmail',
+    capabilities: ['read_replies'],
+  });
   await fetch(await google.consent(started.authorization_url, { email: 'bench@gmail.example' }));
   await call(`${base}/api/v1/workspace/settings`, token, 'PATCH', {
     postal_address: 'Acme Ltd, 1 Main St, Springfield',
@@ -95,12 +101,15 @@ async function sendAll(services: Services, google: FakeGoogle, n: number): Promi
   }
 }
 
-async function plainInsertUpdate(db: Database, n: number): Promise<void> {
+/** The baseline: one autocommitted insert and one update per message, metered without the table's create and drop. */
+async function plainInsertUpdate(db: Database, meter: DbMeter, n: number): Promise<{ ms: number; cost: DbCost }> {
   const table = `bench_plain_messages_${randomBytes(4).toString('hex')}`;
   await db.sql.unsafe(
     `create table ${table} (id text primary key, enrollment_id text not null, step int not null, status text not null, provider_message_id text, created_at timestamptz not null, sent_at timestamptz)`,
   );
   try {
+    const before = meter.read();
+    const started = performance.now();
     for (let i = 0; i < n; i++) {
       await db.sql.unsafe(
         `insert into ${table} (id, enrollment_id, step, status, created_at) values ($1, $2, 1, 'scheduled', now())`,
@@ -111,26 +120,35 @@ async function plainInsertUpdate(db: Database, n: number): Promise<void> {
         [`m${i}`, `p${i}`],
       );
     }
+    return { ms: performance.now() - started, cost: delta(meter, before) };
   } finally {
     await db.sql.unsafe(`drop table ${table}`);
   }
 }
 
-/** The service's own connection: through the metering proxy on PostgreSQL, the bench database itself on PGlite. */
+/**
+ * The service's own connection, through the metering proxy: to PostgreSQL with the bench schema's search
+ * path, or to embedded PGlite's socket with one connection, as the service itself holds it (connection.ts).
+ */
 async function serviceDatabase(
   bench: Database,
   databaseUrl: string | undefined,
-): Promise<{ db: Database; meter?: DbMeter }> {
-  if (!databaseUrl) return { db: bench };
+): Promise<{ db: Database; meter: DbMeter }> {
   const [{ search_path }] = await bench.sql<{ search_path: string }[]>`show search_path`;
-  const meter = await startDbMeter(databaseUrl);
-  const sql = postgres(meter.url, { max: 10, onnotice: () => {}, connection: { search_path } });
+  const connectionString = databaseUrl ?? bench.connectionString;
+  if (!connectionString) throw new Error('the bench database has no connection string');
+  const meter = await startDbMeter(connectionString);
+  const sql = postgres(meter.url, {
+    max: bench.kind === 'pglite' ? 1 : 10,
+    onnotice: () => {},
+    connection: { search_path },
+  });
   // pg-boss connects with connectionString directly: its polling is not the scheduler's cost.
-  return { db: { sql, kind: 'postgres', connectionString: databaseUrl, close: () => sql.end() }, meter };
+  const db: Database = { sql, kind: bench.kind, connectionString, close: () => sql.end() };
+  return { db, meter };
 }
 
-const delta = (meter: DbMeter | undefined, before: DbCost | undefined): DbCost | undefined => {
-  if (!meter || !before) return undefined;
+const delta = (meter: DbMeter, before: DbCost): DbCost => {
   const now = meter.read();
   return { roundTrips: now.roundTrips - before.roundTrips, busyMs: now.busyMs - before.busyMs };
 };
@@ -138,6 +156,7 @@ const delta = (meter: DbMeter | undefined, before: DbCost | undefined): DbCost |
 export async function measureSending(
   databaseUrl: string | undefined,
   messages: number,
+  sendsInFlight: number,
   logLevel: string,
   progress: (line: string) => void,
 ): Promise<SendResult> {
@@ -149,11 +168,10 @@ export async function measureSending(
   try {
     await migrate(bench.sql);
     const { db, meter } = await serviceDatabase(bench, databaseUrl);
-    if (meter)
-      cleanup.unshift(
-        () => meter.close(),
-        () => db.close(),
-      );
+    cleanup.unshift(
+      () => meter.close(),
+      () => db.close(),
+    );
     const config = loadConfig({
       LOG_LEVEL: logLevel,
       PORT: String(port),
@@ -164,6 +182,8 @@ export async function measureSending(
       TOKEN_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
       ...google.env(),
       SEQUENCE_SEND_SPACING_MS: '0',
+      SEQUENCE_SENDS_IN_FLIGHT: String(sendsInFlight),
+      SEQUENCE_CLAIM_BATCH: '20',
       SEQUENCE_MAILBOX_DAILY_CAP: String(10 * messages),
     });
     const services = await createServices({
@@ -182,10 +202,12 @@ export async function measureSending(
     progress(`sequences on ${db.kind}: enrolling ${messages} leads`);
     await prepare(base, google, bench, messages);
     progress(`sequences on ${db.kind}: sending ${messages} messages`);
-    let before = meter?.read();
-    let started = performance.now();
+    const before = meter.read();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
     await sendAll(services, google, messages);
     const sendMs = performance.now() - started;
+    const { user, system } = process.cpuUsage(cpu);
     const sendDb = delta(meter, before);
     const [{ sent }] = await bench.sql<
       { sent: number }[]
@@ -194,10 +216,8 @@ export async function measureSending(
       throw new Error(`${sent} rows sent and ${google.sendCount} recorded at Gmail, of ${messages}`);
 
     progress(`sequences on ${db.kind}: plain insert + update of ${messages} rows`);
-    before = meter?.read();
-    started = performance.now();
-    await plainInsertUpdate(db, messages);
-    return { messages, sendMs, plainMs: performance.now() - started, sendDb, plainDb: delta(meter, before) };
+    const plain = await plainInsertUpdate(db, meter, messages);
+    return { messages, sendMs, sendCpuMs: (user + system) / 1000, plainMs: plain.ms, sendDb, plainDb: plain.cost };
   } finally {
     for (const step of cleanup) await step().catch(() => undefined);
   }

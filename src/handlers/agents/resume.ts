@@ -22,17 +22,19 @@ const RESUMING_EVENTS = new Set([
   'email_sequence.rejected',
 ]);
 
-/** An event subscriber (deps.eventSubscribers, registered in src/services.ts), run in the event's transaction. */
+/** An event subscriber (deps.eventSubscribers, registered in src/services.ts), run in the events' transaction. */
 export async function resumeRunsWaitingOn(
   deps: Deps,
   tx: Queryable,
   workspaceId: string,
-  event: EventRow,
+  events: readonly EventRow[],
 ): Promise<void> {
-  const resourceId = event.data.id;
-  if (typeof resourceId !== 'string' || !RESUMING_EVENTS.has(event.type)) return;
-  for (const run of await runsWaitingOn(tx, workspaceId, resourceId)) {
-    await deps.jobs.enqueue(runAgentJob, { workspace_id: workspaceId, run_id: run.id }, { tx });
+  for (const event of events) {
+    const resourceId = event.data.id;
+    if (typeof resourceId !== 'string' || !RESUMING_EVENTS.has(event.type)) continue;
+    for (const run of await runsWaitingOn(tx, workspaceId, resourceId)) {
+      await deps.jobs.enqueue(runAgentJob, { workspace_id: workspaceId, run_id: run.id }, { tx });
+    }
   }
 }
 

@@ -50,6 +50,26 @@ export async function insertEvent(q: Queryable, workspaceId: string, ids: Ids, e
   return row;
 }
 
+/** Several events of one actor at one moment, in one statement, in the order given. */
+export async function insertEvents(
+  q: Queryable,
+  workspaceId: string,
+  ids: Ids,
+  events: { type: string; data: Record<string, unknown> }[],
+  actor: EventActor,
+  now: Date,
+): Promise<EventRow[]> {
+  if (events.length === 0) return [];
+  const sql = query(q);
+  return sql<EventRow[]>`
+    insert into events (id, workspace_id, type, data, actor, created_at)
+    select e.id, ${workspaceId}, e.type, e.data::jsonb, ${sql.json(actor)}, ${now}
+    from unnest(${sql.array(events.map(() => ids.make('evt')))}::text[], ${sql.array(events.map((e) => e.type))}::text[],
+                ${sql.array(events.map((e) => JSON.stringify(e.data)))}::text[]) with ordinality as e(id, type, data, n)
+    order by e.n
+    returning ${columns(q)}`;
+}
+
 /** A page of the workspace's events, oldest first, so a reader catches up by following the cursor. */
 export function findEvents(q: Queryable, workspaceId: string, filter: EventFilter): Promise<EventRow[]> {
   const sql = query(q);

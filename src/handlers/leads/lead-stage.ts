@@ -6,8 +6,8 @@
 import type { Queryable } from '../../db/queryable.ts';
 import type { Deps } from '../../deps.ts';
 import type { EventActor } from '../events/events-data.ts';
-import { recordEvent } from '../events/record-event.ts';
-import { setLeadStage, type LeadRow, type LeadStage } from './leads-data.ts';
+import { recordEvent, recordEvents } from '../events/record-event.ts';
+import { setLeadStage, setLeadStages, type LeadRow, type LeadStage } from './leads-data.ts';
 
 const SYSTEM: EventActor = { type: 'system', id: null };
 
@@ -43,3 +43,22 @@ export const markContacted = (deps: Deps, tx: Queryable, workspaceId: string, le
 /** The lead answered in words: `new` or `contacted` becomes `replied`; a stage a person set stays. */
 export const markReplied = (deps: Deps, tx: Queryable, workspaceId: string, leadId: string) =>
   changeLeadStage(deps, tx, workspaceId, leadId, { stage: 'replied', from: ['new', 'contacted'], by: SYSTEM });
+
+/** Sequence messages were sent to these leads (a batch of sends): each `new` one becomes `contacted`. */
+export async function markContactedMany(deps: Deps, tx: Queryable, workspaceId: string, leadIds: string[]) {
+  const moved = await setLeadStages(tx, workspaceId, leadIds, {
+    stage: 'contacted',
+    from: ['new'],
+    now: deps.clock.now(),
+  });
+  await recordEvents(
+    deps,
+    tx,
+    workspaceId,
+    SYSTEM,
+    moved.map((lead) => ({
+      type: 'lead.stage_changed',
+      data: { id: lead.id, from: lead.previous_stage, to: lead.stage, by: SYSTEM.type, note: null },
+    })),
+  );
+}

@@ -174,6 +174,25 @@ export async function setLeadStage(
   return row;
 }
 
+/** The same move for several leads at once (locked in id order), returning the ones that moved. */
+export async function setLeadStages(
+  q: Queryable,
+  workspaceId: string,
+  ids: string[],
+  change: { stage: LeadStage; from: LeadStage[]; now: Date },
+): Promise<Array<{ id: string; stage: LeadStage; previous_stage: LeadStage }>> {
+  if (ids.length === 0) return [];
+  const sql = query(q);
+  return sql<Array<{ id: string; stage: LeadStage; previous_stage: LeadStage }>>`
+    with old as (select id as old_id, stage as old_stage from leads
+                 where workspace_id = ${workspaceId} and id = any(${sql.array(ids)}::text[])
+                   and stage = any(${sql.array(change.from)}::text[]) and stage <> ${change.stage}
+                 order by id for update)
+    update leads set stage = ${change.stage}, updated_at = ${change.now} from old
+    where leads.id = old.old_id
+    returning leads.id, leads.stage, old.old_stage as previous_stage`;
+}
+
 /** Erases the lead (every personal field goes with the row); the caller keeps the address's hash as a suppression. */
 export async function deleteLeadRow(q: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
   const [row] = await query(q)<

@@ -1,9 +1,8 @@
 // Where a step sent in the thread goes: a reply (RFC 5322 §3.6.4) to the enrollment's previous message, in
 // that message's Gmail thread, so the lead sees one conversation and their answer lands where the sync looks.
-import type { Queryable } from '../../db/queryable.ts';
 import type { MessageRow } from './sequence-messages-data.ts';
 import type { SequenceStep } from './sequences-data.ts';
-import { earlierMessages } from './sequence-sends-data.ts';
+import type { EarlierMessage } from './sequence-sends-data.ts';
 
 export interface ThreadPlace {
   /** The provider's thread to send into. */
@@ -14,9 +13,9 @@ export interface ThreadPlace {
   references?: string[];
 }
 
-export async function threadPlace(q: Queryable, m: MessageRow, step: SequenceStep): Promise<ThreadPlace> {
+/** `earlier`: the enrollment's messages before `m`, in step order. */
+export function threadPlace(m: MessageRow, step: SequenceStep, earlier: EarlierMessage[]): ThreadPlace {
   if (!step.in_thread || m.step === 1) return {};
-  const earlier = await earlierMessages(q, m.workspace_id, m.enrollment_id, m.step);
   const previous = earlier.at(-1);
   // The message this one follows must be known to have gone out. One that never went (failed, cancelled) has
   // no Message-ID a reply could point at, and an uncertain one may never have arrived: answering it would

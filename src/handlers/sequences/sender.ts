@@ -3,7 +3,8 @@
 // ready (select-variant-winners.ts), turns due steps into scheduled messages (each from the mailbox its
 // enrollment is pinned to: mailbox-pinning.ts) and starts one `sequences.send-mailbox` per mailbox with work.
 // A mailbox job reserves messages within the limits (the sequence's window and daily limit in its time zone,
-// the mailbox's own 24-hour cap and warm-up ramp), sends them one at a time with a random pause between them,
+// the mailbox's own 24-hour cap and warm-up ramp), sends them one at a time with a random pause between them
+// (or, configured without a pause, several at once: see inFlight),
 // and stops when nothing is due or the mailbox cannot send. Mailbox jobs are singletons per connector; the
 // reservations (claims) make a second sender harmless anyway, so any number of instances can run these kinds.
 import { randomUUID } from 'node:crypto';
@@ -30,7 +31,7 @@ import type { Deps } from '../../deps.ts';
 import { defineJob } from '../../jobs/job-kind.ts';
 import { startOfLocalDay, windowOpen } from './sending-window.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { sendClaimedMessage } from './send-message.ts';
+import { sendClaimedBatch } from './send-message.ts';
 import { newRound } from './send-prepare.ts';
 import { messageEventData } from './wire.ts';
 import { findSequence } from './sequences-data.ts';
@@ -177,27 +178,38 @@ const spacing = (deps: Deps) => {
   return min + Math.floor(Math.random() * (max - min + 1));
 };
 
+/**
+ * Messages of one mailbox handed to the provider at once. With no pause between messages, up to
+ * SEQUENCE_SENDS_IN_FLIGHT (default 1), each group's checks and moves to `sending` made in one statement
+ * each and its outcomes recorded in one transaction; a sender's first message goes alone, so a mailbox that
+ * is throttled or refused is found out by one message and the rest wait unsent. With a pause, one at a
+ * time. A sender that dies leaves at most that many messages `uncertain`.
+ */
+const inFlight = (deps: Deps) => (deps.config.sequences.spacingMs.max === 0 ? deps.config.sequences.sendsInFlight : 1);
+
 /** Sends this mailbox's due messages until none is left, a limit is reached or the mailbox cannot send. Returns whether work may remain. */
 export async function sendFromMailbox(deps: Deps, payload: MailboxPayload, signal?: AbortSignal): Promise<boolean> {
   const deadline = Date.now() + MAILBOX_BUDGET_MS;
+  const size = inFlight(deps);
+  let n = 1;
   for (;;) {
     const connector = await findConnector(deps.db.sql, payload.workspace_id, payload.connector_id);
     if (!connector || !canSend(connector)) return false;
     const held = await claimForMailbox(deps, connector);
     if (held.length === 0) return false;
     const round = newRound();
-    for (let i = 0; i < held.length; i++) {
+    for (let i = 0; i < held.length; i += n, n = size) {
       if (signal?.aborted || Date.now() > deadline) {
         await release(deps, held.slice(i));
         return true;
       }
-      const outcome = await sendClaimedMessage(deps, connector, held[i].message, held[i].token, round);
+      const outcome = await sendClaimedBatch(deps, connector, held.slice(i, i + n), round);
       if (outcome.kind === 'stop') {
-        await release(deps, held.slice(i + 1), outcome.resumeAt);
+        await release(deps, held.slice(i + n), outcome.resumeAt);
         return false;
       }
       const pause = spacing(deps);
-      if (pause > 0 && i < held.length - 1)
+      if (pause > 0 && i + n < held.length)
         await timers.setTimeout(pause, undefined, { signal }).catch(() => undefined);
     }
   }

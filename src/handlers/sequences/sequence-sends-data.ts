@@ -3,75 +3,6 @@
 import { query, type Queryable } from '../../db/queryable.ts';
 import { columns, type MessageRow } from './sequence-messages-data.ts';
 
-/** What decides, at the last moment, whether a claimed message may still go out. */
-export interface SendingFacts {
-  message: MessageRow;
-  sequence_status: string;
-  sequence_revision: number;
-  enrollment_status: string;
-  lead: Record<string, unknown> | null;
-  suppressed: boolean;
-}
-
-export async function lockClaimedMessage(
-  q: Queryable,
-  workspaceId: string,
-  id: string,
-  token: string,
-): Promise<SendingFacts | undefined> {
-  const sql = query(q);
-  const [message] = await sql<MessageRow[]>`
-    select ${columns(q)} from sequence_messages where workspace_id = ${workspaceId} and id = ${id} and status = 'claimed' and claim_token = ${token} for update`;
-  if (!message) return undefined;
-  const [facts] = await sql<Array<Omit<SendingFacts, 'message'>>>`
-    select s.status as sequence_status, s.revision as sequence_revision, e.status as enrollment_status, to_jsonb(l) as lead,
-      coalesce(l.status <> 'active' or exists (select 1 from lead_suppressions x where x.workspace_id = l.workspace_id
-        and x.email_hash = encode(sha256(convert_to(l.email, 'UTF8')), 'hex')), false) as suppressed
-    from sequence_enrollments e join sequences s on s.id = e.sequence_id left join leads l on l.id = e.lead_id
-    where e.id = ${message.enrollment_id}`;
-  return { message, ...facts };
-}
-
-export async function markSending(
-  q: Queryable,
-  workspaceId: string,
-  id: string,
-  token: string,
-  fields: {
-    to: string;
-    subject: string;
-    messageIdHeader: string;
-    /** What the message carries: its pixel, and the original URLs of its rewritten links by index. */
-    tracking: { opens: boolean; clicks: boolean; links: string[] };
-    now: Date;
-  },
-): Promise<boolean> {
-  const sql = query(q);
-  const { opens, clicks, links } = fields.tracking;
-  const rows = await sql`
-    update sequence_messages set status = 'sending', to_email = ${fields.to}, subject = ${fields.subject}, message_id_header = ${fields.messageIdHeader},
-      tracked_opens = ${opens}, tracked_clicks = ${clicks}, tracked_links = ${clicks ? sql.json(links) : null},
-      sending_at = ${fields.now}, updated_at = ${fields.now}
-    where workspace_id = ${workspaceId} and id = ${id} and status = 'claimed' and claim_token = ${token} returning id`;
-  return rows.length === 1;
-}
-
-/** Sent: from `sending`, or from `uncertain` when a sweep gave up on a sender that then answered after all. */
-export async function markSent(
-  q: Queryable,
-  workspaceId: string,
-  id: string,
-  token: string,
-  fields: { providerMessageId: string; threadId: string | null; now: Date },
-): Promise<MessageRow | undefined> {
-  const [row] = await query(q)<MessageRow[]>`
-    update sequence_messages set status = 'sent', provider_message_id = ${fields.providerMessageId}, thread_id = ${fields.threadId}, sent_at = ${fields.now},
-      error_code = null, error_message = null, updated_at = ${fields.now}
-    where workspace_id = ${workspaceId} and id = ${id} and status in ('sending', 'uncertain') and claim_token = ${token}
-    returning ${columns(q)}`;
-  return row;
-}
-
 /** An earlier message of an enrollment, as a later step in its thread needs it. */
 export interface EarlierMessage {
   step: number;
@@ -80,17 +11,141 @@ export interface EarlierMessage {
   thread_id: string | null;
 }
 
-/** The enrollment's messages before `step`, in step order. */
-export function earlierMessages(
+/** What decides, at the last moment, whether a claimed message may still go out, and what it is written from. */
+export interface SendingFacts {
+  message: MessageRow;
+  sequence_status: string;
+  sequence_revision: number;
+  enrollment_status: string;
+  lead: Record<string, unknown> | null;
+  suppressed: boolean;
+  /** The variant the enrollment's step-1 message went with (what a step answering the thread takes its subject from). */
+  first_variant: number | null;
+  /** The enrollment's messages before this one, in step order. */
+  earlier: EarlierMessage[];
+}
+
+/** A message this sender holds: its id and the claim token it holds it by. */
+export interface Held {
+  id: string;
+  token: string;
+}
+
+/** The facts of the held messages still claimed by their tokens (one query for the whole batch; gone ones are absent). */
+export async function claimedFacts(q: Queryable, workspaceId: string, held: Held[]): Promise<SendingFacts[]> {
+  if (held.length === 0) return [];
+  const sql = query(q);
+  const rows = await sql<Array<Omit<SendingFacts, 'message'> & MessageRow>>`
+    with m as (
+      select ${columns(q)} from sequence_messages
+      where workspace_id = ${workspaceId} and status = 'claimed'
+        and (id, claim_token) in (select * from unnest(${sql.array(held.map((h) => h.id))}::text[], ${sql.array(held.map((h) => h.token))}::text[])))
+    select m.*, s.status as sequence_status, s.revision as sequence_revision, e.status as enrollment_status, to_jsonb(l) as lead,
+      coalesce(l.status <> 'active' or exists (select 1 from lead_suppressions x where x.workspace_id = l.workspace_id
+        and x.email_hash = encode(sha256(convert_to(l.email, 'UTF8')), 'hex')), false) as suppressed,
+      (select f.variant from sequence_messages f where f.workspace_id = m.workspace_id and f.enrollment_id = m.enrollment_id and f.step = 1) as first_variant,
+      coalesce((select json_agg(json_build_object('step', p.step, 'status', p.status, 'message_id_header', p.message_id_header, 'thread_id', p.thread_id) order by p.step)
+        from sequence_messages p where p.workspace_id = m.workspace_id and p.enrollment_id = m.enrollment_id and p.step < m.step), '[]'::json) as earlier
+    from m join sequence_enrollments e on e.id = m.enrollment_id join sequences s on s.id = e.sequence_id left join leads l on l.id = e.lead_id`;
+  return rows.map(
+    ({
+      sequence_status,
+      sequence_revision,
+      enrollment_status,
+      lead,
+      suppressed,
+      first_variant,
+      earlier,
+      ...message
+    }) => ({
+      message,
+      sequence_status,
+      sequence_revision,
+      enrollment_status,
+      lead,
+      suppressed,
+      first_variant,
+      earlier,
+    }),
+  );
+}
+
+/** What a message goes out as, recorded with its move to `sending`. */
+export interface Outgoing extends Held {
+  to: string;
+  subject: string;
+  messageIdHeader: string;
+  /** The variant it is written from (changed only when an edit took its own away). */
+  variant: number | null;
+  /** What the message carries: its pixel, and the original URLs of its rewritten links by index. */
+  tracking: { opens: boolean; clicks: boolean; links: string[] };
+}
+
+/** Moves held messages to `sending` in one statement (committed before any is handed over); returns the ids moved. */
+export async function markSendingMany(
   q: Queryable,
   workspaceId: string,
-  enrollmentId: string,
-  step: number,
-): Promise<EarlierMessage[]> {
-  return query(q)<EarlierMessage[]>`
-    select step, status, message_id_header, thread_id from sequence_messages
-    where workspace_id = ${workspaceId} and enrollment_id = ${enrollmentId} and step < ${step}
-    order by step`;
+  rows: Outgoing[],
+  now: Date,
+): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const sql = query(q);
+  const col = <T extends string | number>(pick: (r: Outgoing) => T) => sql.array(rows.map(pick));
+  const moved = await sql<{ id: string }[]>`
+    update sequence_messages m set status = 'sending', to_email = v.to_email, subject = v.subject, message_id_header = v.mid,
+      variant = nullif(v.variant, 0), tracked_opens = v.opens = 1, tracked_clicks = v.clicks = 1,
+      tracked_links = nullif(v.links, '')::jsonb, sending_at = ${now}, updated_at = ${now}
+    from unnest(${col((r) => r.id)}::text[], ${col((r) => r.token)}::text[], ${col((r) => r.to)}::text[],
+                ${col((r) => r.subject)}::text[], ${col((r) => r.messageIdHeader)}::text[], ${col((r) => r.variant ?? 0)}::int[],
+                ${col((r) => (r.tracking.opens ? 1 : 0))}::int[], ${col((r) => (r.tracking.clicks ? 1 : 0))}::int[],
+                ${col((r) => (r.tracking.clicks ? JSON.stringify(r.tracking.links) : ''))}::text[])
+         as v(vid, vtoken, to_email, subject, mid, variant, opens, clicks, links)
+    where m.workspace_id = ${workspaceId} and m.id = v.vid and m.status = 'claimed' and m.claim_token = v.vtoken
+    returning m.id`;
+  return new Set(moved.map((r) => r.id));
+}
+
+/** Sent: from `sending`, or from `uncertain` when a sweep gave up on a sender that then answered after all. */
+export async function markSentMany(
+  q: Queryable,
+  workspaceId: string,
+  rows: Array<Held & { providerMessageId: string; threadId: string | null }>,
+  now: Date,
+): Promise<MessageRow[]> {
+  if (rows.length === 0) return [];
+  const sql = query(q);
+  return sql<MessageRow[]>`
+    update sequence_messages set status = 'sent', provider_message_id = v.pid, thread_id = nullif(v.thread, ''), sent_at = ${now},
+      error_code = null, error_message = null, updated_at = ${now}
+    from unnest(${sql.array(rows.map((r) => r.id))}::text[], ${sql.array(rows.map((r) => r.token))}::text[],
+                ${sql.array(rows.map((r) => r.providerMessageId))}::text[], ${sql.array(rows.map((r) => r.threadId ?? ''))}::text[])
+         as v(vid, vtoken, pid, thread)
+    where sequence_messages.workspace_id = ${workspaceId} and sequence_messages.id = v.vid
+      and sequence_messages.status in ('sending', 'uncertain') and sequence_messages.claim_token = v.vtoken
+    returning ${columns(q)}`;
+}
+
+/**
+ * After sent messages: each enrollment's next step is due at its time, or (no next step) the enrollment is
+ * complete. An enrollment the sweep stopped as uncertain goes on: its message was sent after all.
+ */
+export async function advanceSentEnrollments(
+  q: Queryable,
+  workspaceId: string,
+  rows: Array<{ enrollmentId: string; next: { step: number; dueAt: Date } | null }>,
+  now: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const sql = query(q);
+  await sql`
+    update sequence_enrollments e set updated_at = ${now},
+      status = case when v.next_step = 0 then 'completed' else 'active' end,
+      stop_reason = case when e.status = 'stopped' or v.next_step = 0 then null else e.stop_reason end,
+      next_step = nullif(v.next_step, 0), next_due_at = nullif(v.due_at, '')::timestamptz
+    from unnest(${sql.array(rows.map((r) => r.enrollmentId))}::text[], ${sql.array(rows.map((r) => r.next?.step ?? 0))}::int[],
+                ${sql.array(rows.map((r) => r.next?.dueAt.toISOString() ?? ''))}::text[]) as v(vid, next_step, due_at)
+    where e.workspace_id = ${workspaceId} and e.id = v.vid
+      and (e.status = 'active' or (e.status = 'stopped' and e.stop_reason = 'uncertain'))`;
 }
 
 /**
@@ -118,18 +173,6 @@ export async function settleMessage(
     where workspace_id = ${workspaceId} and id = ${id} and status in ('claimed', 'sending') and claim_token = ${token}
     returning ${columns(q)}`;
   return row;
-}
-
-/** A message the sweep gave up on was sent after all: its enrollment, stopped as uncertain, goes on. */
-export async function reopenUncertainEnrollment(
-  q: Queryable,
-  workspaceId: string,
-  enrollmentId: string,
-  now: Date,
-): Promise<void> {
-  await query(q)`
-    update sequence_enrollments set status = 'active', stop_reason = null, updated_at = ${now}
-    where workspace_id = ${workspaceId} and id = ${enrollmentId} and status = 'stopped' and stop_reason = 'uncertain'`;
 }
 
 /** After a sent message: the enrollment's next step is due `dueAt`, or the enrollment is complete. */

@@ -70,27 +70,3 @@ export async function switchScheduledMessages(
     returning id`;
   return rows.length;
 }
-
-/** The variant of step 1 the enrollment got (its subject is what a later "Re:" answers); null if none. */
-export async function firstStepVariant(
-  q: Queryable,
-  workspaceId: string,
-  enrollmentId: string,
-): Promise<number | null> {
-  const [row] = await query(q)<{ variant: number | null }[]>`
-    select variant from sequence_messages where workspace_id = ${workspaceId} and enrollment_id = ${enrollmentId} and step = 1`;
-  return row?.variant ?? null;
-}
-
-/** Records the variant a message is actually sent with, when an edit took its own away. */
-export async function setMessageVariant(
-  q: Queryable,
-  workspaceId: string,
-  id: string,
-  variant: number | null,
-  now: Date,
-): Promise<void> {
-  await query(
-    q,
-  )`update sequence_messages set variant = ${variant}, updated_at = ${now} where workspace_id = ${workspaceId} and id = ${id}`;
-}

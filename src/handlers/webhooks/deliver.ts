@@ -161,12 +161,30 @@ async function recordOutcome(
 
 /**
  * An event subscriber (deps.eventSubscribers, registered in src/services.ts), run by recordEvent in the
- * event's transaction: a delivery per enabled endpoint subscribed to the event's type, and its first
- * attempt's job. No endpoint, no cost beyond one indexed query.
+ * events' transaction: a delivery per enabled endpoint subscribed to each event's type, and its first
+ * attempt's job. No endpoint, no cost beyond one indexed query per event type.
  */
-export async function fanOutEvent(deps: Deps, tx: Queryable, workspaceId: string, event: EventRow): Promise<void> {
-  const endpoints = await endpointsForEvent(tx, workspaceId, event.type);
-  if (endpoints.length === 0) return;
+export async function fanOutEvent(
+  deps: Deps,
+  tx: Queryable,
+  workspaceId: string,
+  events: readonly EventRow[],
+): Promise<void> {
+  const endpointsOf = new Map<string, Array<{ id: string }>>();
+  for (const event of events) {
+    let endpoints = endpointsOf.get(event.type);
+    if (!endpoints) endpointsOf.set(event.type, (endpoints = await endpointsForEvent(tx, workspaceId, event.type)));
+    if (endpoints.length) await deliverToEndpoints(deps, tx, workspaceId, event, endpoints);
+  }
+}
+
+async function deliverToEndpoints(
+  deps: Deps,
+  tx: Queryable,
+  workspaceId: string,
+  event: EventRow,
+  endpoints: Array<{ id: string }>,
+): Promise<void> {
   const payload = JSON.stringify({ ...eventBody(event), workspace_id: workspaceId });
   for (const endpoint of endpoints) {
     const delivery = await insertDelivery(tx, workspaceId, deps.ids, {
