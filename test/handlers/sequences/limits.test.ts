@@ -12,6 +12,7 @@ import {
   relogin,
   twoSteps,
   type Workspace,
+  numberedLeads,
 } from './sequence-fixtures.ts';
 
 let t: TestApp;
@@ -31,20 +32,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-const leads = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => ({
-    email: `${tag}${i}@example.com`,
-    first_name: `P${i}`,
-    company: 'Co',
-    custom_fields: { plan: 'p' },
-  }));
 const sentCount = async (ws: Workspace, seqId: string) =>
   (await json(t.request(`/api/v1/sent-messages?sequence_id=${seqId}&status=sent&limit=100`, { token: ws.owner.token })))
     .data.length;
 
 describe('sending limits', () => {
   it("waits for the window in the sequence's time zone, then sends at most daily_limit a local day", async () => {
-    const ws = await readyWorkspace(t, leads(4, 'win'));
+    const ws = await readyWorkspace(t, numberedLeads(4, 'win'));
     const body = {
       ...twoSteps(ws.connector.id),
       daily_limit: 3,
@@ -82,7 +76,7 @@ describe('sending limits', () => {
 
   it('sends at most the mailbox cap in 24 hours across all its sequences', async () => {
     now = new Date('2026-11-26T15:00:00Z'); // Thursday
-    const ws = await readyWorkspace(t, leads(8, 'cap'));
+    const ws = await readyWorkspace(t, numberedLeads(8, 'cap'));
     const always = {
       timezone: 'UTC',
       days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],

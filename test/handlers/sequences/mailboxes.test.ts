@@ -15,6 +15,7 @@ import {
   relogin,
   twoSteps,
   type Workspace,
+  numberedLeads,
 } from './sequence-fixtures.ts';
 
 let t: TestApp;
@@ -33,13 +34,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const leads = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => ({
-    email: `${tag}${i}@example.com`,
-    first_name: `P${i}`,
-    company: 'Co',
-    custom_fields: { plan: 'p' },
-  }));
 const oneStep = (ids: string[]) => ({
   ...twoSteps(null),
   sender_connector_id: undefined,
@@ -52,7 +46,7 @@ const later = (ms: number) => {
 const DAY = 86_400_000;
 
 async function twoMailboxes(n: number, tag: string): Promise<Workspace & { second: { id: string } }> {
-  const ws = await readyWorkspace(t, leads(n, tag));
+  const ws = await readyWorkspace(t, numberedLeads(n, tag));
   const second = await connectGmail(t, ws.owner.token, `second.${ws.owner.email.split('@')[0]}@sandbox.example`);
   return { ...ws, second };
 }

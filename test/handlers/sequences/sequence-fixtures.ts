@@ -122,6 +122,15 @@ export function defaultLeads(): Array<Record<string, unknown>> {
   ];
 }
 
+/** `n` leads with numbered addresses (`<tag>0@example.com`, …), each with the fields the sample steps use. */
+export const numberedLeads = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => ({
+    email: `${tag}${i}@example.com`,
+    first_name: `P${i}`,
+    company: 'Co',
+    custom_fields: { plan: 'p' },
+  }));
+
 export const twoSteps = (connectorId: string | null) => ({
   name: 'Intro',
   sender_connector_id: connectorId,
