@@ -354,25 +354,24 @@ async function killWithTwoBatchesInFlight(site: CrashSite): Promise<void> {
   });
 }
 
+/** Runs a crash scenario on a fresh site, then stops every worker it started and closes the site. */
+async function onSite(open: () => Promise<CrashSite>, scenario: (site: CrashSite) => Promise<void>): Promise<void> {
+  const site = await open();
+  try {
+    await scenario(site);
+  } finally {
+    await stopAll();
+    await site.close();
+  }
+}
+
 describe.runIf(onPostgres)('a lead import whose worker process is killed, on PostgreSQL', () => {
   it('finishes after SIGKILL and a new worker with every row written and counted once', async () => {
-    const site = await postgresSite();
-    try {
-      await killMidImportAndRestart(site);
-    } finally {
-      await stopAll();
-      await site.close();
-    }
+    await onSite(postgresSite, killMidImportAndRestart);
   }, 300_000);
 
   it('writes every row once after SIGKILL while two batches were in flight', async () => {
-    const site = await postgresSite();
-    try {
-      await killWithTwoBatchesInFlight(site);
-    } finally {
-      await stopAll();
-      await site.close();
-    }
+    await onSite(postgresSite, killWithTwoBatchesInFlight);
   }, 300_000);
 });
 
@@ -380,13 +379,7 @@ describe.runIf(!onPostgres)(
   'a lead import whose worker process is killed, on PGlite with a data folder (one process at a time)',
   () => {
     it('finishes after SIGKILL and a new worker with every row written and counted once', async () => {
-      const site = await pgliteSite();
-      try {
-        await killMidImportAndRestart(site);
-      } finally {
-        await stopAll();
-        await site.close();
-      }
+      await onSite(pgliteSite, killMidImportAndRestart);
     }, 300_000);
   },
 );
