@@ -8,6 +8,8 @@ export default tseslint.config(
       'src/generated/**',
       'packages/*/src/generated/**',
       'packages/*/dist/**',
+      // The build (npm run build): bundles of our code and of the packages it uses.
+      'dist/**',
       'test/codegen/__snapshots__/**',
       'test/codegen/fixtures/**',
       'test/codegen/synthetic-build/**',

@@ -1,8 +1,11 @@
 // `npm run build`: bundles the service's two entries (src/main.ts, src/worker.ts) with esbuild into dist/, so
-// production runs plain JavaScript with no TypeScript loader. esbuild takes about half a second here where tsc
-// takes fifty. Packages stay external (node_modules is loaded as is); only our own modules are bundled.
+// production runs plain JavaScript with no TypeScript loader. esbuild takes about a second here where tsc
+// takes fifty. The packages are bundled too, but for the few that load files or native code of their own
+// (EXTERNAL_PACKAGES): Node then reads a few large files at start instead of about a thousand small ones, which
+// took most of a start on an existing data folder (issue 32).
 //
-// Files read at run time (migrations, the contract, admin assets, page.css, the docs) are not copied: each module's
+// Files read at run time (migrations, the contract, admin assets, page.css, the docs, the embedded database's thread
+// src/db/embedded-thread.js) are not copied: each module's
 // `import.meta.url` is rewritten to name its source file, so every path it builds from it resolves in the
 // repository exactly as under tsx. dist/build-inputs.json lists what the bundles were made from, for
 // scripts/build-if-stale.js (run by `npm start`, `npm run worker` and bin/service-mcp.js before their entry).
@@ -31,17 +34,29 @@ export interface BuildResult {
   ms: number;
 }
 
-/** Each bundled module keeps its own location, so paths it resolves against `import.meta.url` stay in src/. */
+// Loaded from node_modules as they are: PGlite and its socket read their WebAssembly and data files beside
+// themselves, argon2 is native code, and pino starts its transports' workers from files of its own.
+const EXTERNAL_PACKAGES = ['@electric-sql/pglite', '@electric-sql/pglite-socket', '@node-rs/argon2', 'pino'];
+// Bundled CommonJS packages call require() for Node's own modules, which an ES module does not have.
+const REQUIRE_SHIM =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+// npm rewrites this file on every install; packages' own files keep the fixed dates they were packed with.
+const INSTALLED_PACKAGES = 'node_modules/.package-lock.json';
+
+/** Each bundled module keeps its own location, so paths it resolves against `import.meta.url` stay where they were. */
 function sourceLocatedImportMeta(bundleDir: string): Plugin {
   return {
     name: 'source-located-import-meta',
     setup(b) {
-      b.onLoad({ filter: /\.ts$/ }, (args) => {
+      b.onLoad({ filter: /\.(ts|js|mjs|cjs)$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
         const from = relative(bundleDir, args.path).split('\\').join('/');
         const located = `new URL(${JSON.stringify(from)}, import.meta.url).href`;
-        return { contents: text.replaceAll('import.meta.url', located), loader: 'ts' };
+        return {
+          contents: text.replaceAll('import.meta.url', located),
+          loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+        };
       });
     },
   };
@@ -88,7 +103,7 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
     splitting: true,
     // Chunks beside the entries: the rewritten import.meta.url (below) is relative to that one folder.
     chunkNames: '[name]-[hash]',
-    packages: 'external',
+    external: EXTERNAL_PACKAGES,
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -97,7 +112,7 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
     sourcesContent: false,
     metafile: true,
     plugins: [sourceLocatedImportMeta(bundleDir)],
-    banner: { js: HEADER },
+    banner: { js: `${HEADER}\n${REQUIRE_SHIM}` },
     // The admin panel's script is read from the built folder, not bundled at start (src/admin/assets.ts).
     // main.ts finds the dump of a fresh data folder beside the bundles it was built with.
     define: {
@@ -115,10 +130,11 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
   await writeInitdbTemplate(outDir);
   const inputs = [
     ...new Set([
-      ...Object.keys(result.metafile.inputs),
-      ...Object.keys(panel.metafile!.inputs),
+      ...Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/')),
+      ...Object.keys(panel.metafile!.inputs).filter((input) => !input.startsWith('node_modules/')),
       'scripts/build.ts',
       PGLITE_PACKAGE,
+      INSTALLED_PACKAGES,
     ]),
   ].sort();
   writeFileSync(join(outDir, 'build-inputs.json'), `${JSON.stringify({ builtAt: started, inputs }, null, 1)}\n`);

@@ -19,28 +19,37 @@ const initdbTemplate =
     ? fileURLToPath(new URL(`../${__INITDB_TEMPLATE__}`, import.meta.url))
     : undefined;
 try {
-  const { openDatabase } = await import('./db/connection.ts');
+  const [{ openDatabase }, { migrate }] = await Promise.all([import('./db/connection.ts'), import('./db/migrate.ts')]);
   log.info(openingDatabaseLine(config));
-  // The database opens while the rest of the service loads: its file reads and WebAssembly compilation (PGlite)
-  // or its connection (PostgreSQL) overlap the module loading.
-  const [db, { serve }, { createApp }, { migrate }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
+  // The database opens and migrates while the rest of the service loads: the embedded database on a thread of its
+  // own, PostgreSQL over its connection, either way beside the module loading.
+  const migrated = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    initdbTemplate,
+    ...config.database,
+    // Nothing can be served without it, and a process manager restarts a service that exits.
+    onEmbeddedThreadExit(reason) {
+      log.fatal({ reason }, 'the embedded database stopped');
+      process.exit(1);
+    },
+  }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));
+  const [{ db, applied }, { serve }, { createApp }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
     await Promise.all([
-      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, initdbTemplate, ...config.database }),
+      migrated,
       import('@hono/node-server'),
       import('./app.ts'),
-      import('./db/migrate.ts'),
       import('./handlers/users/users-data.ts'),
       import('./services.ts'),
       import('./shutdown.ts'),
     ]);
-  const applied = await migrate(db.sql, { log });
   log.info('starting services and background jobs');
   const services = await createServices({ db, config, log });
-  await services.startJobs({ work: config.jobs.inProcess });
+  // The job queue's start-up is mostly the database's work: the app is put together meanwhile.
+  const jobsStarted = services.startJobs({ work: config.jobs.inProcess });
   const app = createApp(services.deps);
-  const signupUrl = (await anyUserExists(db.sql))
-    ? undefined
-    : `${config.publicBaseUrl.replace(/\/$/, '')}/admin/signup`;
+  const [userExists] = await Promise.all([anyUserExists(db.sql), jobsStarted]);
+  const signupUrl = userExists ? undefined : `${config.publicBaseUrl.replace(/\/$/, '')}/admin/signup`;
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info(
       { port: info.port, host: config.host, database: db.kind, migrations_applied: applied.length },

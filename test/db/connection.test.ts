@@ -110,6 +110,30 @@ describe('openDatabase', () => {
     expect(schema).toBe('app');
   });
 
+  it("applies searchPath to a data folder's database", async () => {
+    const db = await openDatabase({ dataDir: await tempDir(), searchPath: 'app, public' });
+    cleanups.push(() => db.close());
+    await db.sql`create schema app`;
+    await db.sql`create table things (id int)`;
+    const [{ schema }] = await db.sql`
+      select table_schema as schema from information_schema.tables where table_name = 'things'`;
+    expect(schema).toBe('app');
+  });
+
+  it("runs a data folder's database on a thread of its own: timers fire while a statement runs", async () => {
+    const db = await openDatabase({ dataDir: await tempDir() });
+    cleanups.push(() => db.close());
+    let turns = 0;
+    const timer = setInterval(() => turns++, 5);
+    try {
+      await db.sql`select pg_sleep(0.3)`;
+    } finally {
+      clearInterval(timer);
+    }
+    // On the service's own thread, PGlite's WebAssembly would hold the event loop for the whole statement.
+    expect(turns).toBeGreaterThan(0);
+  });
+
   it('rejects options that name no database', async () => {
     await expect(openDatabase({})).rejects.toThrow(/databaseUrl, dataDir or memory/);
   });
@@ -118,11 +142,16 @@ describe('openDatabase', () => {
     await expect(openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none' })).rejects.toThrow(/ECONNREFUSED/);
   });
 
-  it('leaves nothing open after close, so the process exits', () => {
+  const closedFolder = join(tmpdir(), `db-connection-test-closed-${process.pid}`);
+  it.each([
+    ['in memory', '{ memory: true }'],
+    ['in a data folder, whose thread ends too', `{ dataDir: ${JSON.stringify(closedFolder)} }`],
+  ])('leaves nothing open after close, so the process exits (%s)', (_, options) => {
+    cleanups.push(() => rm(closedFolder, { recursive: true, force: true }));
     const connection = fileURLToPath(new URL('../../src/db/connection.ts', import.meta.url));
     const script = `
       const { openDatabase } = await import(${JSON.stringify(connection)});
-      const db = await openDatabase({ memory: true });
+      const db = await openDatabase(${options});
       await Promise.all([db.sql\`select 1\`, db.sql.begin((tx) => tx\`select 2\`)]);
       await db.close();
     `;
