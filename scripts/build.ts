@@ -134,7 +134,8 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
       ...Object.keys(panel.metafile!.inputs).filter((input) => !input.startsWith('node_modules/')),
       'scripts/build.ts',
       PGLITE_PACKAGE,
-      INSTALLED_PACKAGES,
+      // npm writes it; another package manager may not, and then the sources alone decide.
+      ...(existsSync(join(root, INSTALLED_PACKAGES)) ? [INSTALLED_PACKAGES] : []),
     ]),
   ].sort();
   writeFileSync(join(outDir, 'build-inputs.json'), `${JSON.stringify({ builtAt: started, inputs }, null, 1)}\n`);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, initdbTemplateFile } from '../helpers/db.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -19,6 +19,10 @@ async function testDatabase(): Promise<Database> {
   cleanups.push(() => db.close());
   return db;
 }
+
+/** Opens a data folder; a new one is unpacked from a dump of a fresh folder, as `npm start` does. */
+const openFolder = async (dataDir: string, options: { searchPath?: string } = {}): Promise<Database> =>
+  openDatabase({ dataDir, initdbTemplate: await initdbTemplateFile(), ...options });
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'db-connection-test-'));
@@ -71,12 +75,12 @@ describe('openDatabase', () => {
 
   it('creates a missing data folder and keeps its data across close and reopen', async () => {
     const dataDir = join(await tempDir(), 'nested', 'data');
-    const first = await openDatabase({ dataDir });
+    const first = await openFolder(dataDir);
     await first.sql`create table notes (body text not null)`;
     await first.sql`insert into notes (body) values ('kept')`;
     await first.close();
 
-    const second = await openDatabase({ dataDir });
+    const second = await openFolder(dataDir);
     cleanups.push(() => second.close());
     expect(second.kind).toBe('pglite');
     expect(await second.sql`select body from notes`).toEqual([{ body: 'kept' }]);
@@ -84,10 +88,10 @@ describe('openDatabase', () => {
 
   it('refuses a data folder that an open database holds', async () => {
     const dataDir = await tempDir();
-    const first = await openDatabase({ dataDir });
+    const first = await openFolder(dataDir);
     cleanups.push(() => first.close());
 
-    await expect(openDatabase({ dataDir })).rejects.toThrow(`in use by process ${process.pid}`);
+    await expect(openFolder(dataDir)).rejects.toThrow(`in use by process ${process.pid}`);
   });
 
   it('takes over a lock file left by a process that has exited', async () => {
@@ -95,7 +99,7 @@ describe('openDatabase', () => {
     await mkdir(dataDir, { recursive: true });
     await writeFile(join(dataDir, 'service-mcp.lock'), '999999999 0');
 
-    const db = await openDatabase({ dataDir });
+    const db = await openFolder(dataDir);
     cleanups.push(() => db.close());
     expect(await db.sql`select 1 as one`).toEqual([{ one: 1 }]);
   });
@@ -111,7 +115,7 @@ describe('openDatabase', () => {
   });
 
   it("applies searchPath to a data folder's database", async () => {
-    const db = await openDatabase({ dataDir: await tempDir(), searchPath: 'app, public' });
+    const db = await openFolder(await tempDir(), { searchPath: 'app, public' });
     cleanups.push(() => db.close());
     await db.sql`create schema app`;
     await db.sql`create table things (id int)`;
@@ -121,7 +125,7 @@ describe('openDatabase', () => {
   });
 
   it("runs a data folder's database on a thread of its own: timers fire while a statement runs", async () => {
-    const db = await openDatabase({ dataDir: await tempDir() });
+    const db = await openFolder(await tempDir());
     cleanups.push(() => db.close());
     let turns = 0;
     const timer = setInterval(() => turns++, 5);
@@ -144,10 +148,14 @@ describe('openDatabase', () => {
 
   const closedFolder = join(tmpdir(), `db-connection-test-closed-${process.pid}`);
   it.each([
-    ['in memory', '{ memory: true }'],
-    ['in a data folder, whose thread ends too', `{ dataDir: ${JSON.stringify(closedFolder)} }`],
-  ])('leaves nothing open after close, so the process exits (%s)', (_, options) => {
+    ['in memory', async () => ({ memory: true })],
+    [
+      'in a data folder, whose thread ends too',
+      async () => ({ dataDir: closedFolder, initdbTemplate: await initdbTemplateFile() }),
+    ],
+  ])('leaves nothing open after close, so the process exits (%s)', async (_, databaseOptions) => {
     cleanups.push(() => rm(closedFolder, { recursive: true, force: true }));
+    const options = JSON.stringify(await databaseOptions());
     const connection = fileURLToPath(new URL('../../src/db/connection.ts', import.meta.url));
     const script = `
       const { openDatabase } = await import(${JSON.stringify(connection)});

@@ -1,5 +1,5 @@
-// What the service says while it starts (here through tsx, as `npm run dev` runs it; test/scripts/built-service.test.ts
-// runs the build `npm start` runs): its first line comes before the slow parts (loading the modules, creating or
+// What the service says while it starts (through tsx, as `npm run dev` runs it, and through the build `npm start`
+// runs; test/scripts/built-service.test.ts has more of the build): its first line comes before the slow parts (loading the modules, creating or
 // opening the database, migrating), each step is named as it begins, and a setting meant only for local use warns
 // every time.
 import { spawn } from 'node:child_process';
@@ -22,9 +22,13 @@ interface LogLine {
   [field: string]: unknown;
 }
 
-/** Runs what `npm run dev` runs until it listens, stops it, and returns every line it logged. */
-async function startUntilListening(env: Record<string, string>): Promise<LogLine[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+// What `npm run dev` runs, and what `npm start` runs (the build, made first when stale).
+const DEV = ['--import', 'tsx', 'src/main.ts'];
+const BUILT = ['scripts/run-built.js', 'main'];
+
+/** Runs the service until it listens, stops it, and returns every line it logged. */
+async function startUntilListening(env: Record<string, string>, args = DEV): Promise<LogLine[]> {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'info', OUTBOUND_ALLOW_PRIVATE: '', ...env },
@@ -75,7 +79,7 @@ describe('npm start', () => {
   });
 
   it('warns at start-up when OUTBOUND_ALLOW_PRIVATE is on', async () => {
-    const lines = await startUntilListening({ DATA_DIR: freshDataDir(), OUTBOUND_ALLOW_PRIVATE: 'true' });
+    const lines = await startUntilListening({ DATA_DIR: freshDataDir(), OUTBOUND_ALLOW_PRIVATE: 'true' }, BUILT);
     const warning = lines.findIndex((line) => line.level === 40 && line.setting === 'OUTBOUND_ALLOW_PRIVATE');
     expect(lines[warning].msg).toMatch(/^OUTBOUND_ALLOW_PRIVATE=true: .*never in production/);
     // Said before the slow steps, so it is on screen while the service starts.

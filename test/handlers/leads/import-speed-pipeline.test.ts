@@ -134,12 +134,17 @@ describe('runImport pipeline', () => {
   it('reads at most one batch beyond those being written and hears only committed rows', async () => {
     const target = await newRowsImport();
     const read = { upTo: 0 };
+    // Indexed by the batch about to be written, as each call begins: two batches' reads of the checkpoint
+    // may answer in either order.
     const seen: Array<{ done: number; readUpTo: number; committed: number }> = [];
+    let calls = 0;
     const counts = await runImport(t.deps, target, source('ahead', 23, read), {
       batchSize: 5,
       between: async (done) => {
+        const k = calls++;
+        const readUpTo = read.upTo;
         const [row] = await t.db.sql`select rows_done from lead_imports where id = ${target.importId}`;
-        seen.push({ done, readUpTo: read.upTo, committed: row.rows_done });
+        seen[k] = { done, readUpTo, committed: row.rows_done };
       },
     });
     expect(counts).toEqual({ total: 23, created: 23, updated: 0, skipped_duplicate: 0, invalid: 0 });
