@@ -4,8 +4,7 @@
 // (EXTERNAL_PACKAGES): Node then reads a few large files at start instead of about a thousand small ones, which
 // took most of a start on an existing data folder (issue 32).
 //
-// Files read at run time (migrations, the contract, admin assets, page.css, the docs, the embedded database's thread
-// src/db/embedded-thread.js) are not copied: each module's
+// Files read at run time (migrations, the contract, admin assets, page.css, the docs) are not copied: each module's
 // `import.meta.url` is rewritten to name its source file, so every path it builds from it resolves in the
 // repository exactly as under tsx. dist/build-inputs.json lists what the bundles were made from, for
 // scripts/build-if-stale.js (run by `npm start`, `npm run worker` and bin/service-mcp.js before their entry).

@@ -21,18 +21,13 @@ const initdbTemplate =
 try {
   const [{ openDatabase }, { migrate }] = await Promise.all([import('./db/connection.ts'), import('./db/migrate.ts')]);
   log.info(openingDatabaseLine(config));
-  // The database opens and migrates while the rest of the service loads: the embedded database on a thread of its
-  // own, PostgreSQL over its connection, either way beside the module loading.
+  // The database opens and migrates while the rest of the service loads: PGlite's file reads and PostgreSQL's
+  // connection overlap the module loading.
   const migrated = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     initdbTemplate,
     ...config.database,
-    // Nothing can be served without it, and a process manager restarts a service that exits.
-    onEmbeddedThreadExit(reason) {
-      log.fatal({ reason }, 'the embedded database stopped');
-      process.exit(1);
-    },
   }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));
   const [{ db, applied }, { serve }, { createApp }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
     await Promise.all([

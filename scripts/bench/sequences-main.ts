@@ -1,5 +1,5 @@
 // The sequence-sending rows alone: tsx scripts/bench/sequences-main.ts [--quick] [--messages N]
-// [--pglite-messages N] (0 skips PGlite) [--in-flight 20,1] (SEQUENCE_SENDS_IN_FLIGHT, a run each). PostgreSQL is measured when DATABASE_URL is set. Prints the rows and notes.
+// [--pglite-messages N] (0 skips PGlite) [--in-flight 20,8,1] (SEQUENCE_SENDS_IN_FLIGHT, a run each). PostgreSQL is measured when DATABASE_URL is set. Prints the rows and notes.
 import { parseArgs } from 'node:util';
 import { sequencesRows, sequencesSettings } from './sequences-rows.ts';
 

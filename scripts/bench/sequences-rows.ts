@@ -12,7 +12,7 @@ export interface SequencesSettings {
   /** Messages due at once on PostgreSQL, and on PGlite (0 skips PGlite). */
   postgresMessages: number;
   pgliteMessages: number;
-  /** SEQUENCE_SENDS_IN_FLIGHT values to measure, each a run of its own: parallel (the claim batch) and the default. */
+  /** SEQUENCE_SENDS_IN_FLIGHT values to measure, each a run of its own: the claim batch, the default, one at a time. */
   inFlight: number[];
   logLevel: string;
 }
@@ -28,8 +28,11 @@ export const sequencesSettings = (quick: boolean, logLevel: string): SequencesSe
     ? { postgresMessages: 1_000, pgliteMessages: 300, inFlight: IN_FLIGHT, logLevel }
     : { postgresMessages: 10_000, pgliteMessages: 2_000, inFlight: IN_FLIGHT, logLevel };
 
-/** The claim batch's default (all of a reservation but its first message at once) and the default of one. */
-const IN_FLIGHT = [20, 1];
+/**
+ * The claim batch's default (all of a reservation but its first message at once), SEQUENCE_SENDS_IN_FLIGHT's
+ * default with no pause (8), and one at a time (SEQUENCE_SENDS_IN_FLIGHT=1: the fewest `uncertain` after a crash).
+ */
+const IN_FLIGHT = [20, 8, 1];
 const count = (n: number) => n.toLocaleString('en');
 const GOALS = { roundTripsPerMessage: 4, postgresMessagesPerSecond: 300 };
 /** The baseline's round trips per message: one insert and one update. */

@@ -1,12 +1,11 @@
 // Opens the database: PostgreSQL from a URL, or embedded PGlite served over a private unix
 // socket so that both are reached through the same postgres.js client.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
@@ -54,11 +53,6 @@ export interface DatabaseOptions {
    * default true. Off saves its AsyncLocalStorage cost (measured ~10-20 µs per query on Node 20 and 22).
    */
   transactionGuard?: boolean;
-  /**
-   * The embedded database's thread ended while the database was open (PGlite aborted): every later query fails.
-   * main.ts stops the service; without it the failure shows only in the queries.
-   */
-  onEmbeddedThreadExit?: (reason: string) => void;
 }
 
 /** The pool as the options want it: guarded against queries from inside its own transactions, or as is. */
@@ -119,13 +113,21 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return { sql, kind: 'postgres', connectionString: url, pgOptions, close: () => sql.end() };
 }
 
+// PGlite compiles its WebAssembly (about 9 MB) asynchronously by default: V8 then keeps optimising it on background
+// threads, and the first task after PGlite.create waited for that work, 80-130 ms measured here, before anything
+// else ran (the first connection, the migrations). Compiled synchronously, the wait is gone and hot functions are
+// still optimised later. The setting is the process's, read when a module is compiled; only PGlite compiles
+// WebAssembly here.
+const compileWebAssemblyAtOnce = (): void => setFlagsFromString('--no-wasm-async-compilation');
+
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
+  compileWebAssemblyAtOnce();
   if (options.memory) return servePglite(await PGlite.create(), options);
   const dataDir = resolve(options.dataDir as string);
   await mkdir(dataDir, { recursive: true });
   const unlock = await lockDataDir(dataDir);
   try {
-    const db = await serveOnThread(dataDir, options);
+    const db = await servePglite(await PGlite.create(dataDir, await freshFolderTemplate(dataDir, options)), options);
     const close = async (): Promise<void> => {
       try {
         await db.close();
@@ -140,79 +142,11 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   }
 }
 
-/** What src/db/embedded-thread.js is given. */
-interface EmbeddedThreadData {
-  dataDir: string;
-  /** A dump of a fresh data folder to unpack instead of running initdb; given only for a new folder. */
-  template?: string;
-  /** The unix socket to serve on, inside a private folder. */
-  socketPath: string;
-  maxConnections: number;
-  /** Schema list set as the one session's `search_path`. */
-  searchPath?: string;
-}
-
-/** What the thread says: `ready` or `failed` once, later `closed` after the close request. */
-type EmbeddedThreadEvent = { kind: 'ready' } | { kind: 'failed'; message: string } | { kind: 'closed' };
-
-// Beside this module in src/ (the build rewrites import.meta.url to name the source file, so the bundle finds it too).
-const EMBEDDED_THREAD = fileURLToPath(new URL('./embedded-thread.js', import.meta.url));
-
-/** The thread's first word: ready, or why it could not open the folder (or that it died trying). */
-const threadStarted = (thread: Worker): Promise<EmbeddedThreadEvent> =>
-  new Promise((settle) => {
-    thread.once('message', settle);
-    thread.once('error', (error) => settle({ kind: 'failed', message: error.message }));
-    thread.once('exit', (code) => settle({ kind: 'failed', message: `its thread exited with code ${code}` }));
-  });
-
-/**
- * Opens the data folder with PGlite on a thread of its own (src/db/embedded-thread.ts), served on a unix socket to
- * the same postgres.js pool as servePglite's.
- */
-async function serveOnThread(dataDir: string, options: DatabaseOptions): Promise<Database> {
-  const socketDir = await mkdtemp(join(tmpdir(), 'pglite-'));
-  const socketPath = join(socketDir, '.s.PGSQL.5432');
+/** PGlite's options for this folder: the template to unpack when the folder is new and the template exists. */
+async function freshFolderTemplate(dataDir: string, options: DatabaseOptions): Promise<{ loadDataDir?: Blob }> {
   const template = options.initdbTemplate;
-  const workerData: EmbeddedThreadData = {
-    dataDir,
-    template: template && embeddedFolderIsNew(dataDir) && existsSync(template) ? template : undefined,
-    socketPath,
-    maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
-    searchPath: options.searchPath,
-  };
-  // None of the process's own flags: they are for its entry (--input-type, a TypeScript loader), not this thread.
-  const thread = new Worker(EMBEDDED_THREAD, { workerData, execArgv: [] });
-  const exited = new Promise<void>((settle) => thread.once('exit', () => settle()));
-  const started = await threadStarted(thread);
-  if (started.kind !== 'ready') {
-    await thread.terminate();
-    await rm(socketDir, { recursive: true, force: true });
-    const reason = started.kind === 'failed' ? started.message : started.kind;
-    throw new Error(`could not open the embedded database at ${dataDir}: ${reason}`);
-  }
-  let closing = false;
-  thread.once('exit', (code) => {
-    if (!closing) options.onEmbeddedThreadExit?.(`the embedded database's thread exited with code ${code}`);
-  });
-  const sql = embeddedPool(socketPath, options);
-  const close = async (): Promise<void> => {
-    closing = true;
-    try {
-      await sql.end();
-      thread.postMessage('close');
-      await exited;
-    } finally {
-      await rm(socketDir, { recursive: true, force: true });
-    }
-  };
-  try {
-    await checkReachable(sql);
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return { sql, kind: 'pglite', connectionString: socketConnectionString(socketDir), close };
+  if (!template || !embeddedFolderIsNew(dataDir) || !existsSync(template)) return {};
+  return { loadDataDir: new Blob([await readFile(template)]) };
 }
 
 /** Whether the folder holds no embedded database yet (a first start creates one). */
@@ -238,7 +172,16 @@ export async function servePglite(
     path,
     maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
   });
-  const sql = embeddedPool(path, options);
+  const sql = pool(
+    postgres({
+      path,
+      user: 'postgres',
+      database: 'postgres',
+      max: EMBEDDED_POOL_SIZE,
+      onnotice: ignoreNotice,
+    }),
+    options,
+  );
   const close = async (): Promise<void> => {
     await sql.end();
     await server.stop();
@@ -252,25 +195,10 @@ export async function servePglite(
     await close();
     throw error;
   }
-  return { sql, kind: 'pglite', connectionString: socketConnectionString(socketDir), close };
+  // libpq-style `host=<folder>`: `pg` then connects to <folder>/.s.PGSQL.5432, the socket above.
+  const connectionString = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
+  return { sql, kind: 'pglite', connectionString, close };
 }
-
-/** The postgres.js pool on an embedded database's socket. */
-const embeddedPool = (path: string, options: Pick<DatabaseOptions, 'transactionGuard'>): postgres.Sql =>
-  pool(
-    postgres({
-      path,
-      user: 'postgres',
-      database: 'postgres',
-      max: EMBEDDED_POOL_SIZE,
-      onnotice: ignoreNotice,
-    }),
-    options,
-  );
-
-// libpq-style `host=<folder>`: `pg` then connects to <folder>/.s.PGSQL.5432, the embedded database's socket.
-const socketConnectionString = (socketDir: string): string =>
-  `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
 
 function connectionParameters(options: DatabaseOptions): Record<string, string> {
   return options.searchPath ? { search_path: options.searchPath } : {};

@@ -124,20 +124,6 @@ describe('openDatabase', () => {
     expect(schema).toBe('app');
   });
 
-  it("runs a data folder's database on a thread of its own: timers fire while a statement runs", async () => {
-    const db = await openFolder(await tempDir());
-    cleanups.push(() => db.close());
-    let turns = 0;
-    const timer = setInterval(() => turns++, 5);
-    try {
-      await db.sql`select pg_sleep(0.3)`;
-    } finally {
-      clearInterval(timer);
-    }
-    // On the service's own thread, PGlite's WebAssembly would hold the event loop for the whole statement.
-    expect(turns).toBeGreaterThan(0);
-  });
-
   it('rejects options that name no database', async () => {
     await expect(openDatabase({})).rejects.toThrow(/databaseUrl, dataDir or memory/);
   });
@@ -149,10 +135,7 @@ describe('openDatabase', () => {
   const closedFolder = join(tmpdir(), `db-connection-test-closed-${process.pid}`);
   it.each([
     ['in memory', async () => ({ memory: true })],
-    [
-      'in a data folder, whose thread ends too',
-      async () => ({ dataDir: closedFolder, initdbTemplate: await initdbTemplateFile() }),
-    ],
+    ['in a data folder', async () => ({ dataDir: closedFolder, initdbTemplate: await initdbTemplateFile() })],
   ])('leaves nothing open after close, so the process exits (%s)', async (_, databaseOptions) => {
     cleanups.push(() => rm(closedFolder, { recursive: true, force: true }));
     const options = JSON.stringify(await databaseOptions());

@@ -180,7 +180,7 @@ const spacing = (deps: Deps) => {
 
 /**
  * Messages of one mailbox handed to the provider at once. With no pause between messages, up to
- * SEQUENCE_SENDS_IN_FLIGHT (default 1), each group's checks and moves to `sending` made in one statement
+ * SEQUENCE_SENDS_IN_FLIGHT (default 8), each group's checks and moves to `sending` made in one statement
  * each and its outcomes recorded in one transaction; a sender's first message goes alone, so a mailbox that
  * is throttled or refused is found out by one message and the rest wait unsent. With a pause, one at a
  * time. A sender that dies leaves at most that many messages `uncertain`.
