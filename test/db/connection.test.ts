@@ -104,18 +104,11 @@ describe('openDatabase', () => {
     expect(await db.sql`select 1 as one`).toEqual([{ one: 1 }]);
   });
 
-  it('applies searchPath to the embedded database', async () => {
-    const db = await openDatabase({ memory: true, searchPath: 'app, public' });
-    cleanups.push(() => db.close());
-    await db.sql`create schema app`;
-    await db.sql`create table things (id int)`;
-    const [{ schema }] = await db.sql`
-      select table_schema as schema from information_schema.tables where table_name = 'things'`;
-    expect(schema).toBe('app');
-  });
-
-  it("applies searchPath to a data folder's database", async () => {
-    const db = await openFolder(await tempDir(), { searchPath: 'app, public' });
+  it.each([
+    ['in memory', () => openDatabase({ memory: true, searchPath: 'app, public' })],
+    ['in a data folder', async () => openFolder(await tempDir(), { searchPath: 'app, public' })],
+  ])('applies searchPath to the embedded database (%s)', async (_, open) => {
+    const db = await open();
     cleanups.push(() => db.close());
     await db.sql`create schema app`;
     await db.sql`create table things (id int)`;
