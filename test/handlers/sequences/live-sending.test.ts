@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenLiveAgainstFakeGoogle, type LiveService } from '../connectors/live-service.ts';
 import type { FakeGoogle } from '../connectors/fake-google.ts';
-import { approvedSequence, drain, json, liveWorkspace, relogin, twoSteps } from './sequence-fixtures.ts';
+import {
+  approvedSequence,
+  drain,
+  json,
+  launchedOneStep,
+  liveWorkspace,
+  relogin,
+  twoSteps,
+} from './sequence-fixtures.ts';
 
 let t: TestApp;
 let google: FakeGoogle;
@@ -152,21 +160,14 @@ describe('sending through Gmail (live mode, fake Google)', () => {
 describe('refusals from Gmail (live mode, fake Google)', () => {
   it('retries a 429 after its Retry-After, holding the whole mailbox, and counts only real attempts', async () => {
     const ws = await liveWorkspace(t, google, 'throttled@gmail.example', LEADS);
-    const seq = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), steps: [twoSteps(null).steps[0]] });
-    await json(
-      t.request(`/api/v1/sequences/${seq.id}/launch`, {
-        method: 'POST',
-        token: ws.owner.token,
-        json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } },
-      }),
-    );
+    const sequenceId = await launchedOneStep(t, ws);
     google.refuseNextSends([{ status: 429, message: 'User-rate limit exceeded', retryAfter: 600 }]);
     await drain(t);
     expect(
       sentTo('throttled@gmail.example', 'zoe@example.com').length +
         sentTo('throttled@gmail.example', 'max@example.com').length,
     ).toBe(0);
-    const waiting = await json(t.request(`/api/v1/sent-messages?sequence_id=${seq.id}`, { token: ws.owner.token }));
+    const waiting = await json(t.request(`/api/v1/sent-messages?sequence_id=${sequenceId}`, { token: ws.owner.token }));
     expect(waiting.data.map((m: any) => m.status)).toEqual(['scheduled', 'scheduled']);
     const refused = waiting.data.find((m: any) => m.error_code === 'rate_limited');
     const released = waiting.data.find((m: any) => m.error_code === 'released');
@@ -177,7 +178,7 @@ describe('refusals from Gmail (live mode, fake Google)', () => {
     await relogin(t, ws);
     await drain(t);
     const sent = await json(
-      t.request(`/api/v1/sent-messages?sequence_id=${seq.id}&status=sent`, { token: ws.owner.token }),
+      t.request(`/api/v1/sent-messages?sequence_id=${sequenceId}&status=sent`, { token: ws.owner.token }),
     );
     expect(sent.data.map((m: any) => m.attempts).sort()).toEqual([1, 2]);
     expect(sentTo('throttled@gmail.example', 'zoe@example.com')).toHaveLength(1);

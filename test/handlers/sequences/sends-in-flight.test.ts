@@ -9,7 +9,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { startFakeGoogle, type FakeGoogle } from '../connectors/fake-google.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { openSendSite } from './fixtures/send-site.ts';
-import { approvedSequence, json, liveWorkspace, twoSteps, type Workspace, numberedLeads } from './sequence-fixtures.ts';
+import { launchedOneStep, liveWorkspace, numberedLeads } from './sequence-fixtures.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const CAP = 25;
@@ -39,19 +39,6 @@ afterAll(async () => {
   await google?.close();
 });
 
-/** A one-step sequence launched to every lead of the workspace. */
-async function launched(ws: Workspace): Promise<string> {
-  const seq = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), steps: [twoSteps(null).steps[0]] });
-  await json(
-    t.request(`/api/v1/sequences/${seq.id}/launch`, {
-      method: 'POST',
-      token: ws.owner.token,
-      json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } },
-    }),
-  );
-  return seq.id;
-}
-
 const fromAccount = (account: string) => google.sent.filter((m) => m.parsed.from?.text === account);
 const recipients = (account: string) => fromAccount(account).map((m) => (m.parsed.to as { text: string }).text);
 
@@ -66,7 +53,7 @@ describe('several sends of one mailbox in flight', () => {
   it('two senders of one mailbox sending batches in parallel hand each message to Gmail once and together stop at the cap', async () => {
     const account = 'parallel@gmail.example';
     const ws = await liveWorkspace(t, google, account, numberedLeads(40, 'par'));
-    const sequenceId = await launched(ws);
+    const sequenceId = await launchedOneStep(t, ws);
     google.meetSends(2);
     for (let pass = 0; pass < 3; pass++) {
       const mailboxes = await dispatchDue(t.deps);
@@ -89,7 +76,7 @@ describe('several sends of one mailbox in flight', () => {
   it('records each outcome of a parallel batch for its own message: the refused ones fail, the rest are sent', async () => {
     const account = 'mixed-batch@gmail.example';
     const ws = await liveWorkspace(t, google, account, numberedLeads(6, 'mix'));
-    const sequenceId = await launched(ws);
+    const sequenceId = await launchedOneStep(t, ws);
     // The sender's first message goes alone, then the other five at once: one of those is refused too.
     google.refuseNextSends([
       { status: 400, message: 'Message rejected' },

@@ -160,6 +160,19 @@ export async function approvedSequence(
   );
 }
 
+/** A one-step sequence from the workspace's mailbox, approved and launched to every lead; returns its id. */
+export async function launchedOneStep(t: TestApp, ws: Workspace): Promise<string> {
+  const seq = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), steps: [twoSteps(null).steps[0]] });
+  await json(
+    t.request(`/api/v1/sequences/${seq.id}/launch`, {
+      method: 'POST',
+      token: ws.owner.token,
+      json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } },
+    }),
+  );
+  return seq.id;
+}
+
 /** Runs the dispatcher and every mailbox's sender, as the jobs would, until nothing is left to dispatch (bounded). */
 export async function drain(t: TestApp, passes = 5): Promise<void> {
   for (let pass = 0; pass < passes; pass++) {
