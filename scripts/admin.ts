@@ -1,9 +1,11 @@
-// Operator CLI: `npm run admin -- <command> [options]`. Works on the same database as the service
-// (DATABASE_URL, or the embedded one under DATA_DIR while the service is stopped).
+// Operator CLI: `npm run admin -- <command> [options]`, run from the build as `npm start` is (scripts/run-built.js).
+// Works on the same database as the service (DATABASE_URL, or the embedded one under DATA_DIR while the service
+// is stopped).
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connection.ts';
+import { builtInitdbTemplate } from '../src/db/initdb-template.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
 import type { KeyRole } from '../src/handlers/api-keys/api-keys-data.ts';
@@ -105,7 +107,11 @@ if (values.help || positionals.length === 0) {
 
 const config = loadConfig(process.env);
 let exitCode = 0;
-const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: Error) => {
+const db = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  initdbTemplate: builtInitdbTemplate(),
+}).catch((error: Error) => {
   console.error(`admin: ${error.message}`);
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-// `npm run build`: bundles the service's two entries (src/main.ts, src/worker.ts) with esbuild into dist/, so
+// `npm run build`: bundles the service's entries (the service, the worker, the stdio launcher, the operator CLI) into dist/, so
 // production runs plain JavaScript with no TypeScript loader. esbuild takes about a second here where tsc
 // takes fifty. The packages are bundled too, but for the few that load files or native code of their own
 // (EXTERNAL_PACKAGES): Node then reads a few large files at start instead of about a thousand small ones, which
@@ -20,7 +20,12 @@ import { build, type Plugin } from 'esbuild';
 import { panelBuildOptions } from '../src/admin/panel-bundle.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const ENTRIES = { main: 'src/main.ts', worker: 'src/worker.ts', 'service-mcp': 'src/mcp/stdio.ts' } as const;
+export const ENTRIES = {
+  main: 'src/main.ts',
+  worker: 'src/worker.ts',
+  'service-mcp': 'src/mcp/stdio.ts',
+  admin: 'scripts/admin.ts',
+} as const;
 // The launcher's module runs nothing on import (tests import it): its entry calls this export.
 const ENTRY_CALLS: Partial<Record<keyof typeof ENTRIES, string>> = { 'service-mcp': 'main' };
 const fromRoot = (path: string): string => relative(root, path).split('\\').join('/');
@@ -43,7 +48,7 @@ const REQUIRE_SHIM =
 const INSTALLED_PACKAGES = 'node_modules/.package-lock.json';
 
 /** Each bundled module keeps its own location, so paths it resolves against `import.meta.url` stay where they were. */
-function sourceLocatedImportMeta(bundleDir: string): Plugin {
+export function sourceLocatedImportMeta(bundleDir: string): Plugin {
   return {
     name: 'source-located-import-meta',
     setup(b) {

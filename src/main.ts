@@ -2,8 +2,8 @@
 // `npm start` runs its build, `node dist/main.js` (scripts/build.ts; `npm run dev` runs this file through tsx):
 // one process, so a signal to it reaches the shutdown handler (src/shutdown.ts).
 import type { Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
+import { builtInitdbTemplate } from './db/initdb-template.ts';
 import { configOrExit, createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 
 const config = configOrExit(() => loadConfig(process.env));
@@ -12,12 +12,6 @@ const log = createLogger(config.logLevel);
 // seconds, and a silent terminal looks like a hung one.
 log.info({ pid: process.pid, node: process.version }, 'starting');
 warnAboutUnsafeSettings(log, config);
-// The build writes a fresh data folder's dump and names it here (scripts/build.ts); run from src/, there is none.
-declare const __INITDB_TEMPLATE__: string | undefined;
-const initdbTemplate =
-  typeof __INITDB_TEMPLATE__ === 'string'
-    ? fileURLToPath(new URL(`../${__INITDB_TEMPLATE__}`, import.meta.url))
-    : undefined;
 try {
   const [{ openDatabase }, { migrate }] = await Promise.all([import('./db/connection.ts'), import('./db/migrate.ts')]);
   log.info(openingDatabaseLine(config));
@@ -26,7 +20,7 @@ try {
   const migrated = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    initdbTemplate,
+    initdbTemplate: builtInitdbTemplate(),
     ...config.database,
   }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));
   const [{ db, applied }, { serve }, { createApp }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { createTestDatabase, initdbTemplateFile } from '../helpers/db.ts';
+import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -73,50 +74,6 @@ describe('openDatabase', () => {
     expect(count).toBe(15);
   });
 
-  it('creates a missing data folder and keeps its data across close and reopen', async () => {
-    const dataDir = join(await tempDir(), 'nested', 'data');
-    const first = await openFolder(dataDir);
-    await first.sql`create table notes (body text not null)`;
-    await first.sql`insert into notes (body) values ('kept')`;
-    await first.close();
-
-    const second = await openFolder(dataDir);
-    cleanups.push(() => second.close());
-    expect(second.kind).toBe('pglite');
-    expect(await second.sql`select body from notes`).toEqual([{ body: 'kept' }]);
-  });
-
-  it('refuses a data folder that an open database holds', async () => {
-    const dataDir = await tempDir();
-    const first = await openFolder(dataDir);
-    cleanups.push(() => first.close());
-
-    await expect(openFolder(dataDir)).rejects.toThrow(`in use by process ${process.pid}`);
-  });
-
-  it('takes over a lock file left by a process that has exited', async () => {
-    const dataDir = await tempDir();
-    await mkdir(dataDir, { recursive: true });
-    await writeFile(join(dataDir, 'service-mcp.lock'), '999999999 0');
-
-    const db = await openFolder(dataDir);
-    cleanups.push(() => db.close());
-    expect(await db.sql`select 1 as one`).toEqual([{ one: 1 }]);
-  });
-
-  it.each([
-    ['in memory', () => openDatabase({ memory: true, searchPath: 'app, public' })],
-    ['in a data folder', async () => openFolder(await tempDir(), { searchPath: 'app, public' })],
-  ])('applies searchPath to the embedded database (%s)', async (_, open) => {
-    const db = await open();
-    cleanups.push(() => db.close());
-    await db.sql`create schema app`;
-    await db.sql`create table things (id int)`;
-    const [{ schema }] = await db.sql`
-      select table_schema as schema from information_schema.tables where table_name = 'things'`;
-    expect(schema).toBe('app');
-  });
-
   it('rejects options that name no database', async () => {
     await expect(openDatabase({})).rejects.toThrow(/databaseUrl, dataDir or memory/);
   });
@@ -124,29 +81,78 @@ describe('openDatabase', () => {
   it('rejects a PostgreSQL URL nobody answers at', async () => {
     await expect(openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none' })).rejects.toThrow(/ECONNREFUSED/);
   });
+});
 
-  const closedFolder = join(tmpdir(), `db-connection-test-closed-${process.pid}`);
-  it.each([
-    ['in memory', async () => ({ memory: true })],
-    ['in a data folder', async () => ({ dataDir: closedFolder, initdbTemplate: await initdbTemplateFile() })],
-  ])('leaves nothing open after close, so the process exits (%s)', async (_, databaseOptions) => {
-    cleanups.push(() => rm(closedFolder, { recursive: true, force: true }));
-    const options = JSON.stringify(await databaseOptions());
-    const connection = fileURLToPath(new URL('../../src/db/connection.ts', import.meta.url));
-    const script = `
+describeEmbeddedOnly(
+  'openDatabase on the embedded database whatever DATABASE_URL says (data folders; closing in a process of its own)',
+  () => {
+    it('creates a missing data folder and keeps its data across close and reopen', async () => {
+      const dataDir = join(await tempDir(), 'nested', 'data');
+      const first = await openFolder(dataDir);
+      await first.sql`create table notes (body text not null)`;
+      await first.sql`insert into notes (body) values ('kept')`;
+      await first.close();
+
+      const second = await openFolder(dataDir);
+      cleanups.push(() => second.close());
+      expect(second.kind).toBe('pglite');
+      expect(await second.sql`select body from notes`).toEqual([{ body: 'kept' }]);
+    });
+
+    it('refuses a data folder that an open database holds', async () => {
+      const dataDir = await tempDir();
+      const first = await openFolder(dataDir);
+      cleanups.push(() => first.close());
+
+      await expect(openFolder(dataDir)).rejects.toThrow(`in use by process ${process.pid}`);
+    });
+
+    it('takes over a lock file left by a process that has exited', async () => {
+      const dataDir = await tempDir();
+      await mkdir(dataDir, { recursive: true });
+      await writeFile(join(dataDir, 'service-mcp.lock'), '999999999 0');
+
+      const db = await openFolder(dataDir);
+      cleanups.push(() => db.close());
+      expect(await db.sql`select 1 as one`).toEqual([{ one: 1 }]);
+    });
+
+    it.each([
+      ['in memory', () => openDatabase({ memory: true, searchPath: 'app, public' })],
+      ['in a data folder', async () => openFolder(await tempDir(), { searchPath: 'app, public' })],
+    ])('applies searchPath to the embedded database (%s)', async (_, open) => {
+      const db = await open();
+      cleanups.push(() => db.close());
+      await db.sql`create schema app`;
+      await db.sql`create table things (id int)`;
+      const [{ schema }] = await db.sql`
+      select table_schema as schema from information_schema.tables where table_name = 'things'`;
+      expect(schema).toBe('app');
+    });
+
+    const closedFolder = join(tmpdir(), `db-connection-test-closed-${process.pid}`);
+    it.each([
+      ['in memory', async () => ({ memory: true })],
+      ['in a data folder', async () => ({ dataDir: closedFolder, initdbTemplate: await initdbTemplateFile() })],
+    ])('leaves nothing open after close, so the process exits (%s)', async (_, databaseOptions) => {
+      cleanups.push(() => rm(closedFolder, { recursive: true, force: true }));
+      const options = JSON.stringify(await databaseOptions());
+      const connection = fileURLToPath(new URL('../../src/db/connection.ts', import.meta.url));
+      const script = `
       const { openDatabase } = await import(${JSON.stringify(connection)});
       const db = await openDatabase(${options});
       await Promise.all([db.sql\`select 1\`, db.sql.begin((tx) => tx\`select 2\`)]);
       await db.close();
     `;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
-      encoding: 'utf8',
-      timeout: 50_000,
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+        encoding: 'utf8',
+        timeout: 50_000,
+      });
+      expect(child.stderr).toBe('');
+      expect(child.status).toBe(0);
     });
-    expect(child.stderr).toBe('');
-    expect(child.status).toBe(0);
-  });
-});
+  },
+);
 
 describe('DATABASE_POOL_SIZE', () => {
   it('is 10 unless set, and refuses anything but a whole number of at least 1, naming the variable', () => {

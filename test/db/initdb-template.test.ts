@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.ts';
+import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'initdb-template-'));
 const template = join(dir, 'template.tar');
@@ -28,7 +29,7 @@ const hasMarker = async (dataDir: string, initdbTemplate: string) => {
   }
 };
 
-describe('openDatabase with an initdb template', () => {
+describeEmbeddedOnly('openDatabase with an initdb template', () => {
   it('unpacks the template into a new data folder, and opens that folder as it is afterwards', async () => {
     const dataDir = join(dir, 'new');
     expect(await hasMarker(dataDir, template)).toBe(true);

@@ -64,7 +64,10 @@ describe('examples/agent-run.ts', () => {
   }, async () => {
     const owner = await t.signup();
     const { key } = await t.createKey(owner.token, 'agent-run example');
-    const run = spawnLineProcess(example, { SERVICE_API_KEY: key, SERVICE_API_BASE: server.url });
+    // Through tsx, as the README runs it.
+    const run = spawnLineProcess(example, { SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }, [], {
+      through: 'tsx',
+    });
     try {
       await run.line((l) => l.startsWith('  YOUR TURN: allow access'));
       const consent = link(await run.line((l) => l.startsWith('  Open: ')));
@@ -148,7 +151,9 @@ describe('examples/agent-run.ts', () => {
       '--cta',
       brief.call_to_action,
     ];
-    const run = spawnLineProcess(example, { SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }, args);
+    const run = spawnLineProcess(example, { SERVICE_API_KEY: key, SERVICE_API_BASE: server.url }, args, {
+      through: 'tsx',
+    });
     try {
       await run.line((l) => l.startsWith('  Open: ') && l.includes('/admin/approvals?sequence='));
       const runId = /run (run_\w+)/.exec(await run.line('✓ run_agent'))?.[1];

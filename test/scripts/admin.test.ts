@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminCommands } from '../../scripts/admin/commands.ts';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/app.ts';
+import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const run = promisify(execFile);
 let t: TestApp;
@@ -64,11 +65,12 @@ describe('admin commands', () => {
   });
 });
 
-describe('npm run admin', () => {
+describeEmbeddedOnly('npm run admin', () => {
   it('runs end to end on an embedded database and exits non-zero on an unknown command', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '', OWNER_PASSWORD: 'operator password' };
-    const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env });
+    // What `npm run admin` runs: the build's entry, built first when stale.
+    const cli = (...args: string[]) => run(process.execPath, ['scripts/run-built.js', 'admin', ...args], { env });
     try {
       const created = await cli(
         'create-workspace',
@@ -96,6 +98,6 @@ describe('npm run admin', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    // Six CLI processes, each opening the embedded database: minutes on a loaded 2-core machine.
+    // Six CLI processes, each opening the embedded database: a minute on a loaded 2-core machine.
   }, 240_000);
 });

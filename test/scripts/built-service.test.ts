@@ -6,8 +6,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildService } from '../../scripts/build.ts';
+import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the repository (git-ignored), so the bundles' package imports resolve to node_modules as dist/'s do.
@@ -79,7 +80,7 @@ function importedSpecifiers(): string[] {
   return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((match) => match[1]);
 }
 
-describe('the built service', () => {
+describeEmbeddedOnly('the built service', () => {
   it('imports no TypeScript and no TypeScript loader, and only the packages that must load from node_modules', () => {
     const specifiers = importedSpecifiers();
     // esbuild writes each import of a module it leaves out as a statement of its own line, or as import("…").

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.ts';
+import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
@@ -111,7 +112,7 @@ async function expectStoppedCleanly(s: Started): Promise<void> {
 const signupBody = (email: string) =>
   JSON.stringify({ email, password: 'correct horse battery staple', name: 'Ada', workspace_name: 'Acme' });
 
-describe('npm start', () => {
+describeEmbeddedOnly('npm start', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`stops the whole process tree and frees the database on ${signal} to the npm process`, async () => {
       const s = await npmStart();
@@ -150,7 +151,7 @@ describe('npm start', () => {
   });
 });
 
-describe('npm start with a long-poll open', () => {
+describeEmbeddedOnly('npm start with a long-poll open', () => {
   it('answers open long-polls (REST and MCP) with the current state on SIGTERM and exits 0 without waiting out SHUTDOWN_TIMEOUT_MS', async () => {
     const s = await npmStart({ SHUTDOWN_TIMEOUT_MS: '60000' });
     const signedUp = await send(s.port, 'POST', '/api/v1/users/signup', {}, signupBody('longpoll@example.com')).answer;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.ts';
+import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
@@ -60,7 +61,7 @@ const freshDataDir = () => {
   return dir;
 };
 
-describe('npm start', () => {
+describeEmbeddedOnly('npm start', () => {
   it('logs that it is starting before it opens the database, then each step and migration in order', async () => {
     const dataDir = freshDataDir();
     const lines = await startUntilListening({ DATA_DIR: dataDir });
