@@ -51,6 +51,25 @@ try {
         `No accounts yet: create the first one at ${signupUrl} (or POST /api/v1/users/signup).`,
       );
   }) as Server;
+  // A port that is taken (or not ours to bind) fails the start like any other cause: one fatal line, the database
+  // closed, exit 1, instead of Node's trace of an unhandled 'error' event. Once listening, a server error (an accept
+  // that failed) is logged and the service goes on.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (server.listening) {
+      log.error({ err: error }, 'the HTTP server reported an error');
+      return;
+    }
+    const where = `${config.host}:${config.port}`;
+    log.fatal(
+      { err: error },
+      error.code === 'EADDRINUSE' ? `could not start: ${where} is already in use (PORT)` : 'could not start',
+    );
+    void (async () => {
+      await services.stopJobs(config.shutdownTimeoutMs);
+      await services.close();
+      await db.close();
+    })().finally(() => process.exit(1));
+  });
   handleShutdownSignals({
     server,
     log,

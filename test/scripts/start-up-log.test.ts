@@ -4,6 +4,7 @@
 // every time.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +86,35 @@ describeEmbeddedOnly('npm start', () => {
     expect(lines[warning].msg).toMatch(/^OUTBOUND_ALLOW_PRIVATE=true: .*never in production/);
     // Said before the slow steps, so it is on screen while the service starts.
     expect(warning).toBeLessThan(lines.findIndex((line) => line.msg.startsWith('creating ')));
+  });
+
+  it('exits 1 with one fatal line naming the address when its port is taken, and leaves the data folder free', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const dataDir = freshDataDir();
+    try {
+      const child = spawn(process.execPath, BUILT, {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+      });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((text) => JSON.parse(text) as LogLine);
+      expect(code).toBe(1);
+      expect(lines.filter((line) => line.level === 60).map((line) => line.msg)).toEqual([
+        `could not start: 127.0.0.1:${port} is already in use (PORT)`,
+      ]);
+      // The database was closed before the exit: its lock is gone.
+      expect(existsSync(join(dataDir, 'service-mcp.lock'))).toBe(false);
+    } finally {
+      taken.close();
+    }
   });
 
   it('refuses a DATABASE_POOL_SIZE below 1 with one line naming it, and exits 1 before opening anything', async () => {
