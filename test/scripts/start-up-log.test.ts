@@ -56,6 +56,26 @@ async function startUntilListening(env: Record<string, string>, args = DEV): Pro
   return lines;
 }
 
+/** Runs the service on the embedded database until it exits by itself; its exit code and every line it logged. */
+async function runToExit(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; lines: LogLine[] }> {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: '', ...env },
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((text) => JSON.parse(text) as LogLine);
+  return { code, lines };
+}
+
 const freshDataDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'start-up-log-'));
   dirs.push(dir);
@@ -94,18 +114,7 @@ describeEmbeddedOnly('npm start', () => {
     const { port } = taken.address() as AddressInfo;
     const dataDir = freshDataDir();
     try {
-      const child = spawn(process.execPath, BUILT, {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
-      });
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      const lines = out
-        .trim()
-        .split('\n')
-        .map((text) => JSON.parse(text) as LogLine);
+      const { code, lines } = await runToExit(BUILT, { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
       expect(code).toBe(1);
       expect(lines.filter((line) => line.level === 60).map((line) => line.msg)).toEqual([
         `could not start: 127.0.0.1:${port} is already in use (PORT)`,
@@ -119,18 +128,7 @@ describeEmbeddedOnly('npm start', () => {
 
   it('refuses a DATABASE_POOL_SIZE below 1 with one line naming it, and exits 1 before opening anything', async () => {
     const dataDir = freshDataDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', DATABASE_POOL_SIZE: '0' },
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const lines = out
-      .trim()
-      .split('\n')
-      .map((text) => JSON.parse(text) as LogLine);
+    const { code, lines } = await runToExit(DEV, { DATA_DIR: dataDir, PORT: '0', DATABASE_POOL_SIZE: '0' });
     expect(code).toBe(1);
     expect(lines).toMatchObject([
       { level: 60, msg: 'invalid configuration: DATABASE_POOL_SIZE must be at least 1, got "0"' },
