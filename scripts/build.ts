@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { panelBuildOptions } from '../src/admin/panel-bundle.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -48,7 +48,7 @@ const REQUIRE_SHIM =
 const INSTALLED_PACKAGES = 'node_modules/.package-lock.json';
 
 /** Each bundled module keeps its own location, so paths it resolves against `import.meta.url` stay where they were. */
-export function sourceLocatedImportMeta(bundleDir: string): Plugin {
+function sourceLocatedImportMeta(bundleDir: string): Plugin {
   return {
     name: 'source-located-import-meta',
     setup(b) {
@@ -64,6 +64,26 @@ export function sourceLocatedImportMeta(bundleDir: string): Plugin {
       });
     },
   };
+}
+
+/**
+ * How every bundle of our sources is made, the build's and the test processes' (test/helpers/child-lines.ts): ES
+ * modules for Node 20 in `outdir`, each module keeping its own `import.meta.url`, with a map that names the .ts
+ * files in the repository (beside it anyway; without their text it is half the size).
+ */
+export function nodeBundleOptions(outdir: string) {
+  return {
+    absWorkingDir: root,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    metafile: true,
+    plugins: [sourceLocatedImportMeta(outdir)],
+  } as const satisfies BuildOptions;
 }
 
 // Each entry file turns source maps on before it loads its bundle (Node maps only modules loaded after that),
@@ -99,23 +119,13 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
   const bundleDir = join(outDir, 'bundle');
   rmSync(bundleDir, { recursive: true, force: true });
   const result = await build({
-    absWorkingDir: root,
+    ...nodeBundleOptions(bundleDir),
     entryPoints: ENTRIES,
-    outdir: bundleDir,
-    bundle: true,
     // The entries' dynamic imports stay chunks of their own, so `starting` is logged before the bulk is loaded.
     splitting: true,
-    // Chunks beside the entries: the rewritten import.meta.url (below) is relative to that one folder.
+    // Chunks beside the entries: the rewritten import.meta.url is relative to that one folder.
     chunkNames: '[name]-[hash]',
     external: EXTERNAL_PACKAGES,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // The map names the .ts files in the repository, which are beside it anyway; without their text it is half the size.
-    sourcemap: 'linked',
-    sourcesContent: false,
-    metafile: true,
-    plugins: [sourceLocatedImportMeta(bundleDir)],
     banner: { js: `${HEADER}\n${REQUIRE_SHIM}` },
     // The admin panel's script is read from the built folder, not bundled at start (src/admin/assets.ts).
     // main.ts finds the dump of a fresh data folder beside the bundles it was built with.

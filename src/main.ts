@@ -51,6 +51,11 @@ try {
         `No accounts yet: create the first one at ${signupUrl} (or POST /api/v1/users/signup).`,
       );
   }) as Server;
+  const closeAll = async (): Promise<void> => {
+    await services.stopJobs(config.shutdownTimeoutMs);
+    await services.close();
+    await db.close();
+  };
   // A port that is taken (or not ours to bind) fails the start like any other cause: one fatal line, the database
   // closed, exit 1, instead of Node's trace of an unhandled 'error' event. Once listening, a server error (an accept
   // that failed) is logged and the service goes on.
@@ -64,11 +69,7 @@ try {
       { err: error },
       error.code === 'EADDRINUSE' ? `could not start: ${where} is already in use (PORT)` : 'could not start',
     );
-    void (async () => {
-      await services.stopJobs(config.shutdownTimeoutMs);
-      await services.close();
-      await db.close();
-    })().finally(() => process.exit(1));
+    void closeAll().finally(() => process.exit(1));
   });
   handleShutdownSignals({
     server,
@@ -80,11 +81,7 @@ try {
       services.deps.resourceWatch.end();
       void services.stopJobs(config.shutdownTimeoutMs);
     },
-    async close() {
-      await services.stopJobs(config.shutdownTimeoutMs);
-      await services.close();
-      await db.close();
-    },
+    close: closeAll,
     exit: (code) => process.exit(code),
   });
 } catch (error) {

@@ -7,7 +7,7 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { sourceLocatedImportMeta } from '../../scripts/build.ts';
+import { nodeBundleOptions } from '../../scripts/build.ts';
 
 export interface LineProcess {
   /** The process once it is spawned; kill() before that kills it as soon as it starts. */
@@ -33,19 +33,11 @@ async function bundle(entry: string): Promise<Bundle> {
   if (made === 0) process.once('exit', () => rmSync(bundlesDir, { recursive: true, force: true }));
   const outdir = join(bundlesDir, String((made += 1)));
   const builtAt = Date.now();
+  // As the build bundles the service, but with the packages loaded from node_modules: quicker to make.
   const result = await build({
-    absWorkingDir: root,
+    ...nodeBundleOptions(outdir),
     entryPoints: [entry],
-    outdir,
-    bundle: true,
     packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: 'linked',
-    sourcesContent: false,
-    metafile: true,
-    plugins: [sourceLocatedImportMeta(outdir)],
     logLevel: 'silent',
   });
   const [file] = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint) ?? [];
@@ -53,10 +45,10 @@ async function bundle(entry: string): Promise<Bundle> {
   return { file: join(root, file), inputs: Object.keys(result.metafile.inputs), builtAt };
 }
 
-const changed = (made: Bundle) =>
-  made.inputs.some((input) => {
+const changed = (previous: Bundle) =>
+  previous.inputs.some((input) => {
     try {
-      return statSync(join(root, input)).mtimeMs >= made.builtAt;
+      return statSync(join(root, input)).mtimeMs >= previous.builtAt;
     } catch {
       return true;
     }
