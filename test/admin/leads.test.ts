@@ -5,7 +5,7 @@
 // deleted after a confirmation (cancel keeps it), and an export becomes a download link to the CSV.
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { syncMailbox } from '../../src/handlers/replies/sync-mailbox.ts';
 import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 import type { SignupResult, TestApp } from '../helpers/app.ts';
@@ -77,13 +77,22 @@ beforeAll(async () => {
     if (!mailboxes.length) break;
     for (const m of mailboxes) await sendFromMailbox(t.deps, m);
   }
-  const sent = await ok(t.request(`/api/v1/sent-messages?lead_id=${ada.id}`, { token }));
-  expect(sent.data.map((m: any) => m.status)).toEqual(['sent']);
+  // The job queue works in this app too, so its own sender may hold the message while the loop above finds
+  // nothing due: wait for the one send, whoever made it.
+  const sentMessages = async () => (await ok(t.request(`/api/v1/sent-messages?lead_id=${ada.id}`, { token }))).data;
+  const [message] = await vi.waitFor(
+    async () => {
+      const messages = await sentMessages();
+      expect(messages.map((m: any) => m.status)).toEqual(['sent']);
+      return messages;
+    },
+    { timeout: 20_000, interval: 100 },
+  );
   await ok(
     t.request('/api/v1/sandbox/inbound', {
       method: 'POST',
       token,
-      json: { message_id: sent.data[0].id, kind: 'reply', text: 'Tell me more about the engine.' },
+      json: { message_id: message.id, kind: 'reply', text: 'Tell me more about the engine.' },
     }),
     201,
   );
