@@ -11,6 +11,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...inOtherLeg],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll's default second is short on a 2-core machine running both CI legs and Chromium at once; a poll
+    // still ends at its first success.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     isolate: false,
     maxWorkers: 2,

@@ -131,7 +131,7 @@ describe('readCsvRows file errors', () => {
     for await (const item of readCsvRows(endless())) {
       if ('row' in item && item.row === 10) break;
     }
-    await vi.waitFor(() => expect(closed).toBe(true));
+    await vi.waitFor(() => expect(closed).toBe(true), { timeout: 10_000 });
     // What the stream buffers hold (the default highWaterMark: 16 KiB up to Node 20, 64 KiB from Node 22), not
     // the endless source: a reader that kept pulling would never get here.
     expect(pulledBytes).toBeLessThan(256 * 1024);
