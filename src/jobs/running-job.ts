@@ -27,10 +27,13 @@ const marginMs = (leaseMs: number): number => Math.min(5_000, leaseMs * 0.1);
 export function runningJob(job: PgBoss.JobWithMetadata): RunningJob {
   const controller = new AbortController();
   let expired = false;
+  // Set once the handler has returned or thrown: a lease lost after that (the renewal racing this worker's own
+  // completion, or a lapse while the outcome is written) withholds the outcome, but aborts nothing.
+  let settled = false;
   const leaseMs = Number(job.expireInSeconds) * 1000;
   const expire = (reason: string): void => {
     expired = true;
-    controller.abort(new Error(reason));
+    if (!settled) controller.abort(new Error(reason));
   };
   const arm = (ms: number): NodeJS.Timeout =>
     setTimeout(() => expire(`job ran past its lease of ${job.expireInSeconds} s`), ms - marginMs(leaseMs));
@@ -47,15 +50,21 @@ export function runningJob(job: PgBoss.JobWithMetadata): RunningJob {
     get expired() {
       return expired;
     },
-    race: (work) => Promise.race([work, aborted]),
+    race: (work) =>
+      Promise.race([
+        work.finally(() => {
+          settled = true;
+        }),
+        aborted,
+      ]),
     abort: (reason) => controller.abort(reason),
     renewed(remainingMs) {
-      if (controller.signal.aborted) return;
+      if (expired || controller.signal.aborted) return;
       clearTimeout(deadline);
       deadline = arm(remainingMs);
     },
     lost: (reason) => {
-      if (!controller.signal.aborted) expire(reason);
+      if (!expired && !controller.signal.aborted) expire(reason);
     },
     dispose: () => clearTimeout(deadline),
   };
