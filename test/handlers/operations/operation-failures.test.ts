@@ -49,7 +49,8 @@ describe('failures', () => {
     await t.db.sql`update operations set heartbeat_at = heartbeat_at - interval '10 minutes' where id = ${id}`;
     expect(await retrySilentOperations(t.deps, 60)).toBe(1);
     const [row] = await t.db.sql`select job_queue, job_id from operations where id = ${id}`;
-    expect(await t.deps.jobs.jobState(row.job_queue, row.job_id)).toBe('retry');
+    // Handed to a retry, which a worker of this app may already have fetched on a loaded machine.
+    expect(['retry', 'active']).toContain(await t.deps.jobs.jobState(row.job_queue, row.job_id));
     // The run that was only presumed dead finishes; the retry, at the gate or not yet started, then
     // finds the operation done and leaves it as it is.
     openGate(id);
