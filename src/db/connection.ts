@@ -153,12 +153,13 @@ async function freshFolderTemplate(dataDir: string, options: DatabaseOptions): P
 export const embeddedFolderIsNew = (dataDir: string): boolean => !existsSync(join(dataDir, 'PG_VERSION'));
 
 /**
- * Serves an already created PGlite through postgres.js; `close()` also closes the PGlite.
- * Tests use it to start each database from a migrated template instead of running initdb.
+ * Serves an already created PGlite through postgres.js; `close()` also closes the PGlite unless `keepPglite` says
+ * its owner goes on using it. Tests use it to start each database from a migrated template instead of running
+ * initdb, and to serve one PGlite again after emptying it.
  */
 export async function servePglite(
   pglite: PGlite,
-  options: Pick<DatabaseOptions, 'searchPath' | 'transactionGuard'> = {},
+  options: Pick<DatabaseOptions, 'searchPath' | 'transactionGuard'> & { keepPglite?: boolean } = {},
 ): Promise<Database> {
   // PGlite ignores startup parameters, and its single session is shared by every socket
   // connection, so a session-level SET applies to all of them.
@@ -185,7 +186,7 @@ export async function servePglite(
   const close = async (): Promise<void> => {
     await sql.end();
     await server.stop();
-    await pglite.close();
+    if (!options.keepPglite) await pglite.close();
     await rm(socketDir, { recursive: true, force: true });
   };
   try {

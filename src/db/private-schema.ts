@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { openDatabase, type Database } from './connection.ts';
 
-export async function openPrivateSchema(databaseUrl: string, prefix: string): Promise<Database> {
+export async function openPrivateSchema(databaseUrl: string, prefix: string): Promise<Database & { schema: string }> {
   const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
   // search_path may name a schema that does not exist yet; it resolves once it is created.
   const db = await openDatabase({ databaseUrl, searchPath: schema });
@@ -20,5 +20,5 @@ export async function openPrivateSchema(databaseUrl: string, prefix: string): Pr
     await close();
     throw error;
   }
-  return { ...db, close };
+  return { ...db, schema, close };
 }

@@ -1,13 +1,16 @@
 // A private, migrated database per call: a fresh schema on DATABASE_URL when it is set, else
-// an in-memory PGlite. Tests running in parallel never see each other's rows.
+// an in-memory PGlite. Tests running in parallel never see each other's rows. A closed one is emptied and
+// handed to the next call of the same test process when its structure is as it was made (kept-databases.ts).
 import { rmSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { servePglite, type Database } from '../../src/db/connection.ts';
+import type postgres from 'postgres';
+import { openDatabase, servePglite, type Database } from '../../src/db/connection.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPrivateSchema } from '../../src/db/private-schema.ts';
+import { baseline, emptied, type Baseline, type Runner } from './kept-databases.ts';
 
 export interface TestDatabaseOptions {
   /** Apply src/db/migrations (default true); false gives an empty database. */
@@ -20,15 +23,118 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   return url ? createSchemaDatabase(url, migrated) : createPgliteDatabase(migrated);
 }
 
+// Databases closed and emptied, ready for the next call, by kind (migrated or not). Two of each are plenty: a
+// file rarely holds more at once, and a PGlite holds its memory while it waits.
+const MAX_KEPT = 2;
+
+interface KeptSchema {
+  schema: string;
+  made: Baseline;
+}
+const keptSchemas = new Map<boolean, KeptSchema[]>();
+
+// The catalog queries' estimates pass PostgreSQL's JIT threshold, and compiling them took ~0.9 s a query.
+const runnerOf = (sql: postgres.Sql): Runner => ({
+  rows: <T>(query: string, params: unknown[] = []) =>
+    sql.begin(async (tx) => {
+      await tx.unsafe('set local jit = off');
+      return tx.unsafe(query, params as postgres.ParameterOrJSON<never>[]);
+    }) as unknown as Promise<T[]>,
+  script: async (text, atomic) => {
+    await (atomic ? sql.begin((tx) => tx.unsafe(text)) : sql.unsafe(text));
+  },
+});
+
+interface Release<T> {
+  kept: T[];
+  entry: T;
+  /** Empties the database and says whether it is as it was made. */
+  empty(): Promise<boolean>;
+  /** Lets go of what the test used (its connections) when the database is kept. */
+  keep(): Promise<void>;
+  /** Closes the database for good. */
+  discard(): Promise<void>;
+}
+
+/** Keeps an emptied database for the next call, or closes it for good when it cannot be reused. */
+async function release<T>({ kept, entry, empty, keep, discard }: Release<T>): Promise<void> {
+  let reusable = false;
+  try {
+    reusable = kept.length < MAX_KEPT && (await empty());
+  } catch {
+    reusable = false;
+  }
+  if (!reusable) return discard();
+  await keep();
+  kept.push(entry);
+}
+
+const KEPT_NOTE = 'kept test database of';
+let reaped: Promise<void> | undefined;
+
+// A kept schema outlives its test process, which ends without closing it; the next run on this machine drops
+// those whose process has gone.
+async function reapSchemas(url: string): Promise<void> {
+  const db = await openDatabase({ databaseUrl: url, poolSize: 1 });
+  try {
+    const notes = await db.sql<{ name: string; note: string }[]>`
+      select nspname::text as name, obj_description(oid, 'pg_namespace') as note from pg_namespace
+       where obj_description(oid, 'pg_namespace') like ${`${KEPT_NOTE} %`}`;
+    for (const { name, note } of notes) {
+      const [host, pid] = note.slice(KEPT_NOTE.length + 1).split(' pid ');
+      if (host === hostname() && !alive(Number(pid))) await db.sql.unsafe(`drop schema if exists "${name}" cascade`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 async function createSchemaDatabase(url: string, migrated: boolean): Promise<Database> {
+  reaped ??= reapSchemas(url);
+  await reaped;
+  const kept = keptSchemas.get(migrated) ?? [];
+  keptSchemas.set(migrated, kept);
+  const entry = kept.pop() ?? (await newSchema(url, migrated));
+  const db = await openDatabase({ databaseUrl: url, searchPath: entry.schema });
+  const drop = async (): Promise<void> => {
+    try {
+      await db.sql.unsafe(`drop schema if exists "${entry.schema}" cascade`);
+    } finally {
+      await db.sql.end();
+    }
+  };
+  const close = () =>
+    release({
+      kept,
+      entry,
+      empty: () => emptied(runnerOf(db.sql), entry.schema, entry.made, false),
+      keep: () => db.sql.end(),
+      discard: drop,
+    });
+  return { ...db, close };
+}
+
+async function newSchema(url: string, migrated: boolean): Promise<KeptSchema> {
   const db = await openPrivateSchema(url, 't');
   try {
+    await db.sql.unsafe(`comment on schema "${db.schema}" is '${KEPT_NOTE} ${hostname()} pid ${process.pid}'`);
     if (migrated) await migrate(db.sql);
+    const made = await baseline(runnerOf(db.sql), db.schema, false);
+    await db.sql.end();
+    return { schema: db.schema, made };
   } catch (error) {
     await db.close();
     throw error;
   }
-  return db;
 }
 
 // Running initdb takes seconds in WASM; loading a dumped data folder takes a fraction of that,
@@ -44,9 +150,40 @@ function template(migrated: boolean): Promise<Blob> {
   return made;
 }
 
+interface KeptPglite {
+  pglite: PGlite;
+  made: Baseline;
+}
+const keptPglites = new Map<boolean, KeptPglite[]>();
+
+const pgliteRunner = (pglite: PGlite): Runner => ({
+  rows: async <T>(query: string, params?: unknown[]) => (await pglite.query<T>(query, params)).rows,
+  script: async (text, atomic) => {
+    await (atomic ? pglite.transaction((tx) => tx.exec(text)) : pglite.exec(text));
+  },
+});
+
 async function createPgliteDatabase(migrated: boolean): Promise<Database> {
+  const kept = keptPglites.get(migrated) ?? [];
+  keptPglites.set(migrated, kept);
+  const entry = kept.pop() ?? (await newPglite(migrated));
+  const db = await servePglite(entry.pglite, { keepPglite: true });
+  const close = async (): Promise<void> => {
+    await db.close();
+    await release({
+      kept,
+      entry,
+      empty: () => emptied(pgliteRunner(entry.pglite), 'public', entry.made, true),
+      keep: async () => {},
+      discard: () => entry.pglite.close(),
+    });
+  };
+  return { ...db, close };
+}
+
+async function newPglite(migrated: boolean): Promise<KeptPglite> {
   const pglite = await PGlite.create({ loadDataDir: await template(migrated) });
-  return servePglite(pglite);
+  return { pglite, made: await baseline(pgliteRunner(pglite), 'public', true) };
 }
 
 let templateFile: Promise<string> | undefined;
