@@ -27,6 +27,11 @@ function isHeld(holder: string): boolean {
   const pid = Number(holder.split(' ')[0]);
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return holder === ownLock;
+  return processAlive(pid);
+}
+
+/** Whether a process with this id runs on this machine (one of another user's counts: signalling it is refused). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

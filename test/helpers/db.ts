@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type postgres from 'postgres';
 import { openDatabase, servePglite, type Database } from '../../src/db/connection.ts';
+import { processAlive } from '../../src/db/data-dir-lock.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPrivateSchema } from '../../src/db/private-schema.ts';
 import { baseline, emptied, type Baseline, type Runner } from './kept-databases.ts';
@@ -82,19 +83,11 @@ async function reapSchemas(url: string): Promise<void> {
        where obj_description(oid, 'pg_namespace') like ${`${KEPT_NOTE} %`}`;
     for (const { name, note } of notes) {
       const [host, pid] = note.slice(KEPT_NOTE.length + 1).split(' pid ');
-      if (host === hostname() && !alive(Number(pid))) await db.sql.unsafe(`drop schema if exists "${name}" cascade`);
+      if (host === hostname() && !processAlive(Number(pid)))
+        await db.sql.unsafe(`drop schema if exists "${name}" cascade`);
     }
   } finally {
     await db.close();
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
