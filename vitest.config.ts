@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...inOtherLeg],
+    // dist/, which `npm start` and the MCP launcher run, is built before the first test file, not inside one.
+    globalSetup: ['test/helpers/build-first.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // expect.poll's default second is short on a 2-core machine running both CI legs and Chromium at once; a poll
