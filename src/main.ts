@@ -1,19 +1,39 @@
 // The only file that reads process.env: configuration -> database -> migrations -> deps -> serve.
 // `npm start` runs its build, `node dist/main.js` (scripts/build.ts; `npm run dev` runs this file through tsx):
 // one process, so a signal to it reaches the shutdown handler (src/shutdown.ts).
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from './app.ts';
 import { loadConfig } from './config.ts';
 import { builtInitdbTemplate } from './db/initdb-template.ts';
 import { configOrExit, createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 
-const config = configOrExit(() => loadConfig(process.env));
-const log = createLogger(config.logLevel);
+const envConfig = configOrExit(() => loadConfig(process.env));
+const log = createLogger(envConfig.logLevel);
 // Said before anything slow: loading the modules, and creating the embedded database on a first start, take
 // seconds, and a silent terminal looks like a hung one.
 log.info({ pid: process.pid, node: process.version }, 'starting');
-warnAboutUnsafeSettings(log, config);
+warnAboutUnsafeSettings(log, envConfig);
 try {
-  const [{ openDatabase }, { migrate }] = await Promise.all([import('./db/connection.ts'), import('./db/migrate.ts')]);
+  const [{ openDatabase }, { migrate }, { getRequestListener }] = await Promise.all([
+    import('./db/connection.ts'),
+    import('./db/migrate.ts'),
+    import('@hono/node-server'),
+  ]);
+  // The app answers once it is made; a request that comes before (only possible when PORT=0 binds early) gets 503.
+  let app: App | undefined;
+  const server = createServer(
+    getRequestListener((request, env) => (app ? app.fetch(request, env) : new Response(null, { status: 503 })), {
+      hostname: envConfig.host,
+    }),
+  );
+  // PORT=0 lets the system choose the port, and the addresses the service hands out name it (PUBLIC_BASE_URL's
+  // default, in OAuth redirects and links; the sandbox providers' own address): so the port is bound first and
+  // the configuration read again with it. Any other port is bound once the service is ready, as before.
+  const config =
+    envConfig.port === 0
+      ? loadConfig({ ...process.env, PORT: String(await listen(server, 0, envConfig.host)) })
+      : envConfig;
   log.info(openingDatabaseLine(config));
   // The database opens and migrates while the rest of the service loads: PGlite's file reads and PostgreSQL's
   // connection overlap the module loading.
@@ -23,10 +43,9 @@ try {
     initdbTemplate: builtInitdbTemplate(),
     ...config.database,
   }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));
-  const [{ db, applied }, { serve }, { createApp }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
+  const [{ db, applied }, { createApp }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
     await Promise.all([
       migrated,
-      import('@hono/node-server'),
       import('./app.ts'),
       import('./handlers/users/users-data.ts'),
       import('./services.ts'),
@@ -36,13 +55,14 @@ try {
   const services = await createServices({ db, config, log });
   // The job queue's start-up is mostly the database's work: the app is put together meanwhile.
   const jobsStarted = services.startJobs({ work: config.jobs.inProcess });
-  const app = createApp(services.deps);
+  const ready = createApp(services.deps);
   const [userExists] = await Promise.all([anyUserExists(db.sql), jobsStarted]);
   const signupUrl = userExists ? undefined : `${config.publicBaseUrl.replace(/\/$/, '')}/admin/signup`;
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const announce = () => {
+    const port = (server.address() as AddressInfo).port;
     log.info(
-      { port: info.port, host: config.host, database: db.kind, migrations_applied: applied.length },
-      `listening on http://${config.host}:${info.port}`,
+      { port, host: config.host, database: db.kind, migrations_applied: applied.length },
+      `listening on http://${config.host}:${port}`,
     );
     // A fresh install has no account to sign in with, and no API key for an agent until there is one.
     if (signupUrl)
@@ -50,7 +70,7 @@ try {
         { signup_url: signupUrl },
         `No accounts yet: create the first one at ${signupUrl} (or POST /api/v1/users/signup).`,
       );
-  }) as Server;
+  };
   const closeAll = async (): Promise<void> => {
     await services.stopJobs(config.shutdownTimeoutMs);
     await services.close();
@@ -84,8 +104,22 @@ try {
     close: closeAll,
     exit: (code) => process.exit(code),
   });
+  app = ready;
+  if (server.listening) announce();
+  else server.listen(config.port, config.host, announce);
 } catch (error) {
   // Start-up failures (data folder in use, database unreachable) stay JSON lines like the rest of the log.
   log.fatal({ err: error }, 'could not start');
   process.exit(1);
+}
+
+/** Binds `server` and resolves with its port; a failure to bind (an address not of this machine) rejects. */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.ts';
+import { playHuman, type Connector } from '../handlers/connectors/human.ts';
 import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -216,6 +217,29 @@ function send(port: number, method: string, path: string, headers: Record<string
   req.end(body);
   return { written, answer };
 }
+
+describeEmbeddedOnly('npm start with PORT=0', () => {
+  it('hands out addresses with the port the system chose: the first-account link, and a sandbox Gmail consent that completes', async () => {
+    const s = await npmStart();
+    const signupUrl = `http://127.0.0.1:${s.port}/admin/signup`;
+    expect(await s.waitForLog(/^No accounts yet/)).toMatchObject({ signup_url: signupUrl });
+    const signedUp = await send(s.port, 'POST', '/api/v1/users/signup', {}, signupBody('port0@example.com')).answer;
+    const auth = {
+      authorization: `Bearer ${(JSON.parse(signedUp.body) as { login: { access_token: string } }).login.access_token}`,
+    };
+    const started = await send(s.port, 'POST', '/api/v1/connectors/oauth', auth, JSON.stringify({ provider: 'gmail' }))
+      .answer;
+    const connector = JSON.parse(started.body) as Connector;
+    expect(new URL(connector.authorization_url!).port).toBe(String(s.port));
+    // The callback exchanges the code at the sandbox provider's own address, which names the port as well.
+    const page = await playHuman(connector.authorization_url!, { email: 'port0@example.com' });
+    expect(page.status).toBe(200);
+    const after = await send(s.port, 'GET', `/api/v1/connectors/${connector.id}`, auth).answer;
+    expect(JSON.parse(after.body)).toMatchObject({ status: 'connected', account_email: 'port0@example.com' });
+    process.kill(s.child.pid!, 'SIGTERM');
+    await expectStoppedCleanly(s);
+  });
+});
 
 // The PostgreSQL pool must end too, or node would keep running; a private schema keeps the run apart.
 describe.runIf(process.env.DATABASE_URL)('npm start on PostgreSQL', () => {
