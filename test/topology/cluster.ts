@@ -50,6 +50,9 @@ http {
   upstream service {
 ${options.upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join('\n')}
     keepalive 16;
+    # Below the service's 5 s (Node's keepAliveTimeout): else nginx can reuse a connection the instance is closing
+    # as idle, and retry the request on the other instance (a GET) or answer 502 (a POST).
+    keepalive_timeout 4s;
   }
   server {
     listen 127.0.0.1:${options.port};
