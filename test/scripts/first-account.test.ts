@@ -6,21 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/prism.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'first-account-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 interface Run {
-  /** Resolves once the server listens. */
-  listening: Promise<void>;
+  /** Resolves with the port once the server listens. */
+  listening: Promise<number>;
   /** Stops the server and resolves with every message it logged. */
   stop(): Promise<string[]>;
 }
 
-/** What `npm start` runs (the build, made first when stale), on the one data folder of this file. */
-function start(port: number): Run {
+/** What `npm start` runs (the build, made first when stale), on the one data folder of this file and a port the system chooses. */
+function start(): Run {
   const child = spawn(process.execPath, ['scripts/run-built.js', 'main'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -28,17 +27,18 @@ function start(port: number): Run {
       ...process.env,
       DATABASE_URL: '',
       DATA_DIR: dataDir,
-      PORT: String(port),
+      PORT: '0',
       PUBLIC_BASE_URL: '',
       LOG_LEVEL: 'info',
     },
   });
   let out = '';
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const listening = new Promise<void>((resolve, reject) => {
+  const listening = new Promise<number>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('"msg":"listening on ')) resolve();
+      const port = /"msg":"listening on http:\/\/127\.0\.0\.1:(\d+)"/.exec(out)?.[1];
+      if (port) resolve(Number(port));
     });
     void exited.then(() => reject(new Error(`exited before listening:\n${out}`)));
   });
@@ -59,9 +59,8 @@ function start(port: number): Run {
 
 describe('npm start', () => {
   it('prints where to create the first account while there is none, and not once there is one', async () => {
-    const port = await freePort();
-    const fresh = start(port);
-    await fresh.listening;
+    const fresh = start();
+    const port = await fresh.listening;
     const signup = await fetch(`http://127.0.0.1:${port}/api/v1/users/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -81,10 +80,10 @@ describe('npm start', () => {
       before.findIndex((m) => m.startsWith('No accounts yet')) - 1,
     );
 
-    const again = start(port);
-    await again.listening;
+    const again = start();
+    const portAgain = await again.listening;
     const after = await again.stop();
-    expect(after).toContain(`listening on http://127.0.0.1:${port}`);
+    expect(after).toContain(`listening on http://127.0.0.1:${portAgain}`);
     expect(after.filter((m) => m.startsWith('No accounts yet'))).toEqual([]);
   });
 });
