@@ -54,6 +54,8 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** How long a stop signal waits for in-flight requests before cutting them and exiting non-zero. */
   shutdownTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open (Node's default, 5 s); above a load balancer's own idle timeout. */
+  keepAliveTimeoutMs: number;
   /** Fetching user-given URLs: whether loopback/private addresses are reachable, and our User-Agent. */
   outbound: { allowPrivate: boolean; userAgent: string };
   jobs: JobsConfig;
@@ -121,6 +123,7 @@ export function loadConfig(env: Env): AppConfig {
     trustProxy: env.TRUST_PROXY === 'true',
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://${host}:${port}`,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000) || 5_000,
     outbound: {
       allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true',
       userAgent: env.OUTBOUND_USER_AGENT || `service-mcp/${serviceVersion} (+outbound fetcher)`,

@@ -104,6 +104,11 @@ try {
     close: closeAll,
     exit: (code) => process.exit(code),
   });
+  // Behind a load balancer that keeps connections to the instances, an instance must not close an idle one first:
+  // the balancer could send a request on it as it closes (docs/scaling.md). headersTimeout (60 s by default) is
+  // kept above it, the usual pairing.
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.headersTimeout = Math.max(server.headersTimeout, config.keepAliveTimeoutMs + 1_000);
   app = ready;
   if (server.listening) announce();
   else server.listen(config.port, config.host, announce);

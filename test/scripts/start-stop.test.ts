@@ -241,6 +241,27 @@ describeEmbeddedOnly('npm start with PORT=0', () => {
   });
 });
 
+describeEmbeddedOnly('npm start with KEEP_ALIVE_TIMEOUT_MS', () => {
+  it("keeps an idle keep-alive connection open past Node's 5 s default when told to, and closes it on SIGTERM", async () => {
+    const s = await npmStart({ KEEP_ALIVE_TIMEOUT_MS: '60000' });
+    const socket = connect(s.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    let closedAt: number | undefined;
+    void closed.then(() => (closedAt = Date.now()));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await waitUntil(() => /\r\n\r\n/.test(received));
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toMatch(/\r\nKeep-Alive: timeout=60\r\n/i);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(closedAt).toBeUndefined(); // Node's default would have closed it at 5 s
+    process.kill(s.child.pid!, 'SIGTERM');
+    await closed;
+    await expectStoppedCleanly(s);
+  });
+});
+
 // The PostgreSQL pool must end too, or node would keep running; a private schema keeps the run apart.
 describe.runIf(process.env.DATABASE_URL)('npm start on PostgreSQL', () => {
   it('drains and exits 0 on SIGTERM to the npm process', async () => {
