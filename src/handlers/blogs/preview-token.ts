@@ -2,8 +2,9 @@
 // derived from the server secret (its own label, so it can never pass for another kind of token). Anyone
 // holding the link sees that one post as it is now, published or not, until the link expires; nobody can
 // make one for another post. get_blog_post hands out a fresh one each time.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { derivedKey } from '../../auth/derived-key.ts';
+import { tagMatches } from '../../auth/signed-tag.ts';
 
 const LABEL = 'service-mcp blog preview link v1';
 const MAC_BYTES = 16;
@@ -29,9 +30,7 @@ export function signPreview(secret: Uint8Array, target: PreviewTarget, now: Date
 export function verifyPreview(secret: Uint8Array, token: string, now: Date): PreviewTarget | undefined {
   const [payload, mac, extra] = token.split('.');
   if (!payload || !mac || extra !== undefined) return undefined;
-  const want = macOf(secret, payload);
-  const got = Buffer.from(mac, 'base64url');
-  if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
+  if (!tagMatches(mac, macOf(secret, payload))) return undefined;
   const [workspaceId, postId, expires, more] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
   if (more !== undefined || ![workspaceId, postId].every((id) => id && ID.test(id)) || !/^\d+$/.test(expires))
     return undefined;

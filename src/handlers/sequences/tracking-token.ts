@@ -2,8 +2,9 @@
 // workspace and message, plus an HMAC under a key derived from the server secret with a label of its own (so a
 // tracking token can never pass as an unsubscribe link, a cursor or a key hash). The MAC is checked before the
 // payload is even decoded, so a forged or altered token costs no database read and writes nothing.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { derivedKey } from '../../auth/derived-key.ts';
+import { tagMatches } from '../../auth/signed-tag.ts';
 import type { Deps } from '../../deps.ts';
 
 const LABEL = 'service-mcp tracking link v1';
@@ -35,9 +36,7 @@ export function verifyTracking(
 ): TrackingTarget | undefined {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return undefined;
-  const got = Buffer.from(signature, 'base64url');
-  const want = mac(secret, payload);
-  if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
+  if (!tagMatches(signature, mac(secret, payload))) return undefined;
   const [k, workspaceId, messageId, link, more] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
   if (more !== undefined || !ID.test(workspaceId ?? '') || !ID.test(messageId ?? '')) return undefined;
   if (kind === 'open') return k === 'o' && link === undefined ? { kind, workspaceId, messageId } : undefined;

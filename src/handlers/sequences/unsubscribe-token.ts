@@ -2,8 +2,9 @@
 // key derived from the server secret (its own label, so it can never be mistaken for a cursor or key hash).
 // Anyone holding the link can unsubscribe that one lead, which is what the link is for; nobody can make
 // one for another lead.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { derivedKey } from '../../auth/derived-key.ts';
+import { tagMatches } from '../../auth/signed-tag.ts';
 import type { Deps } from '../../deps.ts';
 
 const LABEL = 'service-mcp unsubscribe link v1';
@@ -28,9 +29,8 @@ export function signUnsubscribe(secret: Uint8Array, target: UnsubscribeTarget): 
 export function verifyUnsubscribe(secret: Uint8Array, token: string): UnsubscribeTarget | undefined {
   const [payload, mac, extra] = token.split('.');
   if (!payload || !mac || extra !== undefined) return undefined;
-  const want = createHmac('sha256', key(secret)).update(payload).digest().subarray(0, MAC_BYTES);
-  const got = Buffer.from(mac, 'base64url');
-  if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
+  if (!tagMatches(mac, createHmac('sha256', key(secret)).update(payload).digest().subarray(0, MAC_BYTES)))
+    return undefined;
   const [workspaceId, leadId, sequenceId, more] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
   if (more !== undefined || ![workspaceId, leadId, sequenceId].every((id) => id && ID.test(id))) return undefined;
   return { workspaceId, leadId, sequenceId };

@@ -6,15 +6,14 @@
 // page view: a form opened again (a second tab) reuses the cookie it finds, so every open tab stays valid.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { derivedKey } from '../../auth/derived-key.ts';
+import { tagMatches } from '../../auth/signed-tag.ts';
 
 const MAC_BYTES = 16;
 const mac = (secret: Uint8Array, label: string, data: string) =>
   createHmac('sha256', derivedKey(secret, label)).update(data).digest().subarray(0, MAC_BYTES);
 
 function matches(secret: Uint8Array, label: string, data: string, given: string): boolean {
-  const want = mac(secret, label, data);
-  const got = Buffer.from(given, 'base64url');
-  return got.length === want.length && timingSafeEqual(got, want);
+  return tagMatches(given, mac(secret, label, data));
 }
 
 const JOIN = 'service-mcp webinar join link v1';
