@@ -58,8 +58,8 @@ function parsePosition(payload: string): Position | undefined {
 
 function verified(cursor: string, scope: CursorScope): Position | undefined {
   const [payload, tag, ...rest] = cursor.split('.');
-  if (rest.length || !payload || !tag || !BASE64URL.test(payload) || !BASE64URL.test(tag)) return undefined;
-  // Only the canonical spelling of the tag: a cursor with any character changed is refused.
+  if (rest.length || !payload || !tag || !BASE64URL.test(payload)) return undefined;
+  // Only the tag as written (tagMatches): a cursor with any character of it changed is refused.
   if (!tagMatches(tag, mac(scope, payload))) return undefined;
   try {
     return parsePosition(payload);
