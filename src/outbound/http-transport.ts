@@ -70,13 +70,13 @@ function bodyStream(
   response: http.IncomingMessage,
   idleTimeoutMs: number,
   decode: boolean,
-): ReadableStream<Uint8Array> {
+): { body: ReadableStream<Uint8Array>; fail(error: Error): void } {
   const output = new PassThrough();
   const stages = decode ? decoders(response.headers['content-encoding']) : [];
   // pipeline owns every stage's errors and destroys them all (and the socket) on the first one.
   pipeline([response, ...stages, output] as [Readable, ...Transform[], PassThrough], () => {});
   const chunks = output[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  return new ReadableStream<Uint8Array>(
+  const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const timer = setTimeout(() => output.destroy(silence(idleTimeoutMs)), idleTimeoutMs);
@@ -94,6 +94,13 @@ function bodyStream(
     },
     { highWaterMark: 0 },
   );
+  return {
+    body,
+    // Only while the response is unfinished: an error after its last byte (a kept-alive socket's) spoils nothing.
+    fail: (error) => {
+      if (!response.complete) output.destroy(error);
+    },
+  };
 }
 
 function headersOf(raw: string[]): Headers {
@@ -133,19 +140,22 @@ export function createHttpTransport(options: { connect: Connector; idleTimeoutMs
         signal,
       });
       const timer = setTimeout(() => request.destroy(silence(idleTimeoutMs)), idleTimeoutMs);
-      // Kept for the request's whole life: a later error (after the answer) reaches the body's reader instead.
+      let failBody: ((error: Error) => void) | undefined;
+      // Kept for the request's whole life: a later error (after the answer) fails the body's reader instead. It
+      // must: a body that ends where the connection ends (HTTP/1.0 with no Content-Length, as `python3 -m
+      // http.server` sends) is one Node's client finishes as complete when its socket fails or the request is
+      // aborted, and tells only the request why. Unfailed, an abort or a reset would read as the end of the file.
       request.on('error', (error) => {
         clearTimeout(timer);
-        reject(error);
+        if (failBody) failBody(error);
+        else reject(error);
       });
       request.once('response', (response) => {
         clearTimeout(timer);
         const bodiless = hop.method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304;
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: headersOf(response.rawHeaders),
-          body: bodyStream(response, idleTimeoutMs, !bodiless),
-        });
+        const { body, fail } = bodyStream(response, idleTimeoutMs, !bodiless);
+        failBody = fail;
+        resolve({ status: response.statusCode ?? 0, headers: headersOf(response.rawHeaders), body });
       });
       request.end(body);
     });
