@@ -127,17 +127,23 @@ describe.skipIf(skipped)(`two instances and two workers behind nginx (${skipped 
       )[0]?.count ?? 0;
     // Rounds of 50 requests, alternating between the instances; between rounds every instance has pushed its
     // count and read the total back, so no round can overshoot: each instance alone admits half of the limit.
+    // nginx sends a GET again to the other instance when a kept-alive connection fails under it (a close racing
+    // the request, on a loaded machine): X-Upstream then names both, and the alternation moves by one.
     const admitted = new Map<number, number>();
+    let sentTwice = 0;
     for (let round = 0; round < RATE_LIMIT / 50; round++) {
       for (let i = 0; i < 50; i++) {
         const res = await read();
         expect(res.status).toBe(200);
         admitted.set(answeredBy(res), (admitted.get(answeredBy(res)) ?? 0) + 1);
+        if (res.headers.get('x-upstream')?.includes(',')) sentTwice += 1;
       }
       await until('the counts to reach the database', 20, counted, (n) => n === (round + 1) * 50);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    expect([...admitted.values()]).toEqual([RATE_LIMIT / 2, RATE_LIMIT / 2]);
+    expect([...admitted.keys()].sort()).toEqual([...cluster.instancePorts].sort());
+    for (const n of admitted.values()) expect(Math.abs(n - RATE_LIMIT / 2)).toBeLessThanOrEqual(sentTwice);
+    if (sentTwice) console.log(`nginx sent ${sentTwice} of the requests to both instances: ${[...admitted.values()]}`);
     const over = await Promise.all([read(), read(), read(), read()]);
     expect(over.map((r) => r.status)).toEqual([429, 429, 429, 429]);
     expect(new Set(over.map(answeredBy))).toEqual(new Set(cluster.instancePorts));
