@@ -2,7 +2,8 @@
 // stays, counted; a retried Idempotency-Key replays a started import instead of starting another, over
 // HTTP and MCP; a worker process killed with SIGKILL in the middle of an import, and a new one started,
 // finish it with every row written and counted once and one lead_import.completed event, also when it
-// was killed with two batches in flight (PostgreSQL).
+// was killed with two batches in flight (PostgreSQL); a job that loses its lease half-way through a download
+// from a server that ends the body by closing the connection aborts it, and its retry imports every row once.
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { retrySilentOperations } from '../../../src/handlers/operations/sweep-st
 import { createTestApp, listen, type SignupResult, type TestApp } from '../../helpers/app.ts';
 import { pgliteSite, postgresSite, type CrashSite } from './crash-site.ts';
 import { expectedCounts, leadsCsv, serveHeldCsv, type HeldCsvServer, type LeadsCsv } from './held-csv.ts';
+import { serveThenClose } from './closing-csv-server.ts';
 import { spawnImportWorker, type ImportWorker } from './worker-child.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -353,6 +355,77 @@ async function killWithTwoBatchesInFlight(site: CrashSite): Promise<void> {
     });
   });
 }
+
+describe.runIf(onPostgres)(
+  'a csv_url import whose job loses its lease half-way through the download, on PostgreSQL',
+  () => {
+    it('aborts that download, and the retry reads the file again and writes every row once', async () => {
+      const t = await createTestApp({
+        jobs: 'work',
+        env: { OUTBOUND_ALLOW_PRIVATE: 'true', JOB_LEASE_SECONDS: '3' },
+      });
+      const csv = leadsCsv('lease.example', 3 * BATCH_SIZE);
+      // HTTP/1.0 with no Content-Length: the body's end is the connection's. The first answer stops half-way through
+      // batch 2, so batch 1 is written and the run waits on the download when its lease runs out.
+      const held = csv.lines.slice(0, 1 + BATCH_SIZE + BATCH_SIZE / 2);
+      const files = await serveThenClose(Buffer.from(`${csv.lines.join('\n')}\n`), {
+        holdAfter: Buffer.byteLength(`${held.join('\n')}\n`),
+      });
+      try {
+        const owner = await t.signup();
+        const res = await t.request('/api/v1/leads/imports', {
+          method: 'POST',
+          token: owner.token,
+          json: { csv_url: files.url },
+        });
+        expect(res.status).toBe(202);
+        const op = await res.json();
+        const importId = op.resource.id as string;
+        await until(
+          async () => (await stored(t.db.sql, owner.workspaceId, importId)).rows_done as number,
+          (done) => done >= BATCH_SIZE,
+        );
+        // The worker's lease renewals wait behind this lock on the job's row, so the run's lease runs out.
+        const [{ job_id: jobId }] = await t.db.sql`select job_id from operations where id = ${op.id}`;
+        const lock = await t.db.sql.reserve();
+        try {
+          await lock`begin`;
+          await lock.unsafe(`select 1 from ${t.jobsSchema}.job where id = $1 for update`, [jobId]);
+          // The run is aborted, and its download with it: the server sees the client go.
+          await until(
+            async () => files.abandoned,
+            (n) => n === 1,
+            30,
+          );
+          await lock`rollback`;
+        } finally {
+          lock.release();
+        }
+        const ended = await until(
+          async () => (await t.request(`/api/v1/operations/${op.id}?wait_seconds=20`, { token: owner.token })).json(),
+          (o: { status: string }) => terminal.includes(o.status),
+        );
+        expect(ended.status).toBe('succeeded');
+        const counts = expectedCounts(csv);
+        const imp = await (await t.request(`/api/v1/leads/imports/${importId}`, { token: owner.token })).json();
+        expect(imp).toMatchObject({ status: 'completed_with_errors', counts });
+        expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual({
+          rows_done: csv.emails.length,
+          status: 'completed_with_errors',
+          leads: counts.created,
+          distinct_emails: counts.created,
+          workspace_leads: counts.created,
+          error_rows: counts.invalid,
+          completed_events: 1,
+        });
+        expect({ answered: files.answered, abandoned: files.abandoned }).toEqual({ answered: 1, abandoned: 1 });
+      } finally {
+        await files.close();
+        await t.close();
+      }
+    }, 240_000);
+  },
+);
 
 /** Runs a crash scenario on a fresh site, then stops every worker it started and closes the site. */
 async function onSite(open: () => Promise<CrashSite>, scenario: (site: CrashSite) => Promise<void>): Promise<void> {
