@@ -1,5 +1,5 @@
 import type { DeleteLeadInput, DeleteLeadOutput } from '../../generated/handlers.ts';
-import { deleteLeadRow } from './leads-data.ts';
+import { deleteLeadRow, findLead } from './leads-data.ts';
 import { suppress } from './lead-suppressions-data.ts';
 import { stopEnrollments } from '../sequences/sequence-enrollments-data.ts';
 import { eraseLeadFromMessages } from '../sequences/sequence-messages-data.ts';
@@ -16,9 +16,12 @@ import { leadNotFound } from './lead-input.ts';
 export async function deleteLead(deps: Deps, actor: Actor, leadId: string): Promise<{ id: string }> {
   return deps.db.sql.begin(async (tx) => {
     const now = deps.clock.now();
-    // Out of every sequence first, and its address and subjects off the messages kept for the limits.
-    await stopEnrollments(tx, actor.workspaceId, { leadId }, { status: 'stopped', reason: 'lead_deleted', now });
+    // In the order a send to the lead takes its rows (send-record.ts: the message, the lead, the enrollment), so
+    // the two wait for each other instead of deadlocking: its address and subjects off the messages kept for the
+    // limits (its unsent ones cancelled), then the lead, then out of every sequence.
     await eraseLeadFromMessages(tx, actor.workspaceId, leadId, now);
+    if (!(await findLead(tx, actor.workspaceId, leadId, { lock: 'update' }))) throw leadNotFound(leadId);
+    await stopEnrollments(tx, actor.workspaceId, { leadId }, { status: 'stopped', reason: 'lead_deleted', now });
     const row = await deleteLeadRow(tx, actor.workspaceId, leadId);
     if (!row) throw leadNotFound(leadId);
     await suppress(tx, actor.workspaceId, row.email, 'deleted', now);

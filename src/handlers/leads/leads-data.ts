@@ -45,10 +45,22 @@ export const leadColumns = (q: Queryable) => query(q)`
   id, email, first_name, last_name, company, title, phone, website, linkedin_url, timezone, tags, custom_fields, status,
   stage, source_import_id, created_at, updated_at`;
 
-export async function findLead(q: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
-  const [row] = await query(q)<
+/**
+ * `lock` takes the row for the rest of the transaction. A change to a lead and its enrollments takes the lead
+ * first, as recording a send does (send-record.ts: the message, the lead, then the enrollment); the other order
+ * deadlocks with a send to that lead.
+ */
+export async function findLead(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  options: { lock?: 'update' | 'no key update' } = {},
+): Promise<LeadRow | undefined> {
+  const sql = query(q);
+  const lock = options.lock === 'update' ? sql`for update` : options.lock ? sql`for no key update` : sql``;
+  const [row] = await sql<
     LeadRow[]
-  >`select ${leadColumns(q)} from leads where id = ${id} and workspace_id = ${workspaceId}`;
+  >`select ${leadColumns(q)} from leads where id = ${id} and workspace_id = ${workspaceId} ${lock}`;
   return row;
 }
 

@@ -12,7 +12,8 @@ import { leadBody } from './wire.ts';
 /** Status `unsubscribed` and the address on the suppression list; unsubscribing twice is harmless. Any member may. */
 export async function unsubscribeLead(deps: Deps, actor: Actor, leadId: string): Promise<LeadRow> {
   return deps.db.sql.begin(async (tx) => {
-    const current = await findLead(tx, actor.workspaceId, leadId);
+    // The lead before its enrollments: the order a send to it takes (findLead's lock).
+    const current = await findLead(tx, actor.workspaceId, leadId, { lock: 'no key update' });
     if (!current) throw leadNotFound(leadId);
     const now = deps.clock.now();
     await suppress(tx, actor.workspaceId, current.email, 'unsubscribed', now);

@@ -22,7 +22,8 @@ export async function unsubscribeOneClick(
   const { workspaceId, leadId } = target;
   const sender = await senderOf(deps, target);
   return deps.db.sql.begin(async (tx) => {
-    const lead = await findLead(tx, workspaceId, leadId);
+    // The lead before its enrollments: the order a send to it takes (findLead's lock).
+    const lead = await findLead(tx, workspaceId, leadId, { lock: 'no key update' });
     // A deleted lead's address is already on the suppression list.
     if (!lead) return { ok: true as const, target, email: null, already: true, sender };
     const now = deps.clock.now();
