@@ -61,6 +61,27 @@ async function stored(sql: Sql, workspaceId: string, importId: string) {
   return row;
 }
 
+/** Starts an import of `url` as `owner`; returns its operation. */
+async function startImport(t: TestApp, owner: SignupResult, url: string): Promise<any> {
+  const res = await t.request('/api/v1/leads/imports', { method: 'POST', token: owner.token, json: { csv_url: url } });
+  expect(res.status).toBe(202);
+  return res.json();
+}
+
+/** What `stored` reads once all of `csv` is imported into a workspace without its addresses: every row once. */
+function wholeImport(csv: LeadsCsv) {
+  const counts = expectedCounts(csv);
+  return {
+    rows_done: csv.emails.length,
+    status: 'completed_with_errors',
+    leads: counts.created,
+    distinct_emails: counts.created,
+    workspace_leads: counts.created,
+    error_rows: counts.invalid,
+    completed_events: 1,
+  };
+}
+
 describe('bulk_import_leads under faults, jobs in the service', () => {
   let t: TestApp;
   let server: Awaited<ReturnType<typeof listen>>;
@@ -201,13 +222,7 @@ async function killMidImportAndRestart(site: CrashSite): Promise<void> {
   const { csv, server: files } = await heldCsv('crash.example', rows, 2 * BATCH_SIZE + 2_000);
   const { owner, op } = await site.withApp(async (t) => {
     const owner = await t.signup();
-    const res = await t.request('/api/v1/leads/imports', {
-      method: 'POST',
-      token: owner.token,
-      json: { csv_url: files.url },
-    });
-    expect(res.status).toBe(202);
-    return { owner, op: await res.json() };
+    return { owner, op: await startImport(t, owner, files.url) };
   });
   const importId = op.resource.id as string;
   const env = { ...site.workerEnv, IMPORT_ID: importId, IMPORT_OPERATION_ID: op.id };
@@ -246,15 +261,7 @@ async function killMidImportAndRestart(site: CrashSite): Promise<void> {
     const imp = await (await t.request(`/api/v1/leads/imports/${importId}`, { token: owner.token })).json();
     expect(imp).toMatchObject({ status: 'completed_with_errors', counts });
     expect(counts.created + counts.updated + counts.skipped_duplicate + counts.invalid).toBe(rows);
-    expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual({
-      rows_done: rows,
-      status: 'completed_with_errors',
-      leads: counts.created,
-      distinct_emails: counts.created,
-      workspace_leads: counts.created,
-      error_rows: counts.invalid,
-      completed_events: 1,
-    });
+    expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual(wholeImport(csv));
     const [event] = await t.db
       .sql`select data from events where workspace_id = ${owner.workspaceId} and type = 'lead_import.completed'`;
     expect(event.data).toMatchObject({ id: importId, counts });
@@ -285,13 +292,7 @@ async function killWithTwoBatchesInFlight(site: CrashSite): Promise<void> {
   const app = `import-two-in-flight-${randomBytes(4).toString('hex')}`;
   await site.withApp(async (t) => {
     const owner = await t.signup();
-    const res = await t.request('/api/v1/leads/imports', {
-      method: 'POST',
-      token: owner.token,
-      json: { csv_url: files.url },
-    });
-    expect(res.status).toBe(202);
-    const op = await res.json();
+    const op = await startImport(t, owner, files.url);
     const importId = op.resource.id as string;
     const env = { ...site.workerEnv, IMPORT_ID: importId, IMPORT_OPERATION_ID: op.id, PGAPPNAME: app };
     const first = spawnImportWorker(env);
@@ -344,15 +345,7 @@ async function killWithTwoBatchesInFlight(site: CrashSite): Promise<void> {
     const counts = expectedCounts(csv);
     const imp = await (await t.request(`/api/v1/leads/imports/${importId}`, { token: owner.token })).json();
     expect(imp).toMatchObject({ status: 'completed_with_errors', counts });
-    expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual({
-      rows_done: rows,
-      status: 'completed_with_errors',
-      leads: counts.created,
-      distinct_emails: counts.created,
-      workspace_leads: counts.created,
-      error_rows: counts.invalid,
-      completed_events: 1,
-    });
+    expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual(wholeImport(csv));
   });
 }
 
@@ -373,13 +366,7 @@ describe.runIf(onPostgres)(
       });
       try {
         const owner = await t.signup();
-        const res = await t.request('/api/v1/leads/imports', {
-          method: 'POST',
-          token: owner.token,
-          json: { csv_url: files.url },
-        });
-        expect(res.status).toBe(202);
-        const op = await res.json();
+        const op = await startImport(t, owner, files.url);
         const importId = op.resource.id as string;
         await until(
           async () => (await stored(t.db.sql, owner.workspaceId, importId)).rows_done as number,
@@ -409,15 +396,7 @@ describe.runIf(onPostgres)(
         const counts = expectedCounts(csv);
         const imp = await (await t.request(`/api/v1/leads/imports/${importId}`, { token: owner.token })).json();
         expect(imp).toMatchObject({ status: 'completed_with_errors', counts });
-        expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual({
-          rows_done: csv.emails.length,
-          status: 'completed_with_errors',
-          leads: counts.created,
-          distinct_emails: counts.created,
-          workspace_leads: counts.created,
-          error_rows: counts.invalid,
-          completed_events: 1,
-        });
+        expect(await stored(t.db.sql, owner.workspaceId, importId)).toEqual(wholeImport(csv));
         expect({ answered: files.answered, abandoned: files.abandoned }).toEqual({ answered: 1, abandoned: 1 });
       } finally {
         await files.close();

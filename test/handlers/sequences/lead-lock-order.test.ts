@@ -9,7 +9,7 @@ import type { ReservedSql } from 'postgres';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenLiveAgainstFakeGoogle, type LiveService } from '../connectors/live-service.ts';
 import type { FakeGoogle } from '../connectors/fake-google.ts';
-import { approvedSequence, drain, json, liveWorkspace, type Workspace } from './sequence-fixtures.ts';
+import { drain, json, launchedToEveryLead, liveWorkspace, type Workspace } from './sequence-fixtures.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -32,14 +32,7 @@ async function sentFirstStep(account: string, email: string): Promise<{ ws: Work
   const ws = await liveWorkspace(t, google, account, [
     { email, first_name: 'Ann', company: 'Acme', custom_fields: { plan: 'pro' } },
   ]);
-  const seq = await approvedSequence(t, ws);
-  await json(
-    t.request(`/api/v1/sequences/${seq.id}/launch`, {
-      method: 'POST',
-      token: ws.owner.token,
-      json: { enroll: { lead_ids: ws.leads.map((l) => l.id) } },
-    }),
-  );
+  await launchedToEveryLead(t, ws);
   await drain(t);
   const [sent] = google.sent.filter((m) => (m.parsed.to as { text: string }).text === email);
   const raw = Buffer.from(sent.raw, 'base64url').toString('utf8');

@@ -160,9 +160,13 @@ export async function approvedSequence(
   );
 }
 
-/** A one-step sequence from the workspace's mailbox, approved and launched to every lead; returns its id. */
-export async function launchedOneStep(t: TestApp, ws: Workspace): Promise<string> {
-  const seq = await approvedSequence(t, ws, { ...twoSteps(ws.connector.id), steps: [twoSteps(null).steps[0]] });
+/** A sequence (two steps by default) from the workspace's mailbox, approved and launched to every lead; returns its id. */
+export async function launchedToEveryLead(
+  t: TestApp,
+  ws: Workspace,
+  body: Record<string, unknown> = twoSteps(ws.connector.id),
+): Promise<string> {
+  const seq = await approvedSequence(t, ws, body);
   await json(
     t.request(`/api/v1/sequences/${seq.id}/launch`, {
       method: 'POST',
@@ -172,6 +176,10 @@ export async function launchedOneStep(t: TestApp, ws: Workspace): Promise<string
   );
   return seq.id;
 }
+
+/** A one-step sequence from the workspace's mailbox, approved and launched to every lead; returns its id. */
+export const launchedOneStep = (t: TestApp, ws: Workspace): Promise<string> =>
+  launchedToEveryLead(t, ws, { ...twoSteps(ws.connector.id), steps: [twoSteps(null).steps[0]] });
 
 /** Runs the dispatcher and every mailbox's sender, as the jobs would, until nothing is left to dispatch (bounded). */
 export async function drain(t: TestApp, passes = 5): Promise<void> {
