@@ -26,6 +26,8 @@ let key: string;
 /** A port nothing listens on any more. */
 let closedUrl: string;
 
+// Building, packing and installing the packages passed the default 120 s bound on a hook under both CI legs' load
+// (the whole file took 202 s and 249 s in the runs before). A bound on a hang, not on speed.
 beforeAll(async () => {
   [project, api] = await Promise.all([installPackages('installed'), createTestApp()]);
   server = await listen(api.app);
@@ -34,7 +36,7 @@ beforeAll(async () => {
   const closed = await listen(api.app);
   await closed.close();
   closedUrl = closed.url;
-});
+}, 360_000);
 afterAll(async () => {
   await server?.close();
   await api?.close();
