@@ -11,7 +11,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...inOtherLeg],
     // dist/, which `npm start` and the MCP launcher run, is built before the first test file, not inside one.
     globalSetup: ['test/helpers/build-first.ts'],
-    testTimeout: 60_000,
+    // Bounds on a hang, not on speed: with both CI legs running on 2 cores, tests that spawn the service, npm or
+    // tsc have taken 40-60 s where they take a few seconds alone.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     // expect.poll's default second is short on a 2-core machine running both CI legs and Chromium at once; a poll
     // still ends at its first success.
