@@ -44,14 +44,20 @@ async function sentFirstStep(account: string, email: string): Promise<{ ws: Work
  * Runs `change` while another transaction holds the message and the lead as recordSentMany does between its lead
  * and enrollment updates; once `change` waits on that transaction, it updates the lead's enrollment and commits.
  */
-async function duringARecordedSend(leadId: string, change: () => Promise<Response>): Promise<Response> {
+async function duringARecordedSend(ws: Workspace, leadId: string, change: () => Promise<Response>): Promise<Response> {
+  const workspaceId = ws.owner.workspaceId;
   const send: ReservedSql = await t.db.sql.reserve();
+  let open = false;
   try {
     await send`begin`;
+    open = true;
     const [{ pid }] = await send<{ pid: number }[]>`select pg_backend_pid() as pid`;
-    await send`update sequence_messages set updated_at = now() where lead_id = ${leadId} and status = 'sent'`;
-    await send`update leads set updated_at = now() where id = ${leadId}`;
+    await send`update sequence_messages set updated_at = now()
+      where workspace_id = ${workspaceId} and lead_id = ${leadId} and status = 'sent'`;
+    await send`update leads set updated_at = now() where workspace_id = ${workspaceId} and id = ${leadId}`;
     const answered = change();
+    // Settled by the return below, or left to fail the test when the wait goes wrong: never unhandled.
+    answered.catch(() => {});
     // The change is waiting for this transaction: for the lead or the message (or, in the old order, for one of
     // them while it held the enrollment).
     for (let waited = 0; ; waited += 50) {
@@ -61,10 +67,14 @@ async function duringARecordedSend(leadId: string, change: () => Promise<Respons
       if (waited > 20_000) throw new Error('the change never waited for the send');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await send`update sequence_enrollments set updated_at = now() where lead_id = ${leadId}`;
+    await send`update sequence_enrollments set updated_at = now()
+      where workspace_id = ${workspaceId} and lead_id = ${leadId}`;
     await send`commit`;
+    open = false;
     return await answered;
   } finally {
+    // A connection goes back to the pool with no transaction, and no lock, left open.
+    if (open) await send`rollback`.catch(() => {});
     send.release();
   }
 }
@@ -78,7 +88,7 @@ const enrollmentOf = async (ws: Workspace, leadId: string) =>
 describe.runIf(onPostgres)('a lead changed while a send to it is being recorded (PostgreSQL)', () => {
   it("the recipient's one-click unsubscribe waits for the send, then unsubscribes (200, no deadlock)", async () => {
     const { ws, leadId, link } = await sentFirstStep('lock-one-click@gmail.example', 'ann.oneclick@example.com');
-    const res = await duringARecordedSend(leadId, () =>
+    const res = await duringARecordedSend(ws, leadId, () =>
       fetch(link, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -92,7 +102,7 @@ describe.runIf(onPostgres)('a lead changed while a send to it is being recorded 
 
   it('unsubscribe_lead waits for the send, then unsubscribes (200, no deadlock)', async () => {
     const { ws, leadId } = await sentFirstStep('lock-api@gmail.example', 'ann.api@example.com');
-    const res = await duringARecordedSend(leadId, () =>
+    const res = await duringARecordedSend(ws, leadId, () =>
       t.request(`/api/v1/leads/${leadId}/unsubscribe`, { method: 'POST', token: ws.owner.token }),
     );
     expect(res.status).toBe(200);
@@ -101,7 +111,7 @@ describe.runIf(onPostgres)('a lead changed while a send to it is being recorded 
 
   it('delete_lead waits for the send, then deletes (200, no deadlock)', async () => {
     const { ws, leadId } = await sentFirstStep('lock-delete@gmail.example', 'ann.delete@example.com');
-    const res = await duringARecordedSend(leadId, () =>
+    const res = await duringARecordedSend(ws, leadId, () =>
       t.request(`/api/v1/leads/${leadId}`, { method: 'DELETE', token: ws.owner.token }),
     );
     expect(res.status).toBe(200);
