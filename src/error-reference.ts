@@ -197,7 +197,8 @@ export const errorReference: Record<ErrorCode, ErrorReferenceEntry> = {
     remedy: 'Give a public http(s) URL; the reason is in `errors[0].code`.',
   },
   url_fetch_failed: {
-    meaning: 'A URL the service could not fetch (DNS, connection, timeout, redirects, size, media type).',
+    meaning:
+      "A URL the service could not fetch (DNS, connection, timeout, redirects, size, media type), or whose site's `robots.txt` could not be read (which RFC 9309 counts as disallowing the whole site).",
     remedy: 'Fix the site or give another URL; the reason is in `errors[0].code`.',
   },
   robots_disallowed: {

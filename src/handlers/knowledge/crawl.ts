@@ -21,6 +21,16 @@ const MAX_ROBOTS_DELAY_MS = 10_000;
 const SKIPPED_EXTENSIONS =
   /\.(pdf|jpe?g|png|gif|webp|svg|ico|zip|gz|tgz|mp[34]|mov|avi|woff2?|ttf|css|js|json|xml|rss|atom|docx?|xlsx?|pptx?)$/i;
 
+const DISALLOW_ALL = parseRobots('User-agent: *\nDisallow: /');
+
+interface OriginRobots {
+  robots: Robots;
+  /** Set when robots.txt could not be read, so its rules are a full disallow: why it could not. */
+  unreachable?: string;
+  /** For a network failure reading it: the outbound reason (timeout, connection_failed, …). */
+  reason?: string;
+}
+
 interface CrawlResult {
   pages: number;
   chunks: number;
@@ -52,7 +62,7 @@ export async function crawl(
 ): Promise<CrawlResult> {
   const { crawlDelayMs, pageTimeoutMs, maxPageBytes } = deps.config.knowledge;
   const userAgent = deps.config.outbound.userAgent;
-  const robotsByOrigin = new Map<string, Robots>();
+  const robotsByOrigin = new Map<string, OriginRobots>();
   const lastFetchAt = new Map<string, number>();
   const start = new URL(source.url);
   const queue: string[] = [start.href];
@@ -73,29 +83,39 @@ export async function crawl(
     lastFetchAt.set(url.host, Date.now());
   };
 
-  const robotsFor = async (url: URL): Promise<Robots> => {
+  // An origin's rules, and why they are "disallow everything" when robots.txt could not be read: RFC 9309
+  // treats an unreachable robots.txt (a 5xx or a network failure) as a full disallow, which is not the
+  // same thing to tell a user as a site that says no.
+  const robotsFor = async (url: URL): Promise<OriginRobots> => {
     const known = robotsByOrigin.get(url.origin);
     if (known) return known;
-    let robots: Robots;
+    const robotsUrl = robotsUrlFor(url);
+    let found: OriginRobots;
     try {
       await politely(url, undefined);
-      const response = await deps.outbound.fetch(robotsUrlFor(url), {
+      const response = await deps.outbound.fetch(robotsUrl, {
         timeoutMs: pageTimeoutMs,
         maxBytes: ROBOTS_MAX_BYTES,
         signal: work.job.signal,
       });
-      if (response.ok) robots = parseRobots(await response.text());
+      if (response.ok) found = { robots: parseRobots(await response.text()) };
       else {
         await response.cancel();
         // RFC 9309: a 4xx means no rules; a 5xx means the site is unreachable, so nothing may be crawled.
-        robots = parseRobots(response.status >= 500 ? 'User-agent: *\nDisallow: /' : '');
+        found =
+          response.status >= 500
+            ? { robots: DISALLOW_ALL, unreachable: `it answered ${response.status}` }
+            : { robots: parseRobots('') };
       }
     } catch (error) {
-      if (error instanceof OutboundError && error.refused) throw fetchProblem(error, robotsUrlFor(url).href);
-      robots = parseRobots('User-agent: *\nDisallow: /');
+      if (error instanceof OutboundError && error.refused) throw fetchProblem(error, robotsUrl.href);
+      if (error instanceof OutboundError)
+        found = { robots: DISALLOW_ALL, unreachable: error.message, reason: error.reason };
+      else if (work.job.signal.aborted) throw error;
+      else found = { robots: DISALLOW_ALL, unreachable: String(error) };
     }
-    robotsByOrigin.set(url.origin, robots);
-    return robots;
+    robotsByOrigin.set(url.origin, found);
+    return found;
   };
 
   while (queue.length > 0 && pages < source.max_pages) {
@@ -103,8 +123,16 @@ export async function crawl(
     const url = new URL(queue.shift() as string);
     const first = pages === 0 && chunks === 0;
     try {
-      const robots = await robotsFor(url);
+      const { robots, unreachable, reason } = await robotsFor(url);
       if (!robots.isAllowed(url.pathname + url.search, userAgent)) {
+        if (first && unreachable) {
+          const message = `${robotsUrlFor(url).href} could not be read (${unreachable})`;
+          throw new ApiError(
+            'url_fetch_failed',
+            `${message}; a crawler must treat an unreachable robots.txt as disallowing the whole site (RFC 9309), so nothing was fetched. Try again later.`,
+            reason ? { errors: [{ field: 'url', code: reason, message }] } : {},
+          );
+        }
         if (first)
           throw new ApiError(
             'robots_disallowed',

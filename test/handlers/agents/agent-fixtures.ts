@@ -7,7 +7,7 @@ import { json } from '../sequences/sequence-fixtures.ts';
 export const agentEnv = {
   OUTBOUND_ALLOW_PRIVATE: 'true',
   KNOWLEDGE_CRAWL_DELAY_MS: '0',
-  KNOWLEDGE_PAGE_TIMEOUT_MS: '3000',
+  KNOWLEDGE_PAGE_TIMEOUT_MS: '15000',
 };
 
 export const brief = {

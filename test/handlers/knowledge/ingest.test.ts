@@ -117,6 +117,28 @@ describe('crawling a site', () => {
       await strictSite.close();
     }
   });
+  it.each([
+    ['answers 503', { status: 503 }, 'it answered 503', undefined],
+    ['does not answer in time', { hang: true }, 'no complete answer within 1500 ms', 'timeout'],
+  ])(
+    'fails saying robots.txt could not be read, not that it disallows, when it %s',
+    async (_, robots, says, reason) => {
+      const downSite = await startSite();
+      downSite.set('/robots.txt', robots);
+      try {
+        const op = await ingest({ url: `${downSite.url}/` });
+        expect(op.status).toBe('failed');
+        expect(op.error).toMatchObject({ code: 'url_fetch_failed', status: 422 });
+        expect(op.error?.detail).toContain(`${downSite.url}/robots.txt could not be read`);
+        expect(op.error?.detail).toContain(says);
+        expect(op.error?.detail).toContain('RFC 9309');
+        if (reason) expect((op.error as unknown as { errors: unknown[] }).errors).toMatchObject([{ code: reason }]);
+        expect(downSite.requests.map((r) => r.path)).toEqual(['/robots.txt']);
+      } finally {
+        await downSite.close();
+      }
+    },
+  );
 });
 
 describe('refreshing', () => {

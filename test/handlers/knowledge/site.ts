@@ -8,8 +8,8 @@ import { gzipSync } from 'node:zlib';
 export interface Site {
   url: string;
   requests: Array<{ path: string; userAgent: string }>;
-  /** Replaces a page's HTML (or makes it answer a status). */
-  set(path: string, page: { html?: string; status?: number }): void;
+  /** Replaces a page's HTML (or makes it answer a status, or never answer). */
+  set(path: string, page: { html?: string; status?: number; hang?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -46,12 +46,13 @@ export const pages: Record<string, string> = {
 };
 
 export async function startSite(options: { robots?: string } = {}): Promise<Site> {
-  const overrides = new Map<string, { html?: string; status?: number }>();
+  const overrides = new Map<string, { html?: string; status?: number; hang?: boolean }>();
   const requests: Site['requests'] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://site');
     requests.push({ path: url.pathname, userAgent: String(req.headers['user-agent'] ?? '') });
     const override = overrides.get(url.pathname);
+    if (override?.hang) return;
     if (override?.status) {
       res.writeHead(override.status, { 'content-type': 'text/plain' });
       return res.end('no');
