@@ -111,6 +111,7 @@ const db = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   initdbTemplate: builtInitdbTemplate(),
+  embeddedSharedBuffersMb: config.database.embeddedSharedBuffersMb,
 }).catch((error: Error) => {
   console.error(`admin: ${error.message}`);
   process.exit(1);

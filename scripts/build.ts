@@ -11,13 +11,14 @@
 //
 // Beside them, dist/pglite-initdb.tar: a dump of a fresh embedded data folder, which a first start on a new DATA_DIR
 // unpacks instead of running initdb in WebAssembly (seconds). Migrations still run, and are logged, at start. It is
-// made again only when the PGlite version changes.
+// made again only when the PGlite version or the cache size baked into it (src/db/embedded-settings.ts) changes.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { panelBuildOptions } from '../src/admin/panel-bundle.ts';
+import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, sharedBuffersStatement } from '../src/db/embedded-settings.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const ENTRIES = {
@@ -101,11 +102,16 @@ export const INITDB_TEMPLATE = 'pglite-initdb.tar';
 
 /** Writes the dump of a fresh data folder unless the one there was made by this PGlite version. */
 async function writeInitdbTemplate(outDir: string): Promise<void> {
-  const { version } = JSON.parse(readFileSync(join(root, PGLITE_PACKAGE), 'utf8')) as { version: string };
+  const { version: pgliteVersion } = JSON.parse(readFileSync(join(root, PGLITE_PACKAGE), 'utf8')) as {
+    version: string;
+  };
+  const version = `${pgliteVersion} shared_buffers=${DEFAULT_EMBEDDED_SHARED_BUFFERS_MB}MB`;
   const [template, stamp] = [join(outDir, INITDB_TEMPLATE), join(outDir, `${INITDB_TEMPLATE}.version`)];
   if (existsSync(template) && existsSync(stamp) && readFileSync(stamp, 'utf8') === version) return;
   const pglite = await PGlite.create();
   try {
+    // A new folder's first start then zeroes the default cache, not PostgreSQL's 128 MB (src/db/embedded-settings.ts).
+    await pglite.exec(sharedBuffersStatement(DEFAULT_EMBEDDED_SHARED_BUFFERS_MB));
     writeFileSync(template, new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()));
     writeFileSync(stamp, version);
   } finally {

@@ -14,6 +14,7 @@ import {
   type WebhooksConfig,
 } from './background-work-config.ts';
 import { int, list, type Env } from './config-values.ts';
+import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, MAX_EMBEDDED_SHARED_BUFFERS_MB } from './db/embedded-settings.ts';
 import { loadGoogleConfig, loadMetaConfig, type GoogleConfig, type MetaConfig } from './provider-config.ts';
 
 // package.json's version, kept equal to the contract's info.version (test/app/docs-pages.test.ts checks it).
@@ -37,7 +38,14 @@ export interface AppConfig {
    * PostgreSQL: the service's pool size (connections it may hold at once), the longest wait to open a connection,
    * and the longest a statement or a silent connection may take (then 503).
    */
-  database: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number; transactionGuard: boolean };
+  database: {
+    poolSize: number;
+    connectTimeoutMs: number;
+    queryTimeoutMs: number;
+    transactionGuard: boolean;
+    /** The embedded database's buffer cache (EMBEDDED_SHARED_BUFFERS_MB); ignored with DATABASE_URL. */
+    embeddedSharedBuffersMb: number;
+  };
   dataDir: string;
   logLevel: string;
   bodyLimitBytes: number;
@@ -82,6 +90,15 @@ function poolSize(env: Env): number {
   return size;
 }
 
+function embeddedSharedBuffersMb(env: Env): number {
+  const mb = int(env, 'EMBEDDED_SHARED_BUFFERS_MB', DEFAULT_EMBEDDED_SHARED_BUFFERS_MB);
+  if (mb < 1 || mb > MAX_EMBEDDED_SHARED_BUFFERS_MB)
+    throw new Error(
+      `EMBEDDED_SHARED_BUFFERS_MB must be from 1 to ${MAX_EMBEDDED_SHARED_BUFFERS_MB}, got "${env.EMBEDDED_SHARED_BUFFERS_MB}"`,
+    );
+  return mb;
+}
+
 export function loadConfig(env: Env): AppConfig {
   if (!env.META_APP_ID !== !env.META_APP_SECRET) {
     throw new Error('set both META_APP_ID and META_APP_SECRET for live Meta ads, or neither for sandbox mode');
@@ -100,6 +117,7 @@ export function loadConfig(env: Env): AppConfig {
       connectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000) || 10_000,
       queryTimeoutMs: int(env, 'DATABASE_QUERY_TIMEOUT_MS', 30_000) || 30_000,
       transactionGuard: env.DATABASE_TRANSACTION_GUARD !== 'false',
+      embeddedSharedBuffersMb: embeddedSharedBuffersMb(env),
     },
     dataDir: env.DATA_DIR || './data',
     logLevel: env.LOG_LEVEL || 'info',

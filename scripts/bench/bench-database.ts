@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { openPrivateSchema } from '../../src/db/private-schema.ts';
 
@@ -18,7 +19,9 @@ export async function openBenchDatabase(databaseUrl: string | undefined): Promis
 async function openEmbedded(): Promise<BenchDatabase> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-data-'));
   const removeDir = () => rm(dataDir, { recursive: true, force: true });
-  const db = await openDatabase({ dataDir }).catch(async (error: unknown) => {
+  // The service's cache size (EMBEDDED_SHARED_BUFFERS_MB, or its default), as `npm start` would open the folder.
+  const { embeddedSharedBuffersMb } = loadConfig(process.env).database;
+  const db = await openDatabase({ dataDir, embeddedSharedBuffersMb }).catch(async (error: unknown) => {
     await removeDir();
     throw error;
   });

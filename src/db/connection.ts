@@ -10,6 +10,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { lockDataDir } from './data-dir-lock.ts';
+import { setEmbeddedSharedBuffers } from './embedded-settings.ts';
+import { unpackTemplate } from './template-unpack.ts';
 import { failedSocket, noDelaySocket, type SocketTarget } from './postgres-sockets.ts';
 import { guardPool } from './transaction-guard.ts';
 import { watchReplies } from './reply-watchdog.ts';
@@ -35,6 +37,11 @@ export interface DatabaseOptions {
    * running initdb, which takes seconds; ignored for an existing folder, or when the file is missing.
    */
   initdbTemplate?: string;
+  /**
+   * The embedded database's buffer cache in MB (EMBEDDED_SHARED_BUFFERS_MB), written to the data folder's settings
+   * before it opens (src/db/embedded-settings.ts).
+   */
+  embeddedSharedBuffersMb?: number;
   /** Keep the embedded database in memory only (tests). */
   memory?: boolean;
   /** Schema list set as `search_path` on every connection. */
@@ -127,7 +134,7 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   await mkdir(dataDir, { recursive: true });
   const unlock = await lockDataDir(dataDir);
   try {
-    const db = await servePglite(await PGlite.create(dataDir, await freshFolderTemplate(dataDir, options)), options);
+    const db = await servePglite(await openFolder(dataDir, options), options);
     const close = async (): Promise<void> => {
       try {
         await db.close();
@@ -142,11 +149,21 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   }
 }
 
-/** PGlite's options for this folder: the template to unpack when the folder is new and the template exists. */
-async function freshFolderTemplate(dataDir: string, options: DatabaseOptions): Promise<{ loadDataDir?: Blob }> {
-  const template = options.initdbTemplate;
-  if (!template || !embeddedFolderIsNew(dataDir) || !existsSync(template)) return {};
-  return { loadDataDir: new Blob([await readFile(template)]) };
+/**
+ * Opens the folder's PGlite with the buffer cache the options ask for, written to the folder's settings before it
+ * opens. A new folder is unpacked from the template first (src/db/template-unpack.ts); one that initdb makes (no
+ * template: run from the sources) has PostgreSQL's default cache, so it is opened again with the size asked for,
+ * once, on a first start that takes seconds anyway.
+ */
+async function openFolder(dataDir: string, options: DatabaseOptions): Promise<PGlite> {
+  const { initdbTemplate: template, embeddedSharedBuffersMb: cacheMb } = options;
+  if (template && embeddedFolderIsNew(dataDir) && existsSync(template))
+    unpackTemplate(new Uint8Array(await readFile(template)), dataDir);
+  if (cacheMb && !embeddedFolderIsNew(dataDir)) await setEmbeddedSharedBuffers(dataDir, cacheMb);
+  const pglite = await PGlite.create(dataDir);
+  if (!cacheMb || !(await setEmbeddedSharedBuffers(dataDir, cacheMb))) return pglite;
+  await pglite.close();
+  return PGlite.create(dataDir);
 }
 
 /** Whether the folder holds no embedded database yet (a first start creates one). */

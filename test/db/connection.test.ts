@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +107,37 @@ describeEmbeddedOnly(
       await expect(openFolder(dataDir)).rejects.toThrow(`in use by process ${process.pid}`);
     });
 
+    it("gives the embedded database the cache it is asked for, on a new folder and on an existing one, keeping the folder's other settings", async () => {
+      const sharedBuffers = async (db: Database) => (await db.sql`show shared_buffers`)[0].shared_buffers;
+      const autoConf = (dataDir: string) => readFile(join(dataDir, 'postgresql.auto.conf'), 'utf8');
+      // A new folder from the template (made with the default 32 MB), asked for that size or another: each opens
+      // with the size asked for (initdb's 128 MB takes the same path as the template's 32 MB asked for 20).
+      const fromTemplate = join(await tempDir(), 'data');
+      const first = await openDatabase({
+        dataDir: fromTemplate,
+        initdbTemplate: await initdbTemplateFile(),
+        embeddedSharedBuffersMb: 32,
+      });
+      expect(await sharedBuffers(first)).toBe('32MB');
+      await first.sql`alter system set work_mem = '8MB'`;
+      await first.close();
+      const other = join(await tempDir(), 'data');
+      const otherSize = await openDatabase({
+        dataDir: other,
+        initdbTemplate: await initdbTemplateFile(),
+        embeddedSharedBuffersMb: 20,
+      });
+      expect(await sharedBuffers(otherSize)).toBe('20MB');
+      await otherSize.close();
+
+      // Reopened with another size: applied at once, the other setting kept, one line for the cache.
+      const second = await openDatabase({ dataDir: fromTemplate, embeddedSharedBuffersMb: 24 });
+      cleanups.push(() => second.close());
+      expect(await sharedBuffers(second)).toBe('24MB');
+      expect((await second.sql`show work_mem`)[0].work_mem).toBe('8MB');
+      expect((await autoConf(fromTemplate)).match(/shared_buffers/g)).toHaveLength(1);
+    });
+
     it('takes over a lock file left by a process that has exited', async () => {
       const dataDir = await tempDir();
       await mkdir(dataDir, { recursive: true });
@@ -161,6 +192,20 @@ describe('DATABASE_POOL_SIZE', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow('DATABASE_POOL_SIZE must be at least 1, got "0"');
     expect(() => loadConfig({ DATABASE_POOL_SIZE: 'ten' })).toThrow(
       'DATABASE_POOL_SIZE must be a non-negative integer, got "ten"',
+    );
+  });
+});
+
+describe('EMBEDDED_SHARED_BUFFERS_MB', () => {
+  it('is 32 unless set, and refuses anything but a whole number from 1 to 1024, naming the variable', () => {
+    expect(loadConfig({}).database.embeddedSharedBuffersMb).toBe(32);
+    expect(loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '256' }).database.embeddedSharedBuffersMb).toBe(256);
+    for (const bad of ['0', '1025'])
+      expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: bad })).toThrow(
+        `EMBEDDED_SHARED_BUFFERS_MB must be from 1 to 1024, got "${bad}"`,
+      );
+    expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '32MB' })).toThrow(
+      'EMBEDDED_SHARED_BUFFERS_MB must be a non-negative integer, got "32MB"',
     );
   });
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type postgres from 'postgres';
 import { openDatabase, servePglite, type Database } from '../../src/db/connection.ts';
+import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, sharedBuffersStatement } from '../../src/db/embedded-settings.ts';
 import { processAlive } from '../../src/db/data-dir-lock.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPrivateSchema } from '../../src/db/private-schema.ts';
@@ -201,6 +202,8 @@ async function buildTemplate(migrated: boolean): Promise<Blob> {
   const pglite = await PGlite.create();
   const db = await servePglite(pglite);
   try {
+    // As the build's template: each test database made from it starts with the service's default cache.
+    await pglite.exec(sharedBuffersStatement(DEFAULT_EMBEDDED_SHARED_BUFFERS_MB));
     if (migrated) await migrate(db.sql);
     return await pglite.dumpDataDir('none');
   } finally {
