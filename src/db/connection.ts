@@ -159,9 +159,10 @@ async function openFolder(dataDir: string, options: DatabaseOptions): Promise<PG
   const { initdbTemplate: template, embeddedSharedBuffersMb: cacheMb } = options;
   if (template && embeddedFolderIsNew(dataDir) && existsSync(template))
     unpackTemplate(new Uint8Array(await readFile(template)), dataDir);
-  if (cacheMb && !embeddedFolderIsNew(dataDir)) await setEmbeddedSharedBuffers(dataDir, cacheMb);
+  const initdbRuns = embeddedFolderIsNew(dataDir);
+  if (cacheMb && !initdbRuns) await setEmbeddedSharedBuffers(dataDir, cacheMb);
   const pglite = await PGlite.create(dataDir);
-  if (!cacheMb || !(await setEmbeddedSharedBuffers(dataDir, cacheMb))) return pglite;
+  if (!cacheMb || !initdbRuns || !(await setEmbeddedSharedBuffers(dataDir, cacheMb))) return pglite;
   await pglite.close();
   return PGlite.create(dataDir);
 }

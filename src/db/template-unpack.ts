@@ -18,10 +18,11 @@ interface Entry {
   body: Uint8Array;
 }
 
+const decoder = new TextDecoder();
 const text = (bytes: Uint8Array, from: number, length: number): string => {
   const field = bytes.subarray(from, from + length);
   const end = field.indexOf(0);
-  return new TextDecoder().decode(end === -1 ? field : field.subarray(0, end));
+  return decoder.decode(end === -1 ? field : field.subarray(0, end));
 };
 
 const octal = (bytes: Uint8Array, from: number, length: number): number => {
@@ -43,13 +44,8 @@ export function tarEntries(tar: Uint8Array): Entry[] {
     const prefix = text(header, 345, 155);
     const name = text(header, 0, 100);
     const path = normalize((prefix ? `${prefix}/${name}` : name).replace(/^\/+/, '')).replace(/\/+$/, '');
-    if (
-      path === '' ||
-      path === '.' ||
-      path.startsWith('..') ||
-      path.includes(`${sep}..${sep}`) ||
-      path.endsWith(`${sep}..`)
-    )
+    // normalize leaves a `..` only at the start, where it would climb out of the folder.
+    if (path === '.' || path === '' || path.split(sep)[0] === '..')
       throw new Error(`the data folder template names a path outside the folder: ${name}`);
     const type = String.fromCharCode(header[156]);
     const size = octal(header, 124, 12);

@@ -110,28 +110,27 @@ describeEmbeddedOnly(
     it("gives the embedded database the cache it is asked for, on a new folder and on an existing one, keeping the folder's other settings", async () => {
       const sharedBuffers = async (db: Database) => (await db.sql`show shared_buffers`)[0].shared_buffers;
       const autoConf = (dataDir: string) => readFile(join(dataDir, 'postgresql.auto.conf'), 'utf8');
-      // A new folder from the template (made with the default 32 MB), asked for that size or another: each opens
-      // with the size asked for (initdb's 128 MB takes the same path as the template's 32 MB asked for 20).
+      const open = async (dataDir: string, mb: number, withTemplate = true) =>
+        openDatabase({
+          dataDir,
+          embeddedSharedBuffersMb: mb,
+          ...(withTemplate && { initdbTemplate: await initdbTemplateFile() }),
+        });
+      // A new folder from the template (made with the default 32 MB), asked for that size or another, and one made
+      // by initdb (PostgreSQL's 128 MB, then opened again): each opens with the size asked for.
       const fromTemplate = join(await tempDir(), 'data');
-      const first = await openDatabase({
-        dataDir: fromTemplate,
-        initdbTemplate: await initdbTemplateFile(),
-        embeddedSharedBuffersMb: 32,
-      });
+      const first = await open(fromTemplate, 32);
       expect(await sharedBuffers(first)).toBe('32MB');
       await first.sql`alter system set work_mem = '8MB'`;
       await first.close();
-      const other = join(await tempDir(), 'data');
-      const otherSize = await openDatabase({
-        dataDir: other,
-        initdbTemplate: await initdbTemplateFile(),
-        embeddedSharedBuffersMb: 20,
-      });
-      expect(await sharedBuffers(otherSize)).toBe('20MB');
-      await otherSize.close();
+      for (const withTemplate of [true, false]) {
+        const other = await open(join(await tempDir(), 'data'), 20, withTemplate);
+        expect(await sharedBuffers(other)).toBe('20MB');
+        await other.close();
+      }
 
       // Reopened with another size: applied at once, the other setting kept, one line for the cache.
-      const second = await openDatabase({ dataDir: fromTemplate, embeddedSharedBuffersMb: 24 });
+      const second = await open(fromTemplate, 24, false);
       cleanups.push(() => second.close());
       expect(await sharedBuffers(second)).toBe('24MB');
       expect((await second.sql`show work_mem`)[0].work_mem).toBe('8MB');
