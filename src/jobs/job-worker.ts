@@ -23,6 +23,8 @@ export interface JobWorkerOptions<D> {
   schema: string;
   /** How long a job stays this worker's without a renewal (see job-lease.ts). */
   leaseSeconds: number;
+  /** False for the embedded database, where no other process can take a job (see job-lease.ts). */
+  sharedDatabase: boolean;
   log: Logger;
 }
 
@@ -111,6 +113,7 @@ export function startJobWorker<D>(options: JobWorkerOptions<D>): JobWorker {
     boss,
     schema: options.schema,
     leaseSeconds: options.leaseSeconds,
+    sharedDatabase: options.sharedDatabase,
     kinds: options.kinds,
     running: () => running,
     log,

@@ -56,7 +56,9 @@ export interface JobsOptions {
   maintenanceIntervalSeconds?: number;
   /**
    * How long a running job stays its worker's without a renewal (default 30 s; renewed every third of
-   * it): a dead worker's jobs are retried about this long after its death (src/jobs/job-lease.ts).
+   * it): a dead worker's jobs are retried about this long after its death (src/jobs/job-lease.ts). On the
+   * embedded database a job is held for its kind's whole run, and renewals every third of this see a job
+   * failed or cancelled elsewhere.
    */
   leaseSeconds?: number;
   worker: { concurrency: number; pollIntervalMs: number };
@@ -96,6 +98,7 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
   // Whole seconds, as pg-boss counts expiry; below 2 s the renewal (every third) and its margin have no room.
   if (!Number.isInteger(leaseSeconds) || leaseSeconds < 2) throw new Error('leaseSeconds must be an integer >= 2');
   const schema = options.schema ?? 'pgboss';
+  const sharedDatabase = options.sharedDatabase ?? true;
   const kinds = new Map<string, JobKind<unknown, D>>();
   // Made at start(): a service whose database has no connection string (a test's proxy) runs without jobs.
   const newBoss = (connectionString: string) =>
@@ -152,7 +155,7 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
         schema,
         kinds: kinds.values(),
         leaseSeconds,
-        sharedDatabase: options.sharedDatabase ?? true,
+        sharedDatabase,
       });
       // One read of every schedule, then a write only where one is missing or changed: a start on an up-to-date
       // database costs one query here, not one per schedule (seconds on PGlite).
@@ -167,6 +170,7 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
           pollIntervalMs,
           schema,
           leaseSeconds,
+          sharedDatabase,
           log: options.log,
         });
     },

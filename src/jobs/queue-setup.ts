@@ -38,7 +38,7 @@ export interface QueueSetup {
 export async function startQueues(setup: QueueSetup): Promise<void> {
   const work = async (): Promise<void> => {
     await setup.boss.start();
-    await ensureQueues(setup.boss, setup.kinds, setup.leaseSeconds);
+    await ensureQueues(setup.boss, setup.kinds, setup.leaseSeconds, setup.sharedDatabase);
   };
   if (setup.sharedDatabase) await holdingStartLock(setup.sql, setup.schema, work);
   else await work();
@@ -70,7 +70,12 @@ async function holdingStartLock(sql: Sql, schema: string, work: () => Promise<vo
 // queue, then a write only where one is missing or changed: a start on an up-to-date database costs one query,
 // not two per kind (seconds on PGlite). A job is inserted with the queue's expiry, which is its first lease; its
 // worker renews it.
-async function ensureQueues(boss: PgBoss, kinds: Iterable<JobKind>, leaseSeconds: number): Promise<void> {
+async function ensureQueues(
+  boss: PgBoss,
+  kinds: Iterable<JobKind>,
+  leaseSeconds: number,
+  sharedDatabase: boolean,
+): Promise<void> {
   const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
   for (const kind of kinds) {
     const queue = {
@@ -79,7 +84,7 @@ async function ensureQueues(boss: PgBoss, kinds: Iterable<JobKind>, leaseSeconds
       retryLimit: kind.retry.limit,
       retryDelay: kind.retry.delaySeconds,
       retryBackoff: kind.retry.backoff,
-      expireInSeconds: queueLeaseSeconds(kind, leaseSeconds),
+      expireInSeconds: queueLeaseSeconds(kind, leaseSeconds, sharedDatabase),
     } satisfies PgBoss.Queue;
     const found = stored.get(kind.name);
     if (!found) await boss.createQueue(kind.name, queue);

@@ -2,14 +2,16 @@
 // kind's longest run), so two workers on one queue never run it twice; a job taken from its worker
 // (failed elsewhere) is aborted there.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type PgBoss from 'pg-boss';
 import { z } from 'zod';
 import { defineJob, type JobKind } from '../../src/jobs/job-kind.ts';
 import type { Jobs } from '../../src/jobs/jobs.ts';
 import { eventually, finished, openJobsHarness, type JobsHarness } from './harness.ts';
 
 const LEASE_SECONDS = 2;
+const onPostgres = Boolean(process.env.DATABASE_URL);
 // PGlite serves one process, whose one Jobs has one connection; a second Jobs there could interleave statements.
-const workers = process.env.DATABASE_URL ? 2 : 1;
+const workers = onPostgres ? 2 : 1;
 
 let h: JobsHarness;
 beforeEach(async () => {
@@ -50,7 +52,7 @@ async function activeFor(
   jobs: Jobs,
   kind: JobKind,
   id: string,
-): Promise<{ state: string; retryCount: number; seconds: number }> {
+): Promise<{ state: string; retryCount: number; seconds: number; heldFor: number }> {
   // Read through pg-boss's own connection: on PGlite a second client's statements could interleave with its.
   const job = await jobs.getJob(kind, id);
   if (!job) throw new Error(`job ${id} is gone`);
@@ -58,7 +60,13 @@ async function activeFor(
     state: job.state,
     retryCount: job.retryCount,
     seconds: job.startedOn ? (Date.now() - job.startedOn.getTime()) / 1000 : 0,
+    heldFor: intervalSeconds(job.expireIn),
   };
+}
+
+/** A job's expire_in (its lease, counted from its start), as pg parses an interval. */
+function intervalSeconds({ hours = 0, minutes = 0, seconds = 0, milliseconds = 0 }: PgBoss.PostgresInterval): number {
+  return hours * 3600 + minutes * 60 + seconds + milliseconds / 1000;
 }
 
 // Each case waits out several real leases; a loaded machine also slows the harness's set-up.
@@ -80,6 +88,10 @@ describe('job leases', { timeout: 120_000 }, () => {
       (r) => r.state !== 'active' || r.seconds > 5 * LEASE_SECONDS,
     );
     expect(row).toMatchObject({ state: 'active', retryCount: 0 });
+    // Renewed a lease at a time where other processes could take the job; on the embedded database, which no
+    // other process opens, held for the kind's whole run, so no wait on its one backend can lapse it.
+    if (onPostgres) expect(row.heldFor).toBeLessThanOrEqual(row.seconds + LEASE_SECONDS + 1);
+    else expect(row.heldFor).toBe(600);
     release.open();
     const job = await eventually(() => jobs.getJob(kind, id), finished);
     expect(job).toMatchObject({ state: 'completed', retryCount: 0 });

@@ -63,7 +63,7 @@ const expectedQueues = (leaseSeconds: number): QueueRow[] =>
       retry_limit: kind.retry.limit,
       retry_delay: kind.retry.delaySeconds,
       retry_backoff: kind.retry.backoff,
-      expire_seconds: queueLeaseSeconds(kind, leaseSeconds),
+      expire_seconds: queueLeaseSeconds(kind, leaseSeconds, true),
     }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 
