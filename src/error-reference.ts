@@ -233,4 +233,9 @@ export const errorReference: Record<ErrorCode, ErrorReferenceEntry> = {
     meaning: 'The database cannot be reached right now (a restart, a dropped connection).',
     remedy: 'Retry after `Retry-After`; the service reconnects by itself.',
   },
+  transaction_conflict: {
+    meaning:
+      'The request met another at the same moment (a deadlock or a serialization conflict) and the database rolled back its transaction.',
+    remedy: 'Retry after `Retry-After` (with the same `Idempotency-Key` for a side-effecting call).',
+  },
 };

@@ -56,6 +56,7 @@ export const errorStatus = {
   provider_unavailable: 502,
   service_unavailable: 503,
   database_unavailable: 503,
+  transaction_conflict: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -1,6 +1,7 @@
-// Tells a database that cannot be reached right now (restarting, refusing or dropping connections) from
-// a fault in our own code: the first is a 503 the client may retry, the second a 500. postgres.js
-// reconnects on the next query by itself, so recognising the error is all recovery needs.
+// Tells a database that cannot be reached right now (restarting, refusing or dropping connections), and a
+// transaction it rolled back for meeting another (a deadlock), from a fault in our own code: the first two
+// are a 503 the client may retry, the last a 500. postgres.js reconnects on the next query by itself, so
+// recognising the error is all recovery needs.
 
 // Socket errors from node:net while connecting to, reading from or writing to the server.
 const SOCKET_CODES = new Set([
@@ -28,12 +29,26 @@ function unavailable(error: { code?: unknown; syscall?: unknown; name?: unknown 
   return error.name === 'PostgresError' && (code.startsWith('08') || SERVER_STATES.has(code));
 }
 
-/** Whether the error, or one it wraps, says the database cannot be reached right now. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+// SQLSTATEs of a transaction the server rolled back because of another one running at the same moment, which
+// PostgreSQL says to retry: serialization_failure and deadlock_detected.
+const CONFLICT_STATES = new Set(['40001', '40P01']);
+
+function conflict(error: { code?: unknown; name?: unknown }): boolean {
+  return error.name === 'PostgresError' && typeof error.code === 'string' && CONFLICT_STATES.has(error.code);
+}
+
+/** Whether the error, or one it wraps up to four deep, passes `test`. */
+function wraps(error: unknown, test: (error: { code?: unknown; syscall?: unknown; name?: unknown }) => boolean) {
   let current = error;
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    if (unavailable(current)) return true;
+    if (test(current)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
 }
+
+/** Whether the error, or one it wraps, says the database cannot be reached right now. */
+export const isDatabaseUnavailable = (error: unknown): boolean => wraps(error, unavailable);
+
+/** Whether the error, or one it wraps, is a deadlock or serialization failure: the transaction was rolled back. */
+export const isTransactionConflict = (error: unknown): boolean => wraps(error, conflict);

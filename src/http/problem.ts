@@ -1,7 +1,7 @@
 // Renders every error as RFC 9457 problem+json; unexpected faults become a logged 500 without details.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { isDatabaseUnavailable } from '../db/availability.ts';
+import { isDatabaseUnavailable, isTransactionConflict } from '../db/availability.ts';
 import { ApiError, toProblem } from '../errors.ts';
 
 // Long enough for a pooled client to reconnect to a restarted server, short enough not to stall a client.
@@ -13,13 +13,24 @@ export function problemResponse(error: ApiError, requestId: string, instance?: s
   return new Response(JSON.stringify(toProblem(error, requestId, instance)), { status: error.status, headers });
 }
 
-/** Maps anything thrown to an ApiError; what is neither one nor a database outage is an internal fault. */
+/**
+ * Maps anything thrown to an ApiError; what is neither one, nor a database outage, nor a transaction the database
+ * rolled back for meeting another, is an internal fault.
+ */
 export function asApiError(error: unknown): { apiError: ApiError; internal: boolean } {
   if (error instanceof ApiError) return { apiError: error, internal: false };
   if (isDatabaseUnavailable(error)) {
     const apiError = new ApiError('database_unavailable', 'The database cannot be reached right now; retry shortly.', {
       headers: { 'Retry-After': DATABASE_RETRY_AFTER_SECONDS },
     });
+    return { apiError, internal: false };
+  }
+  if (isTransactionConflict(error)) {
+    const apiError = new ApiError(
+      'transaction_conflict',
+      'This request met another at the same moment and the database rolled back its transaction; retry shortly.',
+      { headers: { 'Retry-After': DATABASE_RETRY_AFTER_SECONDS } },
+    );
     return { apiError, internal: false };
   }
   if (error instanceof HTTPException && error.status < 500) {
@@ -39,5 +50,7 @@ export function handleError(error: unknown, c: Context): Response {
   if (internal) c.get('log')?.error({ err: error, request_id: requestId }, 'unhandled error');
   else if (apiError.code === 'database_unavailable')
     c.get('log')?.warn({ err: error, request_id: requestId }, 'database unavailable');
+  else if (apiError.code === 'transaction_conflict')
+    c.get('log')?.warn({ err: error, request_id: requestId }, 'transaction rolled back: it met another');
   return problemResponse(apiError, requestId, c.req.path);
 }

@@ -67,6 +67,7 @@ const SYNONYMS: Array<[string, string]> = [
   ['missing', '404'],
   ['conflict', '409'],
   ['down unavailable outage', '503 database_unavailable'],
+  ['deadlock deadlocked serialization', '503 transaction_conflict'],
   ['error fails failed failing failure wrong broken problem', 'error'],
   ['sent', 'send'],
   ['try check verify', 'test'],

@@ -85,6 +85,7 @@ const questions: Array<[string, Expected]> = [
   ],
   ['I get 429 too many requests', { sources: ['docs/errors.md#429'] }],
   ['the API answers database_unavailable', { sources: ['docs/errors.md#503'] }],
+  ['a request failed with deadlock detected', { sources: ['docs/errors.md#503'] }],
   [
     'url_not_allowed when creating a webhook',
     { tools: ['create_webhook_endpoint'], sources: ['docs/errors.md#422-url_not_allowed'] },
