@@ -1,5 +1,7 @@
 // Phase 3 of a send that did not go (see send-message.ts): what the provider's answer means for the
-// message, the lead and the mailbox.
+// message, the lead and the mailbox. Each record is a transaction run again when the database rolls it back
+// for meeting another (a deadlock with an import updating the same lead): given up, the message would be left
+// `uncertain` and a bounced address unsuppressed.
 import type { ConnectorRow } from '../connectors/connectors-data.ts';
 import { pauseSequencesOfConnector } from './sequences-data.ts';
 import type { MessageRow } from './sequence-messages-data.ts';
@@ -8,6 +10,7 @@ import { stopEnrollments } from './sequence-enrollments-data.ts';
 import { setLeadStatus } from '../leads/leads-data.ts';
 import { suppress } from '../leads/lead-suppressions-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
+import { retryOnConflict } from '../../db/transaction-retry.ts';
 import type { Deps } from '../../deps.ts';
 import type { SendOutcome } from '../connectors/providers/mailbox.ts';
 import { recordEvent } from '../events/record-event.ts';
@@ -33,11 +36,15 @@ export async function bounce(deps: Deps, tx: Queryable, m: MessageRow, email: st
   if (lead) await recordEvent(deps, tx, m.workspace_id, SYSTEM, 'lead.bounced', { id: lead.id, status: lead.status });
 }
 
+/** One transaction of this phase, run again after a conflict (src/db/transaction-retry.ts). */
+const recorded = <T>(deps: Deps, work: (tx: Queryable) => Promise<T>): Promise<T> =>
+  retryOnConflict(() => deps.db.sql.begin((tx) => work(tx)) as Promise<T>);
+
 const backoffSeconds = (attempts: number, retryAfter?: number) =>
   Math.max(retryAfter ?? 0, Math.min(3600, 60 * 2 ** Math.max(0, attempts - 1)));
 
 async function pauseMailbox(deps: Deps, connector: ConnectorRow, reason: string): Promise<void> {
-  const paused = await deps.db.sql.begin(async (tx) => {
+  const paused = await recorded(deps, async (tx) => {
     const rows = await pauseSequencesOfConnector(tx, connector.workspace_id, connector.id, reason, deps.clock.now());
     for (const row of rows)
       await recordEvent(deps, tx, connector.workspace_id, SYSTEM, 'email_sequence.paused', sequenceEventData(row));
@@ -63,7 +70,7 @@ async function mailboxRefused(
   message: string,
 ): Promise<MailboxNext> {
   const now = deps.clock.now();
-  await deps.db.sql.begin((tx) => settle(deps, tx, m, token, { status: 'scheduled', code, message, retryAt: now }));
+  await recorded(deps, (tx) => settle(deps, tx, m, token, { status: 'scheduled', code, message, retryAt: now }));
   await pauseMailbox(deps, connector, code);
   return { kind: 'stop', resumeAt: now };
 }
@@ -83,7 +90,7 @@ async function later(
     asked && m.attempts >= MAX_ATTEMPTS
       ? { status: 'failed', code: outcome.code, message: `${outcome.reason} (gave up after ${m.attempts} attempts)` }
       : { status: 'scheduled', code: outcome.code, message: outcome.reason, retryAt: wait, attempted: asked };
-  await deps.db.sql.begin((tx) => settle(deps, tx, m, token, end));
+  await recorded(deps, (tx) => settle(deps, tx, m, token, end));
   return { kind: 'stop', resumeAt: end.status === 'scheduled' ? end.retryAt : wait };
 }
 
@@ -101,7 +108,7 @@ export async function notSent(
       return later(deps, m, token, outcome);
     case 'refused':
       if (outcome.code === 'rejected') {
-        await deps.db.sql.begin((tx) =>
+        await recorded(deps, (tx) =>
           settle(deps, tx, m, token, { status: 'failed', code: 'rejected', message: outcome.reason }, 'failed'),
         );
         return NEXT;
@@ -115,7 +122,7 @@ export async function notSent(
         outcome.reason,
       );
     case 'bounced': {
-      const paused = await deps.db.sql.begin(async (tx) => {
+      const paused = await recorded(deps, async (tx) => {
         await settle(deps, tx, m, token, { status: 'failed', code: 'bounced', message: outcome.reason });
         await bounce(deps, tx, m, p.to);
         return pauseOnBounceRate(deps, tx, m.workspace_id, m.connector_id);
@@ -124,7 +131,7 @@ export async function notSent(
       return paused ? { kind: 'stop', resumeAt: deps.clock.now() } : NEXT;
     }
     case 'uncertain':
-      await deps.db.sql.begin((tx) =>
+      await recorded(deps, (tx) =>
         settle(
           deps,
           tx,

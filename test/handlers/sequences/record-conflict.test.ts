@@ -1,7 +1,7 @@
-// Recording what Gmail took is run again when the database rolls its transaction back for meeting another (a
+// Recording what Gmail answered is run again when the database rolls its transaction back for meeting another (a
 // deadlock with an import updating the same leads): the messages are gone by then, so giving up would leave them
-// `uncertain` and stop their leads' enrollments. A trigger raises the deadlock's SQLSTATE once, on the first
-// enrollment the recording moves on to its next step, on either database.
+// `uncertain`, stop their leads' enrollments, and leave a bounced address unsuppressed. A trigger raises the
+// deadlock's SQLSTATE on the first statements of the record, on either database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
@@ -18,26 +18,34 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Makes the first `times` statements that move an enrollment to its next step fail as a deadlock victim does. */
-async function deadlockOnAdvance(times: number): Promise<{ raised(): Promise<number> }> {
+/**
+ * Makes the first `times` rows that `event` on `table` (where `when` holds) fail as a deadlock victim does, until
+ * the returned end() drops the trigger; raised() counts the failures.
+ */
+async function deadlockOn(
+  name: string,
+  event: string,
+  table: string,
+  when: string,
+  times: number,
+): Promise<{ raised(): Promise<number>; end(): Promise<unknown> }> {
   // A sequence's value is not rolled back with the failing transaction, so it counts the raises.
-  await t.db.sql.unsafe('create sequence if not exists advance_conflicts');
+  await t.db.sql.unsafe(`create sequence ${name}_raised`);
   await t.db.sql.unsafe(`
-    create or replace function advance_conflict() returns trigger language plpgsql as $$
+    create function ${name}() returns trigger language plpgsql as $$
     begin
-      if new.next_step is distinct from old.next_step and nextval('advance_conflicts') <= ${times} then
+      if ${when} and nextval('${name}_raised') <= ${times} then
         raise exception 'deadlock detected (raised by the test)' using errcode = '40P01';
       end if;
       return new;
     end $$`);
-  await t.db.sql.unsafe(
-    'create trigger advance_conflict before update on sequence_enrollments for each row execute function advance_conflict()',
-  );
+  await t.db.sql.unsafe(`create trigger ${name} before ${event} on ${table} for each row execute function ${name}()`);
   return {
     async raised() {
-      const [row] = await t.db.sql<{ n: number }[]>`select last_value::int as n from advance_conflicts`;
+      const [row] = await t.db.sql<{ n: number }[]>`select last_value::int as n from ${t.db.sql(`${name}_raised`)}`;
       return Math.min(row.n, times);
     },
+    end: () => t.db.sql.unsafe(`drop trigger ${name} on ${table}`),
   };
 }
 
@@ -45,11 +53,18 @@ describe('recording sent messages', () => {
   it('runs the recording again after a deadlock: every message sent, every enrollment on to step 2, none uncertain', async () => {
     const ws = await readyWorkspace(t);
     const sequenceId = await launchedToEveryLead(t, ws);
-    const conflicts = await deadlockOnAdvance(2);
+    // The enrollment moved on to step 2: the record of `sent`.
+    const conflicts = await deadlockOn(
+      'advance_conflict',
+      'update',
+      'sequence_enrollments',
+      'new.next_step is distinct from old.next_step',
+      2,
+    );
     try {
       await drain(t);
     } finally {
-      await t.db.sql.unsafe('drop trigger advance_conflict on sequence_enrollments');
+      await conflicts.end();
     }
     expect(await conflicts.raised()).toBe(2);
     const messages = await t.db.sql<{ status: string; step: number }[]>`
@@ -58,5 +73,28 @@ describe('recording sent messages', () => {
     const enrollments = await t.db.sql<{ status: string; next_step: number }[]>`
       select status, next_step from sequence_enrollments where sequence_id = ${sequenceId}`;
     expect(enrollments).toEqual(ws.leads.map(() => ({ status: 'active', next_step: 2 })));
+  });
+
+  it('runs the record of a bounce again after a deadlock: the message failed, the lead bounced and suppressed', async () => {
+    // The sandbox mailbox refuses an address at a reserved .invalid domain, as Gmail refuses a bad recipient.
+    const ws = await readyWorkspace(t, [
+      { email: 'ghost@nowhere.invalid', first_name: 'Ghost', company: 'None', custom_fields: { plan: 'x' } },
+    ]);
+    const sequenceId = await launchedToEveryLead(t, ws);
+    const conflicts = await deadlockOn('suppress_conflict', 'insert', 'lead_suppressions', 'true', 2);
+    try {
+      await drain(t);
+    } finally {
+      await conflicts.end();
+    }
+    expect(await conflicts.raised()).toBe(2);
+    const [message] = await t.db.sql<{ status: string; error_code: string }[]>`
+      select status, error_code from sequence_messages where sequence_id = ${sequenceId}`;
+    expect(message).toEqual({ status: 'failed', error_code: 'bounced' });
+    const [lead] = await t.db.sql<{ status: string }[]>`select status from leads where id = ${ws.leads[0].id}`;
+    expect(lead.status).toBe('bounced');
+    const suppressed = await t.db.sql`
+      select 1 from lead_suppressions where workspace_id = ${ws.owner.workspaceId} and reason = 'bounced'`;
+    expect(suppressed).toHaveLength(1);
   });
 });
