@@ -141,8 +141,12 @@ describe.skipIf(skipped)(`two instances and two workers behind nginx (${skipped 
       await until('the counts to reach the database', 20, counted, (n) => n === (round + 1) * 50);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    // Both instances admitted a large part of the limit, and (below) both refuse once it is spent: the limit is
+    // one, not one per instance, which would admit twice as many. How exactly nginx split the requests is its
+    // business: a retry it names (X-Upstream) moves the alternation by one, and CI once saw a move of one
+    // without it (151/149, no request sent twice).
     expect([...admitted.keys()].sort()).toEqual([...cluster.instancePorts].sort());
-    for (const n of admitted.values()) expect(Math.abs(n - RATE_LIMIT / 2)).toBeLessThanOrEqual(sentTwice);
+    for (const n of admitted.values()) expect(n).toBeGreaterThanOrEqual(RATE_LIMIT / 4);
     if (sentTwice) console.log(`nginx sent ${sentTwice} of the requests to both instances: ${[...admitted.values()]}`);
     const over = await Promise.all([read(), read(), read(), read()]);
     expect(over.map((r) => r.status)).toEqual([429, 429, 429, 429]);
