@@ -2,9 +2,10 @@
 // serialization failure) gets a 503 problem with `transaction_conflict` and Retry-After, not a 500: nothing of it
 // was written, and a retry runs it again (the SDK retries by itself). On PostgreSQL the deadlock is a real one,
 // between the request and a transaction of the test; on either database a trigger raises the same SQLSTATEs.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/generated/sdk.ts';
 import { createTestApp, type SignupResult, type TestApp } from '../helpers/app.ts';
+import { conflictTrigger, type ConflictTrigger } from '../helpers/conflict-trigger.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -14,32 +15,26 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = await t.signup();
 });
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
 afterAll(async () => {
   await t?.close();
 });
-beforeEach(async () => {
-  await t.db.sql.unsafe('drop trigger if exists conflict_on_insert on api_keys');
-});
 
-/** Makes every insert into api_keys fail with `sqlstate`, as PostgreSQL fails a transaction it rolls back, until passConflict(). */
-async function failKeyInserts(sqlstate: string): Promise<void> {
-  await t.db.sql.unsafe('create table if not exists conflict_switch (failing boolean not null)');
-  await t.db.sql.unsafe('delete from conflict_switch');
-  await t.db.sql.unsafe('insert into conflict_switch values (true)');
-  await t.db.sql.unsafe(`
-    create or replace function conflict_on_insert() returns trigger language plpgsql as $$
-    begin
-      if (select failing from conflict_switch) then
-        raise exception 'could not serialize access (raised by the test)' using errcode = '${sqlstate}';
-      end if;
-      return new;
-    end $$`);
-  await t.db.sql.unsafe(
-    'create trigger conflict_on_insert before insert on api_keys for each row execute function conflict_on_insert()',
-  );
+/** Fails the next insert into api_keys with `sqlstate`; the trigger is dropped after the test. */
+async function failKeyInsert(sqlstate: '40001' | '40P01'): Promise<ConflictTrigger> {
+  const conflict = await conflictTrigger(t.db.sql, {
+    name: 'key_conflict',
+    event: 'insert',
+    table: 'api_keys',
+    sqlstate,
+    times: 1,
+  });
+  cleanups.push(() => conflict.end());
+  return conflict;
 }
-
-const passConflict = () => t.db.sql.unsafe('update conflict_switch set failing = false');
 
 const keyNames = async (): Promise<string[]> => {
   const res = await t.request('/api/v1/api-keys?limit=100', { token: owner.token });
@@ -62,17 +57,18 @@ describe('a transaction the database rolls back for meeting another', () => {
   it.each([
     ['a serialization failure', '40001'],
     ['a deadlock', '40P01'],
-  ])('answers %s with 503 transaction_conflict and Retry-After, writing nothing', async (_what, sqlstate) => {
-    await failKeyInserts(sqlstate);
+  ] as const)('answers %s with 503 transaction_conflict and Retry-After, writing nothing', async (_what, sqlstate) => {
+    const conflict = await failKeyInsert(sqlstate);
     const before = await keyNames();
     await expectConflict(
       await t.request('/api/v1/api-keys', { method: 'POST', token: owner.token, json: { name: `met ${sqlstate}` } }),
     );
+    expect(await conflict.raised()).toBe(1);
     expect(await keyNames()).toEqual(before);
   });
 
   it('answers an MCP tool call with an isError result naming transaction_conflict', async () => {
-    await failKeyInserts('40P01');
+    await failKeyInsert('40P01');
     const res = await t.request('/mcp', {
       method: 'POST',
       token: owner.token,
@@ -92,7 +88,8 @@ describe('a transaction the database rolls back for meeting another', () => {
   });
 
   it('the SDK retries after Retry-After and the key is made once', async () => {
-    await failKeyInserts('40001');
+    // One conflict: the SDK's retry meets none.
+    const conflict = await failKeyInsert('40001');
     const served: number[] = [];
     const client = createClient({
       baseUrl: 'http://service.test',
@@ -100,14 +97,13 @@ describe('a transaction the database rolls back for meeting another', () => {
       fetch: async (request: Request) => {
         const response = await t.app.fetch(request);
         served.push(response.status);
-        // The conflict has passed once the service has answered it.
-        if (response.status === 503) await passConflict();
         return response;
       },
     });
     const made = await client.create_api_key({ name: 'after a conflict' });
     expect(made.key).toMatch(/^svc_/);
     expect(served).toEqual([503, 201]);
+    expect(await conflict.raised()).toBe(1);
     expect((await keyNames()).filter((name) => name === 'after a conflict')).toHaveLength(1);
   });
 });
@@ -129,6 +125,7 @@ describe.runIf(onPostgres)(
       await t.db.sql.unsafe(
         'create trigger conflict_on_insert before insert on api_keys for each row execute function conflict_on_insert()',
       );
+      cleanups.push(() => t.db.sql.unsafe('drop trigger conflict_on_insert on api_keys'));
       const before = await keyNames();
       const test = await t.db.sql.reserve();
       try {

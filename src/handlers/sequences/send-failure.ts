@@ -10,7 +10,7 @@ import { stopEnrollments } from './sequence-enrollments-data.ts';
 import { setLeadStatus } from '../leads/leads-data.ts';
 import { suppress } from '../leads/lead-suppressions-data.ts';
 import type { Queryable } from '../../db/queryable.ts';
-import { retryOnConflict } from '../../db/transaction-retry.ts';
+import { retriedTransaction } from '../../db/transaction-retry.ts';
 import type { Deps } from '../../deps.ts';
 import type { SendOutcome } from '../connectors/providers/mailbox.ts';
 import { recordEvent } from '../events/record-event.ts';
@@ -36,15 +36,11 @@ export async function bounce(deps: Deps, tx: Queryable, m: MessageRow, email: st
   if (lead) await recordEvent(deps, tx, m.workspace_id, SYSTEM, 'lead.bounced', { id: lead.id, status: lead.status });
 }
 
-/** One transaction of this phase, run again after a conflict (src/db/transaction-retry.ts). */
-const recorded = <T>(deps: Deps, work: (tx: Queryable) => Promise<T>): Promise<T> =>
-  retryOnConflict(() => deps.db.sql.begin((tx) => work(tx)) as Promise<T>);
-
 const backoffSeconds = (attempts: number, retryAfter?: number) =>
   Math.max(retryAfter ?? 0, Math.min(3600, 60 * 2 ** Math.max(0, attempts - 1)));
 
 async function pauseMailbox(deps: Deps, connector: ConnectorRow, reason: string): Promise<void> {
-  const paused = await recorded(deps, async (tx) => {
+  const paused = await retriedTransaction(deps.db.sql, async (tx) => {
     const rows = await pauseSequencesOfConnector(tx, connector.workspace_id, connector.id, reason, deps.clock.now());
     for (const row of rows)
       await recordEvent(deps, tx, connector.workspace_id, SYSTEM, 'email_sequence.paused', sequenceEventData(row));
@@ -70,7 +66,9 @@ async function mailboxRefused(
   message: string,
 ): Promise<MailboxNext> {
   const now = deps.clock.now();
-  await recorded(deps, (tx) => settle(deps, tx, m, token, { status: 'scheduled', code, message, retryAt: now }));
+  await retriedTransaction(deps.db.sql, (tx) =>
+    settle(deps, tx, m, token, { status: 'scheduled', code, message, retryAt: now }),
+  );
   await pauseMailbox(deps, connector, code);
   return { kind: 'stop', resumeAt: now };
 }
@@ -90,7 +88,7 @@ async function later(
     asked && m.attempts >= MAX_ATTEMPTS
       ? { status: 'failed', code: outcome.code, message: `${outcome.reason} (gave up after ${m.attempts} attempts)` }
       : { status: 'scheduled', code: outcome.code, message: outcome.reason, retryAt: wait, attempted: asked };
-  await recorded(deps, (tx) => settle(deps, tx, m, token, end));
+  await retriedTransaction(deps.db.sql, (tx) => settle(deps, tx, m, token, end));
   return { kind: 'stop', resumeAt: end.status === 'scheduled' ? end.retryAt : wait };
 }
 
@@ -108,7 +106,7 @@ export async function notSent(
       return later(deps, m, token, outcome);
     case 'refused':
       if (outcome.code === 'rejected') {
-        await recorded(deps, (tx) =>
+        await retriedTransaction(deps.db.sql, (tx) =>
           settle(deps, tx, m, token, { status: 'failed', code: 'rejected', message: outcome.reason }, 'failed'),
         );
         return NEXT;
@@ -122,7 +120,7 @@ export async function notSent(
         outcome.reason,
       );
     case 'bounced': {
-      const paused = await recorded(deps, async (tx) => {
+      const paused = await retriedTransaction(deps.db.sql, async (tx) => {
         await settle(deps, tx, m, token, { status: 'failed', code: 'bounced', message: outcome.reason });
         await bounce(deps, tx, m, p.to);
         return pauseOnBounceRate(deps, tx, m.workspace_id, m.connector_id);
@@ -131,7 +129,7 @@ export async function notSent(
       return paused ? { kind: 'stop', resumeAt: deps.clock.now() } : NEXT;
     }
     case 'uncertain':
-      await recorded(deps, (tx) =>
+      await retriedTransaction(deps.db.sql, (tx) =>
         settle(
           deps,
           tx,

@@ -3,7 +3,7 @@
 // sequence whose last lead had its last step completed. The messages are gone by then: a transaction rolled back
 // for meeting another (a deadlock with an import updating the same leads) is run again, not left to make them
 // `uncertain` and stop their leads' enrollments.
-import { retryOnConflict } from '../../db/transaction-retry.ts';
+import { retriedTransaction } from '../../db/transaction-retry.ts';
 import type { Deps } from '../../deps.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { markContactedMany } from '../leads/lead-stage.ts';
@@ -22,12 +22,7 @@ export interface Accepted {
 
 export async function recordSentMany(deps: Deps, workspaceId: string, accepted: Accepted[]): Promise<void> {
   if (accepted.length === 0) return;
-  const completed = await retryOnConflict(() => recordInTransaction(deps, workspaceId, accepted));
-  for (const id of completed) deps.resourceWatch.changed(id);
-}
-
-function recordInTransaction(deps: Deps, workspaceId: string, accepted: Accepted[]): Promise<string[]> {
-  return deps.db.sql.begin(async (tx) => {
+  const completed = await retriedTransaction(deps.db.sql, async (tx) => {
     const now = deps.clock.now();
     const marked = await markSentMany(
       tx,
@@ -70,4 +65,5 @@ function recordInTransaction(deps: Deps, workspaceId: string, accepted: Accepted
     }
     return done;
   });
+  for (const id of completed) deps.resourceWatch.changed(id);
 }

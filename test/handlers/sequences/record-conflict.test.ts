@@ -4,6 +4,7 @@
 // deadlock's SQLSTATE on the first statements of the record, on either database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
+import { conflictTrigger } from '../../helpers/conflict-trigger.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { drain, launchedToEveryLead, readyWorkspace } from './sequence-fixtures.ts';
 
@@ -18,49 +19,19 @@ afterAll(async () => {
   await t?.close();
 });
 
-/**
- * Makes the first `times` rows that `event` on `table` (where `when` holds) fail as a deadlock victim does, until
- * the returned end() drops the trigger; raised() counts the failures.
- */
-async function deadlockOn(
-  name: string,
-  event: string,
-  table: string,
-  when: string,
-  times: number,
-): Promise<{ raised(): Promise<number>; end(): Promise<unknown> }> {
-  // A sequence's value is not rolled back with the failing transaction, so it counts the raises.
-  await t.db.sql.unsafe(`create sequence ${name}_raised`);
-  await t.db.sql.unsafe(`
-    create function ${name}() returns trigger language plpgsql as $$
-    begin
-      if ${when} and nextval('${name}_raised') <= ${times} then
-        raise exception 'deadlock detected (raised by the test)' using errcode = '40P01';
-      end if;
-      return new;
-    end $$`);
-  await t.db.sql.unsafe(`create trigger ${name} before ${event} on ${table} for each row execute function ${name}()`);
-  return {
-    async raised() {
-      const [row] = await t.db.sql<{ n: number }[]>`select last_value::int as n from ${t.db.sql(`${name}_raised`)}`;
-      return Math.min(row.n, times);
-    },
-    end: () => t.db.sql.unsafe(`drop trigger ${name} on ${table}`),
-  };
-}
-
-describe('recording sent messages', () => {
+describe('recording what Gmail answered', () => {
   it('runs the recording again after a deadlock: every message sent, every enrollment on to step 2, none uncertain', async () => {
     const ws = await readyWorkspace(t);
     const sequenceId = await launchedToEveryLead(t, ws);
     // The enrollment moved on to step 2: the record of `sent`.
-    const conflicts = await deadlockOn(
-      'advance_conflict',
-      'update',
-      'sequence_enrollments',
-      'new.next_step is distinct from old.next_step',
-      2,
-    );
+    const conflicts = await conflictTrigger(t.db.sql, {
+      name: 'advance_conflict',
+      event: 'update',
+      table: 'sequence_enrollments',
+      when: 'new.next_step is distinct from old.next_step',
+      sqlstate: '40P01',
+      times: 2,
+    });
     try {
       await drain(t);
     } finally {
@@ -81,7 +52,13 @@ describe('recording sent messages', () => {
       { email: 'ghost@nowhere.invalid', first_name: 'Ghost', company: 'None', custom_fields: { plan: 'x' } },
     ]);
     const sequenceId = await launchedToEveryLead(t, ws);
-    const conflicts = await deadlockOn('suppress_conflict', 'insert', 'lead_suppressions', 'true', 2);
+    const conflicts = await conflictTrigger(t.db.sql, {
+      name: 'suppress_conflict',
+      event: 'insert',
+      table: 'lead_suppressions',
+      sqlstate: '40P01',
+      times: 2,
+    });
     try {
       await drain(t);
     } finally {
