@@ -9,16 +9,16 @@
 // repository exactly as under tsx. dist/build-inputs.json lists what the bundles were made from, for
 // scripts/build-if-stale.js (run by `npm start`, `npm run worker` and bin/service-mcp.js before their entry).
 //
-// Beside them, dist/pglite-initdb.tar: a dump of a fresh embedded data folder, which a first start on a new DATA_DIR
-// unpacks instead of running initdb in WebAssembly (seconds). Migrations still run, and are logged, at start. It is
-// made again only when the PGlite version or the cache size baked into it (src/db/embedded-settings.ts) changes.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Beside them, dist/pglite-initdb.tar: a dump of a new embedded data folder, migrated and with pg-boss's queues set
+// up (src/first-start-template.ts), which a first start on a new DATA_DIR unpacks instead of running initdb in
+// WebAssembly, the migrations and pg-boss's install (seconds). The start still runs (and logs) the migrations the
+// template lacks. It is made again only when what it is made from changes (its stamp beside it).
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { panelBuildOptions } from '../src/admin/panel-bundle.ts';
-import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, sharedBuffersStatement } from '../src/db/embedded-settings.ts';
+import type * as FirstStartTemplate from '../src/first-start-template.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const ENTRIES = {
@@ -98,25 +98,28 @@ const entryFile = (name: keyof typeof ENTRIES): string => {
 };
 
 const PGLITE_PACKAGE = 'node_modules/@electric-sql/pglite/package.json';
+const PG_BOSS_PACKAGE = 'node_modules/pg-boss/package.json';
 export const INITDB_TEMPLATE = 'pglite-initdb.tar';
+// Bundled beside the entries, with their chunks, and run by the build itself: it makes the template below.
+const TEMPLATE_MODULE = 'first-start-template';
+const MIGRATIONS = 'src/db/migrations';
 
-/** Writes the dump of a fresh data folder unless the one there was made by this PGlite version. */
+const packageVersion = (file: string): string =>
+  (JSON.parse(readFileSync(join(root, file), 'utf8')) as { version: string }).version;
+
+/**
+ * Writes the template of a new data folder (src/first-start-template.ts) unless the one there was made from the
+ * same PGlite and pg-boss versions, migrations and queues.
+ */
 async function writeInitdbTemplate(outDir: string): Promise<void> {
-  const { version: pgliteVersion } = JSON.parse(readFileSync(join(root, PGLITE_PACKAGE), 'utf8')) as {
-    version: string;
-  };
-  const version = `${pgliteVersion} shared_buffers=${DEFAULT_EMBEDDED_SHARED_BUFFERS_MB}MB`;
+  // A query of its own: a second build in one process (tests) must not get the first one's module back.
+  const module = `${pathToFileURL(join(outDir, 'bundle', `${TEMPLATE_MODULE}.js`)).href}?${Date.now()}`;
+  const { firstStartTemplateStamp, dumpFirstStartTemplate } = (await import(module)) as typeof FirstStartTemplate;
+  const version = `pglite ${packageVersion(PGLITE_PACKAGE)} pg-boss ${packageVersion(PG_BOSS_PACKAGE)} ${firstStartTemplateStamp()}`;
   const [template, stamp] = [join(outDir, INITDB_TEMPLATE), join(outDir, `${INITDB_TEMPLATE}.version`)];
   if (existsSync(template) && existsSync(stamp) && readFileSync(stamp, 'utf8') === version) return;
-  const pglite = await PGlite.create();
-  try {
-    // A new folder's first start then zeroes the default cache, not PostgreSQL's 128 MB (src/db/embedded-settings.ts).
-    await pglite.exec(sharedBuffersStatement(DEFAULT_EMBEDDED_SHARED_BUFFERS_MB));
-    writeFileSync(template, new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()));
-    writeFileSync(stamp, version);
-  } finally {
-    await pglite.close();
-  }
+  writeFileSync(template, await dumpFirstStartTemplate());
+  writeFileSync(stamp, version);
 }
 
 /** Builds into `outDir` (default dist/ in the repository), replacing the bundles there. */
@@ -126,7 +129,7 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
   rmSync(bundleDir, { recursive: true, force: true });
   const result = await build({
     ...nodeBundleOptions(bundleDir),
-    entryPoints: ENTRIES,
+    entryPoints: { ...ENTRIES, [TEMPLATE_MODULE]: 'src/first-start-template.ts' },
     // The entries' dynamic imports stay chunks of their own, so `starting` is logged before the bulk is loaded.
     splitting: true,
     // Chunks beside the entries: the rewritten import.meta.url is relative to that one folder.
@@ -154,6 +157,9 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
       ...Object.keys(panel.metafile!.inputs).filter((input) => !input.startsWith('node_modules/')),
       'scripts/build.ts',
       PGLITE_PACKAGE,
+      // Read at run time, not bundled, and migrated into the template: the folder for a migration added.
+      MIGRATIONS,
+      ...readdirSync(join(root, MIGRATIONS)).map((name) => `${MIGRATIONS}/${name}`),
       // npm writes it; another package manager may not, and then the sources alone decide.
       ...(existsSync(join(root, INSTALLED_PACKAGES)) ? [INSTALLED_PACKAGES] : []),
     ]),

@@ -69,6 +69,12 @@ export interface JobsOptions {
    * connection, so a lock there would exclude nothing.
    */
   sharedDatabase?: boolean;
+  /**
+   * pg-boss's maintenance (expiry, archiving) and its cron, which sends the schedules' jobs (default true). The
+   * build turns them off to set up the queues of a new data folder's template (src/db/first-start-template.ts),
+   * into which no job may be sent.
+   */
+  background?: boolean;
 }
 
 /** `D`: what every handler receives at run time (the service's Deps), given to start(). */
@@ -108,8 +114,8 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
       schema,
       max: options.poolSize ?? 2,
       application_name: 'service-mcp jobs',
-      supervise: true,
-      schedule: true,
+      supervise: options.background ?? true,
+      schedule: options.background ?? true,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
       pollingIntervalSeconds: pollIntervalMs / 1000,
     });

@@ -78,17 +78,22 @@ async function ensureQueues(
 ): Promise<void> {
   const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
   for (const kind of kinds) {
-    const queue = {
-      name: kind.name,
-      policy: kind.policy,
-      retryLimit: kind.retry.limit,
-      retryDelay: kind.retry.delaySeconds,
-      retryBackoff: kind.retry.backoff,
-      expireInSeconds: queueLeaseSeconds(kind, leaseSeconds, sharedDatabase),
-    } satisfies PgBoss.Queue;
+    const queue = queueDefinition(kind, leaseSeconds, sharedDatabase);
     const found = stored.get(kind.name);
     if (!found) await boss.createQueue(kind.name, queue);
     else if (Object.entries(queue).some(([key, value]) => found[key as keyof typeof queue] !== value))
       await boss.updateQueue(kind.name, queue);
   }
+}
+
+/** The options a kind's queue is stored with (and compared against at each start). */
+export function queueDefinition(kind: JobKind, leaseSeconds: number, sharedDatabase: boolean) {
+  return {
+    name: kind.name,
+    policy: kind.policy,
+    retryLimit: kind.retry.limit,
+    retryDelay: kind.retry.delaySeconds,
+    retryBackoff: kind.retry.backoff,
+    expireInSeconds: queueLeaseSeconds(kind, leaseSeconds, sharedDatabase),
+  } satisfies PgBoss.Queue;
 }
