@@ -48,6 +48,8 @@ export interface Services {
   deps: Deps;
   /** Starts the job queue (creating its schema); with `work`, this process also runs jobs. */
   startJobs(options: { work: boolean }): Promise<void>;
+  /** Whether every job kind's queue is stored already, so requests may come before startJobs has finished. */
+  jobQueuesExist(): Promise<boolean>;
   /** Stops taking jobs and lets running ones finish for up to `timeoutMs`; close() calls it too. */
   stopJobs(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -157,6 +159,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       await jobs.start({ work, deps });
       await scheduleServiceJobs(jobs);
     },
+    jobQueuesExist: () => jobs.queuesExist(),
     async stopJobs(timeoutMs) {
       if (jobsStarted) await jobs.stop({ timeoutMs });
     },

@@ -86,6 +86,11 @@ export interface Jobs<D = undefined> extends JobQueue {
    * handing each handler `deps`.
    */
   start(options: { work: boolean; deps: D }): Promise<void>;
+  /**
+   * Whether every registered kind's queue is stored already (one read with the service's client): a request may
+   * then enqueue inside its transaction before start() has finished.
+   */
+  queuesExist(): Promise<boolean>;
   /** Stops taking jobs, lets running ones finish for up to `timeoutMs`, then closes pg-boss's pool; once. */
   stop(options: { timeoutMs: number }): Promise<void>;
   /** Reads one job (state, retry count, output: the last error of a failed job). */
@@ -126,8 +131,13 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
   };
   // pg-boss's own pool reaches the same database: from inside one of the service's transactions it would
   // act apart from that transaction, and on the embedded database (one session) wait behind it for good.
-  const poolBoss = (what: string): PgBoss => {
+  // Outside a transaction a call waits for a start under way (the service answers before its queue has started:
+  // src/main.ts); inside one it cannot (on the embedded database the start's queries wait behind it), and it
+  // needs no started pg-boss: the job is inserted with the transaction's connection.
+  let startup: Promise<void> | undefined;
+  const poolBoss = async (what: string): Promise<PgBoss> => {
     refuseInsideTransaction(options.sql, what);
+    await startup;
     return boss();
   };
   let worker: JobWorker | undefined;
@@ -150,40 +160,59 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
       }
     },
 
-    async start({ work, deps }) {
-      if (!options.connectionString) throw new Error('the job queue needs the database connection string');
+    start({ work, deps }) {
+      if (!options.connectionString)
+        return Promise.reject(new Error('the job queue needs the database connection string'));
+      const connectionString = options.connectionString;
       started = true;
-      bossInstance = newBoss(options.connectionString);
-      bossInstance.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
-      await startQueues({
-        boss: bossInstance,
-        sql: options.sql,
-        schema,
-        kinds: kinds.values(),
-        leaseSeconds,
-        sharedDatabase,
-      });
-      // One read of every schedule, then a write only where one is missing or changed: a start on an up-to-date
-      // database costs one query here, not one per schedule (seconds on PGlite).
-      for (const schedule of await bossInstance.getSchedules()) schedules.set(schedule.name, schedule);
-      if (work)
-        worker = startJobWorker({
+      startup = (async () => {
+        bossInstance = newBoss(connectionString);
+        bossInstance.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+        await startQueues({
           boss: bossInstance,
           sql: options.sql,
-          kinds: [...kinds.values()],
-          deps,
-          concurrency,
-          pollIntervalMs,
           schema,
+          kinds: kinds.values(),
           leaseSeconds,
           sharedDatabase,
-          log: options.log,
         });
+        // One read of every schedule, then a write only where one is missing or changed: a start on an up-to-date
+        // database costs one query here, not one per schedule (seconds on PGlite).
+        for (const schedule of await bossInstance.getSchedules()) schedules.set(schedule.name, schedule);
+        if (work)
+          worker = startJobWorker({
+            boss: bossInstance,
+            sql: options.sql,
+            kinds: [...kinds.values()],
+            deps,
+            concurrency,
+            pollIntervalMs,
+            schema,
+            leaseSeconds,
+            sharedDatabase,
+            log: options.log,
+          });
+      })();
+      return startup;
+    },
+
+    async queuesExist() {
+      try {
+        const stored = await options.sql<{ name: string }[]>`select name from ${options.sql(schema)}.queue`;
+        const names = new Set(stored.map((row) => row.name));
+        return [...kinds.keys()].every((name) => names.has(name));
+      } catch (error) {
+        // A database pg-boss was never installed on: no schema (3F000) or no table (42P01).
+        if (['3F000', '42P01'].includes((error as { code?: string }).code ?? '')) return false;
+        throw error;
+      }
     },
 
     // Idempotent: shutdown calls it at the signal and again before closing the database.
     stop({ timeoutMs }) {
       stopped ??= (async () => {
+        // A start under way finishes first, so nothing it starts outlives the stop; its failure is start()'s to report.
+        await startup?.catch(() => {});
         await worker?.stop(timeoutMs);
         if (bossInstance) await bossInstance.stop({ graceful: false, close: true });
       })();
@@ -202,7 +231,7 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
         ...(priority !== undefined && { priority }),
         ...(startAfter !== undefined && { startAfter }),
       };
-      const jobId = await (tx ? boss() : poolBoss(`enqueueing ${kind.name} without the transaction`)).send(
+      const jobId = await (tx ? boss() : await poolBoss(`enqueueing ${kind.name} without the transaction`)).send(
         kind.name,
         data,
         sendOptions,
@@ -215,14 +244,14 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
     async schedule(kind, cron, payload, scheduleOptions = {}) {
       const data = registered(kind).payload.parse(payload) as object;
       const options = { tz: scheduleOptions.tz ?? 'UTC' };
-      const target = poolBoss(`scheduling ${kind.name}`);
+      const target = await poolBoss(`scheduling ${kind.name}`);
       if (sameSchedule(schedules.get(kind.name), cron, data, options.tz)) return;
       await target.schedule(kind.name, cron, data, options);
       schedules.set(kind.name, { name: kind.name, cron, data, options });
     },
 
     async unschedule(kind) {
-      await poolBoss(`unscheduling ${kind.name}`).unschedule(registered(kind).name);
+      await (await poolBoss(`unscheduling ${kind.name}`)).unschedule(registered(kind).name);
       schedules.delete(kind.name);
     },
 
@@ -231,15 +260,15 @@ export function createJobs<D = undefined>(options: JobsOptions): Jobs<D> {
     },
 
     async jobState(queue, id) {
-      const job = await poolBoss('reading a job').getJobById(queue, id, { includeArchive: true });
+      const job = await (await poolBoss('reading a job')).getJobById(queue, id, { includeArchive: true });
       return job ? job.state : null;
     },
 
     async failDeadJob(queue, id, reason) {
-      await poolBoss('failing a job').fail(queue, id, { message: reason });
+      await (await poolBoss('failing a job')).fail(queue, id, { message: reason });
     },
 
-    getJob: (kind, id) => poolBoss('reading a job').getJobById(registered(kind).name, id),
+    getJob: async (kind, id) => (await poolBoss('reading a job')).getJobById(registered(kind).name, id),
   };
 }
 

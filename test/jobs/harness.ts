@@ -11,8 +11,16 @@ export interface JobsHarness {
   /** pg-boss's schema for this test. */
   bossSchema: string;
   /** A started Jobs with these kinds; `work` runs them in this process. Stopped by close(). */
-  start(kinds: JobKind[], options?: { work?: boolean; concurrency?: number; leaseSeconds?: number }): Promise<Jobs>;
+  start(kinds: JobKind[], options?: JobsHarnessOptions): Promise<Jobs>;
+  /** The same Jobs, not started: the test starts it (and it is stopped by close()). */
+  make(kinds: JobKind[], options?: JobsHarnessOptions): Jobs;
   close(): Promise<void>;
+}
+
+interface JobsHarnessOptions {
+  work?: boolean;
+  concurrency?: number;
+  leaseSeconds?: number;
 }
 
 export const silentLog = pino({ level: process.env.TEST_LOG ?? 'silent' });
@@ -21,24 +29,29 @@ export async function openJobsHarness(): Promise<JobsHarness> {
   const db = await createTestDatabase();
   const bossSchema = `jobs_${randomBytes(5).toString('hex')}`;
   const started: Jobs[] = [];
+  const make = (kinds: JobKind[], options: JobsHarnessOptions = {}): Jobs => {
+    const jobs = createJobs({
+      connectionString: db.connectionString,
+      sql: db.sql,
+      log: silentLog,
+      schema: bossSchema,
+      // As the service does: two pg connections on PGlite's one backend could interleave their statements.
+      poolSize: db.kind === 'pglite' ? 1 : undefined,
+      sharedDatabase: db.kind === 'postgres',
+      maintenanceIntervalSeconds: 1,
+      ...(options.leaseSeconds && { leaseSeconds: options.leaseSeconds }),
+      worker: { concurrency: options.concurrency ?? 2, pollIntervalMs: 500 },
+    });
+    jobs.register(...kinds);
+    started.push(jobs);
+    return jobs;
+  };
   return {
     db,
     bossSchema,
+    make,
     async start(kinds, options = {}) {
-      const jobs = createJobs({
-        connectionString: db.connectionString,
-        sql: db.sql,
-        log: silentLog,
-        schema: bossSchema,
-        // As the service does: two pg connections on PGlite's one backend could interleave their statements.
-        poolSize: db.kind === 'pglite' ? 1 : undefined,
-        sharedDatabase: db.kind === 'postgres',
-        maintenanceIntervalSeconds: 1,
-        ...(options.leaseSeconds && { leaseSeconds: options.leaseSeconds }),
-        worker: { concurrency: options.concurrency ?? 2, pollIntervalMs: 500 },
-      });
-      jobs.register(...kinds);
-      started.push(jobs);
+      const jobs = make(kinds, options);
       await jobs.start({ work: options.work ?? true, deps: undefined });
       return jobs;
     },
