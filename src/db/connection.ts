@@ -33,8 +33,8 @@ export interface DatabaseOptions {
   /** Folder holding the embedded database's files; created when missing. */
   dataDir?: string;
   /**
-   * A new embedded data folder is unpacked from this dump of a fresh one (scripts/build.ts writes it) instead of
-   * running initdb, which takes seconds; ignored for an existing folder, or when the file is missing.
+   * A new embedded data folder (or in-memory database) is made from this dump of a new one (scripts/build.ts writes
+   * it) instead of running initdb, which takes seconds; ignored for an existing folder, or when the file is missing.
    */
   initdbTemplate?: string;
   /**
@@ -129,7 +129,7 @@ const compileWebAssemblyAtOnce = (): void => setFlagsFromString('--no-wasm-async
 
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   compileWebAssemblyAtOnce();
-  if (options.memory) return servePglite(await PGlite.create(), options);
+  if (options.memory) return servePglite(await PGlite.create(await memoryOptions(options.initdbTemplate)), options);
   const dataDir = resolve(options.dataDir as string);
   await mkdir(dataDir, { recursive: true });
   const unlock = await lockDataDir(dataDir);
@@ -165,6 +165,11 @@ async function openFolder(dataDir: string, options: DatabaseOptions): Promise<PG
   if (!cacheMb || !initdbRuns || !(await setEmbeddedSharedBuffers(dataDir, cacheMb))) return pglite;
   await pglite.close();
   return PGlite.create(dataDir);
+}
+
+/** An in-memory database (tests) starts from the template too, through PGlite's own loading, when there is one. */
+async function memoryOptions(template: string | undefined): Promise<{ loadDataDir?: Blob }> {
+  return template && existsSync(template) ? { loadDataDir: new Blob([new Uint8Array(await readFile(template))]) } : {};
 }
 
 /** Whether the folder holds no embedded database yet (a first start creates one). */

@@ -148,7 +148,11 @@ describeEmbeddedOnly(
     });
 
     it.each([
-      ['in memory', () => openDatabase({ memory: true, searchPath: 'app, public' })],
+      [
+        'in memory',
+        async () =>
+          openDatabase({ memory: true, searchPath: 'app, public', initdbTemplate: await initdbTemplateFile() }),
+      ],
       ['in a data folder', async () => openFolder(await tempDir(), { searchPath: 'app, public' })],
     ])('applies searchPath to the embedded database (%s)', async (_, open) => {
       const db = await open();
@@ -162,7 +166,7 @@ describeEmbeddedOnly(
 
     const closedFolder = join(tmpdir(), `db-connection-test-closed-${process.pid}`);
     it.each([
-      ['in memory', async () => ({ memory: true })],
+      ['in memory', async () => ({ memory: true, initdbTemplate: await initdbTemplateFile() })],
       ['in a data folder', async () => ({ dataDir: closedFolder, initdbTemplate: await initdbTemplateFile() })],
     ])('leaves nothing open after close, so the process exits (%s)', async (_, databaseOptions) => {
       cleanups.push(() => rm(closedFolder, { recursive: true, force: true }));

@@ -20,12 +20,13 @@ const migrations = readdirSync(migrationsDir)
 const dir = mkdtempSync(join(tmpdir(), 'first-start-template-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The service's migrations but the last, in a folder of their own. */
-function olderMigrations(): string {
-  const older = join(dir, 'older-migrations');
-  mkdirSync(older, { recursive: true });
-  for (const name of migrations.slice(0, -1)) copyFileSync(join(migrationsDir, name), join(older, name));
-  return older;
+/** The service's migrations and one more, written after the template was made, in a folder of their own. */
+function laterMigrations(): string {
+  const later = join(dir, 'later-migrations');
+  mkdirSync(later, { recursive: true });
+  for (const name of migrations) copyFileSync(join(migrationsDir, name), join(later, name));
+  writeFileSync(join(later, '9999_later.sql'), 'create table added_later (id int);\n');
+  return later;
 }
 
 let opened: Database[] = [];
@@ -42,10 +43,8 @@ async function newFolder(template: string, name: string): Promise<Database> {
 }
 
 const template = join(dir, 'template.tar');
-const olderTemplate = join(dir, 'older.tar');
 beforeAll(async () => {
   writeFileSync(template, await dumpFirstStartTemplate());
-  writeFileSync(olderTemplate, await dumpFirstStartTemplate({ migrationsDir: olderMigrations() }));
 }, 120_000);
 
 describeEmbeddedOnly('the template of a new data folder', () => {
@@ -78,15 +77,16 @@ describeEmbeddedOnly('the template of a new data folder', () => {
   });
 
   it('gives a right folder when it is older than the migrations: the start applies the ones it lacks', async () => {
-    const db = await newFolder(olderTemplate, 'older');
-    expect(await migrate(db.sql)).toEqual([migrations.at(-1)]);
-    expect(await migrate(db.sql)).toEqual([]);
+    const db = await newFolder(template, 'older');
+    const later = laterMigrations();
+    expect(await migrate(db.sql, { dir: later })).toEqual(['9999_later.sql']);
+    expect((await db.sql`select to_regclass('added_later') is not null as made`)[0].made).toBe(true);
+    expect(await migrate(db.sql, { dir: later })).toEqual([]);
   });
 
-  it('is stamped with what it is made from, so a changed migration makes the build write it again', () => {
-    const older = olderMigrations();
+  it('is stamped with what it is made from, so a migration added or edited makes the build write it again', () => {
     expect(firstStartTemplateStamp()).toBe(firstStartTemplateStamp());
-    expect(firstStartTemplateStamp({ migrationsDir: older })).not.toBe(firstStartTemplateStamp());
+    expect(firstStartTemplateStamp({ migrationsDir: laterMigrations() })).not.toBe(firstStartTemplateStamp());
     const edited = join(dir, 'edited-migrations');
     mkdirSync(edited, { recursive: true });
     for (const name of migrations) copyFileSync(join(migrationsDir, name), join(edited, name));
