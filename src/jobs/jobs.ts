@@ -71,7 +71,7 @@ export interface JobsOptions {
   sharedDatabase?: boolean;
   /**
    * pg-boss's maintenance (expiry, archiving) and its cron, which sends the schedules' jobs (default true). The
-   * build turns them off to set up the queues of a new data folder's template (src/db/first-start-template.ts),
+   * build turns them off to set up the queues of a new data folder's template (src/first-start-template.ts),
    * into which no job may be sent.
    */
   background?: boolean;
