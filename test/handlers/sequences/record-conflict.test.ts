@@ -19,25 +19,28 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Drains the queue while a trigger fails the first two rows `event` writes to `table` with a deadlock; both raised. */
+async function drainThroughDeadlocks(trigger: { name: string; event: string; table: string; when?: string }) {
+  const conflicts = await conflictTrigger(t.db.sql, { ...trigger, sqlstate: '40P01', times: 2 });
+  try {
+    await drain(t);
+  } finally {
+    await conflicts.end();
+  }
+  expect(await conflicts.raised()).toBe(2);
+}
+
 describe('recording what Gmail answered', () => {
   it('runs the recording again after a deadlock: every message sent, every enrollment on to step 2, none uncertain', async () => {
     const ws = await readyWorkspace(t);
     const sequenceId = await launchedToEveryLead(t, ws);
     // The enrollment moved on to step 2: the record of `sent`.
-    const conflicts = await conflictTrigger(t.db.sql, {
+    await drainThroughDeadlocks({
       name: 'advance_conflict',
       event: 'update',
       table: 'sequence_enrollments',
       when: 'new.next_step is distinct from old.next_step',
-      sqlstate: '40P01',
-      times: 2,
     });
-    try {
-      await drain(t);
-    } finally {
-      await conflicts.end();
-    }
-    expect(await conflicts.raised()).toBe(2);
     const messages = await t.db.sql<{ status: string; step: number }[]>`
       select status, step from sequence_messages where sequence_id = ${sequenceId} order by step`;
     expect(messages).toEqual(ws.leads.map(() => ({ status: 'sent', step: 1 })));
@@ -52,19 +55,7 @@ describe('recording what Gmail answered', () => {
       { email: 'ghost@nowhere.invalid', first_name: 'Ghost', company: 'None', custom_fields: { plan: 'x' } },
     ]);
     const sequenceId = await launchedToEveryLead(t, ws);
-    const conflicts = await conflictTrigger(t.db.sql, {
-      name: 'suppress_conflict',
-      event: 'insert',
-      table: 'lead_suppressions',
-      sqlstate: '40P01',
-      times: 2,
-    });
-    try {
-      await drain(t);
-    } finally {
-      await conflicts.end();
-    }
-    expect(await conflicts.raised()).toBe(2);
+    await drainThroughDeadlocks({ name: 'suppress_conflict', event: 'insert', table: 'lead_suppressions' });
     const [message] = await t.db.sql<{ status: string; error_code: string }[]>`
       select status, error_code from sequence_messages where sequence_id = ${sequenceId}`;
     expect(message).toEqual({ status: 'failed', error_code: 'bounced' });
