@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connection.ts';
-import { builtInitdbTemplate } from '../src/db/initdb-template.ts';
+import { builtFirstStartTemplate } from '../src/db/built-template.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
 import type { KeyRole } from '../src/handlers/api-keys/api-keys-data.ts';
@@ -110,7 +110,7 @@ let exitCode = 0;
 const db = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
-  initdbTemplate: builtInitdbTemplate(),
+  folderTemplate: builtFirstStartTemplate(),
   embeddedSharedBuffersMb: config.database.embeddedSharedBuffersMb,
 }).catch((error: Error) => {
   console.error(`admin: ${error.message}`);

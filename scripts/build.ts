@@ -9,7 +9,7 @@
 // repository exactly as under tsx. dist/build-inputs.json lists what the bundles were made from, for
 // scripts/build-if-stale.js (run by `npm start`, `npm run worker` and bin/service-mcp.js before their entry).
 //
-// Beside them, dist/pglite-initdb.tar: a dump of a new embedded data folder, migrated and with pg-boss's queues set
+// Beside them, dist/pglite-first-start.tar: a dump of a new embedded data folder, migrated and with pg-boss's queues set
 // up (src/first-start-template.ts), which a first start on a new DATA_DIR unpacks instead of running initdb in
 // WebAssembly, the migrations and pg-boss's install (seconds). The start still runs (and logs) the migrations the
 // template lacks. It is made again only when what it is made from changes (its stamp beside it).
@@ -99,7 +99,7 @@ const entryFile = (name: keyof typeof ENTRIES): string => {
 
 const PGLITE_PACKAGE = 'node_modules/@electric-sql/pglite/package.json';
 const PG_BOSS_PACKAGE = 'node_modules/pg-boss/package.json';
-export const INITDB_TEMPLATE = 'pglite-initdb.tar';
+export const FIRST_START_TEMPLATE = 'pglite-first-start.tar';
 // Bundled beside the entries, with their chunks, and run by the build itself: it makes the template below.
 const TEMPLATE_MODULE = 'first-start-template';
 const MIGRATIONS = 'src/db/migrations';
@@ -111,12 +111,12 @@ const packageVersion = (file: string): string =>
  * Writes the template of a new data folder (src/first-start-template.ts) unless the one there was made from the
  * same PGlite and pg-boss versions, migrations and queues.
  */
-async function writeInitdbTemplate(outDir: string): Promise<void> {
+async function writeFirstStartTemplate(outDir: string): Promise<void> {
   // A query of its own: a second build in one process (tests) must not get the first one's module back.
   const module = `${pathToFileURL(join(outDir, 'bundle', `${TEMPLATE_MODULE}.js`)).href}?${Date.now()}`;
   const { firstStartTemplateStamp, dumpFirstStartTemplate } = (await import(module)) as typeof FirstStartTemplate;
   const version = `pglite ${packageVersion(PGLITE_PACKAGE)} pg-boss ${packageVersion(PG_BOSS_PACKAGE)} ${firstStartTemplateStamp()}`;
-  const [template, stamp] = [join(outDir, INITDB_TEMPLATE), join(outDir, `${INITDB_TEMPLATE}.version`)];
+  const [template, stamp] = [join(outDir, FIRST_START_TEMPLATE), join(outDir, `${FIRST_START_TEMPLATE}.version`)];
   if (existsSync(template) && existsSync(stamp) && readFileSync(stamp, 'utf8') === version) return;
   writeFileSync(template, await dumpFirstStartTemplate());
   writeFileSync(stamp, version);
@@ -137,10 +137,10 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
     external: EXTERNAL_PACKAGES,
     banner: { js: `${HEADER}\n${REQUIRE_SHIM}` },
     // The admin panel's script is read from the built folder, not bundled at start (src/admin/assets.ts).
-    // main.ts finds the dump of a fresh data folder beside the bundles it was built with.
+    // main.ts finds the template of a new data folder beside the bundles it was built with.
     define: {
       __ADMIN_PANEL_DIR__: JSON.stringify(fromRoot(join(outDir, 'admin'))),
-      __INITDB_TEMPLATE__: JSON.stringify(fromRoot(join(outDir, INITDB_TEMPLATE))),
+      __FIRST_START_TEMPLATE__: JSON.stringify(fromRoot(join(outDir, FIRST_START_TEMPLATE))),
     },
     logLevel: 'warning',
   });
@@ -150,7 +150,7 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
   mkdirSync(outDir, { recursive: true });
   for (const name of Object.keys(ENTRIES) as (keyof typeof ENTRIES)[])
     writeFileSync(join(outDir, `${name}.js`), entryFile(name));
-  await writeInitdbTemplate(outDir);
+  await writeFirstStartTemplate(outDir);
   const inputs = [
     ...new Set([
       ...Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/')),

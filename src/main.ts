@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.ts';
 import { loadConfig } from './config.ts';
-import { builtInitdbTemplate } from './db/initdb-template.ts';
+import { builtFirstStartTemplate } from './db/built-template.ts';
 import { configOrExit, createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
 
 const envConfig = configOrExit(() => loadConfig(process.env));
@@ -40,7 +40,7 @@ try {
   const migrated = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    initdbTemplate: builtInitdbTemplate(),
+    folderTemplate: builtFirstStartTemplate(),
     ...config.database,
   }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));
   const [{ db, applied }, { createApp }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =

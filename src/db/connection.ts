@@ -36,7 +36,7 @@ export interface DatabaseOptions {
    * A new embedded data folder (or in-memory database) is made from this dump of a new one (scripts/build.ts writes
    * it) instead of running initdb, which takes seconds; ignored for an existing folder, or when the file is missing.
    */
-  initdbTemplate?: string;
+  folderTemplate?: string;
   /**
    * The embedded database's buffer cache in MB (EMBEDDED_SHARED_BUFFERS_MB), written to the data folder's settings
    * before it opens (src/db/embedded-settings.ts).
@@ -129,7 +129,7 @@ const compileWebAssemblyAtOnce = (): void => setFlagsFromString('--no-wasm-async
 
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   compileWebAssemblyAtOnce();
-  if (options.memory) return servePglite(await PGlite.create(await memoryOptions(options.initdbTemplate)), options);
+  if (options.memory) return servePglite(await PGlite.create(await memoryOptions(options.folderTemplate)), options);
   const dataDir = resolve(options.dataDir as string);
   await mkdir(dataDir, { recursive: true });
   const unlock = await lockDataDir(dataDir);
@@ -156,7 +156,7 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
  * once, on a first start that takes seconds anyway.
  */
 async function openFolder(dataDir: string, options: DatabaseOptions): Promise<PGlite> {
-  const { initdbTemplate: template, embeddedSharedBuffersMb: cacheMb } = options;
+  const { folderTemplate: template, embeddedSharedBuffersMb: cacheMb } = options;
   if (template && embeddedFolderIsNew(dataDir) && existsSync(template))
     unpackTemplate(new Uint8Array(await readFile(template)), dataDir);
   const initdbRuns = embeddedFolderIsNew(dataDir);

@@ -1,4 +1,4 @@
-// Unpacks the dump of a fresh embedded data folder (dist/pglite-initdb.tar, written by PGlite's dumpDataDir) into
+// Unpacks the dump of a new embedded data folder (dist/pglite-first-start.tar, written by PGlite's dumpDataDir) into
 // a new data folder with Node's own file calls. PGlite can do it itself (`loadDataDir`), but through its
 // WebAssembly file system: 1.2 s of a first start's 1.7 s to open the folder on our 2-core machines, where these
 // writes take about a tenth of that (issue 32). The dump holds directories and regular files only, in ustar

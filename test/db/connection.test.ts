@@ -23,7 +23,7 @@ async function testDatabase(): Promise<Database> {
 
 /** Opens a data folder; a new one is unpacked from a dump of a fresh folder, as `npm start` does. */
 const openFolder = async (dataDir: string, options: { searchPath?: string } = {}): Promise<Database> =>
-  openDatabase({ dataDir, initdbTemplate: await initdbTemplateFile(), ...options });
+  openDatabase({ dataDir, folderTemplate: await initdbTemplateFile(), ...options });
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'db-connection-test-'));
@@ -114,7 +114,7 @@ describeEmbeddedOnly(
         openDatabase({
           dataDir,
           embeddedSharedBuffersMb: mb,
-          ...(withTemplate && { initdbTemplate: await initdbTemplateFile() }),
+          ...(withTemplate && { folderTemplate: await initdbTemplateFile() }),
         });
       // A new folder from the template (made with the default 32 MB), asked for that size or another, and one made
       // by initdb (PostgreSQL's 128 MB, then opened again): each opens with the size asked for.
@@ -151,7 +151,7 @@ describeEmbeddedOnly(
       [
         'in memory',
         async () =>
-          openDatabase({ memory: true, searchPath: 'app, public', initdbTemplate: await initdbTemplateFile() }),
+          openDatabase({ memory: true, searchPath: 'app, public', folderTemplate: await initdbTemplateFile() }),
       ],
       ['in a data folder', async () => openFolder(await tempDir(), { searchPath: 'app, public' })],
     ])('applies searchPath to the embedded database (%s)', async (_, open) => {
@@ -166,8 +166,8 @@ describeEmbeddedOnly(
 
     const closedFolder = join(tmpdir(), `db-connection-test-closed-${process.pid}`);
     it.each([
-      ['in memory', async () => ({ memory: true, initdbTemplate: await initdbTemplateFile() })],
-      ['in a data folder', async () => ({ dataDir: closedFolder, initdbTemplate: await initdbTemplateFile() })],
+      ['in memory', async () => ({ memory: true, folderTemplate: await initdbTemplateFile() })],
+      ['in a data folder', async () => ({ dataDir: closedFolder, folderTemplate: await initdbTemplateFile() })],
     ])('leaves nothing open after close, so the process exits (%s)', async (_, databaseOptions) => {
       cleanups.push(() => rm(closedFolder, { recursive: true, force: true }));
       const options = JSON.stringify(await databaseOptions());

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 /** A new data folder unpacked from `template`, as a first start opens it. */
 async function newFolder(template: string, name: string): Promise<Database> {
-  const db = await openDatabase({ dataDir: join(dir, name), initdbTemplate: template });
+  const db = await openDatabase({ dataDir: join(dir, name), folderTemplate: template });
   opened.push(db);
   return db;
 }

@@ -25,8 +25,8 @@ beforeAll(async () => {
   await pglite.close();
 });
 
-const hasMarker = async (dataDir: string, initdbTemplate: string) => {
-  const db = await openDatabase({ dataDir, initdbTemplate });
+const hasMarker = async (dataDir: string, folderTemplate: string) => {
+  const db = await openDatabase({ dataDir, folderTemplate });
   try {
     return (await db.sql`select to_regclass('made_from_template') is not null as found`)[0].found as boolean;
   } finally {

@@ -183,8 +183,8 @@ async function newPglite(migrated: boolean): Promise<KeptPglite> {
 let templateFile: Promise<string> | undefined;
 
 /**
- * A file holding the dump of a fresh data folder (what `npm run build` writes as dist/pglite-initdb.tar), for
- * `openDatabase({ dataDir, initdbTemplate })`: a test's new data folder is unpacked from it instead of running
+ * A file holding the dump of a fresh data folder, unmigrated (the build's dist/pglite-first-start.tar is migrated),
+ * for `openDatabase({ dataDir, folderTemplate })`: a test's new data folder is unpacked from it instead of running
  * initdb, which takes seconds. One per test process, in the system's temporary folder until it exits.
  */
 export function initdbTemplateFile(): Promise<string> {
