@@ -370,7 +370,10 @@ describe('the tracking field', () => {
 
 describe('the public tracking routes', () => {
   it('are throttled per client address like every public operation', async () => {
-    const limited = await createTestApp({ env: { RATE_LIMIT_PER_ADDRESS: '2', TRUST_PROXY: 'true' } });
+    // A window of 30 days, so the requests never fall on either side of a window's end.
+    const limited = await createTestApp({
+      env: { RATE_LIMIT_PER_ADDRESS: '2', RATE_LIMIT_WINDOW_SECONDS: String(30 * 86_400), TRUST_PROXY: 'true' },
+    });
     try {
       const from = { 'User-Agent': BROWSER, 'X-Forwarded-For': '198.51.100.9' };
       const statuses = [];
