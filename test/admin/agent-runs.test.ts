@@ -11,6 +11,7 @@ import { agentEnv, brief, follow, ingestSite, runAgent, waiting, type Run } from
 import { json, readyWorkspace, type Workspace } from '../handlers/sequences/sequence-fixtures.ts';
 import {
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -42,7 +43,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await site?.close();
   await t?.close();

@@ -6,6 +6,7 @@ import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } f
 import {
   isFocused,
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

@@ -9,6 +9,7 @@ import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { playHuman, type Connector } from '../handlers/connectors/human.ts';
 import {
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -26,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

@@ -4,7 +4,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, uniqueEmail, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
+import {
+  launchBrowser,
+  releaseBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+} from './helpers/browser.ts';
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
@@ -17,7 +24,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

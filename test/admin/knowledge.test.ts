@@ -9,6 +9,7 @@ import { createTestApp, listen, type SignupResult, type TestApp } from '../helpe
 import { startSite, type Site } from '../handlers/knowledge/site.ts';
 import {
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -35,7 +36,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await site?.close();
   await t?.close();

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
-import { isFocused, launchBrowser, openPage, screenshotPath, signInThroughForm } from './helpers/browser.ts';
+import {
+  isFocused,
+  launchBrowser,
+  releaseBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+} from './helpers/browser.ts';
 import { layoutFaults } from './helpers/layout-faults.ts';
 import { ok, oneStep, pendingSequence, sendingWorkspace, type SendingWorkspace } from './helpers/sequences.ts';
 
@@ -58,7 +65,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

@@ -13,6 +13,7 @@ import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { readyWorkspace, type Workspace } from '../handlers/sequences/sequence-fixtures.ts';
 import {
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -100,7 +101,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

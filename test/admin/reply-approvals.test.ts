@@ -9,6 +9,7 @@ import { json } from '../handlers/sequences/sequence-fixtures.ts';
 import { conversingWorkspace, sandboxRaw, type Conversing } from '../handlers/replies/reply-fixtures.ts';
 import {
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -29,7 +30,7 @@ beforeAll(async () => {
   agentKey = (await t.createKey(c.ws.owner.token, 'agent')).key;
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

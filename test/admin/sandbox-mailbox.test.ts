@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { playHuman, type Connector } from '../handlers/connectors/human.ts';
-import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
+import {
+  launchBrowser,
+  releaseBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+} from './helpers/browser.ts';
 
 let t: TestApp;
 let server: { url: string; close(): Promise<void> };
@@ -17,7 +24,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

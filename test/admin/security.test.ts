@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
 import { createTestApp, listen, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
-import { launchBrowser, openPage, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
+import { launchBrowser, releaseBrowser, openPage, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
 
 let t: TestApp;
 let owner: SignupResult;
@@ -169,7 +169,7 @@ describe('admin panel: in the browser', () => {
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.close();
   });
 

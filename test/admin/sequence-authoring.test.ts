@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
-import { launchBrowser, openPage, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
+import { launchBrowser, releaseBrowser, openPage, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
 import { getSequence, ok, sendingWorkspace, type SendingWorkspace } from './helpers/sequences.ts';
 
 let t: TestApp;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

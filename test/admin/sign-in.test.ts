@@ -4,7 +4,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, openPage, screenshotPath, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
+import {
+  launchBrowser,
+  releaseBrowser,
+  openPage,
+  screenshotPath,
+  signInThroughForm,
+  unexpectedProblems,
+} from './helpers/browser.ts';
 
 /** A clock the test moves forward, so a token expires without waiting. */
 const clock: Clock & { offsetMs: number } = {
@@ -25,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

@@ -10,6 +10,7 @@ import { startReceiver, type Receiver } from '../handlers/webhooks/receiver.ts';
 import {
   isFocused,
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -35,7 +36,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

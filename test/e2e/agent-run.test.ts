@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startFakeGoogle, type FakeGoogle } from '../handlers/connectors/fake-google.ts';
 import { playHuman } from '../handlers/connectors/human.ts';
 import { startSite, type Site } from '../handlers/knowledge/site.ts';
-import { launchBrowser } from '../admin/helpers/browser.ts';
+import { launchBrowser, releaseBrowser } from '../admin/helpers/browser.ts';
 import { runAgentScenario, type AgentSession, type ScenarioReport } from './agent-run-scenario.ts';
 import { adoptedByLauncher, approveInPanel, reconnectOverHttp, sandboxMailbox, stack } from './agent-run-world.ts';
 
@@ -30,7 +30,7 @@ afterAll(async () => {
     console.log(
       `agent run (${name}): ${r.agentMs} ms without the human waits (${r.humanMs} ms) — ${r.steps.map((s) => `${s.name} ${s.ms}`).join(', ')}`,
     );
-  await browser?.close();
+  await releaseBrowser(browser);
   await site?.close();
 });
 

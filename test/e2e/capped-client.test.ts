@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
 import { playHuman } from '../handlers/connectors/human.ts';
 import { startSite, type Site } from '../handlers/knowledge/site.ts';
-import { launchBrowser } from '../admin/helpers/browser.ts';
+import { launchBrowser, releaseBrowser } from '../admin/helpers/browser.ts';
 import { runAgentScenario, type AgentSession, type ScenarioWorld } from './agent-run-scenario.ts';
 import {
   adoptedByLauncher,
@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const line of timings) console.log(line);
   await s?.close();
-  await browser?.close();
+  await releaseBrowser(browser);
   await site?.close();
 });
 

@@ -15,7 +15,7 @@ import { blogEnv, generatePost } from '../handlers/blogs/blog-fixtures.ts';
 import { ingestSite } from '../handlers/agents/agent-fixtures.ts';
 import { mimeHeader, sandboxRaw } from '../handlers/replies/reply-fixtures.ts';
 import { scheduleWebinar } from '../handlers/webinars/webinar-fixtures.ts';
-import { launchBrowser, openPage, unexpectedProblems } from '../admin/helpers/browser.ts';
+import { launchBrowser, releaseBrowser, openPage, unexpectedProblems } from '../admin/helpers/browser.ts';
 import { ok, pendingSequence, sendingWorkspace, type SendingWorkspace } from '../admin/helpers/sequences.ts';
 
 const WORKSPACE = 'Analytical Engines';
@@ -68,7 +68,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await site?.close();
   await server?.close();
   await t?.close();

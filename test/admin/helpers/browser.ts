@@ -19,13 +19,34 @@ const flags = [
 
 export const outputDir = fileURLToPath(new URL('../../../test-output/admin/', import.meta.url));
 
+// One Chromium per test process. A launch and its close cost about 2 s of CPU (its browser, zygote, GPU and network
+// processes), and 31 test files use a browser: the first to ask launches it, and the files after it in the same
+// process (vitest runs a worker's files one after another, isolate: false) reuse it. Each file's contexts are its
+// own, and releaseBrowser closes them when the file ends. Playwright kills the browser when the process exits.
+let shared: Promise<Browser> | undefined;
+
 export function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
       `Chromium is not installed at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`,
     );
   }
-  return chromium.launch({ executablePath: chromiumPath, args: flags });
+  if (!shared) {
+    const launched = chromium.launch({ executablePath: chromiumPath, args: flags });
+    shared = launched;
+    const forget = (): void => {
+      if (shared === launched) shared = undefined;
+    };
+    // A browser that crashed or failed to launch is launched again for the next file.
+    launched.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return shared;
+}
+
+/** Ends a file's use of the shared browser: closes every context it opened (and their pages), keeps the browser. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((context) => context.close()));
 }
 
 export interface AdminPage {

@@ -7,6 +7,7 @@ import type { SignupResult, TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import {
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -21,7 +22,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
 });
 
 async function launchedCampaign(t: TestApp, owner: SignupResult, connectorId: string): Promise<string> {

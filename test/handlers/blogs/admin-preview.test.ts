@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
-import { launchBrowser, openPage, signInThroughForm, unexpectedProblems } from '../../admin/helpers/browser.ts';
+import {
+  launchBrowser,
+  releaseBrowser,
+  openPage,
+  signInThroughForm,
+  unexpectedProblems,
+} from '../../admin/helpers/browser.ts';
 import { json } from '../sequences/sequence-fixtures.ts';
 import { blogEnv, generatePost, page } from './blog-fixtures.ts';
 import { ingestSite } from '../agents/agent-fixtures.ts';
@@ -33,7 +39,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await site?.close();
   await server?.close();
   await t?.close();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
-import { launchBrowser } from '../../admin/helpers/browser.ts';
+import { launchBrowser, releaseBrowser } from '../../admin/helpers/browser.ts';
 import { json } from '../sequences/sequence-fixtures.ts';
 import { blogEnv, blogWorkspace, generatePost } from './blog-fixtures.ts';
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
   post = await json(t.request(`/api/v1/blog-posts/${post.id}/publish`, { method: 'POST', token: ws.token }));
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await site?.close();
   await server?.close();
   await t?.close();

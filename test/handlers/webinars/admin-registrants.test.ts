@@ -6,6 +6,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import {
   launchBrowser,
+  releaseBrowser,
   openPage,
   screenshotPath,
   signInThroughForm,
@@ -47,7 +48,7 @@ beforeAll(async () => {
   expect((await fetch(joinLinkIn(lena?.text ?? ''), { redirect: 'manual' })).status).toBe(302);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { launchBrowser, openPage, unexpectedProblems } from '../../admin/helpers/browser.ts';
+import { launchBrowser, releaseBrowser, openPage, unexpectedProblems } from '../../admin/helpers/browser.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
 import { addWebinarRegistrants, sandboxMail, scheduleWebinar, sendMail, START } from './webinar-fixtures.ts';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   ws = await readyWorkspace(t, []);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await server?.close();
   await t?.close();
 });
