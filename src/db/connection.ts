@@ -232,8 +232,27 @@ function connectionParameters(options: DatabaseOptions): Record<string, string> 
 async function checkReachable(sql: postgres.Sql): Promise<void> {
   try {
     await sql`select 1`;
+    readArrayTypesOnce(sql);
   } catch (error) {
     await sql.end({ timeout: 0 });
     throw error;
   }
+}
+
+/**
+ * After a pool's first query: no later connection of the pool reads the server's array types again.
+ *
+ * postgres.js (3.4.9, `fetch_types`, on by default) reads them with a query of its own on every new connection and
+ * drops that query's promise, so a connection cut while the query runs (a restart, a failover, a statement_timeout)
+ * rejects with no handler, which ends a Node process (porsager/postgres#1192, #1205, #1223: open). The types are the
+ * same for every connection, and the parsers they make are kept in the pool's shared options, so the connection of
+ * the first query, at start-up, reads them, and the pool then stops asking. Throws when that first connection did
+ * not read them (arrays would come back as text).
+ */
+export function readArrayTypesOnce(sql: postgres.Sql): void {
+  const options = sql.options as postgres.Sql['options'] & { shared: { typeArrayMap: Record<number, number> } };
+  if (!options.fetch_types) return;
+  if (Object.keys(options.shared.typeArrayMap).length === 0)
+    throw new Error('the database connection did not read the array types of the server');
+  (options as { fetch_types: boolean }).fetch_types = false;
 }

@@ -115,11 +115,44 @@ function headersOf(raw: string[]): Headers {
   return headers;
 }
 
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+// A request goes on to a new socket after this many kept-alive ones failed (each failed one is gone from the pool).
+const MAX_STALE_SOCKETS = 4;
+
+/** A request on a kept-alive socket failed before any byte of an answer; `cause` is how. */
+class StaleSocketError extends Error {
+  constructor(readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
+/** How a socket the server had already closed fails a request written to it. */
+const isStaleSocketError = (error: Error): boolean =>
+  ['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes((error as NodeJS.ErrnoException).code ?? '');
+
 export function createHttpTransport(options: { connect: Connector; idleTimeoutMs: number }): Transport {
   const { idleTimeoutMs } = options;
   const agents = { 'http:': guardedAgent(options.connect, 'http:'), 'https:': guardedAgent(options.connect, 'https:') };
 
-  function send(hop: Hop, signal: AbortSignal): Promise<TransportResponse> {
+  /**
+   * Sends the hop, again on another socket when a kept-alive one fails before any answer: a server may close an idle
+   * connection just as a request is written to it (Node's server does after 5 s; on a loaded machine the client's
+   * own timer for that, from the Keep-Alive hint, fires too late). The request never reached the server then, so
+   * an idempotent one is sent again, as browsers and undici do; any other is not, for it may have.
+   */
+  async function send(hop: Hop, signal: AbortSignal): Promise<TransportResponse> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await sendOnce(hop, signal);
+      } catch (error) {
+        if (!(error instanceof StaleSocketError)) throw error;
+        if (attempt >= MAX_STALE_SOCKETS || !IDEMPOTENT.has(hop.method.toUpperCase()) || signal.aborted)
+          throw error.cause;
+      }
+    }
+  }
+
+  function sendOnce(hop: Hop, signal: AbortSignal): Promise<TransportResponse> {
     const { url } = hop;
     const protocol = url.protocol as keyof typeof agents;
     const headers: Record<string, string> = {
@@ -148,6 +181,7 @@ export function createHttpTransport(options: { connect: Connector; idleTimeoutMs
       request.on('error', (error) => {
         clearTimeout(timer);
         if (failBody) failBody(error);
+        else if (request.reusedSocket && isStaleSocketError(error)) reject(new StaleSocketError(error));
         else reject(error);
       });
       request.once('response', (response) => {

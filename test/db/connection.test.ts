@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { createTestDatabase, initdbTemplateFile } from '../helpers/db.ts';
+import { createProxiedDatabase } from '../helpers/db-proxy.ts';
 import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -72,6 +73,27 @@ describe('openDatabase', () => {
     expect(committed.map((outcome) => (outcome as PromiseFulfilledResult<number>).value)).toEqual(Array(15).fill(2));
     const [{ count }] = await db.sql`select count(*)::int as count from items`;
     expect(count).toBe(15);
+  });
+
+  it('reads the array types on its first connection only, so a connection cut as it starts cannot end the process', async () => {
+    // postgres.js drops the promise of the types query it runs on each new connection (porsager/postgres#1192):
+    // a connection cut while that query ran rejected with no handler, which ends a Node process (seen in CI
+    // when the proxy below was cut).
+    const proxied = await createProxiedDatabase({ connectTimeoutMs: 2_000, queryTimeoutMs: 10_000 });
+    cleanups.push(() => proxied.db.close());
+    const typesQuery = 'pg_catalog.pg_type';
+    expect(proxied.sentCount(typesQuery)).toBe(1);
+    await proxied.cut();
+    await proxied.restore();
+    let rows: Array<{ ints: number[]; texts: string[] }> | undefined;
+    for (let attempt = 0; !rows && attempt < 40; attempt++) {
+      rows = await proxied.db.sql<Array<{ ints: number[]; texts: string[] }>>`
+        select ${[1, 2]}::int[] as ints, array['a', 'b,c']::text[] as texts`.catch(
+        () => new Promise<undefined>((resolve) => setTimeout(resolve, 250)),
+      );
+    }
+    expect(rows).toEqual([{ ints: [1, 2], texts: ['a', 'b,c'] }]);
+    expect(proxied.sentCount(typesQuery)).toBe(1);
   });
 
   it('rejects options that name no database', async () => {

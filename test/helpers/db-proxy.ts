@@ -3,7 +3,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
-import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/connection.ts';
+import { openDatabase, readArrayTypesOnce, type Database, type DatabaseOptions } from '../../src/db/connection.ts';
 import { createTestDatabase } from './db.ts';
 
 export interface ProxiedDatabase {
@@ -17,6 +17,8 @@ export interface ProxiedDatabase {
   blackHole(): void;
   /** Accepts connections again on the same port, and forwards bytes again. */
   restore(): Promise<void>;
+  /** How many times a client has sent a message holding `text` through the proxy. */
+  sentCount(text: string): number;
 }
 
 /** A client connection and its upstream, forwarded while the proxy is not black-holed. */
@@ -37,10 +39,17 @@ function listenOn(server: Server, port: number): Promise<number> {
   });
 }
 
-function proxyServer(target: Target, sockets: Set<Socket>, pairs: Set<Pair>, holding: () => boolean): Server {
+function proxyServer(
+  target: Target,
+  sockets: Set<Socket>,
+  pairs: Set<Pair>,
+  holding: () => boolean,
+  sent: Buffer[],
+): Server {
   return createServer((client) => {
     const pair: Pair = { client };
     pairs.add(pair);
+    client.on('data', (chunk: Buffer) => sent.push(chunk));
     track(client, sockets, pair, pairs);
     // Accepted but not forwarded: the connection attempt hangs as it would across a partition.
     if (holding()) client.pause();
@@ -73,6 +82,14 @@ function stall(pair: Pair): void {
   pair.upstream?.pause();
 }
 
+/** A plain postgres.js client that, like the service's, reads the server's array types on its first connection only. */
+async function plainClient(url: string, o: postgres.Sql['options']): Promise<postgres.Sql> {
+  const sql = postgres(url, { max: o.max, connection: o.connection, onnotice: () => {} });
+  await sql`select 1`;
+  readArrayTypesOnce(sql);
+  return sql;
+}
+
 /**
  * A fresh migrated test database (PGlite or a PostgreSQL schema) whose client, opened as the service
  * opens PostgreSQL (with `bounds`: its timeouts), goes through the proxy. It has no connection string
@@ -87,7 +104,8 @@ export async function createProxiedDatabase(
   const sockets = new Set<Socket>();
   const pairs = new Set<Pair>();
   let blackHoled = false;
-  let server = proxyServer(target, sockets, pairs, () => blackHoled);
+  const sent: Buffer[] = [];
+  let server = proxyServer(target, sockets, pairs, () => blackHoled, sent);
   const port = await listenOn(server, 0);
   const searchPath = (o.connection as Record<string, string | undefined>).search_path;
   const url = `postgres://${encodeURIComponent(o.user)}@127.0.0.1:${port}/${encodeURIComponent(o.database)}`;
@@ -96,7 +114,7 @@ export async function createProxiedDatabase(
   const sql =
     bounds.connectTimeoutMs || bounds.queryTimeoutMs
       ? (await openDatabase({ databaseUrl: url, poolSize: o.max, ...(searchPath && { searchPath }), ...bounds })).sql
-      : postgres(url, { max: o.max, connection: o.connection, onnotice: () => {} });
+      : await plainClient(url, o);
   const close = async (): Promise<void> => {
     // A bounded end: after an outage postgres.js 3.4 can leave a connection whose end() never settles.
     await sql.end({ timeout: 1 });
@@ -122,8 +140,9 @@ export async function createProxiedDatabase(
         for (const pair of pairs) forward(pair, target, sockets, pairs);
         return;
       }
-      server = proxyServer(target, sockets, pairs, () => blackHoled);
+      server = proxyServer(target, sockets, pairs, () => blackHoled, sent);
       await listenOn(server, port);
     },
+    sentCount: (text) => sent.filter((chunk) => chunk.includes(text)).length,
   };
 }
