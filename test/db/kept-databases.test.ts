@@ -2,6 +2,7 @@
 // structure is as it was made (test/helpers/kept-databases.ts).
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/connection.ts';
+import { createTestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 
 // Which database this is: the private schema on PostgreSQL, the PGlite instance (its start) embedded.
@@ -115,6 +116,30 @@ describe('embedded test databases kept for the next call', () => {
       expect(await identity(second)).toBe(id);
       expect(await second.sql`select 1 from pg_namespace where nspname = 'kept_jobs'`).toEqual([]);
       expect((await second.sql`show statement_timeout`)[0].statement_timeout).toBe('0');
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('the job queue of a kept test database', () => {
+  it('hands the next app the pg-boss schema of the last, its queues kept and its jobs gone', async () => {
+    const first = await createTestApp({ jobs: 'enqueue' });
+    const schema = first.jobsSchema as string;
+    const [queue] = await first.db.sql<{ name: string }[]>`select name from ${first.db.sql(schema)}.queue limit 1`;
+    await first.db.sql`insert into ${first.db.sql(schema)}.job (name, data) values (${queue.name}, '{}')`;
+    const schedules = await first.db.sql`select name, cron from ${first.db.sql(schema)}.schedule order by name`;
+    expect(schedules.length).toBeGreaterThan(0);
+    await first.close();
+
+    const second = await createTestApp({ jobs: 'enqueue' });
+    try {
+      expect(second.jobsSchema).toBe(schema);
+      expect(await second.db.sql`select id from ${second.db.sql(schema)}.job`).toEqual([]);
+      // The start wrote the schedules again, into a table the close had emptied.
+      expect(await second.db.sql`select name, cron from ${second.db.sql(schema)}.schedule order by name`).toEqual(
+        schedules,
+      );
     } finally {
       await second.close();
     }

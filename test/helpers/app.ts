@@ -9,7 +9,7 @@ import type { Deps } from '../../src/deps.ts';
 import type { Clock } from '../../src/clock.ts';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.ts';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase } from './db.ts';
+import { createTestDatabase, jobsSchemaFor } from './db.ts';
 import type { Database } from '../../src/db/connection.ts';
 
 export interface TestAppOptions {
@@ -19,7 +19,8 @@ export interface TestAppOptions {
   db?: Database;
   /**
    * Start the job queue on a private pg-boss schema: `work` (the default with `jobs`) also runs
-   * jobs in this app, `enqueue` only queues them. Off by default: starting it costs a schema.
+   * jobs in this app, `enqueue` only queues them. Off by default: starting it on a new schema costs its DDL (a
+   * database made here keeps the schema of its last app for the next, emptied: db.ts).
    */
   jobs?: 'work' | 'enqueue';
   /** pg-boss's schema; two instances sharing a database share one. */
@@ -80,7 +81,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     TOKEN_ENCRYPTION_KEY: testTokenKey,
     ...options.env,
   });
-  const jobsSchema = options.jobs ? (options.jobsSchema ?? `jobs_${randomBytes(5).toString('hex')}`) : undefined;
+  // A database made here keeps the pg-boss schema of an app without extra kinds for the next file (db.ts).
+  const keptJobsSchema =
+    options.jobs && ownDb && !options.jobsSchema && !options.extraJobKinds ? jobsSchemaFor(db) : undefined;
+  const jobsSchema = options.jobs
+    ? (options.jobsSchema ?? keptJobsSchema ?? `jobs_${randomBytes(5).toString('hex')}`)
+    : undefined;
   const services = await createServices({
     db,
     config,
@@ -142,7 +148,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     createKey,
     async close() {
       await services.close();
-      if (jobsSchema && !options.jobsSchema)
+      if (jobsSchema && !options.jobsSchema && !keptJobsSchema)
         await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
       if (ownDb) await db.close();
     },

@@ -3,6 +3,7 @@
 // handed to the next call of the same test process when its structure is as it was made (kept-databases.ts).
 import { rmSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,7 +13,7 @@ import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, sharedBuffersStatement } from '../.
 import { processAlive } from '../../src/db/data-dir-lock.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPrivateSchema } from '../../src/db/private-schema.ts';
-import { baseline, emptied, type Baseline, type Runner } from './kept-databases.ts';
+import { baseline, emptied, emptiedJobs, type Baseline, type Runner } from './kept-databases.ts';
 
 export interface TestDatabaseOptions {
   /** Apply src/db/migrations (default true); false gives an empty database. */
@@ -29,9 +30,40 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
 // file rarely holds more at once, and a PGlite holds its memory while it waits.
 const MAX_KEPT = 2;
 
-interface KeptSchema {
+/** What a kept database carries besides its structure: the pg-boss schema an app made on it, if one did. */
+interface JobsSlot {
+  /** The pg-boss schema's name, made on first use (jobsSchemaFor) and kept with the database. */
+  jobsSchema: string;
+  /** Whether an app on the database used it since the database was handed out. */
+  jobsUsed: boolean;
+}
+
+interface KeptSchema extends JobsSlot {
   schema: string;
   made: Baseline;
+}
+
+const newJobsSchemaName = (): string => `jobs_${randomBytes(5).toString('hex')}`;
+const slots = new WeakMap<Database, JobsSlot>();
+
+/**
+ * The pg-boss schema for one app's job queue on `db` (made by createTestDatabase): the one kept with the database
+ * since an earlier file used it, emptied when that file closed the database, or a new name. The database owns it:
+ * its close empties and keeps it, or drops it. `undefined` for a database not made here.
+ */
+export function jobsSchemaFor(db: Database): string | undefined {
+  const slot = slots.get(db);
+  if (!slot) return undefined;
+  slot.jobsUsed = true;
+  return slot.jobsSchema;
+}
+
+/** At a kept database's release: empties its pg-boss schema for the next file, or drops it and names the next one. */
+async function releaseJobs(runner: Runner, slot: JobsSlot, keep: boolean): Promise<void> {
+  if (!slot.jobsUsed) return;
+  slot.jobsUsed = false;
+  const kept = keep && (await emptiedJobs(runner, slot.jobsSchema).catch(() => false));
+  if (!kept) slot.jobsSchema = newJobsSchemaName();
 }
 const keptSchemas = new Map<boolean, KeptSchema[]>();
 
@@ -102,6 +134,7 @@ async function createSchemaDatabase(url: string, migrated: boolean): Promise<Dat
   const drop = async (): Promise<void> => {
     try {
       await db.sql.unsafe(`drop schema if exists "${entry.schema}" cascade`);
+      await db.sql.unsafe(`drop schema if exists "${entry.jobsSchema}" cascade`);
     } finally {
       await db.sql.end();
     }
@@ -110,11 +143,15 @@ async function createSchemaDatabase(url: string, migrated: boolean): Promise<Dat
     release({
       kept,
       entry,
-      empty: () => emptied(runnerOf(db.sql), entry.schema, entry.made, false),
+      empty: async () =>
+        (await emptied(runnerOf(db.sql), entry.schema, entry.made, false)) &&
+        (await releaseJobs(runnerOf(db.sql), entry, true), true),
       keep: () => db.sql.end(),
       discard: drop,
     });
-  return { ...db, close };
+  const handed = { ...db, close };
+  slots.set(handed, entry);
+  return handed;
 }
 
 async function newSchema(url: string, migrated: boolean): Promise<KeptSchema> {
@@ -124,7 +161,7 @@ async function newSchema(url: string, migrated: boolean): Promise<KeptSchema> {
     if (migrated) await migrate(db.sql);
     const made = await baseline(runnerOf(db.sql), db.schema, false);
     await db.sql.end();
-    return { schema: db.schema, made };
+    return { schema: db.schema, made, jobsSchema: newJobsSchemaName(), jobsUsed: false };
   } catch (error) {
     await db.close();
     throw error;
@@ -144,7 +181,7 @@ function template(migrated: boolean): Promise<Blob> {
   return made;
 }
 
-interface KeptPglite {
+interface KeptPglite extends JobsSlot {
   pglite: PGlite;
   made: Baseline;
 }
@@ -164,20 +201,30 @@ async function createPgliteDatabase(migrated: boolean): Promise<Database> {
   const db = await servePglite(entry.pglite, { keepPglite: true });
   const close = async (): Promise<void> => {
     await db.close();
+    const runner = pgliteRunner(entry.pglite);
     await release({
       kept,
       entry,
-      empty: () => emptied(pgliteRunner(entry.pglite), 'public', entry.made, true),
+      empty: async () =>
+        (await emptied(runner, 'public', entry.made, true, [entry.jobsSchema])) &&
+        (await releaseJobs(runner, entry, true), true),
       keep: async () => {},
       discard: () => entry.pglite.close(),
     });
   };
-  return { ...db, close };
+  const handed = { ...db, close };
+  slots.set(handed, entry);
+  return handed;
 }
 
 async function newPglite(migrated: boolean): Promise<KeptPglite> {
   const pglite = await PGlite.create({ loadDataDir: await template(migrated) });
-  return { pglite, made: await baseline(pgliteRunner(pglite), 'public', true) };
+  return {
+    pglite,
+    made: await baseline(pgliteRunner(pglite), 'public', true),
+    jobsSchema: newJobsSchemaName(),
+    jobsUsed: false,
+  };
 }
 
 let templateFile: Promise<string> | undefined;
