@@ -14,6 +14,7 @@ import { setEmbeddedSharedBuffers } from './embedded-settings.ts';
 import { unpackTemplate } from './template-unpack.ts';
 import { failedSocket, noDelaySocket, type SocketTarget } from './postgres-sockets.ts';
 import { guardPool } from './transaction-guard.ts';
+import { withExchangeAffinity } from './pglite-exchange-affinity.ts';
 import { watchReplies } from './reply-watchdog.ts';
 
 export interface Database {
@@ -74,9 +75,9 @@ const watchdogMs = (queryTimeoutMs: number): number => queryTimeoutMs + Math.max
 
 // PGlite has a single backend. The socket server shares it between connections by queueing
 // protocol messages one at a time, so the unnamed statement and portal of the extended protocol
-// are shared too: two connections stay apart only while each one's Parse/Bind/Execute arrive in
-// one socket read. One connection removes that risk; postgres.js still pipelines queries and
-// holds them back while a transaction runs, which the multiplexer would do anyway.
+// are shared too; withExchangeAffinity holds the backend for a connection from its Parse to its Sync.
+// One connection for the pool still: postgres.js pipelines queries and holds them back while a
+// transaction runs, which the multiplexer would do anyway.
 const EMBEDDED_POOL_SIZE = 1;
 // Room for the pool plus the dedicated connections postgres.js opens for `listen` and `reserve`.
 const EMBEDDED_SOCKET_CONNECTIONS = 8;
@@ -192,7 +193,7 @@ export async function servePglite(
   const socketDir = await mkdtemp(join(tmpdir(), 'pglite-'));
   const path = join(socketDir, '.s.PGSQL.5432');
   const server = new PGLiteSocketServer({
-    db: pglite,
+    db: withExchangeAffinity(pglite),
     path,
     maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
   });
