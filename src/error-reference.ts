@@ -238,4 +238,10 @@ export const errorReference: Record<ErrorCode, ErrorReferenceEntry> = {
       'The request met another at the same moment (a deadlock or a serialization conflict) and the database rolled back its transaction.',
     remedy: 'Retry after `Retry-After` (with the same `Idempotency-Key` for a side-effecting call).',
   },
+  database_timeout: {
+    meaning:
+      'A statement of this request ran longer than the service allows one to run (`DATABASE_QUERY_TIMEOUT_MS`), or waited that long for a row another request held, and the database stopped it; its transaction wrote nothing.',
+    remedy:
+      'Retry after `Retry-After` (with the same `Idempotency-Key` for a side-effecting call); if it keeps happening, narrow the request (a smaller page, a narrower filter) or tell the operator.',
+  },
 };

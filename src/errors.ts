@@ -57,6 +57,7 @@ export const errorStatus = {
   service_unavailable: 503,
   database_unavailable: 503,
   transaction_conflict: 503,
+  database_timeout: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -37,6 +37,12 @@ function conflict(error: { code?: unknown; name?: unknown }): boolean {
   return error.name === 'PostgresError' && typeof error.code === 'string' && CONFLICT_STATES.has(error.code);
 }
 
+// query_canceled: the server stopped the statement, for running past statement_timeout (the service's bound on
+// every connection, DATABASE_QUERY_TIMEOUT_MS) or on an operator's pg_cancel_backend. The connection stays usable.
+function stopped(error: { code?: unknown; name?: unknown }): boolean {
+  return error.name === 'PostgresError' && error.code === '57014';
+}
+
 /** Whether the error, or one it wraps up to four deep, passes `test`. */
 function wraps(error: unknown, test: (error: { code?: unknown; syscall?: unknown; name?: unknown }) => boolean) {
   let current = error;
@@ -52,3 +58,6 @@ export const isDatabaseUnavailable = (error: unknown): boolean => wraps(error, u
 
 /** Whether the error, or one it wraps, is a deadlock or serialization failure: the transaction was rolled back. */
 export const isTransactionConflict = (error: unknown): boolean => wraps(error, conflict);
+
+/** Whether the error, or one it wraps, is a statement the server stopped (statement_timeout, or cancelled). */
+export const isStatementStopped = (error: unknown): boolean => wraps(error, stopped);

@@ -1328,7 +1328,7 @@ export const routes = {
       200: { description: "The service and its database answer.", content: { "application/json": { schema: HealthSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   signup: createRoute({
@@ -1350,7 +1350,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   login: createRoute({
@@ -1369,7 +1369,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_me: createRoute({
@@ -1382,7 +1382,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   change_password: createRoute({
@@ -1402,7 +1402,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_members: createRoute({
@@ -1422,7 +1422,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   remove_member: createRoute({
@@ -1442,7 +1442,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_member_role: createRoute({
@@ -1466,7 +1466,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   invite_member: createRoute({
@@ -1490,7 +1490,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   accept_invitation: createRoute({
@@ -1513,7 +1513,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   accept_invitation_as_me: createRoute({
@@ -1538,7 +1538,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_api_keys: createRoute({
@@ -1558,7 +1558,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   create_api_key: createRoute({
@@ -1582,7 +1582,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   revoke_api_key: createRoute({
@@ -1601,7 +1601,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_events: createRoute({
@@ -1624,7 +1624,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_operations: createRoute({
@@ -1646,7 +1646,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_operation: createRoute({
@@ -1669,7 +1669,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   cancel_operation: createRoute({
@@ -1694,7 +1694,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_webhook_endpoints: createRoute({
@@ -1714,7 +1714,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   create_webhook_endpoint: createRoute({
@@ -1738,7 +1738,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   delete_webhook_endpoint: createRoute({
@@ -1757,7 +1757,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_webhook_endpoint: createRoute({
@@ -1781,7 +1781,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   send_test_webhook: createRoute({
@@ -1806,7 +1806,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_webhook_deliveries: createRoute({
@@ -1831,7 +1831,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   start_connector_oauth: createRoute({
@@ -1856,7 +1856,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_connectors: createRoute({
@@ -1876,7 +1876,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_connector: createRoute({
@@ -1899,7 +1899,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   revoke_connector: createRoute({
@@ -1919,7 +1919,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_connector_sending: createRoute({
@@ -1943,7 +1943,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   send_test_email: createRoute({
@@ -1972,7 +1972,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_sandbox_messages: createRoute({
@@ -1994,7 +1994,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   sync_connector_mailbox: createRoute({
@@ -2018,7 +2018,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   simulate_sandbox_inbound: createRoute({
@@ -2043,7 +2043,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   oauth_callback: createRoute({
@@ -2064,7 +2064,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The provider did not complete the exchange; nothing was stored.", content: { "text/html": { schema: z.string() } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_knowledge_sources: createRoute({
@@ -2084,7 +2084,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   ingest_url_into_knowledge: createRoute({
@@ -2108,7 +2108,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_knowledge_source: createRoute({
@@ -2127,7 +2127,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   delete_knowledge_source: createRoute({
@@ -2147,7 +2147,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   refresh_knowledge_source: createRoute({
@@ -2172,7 +2172,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_knowledge_chunks: createRoute({
@@ -2196,7 +2196,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   search_knowledge: createRoute({
@@ -2218,7 +2218,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   search_docs: createRoute({
@@ -2238,7 +2238,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_docs: createRoute({
@@ -2251,7 +2251,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_doc: createRoute({
@@ -2272,7 +2272,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   bulk_import_leads: createRoute({
@@ -2297,7 +2297,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_lead_import: createRoute({
@@ -2316,7 +2316,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_lead_import_errors: createRoute({
@@ -2340,7 +2340,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_leads: createRoute({
@@ -2367,7 +2367,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   create_lead: createRoute({
@@ -2391,7 +2391,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_lead: createRoute({
@@ -2410,7 +2410,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   delete_lead: createRoute({
@@ -2432,7 +2432,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_lead: createRoute({
@@ -2457,7 +2457,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   unsubscribe_lead: createRoute({
@@ -2482,7 +2482,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_lead_stage: createRoute({
@@ -2510,7 +2510,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   export_leads: createRoute({
@@ -2534,7 +2534,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_lead_export: createRoute({
@@ -2553,7 +2553,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   download_lead_export: createRoute({
@@ -2574,7 +2574,7 @@ export const routes = {
       410: { description: "The resource existed but is no longer available.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_workspace_settings: createRoute({
@@ -2587,7 +2587,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_workspace_settings: createRoute({
@@ -2606,7 +2606,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_email_sequences: createRoute({
@@ -2627,7 +2627,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   create_email_sequence: createRoute({
@@ -2652,7 +2652,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_email_sequence: createRoute({
@@ -2675,7 +2675,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   delete_email_sequence: createRoute({
@@ -2698,7 +2698,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_email_sequence: createRoute({
@@ -2726,7 +2726,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   preview_email_sequence: createRoute({
@@ -2749,7 +2749,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   submit_email_sequence_for_approval: createRoute({
@@ -2769,7 +2769,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   approve_email_sequence: createRoute({
@@ -2793,7 +2793,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   reject_email_sequence: createRoute({
@@ -2817,7 +2817,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_sequence_enrollments: createRoute({
@@ -2842,7 +2842,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   enroll_leads_in_sequence: createRoute({
@@ -2870,7 +2870,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   remove_lead_from_sequence: createRoute({
@@ -2890,7 +2890,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   launch_email_sequence: createRoute({
@@ -2918,7 +2918,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   pause_email_sequence: createRoute({
@@ -2938,7 +2938,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   resume_email_sequence: createRoute({
@@ -2958,7 +2958,7 @@ export const routes = {
       409: { description: "The request conflicts with the resource's current state.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   archive_email_sequence: createRoute({
@@ -2977,7 +2977,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_sent_messages: createRoute({
@@ -3000,7 +3000,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_sequence_analytics: createRoute({
@@ -3027,7 +3027,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_outreach_analytics: createRoute({
@@ -3050,7 +3050,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_replies: createRoute({
@@ -3075,7 +3075,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_conversation: createRoute({
@@ -3098,7 +3098,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   reply_to_conversation: createRoute({
@@ -3127,7 +3127,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_conversation_replies: createRoute({
@@ -3149,7 +3149,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   approve_conversation_reply: createRoute({
@@ -3170,7 +3170,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   reject_conversation_reply: createRoute({
@@ -3194,7 +3194,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   unsubscribe_page: createRoute({
@@ -3211,7 +3211,7 @@ export const routes = {
       400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   unsubscribe_one_click: createRoute({
@@ -3231,7 +3231,7 @@ export const routes = {
       400: { description: "The link is not one this service signed.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   track_open: createRoute({
@@ -3251,7 +3251,7 @@ export const routes = {
       404: { description: "Not a tracking token of this service.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   track_click: createRoute({
@@ -3271,7 +3271,7 @@ export const routes = {
       404: { description: "Not a tracking token of this service.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_agents_in_store: createRoute({
@@ -3283,7 +3283,7 @@ export const routes = {
       401: { description: "The bearer credential is missing, malformed, expired or revoked.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_agent: createRoute({
@@ -3302,7 +3302,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   run_agent: createRoute({
@@ -3332,7 +3332,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_agent_runs: createRoute({
@@ -3354,7 +3354,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_agent_run: createRoute({
@@ -3377,7 +3377,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   cancel_agent_run: createRoute({
@@ -3402,7 +3402,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_ad_campaigns: createRoute({
@@ -3423,7 +3423,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   create_ad_campaign: createRoute({
@@ -3448,7 +3448,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_ad_campaign: createRoute({
@@ -3471,7 +3471,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_ad_campaign: createRoute({
@@ -3497,7 +3497,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   generate_ad_creatives: createRoute({
@@ -3522,7 +3522,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   launch_ad_campaign: createRoute({
@@ -3550,7 +3550,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   pause_ad_campaign: createRoute({
@@ -3571,7 +3571,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   resume_ad_campaign: createRoute({
@@ -3592,7 +3592,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   archive_ad_campaign: createRoute({
@@ -3613,7 +3613,7 @@ export const routes = {
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
       502: { description: "The outside provider failed or could not be reached; nothing changed here.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_webinars: createRoute({
@@ -3634,7 +3634,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   schedule_webinar: createRoute({
@@ -3659,7 +3659,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_webinar: createRoute({
@@ -3678,7 +3678,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_webinar: createRoute({
@@ -3703,7 +3703,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   cancel_webinar: createRoute({
@@ -3722,7 +3722,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_webinar_registrants: createRoute({
@@ -3747,7 +3747,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   add_webinar_registrants: createRoute({
@@ -3775,7 +3775,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   remove_webinar_registrant: createRoute({
@@ -3795,7 +3795,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   webinar_registration_page: createRoute({
@@ -3815,7 +3815,7 @@ export const routes = {
       404: { description: "No such webinar.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   webinar_register: createRoute({
@@ -3844,7 +3844,7 @@ export const routes = {
       409: { description: "Already registered, full, closed (started) or cancelled; the page says which.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   webinar_join: createRoute({
@@ -3862,7 +3862,7 @@ export const routes = {
       410: { description: "The webinar was cancelled.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   list_blog_posts: createRoute({
@@ -3883,7 +3883,7 @@ export const routes = {
       403: { description: "The credential lacks the scope or role this operation needs.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   generate_blog_post: createRoute({
@@ -3907,7 +3907,7 @@ export const routes = {
       422: { description: "The request is well-formed but cannot be processed.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   get_blog_post: createRoute({
@@ -3927,7 +3927,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   delete_blog_post: createRoute({
@@ -3950,7 +3950,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   update_blog_post: createRoute({
@@ -3974,7 +3974,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   publish_blog_post: createRoute({
@@ -3999,7 +3999,7 @@ export const routes = {
       415: { description: "The request body is not of the media type this operation accepts.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   unpublish_blog_post: createRoute({
@@ -4019,7 +4019,7 @@ export const routes = {
       404: { description: "No such resource in the caller's workspace.", content: { "application/problem+json": { schema: ProblemSchema } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   blog_index_page: createRoute({
@@ -4040,7 +4040,7 @@ export const routes = {
       404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   blog_feed: createRoute({
@@ -4061,7 +4061,7 @@ export const routes = {
       404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   blog_sitemap: createRoute({
@@ -4082,7 +4082,7 @@ export const routes = {
       404: { description: "No blog with this slug.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   blog_post_page: createRoute({
@@ -4104,7 +4104,7 @@ export const routes = {
       404: { description: "No published post here.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
   blog_post_preview_page: createRoute({
@@ -4121,7 +4121,7 @@ export const routes = {
       404: { description: "The link is not one this service signed, it expired, or the post was deleted.", content: { "text/html": { schema: z.string() } } },
       429: { description: "Throttled; retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
       500: { description: "An unexpected fault; quote the request id when reporting it.", content: { "application/problem+json": { schema: ProblemSchema } } },
-      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      503: { description: "The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds.", content: { "application/problem+json": { schema: ProblemSchema } } },
     },
   }),
 } as const;

@@ -3864,7 +3864,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back); retry after the given number of seconds. */
+        /** @description The service cannot serve requests right now (`database_unavailable` while its database cannot be reached; `transaction_conflict` when the request met another at the same moment and its transaction was rolled back; `database_timeout` when one of its statements ran past the service's bound and the database stopped it); retry after the given number of seconds. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];

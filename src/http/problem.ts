@@ -1,11 +1,13 @@
 // Renders every error as RFC 9457 problem+json; unexpected faults become a logged 500 without details.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { isDatabaseUnavailable, isTransactionConflict } from '../db/availability.ts';
+import { isDatabaseUnavailable, isStatementStopped, isTransactionConflict } from '../db/availability.ts';
 import { ApiError, toProblem } from '../errors.ts';
 
 // Long enough for a pooled client to reconnect to a restarted server, short enough not to stall a client.
 const DATABASE_RETRY_AFTER_SECONDS = '1';
+// A statement stopped at the time bound met a busy or locked database: give it longer than a reconnect.
+const TIMEOUT_RETRY_AFTER_SECONDS = '5';
 
 export function problemResponse(error: ApiError, requestId: string, instance?: string): Response {
   const headers = new Headers({ 'Content-Type': 'application/problem+json', 'X-Request-Id': requestId });
@@ -33,6 +35,14 @@ export function asApiError(error: unknown): { apiError: ApiError; internal: bool
     );
     return { apiError, internal: false };
   }
+  if (isStatementStopped(error)) {
+    const apiError = new ApiError(
+      'database_timeout',
+      'A statement of this request ran past the time the service allows one to run, and the database stopped it; nothing was written. Retry shortly, or narrow the request.',
+      { headers: { 'Retry-After': TIMEOUT_RETRY_AFTER_SECONDS } },
+    );
+    return { apiError, internal: false };
+  }
   if (error instanceof HTTPException && error.status < 500) {
     const code =
       error.status === 413 ? 'payload_too_large' : error.status === 415 ? 'unsupported_media_type' : 'bad_request';
@@ -52,5 +62,7 @@ export function handleError(error: unknown, c: Context): Response {
     c.get('log')?.warn({ err: error, request_id: requestId }, 'database unavailable');
   else if (apiError.code === 'transaction_conflict')
     c.get('log')?.warn({ err: error, request_id: requestId }, 'transaction rolled back: it met another');
+  else if (apiError.code === 'database_timeout')
+    c.get('log')?.warn({ err: error, request_id: requestId }, "statement stopped by the database's time bound");
   return problemResponse(apiError, requestId, c.req.path);
 }

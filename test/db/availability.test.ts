@@ -1,7 +1,7 @@
-// Which database errors mean "cannot be reached right now" (503, retry) rather than a fault (500).
+// Which database errors mean "cannot be reached right now" (503, retry), or a statement the server stopped (503), rather than a fault (500).
 import { describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { isDatabaseUnavailable } from '../../src/db/availability.ts';
+import { isDatabaseUnavailable, isStatementStopped } from '../../src/db/availability.ts';
 
 const socketError = (code: string, syscall = 'connect') =>
   Object.assign(new Error(`${syscall} ${code}`), { code, errno: -1, syscall });
@@ -40,5 +40,18 @@ describe('isDatabaseUnavailable', () => {
     ['a non-error', 'ECONNREFUSED'],
   ])('counts %s as a fault', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('isStatementStopped', () => {
+  it('counts a query_canceled from the server (statement_timeout), wrapped or not, as stopped', () => {
+    expect(isStatementStopped(serverError('57014'))).toBe(true);
+    expect(isStatementStopped(new Error('query failed', { cause: serverError('57014') }))).toBe(true);
+  });
+
+  it('counts neither another SQLSTATE nor a look-alike code on a non-database error as stopped', () => {
+    expect(isStatementStopped(serverError('57P01'))).toBe(false);
+    expect(isStatementStopped(Object.assign(new Error('x'), { code: '57014' }))).toBe(false);
+    expect(isDatabaseUnavailable(serverError('57014'))).toBe(false);
   });
 });

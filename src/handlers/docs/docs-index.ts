@@ -68,6 +68,7 @@ const SYNONYMS: Array<[string, string]> = [
   ['conflict', '409'],
   ['down unavailable outage', '503 database_unavailable'],
   ['deadlock deadlocked serialization', '503 transaction_conflict'],
+  ['timeout timed slow', '503 database_timeout'],
   ['error fails failed failing failure wrong broken problem', 'error'],
   ['sent', 'send'],
   ['try check verify', 'test'],
