@@ -4,10 +4,39 @@ import { HTTPException } from 'hono/http-exception';
 import { isDatabaseUnavailable, isStatementStopped, isTransactionConflict } from '../db/availability.ts';
 import { ApiError, toProblem } from '../errors.ts';
 
-// Long enough for a pooled client to reconnect to a restarted server, short enough not to stall a client.
-const DATABASE_RETRY_AFTER_SECONDS = '1';
-// A statement stopped at the time bound met a busy or locked database: give it longer than a reconnect.
-const TIMEOUT_RETRY_AFTER_SECONDS = '5';
+// Errors of the database that are not a fault of ours: each a 503 the client may retry after Retry-After, and the
+// warning the log gets. 1 s is long enough for a pooled client to reconnect to a restarted server, short enough not
+// to stall a client; a statement stopped at the time bound met a busy or locked database, and gets longer.
+const DATABASE_ERRORS: Array<{
+  matches: (error: unknown) => boolean;
+  code: 'database_unavailable' | 'transaction_conflict' | 'database_timeout';
+  detail: string;
+  retryAfterSeconds: string;
+  log: string;
+}> = [
+  {
+    matches: isDatabaseUnavailable,
+    code: 'database_unavailable',
+    detail: 'The database cannot be reached right now; retry shortly.',
+    retryAfterSeconds: '1',
+    log: 'database unavailable',
+  },
+  {
+    matches: isTransactionConflict,
+    code: 'transaction_conflict',
+    detail: 'This request met another at the same moment and the database rolled back its transaction; retry shortly.',
+    retryAfterSeconds: '1',
+    log: 'transaction rolled back: it met another',
+  },
+  {
+    matches: isStatementStopped,
+    code: 'database_timeout',
+    detail:
+      'A statement of this request ran past the time the service allows one to run, and the database stopped it; nothing was written. Retry shortly, or narrow the request.',
+    retryAfterSeconds: '5',
+    log: "statement stopped by the database's time bound",
+  },
+];
 
 export function problemResponse(error: ApiError, requestId: string, instance?: string): Response {
   const headers = new Headers({ 'Content-Type': 'application/problem+json', 'X-Request-Id': requestId });
@@ -16,32 +45,15 @@ export function problemResponse(error: ApiError, requestId: string, instance?: s
 }
 
 /**
- * Maps anything thrown to an ApiError; what is neither one, nor a database outage, nor a transaction the database
- * rolled back for meeting another, is an internal fault.
+ * Maps anything thrown to an ApiError; what is neither one, nor one of the database's errors above, is an internal
+ * fault.
  */
 export function asApiError(error: unknown): { apiError: ApiError; internal: boolean } {
   if (error instanceof ApiError) return { apiError: error, internal: false };
-  if (isDatabaseUnavailable(error)) {
-    const apiError = new ApiError('database_unavailable', 'The database cannot be reached right now; retry shortly.', {
-      headers: { 'Retry-After': DATABASE_RETRY_AFTER_SECONDS },
-    });
-    return { apiError, internal: false };
-  }
-  if (isTransactionConflict(error)) {
-    const apiError = new ApiError(
-      'transaction_conflict',
-      'This request met another at the same moment and the database rolled back its transaction; retry shortly.',
-      { headers: { 'Retry-After': DATABASE_RETRY_AFTER_SECONDS } },
-    );
-    return { apiError, internal: false };
-  }
-  if (isStatementStopped(error)) {
-    const apiError = new ApiError(
-      'database_timeout',
-      'A statement of this request ran past the time the service allows one to run, and the database stopped it; nothing was written. Retry shortly, or narrow the request.',
-      { headers: { 'Retry-After': TIMEOUT_RETRY_AFTER_SECONDS } },
-    );
-    return { apiError, internal: false };
+  const database = DATABASE_ERRORS.find((kind) => kind.matches(error));
+  if (database) {
+    const headers = { 'Retry-After': database.retryAfterSeconds };
+    return { apiError: new ApiError(database.code, database.detail, { headers }), internal: false };
   }
   if (error instanceof HTTPException && error.status < 500) {
     const code =
@@ -57,12 +69,8 @@ export function asApiError(error: unknown): { apiError: ApiError; internal: bool
 export function handleError(error: unknown, c: Context): Response {
   const { apiError, internal } = asApiError(error);
   const requestId = c.get('requestId') ?? 'unknown';
+  const database = DATABASE_ERRORS.find((kind) => kind.code === apiError.code);
   if (internal) c.get('log')?.error({ err: error, request_id: requestId }, 'unhandled error');
-  else if (apiError.code === 'database_unavailable')
-    c.get('log')?.warn({ err: error, request_id: requestId }, 'database unavailable');
-  else if (apiError.code === 'transaction_conflict')
-    c.get('log')?.warn({ err: error, request_id: requestId }, 'transaction rolled back: it met another');
-  else if (apiError.code === 'database_timeout')
-    c.get('log')?.warn({ err: error, request_id: requestId }, "statement stopped by the database's time bound");
+  else if (database) c.get('log')?.warn({ err: error, request_id: requestId }, database.log);
   return problemResponse(apiError, requestId, c.req.path);
 }
