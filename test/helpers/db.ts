@@ -64,6 +64,8 @@ async function releaseJobs(runner: Runner, slot: JobsSlot, keep: boolean): Promi
   slot.jobsUsed = false;
   const kept = keep && (await emptiedJobs(runner, slot.jobsSchema).catch(() => false));
   if (!kept) slot.jobsSchema = newJobsSchemaName();
+  // Noted as the kept database's schema is, so the next run on this machine drops it once this process has gone.
+  else await runner.script(`comment on schema "${slot.jobsSchema}" is '${KEPT_NOTE} ${hostname()} pid ${process.pid}'`);
 }
 const keptSchemas = new Map<boolean, KeptSchema[]>();
 
