@@ -10,7 +10,7 @@ import { startSite, type Site } from '../handlers/knowledge/site.ts';
 import { agentEnv, brief, follow, ingestSite, runAgent, waiting, type Run } from '../handlers/agents/agent-fixtures.ts';
 import { json, readyWorkspace, type Workspace } from '../handlers/sequences/sequence-fixtures.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -33,7 +33,7 @@ const sequenceOf = (run: Run) => run.required_action?.resource.id as string;
 beforeAll(async () => {
   site = await startSite();
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', env: agentEnv }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await readyWorkspace(t, undefined, { signup: { name: 'Ada Lovelace', workspace_name: 'Analytical Engines' } });
   await ingestSite(t, ws.owner.token, site.url);
   parked = await follow(t, ws.owner.token, (await runAgent(t, ws.owner.token, brief)).id, waiting);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
 import {
   isFocused,
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -21,7 +21,7 @@ let owner: SignupResult;
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await t.signup({ name: 'Ada Lovelace', workspace_name: 'Analytical Engines' });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -24,7 +24,7 @@ let ws: SendingWorkspace;
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort());
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await sendingWorkspace(t, [{ email: 'grace@example.com', first_name: 'Grace', company: 'Navy' }]);
 });
 

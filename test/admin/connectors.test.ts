@@ -8,7 +8,7 @@ import { uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts'
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { playHuman, type Connector } from '../handlers/connectors/human.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -23,7 +23,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort());
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 
 afterAll(async () => {

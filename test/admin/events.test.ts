@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, uniqueEmail, type TestApp } from '../helpers/app.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -20,7 +20,7 @@ let browser: Browser;
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { startSite, type Site } from '../handlers/knowledge/site.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -26,7 +26,7 @@ let browser: Browser;
 let owner: SignupResult;
 
 beforeAll(async () => {
-  [t, site, browser] = await Promise.all([createTestApp({ jobs: 'work', env }), startSite(), launchBrowser()]);
+  [t, site, browser] = await Promise.all([createTestApp({ jobs: 'work', env }), startSite(), sharedBrowser()]);
   server = await listen(t.app);
   owner = await t.signup({ name: 'Ada Lovelace', workspace_name: 'Acme Rockets' });
   site.set('/markup', {

@@ -10,7 +10,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import {
   isFocused,
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -31,7 +31,7 @@ const longSubject =
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', env: { SEQUENCE_SEND_SPACING_MS: '0' } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await sendingWorkspace(t, [
     { email: 'ada.lovelace.with.a.rather.long.address@analytical-engines.example', first_name: 'Ada' },
     { email: 'charles@example.com', first_name: 'Charles', last_name: 'Babbage' },

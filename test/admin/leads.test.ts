@@ -12,7 +12,7 @@ import type { SignupResult, TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { readyWorkspace, type Workspace } from '../handlers/sequences/sequence-fixtures.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -51,7 +51,7 @@ const people = [
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', env: { SEQUENCE_SEND_SPACING_MS: '0' } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await readyWorkspace(t, people, {
     signup: { name: 'Ada Admin', workspace_name: 'Analytical Engines' },
     account: 'sales@sandbox.example',

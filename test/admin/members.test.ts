@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -21,7 +21,7 @@ const password = 'correct horse battery';
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await t.signup({ name: 'Ada Lovelace', workspace_name: 'Analytical Engines' });
 });
 

@@ -16,7 +16,7 @@ import {
   type Workspace,
 } from '../handlers/sequences/sequence-fixtures.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -42,7 +42,7 @@ const anytime = {
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', env: { SEQUENCE_SEND_SPACING_MS: '0' } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await readyWorkspace(
     t,
     [

@@ -8,7 +8,7 @@ import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { json } from '../handlers/sequences/sequence-fixtures.ts';
 import { conversingWorkspace, sandboxRaw, type Conversing } from '../handlers/replies/reply-fixtures.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -25,7 +25,7 @@ let agentKey: string;
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', env: { SEQUENCE_SEND_SPACING_MS: '0' } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   c = await conversingWorkspace(t);
   agentKey = (await t.createKey(c.ws.owner.token, 'agent')).key;
 });

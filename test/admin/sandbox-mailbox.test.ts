@@ -7,7 +7,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import { playHuman, type Connector } from '../handlers/connectors/human.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -21,7 +21,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort());
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
   await releaseBrowser(browser);

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
 import { createTestApp, listen, type SignupResult, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
-import { launchBrowser, releaseBrowser, openPage, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
+import { sharedBrowser, releaseBrowser, openPage, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
 
 let t: TestApp;
 let owner: SignupResult;
@@ -166,7 +166,7 @@ describe('admin panel: in the browser', () => {
   let server: Awaited<ReturnType<typeof listen>>;
   beforeAll(async () => {
     server = await listen(t.app);
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
     await releaseBrowser(browser);

@@ -8,7 +8,7 @@ import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sende
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -30,7 +30,7 @@ const PAGE = 50;
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', env: { SEQUENCE_SEND_SPACING_MS: '0' } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   const leads = Array.from({ length: PAGE + 2 }, (_, i) => ({ email: `lead${i}@example.com`, first_name: `Lead${i}` }));
   ws = await sendingWorkspace(t, leads);
   bulk = await launched(

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
-import { launchBrowser, releaseBrowser, openPage, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
+import { sharedBrowser, releaseBrowser, openPage, signInThroughForm, unexpectedProblems } from './helpers/browser.ts';
 import { getSequence, ok, sendingWorkspace, type SendingWorkspace } from './helpers/sequences.ts';
 
 let t: TestApp;
@@ -14,7 +14,7 @@ let ws: SendingWorkspace;
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue' }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await sendingWorkspace(t, [
     { email: 'grace@example.com', first_name: 'Grace', company: 'Navy', tags: ['navy'] },
     { email: 'ada@example.com', first_name: 'Ada', company: 'Engines' },

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { listenOnReservedPort } from '../handlers/connectors/listen.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -25,7 +25,7 @@ let r: Results;
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', clock, env: { SEQUENCE_SEND_SPACING_MS: '0' } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   r = await resultsWorkspace(t);
 }, 180_000);
 

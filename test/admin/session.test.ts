@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { createTestApp, listen, type SignupResult, type TestApp } from '../helpers/app.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -23,7 +23,7 @@ let browser: Browser;
 beforeAll(async () => {
   t = await createTestApp({ clock, env: { JWT_TTL_SECONDS: '900' } });
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 
 afterAll(async () => {

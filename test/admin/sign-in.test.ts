@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -27,7 +27,7 @@ let owner: SignupResult;
 beforeAll(async () => {
   t = await createTestApp({ clock, env: { JWT_TTL_SECONDS: '900' } });
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await t.signup({ name: 'Ada Lovelace', workspace_name: 'Analytical Engines' });
 });
 

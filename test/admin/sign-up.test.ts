@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, uniqueEmail, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, releaseBrowser, openPage, screenshotPath, unexpectedProblems } from './helpers/browser.ts';
+import { sharedBrowser, releaseBrowser, openPage, screenshotPath, unexpectedProblems } from './helpers/browser.ts';
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
@@ -12,7 +12,7 @@ let browser: Browser;
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 
 afterAll(async () => {

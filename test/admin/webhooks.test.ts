@@ -9,7 +9,7 @@ import { createTestApp, listen, type SignupResult, type TestApp } from '../helpe
 import { startReceiver, type Receiver } from '../handlers/webhooks/receiver.ts';
 import {
   isFocused,
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -27,7 +27,7 @@ let receiver: Receiver | undefined;
 beforeAll(async () => {
   t = await createTestApp({ jobs: 'work', env });
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 
 afterEach(async () => {

@@ -5,7 +5,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, uniqueEmail, type SignupResult, type TestApp } from '../helpers/app.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -22,7 +22,7 @@ const password = 'correct horse battery staple';
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   owner = await t.signup({ name: 'Ada Lovelace', workspace_name: 'Analytical Engines' });
 });
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, releaseBrowser } from '../admin/helpers/browser.ts';
+import { sharedBrowser, releaseBrowser } from '../admin/helpers/browser.ts';
 import { createTestApp, listen, type TestApp } from '../helpers/app.ts';
 
 const contract = yaml.load(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as {
@@ -18,7 +18,7 @@ let browser: Browser;
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
   await releaseBrowser(browser);

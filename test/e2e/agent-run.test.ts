@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startFakeGoogle, type FakeGoogle } from '../handlers/connectors/fake-google.ts';
 import { playHuman } from '../handlers/connectors/human.ts';
 import { startSite, type Site } from '../handlers/knowledge/site.ts';
-import { launchBrowser, releaseBrowser } from '../admin/helpers/browser.ts';
+import { sharedBrowser, releaseBrowser } from '../admin/helpers/browser.ts';
 import { runAgentScenario, type AgentSession, type ScenarioReport } from './agent-run-scenario.ts';
 import { adoptedByLauncher, approveInPanel, reconnectOverHttp, sandboxMailbox, stack } from './agent-run-world.ts';
 
@@ -23,7 +23,7 @@ let browser: Browser;
 const reports: Array<[string, ScenarioReport]> = [];
 
 beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
+  [site, browser] = await Promise.all([startSite(), sharedBrowser()]);
 });
 afterAll(async () => {
   for (const [name, r] of reports)

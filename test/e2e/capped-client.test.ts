@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
 import { playHuman } from '../handlers/connectors/human.ts';
 import { startSite, type Site } from '../handlers/knowledge/site.ts';
-import { launchBrowser, releaseBrowser } from '../admin/helpers/browser.ts';
+import { sharedBrowser, releaseBrowser } from '../admin/helpers/browser.ts';
 import { runAgentScenario, type AgentSession, type ScenarioWorld } from './agent-run-scenario.ts';
 import {
   adoptedByLauncher,
@@ -37,7 +37,7 @@ let s: Stack;
 const timings: string[] = [];
 
 beforeAll(async () => {
-  [site, browser, s] = await Promise.all([startSite(), launchBrowser(), stack()]);
+  [site, browser, s] = await Promise.all([startSite(), sharedBrowser(), stack()]);
 });
 afterAll(async () => {
   for (const line of timings) console.log(line);

@@ -15,7 +15,7 @@ import { blogEnv, generatePost } from '../handlers/blogs/blog-fixtures.ts';
 import { ingestSite } from '../handlers/agents/agent-fixtures.ts';
 import { mimeHeader, sandboxRaw } from '../handlers/replies/reply-fixtures.ts';
 import { scheduleWebinar } from '../handlers/webinars/webinar-fixtures.ts';
-import { launchBrowser, releaseBrowser, openPage, unexpectedProblems } from '../admin/helpers/browser.ts';
+import { sharedBrowser, releaseBrowser, openPage, unexpectedProblems } from '../admin/helpers/browser.ts';
 import { ok, pendingSequence, sendingWorkspace, type SendingWorkspace } from '../admin/helpers/sequences.ts';
 
 const WORKSPACE = 'Analytical Engines';
@@ -36,7 +36,7 @@ beforeAll(async () => {
     jobs: 'work',
     env: { ...blogEnv, SEQUENCE_SEND_SPACING_MS: '0' },
   }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await sendingWorkspace(t, [{ email: 'ada@example.com', first_name: 'Ada' }]);
   const token = ws.owner.token;
 

@@ -25,7 +25,8 @@ export const outputDir = fileURLToPath(new URL('../../../test-output/admin/', im
 // own, and releaseBrowser closes them when the file ends. Playwright kills the browser when the process exits.
 let shared: Promise<Browser> | undefined;
 
-export function launchBrowser(): Promise<Browser> {
+/** The test process's Chromium, launched by the first file that asks (and again after a crash or a failed launch). */
+export function sharedBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
       `Chromium is not installed at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`,

@@ -8,7 +8,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   signInThroughForm,
@@ -28,7 +28,7 @@ let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
 
 beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
+  [site, browser] = await Promise.all([startSite(), sharedBrowser()]);
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', env: blogEnv, clock }));
   owner = await t.signup({ workspace_name: 'Preview Rockets' });
   await ingestSite(t, owner.token, site.url);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import { startSite, type Site } from '../knowledge/site.ts';
-import { launchBrowser, releaseBrowser } from '../../admin/helpers/browser.ts';
+import { sharedBrowser, releaseBrowser } from '../../admin/helpers/browser.ts';
 import { json } from '../sequences/sequence-fixtures.ts';
 import { blogEnv, blogWorkspace, generatePost } from './blog-fixtures.ts';
 
@@ -40,7 +40,7 @@ let browser: Browser;
 let post: any;
 
 beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
+  [site, browser] = await Promise.all([startSite(), sharedBrowser()]);
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'work', env: blogEnv }));
   const ws = await blogWorkspace(t, site.url, 'Hostile <script>window.__pwned="name"</script>');
   ({ post } = await generatePost(t, ws.token, { topic: 'reusable rockets', length: 'short' }));

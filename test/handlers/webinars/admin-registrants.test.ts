@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
 import {
-  launchBrowser,
+  sharedBrowser,
   releaseBrowser,
   openPage,
   screenshotPath,
@@ -25,7 +25,7 @@ let now = new Date('2026-11-24T10:00:00Z');
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', clock: { now: () => now } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await readyWorkspace(t, [{ email: 'lead.one@example.com', first_name: 'Lena', last_name: 'One' }]);
   empty = await scheduleWebinar(t, ws, { title: 'Quiet session' });
   now = new Date(now.getTime() + 60_000);

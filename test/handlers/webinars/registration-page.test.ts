@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { launchBrowser, releaseBrowser, openPage, unexpectedProblems } from '../../admin/helpers/browser.ts';
+import { sharedBrowser, releaseBrowser, openPage, unexpectedProblems } from '../../admin/helpers/browser.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
 import { addWebinarRegistrants, sandboxMail, scheduleWebinar, sendMail, START } from './webinar-fixtures.ts';
 
@@ -17,7 +17,7 @@ let now = new Date('2026-11-24T10:00:00Z');
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', clock: { now: () => now } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await readyWorkspace(t, []);
 });
 afterAll(async () => {

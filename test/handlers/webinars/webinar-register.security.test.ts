@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { listenOnReservedPort } from '../connectors/listen.ts';
-import { launchBrowser, releaseBrowser, openPage } from '../../admin/helpers/browser.ts';
+import { sharedBrowser, releaseBrowser, openPage } from '../../admin/helpers/browser.ts';
 import { json, readyWorkspace, type Workspace } from '../sequences/sequence-fixtures.ts';
 import { scheduleWebinar } from './webinar-fixtures.ts';
 
@@ -17,7 +17,7 @@ const now = new Date('2026-11-24T10:00:00Z');
 
 beforeAll(async () => {
   ({ app: t, server } = await listenOnReservedPort({ jobs: 'enqueue', clock: { now: () => now } }));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   ws = await readyWorkspace(t, []);
 });
 afterAll(async () => {
