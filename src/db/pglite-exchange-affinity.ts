@@ -39,11 +39,15 @@ export function withExchangeAffinity(pglite: PGlite): PGlite {
       return pglite.exec(...args);
     },
   };
+  // The server asks for a method per protocol message: each is bound to PGlite once, not at every ask.
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(pglite, {
     get(target, key) {
       if (Object.hasOwn(overrides, key)) return overrides[key];
       const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      if (!bound.has(key)) bound.set(key, value.bind(target));
+      return bound.get(key);
     },
   });
 }

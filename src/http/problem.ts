@@ -2,14 +2,14 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { isDatabaseUnavailable, isStatementStopped, isTransactionConflict } from '../db/availability.ts';
-import { ApiError, toProblem } from '../errors.ts';
+import { ApiError, toProblem, type ErrorCode } from '../errors.ts';
 
 // Errors of the database that are not a fault of ours: each a 503 the client may retry after Retry-After, and the
 // warning the log gets. 1 s is long enough for a pooled client to reconnect to a restarted server, short enough not
 // to stall a client; a statement stopped at the time bound met a busy or locked database, and gets longer.
 const DATABASE_ERRORS: Array<{
   matches: (error: unknown) => boolean;
-  code: 'database_unavailable' | 'transaction_conflict' | 'database_timeout';
+  code: ErrorCode;
   detail: string;
   retryAfterSeconds: string;
   log: string;

@@ -9,7 +9,7 @@ import type { Deps } from '../../src/deps.ts';
 import type { Clock } from '../../src/clock.ts';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.ts';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, jobsSchemaFor } from './db.ts';
+import { createTestDatabase, jobsSchemaFor, newJobsSchemaName } from './db.ts';
 import type { Database } from '../../src/db/connection.ts';
 
 export interface TestAppOptions {
@@ -84,9 +84,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // A database made here keeps the pg-boss schema of an app without extra kinds for the next file (db.ts).
   const keptJobsSchema =
     options.jobs && ownDb && !options.jobsSchema && !options.extraJobKinds ? jobsSchemaFor(db) : undefined;
-  const jobsSchema = options.jobs
-    ? (options.jobsSchema ?? keptJobsSchema ?? `jobs_${randomBytes(5).toString('hex')}`)
-    : undefined;
+  const jobsSchema = options.jobs ? (options.jobsSchema ?? keptJobsSchema ?? newJobsSchemaName()) : undefined;
   const services = await createServices({
     db,
     config,

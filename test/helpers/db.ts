@@ -43,7 +43,8 @@ interface KeptSchema extends JobsSlot {
   made: Baseline;
 }
 
-const newJobsSchemaName = (): string => `jobs_${randomBytes(5).toString('hex')}`;
+/** A new, unused name for a pg-boss schema of a test. */
+export const newJobsSchemaName = (): string => `jobs_${randomBytes(5).toString('hex')}`;
 const slots = new WeakMap<Database, JobsSlot>();
 
 /**
@@ -58,14 +59,22 @@ export function jobsSchemaFor(db: Database): string | undefined {
   return slot.jobsSchema;
 }
 
-/** At a kept database's release: empties its pg-boss schema for the next file, or drops it and names the next one. */
-async function releaseJobs(runner: Runner, slot: JobsSlot, keep: boolean): Promise<void> {
-  if (!slot.jobsUsed) return;
+/**
+ * Empties a closed database for the next call (`emptyDatabase` says whether it can be handed on), then the pg-boss
+ * schema an app used on it: emptied and kept, or dropped and a new name given for the next.
+ */
+async function emptiedWithJobs(
+  runner: Runner,
+  slot: JobsSlot,
+  emptyDatabase: () => Promise<boolean>,
+): Promise<boolean> {
+  if (!(await emptyDatabase())) return false;
+  if (!slot.jobsUsed) return true;
   slot.jobsUsed = false;
-  const kept = keep && (await emptiedJobs(runner, slot.jobsSchema).catch(() => false));
-  if (!kept) slot.jobsSchema = newJobsSchemaName();
+  if (!(await emptiedJobs(runner, slot.jobsSchema).catch(() => false))) slot.jobsSchema = newJobsSchemaName();
   // Noted as the kept database's schema is, so the next run on this machine drops it once this process has gone.
   else await runner.script(`comment on schema "${slot.jobsSchema}" is '${KEPT_NOTE} ${hostname()} pid ${process.pid}'`);
+  return true;
 }
 const keptSchemas = new Map<boolean, KeptSchema[]>();
 
@@ -145,9 +154,8 @@ async function createSchemaDatabase(url: string, migrated: boolean): Promise<Dat
     release({
       kept,
       entry,
-      empty: async () =>
-        (await emptied(runnerOf(db.sql), entry.schema, entry.made, false)) &&
-        (await releaseJobs(runnerOf(db.sql), entry, true), true),
+      empty: () =>
+        emptiedWithJobs(runnerOf(db.sql), entry, () => emptied(runnerOf(db.sql), entry.schema, entry.made, false)),
       keep: () => db.sql.end(),
       discard: drop,
     });
@@ -207,9 +215,8 @@ async function createPgliteDatabase(migrated: boolean): Promise<Database> {
     await release({
       kept,
       entry,
-      empty: async () =>
-        (await emptied(runner, 'public', entry.made, true, [entry.jobsSchema])) &&
-        (await releaseJobs(runner, entry, true), true),
+      empty: () =>
+        emptiedWithJobs(runner, entry, () => emptied(runner, 'public', entry.made, true, [entry.jobsSchema])),
       keep: async () => {},
       discard: () => entry.pglite.close(),
     });
