@@ -131,10 +131,13 @@ export async function openRepliesStage(
       SEQUENCE_SEND_SPACING_MS: '0',
       SEQUENCE_MAILBOX_DAILY_CAP: String(10 * leads),
     });
+    // Its own job queue schema, outside the bench's private one: dropped once the services have stopped.
+    const jobsSchema = `bench_rep_${randomBytes(4).toString('hex')}`;
+    cleanup.unshift(() => db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`));
     const services = await createServices({
       db,
       config,
-      jobsSchema: `bench_rep_${randomBytes(4).toString('hex')}`,
+      jobsSchema,
       argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
     });
     cleanup.unshift(() => services.close());
