@@ -15,6 +15,7 @@ import type { Database } from '../../src/db/connection.ts';
 import type { Ids } from '../../src/deps.ts';
 import { BATCH_SIZE } from '../../src/handlers/leads/import-engine.ts';
 import { createServices } from '../../src/services.ts';
+import { benchJobsSchema } from './bench-database.ts';
 import { createCredentials } from './credentials.ts';
 import { importCsvUrl, type ImportRun } from './leads-api.ts';
 import { startCsvServer, valueBatches, type CsvServer } from './leads-csv.ts';
@@ -56,7 +57,7 @@ export const IMPORT_WARMUP_ROWS = 2 * BATCH_SIZE;
 
 export async function measureImport(db: Database, options: ImportOptions): Promise<ImportResult> {
   const tag = randomBytes(4).toString('hex');
-  const jobsSchema = `bench_leads_${tag}`;
+  const jobsSchema = benchJobsSchema(db, 'leads');
   const plainTable = `bench_plain_leads_${tag}`;
   const config = loadConfig({
     LOG_LEVEL: options.logLevel,
@@ -67,7 +68,7 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
   const services = await createServices({
     db,
     config,
-    jobsSchema,
+    jobsSchema: jobsSchema.name,
     argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
   });
   let server: LocalServer | undefined;
@@ -141,7 +142,7 @@ export async function measureImport(db: Database, options: ImportOptions): Promi
     await services.close();
     await db.sql.unsafe(`drop table if exists ${plainTable}`).catch(() => {});
     await db.sql`delete from leads where workspace_id = ${`ws_bench_plain_${tag}`}`.catch(() => {});
-    await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
+    await jobsSchema.drop();
   }
 }
 

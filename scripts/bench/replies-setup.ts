@@ -15,7 +15,7 @@ import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sende
 import { createServices, type Services } from '../../src/services.ts';
 import { startFakeGoogle, type FakeGoogle } from '../../test/handlers/connectors/fake-google.ts';
 import { freePort } from '../../test/helpers/prism.ts';
-import { openBenchDatabase, type BenchDatabase } from './bench-database.ts';
+import { benchJobsSchema, openBenchDatabase, type BenchDatabase } from './bench-database.ts';
 import { createCredentials } from './credentials.ts';
 
 export const ACCOUNT = 'bench@gmail.example';
@@ -131,13 +131,12 @@ export async function openRepliesStage(
       SEQUENCE_SEND_SPACING_MS: '0',
       SEQUENCE_MAILBOX_DAILY_CAP: String(10 * leads),
     });
-    // Its own job queue schema, outside the bench's private one: dropped once the services have stopped.
-    const jobsSchema = `bench_rep_${randomBytes(4).toString('hex')}`;
-    cleanup.unshift(() => db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`));
+    const jobsSchema = benchJobsSchema(db, 'rep');
+    cleanup.unshift(jobsSchema.drop);
     const services = await createServices({
       db,
       config,
-      jobsSchema,
+      jobsSchema: jobsSchema.name,
       argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
     });
     cleanup.unshift(() => services.close());

@@ -16,7 +16,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { dispatchDue, sendFromMailbox } from '../../src/handlers/sequences/sender.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { startFakeGoogle, type FakeGoogle } from '../../test/handlers/connectors/fake-google.ts';
-import { openBenchDatabase } from './bench-database.ts';
+import { benchJobsSchema, openBenchDatabase } from './bench-database.ts';
 import { createCredentials } from './credentials.ts';
 import { startDbMeter, type DbMeter } from './sequences-proxy.ts';
 
@@ -186,13 +186,12 @@ export async function measureSending(
       SEQUENCE_CLAIM_BATCH: '20',
       SEQUENCE_MAILBOX_DAILY_CAP: String(10 * messages),
     });
-    // Its own job queue schema, outside the bench's private one: dropped once the services have stopped.
-    const jobsSchema = `bench_seq_${randomBytes(4).toString('hex')}`;
-    cleanup.unshift(() => bench.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`));
+    const jobsSchema = benchJobsSchema(bench, 'seq');
+    cleanup.unshift(jobsSchema.drop);
     const services = await createServices({
       db,
       config,
-      jobsSchema,
+      jobsSchema: jobsSchema.name,
       argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
     });
     cleanup.unshift(() => services.close());

@@ -2,13 +2,12 @@
 // own process, jobs worked in that process (a private pg-boss schema), outbound fetches allowed to
 // reach 127.0.0.1 (the CSV comes from the bench), on a temporary database. Options in BENCH_SERVICE.
 import { serve, type ServerType } from '@hono/node-server';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createServices } from '../../src/services.ts';
-import { openBenchDatabase } from './bench-database.ts';
+import { benchJobsSchema, openBenchDatabase } from './bench-database.ts';
 import { runAsChild } from './child-protocol.ts';
 import type { ServiceOptions } from './serve-service.ts';
 
@@ -16,7 +15,7 @@ const options = JSON.parse(process.env.BENCH_SERVICE ?? '{}') as ServiceOptions;
 
 await runAsChild(async () => {
   const db = await openBenchDatabase(options.databaseUrl);
-  const jobsSchema = `bench_import_${randomBytes(4).toString('hex')}`;
+  const jobsSchema = benchJobsSchema(db, 'import');
   try {
     await migrate(db.sql);
     // The bench's client follows the operation with a waiting GET per change: not a load to rate-limit.
@@ -26,7 +25,7 @@ await runAsChild(async () => {
       RATE_LIMIT_PER_ADDRESS: '1000000000',
       OUTBOUND_ALLOW_PRIVATE: 'true',
     });
-    const services = await createServices({ db, config, jobsSchema });
+    const services = await createServices({ db, config, jobsSchema: jobsSchema.name });
     await services.startJobs({ work: true });
     const app = createApp(services.deps);
     const server = await new Promise<ServerType>((resolve) => {
@@ -41,7 +40,7 @@ await runAsChild(async () => {
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
         await services.close();
-        await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
+        await jobsSchema.drop();
         await db.close();
       },
     };

@@ -30,7 +30,7 @@ interface Start {
 }
 
 const FLOOR = `const { PGlite } = await import('@electric-sql/pglite');
-const db = await PGlite.create(process.argv[1]);
+const db = await PGlite.create(process.env.FLOOR_DATA_DIR);
 await db.query('select 1');
 const cpu = process.cpuUsage();
 process.stdout.write(\`ready \${(cpu.user + cpu.system) / 1000}\\n\`);
@@ -127,23 +127,21 @@ function npmFloorProject(repoRoot: string): string {
     join(dir, 'package.json'),
     JSON.stringify({ name: 'npm-floor', private: true, type: 'module', scripts }),
   );
-  writeFileSync(join(dir, 'floor.mjs'), FLOOR.replace('process.argv[1]', 'process.env.FLOOR_DATA_DIR'));
+  writeFileSync(join(dir, 'floor.mjs'), FLOOR);
   return dir;
 }
 
 /** Spawns the floor (through `npm start` of `npmProject` when given) and resolves once it answered one query. */
 function timeFloor(repoRoot: string, dataDir: string, npmProject?: string): Promise<Start> {
   const started = performance.now();
-  const child = npmProject
-    ? spawn('npm', ['start', '--silent'], {
-        cwd: npmProject,
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, FLOOR_DATA_DIR: dataDir },
-      })
-    : spawn(process.execPath, ['--input-type=module', '-e', FLOOR, dataDir], {
-        cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+  const [command, args, cwd] = npmProject
+    ? ['npm', ['start', '--silent'], npmProject]
+    : [process.execPath, ['--input-type=module', '-e', FLOOR], repoRoot];
+  const child = spawn(command, args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, FLOOR_DATA_DIR: dataDir },
+  });
   return new Promise((resolve, reject) => {
     let ms: number | undefined;
     let cpuMs: number | undefined;

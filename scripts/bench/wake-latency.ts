@@ -3,7 +3,6 @@
 // bench-only operation kind whose job waits at a gate before each progress step. Each sample times a
 // plain GET, then issues GET ?wait_seconds=30, lets the job past its gate once the call sleeps, and
 // times from the gate opening (the job then records progress, which wakes waiters) to the answer.
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -14,6 +13,7 @@ import {
   type OperationJobKind,
 } from '../../src/handlers/operations/operation-job.ts';
 import { createServices, type Services } from '../../src/services.ts';
+import { benchJobsSchema } from './bench-database.ts';
 import { createCredentials } from './credentials.ts';
 import { createGate, type Gate } from './gate.ts';
 import { serveLocal, type LocalServer } from './serve-local.ts';
@@ -48,12 +48,12 @@ const SETTLE_MS = 10;
 
 export async function measureWakeLatency(db: Database, options: WakeOptions): Promise<WakeResult> {
   const gate = createGate();
-  const jobsSchema = `bench_wake_${randomBytes(4).toString('hex')}`;
+  const jobsSchema = benchJobsSchema(db, 'wake');
   const kind = gatedKind(gate);
   const services = await createServices({
     db,
     config: benchConfig(options.logLevel),
-    jobsSchema,
+    jobsSchema: jobsSchema.name,
     argon2Params: { memoryCost: 1024, timeCost: 1, parallelism: 1, outputLen: 32 },
     extraJobKinds: [kind],
   });
@@ -90,7 +90,7 @@ export async function measureWakeLatency(db: Database, options: WakeOptions): Pr
     gate.openAll();
     if (server) await server.close();
     await services.close();
-    await db.sql.unsafe(`drop schema if exists ${jobsSchema} cascade`).catch(() => {});
+    await jobsSchema.drop();
   }
 }
 
