@@ -45,15 +45,19 @@ export function problemResponse(error: ApiError, requestId: string, instance?: s
 }
 
 /**
- * Maps anything thrown to an ApiError; what is neither one, nor one of the database's errors above, is an internal
- * fault.
+ * Maps anything thrown to an ApiError; what is neither one, nor one of the database's errors above (with the warning
+ * the log gets), is an internal fault.
  */
-export function asApiError(error: unknown): { apiError: ApiError; internal: boolean } {
+export function asApiError(error: unknown): { apiError: ApiError; internal: boolean; warning?: string } {
   if (error instanceof ApiError) return { apiError: error, internal: false };
   const database = DATABASE_ERRORS.find((kind) => kind.matches(error));
   if (database) {
     const headers = { 'Retry-After': database.retryAfterSeconds };
-    return { apiError: new ApiError(database.code, database.detail, { headers }), internal: false };
+    return {
+      apiError: new ApiError(database.code, database.detail, { headers }),
+      internal: false,
+      warning: database.log,
+    };
   }
   if (error instanceof HTTPException && error.status < 500) {
     const code =
@@ -67,10 +71,9 @@ export function asApiError(error: unknown): { apiError: ApiError; internal: bool
 }
 
 export function handleError(error: unknown, c: Context): Response {
-  const { apiError, internal } = asApiError(error);
+  const { apiError, internal, warning } = asApiError(error);
   const requestId = c.get('requestId') ?? 'unknown';
-  const database = DATABASE_ERRORS.find((kind) => kind.code === apiError.code);
   if (internal) c.get('log')?.error({ err: error, request_id: requestId }, 'unhandled error');
-  else if (database) c.get('log')?.warn({ err: error, request_id: requestId }, database.log);
+  else if (warning) c.get('log')?.warn({ err: error, request_id: requestId }, warning);
   return problemResponse(apiError, requestId, c.req.path);
 }
