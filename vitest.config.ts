@@ -11,6 +11,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...inOtherLeg],
     // dist/, which `npm start` and the MCP launcher run, is built before the first test file, not inside one.
     globalSetup: ['test/helpers/build-first.ts'],
+    // FILE_CPU_LOG=<file>: one line per test file with the CPU it took (test/helpers/file-cpu.ts), for profiling.
+    setupFiles: process.env.FILE_CPU_LOG ? ['test/helpers/file-cpu.ts'] : [],
     // Bounds on a hang, not on speed: with both CI legs running on 2 cores, tests that spawn the service, npm or
     // tsc have taken 40-60 s where they take a few seconds alone.
     testTimeout: 120_000,
