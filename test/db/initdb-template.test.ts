@@ -1,12 +1,12 @@
 // A new embedded data folder is unpacked from the build's dump of a fresh one instead of running initdb; an
 // existing folder, or a missing dump, is opened as before. The unpacking is the service's own (Node's file calls,
 // src/db/template-unpack.ts): every file as the dump holds it, PG_VERSION last, and nothing but folders and files
-// inside the data folder.
+// inside the data folder. All of it is the embedded database's (the PostgreSQL run leaves it to the embedded one).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.ts';
 import { tarEntries, unpackTemplate } from '../../src/db/template-unpack.ts';
 import { initdbTemplateFile } from '../helpers/db.ts';
@@ -70,7 +70,7 @@ function tarEntry(name: string, body: string, type = '0', change: (header: Buffe
 }
 const tarOf = (...entries: Buffer[]) => Buffer.concat([...entries, Buffer.alloc(1024)]);
 
-describe('unpacking the template', () => {
+describeEmbeddedOnly('unpacking the template', () => {
   it('writes every folder and file of the dump as it holds them', async () => {
     const tar = readFileSync(template);
     const dataDir = join(dir, 'unpacked');
