@@ -34,8 +34,11 @@ function treeTicks(): { self: number; children: number } {
     const stat = readStat(name);
     if (stat) stats.set(Number(name), stat);
   }
+  // The files are read one after another while processes come and go, so a reused pid could make the parent links
+  // loop: the walk stops after as many steps as there are processes.
   const under = (pid: number): boolean => {
-    for (let p = stats.get(pid)?.ppid; p !== undefined && p > 1; p = stats.get(p)?.ppid)
+    let steps = stats.size;
+    for (let p = stats.get(pid)?.ppid; p !== undefined && p > 1 && steps > 0; p = stats.get(p)?.ppid, steps -= 1)
       if (p === process.pid) return true;
     return false;
   };
@@ -43,8 +46,8 @@ function treeTicks(): { self: number; children: number } {
   for (const [pid, stat] of stats) if (under(pid)) children += stat.ticks;
   const own = process.cpuUsage();
   const self = Math.round(((own.user + own.system) / 1e6) * tick);
-  // Reaped children: the difference between this process's whole count and its own CPU.
-  return { self, children: children + ((stats.get(process.pid)?.ticks ?? self) - self) };
+  // Reaped children: the difference between this process's whole count and its own CPU (which is rounded to a tick).
+  return { self, children: children + Math.max(0, (stats.get(process.pid)?.ticks ?? self) - self) };
 }
 
 let start: { self: number; children: number; wall: number } | undefined;
