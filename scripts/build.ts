@@ -89,12 +89,28 @@ export function nodeBundleOptions(outdir: string) {
 
 // Each entry file turns source maps on before it loads its bundle (Node maps only modules loaded after that),
 // so `node dist/main.js` under a process manager names .ts lines in stack traces without a flag.
+//
+// On Node 22.1 and later it also turns on Node's compile cache, in COMPILE_CACHE inside the bundle folder (each build
+// starts it empty): V8's compiled code of the bundles is kept there after a start, so the next start reads it
+// instead of compiling about 8 MB of JavaScript again. That took a start's module loading from about 340 ms to 235 ms
+// on Node 24 here (issue 32). NODE_COMPILE_CACHE names another folder, NODE_DISABLE_COMPILE_CACHE=1 turns it off, and
+// a folder that cannot be written is skipped; Node 20 has no compile cache and starts as before. The cache is
+// written once the bundle has loaded, not only at exit, so a start that is killed leaves it too.
+export const COMPILE_CACHE = '.compile-cache';
 const entryFile = (name: keyof typeof ENTRIES): string => {
   const call = ENTRY_CALLS[name];
   const load = call
-    ? `const { ${call} } = await import('./bundle/${name}.js');\nawait ${call}();`
-    : `await import('./bundle/${name}.js');`;
-  return `${HEADER}\nprocess.setSourceMapsEnabled(true);\n${load}\n`;
+    ? `const { ${call} } = await import('./bundle/${name}.js');\nmodule.flushCompileCache?.();\nawait ${call}();`
+    : `await import('./bundle/${name}.js');\nmodule.flushCompileCache?.();`;
+  return [
+    HEADER,
+    "import module from 'node:module';",
+    "import { fileURLToPath } from 'node:url';",
+    'process.setSourceMapsEnabled(true);',
+    `module.enableCompileCache?.(fileURLToPath(new URL('./bundle/${COMPILE_CACHE}', import.meta.url)));`,
+    load,
+    '',
+  ].join('\n');
 };
 
 const PGLITE_PACKAGE = 'node_modules/@electric-sql/pglite/package.json';

