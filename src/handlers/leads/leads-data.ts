@@ -186,7 +186,16 @@ export async function setLeadStage(
   return row;
 }
 
-/** The same move for several leads at once (locked in id order), returning the ones that moved. */
+/**
+ * The same move for several leads at once (locked in id order), returning the ones that moved.
+ *
+ * Each lead is found by its primary key, one probe per id. Written as `workspace_id = … and id = any(…)`, the
+ * planner may instead read every lead of the workspace through an index that leads with workspace_id
+ * (`leads_workspace_import`, `leads_workspace_created`) and check the ids there. It does that when it
+ * underestimates the workspace, as it does before a large import's leads are analyzed. Measured on
+ * PostgreSQL: 4.6–5.3 ms per group of 8 sent messages instead of about 0.3 ms, 23% of the database's time
+ * while a sequence sends (issue 32).
+ */
 export async function setLeadStages(
   q: Queryable,
   workspaceId: string,
@@ -195,11 +204,16 @@ export async function setLeadStages(
 ): Promise<Array<{ id: string; stage: LeadStage; previous_stage: LeadStage }>> {
   if (ids.length === 0) return [];
   const sql = query(q);
+  // Sorted here, and locked in that order as the rows of the unnest are joined one after another.
+  const sorted = [...new Set(ids)].sort();
   return sql<Array<{ id: string; stage: LeadStage; previous_stage: LeadStage }>>`
-    with old as (select id as old_id, stage as old_stage from leads
-                 where workspace_id = ${workspaceId} and id = any(${sql.array(ids)}::text[])
-                   and stage = any(${sql.array(change.from)}::text[]) and stage <> ${change.stage}
-                 order by id for update)
+    with old as (select l.id as old_id, l.stage as old_stage
+                 from unnest(${sql.array(sorted)}::text[]) as wanted(id)
+                 cross join lateral (
+                   select id, stage from leads
+                   where id = wanted.id and workspace_id = ${workspaceId}
+                     and stage = any(${sql.array(change.from)}::text[]) and stage <> ${change.stage}
+                   for update) l)
     update leads set stage = ${change.stage}, updated_at = ${change.now} from old
     where leads.id = old.old_id
     returning leads.id, leads.stage, old.old_stage as previous_stage`;
