@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startupNodeLines, startupRows } from './startup-rows.ts';
+import { startupRows } from './startup-rows.ts';
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '10' }, node: { type: 'string', multiple: true } },
@@ -14,7 +14,8 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const started = performance.now();
 const progress = (line: string) =>
   process.stderr.write(`start-up [${Math.round((performance.now() - started) / 1000)} s]: ${line}\n`);
-const nodes = args.node?.length ? args.node.map((node) => resolve(node)) : startupNodeLines(repoRoot);
+// Without --node, the machine's Node and the development dependency's Node 22 (startupRows's default).
+const nodes = args.node?.map((node) => resolve(node));
 const result = await startupRows(repoRoot, Number(args.runs), progress, nodes);
 for (const row of result.rows)
   process.stdout.write(`| ${row.label} | ${row.a} | ${row.b} | ${row.ratio.toFixed(2)} |\n`);

