@@ -118,6 +118,8 @@ const PG_BOSS_PACKAGE = 'node_modules/pg-boss/package.json';
 export const FIRST_START_TEMPLATE = 'pglite-first-start.tar';
 // Bundled beside the entries, with their chunks, and run by the build itself: it makes the template below.
 const TEMPLATE_MODULE = 'first-start-template';
+// The embedded database's thread runs this bundle (src/db/pglite-thread.ts finds it through __PGLITE_HOST__).
+const PGLITE_HOST_MODULE = 'pglite-host';
 const MIGRATIONS = 'src/db/migrations';
 
 const packageVersion = (file: string): string =>
@@ -145,7 +147,11 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
   rmSync(bundleDir, { recursive: true, force: true });
   const result = await build({
     ...nodeBundleOptions(bundleDir),
-    entryPoints: { ...ENTRIES, [TEMPLATE_MODULE]: 'src/first-start-template.ts' },
+    entryPoints: {
+      ...ENTRIES,
+      [TEMPLATE_MODULE]: 'src/first-start-template.ts',
+      [PGLITE_HOST_MODULE]: 'src/db/pglite-host.ts',
+    },
     // The entries' dynamic imports stay chunks of their own, so `starting` is logged before the bulk is loaded.
     splitting: true,
     // Chunks beside the entries: the rewritten import.meta.url is relative to that one folder.
@@ -153,10 +159,12 @@ export async function buildService(outDir = join(root, 'dist')): Promise<BuildRe
     external: EXTERNAL_PACKAGES,
     banner: { js: `${HEADER}\n${REQUIRE_SHIM}` },
     // The admin panel's script is read from the built folder, not bundled at start (src/admin/assets.ts).
-    // main.ts finds the template of a new data folder beside the bundles it was built with.
+    // main.ts finds the template of a new data folder beside the bundles it was built with, and the database thread
+    // its bundle.
     define: {
       __ADMIN_PANEL_DIR__: JSON.stringify(fromRoot(join(outDir, 'admin'))),
       __FIRST_START_TEMPLATE__: JSON.stringify(fromRoot(join(outDir, FIRST_START_TEMPLATE))),
+      __PGLITE_HOST__: JSON.stringify(fromRoot(join(bundleDir, `${PGLITE_HOST_MODULE}.js`))),
     },
     logLevel: 'warning',
   });

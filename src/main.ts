@@ -20,6 +20,17 @@ try {
     import('./db/migrate.ts'),
     import('@hono/node-server'),
   ]);
+  log.info(openingDatabaseLine(envConfig));
+  // The database opens and migrates while the rest of the service loads: the embedded one on a thread of its own
+  // (src/db/pglite-host.ts), PostgreSQL's connection over the network. Where it is does not depend on the port.
+  const migrated = openDatabase({
+    databaseUrl: envConfig.databaseUrl,
+    dataDir: envConfig.dataDir,
+    folderTemplate: builtFirstStartTemplate(),
+    ...envConfig.database,
+  }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));
+  // Awaited below, after the port is bound: a failure that comes first (the folder in use) is handled there.
+  migrated.catch(() => undefined);
   // The app answers once it is made; a request that comes before (only possible when PORT=0 binds early) gets 503.
   let app: App | undefined;
   const server = createServer(
@@ -34,15 +45,6 @@ try {
     envConfig.port === 0
       ? loadConfig({ ...process.env, PORT: String(await listen(server, 0, envConfig.host)) })
       : envConfig;
-  log.info(openingDatabaseLine(config));
-  // The database opens and migrates while the rest of the service loads: PGlite's file reads and PostgreSQL's
-  // connection overlap the module loading.
-  const migrated = openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    folderTemplate: builtFirstStartTemplate(),
-    ...config.database,
-  }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));
   const [{ db, applied }, { createApp }, { anyUserExists }, { createServices }, { handleShutdownSignals }] =
     await Promise.all([
       migrated,
@@ -51,6 +53,11 @@ try {
       import('./services.ts'),
       import('./shutdown.ts'),
     ]);
+  // The embedded database runs on a thread of its own; if that thread ends, nothing the service does can succeed.
+  void db.lost?.then((error) => {
+    log.fatal({ err: error }, 'the embedded database stopped');
+    process.exit(1);
+  });
   log.info('starting services and background jobs');
   const services = await createServices({ db, config, log });
   // The job queue's start-up is mostly the database's work: the app is put together meanwhile.

@@ -1,20 +1,18 @@
 // Opens the database: PostgreSQL from a URL, or embedded PGlite served over a private unix
 // socket so that both are reached through the same postgres.js client.
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { lockDataDir } from './data-dir-lock.ts';
-import { setEmbeddedSharedBuffers } from './embedded-settings.ts';
-import { unpackTemplate } from './template-unpack.ts';
 import { failedSocket, noDelaySocket, type SocketTarget } from './postgres-sockets.ts';
 import { guardPool } from './transaction-guard.ts';
 import { withExchangeAffinity } from './pglite-exchange-affinity.ts';
+import { startPgliteThread } from './pglite-thread.ts';
 import { watchReplies } from './reply-watchdog.ts';
 
 export interface Database {
@@ -26,6 +24,11 @@ export interface Database {
   /** Options for such a `pg` pool that bound its waits as this client's are (PostgreSQL only). */
   pgOptions?: Record<string, unknown>;
   close(): Promise<void>;
+  /**
+   * An embedded data folder's database runs on a thread of its own (src/db/pglite-host.ts): this settles only if
+   * that thread ends by itself, and then every query fails, so the process should end saying so.
+   */
+  lost?: Promise<Error>;
 }
 
 export interface DatabaseOptions {
@@ -130,12 +133,26 @@ const compileWebAssemblyAtOnce = (): void => setFlagsFromString('--no-wasm-async
 
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   compileWebAssemblyAtOnce();
-  if (options.memory) return servePglite(await PGlite.create(await memoryOptions(options.folderTemplate)), options);
+  if (options.memory) {
+    const { PGlite } = await import('@electric-sql/pglite');
+    return servePglite(await PGlite.create(await memoryOptions(options.folderTemplate)), options);
+  }
+  // Everything up to the thread's start is synchronous: at start-up the service loads its modules meanwhile, and
+  // each await here waited behind that loading (about 0.2 s) before the database began to open.
   const dataDir = resolve(options.dataDir as string);
-  await mkdir(dataDir, { recursive: true });
-  const unlock = await lockDataDir(dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const unlock = lockDataDir(dataDir);
+  const socket = socketFolder();
   try {
-    const db = await servePglite(await openFolder(dataDir, options), options);
+    const thread = startPgliteThread({
+      dataDir,
+      folderTemplate: options.folderTemplate,
+      cacheMb: options.embeddedSharedBuffersMb,
+      socketPath: socket.path,
+      maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
+      searchPath: options.searchPath,
+    });
+    const db = await connectEmbedded(socket, options, () => thread.close(), thread.serving);
     const close = async (): Promise<void> => {
       try {
         await db.close();
@@ -143,38 +160,18 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
         await unlock();
       }
     };
-    return { ...db, close };
+    return { ...db, close, lost: thread.lost };
   } catch (error) {
+    await socket.remove();
     await unlock();
     throw error;
   }
-}
-
-/**
- * Opens the folder's PGlite with the buffer cache the options ask for, written to the folder's settings before it
- * opens. A new folder is unpacked from the template first (src/db/template-unpack.ts); one that initdb makes (no
- * template: run from the sources) has PostgreSQL's default cache, so it is opened again with the size asked for,
- * once, on a first start that takes seconds anyway.
- */
-async function openFolder(dataDir: string, options: DatabaseOptions): Promise<PGlite> {
-  const { folderTemplate: template, embeddedSharedBuffersMb: cacheMb } = options;
-  if (template && embeddedFolderIsNew(dataDir) && existsSync(template))
-    unpackTemplate(new Uint8Array(await readFile(template)), dataDir);
-  const initdbRuns = embeddedFolderIsNew(dataDir);
-  if (cacheMb && !initdbRuns) await setEmbeddedSharedBuffers(dataDir, cacheMb);
-  const pglite = await PGlite.create(dataDir);
-  if (!cacheMb || !initdbRuns || !(await setEmbeddedSharedBuffers(dataDir, cacheMb))) return pglite;
-  await pglite.close();
-  return PGlite.create(dataDir);
 }
 
 /** An in-memory database (tests) starts from the template too, through PGlite's own loading, when there is one. */
 async function memoryOptions(template: string | undefined): Promise<{ loadDataDir?: Blob }> {
   return template && existsSync(template) ? { loadDataDir: new Blob([new Uint8Array(await readFile(template))]) } : {};
 }
-
-/** Whether the folder holds no embedded database yet (a first start creates one). */
-export const embeddedFolderIsNew = (dataDir: string): boolean => !existsSync(join(dataDir, 'PG_VERSION'));
 
 /**
  * Serves an already created PGlite through postgres.js; `close()` also closes the PGlite unless `keepPglite` says
@@ -188,18 +185,55 @@ export async function servePglite(
   // PGlite ignores startup parameters, and its single session is shared by every socket
   // connection, so a session-level SET applies to all of them.
   if (options.searchPath) await pglite.exec(`set search_path to ${options.searchPath}`);
-  // A unix socket inside a fresh 0700 folder: the server has no authentication, so unlike a
-  // TCP port it must not be reachable by other users; it also cannot collide with a used port.
-  const socketDir = await mkdtemp(join(tmpdir(), 'pglite-'));
-  const path = join(socketDir, '.s.PGSQL.5432');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const socket = socketFolder();
   const server = new PGLiteSocketServer({
     db: withExchangeAffinity(pglite),
-    path,
+    path: socket.path,
     maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
   });
+  const stop = async (): Promise<void> => {
+    await server.stop();
+    if (!options.keepPglite) await pglite.close();
+  };
+  try {
+    await server.start();
+  } catch (error) {
+    await stop();
+    await socket.remove();
+    throw error;
+  }
+  return connectEmbedded(socket, options, stop);
+}
+
+interface SocketFolder {
+  dir: string;
+  path: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * A unix socket inside a fresh 0700 folder: the socket server has no authentication, so unlike a TCP port it must
+ * not be reachable by other users; it also cannot collide with a used port.
+ */
+function socketFolder(): SocketFolder {
+  const dir = mkdtempSync(join(tmpdir(), 'pglite-'));
+  return { dir, path: join(dir, '.s.PGSQL.5432'), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The pool on an embedded database's socket, once its server is `serving`; closing it stops the server
+ * (`stopServer`) and removes the socket.
+ */
+async function connectEmbedded(
+  socket: SocketFolder,
+  options: Pick<DatabaseOptions, 'transactionGuard'>,
+  stopServer: () => Promise<void>,
+  serving?: Promise<void>,
+): Promise<Database> {
   const sql = pool(
     postgres({
-      path,
+      path: socket.path,
       user: 'postgres',
       database: 'postgres',
       max: EMBEDDED_POOL_SIZE,
@@ -208,20 +242,22 @@ export async function servePglite(
     options,
   );
   const close = async (): Promise<void> => {
-    await sql.end();
-    await server.stop();
-    if (!options.keepPglite) await pglite.close();
-    await rm(socketDir, { recursive: true, force: true });
+    try {
+      await sql.end();
+      await stopServer();
+    } finally {
+      await socket.remove();
+    }
   };
   try {
-    await server.start();
+    await serving;
     await checkReachable(sql);
   } catch (error) {
     await close();
     throw error;
   }
   // libpq-style `host=<folder>`: `pg` then connects to <folder>/.s.PGSQL.5432, the socket above.
-  const connectionString = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
+  const connectionString = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socket.dir)}`;
   return { sql, kind: 'pglite', connectionString, close };
 }
 

@@ -1,26 +1,36 @@
 // PGlite takes no lock on its data folder, and two processes writing one folder lose rows
 // (for example `npm run db:migrate` beside a running server), so a pid file makes that an error.
 // The start time tells a stale file from a previous process that had our pid (containers).
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const LOCK_FILE = 'service-mcp.lock';
 const ownLock = `${process.pid} ${Math.round(performance.timeOrigin)}`;
 
-export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+/** Takes the folder's lock file or throws saying who holds it; synchronous, so a start-up's opening waits for nothing. */
+export function lockDataDir(dataDir: string): () => Promise<void> {
   const file = join(dataDir, LOCK_FILE);
   try {
-    await writeFile(file, ownLock, { flag: 'wx' });
+    writeFileSync(file, ownLock, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const holder = await readFile(file, 'utf8').catch(() => '');
+    const holder = readHolder(file);
     if (isHeld(holder)) {
       const pid = holder.split(' ')[0];
       throw new Error(`data folder ${dataDir} is in use by process ${pid} (lock file ${file})`);
     }
-    await writeFile(file, ownLock);
+    writeFileSync(file, ownLock);
   }
   return () => rm(file, { force: true });
+}
+
+function readHolder(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function isHeld(holder: string): boolean {
