@@ -3,7 +3,7 @@ import { listPublishedPosts } from './blog-posts-data.ts';
 import type { Deps } from '../../deps.ts';
 import type { HandlerContext } from '../context.ts';
 import { renderAtomFeed } from './feed-xml.ts';
-import { renderMarkdown } from './markdown.ts';
+import { markdownRenderer } from './markdown.ts';
 import { renderNotFoundPage } from './page-html.ts';
 import { answer, FEED_ENTRIES, siteOf, summary, type Rendered } from './public-site.ts';
 
@@ -11,6 +11,7 @@ export async function blogFeed(deps: Deps, workspaceSlug: string): Promise<Rende
   const found = await siteOf(deps, workspaceSlug);
   if (!found) return { found: false, text: renderNotFoundPage(null) };
   const posts = await listPublishedPosts(deps.db.sql, found.workspaceId, FEED_ENTRIES);
+  const renderMarkdown = await markdownRenderer();
   const entries = posts.map((p) => ({
     ...summary(deps, found.site, p),
     updatedAt: p.updated_at,

@@ -2,7 +2,7 @@ import type { BlogPostPageInput, BlogPostPageOutput } from '../../generated/hand
 import { findPublishedPost } from './blog-posts-data.ts';
 import type { Deps } from '../../deps.ts';
 import type { HandlerContext } from '../context.ts';
-import { renderMarkdown } from './markdown.ts';
+import { markdownRenderer } from './markdown.ts';
 import { renderNotFoundPage, renderPostPage } from './page-html.ts';
 import { answer, siteOf, summary, type Rendered } from './public-site.ts';
 
@@ -10,6 +10,7 @@ export async function blogPostPage(deps: Deps, workspaceSlug: string, postSlug: 
   const found = await siteOf(deps, workspaceSlug);
   const post = found && (await findPublishedPost(deps.db.sql, found.workspaceId, postSlug));
   if (!found || !post) return { found: false, text: renderNotFoundPage(found?.site ?? null) };
+  const renderMarkdown = await markdownRenderer();
   return {
     found: true,
     text: renderPostPage(found.site, {

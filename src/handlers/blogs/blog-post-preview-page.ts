@@ -2,7 +2,7 @@ import type { BlogPostPreviewPageInput, BlogPostPreviewPageOutput } from '../../
 import { findBlogPost, findWorkspaceSlug } from './blog-posts-data.ts';
 import type { Deps } from '../../deps.ts';
 import type { HandlerContext } from '../context.ts';
-import { renderMarkdown } from './markdown.ts';
+import { markdownRenderer } from './markdown.ts';
 import { blogPageHeaders, blogPreviewHeaders, renderNotFoundPage, renderPostPage } from './page-html.ts';
 import { verifyPreview } from './preview-token.ts';
 import { siteOf, summary, type Rendered } from './public-site.ts';
@@ -15,6 +15,7 @@ export async function blogPostPreviewPage(deps: Deps, token: string): Promise<Re
   const found = await siteOf(deps, await findWorkspaceSlug(deps.db.sql, post.workspace_id));
   if (!found) return { found: false, text: renderNotFoundPage(null) };
   const { site } = found;
+  const renderMarkdown = await markdownRenderer();
   return {
     found: true,
     text: renderPostPage(

@@ -3,12 +3,13 @@
 // Markdown as text and refuses `javascript:`/`vbscript:`/`data:` link targets; sanitize-html then keeps
 // only an allowlist of tags and attributes (no event handlers, no style, no iframes) and http(s)/mailto
 // links, and marks every link as one the site does not vouch for. The page's CSP allows no script at all.
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
+// Both load at the first page rendered (src/load-once.ts).
+import type { IOptions } from 'sanitize-html';
+import { loadOnce } from '../../load-once.ts';
 
-const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+type Options = Omit<IOptions, 'transformTags'>;
 
-const allowed: sanitizeHtml.IOptions = {
+const allowed: Options = {
   allowedTags: [
     'h1',
     'h2',
@@ -43,9 +44,18 @@ const allowed: sanitizeHtml.IOptions = {
   allowedSchemesByTag: { img: ['https'] },
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener noreferrer ugc' }) },
 };
 
-export function renderMarkdown(text: string): string {
-  return sanitizeHtml(markdown.render(text), allowed);
-}
+/** The function that renders a post's Markdown as its page's HTML; the first call loads the two libraries. */
+export const markdownRenderer = loadOnce(async (): Promise<(text: string) => string> => {
+  const [{ default: MarkdownIt }, { default: sanitizeHtml }] = await Promise.all([
+    import('markdown-it'),
+    import('sanitize-html'),
+  ]);
+  const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+  const options: IOptions = {
+    ...allowed,
+    transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener noreferrer ugc' }) },
+  };
+  return (text) => sanitizeHtml(markdown.render(text), options);
+});

@@ -2,8 +2,10 @@
 // a lead's reply, an out-of-office auto-reply (RFC 3834 Auto-Submitted, X-Autoreply), or the receiving
 // server's bounce, a delivery status notification (RFC 3464: multipart/report with a message/delivery-status
 // part and the original's headers). nodemailer writes the headers, so no text given here can add one.
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import MimeNode from 'nodemailer/lib/mime-node/index.js';
+import { loadOnce } from '../../load-once.ts';
+import { mailComposer } from './google/mime.ts';
+
+const mimeNode = loadOnce(async () => (await import('nodemailer/lib/mime-node/index.js')).default);
 
 export type InboundKind = 'reply' | 'auto_reply' | 'bounce';
 
@@ -59,6 +61,7 @@ export async function composeInbound(
     text,
   };
   const headers = kind === 'auto_reply' ? { 'Auto-Submitted': 'auto-replied', 'X-Autoreply': 'yes' } : undefined;
+  const MailComposer = await mailComposer();
   const bytes = await new MailComposer({ ...out, ...thread, headers, messageId: options.messageId, date: options.date })
     .compile()
     .build();
@@ -77,6 +80,7 @@ async function composeBounce(
     subject: 'Delivery Status Notification (Failure)',
     text: `${text}\n\nThe message to ${original.lead} ("${subject}") could not be delivered.`,
   };
+  const MimeNode = await mimeNode();
   const root = new MimeNode('multipart/report; report-type=delivery-status');
   root.setHeader({
     From: out.from,

@@ -153,7 +153,7 @@ export async function crawl(
       }
       const finalUrl = new URL(response.url);
       if (first) site = finalUrl;
-      const page: ExtractedPage = extractPage({
+      const page: ExtractedPage = await extractPage({
         url: finalUrl.href,
         contentType: response.headers.get('content-type') ?? '',
         body: await response.text(),

@@ -1,7 +1,7 @@
 // Reads an HTML page: Readability finds the main text, with the page's `main`, `article` or `body` as
-// the fallback when it finds (nearly) nothing; title, canonical URL and links come from the whole page.
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+// the fallback when it finds (nearly) nothing; title, canonical URL and links come from the whole page. linkedom
+// and Readability load at the first page read (src/load-once.ts).
+import { loadOnce } from '../../load-once.ts';
 import type { Block, ExtractedPage } from './page-blocks.ts';
 import { domBlocks, inlineText, LEVEL_ATTRIBUTE } from './html-blocks.ts';
 import { normalizeSpace } from './text-cleanup.ts';
@@ -17,8 +17,15 @@ const JUNK = [
   '[hidden], [aria-hidden=true], .sr-only, .visually-hidden, .screen-reader-text',
 ].join(', ');
 
-export function extractHtml(url: string, html: string): ExtractedPage {
-  const document = parseDocument(html);
+const htmlLibraries = loadOnce(async () => {
+  const [{ parseHTML }, { Readability }] = await Promise.all([import('linkedom'), import('@mozilla/readability')]);
+  return { parseHTML, Readability };
+});
+type HtmlLibraries = Awaited<ReturnType<typeof htmlLibraries>>;
+
+export async function extractHtml(url: string, html: string): Promise<ExtractedPage> {
+  const libraries = await htmlLibraries();
+  const document = parseDocument(libraries, html);
   const base = baseUrl(document, url);
   const links = pageLinks(document, base);
   const title = pageTitle(document);
@@ -26,9 +33,9 @@ export function extractHtml(url: string, html: string): ExtractedPage {
   removeBoilerplate(document);
   const h1 = document.querySelector('h1');
   const topHeading = h1 ? normalizeSpace(inlineText(h1)) : '';
-  let blocks = readableBlocks(document);
+  let blocks = readableBlocks(libraries, document);
   if (textLength(blocks) < MIN_READABLE_CHARS) {
-    const fallback = containerBlocks(parseDocument(html));
+    const fallback = containerBlocks(parseDocument(libraries, html));
     if (textLength(fallback) > textLength(blocks)) blocks = fallback;
   }
   // Readability drops the h1 that repeats the title; the page's outline starts there, so it comes back.
@@ -40,7 +47,7 @@ export function extractHtml(url: string, html: string): ExtractedPage {
 
 const PROLOG = /^\s*(<\?xml[^>]*>)?\s*(<!doctype[^>]*>)?/i;
 
-function parseDocument(html: string): Document {
+function parseDocument({ parseHTML }: HtmlLibraries, html: string): Document {
   let source = html.replace(/^\uFEFF/, '');
   // linkedom builds no implied elements: content outside an explicit <body> would have no body.
   if (!/<body[\s>]/i.test(source)) {
@@ -51,7 +58,7 @@ function parseDocument(html: string): Document {
   return parseHTML(source).document;
 }
 
-function readableBlocks(document: Document): Block[] {
+function readableBlocks({ Readability }: HtmlLibraries, document: Document): Block[] {
   // Readability renames h1 to h2; the original level rides along in an attribute it keeps.
   for (const heading of document.querySelectorAll('h1, h2, h3, h4, h5, h6'))
     heading.setAttribute(LEVEL_ATTRIBUTE, heading.tagName.slice(1));

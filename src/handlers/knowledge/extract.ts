@@ -13,7 +13,7 @@ export class UnsupportedContentError extends Error {
   }
 }
 
-export function extractPage(input: { url: string; contentType: string; body: string }): ExtractedPage {
+export async function extractPage(input: { url: string; contentType: string; body: string }): Promise<ExtractedPage> {
   const mediaType = input.contentType.split(';', 1)[0].trim().toLowerCase();
   switch (mediaType) {
     case 'text/html':

@@ -2,7 +2,8 @@
 // is read off the header line, each data row comes out as a record keyed by header name or as a row
 // error, and only faults that leave the rest of the file unreadable are thrown (CsvFileError).
 import { Readable, pipeline } from 'node:stream';
-import { CsvError, parse, type Parser } from 'csv-parse';
+import type { CsvError, Parser } from 'csv-parse';
+import { loadOnce } from '../../load-once.ts';
 import { CsvFileError } from './csv-file-error.ts';
 import { BLANK_LINE, continueFrom, detectDelimiter, readHead, type Chunk, type CsvDelimiter } from './csv-input.ts';
 
@@ -38,6 +39,9 @@ export interface ReadCsvOptions {
   /** A record larger than this throws `record_too_large`; it also bounds an unclosed quote (default 1 MiB). */
   maxRecordBytes?: number;
 }
+
+/** csv-parse, loaded at the first file read (src/load-once.ts). */
+const csvParse = loadOnce(() => import('csv-parse'));
 
 /**
  * Yields the CsvHeader, then one CsvRow per non-blank data row, in order. A line of only spaces or
@@ -76,6 +80,7 @@ export async function* readCsvFieldGroups(
 ): AsyncGenerator<Array<CsvHeader | CsvFieldsRow>> {
   const maxRows = options.maxRows ?? Infinity;
   const iterator = source[Symbol.asyncIterator]();
+  const csv = await csvParse();
   const { head, headerLine } = await readHead(iterator).catch(async (error: unknown) => {
     await iterator.return?.();
     throw error;
@@ -83,7 +88,7 @@ export async function* readCsvFieldGroups(
   const delimiter = detectDelimiter(headerLine);
   // No info/raw options: they cost a third of the throughput, and csv-parse's line count drifts on
   // CRLF inside quotes. Blank lines come through as records so that every line is counted here.
-  const parser = parse({
+  const parser = csv.parse({
     bom: true,
     delimiter,
     record_delimiter: ['\r\n', '\n', '\r'],
@@ -124,7 +129,7 @@ export async function* readCsvFieldGroups(
       if (group.length > 0) yield group;
     }
   } catch (error) {
-    throw fileError(error, line, parser);
+    throw fileError(error, line, parser, csv.CsvError);
   } finally {
     parser.destroy();
   }
@@ -183,8 +188,8 @@ async function* drain(parser: Parser): AsyncGenerator<string[][]> {
 }
 
 /** A csv-parse fault as a CsvFileError naming the line where the failing record starts; others as they are. */
-function fileError(error: unknown, line: number, parser: Parser): unknown {
-  if (!(error instanceof CsvError)) return error;
+function fileError(error: unknown, line: number, parser: Parser, csvError: typeof CsvError): unknown {
+  if (!(error instanceof csvError)) return error;
   const cause = { cause: error };
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':

@@ -20,7 +20,7 @@ import {
   type ReplySettings,
 } from './inbound-data.ts';
 import type { Classified } from './classify.ts';
-import { companyDomain } from './company-domain.ts';
+import { companyDomainReader } from './company-domain.ts';
 
 export type Effect = 'stopped' | 'paused' | 'suppressed' | 'none';
 
@@ -62,6 +62,7 @@ async function stopOne(deps: Deps, tx: Queryable, m: MessageRow, reason: string)
 
 /** stop_for_company: the lead's colleagues in this sequence (same registrable domain, never free mail) stop too. */
 async function stopCompany(deps: Deps, tx: Queryable, m: MessageRow, leadEmail: string): Promise<void> {
+  const companyDomain = await companyDomainReader();
   const domain = companyDomain(leadEmail);
   if (!domain) return;
   const now = deps.clock.now();

@@ -2,9 +2,9 @@
 // updates and cancellations carry the iCalendar object twice, as calendar clients expect: as the
 // `text/calendar; method=…` alternative, which Gmail and Outlook turn into the invitation card, and as an
 // `invite.ics` attachment for clients that only read attachments (nodemailer's `icalEvent` writes both).
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { MailKind } from './webinar-mail-data.ts';
 import { escapeHtml } from '../../http/page.ts';
+import { mailComposer } from '../connectors/google/mime.ts';
 import { invitationIcs, type Invitation } from './calendar.ts';
 
 export interface WebinarMail {
@@ -76,6 +76,7 @@ export async function composeWebinarMail(m: WebinarMail): Promise<string> {
   const method =
     m.kind === 'cancellation' ? 'CANCEL' : m.kind === 'confirmation' || m.kind === 'update' ? 'REQUEST' : null;
   const ics = method && invitationIcs({ ...m.invitation, method, stamp: m.date });
+  const MailComposer = await mailComposer();
   const composer = new MailComposer({
     from: m.from,
     to: m.to,

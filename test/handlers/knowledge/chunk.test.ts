@@ -19,7 +19,9 @@ const sentence = (n: number) => `Sentence number ${n} explains one more detail o
 const paragraph = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => sentence(from + i)).join(' ');
 
-const guideChunks = chunkPage(extractPage({ url: longGuide.url, contentType: 'text/html', body: longGuide.html }));
+const guideChunks = chunkPage(
+  await extractPage({ url: longGuide.url, contentType: 'text/html', body: longGuide.html }),
+);
 
 /** The longest start of `next` that `previous` ends with, at a word boundary. */
 function overlapOf(previous: Chunk, next: Chunk): string {
@@ -46,7 +48,7 @@ describe('chunkPage: headings', () => {
     ]),
   );
 
-  it('gives each chunk the stack of enclosing headings as its path', () => {
+  it('gives each chunk the stack of enclosing headings as its path', async () => {
     expect(chunks.map((c) => c.headingPath)).toEqual([
       [],
       ['Guide'],
@@ -56,7 +58,7 @@ describe('chunkPage: headings', () => {
     ]);
   });
 
-  it('starts the chunk of each section with its heading line', () => {
+  it('starts the chunk of each section with its heading line', async () => {
     expect(chunks.map((c) => c.text)).toEqual([
       'Welcome to Acme.',
       '# Guide\n\nIntro to the guide.',
@@ -66,14 +68,14 @@ describe('chunkPage: headings', () => {
     ]);
   });
 
-  it('pops deeper headings when a shallower one follows, whatever levels are skipped', () => {
+  it('pops deeper headings when a shallower one follows, whatever levels are skipped', async () => {
     const skipped = chunkPage(
       page([h(1, 'A'), p('a'), h(4, 'B'), p(paragraph(0, 40)), h(2, 'C'), p(paragraph(100, 40))]),
     );
     expect(skipped.map((c) => c.headingPath)).toEqual([['A'], ['A', 'B'], ['A', 'C']]);
   });
 
-  it('carries a heading without text of its own into its first subsection', () => {
+  it('carries a heading without text of its own into its first subsection', async () => {
     const carried = chunkPage(
       page([h(2, 'Features'), h(3, 'Speed'), p(paragraph(0, 40)), h(3, 'Safety'), p(paragraph(100, 40))]),
     );
@@ -81,8 +83,10 @@ describe('chunkPage: headings', () => {
     expect(carried[1].text.startsWith('### Safety\n\nSentence number 100')).toBe(true);
   });
 
-  it('merges small sibling sections into one chunk under the path they share', () => {
-    const home = chunkPage(extractPage({ url: marketingHome.url, contentType: 'text/html', body: marketingHome.html }));
+  it('merges small sibling sections into one chunk under the path they share', async () => {
+    const home = chunkPage(
+      await extractPage({ url: marketingHome.url, contentType: 'text/html', body: marketingHome.html }),
+    );
     const features = home.find((c) => c.text.includes('### Smart segmentation'));
     expect(features?.headingPath).toEqual(['Email campaigns that write themselves', 'Features']);
     expect(features?.text).toMatch(
@@ -90,12 +94,12 @@ describe('chunkPage: headings', () => {
     );
   });
 
-  it('does not merge sections with different parents', () => {
+  it('does not merge sections with different parents', async () => {
     const separate = chunkPage(page([h(2, 'A'), p('a'), h(3, 'A1'), p('a1'), h(2, 'B'), p('b')]));
     expect(separate.map((c) => c.headingPath)).toEqual([['A'], ['A', 'A1'], ['B']]);
   });
 
-  it('merges siblings only while the chunk stays under the target', () => {
+  it('merges siblings only while the chunk stays under the target', async () => {
     const siblings = chunkPage(
       page([h(2, 'A'), p(paragraph(0, 12)), h(2, 'B'), p(paragraph(100, 12)), h(2, 'C'), p(paragraph(200, 12))]),
     );
@@ -106,7 +110,7 @@ describe('chunkPage: headings', () => {
 });
 
 describe('chunkPage: sizes and overlap on a long page', () => {
-  it('keeps every chunk within the maximum and every non-final chunk of a section near the target', () => {
+  it('keeps every chunk within the maximum and every non-final chunk of a section near the target', async () => {
     expect(guideChunks.length).toBeGreaterThan(10);
     guideChunks.forEach((chunk, i) => {
       expect(chunk.tokens).toBeLessThanOrEqual(800);
@@ -115,14 +119,14 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     });
   });
 
-  it('counts tokens as ceil(characters / 4)', () => {
+  it('counts tokens as ceil(characters / 4)', async () => {
     expect(estimateTokens('')).toBe(0);
     expect(estimateTokens('abcd')).toBe(1);
     expect(estimateTokens('abcde')).toBe(2);
     for (const chunk of guideChunks) expect(chunk.tokens).toBe(Math.ceil(chunk.text.length / 4));
   });
 
-  it('repeats whole sentences from the end of a prose chunk at the start of the next one of the same section', () => {
+  it('repeats whole sentences from the end of a prose chunk at the start of the next one of the same section', async () => {
     let checked = 0;
     guideChunks.forEach((chunk, i) => {
       const next = guideChunks[i + 1];
@@ -137,13 +141,13 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     expect(checked).toBeGreaterThanOrEqual(4);
   });
 
-  it('does not overlap across sections', () => {
+  it('does not overlap across sections', async () => {
     const chunks = chunkPage(page([h(2, 'A'), p(paragraph(0, 60)), h(2, 'B'), p(paragraph(100, 60))]));
     const firstOfB = chunks.findIndex((c) => c.headingPath[0] === 'B');
     expect(chunks[firstOfB].text.startsWith('## B\n\nSentence number 100 ')).toBe(true);
   });
 
-  it('splits a paragraph longer than a chunk at sentence boundaries', () => {
+  it('splits a paragraph longer than a chunk at sentence boundaries', async () => {
     const chunks = chunkPage(page([h(2, 'Long'), p(paragraph(0, 120))]));
     expect(chunks.length).toBeGreaterThan(2);
     for (const chunk of chunks) {
@@ -152,7 +156,7 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     }
   });
 
-  it('keeps every sentence of the page in some chunk, in reading order', () => {
+  it('keeps every sentence of the page in some chunk, in reading order', async () => {
     const chunks = chunkPage(
       page([h(1, 'T'), p(paragraph(0, 30)), p(paragraph(30, 50)), h(2, 'U'), p(paragraph(80, 70))]),
     );
@@ -161,7 +165,7 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     expect(firstSeen).toEqual(Array.from({ length: 150 }, (_, i) => i));
   });
 
-  it('does not cut a sentence after an abbreviation', () => {
+  it('does not cut a sentence after an abbreviation', async () => {
     const text = Array.from(
       { length: 80 },
       (_, i) => `Dr. Smith approved change ${i} of the launch plan on Monday.`,
@@ -171,7 +175,7 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     for (const chunk of chunks) expect(chunk.text.startsWith('Dr. Smith approved change')).toBe(true);
   });
 
-  it('cuts a sentence longer than a chunk between words', () => {
+  it('cuts a sentence longer than a chunk between words', async () => {
     const runOn = Array.from({ length: 900 }, (_, i) => `word${i}`).join(' ');
     const chunks = chunkPage(page([p(runOn)]));
     expect(chunks.length).toBeGreaterThan(1);
@@ -180,7 +184,7 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     expect(chunks.every((c) => /^word\d+$/.test(c.text.split(' ').at(-1) ?? ''))).toBe(true);
   });
 
-  it('splits an oversized code block into fenced runs of whole lines', () => {
+  it('splits an oversized code block into fenced runs of whole lines', async () => {
     const code = guideChunks.filter((c) => c.headingPath.at(-1) === 'A warm-up script');
     expect(code.length).toBeGreaterThan(2);
     const line = String.raw`  await queue\.add\('warmup-\d+', \{ day: \d+, limit: \d+ \}\); \/\/ day \d+\n`;
@@ -194,17 +198,17 @@ describe('chunkPage: sizes and overlap on a long page', () => {
 });
 
 describe('chunkPage: edges and options', () => {
-  it('numbers chunks from 0 in reading order and never emits an empty one', () => {
+  it('numbers chunks from 0 in reading order and never emits an empty one', async () => {
     expect(guideChunks.map((c) => c.position)).toEqual(guideChunks.map((_, i) => i));
     expect(guideChunks.every((c) => c.text.trim().length > 0 && c.tokens > 0)).toBe(true);
   });
 
-  it('returns no chunks for a page without blocks or with only headings', () => {
+  it('returns no chunks for a page without blocks or with only headings', async () => {
     expect(chunkPage(page([]))).toEqual([]);
     expect(chunkPage(page([h(1, 'Title'), h(2, 'Empty section'), p('   ')]))).toEqual([]);
   });
 
-  it('honours smaller sizes', () => {
+  it('honours smaller sizes', async () => {
     const chunks = chunkPage(page([h(2, 'A'), p(paragraph(0, 100))]), {
       targetTokens: 200,
       maxTokens: 300,
@@ -214,13 +218,13 @@ describe('chunkPage: edges and options', () => {
     for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(300);
   });
 
-  it('fits the default maximum and overlap to a small target', () => {
+  it('fits the default maximum and overlap to a small target', async () => {
     const chunks = chunkPage(page([p(paragraph(0, 40))]), { targetTokens: 120 });
     expect(chunks.length).toBeGreaterThan(5);
     for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(160);
   });
 
-  it('makes no overlap when asked for none', () => {
+  it('makes no overlap when asked for none', async () => {
     const chunks = chunkPage(page([p(paragraph(0, 100))]), { overlapTokens: 0 });
     const numbers = chunks.flatMap((c) => [...c.text.matchAll(/Sentence number (\d+)/g)].map((m) => m[1]));
     expect(numbers).toHaveLength(100);

@@ -5,16 +5,16 @@ import { extractPage } from '../../../src/handlers/knowledge/extract.ts';
 import type { Block, ExtractedPage } from '../../../src/handlers/knowledge/page-blocks.ts';
 import { blogArticle, mainOnlyPage, marketingHome, type PageFixture } from './fixtures/pages.ts';
 
-function extract(fixture: PageFixture): ExtractedPage {
-  return extractPage({ url: fixture.url, contentType: 'text/html; charset=utf-8', body: fixture.html });
+async function extract(fixture: PageFixture): Promise<ExtractedPage> {
+  return await extractPage({ url: fixture.url, contentType: 'text/html; charset=utf-8', body: fixture.html });
 }
 
 function html(body: string, head = '<title>Test page</title>'): string {
   return `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 }
 
-function blocksOf(body: string): Block[] {
-  return extractPage({ url: 'https://acme.example/page', contentType: 'text/html', body: html(body) }).blocks;
+async function blocksOf(body: string): Promise<Block[]> {
+  return (await extractPage({ url: 'https://acme.example/page', contentType: 'text/html', body: html(body) })).blocks;
 }
 
 const allText = (page: ExtractedPage) => page.blocks.map((b) => b.text).join('\n');
@@ -27,22 +27,22 @@ describe('extractPage: main content of realistic pages', () => {
     ['a marketing homepage', marketingHome],
     ['a blog article', blogArticle],
     ['a help page whose content only Readability misses', mainOnlyPage],
-  ])('keeps the key sentences of %s and none of its boilerplate', (_name, fixture) => {
-    const text = allText(extract(fixture));
+  ])('keeps the key sentences of %s and none of its boilerplate', async (_name, fixture) => {
+    const text = allText(await extract(fixture));
     for (const sentence of fixture.keep) expect(text).toContain(sentence);
     for (const junk of fixture.drop) expect(text).not.toContain(junk);
   });
 
-  it('falls back to main when Readability finds nothing there', () => {
+  it('falls back to main when Readability finds nothing there', async () => {
     const article = new Readability(parseHTML(mainOnlyPage.html).document).parse();
     expect(article?.textContent ?? '').not.toContain('European Union');
-    const page = extract(mainOnlyPage);
+    const page = await extract(mainOnlyPage);
     expect(page.blocks[0]).toEqual({ kind: 'heading', level: 1, text: 'Shipping questions' });
     expect(allText(page)).toContain('Do you ship printed welcome packs abroad?');
   });
 
-  it('keeps the headings of a marketing page with their level and case', () => {
-    expect(headings(extract(marketingHome))).toEqual([
+  it('keeps the headings of a marketing page with their level and case', async () => {
+    expect(headings(await extract(marketingHome))).toEqual([
       [1, 'Email campaigns that write themselves'],
       [2, 'Features'],
       [3, 'Smart segmentation'],
@@ -55,8 +55,8 @@ describe('extractPage: main content of realistic pages', () => {
     ]);
   });
 
-  it('keeps the h1 and the h2/h3 outline of an article that Readability renames', () => {
-    expect(headings(extract(blogArticle))).toEqual([
+  it('keeps the h1 and the h2/h3 outline of an article that Readability renames', async () => {
+    expect(headings(await extract(blogArticle))).toEqual([
       [1, 'How we cut bounce rates by 40%'],
       [2, 'Why bounces happen'],
       [3, 'Hard bounces'],
@@ -66,8 +66,8 @@ describe('extractPage: main content of realistic pages', () => {
     ]);
   });
 
-  it('renders the list, table and code block of an article readably', () => {
-    const texts = extract(blogArticle).blocks.map((b) => b.text);
+  it('renders the list, table and code block of an article readably', async () => {
+    const texts = (await extract(blogArticle)).blocks.map((b) => b.text);
     expect(texts).toContain(
       '- Mistyped addresses such as jane@gmial.com\n- People who left the company\n  - Their mailbox is usually deleted after 30 days\n- Domains that expired',
     );
@@ -84,8 +84,8 @@ describe('extractPage: main content of realistic pages', () => {
 });
 
 describe('extractPage: text blocks', () => {
-  it('joins the source line breaks of a paragraph and keeps <br> breaks', () => {
-    const blocks = blocksOf(`<main><p>First line
+  it('joins the source line breaks of a paragraph and keeps <br> breaks', async () => {
+    const blocks = await blocksOf(`<main><p>First line
       of the same sentence.</p><address>Flowmail Inc.<br>12 Harbour Street<br/>Leith</address></main>`);
     expect(blocks).toEqual([
       { kind: 'text', text: 'First line of the same sentence.' },
@@ -93,14 +93,14 @@ describe('extractPage: text blocks', () => {
     ]);
   });
 
-  it('normalises whitespace, non-breaking spaces and invisible characters', () => {
-    expect(blocksOf('<main><p>  Price:&nbsp;$19\u200B per\tmonth &shy; </p></main>')).toEqual([
+  it('normalises whitespace, non-breaking spaces and invisible characters', async () => {
+    expect(await blocksOf('<main><p>  Price:&nbsp;$19\u200B per\tmonth &shy; </p></main>')).toEqual([
       { kind: 'text', text: 'Price: $19 per month' },
     ]);
   });
 
-  it('drops elements hidden with hidden, aria-hidden, display:none, visibility:hidden or screen-reader classes', () => {
-    const blocks = blocksOf(`<main>${prose('Visible words stay.')}
+  it('drops elements hidden with hidden, aria-hidden, display:none, visibility:hidden or screen-reader classes', async () => {
+    const blocks = await blocksOf(`<main>${prose('Visible words stay.')}
       <p hidden>Hidden attribute.</p><p aria-hidden="true">Aria hidden.</p><p style="display:none">Display none.</p>
       <p style="color: red; visibility: hidden">Visibility hidden.</p><span class="sr-only">Screen reader only.</span></main>`);
     expect(blocks.map((b) => b.text).join(' ')).not.toMatch(
@@ -109,22 +109,22 @@ describe('extractPage: text blocks', () => {
     expect(blocks[0].text).toContain('Visible words stay.');
   });
 
-  it('numbers an ordered list from its start attribute', () => {
-    expect(blocksOf('<main><ol start="3"><li>Third</li><li>Fourth</li></ol></main>')).toEqual([
+  it('numbers an ordered list from its start attribute', async () => {
+    expect(await blocksOf('<main><ol start="3"><li>Third</li><li>Fourth</li></ol></main>')).toEqual([
       { kind: 'text', text: '3. Third\n4. Fourth' },
     ]);
   });
 
-  it('renders a table without a header row with cells separated by bars', () => {
+  it('renders a table without a header row with cells separated by bars', async () => {
     expect(
-      blocksOf(
+      await blocksOf(
         '<main><table><tr><td>Monday</td><td>9–17</td></tr><tr><td>Saturday</td><td>10–14</td></tr></table></main>',
       ),
     ).toEqual([{ kind: 'text', text: 'Monday | 9–17\nSaturday | 10–14' }]);
   });
 
-  it('reads a layout table as ordinary content', () => {
-    const blocks = blocksOf(
+  it('reads a layout table as ordinary content', async () => {
+    const blocks = await blocksOf(
       '<main><table><tr><td><h2>Our story</h2><p>We started in a garage in 2019.</p></td></tr></table></main>',
     );
     expect(blocks).toEqual([
@@ -133,8 +133,8 @@ describe('extractPage: text blocks', () => {
     ]);
   });
 
-  it('returns no blocks for a page without text', () => {
-    const page = extractPage({
+  it('returns no blocks for a page without text', async () => {
+    const page = await extractPage({
       url: 'https://acme.example/empty',
       contentType: 'text/html',
       body: html('<script>var x = 1;</script><nav><a href="/">Home</a></nav>', '<title></title>'),
@@ -143,8 +143,8 @@ describe('extractPage: text blocks', () => {
     expect(page.title).toBeNull();
   });
 
-  it('reads a fragment without html, head or body', () => {
-    const page = extractPage({
+  it('reads a fragment without html, head or body', async () => {
+    const page = await extractPage({
       url: 'https://acme.example/',
       contentType: 'text/html',
       body: '<h1>Hello</h1><p>Just a fragment of a page.</p>',
@@ -156,8 +156,8 @@ describe('extractPage: text blocks', () => {
     expect(page.title).toBe('Hello');
   });
 
-  it('reads a document whose body tag is omitted', () => {
-    const page = extractPage({
+  it('reads a document whose body tag is omitted', async () => {
+    const page = await extractPage({
       url: 'https://acme.example/',
       contentType: 'text/html',
       body: '<!DOCTYPE html><html><head><title>No body tag</title></head><p>Body tags are optional in HTML.</p></html>',
@@ -166,9 +166,9 @@ describe('extractPage: text blocks', () => {
     expect(page.blocks).toEqual([{ kind: 'text', text: 'Body tags are optional in HTML.' }]);
   });
 
-  it('reads XHTML served as application/xhtml+xml', () => {
+  it('reads XHTML served as application/xhtml+xml', async () => {
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>XHTML page</title></head><body><main><p>Served as XHTML.</p></main></body></html>`;
-    const page = extractPage({ url: 'https://acme.example/x', contentType: 'application/xhtml+xml', body });
+    const page = await extractPage({ url: 'https://acme.example/x', contentType: 'application/xhtml+xml', body });
     expect(page.title).toBe('XHTML page');
     expect(page.blocks).toEqual([{ kind: 'text', text: 'Served as XHTML.' }]);
   });
@@ -195,29 +195,29 @@ describe('extractPage: title and canonical URL', () => {
       'Plans and pricing',
     ],
     ['gives no title when the page has none', '', '<p>Text only.</p>', null],
-  ])('%s', (_name, head, body, want) => {
-    expect(extractPage({ url: 'https://acme.example/', contentType: 'text/html', body: html(body, head) }).title).toBe(
-      want,
-    );
+  ])('%s', async (_name, head, body, want) => {
+    expect(
+      (await extractPage({ url: 'https://acme.example/', contentType: 'text/html', body: html(body, head) })).title,
+    ).toBe(want);
   });
 
-  it('resolves the canonical URL against the base URL', () => {
-    expect(extract(blogArticle).canonicalUrl).toBe('https://flowmail.example/blog/cut-bounce-rates');
-    expect(extract(marketingHome).canonicalUrl).toBe('https://www.flowmail.example/');
+  it('resolves the canonical URL against the base URL', async () => {
+    expect((await extract(blogArticle)).canonicalUrl).toBe('https://flowmail.example/blog/cut-bounce-rates');
+    expect((await extract(marketingHome)).canonicalUrl).toBe('https://www.flowmail.example/');
   });
 
-  it('ignores a canonical link that is not http(s) and a page without one', () => {
+  it('ignores a canonical link that is not http(s) and a page without one', async () => {
     const page = (head: string) =>
       extractPage({ url: 'https://acme.example/a', contentType: 'text/html', body: html('<p>x</p>', head) });
-    expect(page('<link rel="canonical" href="javascript:alert(1)">').canonicalUrl).toBeNull();
-    expect(page('<link rel="alternate" href="/fr/a">').canonicalUrl).toBeNull();
-    expect(page('<link rel="Canonical" href="/a?x=1">').canonicalUrl).toBe('https://acme.example/a?x=1');
+    expect((await page('<link rel="canonical" href="javascript:alert(1)">')).canonicalUrl).toBeNull();
+    expect((await page('<link rel="alternate" href="/fr/a">')).canonicalUrl).toBeNull();
+    expect((await page('<link rel="Canonical" href="/a?x=1">')).canonicalUrl).toBe('https://acme.example/a?x=1');
   });
 });
 
 describe('extractPage: links', () => {
-  it('lists the links of the whole page resolved, without fragments, repeats, nofollow or non-http schemes', () => {
-    expect(extract(marketingHome).links).toEqual([
+  it('lists the links of the whole page resolved, without fragments, repeats, nofollow or non-http schemes', async () => {
+    expect((await extract(marketingHome)).links).toEqual([
       'https://www.flowmail.example/legal/cookies',
       'https://www.flowmail.example/',
       'https://www.flowmail.example/features',
@@ -232,15 +232,15 @@ describe('extractPage: links', () => {
     ]);
   });
 
-  it('resolves relative links against <base href>', () => {
-    const links = extract(blogArticle).links;
+  it('resolves relative links against <base href>', async () => {
+    const links = (await extract(blogArticle)).links;
     expect(links).toContain('https://flowmail.example/docs/deliverability');
     expect(links).toContain('https://datatracker.ietf.org/doc/html/rfc5321');
     expect(links.every((l) => !l.includes('#'))).toBe(true);
   });
 
-  it('deduplicates links that differ only by fragment, keeping the first position', () => {
-    const page = extractPage({
+  it('deduplicates links that differ only by fragment, keeping the first position', async () => {
+    const page = await extractPage({
       url: 'https://acme.example/',
       contentType: 'text/html',
       body: html(
@@ -250,8 +250,8 @@ describe('extractPage: links', () => {
     expect(page.links).toEqual(['https://acme.example/b', 'https://acme.example/a']);
   });
 
-  it('follows no links from a page whose robots meta says nofollow', () => {
-    const page = extractPage({
+  it('follows no links from a page whose robots meta says nofollow', async () => {
+    const page = await extractPage({
       url: 'https://acme.example/',
       contentType: 'text/html',
       body: html('<a href="/a">a</a>', '<meta name="robots" content="noindex, nofollow">'),

@@ -4,10 +4,10 @@ import { extractPage, UnsupportedContentError } from '../../../src/handlers/know
 const url = 'https://acme.example/docs/notes.md';
 
 describe('extractPage: plain text', () => {
-  it('splits paragraphs on blank lines and makes no headings', () => {
+  it('splits paragraphs on blank lines and makes no headings', async () => {
     const body =
       '# Not a heading\r\n\r\nFirst paragraph,\r\n  still the first.\r\n \t \r\nSecond   paragraph.\n\n\n\nThird.';
-    const page = extractPage({ url, contentType: 'text/plain; charset=utf-8', body });
+    const page = await extractPage({ url, contentType: 'text/plain; charset=utf-8', body });
     expect(page).toEqual({
       url,
       title: null,
@@ -22,8 +22,8 @@ describe('extractPage: plain text', () => {
     });
   });
 
-  it('returns no blocks for blank text', () => {
-    expect(extractPage({ url, contentType: 'text/plain', body: ' \n\n\t\n' }).blocks).toEqual([]);
+  it('returns no blocks for blank text', async () => {
+    expect((await extractPage({ url, contentType: 'text/plain', body: ' \n\n\t\n' })).blocks).toEqual([]);
   });
 });
 
@@ -61,10 +61,10 @@ Both are loaded in the last hour.
 [ref]: https://docs.acme.example/reference
 `;
 
-describe('extractPage: Markdown', () => {
-  const page = extractPage({ url, contentType: 'text/markdown; charset=utf-8', body: markdown });
+const page = await extractPage({ url, contentType: 'text/markdown; charset=utf-8', body: markdown });
 
-  it('turns ATX headings into heading blocks and splits the rest on blank lines', () => {
+describe('extractPage: Markdown', () => {
+  it('turns ATX headings into heading blocks and splits the rest on blank lines', async () => {
     expect(page.blocks).toEqual([
       { kind: 'heading', level: 1, text: 'Launch notes' },
       {
@@ -85,12 +85,12 @@ describe('extractPage: Markdown', () => {
     ]);
   });
 
-  it('takes the first h1 as the title and leaves out the front matter', () => {
+  it('takes the first h1 as the title and leaves out the front matter', async () => {
     expect(page.title).toBe('Launch notes');
     expect(page.blocks.map((b) => b.text).join('\n')).not.toContain('draft: false');
   });
 
-  it('lists inline links, autolinks and reference definitions but not images', () => {
+  it('lists inline links, autolinks and reference definitions but not images', async () => {
     expect(page.links).toEqual([
       'https://acme.example/schedule',
       'https://status.acme.example/',
@@ -98,8 +98,12 @@ describe('extractPage: Markdown', () => {
     ]);
   });
 
-  it('keeps an unclosed code fence as text', () => {
-    const fenced = extractPage({ url, contentType: 'text/x-markdown', body: 'Intro.\n\n~~~\ncode\n\n# still code' });
+  it('keeps an unclosed code fence as text', async () => {
+    const fenced = await extractPage({
+      url,
+      contentType: 'text/x-markdown',
+      body: 'Intro.\n\n~~~\ncode\n\n# still code',
+    });
     expect(fenced.blocks).toEqual([
       { kind: 'text', text: 'Intro.' },
       { kind: 'text', text: '~~~\ncode\n\n# still code' },
@@ -110,10 +114,10 @@ describe('extractPage: Markdown', () => {
 describe('extractPage: other content types', () => {
   it.each(['application/pdf', 'image/png', 'application/json', 'text/csv', ''])(
     'refuses %j with unsupported_media_type',
-    (contentType) => {
-      const error = (() => {
+    async (contentType) => {
+      const error = await (async () => {
         try {
-          extractPage({ url, contentType, body: 'x' });
+          await extractPage({ url, contentType, body: 'x' });
         } catch (e) {
           return e;
         }
@@ -123,9 +127,9 @@ describe('extractPage: other content types', () => {
     },
   );
 
-  it('reads the media type case-insensitively', () => {
-    expect(extractPage({ url, contentType: 'Text/HTML; Charset=UTF-8', body: '<p>Hi there.</p>' }).blocks).toEqual([
-      { kind: 'text', text: 'Hi there.' },
-    ]);
+  it('reads the media type case-insensitively', async () => {
+    expect(
+      (await extractPage({ url, contentType: 'Text/HTML; Charset=UTF-8', body: '<p>Hi there.</p>' })).blocks,
+    ).toEqual([{ kind: 'text', text: 'Hi there.' }]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FullMessage, MessageMetadata } from '../../../src/handlers/connectors/providers/mailbox.ts';
 import { addressOf, classify, clean, header, referencedIds } from '../../../src/handlers/replies/classify.ts';
-import { companyDomain } from '../../../src/handlers/replies/company-domain.ts';
+import { companyDomainReader } from '../../../src/handlers/replies/company-domain.ts';
 
 const meta = (headers: Record<string, string | string[]>): MessageMetadata => ({
   id: 'm1',
@@ -209,5 +209,6 @@ describe('companyDomain', () => {
     ['gmx.de is free mail', { given: 'jo@gmx.de', want: null }],
     ['an address without a domain has none', { given: 'jo', want: null }],
   ];
-  for (const [name, { given, want }] of table) it(name, () => expect(companyDomain(given)).toBe(want));
+  for (const [name, { given, want }] of table)
+    it(name, async () => expect((await companyDomainReader())(given)).toBe(want));
 });

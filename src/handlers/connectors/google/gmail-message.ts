@@ -1,8 +1,9 @@
 // Gmail's message JSON (users.messages.get and users.threads.get) read defensively: whatever an inbound
 // message or the provider puts there (missing fields, odd types, CRLF in headers, megabyte values, deep
 // multiparts, bytes in any charset), the result is a MessageMetadata or FullMessage, never an exception,
-// except a ProviderError('bad_response') for an answer without the message's ids.
-import { parseHTML } from 'linkedom';
+// except a ProviderError('bad_response') for an answer without the message's ids. linkedom, for a body that is
+// HTML only, loads at the first such body (src/load-once.ts).
+import { loadOnce } from '../../../load-once.ts';
 import type { FullMessage, MessageMetadata, MessageRef } from '../providers/mailbox.ts';
 import { isObject, ProviderError } from './google-client.ts';
 
@@ -91,7 +92,10 @@ function decode(part: Part): string {
 
 const isAttachment = (part: Part) => /^\s*attachment/i.test(part.headers['content-disposition']?.[0] ?? '');
 
-function htmlText(html: string): string {
+const linkedom = loadOnce(() => import('linkedom'));
+
+async function htmlText(html: string): Promise<string> {
+  const { parseHTML } = await linkedom();
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   for (const node of document.querySelectorAll('script, style, head')) node.remove();
   return (document.body?.textContent ?? '')
@@ -101,11 +105,11 @@ function htmlText(html: string): string {
 }
 
 /** The readable text: the first text/plain part, else the first HTML part's text. */
-function textOf(parts: Part[]): string | null {
+async function textOf(parts: Part[]): Promise<string | null> {
   const plain = parts.find((p) => p.mimeType === 'text/plain' && p.data !== undefined && !isAttachment(p));
   if (plain) return decode(plain);
   const html = parts.find((p) => p.mimeType === 'text/html' && p.data !== undefined && !isAttachment(p));
-  return html ? htmlText(decode(html)).slice(0, MAX_TEXT_CHARS) : null;
+  return html ? (await htmlText(decode(html))).slice(0, MAX_TEXT_CHARS) : null;
 }
 
 /** A DSN's per-recipient `Status:` (RFC 3464), e.g. 5.1.1, from its message/delivery-status part. */
@@ -115,8 +119,8 @@ function deliveryStatusOf(parts: Part[]): string | null {
   return /^Status:\s*([245]\.\d{1,3}\.\d{1,3})\b/im.exec(decode(report))?.[1] ?? null;
 }
 
-export function fullMessage(value: unknown, what: string): FullMessage {
+export async function fullMessage(value: unknown, what: string): Promise<FullMessage> {
   const metadata = messageMetadata(value, what);
   const parts = leaves((value as Record<string, unknown>).payload);
-  return { ...metadata, text: textOf(parts), deliveryStatus: deliveryStatusOf(parts) };
+  return { ...metadata, text: await textOf(parts), deliveryStatus: deliveryStatusOf(parts) };
 }

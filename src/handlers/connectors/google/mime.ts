@@ -1,6 +1,9 @@
 // An RFC 5322 message as Gmail's users.messages.send takes it (base64url `raw`), composed by nodemailer's
 // MailComposer: UTF-8 headers encoded, text and HTML as multipart/alternative, the Message-ID as given.
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { loadOnce } from '../../../load-once.ts';
+
+/** nodemailer's MailComposer, loaded at the first message composed (src/load-once.ts). */
+export const mailComposer = loadOnce(async () => (await import('nodemailer/lib/mail-composer/index.js')).default);
 
 export interface RawMessage {
   from: string;
@@ -18,6 +21,7 @@ export interface RawMessage {
 }
 
 export async function composeGmailRaw(message: RawMessage): Promise<string> {
+  const MailComposer = await mailComposer();
   const bytes = await new MailComposer(message).compile().build();
   return Buffer.from(bytes).toString('base64url');
 }
