@@ -54,10 +54,14 @@ export function describeDatabase(config: AppConfig): string {
 
 /**
  * The line said before the database is opened. A first start on a new data folder says it is creating it, which
- * takes seconds (the embedded database's initdb), so the wait that follows is not taken for a hang.
+ * takes seconds (the embedded database's initdb), so the wait that follows is not taken for a hang. `newFolder`: as
+ * the folder was before its database began to open (src/main.ts starts that first).
  */
-export function openingDatabaseLine(config: AppConfig): string {
-  if (!config.databaseUrl && !existsSync(join(config.dataDir, 'PG_VERSION')))
+export function openingDatabaseLine(
+  config: AppConfig,
+  newFolder = !existsSync(join(config.dataDir, 'PG_VERSION')),
+): string {
+  if (!config.databaseUrl && newFolder)
     return `creating embedded database at ${config.dataDir} (a first start on this folder)`;
   return `opening ${describeDatabase(config)}`;
 }

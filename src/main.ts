@@ -4,11 +4,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, type AppConfig } from './config.ts';
 import { builtFirstStartTemplate } from './db/built-template.ts';
-import { configOrExit, createLogger, openingDatabaseLine, warnAboutUnsafeSettings } from './log.ts';
+import { embeddedStartOptions, startEmbeddedDatabase, type EmbeddedStart } from './db/pglite-thread.ts';
 
-const envConfig = configOrExit(() => loadConfig(process.env));
+// Before anything else loads, the logger among them: the embedded database begins to open on its thread, the
+// longest wait of a start (issue 32). What fails here (the configuration, a folder in use) is said once the logger
+// is there.
+const early = beginEmbeddedDatabase();
+const { configOrExit, createLogger, openingDatabaseLine, warnAboutUnsafeSettings } = await import('./log.ts');
+const envConfig = configOrExit(() => {
+  if ('configError' in early) throw early.configError;
+  return early.config;
+});
+const embedded = 'embedded' in early ? early.embedded : undefined;
 const log = createLogger(envConfig.logLevel);
 // Said before anything slow: loading the modules, and creating the embedded database on a first start, take
 // seconds, and a silent terminal looks like a hung one.
@@ -20,7 +29,8 @@ try {
     import('./db/migrate.ts'),
     import('@hono/node-server'),
   ]);
-  log.info(openingDatabaseLine(envConfig));
+  if (embedded && 'error' in embedded) throw embedded.error;
+  log.info(openingDatabaseLine(envConfig, embedded?.newFolder));
   // The database opens and migrates while the rest of the service loads: the embedded one on a thread of its own
   // (src/db/pglite-host.ts), PostgreSQL's connection over the network. Where it is does not depend on the port.
   const migrated = openDatabase({
@@ -28,6 +38,7 @@ try {
     dataDir: envConfig.dataDir,
     folderTemplate: builtFirstStartTemplate(),
     ...envConfig.database,
+    embeddedStart: embedded,
   }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));
   // Awaited below, after the port is bound: a failure that comes first (the folder in use) is handled there.
   migrated.catch(() => undefined);
@@ -138,6 +149,24 @@ try {
   // Start-up failures (data folder in use, database unreachable) stay JSON lines like the rest of the log.
   log.fatal({ err: error }, 'could not start');
   process.exit(1);
+}
+
+type Early = { configError: unknown } | { config: AppConfig; embedded?: EmbeddedStart | { error: unknown } };
+
+function beginEmbeddedDatabase(): Early {
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (configError) {
+    return { configError };
+  }
+  if (config.databaseUrl) return { config };
+  try {
+    const options = { dataDir: config.dataDir, folderTemplate: builtFirstStartTemplate(), ...config.database };
+    return { config, embedded: startEmbeddedDatabase(embeddedStartOptions(options)) };
+  } catch (error) {
+    return { config, embedded: { error } };
+  }
 }
 
 /** Binds `server` and resolves with its port; a failure to bind (an address not of this machine) rejects. */

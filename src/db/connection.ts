@@ -1,18 +1,22 @@
 // Opens the database: PostgreSQL from a URL, or embedded PGlite served over a private unix
 // socket so that both are reached through the same postgres.js client.
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { lockDataDir } from './data-dir-lock.ts';
 import { failedSocket, noDelaySocket, type SocketTarget } from './postgres-sockets.ts';
 import { guardPool } from './transaction-guard.ts';
 import { withExchangeAffinity } from './pglite-exchange-affinity.ts';
-import { startPgliteThread } from './pglite-thread.ts';
+import {
+  EMBEDDED_SOCKET_CONNECTIONS,
+  embeddedStartOptions,
+  socketFolder,
+  startEmbeddedDatabase,
+  type EmbeddedStart,
+  type SocketFolder,
+} from './pglite-thread.ts';
 import { watchReplies } from './reply-watchdog.ts';
 
 export interface Database {
@@ -48,6 +52,11 @@ export interface DatabaseOptions {
   embeddedSharedBuffersMb?: number;
   /** Keep the embedded database in memory only (tests). */
   memory?: boolean;
+  /**
+   * The data folder's database already begun (src/db/pglite-thread.ts startEmbeddedDatabase, with
+   * embeddedStartOptions of these options): src/main.ts starts it before anything else loads.
+   */
+  embeddedStart?: EmbeddedStart;
   /** Schema list set as `search_path` on every connection. */
   searchPath?: string;
   /** Connections of the PostgreSQL pool (DATABASE_POOL_SIZE, default 10). The embedded database always uses one. */
@@ -82,8 +91,6 @@ const watchdogMs = (queryTimeoutMs: number): number => queryTimeoutMs + Math.max
 // One connection for the pool still: postgres.js pipelines queries and holds them back while a
 // transaction runs, which the multiplexer would do anyway.
 const EMBEDDED_POOL_SIZE = 1;
-// Room for the pool plus the dedicated connections postgres.js opens for `listen` and `reserve`.
-const EMBEDDED_SOCKET_CONNECTIONS = 8;
 
 const ignoreNotice = (): void => {};
 
@@ -137,21 +144,9 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
     const { PGlite } = await import('@electric-sql/pglite');
     return servePglite(await PGlite.create(await memoryOptions(options.folderTemplate)), options);
   }
-  // Everything up to the thread's start is synchronous: at start-up the service loads its modules meanwhile, and
-  // each await here waited behind that loading (about 0.2 s) before the database began to open.
-  const dataDir = resolve(options.dataDir as string);
-  mkdirSync(dataDir, { recursive: true });
-  const unlock = lockDataDir(dataDir);
-  const socket = socketFolder();
+  const started = options.embeddedStart ?? startEmbeddedDatabase(embeddedStartOptions(options));
+  const { socket, thread, unlock } = started;
   try {
-    const thread = startPgliteThread({
-      dataDir,
-      folderTemplate: options.folderTemplate,
-      cacheMb: options.embeddedSharedBuffersMb,
-      socketPath: socket.path,
-      maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
-      searchPath: options.searchPath,
-    });
     const db = await connectEmbedded(socket, options, () => thread.close(), thread.serving);
     const close = async (): Promise<void> => {
       try {
@@ -162,6 +157,7 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
     };
     return { ...db, close, lost: thread.lost };
   } catch (error) {
+    await thread.close();
     await socket.remove();
     await unlock();
     throw error;
@@ -204,21 +200,6 @@ export async function servePglite(
     throw error;
   }
   return connectEmbedded(socket, options, stop);
-}
-
-interface SocketFolder {
-  dir: string;
-  path: string;
-  remove(): Promise<void>;
-}
-
-/**
- * A unix socket inside a fresh 0700 folder: the socket server has no authentication, so unlike a TCP port it must
- * not be reachable by other users; it also cannot collide with a used port.
- */
-function socketFolder(): SocketFolder {
-  const dir = mkdtempSync(join(tmpdir(), 'pglite-'));
-  return { dir, path: join(dir, '.s.PGSQL.5432'), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /**

@@ -2,7 +2,12 @@
 // build it runs the host's bundle (scripts/build.ts defines __PGLITE_HOST__, its path in the repository); from the
 // sources (tsx, vitest, the tests' bundled processes) it runs the .ts file through tsx's loader, registered in the
 // thread itself: Node 20 does not carry a parent's `--import tsx` into a worker's module loader.
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { PgliteHostCommand, PgliteHostMessage, PgliteHostOptions } from './pglite-host.ts';
 
 declare const __PGLITE_HOST__: string | undefined;
@@ -63,4 +68,65 @@ export function startPgliteThread(options: PgliteHostOptions): PgliteThread {
     await worker.terminate();
   };
   return { serving, close, lost };
+}
+
+export interface SocketFolder {
+  dir: string;
+  path: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * A unix socket inside a fresh 0700 folder: the socket server has no authentication, so unlike a TCP port it must
+ * not be reachable by other users; it also cannot collide with a used port.
+ */
+export function socketFolder(): SocketFolder {
+  const dir = mkdtempSync(join(tmpdir(), 'pglite-'));
+  return { dir, path: join(dir, '.s.PGSQL.5432'), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A data folder's database as it begins to open: locked, its thread started, its socket not yet served. */
+export interface EmbeddedStart {
+  dataDir: string;
+  /** Whether the folder held no database when the thread started: a first start, which creates it. */
+  newFolder: boolean;
+  socket: SocketFolder;
+  thread: PgliteThread;
+  unlock(): Promise<void>;
+}
+
+export type EmbeddedStartOptions = Omit<PgliteHostOptions, 'socketPath'>;
+
+// Room for the pool plus the dedicated connections postgres.js opens for `listen` and `reserve`.
+export const EMBEDDED_SOCKET_CONNECTIONS = 8;
+
+/** The thread's options from the database options' names (DatabaseOptions in connection.ts). */
+export function embeddedStartOptions(options: {
+  dataDir?: string;
+  folderTemplate?: string;
+  embeddedSharedBuffersMb?: number;
+  searchPath?: string;
+}): EmbeddedStartOptions {
+  if (!options.dataDir) throw new Error('the embedded database needs a data folder');
+  return {
+    dataDir: options.dataDir,
+    folderTemplate: options.folderTemplate,
+    cacheMb: options.embeddedSharedBuffersMb,
+    maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
+    searchPath: options.searchPath,
+  };
+}
+
+/**
+ * Locks the folder and starts its thread, synchronously, so the database begins to open before anything else
+ * loads (src/main.ts calls it first; connection.ts otherwise). Throws when another process holds the folder.
+ */
+export function startEmbeddedDatabase(options: EmbeddedStartOptions): EmbeddedStart {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const newFolder = !existsSync(join(dataDir, 'PG_VERSION'));
+  const unlock = lockDataDir(dataDir);
+  const socket = socketFolder();
+  const thread = startPgliteThread({ ...options, dataDir, socketPath: socket.path });
+  return { dataDir, newFolder, socket, thread, unlock };
 }

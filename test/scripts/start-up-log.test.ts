@@ -3,7 +3,7 @@
 // opening the database, migrating), each step is named as it begins, and a setting meant only for local use warns
 // every time.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +128,20 @@ describeEmbeddedOnly('npm start', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('exits 1 with one fatal line naming the holder when another process holds the data folder, and leaves its lock', async () => {
+    const dataDir = freshDataDir();
+    const lock = join(dataDir, 'service-mcp.lock');
+    // This test's process is the holder: alive, and not the service.
+    writeFileSync(lock, `${process.pid} ${Math.round(performance.timeOrigin)}`);
+    const { code, lines } = await runToExit(BUILT, { DATA_DIR: dataDir, PORT: '0' });
+    expect(code).toBe(1);
+    expect(lines.filter((line) => line.level === 60).map((line) => line.msg)).toEqual(['could not start']);
+    expect(JSON.stringify(lines.find((line) => line.level === 60))).toContain(
+      `data folder ${dataDir} is in use by process ${process.pid}`,
+    );
+    expect(readFileSync(lock, 'utf8')).toBe(`${process.pid} ${Math.round(performance.timeOrigin)}`);
   });
 
   it('refuses a DATABASE_POOL_SIZE below 1 with one line naming it, and exits 1 before opening anything', async () => {
