@@ -1,7 +1,8 @@
-// Starts the embedded database's thread (src/db/pglite-host.ts) and waits until it serves its socket. From the
-// build it runs the host's bundle (scripts/build.ts defines __PGLITE_HOST__, its path in the repository); from the
-// sources (tsx, vitest, the tests' bundled processes) it runs the .ts file through tsx's loader, registered in the
-// thread itself: Node 20 does not carry a parent's `--import tsx` into a worker's module loader.
+// Begins a data folder's embedded database: locks the folder and starts the database's thread
+// (src/db/pglite-host.ts), which opens it and serves its unix socket. From the build the thread runs the host's
+// bundle (scripts/build.ts defines __PGLITE_HOST__, its path in the repository); from the sources (tsx, vitest, the
+// tests' bundled processes) it runs the .ts file through tsx's loader, registered in the thread itself: Node 20
+// does not carry a parent's `--import tsx` into a worker's module loader.
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,10 @@ export interface PgliteThread {
   serving: Promise<void>;
   /** Stops serving, closes the database (its checkpoint) and ends the thread. */
   close(): Promise<void>;
-  /** Settles only if the thread ends by itself (PGlite aborted) after serving: the database is gone. */
+  /**
+   * Settles when the thread ends by itself (it could not open the folder, or PGlite aborted later); once the
+   * database has opened, that means it is gone.
+   */
   lost: Promise<Error>;
 }
 
@@ -126,7 +130,12 @@ export function startEmbeddedDatabase(options: EmbeddedStartOptions): EmbeddedSt
   mkdirSync(dataDir, { recursive: true });
   const newFolder = !existsSync(join(dataDir, 'PG_VERSION'));
   const unlock = lockDataDir(dataDir);
-  const socket = socketFolder();
-  const thread = startPgliteThread({ ...options, dataDir, socketPath: socket.path });
-  return { dataDir, newFolder, socket, thread, unlock };
+  try {
+    const socket = socketFolder();
+    const thread = startPgliteThread({ ...options, dataDir, socketPath: socket.path });
+    return { dataDir, newFolder, socket, thread, unlock };
+  } catch (error) {
+    void unlock();
+    throw error;
+  }
 }

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 
 const BLOCK = 512;
-/** Written last: a folder holds an embedded database once PG_VERSION is there (connection.ts embeddedFolderIsNew). */
+/** Written last: a folder holds an embedded database once PG_VERSION is there (src/db/pglite-host.ts folderIsNew). */
 const MARKER = 'PG_VERSION';
 
 interface Entry {
