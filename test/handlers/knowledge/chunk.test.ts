@@ -48,7 +48,7 @@ describe('chunkPage: headings', () => {
     ]),
   );
 
-  it('gives each chunk the stack of enclosing headings as its path', async () => {
+  it('gives each chunk the stack of enclosing headings as its path', () => {
     expect(chunks.map((c) => c.headingPath)).toEqual([
       [],
       ['Guide'],
@@ -58,7 +58,7 @@ describe('chunkPage: headings', () => {
     ]);
   });
 
-  it('starts the chunk of each section with its heading line', async () => {
+  it('starts the chunk of each section with its heading line', () => {
     expect(chunks.map((c) => c.text)).toEqual([
       'Welcome to Acme.',
       '# Guide\n\nIntro to the guide.',
@@ -68,14 +68,14 @@ describe('chunkPage: headings', () => {
     ]);
   });
 
-  it('pops deeper headings when a shallower one follows, whatever levels are skipped', async () => {
+  it('pops deeper headings when a shallower one follows, whatever levels are skipped', () => {
     const skipped = chunkPage(
       page([h(1, 'A'), p('a'), h(4, 'B'), p(paragraph(0, 40)), h(2, 'C'), p(paragraph(100, 40))]),
     );
     expect(skipped.map((c) => c.headingPath)).toEqual([['A'], ['A', 'B'], ['A', 'C']]);
   });
 
-  it('carries a heading without text of its own into its first subsection', async () => {
+  it('carries a heading without text of its own into its first subsection', () => {
     const carried = chunkPage(
       page([h(2, 'Features'), h(3, 'Speed'), p(paragraph(0, 40)), h(3, 'Safety'), p(paragraph(100, 40))]),
     );
@@ -94,12 +94,12 @@ describe('chunkPage: headings', () => {
     );
   });
 
-  it('does not merge sections with different parents', async () => {
+  it('does not merge sections with different parents', () => {
     const separate = chunkPage(page([h(2, 'A'), p('a'), h(3, 'A1'), p('a1'), h(2, 'B'), p('b')]));
     expect(separate.map((c) => c.headingPath)).toEqual([['A'], ['A', 'A1'], ['B']]);
   });
 
-  it('merges siblings only while the chunk stays under the target', async () => {
+  it('merges siblings only while the chunk stays under the target', () => {
     const siblings = chunkPage(
       page([h(2, 'A'), p(paragraph(0, 12)), h(2, 'B'), p(paragraph(100, 12)), h(2, 'C'), p(paragraph(200, 12))]),
     );
@@ -110,7 +110,7 @@ describe('chunkPage: headings', () => {
 });
 
 describe('chunkPage: sizes and overlap on a long page', () => {
-  it('keeps every chunk within the maximum and every non-final chunk of a section near the target', async () => {
+  it('keeps every chunk within the maximum and every non-final chunk of a section near the target', () => {
     expect(guideChunks.length).toBeGreaterThan(10);
     guideChunks.forEach((chunk, i) => {
       expect(chunk.tokens).toBeLessThanOrEqual(800);
@@ -119,14 +119,14 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     });
   });
 
-  it('counts tokens as ceil(characters / 4)', async () => {
+  it('counts tokens as ceil(characters / 4)', () => {
     expect(estimateTokens('')).toBe(0);
     expect(estimateTokens('abcd')).toBe(1);
     expect(estimateTokens('abcde')).toBe(2);
     for (const chunk of guideChunks) expect(chunk.tokens).toBe(Math.ceil(chunk.text.length / 4));
   });
 
-  it('repeats whole sentences from the end of a prose chunk at the start of the next one of the same section', async () => {
+  it('repeats whole sentences from the end of a prose chunk at the start of the next one of the same section', () => {
     let checked = 0;
     guideChunks.forEach((chunk, i) => {
       const next = guideChunks[i + 1];
@@ -141,13 +141,13 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     expect(checked).toBeGreaterThanOrEqual(4);
   });
 
-  it('does not overlap across sections', async () => {
+  it('does not overlap across sections', () => {
     const chunks = chunkPage(page([h(2, 'A'), p(paragraph(0, 60)), h(2, 'B'), p(paragraph(100, 60))]));
     const firstOfB = chunks.findIndex((c) => c.headingPath[0] === 'B');
     expect(chunks[firstOfB].text.startsWith('## B\n\nSentence number 100 ')).toBe(true);
   });
 
-  it('splits a paragraph longer than a chunk at sentence boundaries', async () => {
+  it('splits a paragraph longer than a chunk at sentence boundaries', () => {
     const chunks = chunkPage(page([h(2, 'Long'), p(paragraph(0, 120))]));
     expect(chunks.length).toBeGreaterThan(2);
     for (const chunk of chunks) {
@@ -156,7 +156,7 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     }
   });
 
-  it('keeps every sentence of the page in some chunk, in reading order', async () => {
+  it('keeps every sentence of the page in some chunk, in reading order', () => {
     const chunks = chunkPage(
       page([h(1, 'T'), p(paragraph(0, 30)), p(paragraph(30, 50)), h(2, 'U'), p(paragraph(80, 70))]),
     );
@@ -165,7 +165,7 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     expect(firstSeen).toEqual(Array.from({ length: 150 }, (_, i) => i));
   });
 
-  it('does not cut a sentence after an abbreviation', async () => {
+  it('does not cut a sentence after an abbreviation', () => {
     const text = Array.from(
       { length: 80 },
       (_, i) => `Dr. Smith approved change ${i} of the launch plan on Monday.`,
@@ -175,7 +175,7 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     for (const chunk of chunks) expect(chunk.text.startsWith('Dr. Smith approved change')).toBe(true);
   });
 
-  it('cuts a sentence longer than a chunk between words', async () => {
+  it('cuts a sentence longer than a chunk between words', () => {
     const runOn = Array.from({ length: 900 }, (_, i) => `word${i}`).join(' ');
     const chunks = chunkPage(page([p(runOn)]));
     expect(chunks.length).toBeGreaterThan(1);
@@ -184,7 +184,7 @@ describe('chunkPage: sizes and overlap on a long page', () => {
     expect(chunks.every((c) => /^word\d+$/.test(c.text.split(' ').at(-1) ?? ''))).toBe(true);
   });
 
-  it('splits an oversized code block into fenced runs of whole lines', async () => {
+  it('splits an oversized code block into fenced runs of whole lines', () => {
     const code = guideChunks.filter((c) => c.headingPath.at(-1) === 'A warm-up script');
     expect(code.length).toBeGreaterThan(2);
     const line = String.raw`  await queue\.add\('warmup-\d+', \{ day: \d+, limit: \d+ \}\); \/\/ day \d+\n`;
@@ -198,17 +198,17 @@ describe('chunkPage: sizes and overlap on a long page', () => {
 });
 
 describe('chunkPage: edges and options', () => {
-  it('numbers chunks from 0 in reading order and never emits an empty one', async () => {
+  it('numbers chunks from 0 in reading order and never emits an empty one', () => {
     expect(guideChunks.map((c) => c.position)).toEqual(guideChunks.map((_, i) => i));
     expect(guideChunks.every((c) => c.text.trim().length > 0 && c.tokens > 0)).toBe(true);
   });
 
-  it('returns no chunks for a page without blocks or with only headings', async () => {
+  it('returns no chunks for a page without blocks or with only headings', () => {
     expect(chunkPage(page([]))).toEqual([]);
     expect(chunkPage(page([h(1, 'Title'), h(2, 'Empty section'), p('   ')]))).toEqual([]);
   });
 
-  it('honours smaller sizes', async () => {
+  it('honours smaller sizes', () => {
     const chunks = chunkPage(page([h(2, 'A'), p(paragraph(0, 100))]), {
       targetTokens: 200,
       maxTokens: 300,
@@ -218,13 +218,13 @@ describe('chunkPage: edges and options', () => {
     for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(300);
   });
 
-  it('fits the default maximum and overlap to a small target', async () => {
+  it('fits the default maximum and overlap to a small target', () => {
     const chunks = chunkPage(page([p(paragraph(0, 40))]), { targetTokens: 120 });
     expect(chunks.length).toBeGreaterThan(5);
     for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(160);
   });
 
-  it('makes no overlap when asked for none', async () => {
+  it('makes no overlap when asked for none', () => {
     const chunks = chunkPage(page([p(paragraph(0, 100))]), { overlapTokens: 0 });
     const numbers = chunks.flatMap((c) => [...c.text.matchAll(/Sentence number (\d+)/g)].map((m) => m[1]));
     expect(numbers).toHaveLength(100);

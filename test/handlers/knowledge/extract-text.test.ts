@@ -64,7 +64,7 @@ Both are loaded in the last hour.
 const page = await extractPage({ url, contentType: 'text/markdown; charset=utf-8', body: markdown });
 
 describe('extractPage: Markdown', () => {
-  it('turns ATX headings into heading blocks and splits the rest on blank lines', async () => {
+  it('turns ATX headings into heading blocks and splits the rest on blank lines', () => {
     expect(page.blocks).toEqual([
       { kind: 'heading', level: 1, text: 'Launch notes' },
       {
@@ -85,12 +85,12 @@ describe('extractPage: Markdown', () => {
     ]);
   });
 
-  it('takes the first h1 as the title and leaves out the front matter', async () => {
+  it('takes the first h1 as the title and leaves out the front matter', () => {
     expect(page.title).toBe('Launch notes');
     expect(page.blocks.map((b) => b.text).join('\n')).not.toContain('draft: false');
   });
 
-  it('lists inline links, autolinks and reference definitions but not images', async () => {
+  it('lists inline links, autolinks and reference definitions but not images', () => {
     expect(page.links).toEqual([
       'https://acme.example/schedule',
       'https://status.acme.example/',
