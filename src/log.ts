@@ -1,9 +1,8 @@
 // The service's logger (JSON lines through pino), and the warnings a start-up owes its operator. Kept apart
 // from services.ts so that an entry can log before it loads the rest of the service.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from './config.ts';
+import { embeddedFolderIsNew } from './db/template-unpack.ts';
 
 export function createLogger(level: string): Logger {
   return pino({
@@ -57,10 +56,7 @@ export function describeDatabase(config: AppConfig): string {
  * takes seconds (the embedded database's initdb), so the wait that follows is not taken for a hang. `newFolder`: as
  * the folder was before its database began to open (src/main.ts starts that first).
  */
-export function openingDatabaseLine(
-  config: AppConfig,
-  newFolder = !existsSync(join(config.dataDir, 'PG_VERSION')),
-): string {
+export function openingDatabaseLine(config: AppConfig, newFolder = embeddedFolderIsNew(config.dataDir)): string {
   if (!config.databaseUrl && newFolder)
     return `creating embedded database at ${config.dataDir} (a first start on this folder)`;
   return `opening ${describeDatabase(config)}`;

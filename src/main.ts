@@ -33,10 +33,10 @@ try {
   log.info(openingDatabaseLine(envConfig, embedded?.newFolder));
   // The database opens and migrates while the rest of the service loads: the embedded one on a thread of its own
   // (src/db/pglite-host.ts), PostgreSQL's connection over the network. Where it is does not depend on the port.
+  // The embedded database was begun above with its folder, template and cache (beginEmbeddedDatabase).
   const migrated = openDatabase({
     databaseUrl: envConfig.databaseUrl,
     dataDir: envConfig.dataDir,
-    folderTemplate: builtFirstStartTemplate(),
     ...envConfig.database,
     embeddedStart: embedded,
   }).then(async (db) => ({ db, applied: await migrate(db.sql, { log }) }));

@@ -139,8 +139,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 const compileWebAssemblyAtOnce = (): void => setFlagsFromString('--no-wasm-async-compilation');
 
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
-  compileWebAssemblyAtOnce();
   if (options.memory) {
+    // A data folder's database compiles it on its thread (pglite-host.ts sets the same flag there).
+    compileWebAssemblyAtOnce();
     const { PGlite } = await import('@electric-sql/pglite');
     return servePglite(await PGlite.create(await memoryOptions(options.folderTemplate)), options);
   }

@@ -4,14 +4,13 @@
 // took turns with loading the service's modules (about 0.4 s), and every statement held up the requests around it.
 // Here the two run at once on two cores.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { setEmbeddedSharedBuffers } from './embedded-settings.ts';
 import { withExchangeAffinity } from './pglite-exchange-affinity.ts';
-import { unpackTemplate } from './template-unpack.ts';
+import { embeddedFolderIsNew, unpackTemplate } from './template-unpack.ts';
 
 export interface PgliteHostOptions {
   /** The data folder, locked by the thread that starts this one. */
@@ -34,9 +33,6 @@ export type PgliteHostCommand = { type: 'close' };
 // See compileWebAssemblyAtOnce in connection.ts: V8's flags are the process's, set before the module is compiled.
 setFlagsFromString('--no-wasm-async-compilation');
 
-/** Whether the folder holds no embedded database yet (the template's PG_VERSION is written last). */
-const folderIsNew = (dataDir: string): boolean => !existsSync(join(dataDir, 'PG_VERSION'));
-
 /**
  * Opens the folder with the buffer cache asked for, written to the folder's settings before it opens. A new folder
  * is unpacked from the template first (src/db/template-unpack.ts); one that initdb makes (no template: run from the
@@ -44,8 +40,8 @@ const folderIsNew = (dataDir: string): boolean => !existsSync(join(dataDir, 'PG_
  * that takes seconds anyway.
  */
 async function open({ dataDir, folderTemplate: template, cacheMb }: PgliteHostOptions): Promise<PGlite> {
-  if (template && folderIsNew(dataDir) && existsSync(template)) unpackTemplate(readFileSync(template), dataDir);
-  const initdbRuns = folderIsNew(dataDir);
+  if (template && embeddedFolderIsNew(dataDir) && existsSync(template)) unpackTemplate(readFileSync(template), dataDir);
+  const initdbRuns = embeddedFolderIsNew(dataDir);
   if (cacheMb && !initdbRuns) await setEmbeddedSharedBuffers(dataDir, cacheMb);
   const pglite = await PGlite.create(dataDir);
   if (!cacheMb || !initdbRuns || !(await setEmbeddedSharedBuffers(dataDir, cacheMb))) return pglite;

@@ -3,13 +3,14 @@
 // bundle (scripts/build.ts defines __PGLITE_HOST__, its path in the repository); from the sources (tsx, vitest, the
 // tests' bundled processes) it runs the .ts file through tsx's loader, registered in the thread itself: Node 20
 // does not carry a parent's `--import tsx` into a worker's module loader.
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { PgliteHostCommand, PgliteHostMessage, PgliteHostOptions } from './pglite-host.ts';
+import { embeddedFolderIsNew } from './template-unpack.ts';
 
 declare const __PGLITE_HOST__: string | undefined;
 
@@ -91,7 +92,6 @@ export function socketFolder(): SocketFolder {
 
 /** A data folder's database as it begins to open: locked, its thread started, its socket not yet served. */
 export interface EmbeddedStart {
-  dataDir: string;
   /** Whether the folder held no database when the thread started: a first start, which creates it. */
   newFolder: boolean;
   socket: SocketFolder;
@@ -128,12 +128,12 @@ export function embeddedStartOptions(options: {
 export function startEmbeddedDatabase(options: EmbeddedStartOptions): EmbeddedStart {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const newFolder = !existsSync(join(dataDir, 'PG_VERSION'));
+  const newFolder = embeddedFolderIsNew(dataDir);
   const unlock = lockDataDir(dataDir);
   try {
     const socket = socketFolder();
     const thread = startPgliteThread({ ...options, dataDir, socketPath: socket.path });
-    return { dataDir, newFolder, socket, thread, unlock };
+    return { newFolder, socket, thread, unlock };
   } catch (error) {
     void unlock();
     throw error;

@@ -4,12 +4,15 @@
 // writes take about a tenth of that (issue 32). The dump holds directories and regular files only, in ustar
 // headers; anything else (a link, a path outside the folder, a bad checksum) is refused before anything is
 // written, and the start fails saying so: the template is the build's own, made by the PGlite version it runs.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 
 const BLOCK = 512;
-/** Written last: a folder holds an embedded database once PG_VERSION is there (src/db/pglite-host.ts folderIsNew). */
+/** Written last: a folder holds an embedded database once PG_VERSION is there. */
 const MARKER = 'PG_VERSION';
+
+/** Whether the folder holds no embedded database yet: a start on it creates one (from the template, or initdb). */
+export const embeddedFolderIsNew = (dataDir: string): boolean => !existsSync(join(dataDir, MARKER));
 
 interface Entry {
   path: string;
