@@ -3,13 +3,13 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Socket } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { failedSocket, noDelaySocket, type SocketTarget } from './postgres-sockets.ts';
 import { guardPool } from './transaction-guard.ts';
 import { withExchangeAffinity } from './pglite-exchange-affinity.ts';
 import {
+  compileWebAssemblyAtOnce,
   EMBEDDED_SOCKET_CONNECTIONS,
   embeddedStartOptions,
   socketFolder,
@@ -131,16 +131,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return { sql, kind: 'postgres', connectionString: url, pgOptions, close: () => sql.end() };
 }
 
-// PGlite compiles its WebAssembly (about 9 MB) asynchronously by default: V8 then keeps optimising it on background
-// threads, and the first task after PGlite.create waited for that work, 80-130 ms measured here, before anything
-// else ran (the first connection, the migrations). Compiled synchronously, the wait is gone and hot functions are
-// still optimised later. The setting is the process's, read when a module is compiled; only PGlite compiles
-// WebAssembly here.
-const compileWebAssemblyAtOnce = (): void => setFlagsFromString('--no-wasm-async-compilation');
-
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   if (options.memory) {
-    // A data folder's database compiles it on its thread (pglite-host.ts sets the same flag there).
     compileWebAssemblyAtOnce();
     const { PGlite } = await import('@electric-sql/pglite');
     return servePglite(await PGlite.create(await memoryOptions(options.folderTemplate)), options);

@@ -4,7 +4,6 @@
 // took turns with loading the service's modules (about 0.4 s), and every statement held up the requests around it.
 // Here the two run at once on two cores.
 import { existsSync, readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -30,9 +29,8 @@ export type PgliteHostMessage = { type: 'serving' } | { type: 'closed' };
 /** What it is told: to stop serving and close the database (a checkpoint), then to end. */
 export type PgliteHostCommand = { type: 'close' };
 
-// See compileWebAssemblyAtOnce in connection.ts: V8's flags are the process's, set before the module is compiled.
-setFlagsFromString('--no-wasm-async-compilation');
-
+// PGlite's WebAssembly is compiled at once: the thread that starts this one set the flag (pglite-thread.ts
+// compileWebAssemblyAtOnce).
 /**
  * Opens the folder with the buffer cache asked for, written to the folder's settings before it opens. A new folder
  * is unpacked from the template first (src/db/template-unpack.ts); one that initdb makes (no template: run from the

@@ -7,12 +7,22 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { PgliteHostCommand, PgliteHostMessage, PgliteHostOptions } from './pglite-host.ts';
 import { embeddedFolderIsNew } from './template-unpack.ts';
 
 declare const __PGLITE_HOST__: string | undefined;
+
+// PGlite compiles its WebAssembly (about 9 MB) asynchronously by default: V8 then keeps optimising it on background
+// threads, and the first task after PGlite.create waited for that work, 80-130 ms measured here, before anything
+// else ran (the first connection, the migrations). Compiled synchronously, the wait is gone and hot functions are
+// still optimised later. The setting is the process's (every thread's), read when a module is compiled; only PGlite
+// compiles WebAssembly here. It is set on the service's thread before the database's thread starts, never from that
+// thread: V8's code caches carry a hash of the flags, and a flag changed at a racing moment made Node 22's compile
+// cache of the service's bundles compiled after it differ from start to start, so they were refused.
+export const compileWebAssemblyAtOnce = (): void => setFlagsFromString('--no-wasm-async-compilation');
 
 export interface PgliteThread {
   /** Settles once the database is open and its socket served; rejects with the thread's error when it could not be. */
@@ -131,6 +141,7 @@ export function startEmbeddedDatabase(options: EmbeddedStartOptions): EmbeddedSt
   const newFolder = embeddedFolderIsNew(dataDir);
   const unlock = lockDataDir(dataDir);
   try {
+    compileWebAssemblyAtOnce();
     const socket = socketFolder();
     const thread = startPgliteThread({ ...options, dataDir, socketPath: socket.path });
     return { newFolder, socket, thread, unlock };
