@@ -24,8 +24,10 @@ async function open(options: { dataDir?: string; memory?: boolean }): Promise<Da
   return db;
 }
 
-// A statement of a few tenths of a second of PostgreSQL's CPU, and the turns this thread's event loop takes meanwhile:
-// where PGlite runs on this thread, the statement runs inside one turn and none are taken while it does.
+// A statement of about a second of PostgreSQL's CPU, and the turns this thread's event loop takes meanwhile: where
+// PGlite runs on this thread, the statement runs inside one turn and none are taken while it does (2 turns in all,
+// before and after); on its own thread, every turn the machine's CPU allows (283,007 on a quiet machine, 24 with a
+// statement a third as long in a loaded CI run, which is why the statement is this long and the bar this low).
 async function turnsDuringLongStatement(db: Database): Promise<number> {
   let turns = 0;
   let running = true;
@@ -33,11 +35,11 @@ async function turnsDuringLongStatement(db: Database): Promise<number> {
     turns += 1;
     if (running) setImmediate(spin);
   };
-  const statement = db.sql`select count(*)::int as n from generate_series(1, 300000) as g(i) where i % 7 = 0`;
+  const statement = db.sql`select count(*)::int as n from generate_series(1, 1000000) as g(i) where i % 7 = 0`;
   setImmediate(spin);
   const [{ n }] = await statement;
   running = false;
-  expect(n).toBe(42_857);
+  expect(n).toBe(142_857);
   return turns;
 }
 
@@ -45,7 +47,7 @@ describeEmbeddedOnly('the embedded database of a data folder', () => {
   it("runs on a thread of its own: the opening thread's event loop turns while a statement executes", async () => {
     const threaded = await turnsDuringLongStatement(await open({ dataDir: await tempDir() }));
     const inProcess = await turnsDuringLongStatement(await open({ memory: true }));
-    expect(threaded).toBeGreaterThan(20 * Math.max(inProcess, 1));
+    expect(threaded).toBeGreaterThan(5 * Math.max(inProcess, 2));
   });
 
   it('closes cleanly and reopens with its rows', async () => {
